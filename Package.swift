@@ -1,0 +1,69 @@
+// swift-tools-version: 6.0
+//
+// deckport: moves flashcard decks between formats without losing anything.
+//
+// Layering (each arrow is "depends on"):
+//   deckport (CLI) -> DeckConversion -> format modules (DeckAnki, ...) -> DeckIO -> C system libraries
+//                                                                      -> DeckCore (the shared model, no I/O)
+
+import PackageDescription
+
+let package = Package(
+  name: "deckport",
+  platforms: [.macOS(.v13)],
+  products: [
+    .library(name: "DeckCore", targets: ["DeckCore"]),
+    .library(name: "DeckAnki", targets: ["DeckAnki"]),
+    .library(name: "DeckConversion", targets: ["DeckConversion"]),
+    .executable(name: "deckport", targets: ["deckport"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    // MARK: System libraries (installed by scripts/setup.sh)
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .systemLibrary(
+      name: "CZip", pkgConfig: "libzip",
+      providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
+    .systemLibrary(
+      name: "CZstd", pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+
+    // MARK: Core
+    /// The shared deck model: decks, note types, notes, cards, reviews, media. No I/O.
+    .target(name: "DeckCore"),
+    /// Thin wrappers over SQLite, libzip and libzstd, plus the protobuf wire codec and SHA-1.
+    .target(name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd"]),
+
+    // MARK: Formats
+    /// Anki packages (.apkg, .colpkg) of every generation.
+    .target(name: "DeckAnki", dependencies: ["DeckCore", "DeckIO"]),
+
+    // MARK: Conversion
+    /// Format detection, inspection and the convert pipeline that the CLI and apps call.
+    .target(name: "DeckConversion", dependencies: ["DeckCore", "DeckIO", "DeckAnki"]),
+
+    // MARK: CLI
+    .executableTarget(
+      name: "deckport",
+      dependencies: [
+        "DeckConversion",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+
+    // MARK: Test support
+    /// Fixture lookup and package surgery shared by the test targets; not a product.
+    .target(name: "DeckTestSupport", dependencies: ["DeckCore", "DeckIO"]),
+
+    // MARK: Tests
+    .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
+    .testTarget(name: "DeckIOTests", dependencies: ["DeckIO"]),
+    .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport"]),
+    .testTarget(
+      name: "deckportTests", dependencies: ["DeckConversion", "deckport", "DeckTestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,139 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// What reading an Anki package gives: the collection, which layout it had, and the warnings.
+public struct AnkiPackageContents: Sendable {
+  /// Everything the package holds. Media blobs read from the package file while it exists.
+  public var collection: DeckCollection
+  /// Deck package or collection package.
+  public var kind: AnkiPackageKind
+  /// The layout generation `meta` (or its absence) selected.
+  public var generation: AnkiPackageGeneration
+  /// Problems found that did not stop the reading, each naming its item.
+  public var warnings: [Diagnostic]
+
+  /// The format name `deckport inspect` reports, such as `apkg-latest`.
+  public var formatName: String { generation.formatName(for: kind) }
+}
+
+/// Reads Anki packages (`.apkg`, `.colpkg`) of every generation into the shared model.
+///
+/// ```swift
+/// let contents = try AnkiPackageReader().read(path: "French.apkg")
+/// print(contents.formatName, contents.collection.notes.count)
+/// ```
+///
+/// The collection database is unpacked into a private temporary file, read whole, and removed;
+/// media stay in the package and are streamed from it when a ``MediaBlob`` is read.
+public struct AnkiPackageReader: Sendable {
+  /// Limits on what the reader unpacks.
+  public struct Limits: Sendable {
+    /// The largest collection database unpacked, in bytes.
+    public var collectionBytes: Int64
+    /// The largest single media file unpacked, in bytes.
+    public var mediaFileBytes: Int64
+
+    /// Creates limits; the defaults allow any deck people actually have.
+    public init(collectionBytes: Int64 = 16 << 30, mediaFileBytes: Int64 = 8 << 30) {
+      self.collectionBytes = collectionBytes
+      self.mediaFileBytes = mediaFileBytes
+    }
+  }
+
+  /// The limits in force.
+  public var limits: Limits
+
+  /// Creates a reader.
+  public init(limits: Limits = Limits()) { self.limits = limits }
+
+  /// Reads the package at `path`; its kind comes from the extension (`.colpkg` or not).
+  ///
+  /// - Throws: ``DeckError`` naming the file and member (and table and row) for every problem
+  ///   that prevents reading: not a zip, no collection, unknown `meta` version, not SQLite,
+  ///   not an Anki schema, a damaged zstd frame or media map.
+  public func read(path: String, kind: AnkiPackageKind? = nil) throws -> AnkiPackageContents {
+    let location = SourceLocation(file: path)
+    let zip = try ZipReader(path: path, location: location)
+    let generation = try PackageLayout.generation(of: zip, location: location)
+    let collectionLocation = location.member(generation.collectionMember)
+
+    let scratch = try TemporaryDirectory()
+    let databasePath = scratch.path(for: "collection.sqlite")
+    try unpackCollection(
+      from: zip, generation: generation, to: databasePath, location: collectionLocation)
+    var (collection, warnings) = try CollectionReader(path: databasePath, location: collectionLocation).read()
+    if generation != .latest, PlaceholderCollection.isPlaceholder(collection) {
+      warnings.append(
+        Diagnostic(
+          "placeholder-collection", at: collectionLocation,
+          "this is the placeholder collection modern Anki adds for old versions (\"Please update to the latest Anki version…\"); the package's real content is missing"))
+    }
+    let entries = try MediaManifest.entries(in: zip, generation: generation, location: location)
+    collection.media = try mediaFiles(
+      entries, zip: zip, generation: generation, location: location, warnings: &warnings)
+    return AnkiPackageContents(
+      collection: collection, kind: kind ?? AnkiPackageKind.forFileName(path),
+      generation: generation, warnings: warnings)
+  }
+
+  private func unpackCollection(
+    from zip: ZipReader, generation: AnkiPackageGeneration, to path: String,
+    location: SourceLocation
+  ) throws {
+    var entry = try zip.openEntry(generation.collectionMember)
+    if generation == .latest {
+      _ = try Zstd.decompress(
+        from: &entry, toFile: path, limit: limits.collectionBytes, location: location)
+    } else {
+      _ = try FileCopy.copy(from: &entry, toFile: path, limit: limits.collectionBytes, location: location)
+    }
+  }
+
+  private func mediaFiles(
+    _ entries: [MediaManifestEntry], zip: ZipReader, generation: AnkiPackageGeneration,
+    location: SourceLocation, warnings: inout [Diagnostic]
+  ) throws -> [MediaFile] {
+    var files: [MediaFile] = []
+    var seenNames = Set<String>()
+    for entry in entries {
+      let entryLocation = location.member(MediaManifest.member).item("entry \(entry.member)")
+      guard zip.contains(entry.member) else {
+        throw DeckError(
+          .missingPart, at: location.member(entry.member),
+          "the media map lists '\(entry.name)' in member '\(entry.member)', but the package has no such member")
+      }
+      let name = MediaFileName.normalized(entry.name)
+      if name != entry.name {
+        guard generation != .latest else {
+          throw DeckError(
+            .corrupt, at: entryLocation,
+            "media name '\(entry.name.debugDescription.dropFirst().dropLast())' is not a safe, normalised file name; Anki refuses such a package")
+        }
+        guard !name.isEmpty, !entry.name.contains("/"), !entry.name.contains("\\"),
+          entry.name != ".."
+        else {
+          throw DeckError(
+            .corrupt, at: entryLocation,
+            "media name '\(entry.name.debugDescription.dropFirst().dropLast())' is not a single file name; Anki refuses such a package")
+        }
+        warnings.append(
+          Diagnostic(
+            "media-renamed", at: entryLocation,
+            "media file '\(entry.name)' is renamed '\(name)', as Anki renames it on import"))
+      }
+      guard seenNames.insert(name).inserted else {
+        warnings.append(
+          Diagnostic(
+            "media-duplicate", at: entryLocation,
+            "media file '\(name)' is listed twice; the later copy (member \(entry.member)) is ignored"))
+        continue
+      }
+      let source = ZipMemberMediaSource(
+        zip: zip, member: entry.member, isZstdCompressed: generation == .latest,
+        location: location, sizeLimit: limits.mediaFileBytes)
+      files.append(MediaFile(name: name, blob: MediaBlob(source: source, sha1: entry.sha1, size: entry.size)))
+    }
+    return files
+  }
+}

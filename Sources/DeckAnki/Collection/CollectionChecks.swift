@@ -1,0 +1,52 @@
+import DeckCore
+
+/// Consistency checks on a collection just read: references that point nowhere and notes whose
+/// field count differs from their note type. Anki refuses some of these on import; deckport
+/// keeps the data as it is and reports each problem, naming the row.
+enum CollectionChecks {
+  /// How many problems of one kind are reported one by one before they are summed up.
+  static let reportLimit = 20
+
+  static func warnings(for collection: DeckCollection, location: SourceLocation) -> [Diagnostic] {
+    var warnings: [Diagnostic] = []
+    var counts: [String: Int] = [:]
+    func report(_ category: String, _ where: SourceLocation, _ message: String) {
+      counts[category, default: 0] += 1
+      if counts[category, default: 0] <= reportLimit {
+        warnings.append(Diagnostic(category, at: `where`, message))
+      }
+    }
+
+    let fieldCounts = Dictionary(
+      collection.noteTypes.map { ($0.id, $0.fields.count) }, uniquingKeysWith: { first, _ in first })
+    var noteIDs = Set<Int64>()
+    for note in collection.notes {
+      noteIDs.insert(note.id)
+      let row = location.table("notes", row: note.id)
+      guard let expected = fieldCounts[note.noteTypeID] else {
+        report("unknown-note-type", row, "note uses note type \(note.noteTypeID), which the collection does not define")
+        continue
+      }
+      if note.fields.count != expected {
+        report(
+          "field-count", row,
+          "note has \(note.fields.count) fields, but its note type has \(expected); Anki would refuse it on import")
+      }
+    }
+    let deckIDs = Set(collection.decks.map(\.id))
+    for card in collection.cards {
+      let row = location.table("cards", row: card.id)
+      if !noteIDs.contains(card.noteID) {
+        report("orphan-card", row, "card belongs to note \(card.noteID), which does not exist")
+      }
+      if !deckIDs.contains(card.deckID) {
+        report("unknown-deck", row, "card is in deck \(card.deckID), which the collection does not define")
+      }
+    }
+    for (category, count) in counts.sorted(by: { $0.key < $1.key }) where count > reportLimit {
+      warnings.append(
+        Diagnostic(category, at: location, "\(count - reportLimit) more problems of this kind were not listed"))
+    }
+    return warnings
+  }
+}

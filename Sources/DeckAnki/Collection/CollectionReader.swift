@@ -1,0 +1,216 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// Reads an Anki collection database (schema 11 to 18) into the model.
+///
+/// Note types and decks come from the `col` JSON (schema 11–14) or from their own tables
+/// (schema 15–18); notes, cards and the review log have the same columns in every schema.
+struct CollectionReader {
+  /// The schema versions read: 11 (every legacy file) to 18 (current Anki).
+  static let supportedSchemas: ClosedRange<Int64> = 11...18
+  /// The separator Anki stores between field values.
+  static let fieldSeparator: Character = "\u{1F}"
+
+  let database: SQLiteDatabase
+  /// The collection's location (file and member), for errors and warnings.
+  let location: SourceLocation
+
+  /// Opens the collection file at `path` (a private temporary copy, so it may be opened
+  /// read-write, which WAL-mode files need) and checks that it is an Anki collection.
+  init(path: String, location: SourceLocation) throws {
+    self.database = try SQLiteDatabase(path: path, readOnly: false, location: location)
+    self.location = location
+    database.registerUnicaseCollation()
+    for table in ["col", "notes", "cards"] where !database.tableExists(table) {
+      throw DeckError(
+        .wrongFormat, at: location,
+        "not an Anki collection: the SQLite database has no '\(table)' table")
+    }
+  }
+
+  /// The whole collection, and the warnings about what looked wrong in it.
+  func read() throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    let header = try readHeader()
+    var collection = DeckCollection(creationTime: header.creationTime)
+    if header.schema >= 15 && database.tableExists("notetypes") {
+      collection.noteTypes = try readNoteTypeTables()
+      collection.decks = try readDeckTable()
+    } else {
+      collection.noteTypes = try Schema11Config.entries(header.models, column: "models", location: location)
+        .map { try Schema11Config.noteType($0, location: location) }
+        .sorted { $0.id < $1.id }
+      collection.decks = try Schema11Config.entries(header.decks, column: "decks", location: location)
+        .map { try Schema11Config.deck($0, location: location) }
+        .sorted { $0.id < $1.id }
+    }
+    if database.tableExists("deck_config") {
+      collection.deckOptions = try readDeckOptionsTable()
+    } else if !header.deckOptions.isEmpty {
+      collection.deckOptions = try Schema11Config.entries(header.deckOptions, column: "dconf", location: location)
+        .map { try Schema11Config.deckOptions($0, location: location) }
+        .sorted { $0.id < $1.id }
+    }
+    collection.notes = try readNotes()
+    collection.cards = try readCards()
+    collection.reviews = database.tableExists("revlog") ? try readReviews() : []
+    return (collection, CollectionChecks.warnings(for: collection, location: location))
+  }
+
+  // MARK: - col
+
+  private struct Header {
+    var schema: Int64
+    var creationTime: Int64
+    var models: String
+    var decks: String
+    var deckOptions: String
+  }
+
+  private func readHeader() throws -> Header {
+    let statement = try database.prepare("SELECT ver, crt, models, decks, dconf FROM col", table: "col")
+    guard try statement.step() else {
+      throw DeckError(.corrupt, at: location.table("col"), "the 'col' table has no row")
+    }
+    let schema = statement.int64(0)
+    guard Self.supportedSchemas.contains(schema) else {
+      let relation = schema < Self.supportedSchemas.lowerBound ? "older" : "newer"
+      throw DeckError(
+        .unsupportedVersion, at: location.table("col", row: 1).item("column ver"),
+        "collection schema \(schema) is \(relation) than the schemas deckport reads (11 to 18)")
+    }
+    return Header(
+      schema: schema, creationTime: statement.int64(1), models: statement.text(2),
+      decks: statement.text(3), deckOptions: statement.text(4))
+  }
+
+  // MARK: - Schema 15+ tables
+
+  private func readNoteTypeTables() throws -> [NoteType] {
+    var fieldsByNoteType: [Int64: [NoteType.Field]] = [:]
+    let fields = try database.prepare(
+      "SELECT ntid, ord, name, config FROM fields ORDER BY ntid, ord", table: "fields")
+    while try fields.step() {
+      let noteTypeID = fields.int64(0)
+      let rowLocation = location.table("fields").item("note type \(noteTypeID), field \(fields.int64(1))")
+      fieldsByNoteType[noteTypeID, default: []].append(
+        try Schema18Config.field(name: fields.text(2), config: fields.blob(3), location: rowLocation))
+    }
+    var templatesByNoteType: [Int64: [NoteType.CardTemplate]] = [:]
+    let templates = try database.prepare(
+      "SELECT ntid, ord, name, config FROM templates ORDER BY ntid, ord", table: "templates")
+    while try templates.step() {
+      let noteTypeID = templates.int64(0)
+      let rowLocation = location.table("templates").item(
+        "note type \(noteTypeID), template \(templates.int64(1))")
+      templatesByNoteType[noteTypeID, default: []].append(
+        try Schema18Config.template(
+          name: templates.text(2), config: templates.blob(3), location: rowLocation))
+    }
+    var noteTypes: [NoteType] = []
+    let rows = try database.prepare(
+      "SELECT id, name, mtime_secs, config FROM notetypes ORDER BY id", table: "notetypes")
+    while try rows.step() {
+      let id = rows.int64(0)
+      let config = try Schema18Config.noteTypeConfig(
+        rows.blob(3), location: location.table("notetypes", row: id).item("column config"))
+      noteTypes.append(
+        NoteType(
+          id: id, name: rows.text(1), kind: config.kind, fields: fieldsByNoteType[id] ?? [],
+          templates: templatesByNoteType[id] ?? [], css: config.css,
+          sortFieldIndex: config.sortFieldIndex, latexPreamble: config.latexPreamble,
+          latexPostamble: config.latexPostamble, latexSVG: config.latexSVG,
+          originalStockKind: config.originalStockKind, originalID: config.originalID,
+          modificationTime: rows.int64(2)))
+    }
+    return noteTypes
+  }
+
+  private func readDeckTable() throws -> [Deck] {
+    var decks: [Deck] = []
+    let rows = try database.prepare("SELECT id, name, mtime_secs, kind FROM decks ORDER BY id", table: "decks")
+    while try rows.step() {
+      let id = rows.int64(0)
+      let kind = try Schema18Config.deckKind(
+        rows.blob(3), location: location.table("decks", row: id).item("column kind"))
+      decks.append(
+        Deck(
+          id: id, name: rows.text(1).replacingOccurrences(of: "\u{1F}", with: Deck.levelSeparator),
+          description: kind.description, descriptionIsMarkdown: kind.isMarkdown, kind: kind.kind,
+          modificationTime: rows.int64(2)))
+    }
+    return decks
+  }
+
+  private func readDeckOptionsTable() throws -> [DeckOptions] {
+    var options: [DeckOptions] = []
+    let rows = try database.prepare(
+      "SELECT id, name, mtime_secs, config FROM deck_config ORDER BY id", table: "deck_config")
+    while try rows.step() {
+      options.append(
+        DeckOptions(
+          id: rows.int64(0), name: rows.text(1), modificationTime: rows.int64(2),
+          settings: .anki18Protobuf(rows.blob(3))))
+    }
+    return options
+  }
+
+  // MARK: - Rows common to every schema
+
+  private func readNotes() throws -> [Note] {
+    var notes: [Note] = []
+    let rows = try database.prepare(
+      "SELECT id, guid, mid, mod, tags, flds FROM notes ORDER BY id", table: "notes")
+    while try rows.step() {
+      notes.append(
+        Note(
+          id: rows.int64(0), guid: rows.text(1), noteTypeID: rows.int64(2),
+          fields: rows.text(5).split(separator: Self.fieldSeparator, omittingEmptySubsequences: false)
+            .map(String.init),
+          tags: Self.tags(rows.text(4)), modificationTime: rows.int64(3)))
+    }
+    return notes
+  }
+
+  /// Anki's tag string (space or U+3000 separated, padded with spaces) as a list.
+  static func tags(_ text: String) -> [String] {
+    text.split(whereSeparator: { $0 == " " || $0 == "\u{3000}" }).map(String.init)
+  }
+
+  private func readCards() throws -> [Card] {
+    var cards: [Card] = []
+    let rows = try database.prepare(
+      """
+      SELECT id, nid, did, ord, mod, type, queue, due, ivl, factor, reps, lapses, left, odue,
+             odid, flags, data
+      FROM cards ORDER BY id
+      """, table: "cards")
+    while try rows.step() {
+      cards.append(
+        Card(
+          id: rows.int64(0), noteID: rows.int64(1), templateOrdinal: Int(rows.int64(3)),
+          deckID: rows.int64(2), modificationTime: rows.int64(4),
+          scheduling: CardScheduling(
+            type: Int(rows.int64(5)), queue: Int(rows.int64(6)), due: rows.int64(7),
+            interval: Int(rows.int64(8)), easeFactor: Int(rows.int64(9)),
+            reviews: Int(rows.int64(10)), lapses: Int(rows.int64(11)),
+            remainingSteps: Int(rows.int64(12)), flags: Int(rows.int64(15)),
+            originalDue: rows.int64(13), originalDeckID: rows.int64(14), data: rows.text(16))))
+    }
+    return cards
+  }
+
+  private func readReviews() throws -> [Review] {
+    var reviews: [Review] = []
+    let rows = try database.prepare(
+      "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id", table: "revlog")
+    while try rows.step() {
+      reviews.append(
+        Review(
+          id: rows.int64(0), cardID: rows.int64(1), ease: Int(rows.int64(2)),
+          interval: rows.int64(3), lastInterval: rows.int64(4), easeFactor: Int(rows.int64(5)),
+          duration: Int(rows.int64(6)), kind: Int(rows.int64(7))))
+    }
+    return reviews
+  }
+}

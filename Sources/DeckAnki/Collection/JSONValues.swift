@@ -1,0 +1,65 @@
+import DeckCore
+import Foundation
+
+/// Typed access to the loosely typed JSON objects of a schema-11 collection, with errors that
+/// name the object and the key.
+struct JSONObjectReader {
+  let object: [String: Any]
+  /// What the object is, for messages: `note type 1700000000000`.
+  let label: String
+  let location: SourceLocation
+
+  func require<T>(_ key: String, _ convert: (Any) -> T?) throws -> T {
+    guard let raw = object[key], !(raw is NSNull) else {
+      throw DeckError(.corrupt, at: location, "\(label): key '\(key)' is missing")
+    }
+    guard let value = convert(raw) else {
+      throw DeckError(.corrupt, at: location, "\(label): key '\(key)' has the wrong type")
+    }
+    return value
+  }
+
+  func optional<T>(_ key: String, _ convert: (Any) -> T?) -> T? {
+    object[key].flatMap(convert)
+  }
+
+  func string(_ key: String) throws -> String { try require(key, JSONValue.string) }
+  func int64(_ key: String) throws -> Int64 { try require(key, JSONValue.int64) }
+  func optionalString(_ key: String) -> String? { optional(key, JSONValue.string) }
+  func optionalInt64(_ key: String) -> Int64? { optional(key, JSONValue.int64) }
+  func optionalBool(_ key: String) -> Bool? { optional(key, JSONValue.bool) }
+
+  func objects(_ key: String) throws -> [[String: Any]] {
+    try require(key) { $0 as? [[String: Any]] }
+  }
+}
+
+/// Conversions from `JSONSerialization` values.
+enum JSONValue {
+  static func string(_ value: Any) -> String? { value as? String }
+
+  /// An integer from a JSON number (a whole float too, and `true`/`false` as 1/0, which Anki
+  /// accepts for `dyn`) or a string of digits (genanki writes note type ids as strings).
+  static func int64(_ value: Any) -> Int64? {
+    if let number = value as? NSNumber {
+      let double = number.doubleValue
+      if double == double.rounded(), abs(double) < 9.2e18 { return number.int64Value }
+      return nil
+    }
+    if let text = value as? String { return Int64(text) }
+    return nil
+  }
+
+  static func bool(_ value: Any) -> Bool? {
+    if let number = value as? NSNumber { return number.doubleValue != 0 }
+    return nil
+  }
+
+  /// The JSON text of an object, keys sorted so the same object always gives the same text.
+  static func text(of object: Any) -> String {
+    guard JSONSerialization.isValidJSONObject(object),
+      let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

@@ -1,0 +1,129 @@
+import DeckCore
+import Foundation
+
+/// Note types, decks and option groups of a schema-11 collection, stored as JSON text in the
+/// `col` row (`models`, `decks`, `dconf`). Schemas 12–14 keep note types and decks there too.
+enum Schema11Config {
+  /// Parses the JSON text of one `col` column into an object of id to entry.
+  static func entries(_ text: String, column: String, location: SourceLocation) throws
+    -> [[String: Any]]
+  {
+    let columnLocation = location.table("col", row: 1).item("column \(column)")
+    let object: Any
+    do {
+      object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [])
+    } catch {
+      throw DeckError(.corrupt, at: columnLocation, "not valid JSON (\(error.localizedDescription))")
+    }
+    guard let map = object as? [String: Any] else {
+      throw DeckError(.corrupt, at: columnLocation, "expected a JSON object of id to entry")
+    }
+    var result: [[String: Any]] = []
+    for (key, value) in map {
+      guard let entry = value as? [String: Any] else {
+        throw DeckError(.corrupt, at: columnLocation, "entry '\(key)' is not a JSON object")
+      }
+      result.append(entry)
+    }
+    return result
+  }
+
+  /// A note type from one entry of `col.models`.
+  static func noteType(_ object: [String: Any], location: SourceLocation) throws -> NoteType {
+    let modelsLocation = location.table("col", row: 1).item("column models")
+    let idLabel = (object["id"]).map { "\($0)" } ?? "?"
+    let json = JSONObjectReader(object: object, label: "note type \(idLabel)", location: modelsLocation)
+    let id = try json.int64("id")
+    let fieldObjects = try ordered(try json.objects("flds"))
+    let templateObjects = try ordered(try json.objects("tmpls"))
+    let fields = try fieldObjects.map { fieldObject in
+      let field = JSONObjectReader(object: fieldObject, label: "note type \(id), a field", location: modelsLocation)
+      return NoteType.Field(
+        name: try field.string("name"),
+        fontName: field.optionalString("font") ?? "",
+        fontSize: Int(field.optionalInt64("size") ?? 0),
+        rightToLeft: field.optionalBool("rtl") ?? false,
+        sticky: field.optionalBool("sticky") ?? false,
+        description: field.optionalString("description") ?? "",
+        plainText: field.optionalBool("plainText") ?? false,
+        collapsed: field.optionalBool("collapsed") ?? false,
+        excludeFromSearch: field.optionalBool("excludeFromSearch") ?? false,
+        ankiID: field.optionalInt64("id"),
+        tag: field.optionalInt64("tag").map { Int($0) },
+        preventDeletion: field.optionalBool("preventDeletion") ?? false)
+    }
+    let templates = try templateObjects.map { templateObject in
+      let template = JSONObjectReader(
+        object: templateObject, label: "note type \(id), a template", location: modelsLocation)
+      return NoteType.CardTemplate(
+        name: try template.string("name"),
+        questionFormat: try template.string("qfmt"),
+        answerFormat: template.optionalString("afmt") ?? "",
+        browserQuestionFormat: template.optionalString("bqfmt") ?? "",
+        browserAnswerFormat: template.optionalString("bafmt") ?? "",
+        browserFontName: template.optionalString("bfont") ?? "",
+        browserFontSize: Int(template.optionalInt64("bsize") ?? 0),
+        targetDeckID: template.optionalInt64("did"),
+        ankiID: template.optionalInt64("id"))
+    }
+    return NoteType(
+      id: id,
+      name: try json.string("name"),
+      kind: (json.optionalInt64("type") ?? 0) == 1 ? .cloze : .standard,
+      fields: fields,
+      templates: templates,
+      css: json.optionalString("css") ?? "",
+      sortFieldIndex: Int(json.optionalInt64("sortf") ?? 0),
+      latexPreamble: json.optionalString("latexPre") ?? "",
+      latexPostamble: json.optionalString("latexPost") ?? "",
+      latexSVG: json.optionalBool("latexsvg") ?? false,
+      originalStockKind: Int(json.optionalInt64("originalStockKind") ?? 0),
+      originalID: json.optionalInt64("originalId"),
+      modificationTime: json.optionalInt64("mod") ?? 0)
+  }
+
+  /// A deck from one entry of `col.decks`.
+  static func deck(_ object: [String: Any], location: SourceLocation) throws -> Deck {
+    let decksLocation = location.table("col", row: 1).item("column decks")
+    let idLabel = (object["id"]).map { "\($0)" } ?? "?"
+    let json = JSONObjectReader(object: object, label: "deck \(idLabel)", location: decksLocation)
+    let kind: Deck.Kind
+    if (json.optionalInt64("dyn") ?? 0) != 0 {
+      let terms = (object["terms"] as? [[Any]] ?? []).map { term in
+        FilteredDeck.SearchTerm(
+          search: term.first.flatMap(JSONValue.string) ?? "",
+          limit: Int(term.dropFirst().first.flatMap(JSONValue.int64) ?? 0),
+          order: Int(term.dropFirst(2).first.flatMap(JSONValue.int64) ?? 0))
+      }
+      kind = .filtered(FilteredDeck(reschedule: json.optionalBool("resched") ?? true, searchTerms: terms))
+    } else {
+      kind = .normal(optionsID: json.optionalInt64("conf") ?? 1)
+    }
+    return Deck(
+      id: try json.int64("id"),
+      name: try json.string("name"),
+      description: json.optionalString("desc") ?? "",
+      descriptionIsMarkdown: json.optionalBool("md") ?? false,
+      kind: kind,
+      modificationTime: json.optionalInt64("mod") ?? 0)
+  }
+
+  /// An option group from one entry of `col.dconf`, its settings kept as JSON text.
+  static func deckOptions(_ object: [String: Any], location: SourceLocation) throws -> DeckOptions {
+    let dconfLocation = location.table("col", row: 1).item("column dconf")
+    let idLabel = (object["id"]).map { "\($0)" } ?? "?"
+    let json = JSONObjectReader(object: object, label: "option group \(idLabel)", location: dconfLocation)
+    return DeckOptions(
+      id: try json.int64("id"),
+      name: json.optionalString("name") ?? "",
+      modificationTime: json.optionalInt64("mod") ?? 0,
+      settings: .anki11JSON(JSONValue.text(of: object)))
+  }
+
+  /// Entries sorted by their `ord` key when every entry has one, else in array order.
+  private static func ordered(_ objects: [[String: Any]]) throws -> [[String: Any]] {
+    let ords = objects.compactMap { $0["ord"].flatMap(JSONValue.int64) }
+    guard ords.count == objects.count else { return objects }
+    return zip(ords, objects).sorted { $0.0 < $1.0 }.map(\.1)
+  }
+}

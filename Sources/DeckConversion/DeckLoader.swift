@@ -1,0 +1,47 @@
+import DeckAnki
+import DeckCore
+import Foundation
+
+/// A deck read from a file, with the name of the exact format it was in and the warnings.
+public struct LoadedDeck: Sendable {
+  /// Everything the file holds.
+  public var collection: DeckCollection
+  /// The exact format, such as `apkg-legacy-2` or `colpkg-latest`.
+  public var formatName: String
+  /// What could not be read faithfully, each naming its item.
+  public var warnings: [Diagnostic]
+}
+
+/// Reads any input deckport understands into the shared model.
+public struct DeckLoader: Sendable {
+  /// Creates a loader.
+  public init() {}
+
+  /// Reads the file at `path`, in `format` or in the format its extension or content shows.
+  ///
+  /// - Throws: ``DeckError`` naming the file (and the place in it) when the file is missing,
+  ///   of an unknown format, or damaged.
+  public func load(path: String, format: InputFormat? = nil) throws -> LoadedDeck {
+    let location = SourceLocation(file: path)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw DeckError(.unreadableFile, at: location, "no such file")
+    }
+    guard !isDirectory.boolValue else {
+      throw DeckError(.unreadableFile, at: location, "is a directory, not a deck file")
+    }
+    guard let format = format ?? InputFormat.detect(path: path) else {
+      let known = InputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+      throw DeckError(
+        .wrongFormat, at: location,
+        "cannot tell the format from the name or the content; name it with --from (one of: \(known))")
+    }
+    switch format {
+    case .apkg, .colpkg:
+      let contents = try AnkiPackageReader().read(
+        path: path, kind: format == .colpkg ? .colpkg : .apkg)
+      return LoadedDeck(
+        collection: contents.collection, formatName: contents.formatName, warnings: contents.warnings)
+    }
+  }
+}

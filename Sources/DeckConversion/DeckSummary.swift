@@ -1,0 +1,104 @@
+import DeckCore
+import Foundation
+
+/// What `deckport inspect` reports about a deck: counts, the decks that hold cards, note types,
+/// and the media notes refer to but the file lacks.
+public struct DeckSummary: Sendable, Equatable, Codable {
+  /// A note type as the summary shows it.
+  public struct NoteTypeSummary: Sendable, Equatable, Codable {
+    /// The note type's name.
+    public var name: String
+    /// `standard` or `cloze`.
+    public var kind: String
+    /// The field names, in order.
+    public var fields: [String]
+    /// The card template names, in order.
+    public var templates: [String]
+  }
+
+  /// The exact input format, such as `apkg-latest`.
+  public var format: String
+  /// How many notes.
+  public var notes: Int
+  /// How many cards.
+  public var cards: Int
+  /// How many media files.
+  public var media: Int
+  /// How many review log entries.
+  public var reviews: Int
+  /// Full names (`A::B`) of the decks that hold at least one card, sorted.
+  public var decks: [String]
+  /// Every note type, sorted by name.
+  public var noteTypes: [NoteTypeSummary]
+  /// File names notes refer to that the deck does not contain, sorted.
+  public var missingMedia: [String]
+  /// The reader's warnings, one line each.
+  public var warnings: [String]
+
+  /// Summarises `deck`.
+  public init(_ deck: LoadedDeck) {
+    let collection = deck.collection
+    format = deck.formatName
+    notes = collection.notes.count
+    cards = collection.cards.count
+    media = collection.media.count
+    reviews = collection.reviews.count
+    let deckNames = Dictionary(
+      collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    decks = Set(collection.cards.map { deckNames[$0.deckID] ?? "(missing deck \($0.deckID))" }).sorted()
+    noteTypes = collection.noteTypes.map {
+      NoteTypeSummary(
+        name: $0.name, kind: $0.kind.rawValue, fields: $0.fieldNames, templates: $0.templates.map(\.name))
+    }.sorted {
+      $0.name != $1.name ? $0.name < $1.name : $0.fields.lexicographicallyPrecedes($1.fields)
+    }
+    missingMedia = Self.missingMedia(in: collection)
+    warnings = deck.warnings.map(\.description)
+  }
+
+  /// Names referred to by note fields (compared in NFC, as Anki stores both) that no media file has.
+  static func missingMedia(in collection: DeckCollection) -> [String] {
+    let present = Set(collection.media.map { $0.name.precomposedStringWithCanonicalMapping })
+    var missing = Set<String>()
+    for note in collection.notes {
+      for field in note.fields {
+        for name in MediaReferences.fileNames(in: field) {
+          let normalized = name.precomposedStringWithCanonicalMapping
+          if !present.contains(normalized) { missing.insert(normalized) }
+        }
+      }
+    }
+    return missing.sorted()
+  }
+
+  /// The summary as one JSON object (keys sorted, so the output is stable).
+  public func jsonText() throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(self), as: UTF8.self)
+  }
+
+  /// The summary as readable text, one fact per line.
+  public var text: String {
+    var lines = [
+      "Format:   \(format)",
+      "Notes:    \(notes)",
+      "Cards:    \(cards)",
+      "Reviews:  \(reviews)",
+      "Media:    \(media) file\(media == 1 ? "" : "s")",
+      "Decks with cards:",
+    ]
+    lines += decks.map { "  \($0)" }
+    lines.append("Note types:")
+    for noteType in noteTypes {
+      lines.append("  \(noteType.name) (\(noteType.kind))")
+      lines.append("    fields:    \(noteType.fields.joined(separator: ", "))")
+      lines.append("    templates: \(noteType.templates.joined(separator: ", "))")
+    }
+    if !missingMedia.isEmpty {
+      lines.append("Missing media (referenced by notes, absent from the file):")
+      lines += missingMedia.map { "  \($0)" }
+    }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,26 @@
+import DeckAnki
+import DeckCore
+import Foundation
+
+/// The input formats deckport reads, by the names the CLI's `--from` takes.
+public enum InputFormat: String, Sendable, CaseIterable {
+  /// An Anki deck package of any generation.
+  case apkg
+  /// An Anki collection package of any generation.
+  case colpkg
+
+  /// The format a file's extension names, or its content shows (a zip is taken for a deck
+  /// package), or nil when neither tells.
+  public static func detect(path: String) -> InputFormat? {
+    switch (path as NSString).pathExtension.lowercased() {
+    case "apkg": return .apkg
+    case "colpkg": return .colpkg
+    default: break
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    let magic = (try? handle.read(upToCount: 4)) ?? Data()
+    if magic == Data([0x50, 0x4B, 0x03, 0x04]) { return .apkg }
+    return nil
+  }
+}

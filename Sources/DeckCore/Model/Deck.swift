@@ -1,0 +1,75 @@
+/// A deck: a named place for cards. Hierarchy is in the name (`Languages::French`).
+public struct Deck: Sendable, Equatable, Identifiable {
+  /// The deck's id (milliseconds since 1970 at creation in Anki; deck 1 is "Default").
+  public var id: Int64
+  /// The full name, levels separated by `::`.
+  public var name: String
+  /// The description shown on the deck overview (HTML, or Markdown when `descriptionIsMarkdown`).
+  public var description: String
+  /// Whether ``description`` is Markdown rather than HTML.
+  public var descriptionIsMarkdown: Bool
+  /// Whether this is a normal deck or a filtered deck, with the settings of each.
+  public var kind: Kind
+  /// Last modification, in seconds since 1970.
+  public var modificationTime: Int64
+
+  /// Normal or filtered.
+  public enum Kind: Sendable, Equatable {
+    /// A normal deck using the option group with this id.
+    case normal(optionsID: Int64)
+    /// A filtered deck gathering cards by search.
+    case filtered(FilteredDeck)
+  }
+
+  /// Creates a deck.
+  public init(
+    id: Int64, name: String, description: String = "", descriptionIsMarkdown: Bool = false,
+    kind: Kind = .normal(optionsID: 1), modificationTime: Int64 = 0
+  ) {
+    self.id = id
+    self.name = name
+    self.description = description
+    self.descriptionIsMarkdown = descriptionIsMarkdown
+    self.kind = kind
+    self.modificationTime = modificationTime
+  }
+
+  /// The separator between levels of a deck name.
+  public static let levelSeparator = "::"
+
+  /// The levels of the name, from the top: `A::B` gives `["A", "B"]`.
+  public var nameComponents: [String] {
+    name.components(separatedBy: Self.levelSeparator)
+  }
+}
+
+/// The settings of a filtered deck.
+public struct FilteredDeck: Sendable, Equatable {
+  /// One search that fills the deck.
+  public struct SearchTerm: Sendable, Equatable {
+    /// The search text.
+    public var search: String
+    /// How many cards it gathers at most.
+    public var limit: Int
+    /// Anki's order code for the gathered cards.
+    public var order: Int
+
+    /// Creates a search term.
+    public init(search: String, limit: Int, order: Int) {
+      self.search = search
+      self.limit = limit
+      self.order = order
+    }
+  }
+
+  /// Whether answers in the filtered deck reschedule the cards.
+  public var reschedule: Bool
+  /// The searches, in order.
+  public var searchTerms: [SearchTerm]
+
+  /// Creates filtered-deck settings.
+  public init(reschedule: Bool, searchTerms: [SearchTerm]) {
+    self.reschedule = reschedule
+    self.searchTerms = searchTerms
+  }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// A media file a deck carries: a picture, a sound, a style sheet.
+public struct MediaFile: Sendable, Equatable {
+  /// The file name notes refer to (`<img src="…">`, `[sound:…]`), one path component, NFC.
+  public var name: String
+  /// The MIME type, from the name's extension (`application/octet-stream` when unknown).
+  public var mimeType: String
+  /// The bytes, read from their source only when asked for.
+  public var blob: MediaBlob
+
+  /// Creates a media file; the MIME type defaults to the one the name's extension implies.
+  public init(name: String, mimeType: String? = nil, blob: MediaBlob) {
+    self.name = name
+    self.mimeType = mimeType ?? MIMEType.forFileName(name)
+    self.blob = blob
+  }
+
+  /// Two media files are equal when name, MIME type and content (SHA-1 and size) are equal.
+  /// A blob whose source cannot be read equals nothing.
+  public static func == (lhs: MediaFile, rhs: MediaFile) -> Bool {
+    guard lhs.name == rhs.name, lhs.mimeType == rhs.mimeType else { return false }
+    if lhs.blob === rhs.blob { return true }
+    guard let left = try? lhs.blob.fingerprint(), let right = try? rhs.blob.fingerprint() else {
+      return false
+    }
+    return left == right
+  }
+}
+
+/// Reads a media file's bytes in chunks, front to back.
+public protocol MediaByteReader: AnyObject {
+  /// Fills the start of `buffer` with the next bytes and returns how many; 0 means the end.
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Where a media file's bytes live: a zip member, a file, a base64 string, memory.
+public protocol MediaSource: Sendable {
+  /// Opens a fresh reader positioned at the first byte.
+  func openReader() throws -> any MediaByteReader
+}
+
+/// The bytes of a media file, kept in their source and read only when asked for, so a deck with
+/// gigabytes of media is never held in memory. The SHA-1 and size are computed on first use
+/// (or taken from the source's own manifest) and remembered.
+public final class MediaBlob: @unchecked Sendable {
+  /// Where the bytes live.
+  public let source: any MediaSource
+  private let lock = NSLock()
+  private var knownSHA1: [UInt8]?
+  private var knownSize: Int64?
+
+  /// Creates a blob over `source`; `sha1` and `size` may be given when the source declares them.
+  public init(source: any MediaSource, sha1: [UInt8]? = nil, size: Int64? = nil) {
+    self.source = source
+    self.knownSHA1 = sha1
+    self.knownSize = size
+  }
+
+  /// A blob over bytes already in memory.
+  public convenience init(data: Data) {
+    self.init(source: InMemoryMediaSource(data: data), size: Int64(data.count))
+  }
+
+  /// The SHA-1 of the bytes (20 bytes), reading the source once if it was not declared.
+  public func sha1() throws -> [UInt8] { try fingerprint().sha1 }
+
+  /// The number of bytes, reading the source once if it was not declared.
+  public func size() throws -> Int64 {
+    lock.lock()
+    let size = knownSize
+    lock.unlock()
+    if let size { return size }
+    return try fingerprint().size
+  }
+
+  /// The SHA-1 as 40 lowercase hexadecimal digits.
+  public func sha1Hex() throws -> String { SHA1.hex(try sha1()) }
+
+  /// The SHA-1 and the size, computed together in one pass over the source when not yet known.
+  ///
+  /// A declared SHA-1 is trusted here; use ``verify()`` to check it against the bytes.
+  public func fingerprint() throws -> (sha1: [UInt8], size: Int64) {
+    lock.lock()
+    if let sha1 = knownSHA1, let size = knownSize {
+      lock.unlock()
+      return (sha1, size)
+    }
+    lock.unlock()
+    let computed = try computeFingerprint()
+    lock.lock()
+    if knownSHA1 == nil { knownSHA1 = computed.sha1 }
+    if knownSize == nil { knownSize = computed.size }
+    lock.unlock()
+    return (knownSHA1 ?? computed.sha1, knownSize ?? computed.size)
+  }
+
+  /// Reads the bytes and reports whether they match the declared SHA-1 and size (if any).
+  public func verify() throws -> Bool {
+    let computed = try computeFingerprint()
+    lock.lock()
+    defer { lock.unlock() }
+    return (knownSHA1 ?? computed.sha1) == computed.sha1 && (knownSize ?? computed.size) == computed.size
+  }
+
+  /// Reads all bytes into memory. Meant for small files and tests; writers stream instead.
+  public func data() throws -> Data {
+    var result = Data()
+    try forEachChunk { result.append(contentsOf: $0) }
+    return result
+  }
+
+  /// Calls `body` with successive chunks of the bytes, front to back.
+  public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    let reader = try source.openReader()
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let count = try reader.read(into: buffer)
+      if count == 0 { break }
+      try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+  }
+
+  private func computeFingerprint() throws -> (sha1: [UInt8], size: Int64) {
+    var hasher = SHA1()
+    var size: Int64 = 0
+    try forEachChunk { chunk in
+      hasher.update(chunk)
+      size += Int64(chunk.count)
+    }
+    return (hasher.finalize(), size)
+  }
+}
+
+/// Media bytes held in memory.
+public struct InMemoryMediaSource: MediaSource {
+  /// The bytes.
+  public let data: Data
+
+  /// Creates a source over `data`.
+  public init(data: Data) { self.data = data }
+
+  public func openReader() throws -> any MediaByteReader { DataReader(data: data) }
+
+  private final class DataReader: MediaByteReader {
+    let data: Data
+    var offset = 0
+
+    init(data: Data) { self.data = data }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+      let count = min(buffer.count, data.count - offset)
+      guard count > 0 else { return 0 }
+      let start = data.startIndex + offset
+      data.copyBytes(to: buffer, from: start..<(start + count))
+      offset += count
+      return count
+    }
+  }
+}

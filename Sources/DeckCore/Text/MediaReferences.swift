@@ -1,0 +1,107 @@
+/// Finds the media files a field refers to, the way Anki does when it exports or checks media:
+/// `src`/`data` attributes of `img`, `audio`, `video`, `object` and `source` tags, and
+/// `[sound:…]` tags. Names with a path separator (remote URLs, folders) are skipped, because
+/// Anki never packages them.
+public enum MediaReferences {
+  /// The file names `field` refers to, in order of appearance, HTML entities decoded.
+  public static func fileNames(in field: String) -> [String] {
+    var names: [String] = []
+    let bytes = Array(field.utf8)
+    collectSoundTags(bytes, into: &names)
+    collectHTMLTags(bytes, into: &names)
+    return names.filter(isLocalFileName)
+  }
+
+  private static func isLocalFileName(_ name: String) -> Bool {
+    !name.isEmpty && !name.contains("/") && !name.contains("\\") && name != ".."
+  }
+
+  private static let soundOpener = Array("[sound:".utf8)
+
+  private static func collectSoundTags(_ bytes: [UInt8], into names: inout [String]) {
+    var index = 0
+    while index + soundOpener.count <= bytes.count {
+      if bytes[index] == UInt8(ascii: "["), matches(bytes, at: index, soundOpener) {
+        let start = index + soundOpener.count
+        if let end = bytes[start...].firstIndex(of: UInt8(ascii: "]")) {
+          names.append(String(decoding: bytes[start..<end], as: UTF8.self))
+          index = end + 1
+          continue
+        }
+      }
+      index += 1
+    }
+  }
+
+  private static let mediaTagNames: [[UInt8]] = ["img", "audio", "video", "object", "source"].map {
+    Array($0.utf8)
+  }
+
+  private static func collectHTMLTags(_ bytes: [UInt8], into names: inout [String]) {
+    var index = 0
+    while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+      guard let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) else { return }
+      let tag = Array(bytes[(open + 1)..<close])
+      index = close + 1
+      guard let nameEnd = tag.firstIndex(where: isSpace), nameEnd > 0 else { continue }
+      let tagName = tag[0..<nameEnd].map(lowercased)
+      guard mediaTagNames.contains(where: { $0 == tagName }) else { continue }
+      if let value = attributeValue(in: tag[nameEnd...], named: ["src", "data"]) {
+        names.append(HTMLEntities.decode(value))
+      }
+    }
+  }
+
+  /// The value of the first attribute among `names` in the attribute text of a tag
+  /// (`name=value`, `name="value"` or `name='value'`; attributes without a value are skipped).
+  private static func attributeValue(in attributes: ArraySlice<UInt8>, named names: Set<String>)
+    -> String?
+  {
+    var index = attributes.startIndex
+    let end = attributes.endIndex
+    func isNameByte(_ byte: UInt8) -> Bool {
+      !isSpace(byte) && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "/")
+    }
+    while index < end {
+      let nameStart = index
+      while index < end, isNameByte(attributes[index]) { index += 1 }
+      let name = String(decoding: attributes[nameStart..<index].map(lowercased), as: UTF8.self)
+      while index < end, isSpace(attributes[index]) { index += 1 }
+      guard index < end, attributes[index] == UInt8(ascii: "=") else {
+        if index == nameStart { index += 1 }  // a stray '/' or '=': step over it
+        continue
+      }
+      index += 1
+      while index < end, isSpace(attributes[index]) { index += 1 }
+      guard index < end else { return nil }
+      let valueRange: Range<Int>
+      let quote = attributes[index]
+      if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+        let valueEnd = attributes[(index + 1)...].firstIndex(of: quote) ?? end
+        valueRange = (index + 1)..<valueEnd
+        index = min(valueEnd + 1, end)
+      } else {
+        let valueStart = index
+        while index < end, !isSpace(attributes[index]) { index += 1 }
+        valueRange = valueStart..<index
+      }
+      if names.contains(name) { return String(decoding: attributes[valueRange], as: UTF8.self) }
+    }
+    return nil
+  }
+
+  private static func matches(_ bytes: [UInt8], at index: Int, _ pattern: [UInt8]) -> Bool {
+    for (offset, byte) in pattern.enumerated() where lowercased(bytes[index + offset]) != byte {
+      return false
+    }
+    return true
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+  }
+
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    (byte >= 0x41 && byte <= 0x5A) ? byte + 0x20 : byte
+  }
+}

@@ -1,0 +1,144 @@
+import CSQLite
+import DeckCore
+import Foundation
+
+/// An SQLite database file, opened with the system `libsqlite3`.
+///
+/// ```swift
+/// let database = try SQLiteDatabase(path: path, readOnly: true, location: location)
+/// database.registerUnicaseCollation()
+/// let rows = try database.prepare("SELECT id, name FROM decks", table: "decks")
+/// while try rows.step() { print(rows.int64(0), rows.text(1)) }
+/// ```
+///
+/// Calls on the connection hold one lock, so the database may be shared between threads;
+/// each ``SQLiteStatement`` is used from one thread at a time.
+public final class SQLiteDatabase: @unchecked Sendable {
+  /// The database file, for errors.
+  public let location: SourceLocation
+  /// The connection; every use holds `lock`.
+  private let connection: OpaquePointer
+  private let lock = NSLock()
+
+  /// Opens the database at `path`, read-only or read-write (creating it when missing).
+  ///
+  /// SQLite opens files lazily, so this reads the schema at once to detect a file that is not
+  /// a database.
+  ///
+  /// - Throws: ``DeckError/Kind/unreadableFile`` when the file cannot be opened;
+  ///   ``DeckError/Kind/wrongFormat`` `not an SQLite database (file is not a database)`;
+  ///   ``DeckError/Kind/corrupt`` when the schema cannot be read.
+  public init(path: String, readOnly: Bool, location: SourceLocation) throws {
+    self.location = location
+    if readOnly && !FileManager.default.fileExists(atPath: path) {
+      throw DeckError(.unreadableFile, at: location, "cannot open the database (No such file or directory)")
+    }
+    let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+    var handle: OpaquePointer?
+    let result = sqlite3_open_v2(path, &handle, flags, nil)
+    guard result == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
+      sqlite3_close_v2(handle)
+      throw DeckError(.unreadableFile, at: location, "cannot open the database (\(message))")
+    }
+    self.connection = handle
+    sqlite3_extended_result_codes(handle, 1)
+    var probe: OpaquePointer?
+    var code = sqlite3_prepare_v2(handle, "SELECT count(*) FROM sqlite_master", -1, &probe, nil)
+    if code == SQLITE_OK { code = sqlite3_step(probe) }
+    sqlite3_finalize(probe)
+    if code != SQLITE_ROW {
+      let message = String(cString: sqlite3_errmsg(handle))
+      sqlite3_close_v2(handle)
+      switch code & 0xFF {
+      case SQLITE_NOTADB:
+        throw DeckError(.wrongFormat, at: location, "not an SQLite database (\(message))")
+      case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR, SQLITE_BUSY, SQLITE_LOCKED:
+        throw DeckError(.unreadableFile, at: location, "cannot read the database (\(message))")
+      default:
+        throw DeckError(.corrupt, at: location, "the SQLite database is damaged (\(message))")
+      }
+    }
+  }
+
+  deinit {
+    sqlite3_close_v2(connection)
+  }
+
+  /// Registers the `unicase` collation Anki's schema-18 tables use: case-insensitive Unicode
+  /// order (both sides lowercased, compared by code point), exact order breaking ties.
+  ///
+  /// Without it, SQLite refuses queries that compare or sort those columns, and every INSERT.
+  public func registerUnicaseCollation() {
+    withConnection { _ = UnicaseCollation.register(on: $0) }
+  }
+
+  /// Runs `sql`, which may hold several statements, discarding any rows.
+  ///
+  /// - Throws: ``DeckError`` at ``location`` with SQLite's message and the SQL.
+  public func execute(_ sql: String) throws {
+    try withConnection { connection in
+      var errorMessage: UnsafeMutablePointer<CChar>?
+      let result = sqlite3_exec(connection, sql, nil, nil, &errorMessage)
+      guard result == SQLITE_OK else {
+        let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(connection))
+        sqlite3_free(errorMessage)
+        throw SQLiteError.make(code: result, message: message, sql: sql, at: location)
+      }
+    }
+  }
+
+  /// Compiles one SQL statement; `table` names the table it reads, for its errors.
+  ///
+  /// - Throws: ``DeckError`` at ``location`` (narrowed to `table`) with SQLite's message and
+  ///   the SQL, such as `no such column: x`.
+  public func prepare(_ sql: String, table: String? = nil) throws -> SQLiteStatement {
+    let statementLocation = table.map { location.table($0) } ?? location
+    let handle: OpaquePointer = try withConnection { connection in
+      var handle: OpaquePointer?
+      let result = sqlite3_prepare_v2(connection, sql, -1, &handle, nil)
+      guard result == SQLITE_OK, let handle else {
+        sqlite3_finalize(handle)
+        let message =
+          result == SQLITE_OK ? "the SQL holds no statement" : String(cString: sqlite3_errmsg(connection))
+        throw SQLiteError.make(code: result, message: message, sql: sql, at: statementLocation)
+      }
+      return handle
+    }
+    return SQLiteStatement(database: self, handle: handle, sql: sql, location: statementLocation)
+  }
+
+  /// Whether the database has a table (or view) named `name`, compared case-insensitively as
+  /// SQLite does; false also when the schema cannot be read.
+  public func tableExists(_ name: String) -> Bool {
+    guard
+      let statement = try? prepare(
+        "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE")
+    else { return false }
+    statement.bind(1, text: name)
+    return (try? statement.step()) ?? false
+  }
+
+  /// The column names of `table`, in declaration order.
+  ///
+  /// - Throws: ``DeckError/Kind/missingPart`` at the table when there is no such table.
+  public func columnNames(of table: String) throws -> [String] {
+    let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    let statement = try prepare("PRAGMA table_info(\(quoted))", table: table)
+    var names: [String] = []
+    while try statement.step() {
+      names.append(statement.text(1))
+    }
+    if names.isEmpty {
+      throw DeckError(.missingPart, at: location.table(table), "the database has no table '\(table)'")
+    }
+    return names
+  }
+
+  /// Runs `body` with the connection while holding the lock.
+  func withConnection<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(connection)
+  }
+}

@@ -1,0 +1,31 @@
+import CSQLite
+import DeckCore
+
+/// Builds ``DeckError``s from SQLite result codes.
+enum SQLiteError {
+  /// The longest SQL text quoted in a message.
+  static let maximumQuotedSQL = 300
+
+  /// An error for result `code` with SQLite's `message`, quoting `sql` when given.
+  static func make(
+    code: Int32, message: String, sql: String?, at location: SourceLocation
+  ) -> DeckError {
+    let kind: DeckError.Kind
+    switch code & 0xFF {
+    case SQLITE_NOTADB: kind = .wrongFormat
+    case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH, SQLITE_IOERR: kind = .unreadableFile
+    case SQLITE_FULL, SQLITE_READONLY: kind = .writeFailed
+    default: kind = .corrupt
+    }
+    guard let sql else { return DeckError(kind, at: location, "SQLite: \(message)") }
+    return DeckError(kind, at: location, "SQLite: \(message) (SQL: \(quoted(sql)))")
+  }
+
+  /// `sql` on one line, shortened to ``maximumQuotedSQL`` characters.
+  static func quoted(_ sql: String) -> String {
+    let oneLine = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+      .joined(separator: " ")
+    guard oneLine.count > maximumQuotedSQL else { return oneLine }
+    return String(oneLine.prefix(maximumQuotedSQL)) + "…"
+  }
+}

@@ -1,0 +1,182 @@
+import CZip
+import DeckCore
+import Foundation
+
+/// A zip archive opened read-only with libzip: member names, sizes and contents.
+///
+/// ```swift
+/// let zip = try ZipReader(path: "deck.apkg", location: SourceLocation(file: "deck.apkg"))
+/// let meta = try zip.readAll("meta", limit: 1 << 16)
+/// ```
+///
+/// Every call into libzip, including those of the ``ZipEntryStream``s it opens, holds one lock,
+/// so the reader and its streams may be used from several threads.
+public final class ZipReader: @unchecked Sendable {
+  /// The archive file, for errors; member errors add the member name.
+  public let location: SourceLocation
+  /// The names of the members, in archive (central directory) order.
+  public let entryNames: [String]
+  /// libzip's archive handle; every use holds `lock`.
+  private let archive: OpaquePointer
+  /// Serialises every call on `archive`.
+  let lock = NSLock()
+
+  /// Opens the zip archive at `path` read-only.
+  ///
+  /// - Throws: ``DeckError/Kind/unreadableFile`` when the file is missing or cannot be read;
+  ///   ``DeckError/Kind/wrongFormat`` with libzip's message when it is not a zip archive (or a
+  ///   truncated one), such as `not a zip archive (Not a zip archive)`.
+  public init(path: String, location: SourceLocation) throws {
+    self.location = location
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw DeckError(.unreadableFile, at: location, "cannot open the file (No such file or directory)")
+    }
+    if isDirectory.boolValue {
+      throw DeckError(.unreadableFile, at: location, "cannot read the file (it is a directory)")
+    }
+    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
+      size.int64Value == 0
+    {
+      // libzip opens an empty file as an empty archive; a reader must not.
+      throw DeckError(.wrongFormat, at: location, "not a zip archive (the file is empty)")
+    }
+    var code: Int32 = 0
+    guard let archive = zip_open(path, ZIP_RDONLY, &code) else {
+      let message = LibzipError.message(code: code, systemError: errno)
+      switch code {
+      case ZIP_ER_NOENT, ZIP_ER_OPEN, ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_MEMORY, ZIP_ER_TELL:
+        throw DeckError(.unreadableFile, at: location, "cannot read the file (\(message))")
+      case ZIP_ER_MULTIDISK:
+        throw DeckError(.wrongFormat, at: location, "unsupported zip archive (\(message))")
+      default:
+        throw DeckError(.wrongFormat, at: location, "not a zip archive (\(message))")
+      }
+    }
+    self.archive = archive
+    let count = max(0, zip_get_num_entries(archive, 0))
+    var names: [String] = []
+    names.reserveCapacity(Int(count))
+    for index in 0..<count {
+      if let name = zip_get_name(archive, zip_uint64_t(index), 0) {
+        names.append(String(cString: name))
+      }
+    }
+    self.entryNames = names
+  }
+
+  deinit {
+    zip_discard(archive)
+  }
+
+  /// Whether the archive has a member named exactly `name`.
+  public func contains(_ name: String) -> Bool {
+    index(of: name) != nil
+  }
+
+  /// The uncompressed size of member `name`, as its directory entry declares it.
+  ///
+  /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member.
+  public func uncompressedSize(of name: String) throws -> Int64 {
+    let memberLocation = location.member(name)
+    guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
+    return try withArchive { archive in
+      var stat = zip_stat_t()
+      zip_stat_init(&stat)
+      guard zip_stat_index(archive, index, 0, &stat) == 0,
+        stat.valid & zip_uint64_t(ZIP_STAT_SIZE) != 0
+      else {
+        throw DeckError(
+          .corrupt, at: memberLocation,
+          "cannot read the member's size (\(LibzipError.message(archive: archive)))")
+      }
+      guard let size = Int64(exactly: stat.size) else {
+        throw DeckError(.corrupt, at: memberLocation, "the member declares an impossible size (\(stat.size) bytes)")
+      }
+      return size
+    }
+  }
+
+  /// The decompressed bytes of member `name`, when they are at most `limit` bytes.
+  ///
+  /// - Throws: ``DeckError`` at `location.member(name)`: ``DeckError/Kind/missingPart``
+  ///   `member 'x' is missing` when absent, ``DeckError/Kind/limitExceeded`` when larger than
+  ///   `limit`, ``DeckError/Kind/corrupt`` with libzip's message on CRC or inflate errors.
+  public func readAll(_ name: String, limit: Int64) throws -> Data {
+    let declared = try uncompressedSize(of: name)
+    let memberLocation = location.member(name)
+    guard declared <= limit else {
+      throw Self.tooLarge(limit: limit, size: declared, at: memberLocation)
+    }
+    let stream = try openEntry(name)
+    var data = Data(count: Int(declared))
+    var filled = 0
+    while filled < data.count {
+      let count = try data.withUnsafeMutableBytes { buffer in
+        try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+      }
+      if count == 0 {
+        throw DeckError(
+          .corrupt, at: memberLocation,
+          "the member ends after \(filled) of its declared \(declared) bytes")
+      }
+      filled += count
+    }
+    // One more read reaches the end of the member, where libzip checks the CRC.
+    var probe: UInt8 = 0
+    let extra = try withUnsafeMutableBytes(of: &probe) { try stream.read(into: $0) }
+    if extra != 0 {
+      throw DeckError(
+        .corrupt, at: memberLocation, "the member is longer than its declared \(declared) bytes")
+    }
+    return data
+  }
+
+  /// Opens member `name` for streaming its decompressed bytes.
+  ///
+  /// Several streams may be open at once; each holds the archive open until it is released.
+  ///
+  /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member;
+  ///   ``DeckError/Kind/wrongFormat`` for an unsupported compression or encryption;
+  ///   ``DeckError/Kind/corrupt`` when libzip cannot open it otherwise.
+  public func openEntry(_ name: String) throws -> ZipEntryStream {
+    let memberLocation = location.member(name)
+    guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
+    let file = try withArchive { archive in
+      guard let file = zip_fopen_index(archive, index, 0) else {
+        let message = LibzipError.message(archive: archive)
+        switch LibzipError.code(archive: archive) {
+        case ZIP_ER_COMPNOTSUPP, ZIP_ER_ENCRNOTSUPP, ZIP_ER_NOPASSWD, ZIP_ER_WRONGPASSWD:
+          throw DeckError(.wrongFormat, at: memberLocation, "cannot open the member (\(message))")
+        default:
+          throw DeckError(.corrupt, at: memberLocation, "cannot open the member (\(message))")
+        }
+      }
+      return file
+    }
+    return ZipEntryStream(reader: self, file: file, location: memberLocation)
+  }
+
+  /// Runs `body` with the archive handle while holding the lock.
+  func withArchive<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(archive)
+  }
+
+  /// The index of member `name`, or nil when absent.
+  private func index(of name: String) -> zip_uint64_t? {
+    let index = withArchive { zip_name_locate($0, name, 0) }
+    return index >= 0 ? zip_uint64_t(index) : nil
+  }
+
+  private static func missing(_ name: String, at location: SourceLocation) -> DeckError {
+    DeckError(.missingPart, at: location, "member '\(name)' is missing")
+  }
+
+  private static func tooLarge(limit: Int64, size: Int64, at location: SourceLocation) -> DeckError {
+    DeckError(
+      .limitExceeded, at: location,
+      "the member is \(size) bytes, more than the limit of \(limit) bytes")
+  }
+}

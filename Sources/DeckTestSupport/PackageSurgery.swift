@@ -1,0 +1,42 @@
+import DeckIO
+import DeckCore
+import Foundation
+
+/// Builds damaged packages for tests: copies a good package member by member, replacing,
+/// removing or adding members on the way.
+public enum PackageSurgery {
+  /// What to do to the members of a package.
+  public struct Change {
+    /// Members to leave out.
+    public var remove: Set<String> = []
+    /// Members whose bytes to replace (or to add when absent).
+    public var replace: [String: Data] = [:]
+
+    /// Creates a change.
+    public init(remove: Set<String> = [], replace: [String: Data] = [:]) {
+      self.remove = remove
+      self.replace = replace
+    }
+  }
+
+  /// Writes to `destination` a copy of the package at `source` with `change` applied.
+  public static func copy(_ source: String, to destination: String, applying change: Change) throws {
+    let location = DeckCore.SourceLocation(file: source)
+    let reader = try ZipReader(path: source, location: location)
+    let writer = try ZipWriter(path: destination, location: DeckCore.SourceLocation(file: destination))
+    for name in reader.entryNames where !change.remove.contains(name) {
+      let data = try change.replace[name] ?? reader.readAll(name, limit: 1 << 30)
+      try writer.addData(name: name, data: data, compression: .stored)
+    }
+    for (name, data) in change.replace where !reader.contains(name) {
+      try writer.addData(name: name, data: data, compression: .stored)
+    }
+    try writer.close()
+  }
+
+  /// The bytes of one member of the package at `path`.
+  public static func member(_ name: String, of path: String) throws -> Data {
+    let reader = try ZipReader(path: path, location: DeckCore.SourceLocation(file: path))
+    return try reader.readAll(name, limit: 1 << 30)
+  }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// Options every subcommand shares: how warnings are treated and shown.
+struct DiagnosticOptions: ParsableArguments {
+  @Flag(help: "Fail (exit status 1) when anything could not be read or kept faithfully.")
+  var strict = false
+
+  @Flag(name: .shortAndLong, help: "Print every warning on standard error, not only a count.")
+  var verbose = false
+}

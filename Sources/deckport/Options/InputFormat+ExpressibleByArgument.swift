@@ -1,0 +1,4 @@
+import ArgumentParser
+import DeckConversion
+
+extension InputFormat: ExpressibleByArgument {}

@@ -1,0 +1,199 @@
+import DeckCore
+import DeckIO
+import Foundation
+import Testing
+
+@Suite("SQLiteDatabase")
+struct SQLiteTests {
+  /// A new database in `scratch` with a `notes` table of every storage class.
+  static func makeDatabase(in scratch: TemporaryDirectory) throws -> (SQLiteDatabase, String) {
+    let path = scratch.path(for: "test.sqlite")
+    let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: "test.sqlite"))
+    try database.execute(
+      """
+      CREATE TABLE notes (id integer PRIMARY KEY, flds text, score real, data blob, extra text);
+      INSERT INTO notes VALUES (1, 'front\u{1F}back', 2.5, x'00ff10', NULL);
+      """)
+    return (database, path)
+  }
+
+  @Test("rows round-trip through bound parameters and typed columns")
+  func roundTrip() throws {
+    let scratch = try TemporaryDirectory()
+    let (database, _) = try Self.makeDatabase(in: scratch)
+    let insert = try database.prepare("INSERT INTO notes VALUES (?, ?, ?, ?, ?)", table: "notes")
+    insert.bind(1, int64: 1_700_000_000_000)
+    insert.bind(2, text: "café 😀\u{0}tail")
+    insert.bind(3, double: -0.125)
+    insert.bind(4, blob: Data([9, 8, 7]))
+    insert.bindNull(5)
+    #expect(try insert.step() == false)
+    insert.reset()
+    insert.bind(1, .integer(3))
+    insert.bind(2, .text(""))
+    insert.bind(3, .null)
+    insert.bind(4, blob: Data())
+    insert.bind(5, .text("x"))
+    #expect(try insert.step() == false)
+
+    let rows = try database.prepare("SELECT id, flds, score, data, extra FROM notes ORDER BY id", table: "notes")
+    #expect(rows.columnCount == 5)
+    #expect(rows.columnName(1) == "flds")
+    #expect(try rows.step())
+    #expect(rows.int64(0) == 1)
+    #expect(rows.text(1) == "front\u{1F}back")
+    #expect(rows.double(2) == 2.5)
+    #expect(rows.blob(3) == Data([0x00, 0xFF, 0x10]))
+    #expect(rows.columnType(4) == .null)
+    #expect(rows.text(4) == "")
+    #expect(rows.optionalText(4) == nil)
+    #expect(rows.value(0) == .integer(1))
+    #expect(rows.value(2) == .real(2.5))
+    #expect(rows.value(3) == .blob(Data([0x00, 0xFF, 0x10])))
+    #expect(rows.value(4) == .null)
+
+    #expect(try rows.step())
+    #expect(rows.int64(0) == 3)
+    #expect(rows.columnType(1) == .text)
+    #expect(rows.optionalText(1) == "")
+    #expect(rows.columnType(3) == .blob, "an empty blob stays a blob")
+    #expect(rows.blob(3).isEmpty)
+
+    #expect(try rows.step())
+    #expect(rows.int64(0) == 1_700_000_000_000)
+    #expect(rows.text(1) == "café 😀\u{0}tail", "text with an embedded NUL keeps its length")
+    #expect(rows.value(2) == .real(-0.125))
+    #expect(rows.columnType(1) == .text)
+    #expect(rows.columnType(2) == .real)
+    #expect(rows.columnType(0) == .integer)
+    #expect(try rows.step() == false)
+
+    rows.reset()
+    #expect(try rows.step())
+    #expect(rows.int64(0) == 1)
+  }
+
+  @Test("a read-only database can be read but not written")
+  func readOnly() throws {
+    let scratch = try TemporaryDirectory()
+    let path = try Self.makeDatabase(in: scratch).1
+    let database = try SQLiteDatabase(path: path, readOnly: true, location: SourceLocation(file: "ro.sqlite"))
+    let count = try database.prepare("SELECT count(*) FROM notes")
+    #expect(try count.step())
+    #expect(count.int64(0) == 1)
+    let error = try #require(throws: DeckError.self) { try database.execute("DELETE FROM notes") }
+    #expect(error.kind == .writeFailed)
+    #expect(error.message.contains("readonly"))
+  }
+
+  @Test("a file that is not SQLite is wrongFormat at once")
+  func notADatabase() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "fake.sqlite")
+    try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+    for readOnly in [true, false] {
+      let error = try #require(throws: DeckError.self) {
+        _ = try SQLiteDatabase(path: path, readOnly: readOnly, location: SourceLocation(file: "deck.apkg", member: "collection.anki21"))
+      }
+      #expect(error.kind == .wrongFormat)
+      #expect(error.description == "deck.apkg: member 'collection.anki21': not an SQLite database (file is not a database)")
+    }
+  }
+
+  @Test("a missing file opened read-only is unreadableFile")
+  func missingFile() throws {
+    let error = try #require(throws: DeckError.self) {
+      _ = try SQLiteDatabase(path: "/nonexistent/x.sqlite", readOnly: true, location: SourceLocation(file: "x.sqlite"))
+    }
+    #expect(error.kind == .unreadableFile)
+  }
+
+  @Test("SQL errors name the table, SQLite's message and the SQL")
+  func sqlErrors() throws {
+    let scratch = try TemporaryDirectory()
+    let (database, _) = try Self.makeDatabase(in: scratch)
+    let error = try #require(throws: DeckError.self) {
+      _ = try database.prepare("SELECT nope FROM notes", table: "notes")
+    }
+    #expect(error.kind == .corrupt)
+    #expect(error.location.table == "notes")
+    #expect(error.description == "test.sqlite: table notes: SQLite: no such column: nope (SQL: SELECT nope FROM notes)")
+
+    let execError = try #require(throws: DeckError.self) { try database.execute("DROP TABLE missing") }
+    #expect(execError.message == "SQLite: no such table: missing (SQL: DROP TABLE missing)")
+
+    let bad = try database.prepare("SELECT ?", table: "notes")
+    bad.bind(2, int64: 1)
+    let bindError = try #require(throws: DeckError.self) { _ = try bad.step() }
+    #expect(bindError.message.hasPrefix("SQLite: cannot bind parameter 2: "))
+    bad.reset()
+    bad.bind(1, int64: 5)
+    #expect(try bad.step())
+    #expect(bad.int64(0) == 5)
+  }
+
+  @Test("tableExists and columnNames")
+  func schema() throws {
+    let scratch = try TemporaryDirectory()
+    let (database, _) = try Self.makeDatabase(in: scratch)
+    #expect(database.tableExists("notes"))
+    #expect(database.tableExists("NOTES"))
+    #expect(!database.tableExists("cards"))
+    #expect(!database.tableExists("notes' OR 1=1 --"))
+    #expect(try database.columnNames(of: "notes") == ["id", "flds", "score", "data", "extra"])
+    let error = try #require(throws: DeckError.self) { _ = try database.columnNames(of: "cards") }
+    #expect(error.kind == .missingPart)
+    #expect(error.location.table == "cards")
+  }
+
+  @Test("the unicase collation: needed by schema 18, case-insensitive, total")
+  func unicase() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "col.anki21b")
+    do {
+      let creator = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
+      creator.registerUnicaseCollation()
+      try creator.execute(
+        """
+        CREATE TABLE decks (id integer PRIMARY KEY NOT NULL, name text NOT NULL COLLATE unicase);
+        CREATE UNIQUE INDEX idx_decks_name ON decks (name);
+        """)
+    }
+    let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
+    let withoutCollation = try #require(throws: DeckError.self) {
+      try database.execute("INSERT INTO decks VALUES (1, 'x')")
+    }
+    #expect(withoutCollation.message.contains("no such collation sequence: unicase"))
+
+    database.registerUnicaseCollation()
+    let names = ["beta", "Alpha", "alpha", "ÉCOLE", "école", "Zebra", "zèbre", "Ölfeld", "apple", "Default", ""]
+    let insert = try database.prepare("INSERT INTO decks VALUES (?, ?)", table: "decks")
+    for (index, name) in names.enumerated() {
+      insert.reset()
+      insert.bind(1, int64: Int64(index + 1))
+      insert.bind(2, text: name)
+      _ = try insert.step()
+    }
+    var sorted: [String] = []
+    let rows = try database.prepare("SELECT name FROM decks ORDER BY name", table: "decks")
+    while try rows.step() { sorted.append(rows.text(0)) }
+    #expect(sorted == ["", "Alpha", "alpha", "apple", "beta", "Default", "Zebra", "zèbre", "ÉCOLE", "école", "Ölfeld"])
+
+    let lookup = try database.prepare("SELECT count(*) FROM decks WHERE name > 'ALPHA' AND name < 'BETA'", table: "decks")
+    #expect(try lookup.step())
+    #expect(lookup.int64(0) == 3, "Alpha and alpha (after ALPHA by the exact tie-break) and apple")
+  }
+
+  @Test("the database stays usable while statements outlive their variable scope")
+  func lifetimes() throws {
+    let scratch = try TemporaryDirectory()
+    var statement: SQLiteStatement?
+    do {
+      let (database, _) = try Self.makeDatabase(in: scratch)
+      statement = try database.prepare("SELECT flds FROM notes")
+    }
+    let rows = try #require(statement)
+    #expect(try rows.step())
+    #expect(rows.text(0) == "front\u{1F}back")
+  }
+}

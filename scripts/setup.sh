@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what deckport needs on a fresh Debian/Ubuntu machine (the -dev packages of SQLite,
+# libzip and libzstd) and builds the deckport command.
+#   scripts/setup.sh            debug build   (.build/debug/deckport)
+#   scripts/setup.sh release    release build (.build/release/deckport)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libsqlite3-dev libzip-dev libzstd-dev pkg-config)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+configuration="${1:-debug}"
+echo "setup: building deckport ($configuration)"
+swift build -c "$configuration" --product deckport 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
+test -x ".build/$configuration/deckport" || { echo "setup: the build failed" >&2; exit 1; }

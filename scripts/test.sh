@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test: the Swift suite, then the checks against the real
+# Anki backend (installed into .venv from PyPI).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh debug
+scripts/python-env.sh
+
+echo "test: the Swift suite"
+swift test
+
+echo "test: checks against the real Anki backend"
+DECKPORT_BIN="$PWD/.build/debug/deckport" .venv/bin/python -m pytest Tests/anki -q -p no:cacheprovider
