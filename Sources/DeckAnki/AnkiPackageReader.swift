@@ -104,18 +104,18 @@ public struct AnkiPackageReader: Sendable {
           "the media map lists '\(entry.name)' in member '\(entry.member)', but the package has no such member")
       }
       let name = MediaFileName.normalized(entry.name)
-      if name != entry.name {
+      if !MediaFileName.isUnchanged(entry.name, by: name) {
         guard generation != .latest else {
           throw DeckError(
             .corrupt, at: entryLocation,
-            "media name '\(entry.name.debugDescription.dropFirst().dropLast())' is not a safe, normalised file name; Anki refuses such a package")
+            "media name '\(MediaFileName.visible(entry.name))' is not a safe, normalised file name; Anki refuses such a package")
         }
         guard !name.isEmpty, !entry.name.contains("/"), !entry.name.contains("\\"),
           entry.name != ".."
         else {
           throw DeckError(
             .corrupt, at: entryLocation,
-            "media name '\(entry.name.debugDescription.dropFirst().dropLast())' is not a single file name; Anki refuses such a package")
+            "media name '\(MediaFileName.visible(entry.name))' is not a single file name; Anki refuses such a package")
         }
         warnings.append(
           Diagnostic(

@@ -2,7 +2,7 @@ import DeckCore
 import Foundation
 
 /// What `deckport inspect` reports about a deck: counts, the decks that hold cards, note types,
-/// and the media notes refer to but the file lacks.
+/// and the media notes refer to but the file lacks, as the real Anki would find them on import.
 public struct DeckSummary: Sendable, Equatable, Codable {
   /// A note type as the summary shows it.
   public struct NoteTypeSummary: Sendable, Equatable, Codable {
@@ -28,8 +28,11 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   public var reviews: Int
   /// Full names (`A::B`) of the decks that hold at least one card, sorted.
   public var decks: [String]
-  /// Every note type, sorted by name.
+  /// The note types Anki keeps when it imports the file, sorted by name: for a deck package the
+  /// ones notes use (Anki's import skips the rest), for a collection package all of them.
   public var noteTypes: [NoteTypeSummary]
+  /// Names of the note types the file defines that no note uses, sorted.
+  public var unusedNoteTypes: [String]
   /// File names notes refer to that the deck does not contain, sorted.
   public var missingMedia: [String]
   /// The reader's warnings, one line each.
@@ -46,7 +49,12 @@ public struct DeckSummary: Sendable, Equatable, Codable {
     let deckNames = Dictionary(
       collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     decks = Set(collection.cards.map { deckNames[$0.deckID] ?? "(missing deck \($0.deckID))" }).sorted()
-    noteTypes = collection.noteTypes.map {
+    let usedNoteTypeIDs = Set(collection.notes.map(\.noteTypeID))
+    let keepsEveryNoteType = deck.formatName.hasPrefix("colpkg")
+    unusedNoteTypes = collection.noteTypes.filter { !usedNoteTypeIDs.contains($0.id) }.map(\.name).sorted()
+    noteTypes = collection.noteTypes.filter {
+      keepsEveryNoteType || usedNoteTypeIDs.contains($0.id)
+    }.map {
       NoteTypeSummary(
         name: $0.name, kind: $0.kind.rawValue, fields: $0.fieldNames, templates: $0.templates.map(\.name))
     }.sorted {
@@ -94,6 +102,9 @@ public struct DeckSummary: Sendable, Equatable, Codable {
       lines.append("  \(noteType.name) (\(noteType.kind))")
       lines.append("    fields:    \(noteType.fields.joined(separator: ", "))")
       lines.append("    templates: \(noteType.templates.joined(separator: ", "))")
+    }
+    if !unusedNoteTypes.isEmpty {
+      lines.append("Note types no note uses: \(unusedNoteTypes.joined(separator: ", "))")
     }
     if !missingMedia.isEmpty {
       lines.append("Missing media (referenced by notes, absent from the file):")

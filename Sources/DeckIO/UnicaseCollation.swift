@@ -1,7 +1,8 @@
 import CSQLite
 
 /// The `unicase` collation of Anki's schema-18 tables: Unicode case-insensitive order by code
-/// point, with exact (byte) order breaking ties so that the order is total.
+/// point. As in Anki, names differing only in case compare equal, so the unique indexes on
+/// deck and note type names refuse "French" beside "french".
 enum UnicaseCollation {
   /// The collation's name as the schema uses it.
   static let name = "unicase"
@@ -16,7 +17,7 @@ enum UnicaseCollation {
     var rightScalars = right.makeIterator()
     while true {
       switch (leftScalars.next(), rightScalars.next()) {
-      case (nil, nil): return compareBytes(a, b)
+      case (nil, nil): return 0
       case (nil, _): return -1
       case (_, nil): return 1
       case (let l?, let r?):
@@ -46,7 +47,7 @@ enum UnicaseCollation {
     }
     guard isASCII(a, from: common), isASCII(b, from: common) else { return nil }
     if a.count != b.count { return a.count < b.count ? -1 : 1 }
-    return compareBytes(a, b)
+    return 0
   }
 
   private static func isASCII(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Bool {
@@ -56,16 +57,6 @@ enum UnicaseCollation {
       index += 1
     }
     return true
-  }
-
-  /// Plain byte order, shorter first on a common prefix.
-  private static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int32 {
-    let common = min(a.count, b.count)
-    for index in 0..<common where a[index] != b[index] {
-      return a[index] < b[index] ? -1 : 1
-    }
-    if a.count == b.count { return 0 }
-    return a.count < b.count ? -1 : 1
   }
 
   /// Registers the collation on `connection`; returns SQLite's result code.

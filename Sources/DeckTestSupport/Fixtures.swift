@@ -14,11 +14,15 @@ public enum Fixtures {
     root.appendingPathComponent("fixtures").appendingPathComponent(relativePath).path
   }
 
-  /// The names of the Anki packages under `fixtures/anki/`, sorted.
+  /// The Anki packages with a truth file, as paths relative to `fixtures/`: those our script
+  /// made with the real Anki (`anki/`) and decks exported by people (`real/`), sorted.
   public static var ankiPackages: [String] {
-    let folder = root.appendingPathComponent("fixtures/anki").path
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    return names.filter { $0.hasSuffix(".apkg") || $0.hasSuffix(".colpkg") }.sorted()
+    ["anki", "real"].flatMap { folder in
+      let names =
+        (try? FileManager.default.contentsOfDirectory(atPath: path(folder))) ?? []
+      return names.filter { $0.hasSuffix(".apkg") || $0.hasSuffix(".colpkg") }.sorted()
+        .map { "\(folder)/\($0)" }
+    }
   }
 
   /// The built `deckport` executable beside the test runner (or `DECKPORT_BIN`).

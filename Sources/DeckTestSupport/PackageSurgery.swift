@@ -6,7 +6,7 @@ import Foundation
 /// removing or adding members on the way.
 public enum PackageSurgery {
   /// What to do to the members of a package.
-  public struct Change {
+  public struct Change: Sendable {
     /// Members to leave out.
     public var remove: Set<String> = []
     /// Members whose bytes to replace (or to add when absent).

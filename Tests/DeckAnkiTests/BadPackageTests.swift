@@ -77,7 +77,7 @@ struct BadPackageTests {
     Case(
       id: "meta not protobuf", base: latest,
       damage: surgery(.init(replace: ["meta": Data([0xFF, 0xFF, 0xFF])])),
-      kind: .corrupt, message: "member 'meta': byte 1: protobuf: invalid varint"),
+      kind: .corrupt, message: "member 'meta': byte 0: protobuf: invalid varint"),
     Case(
       id: "collection not zstd", base: latest,
       damage: surgery(.init(replace: ["collection.anki21b": Data("SQLite format 3\0 not compressed".utf8)])),
@@ -124,6 +124,21 @@ struct BadPackageTests {
       damage: surgery(.init(replace: ["media": Data(#"{"0": "../evil.png"}"#.utf8)])),
       kind: .corrupt,
       message: "member 'media': entry 0: media name '../evil.png' is not a single file name; Anki refuses such a package"),
+    Case(
+      id: "latest media name not NFC", base: latest,
+      damage: { base, output in
+        var entries = ProtobufWriter()
+        var entry = ProtobufWriter()
+        entry.writeString(field: 1, "cafe\u{301}.png")
+        entry.writeVarint(field: 2, 3)
+        entry.writeBytes(field: 3, Data(SHA1.digest(Data("abc".utf8))))
+        entries.writeMessage(field: 1, entry)
+        try PackageSurgery.copy(
+          base, to: output,
+          applying: .init(replace: ["media": try Zstd.compress(entries.data), "0": try Zstd.compress(Data("abc".utf8))]))
+      },
+      kind: .corrupt,
+      message: "member 'media': entry 0: media name 'cafe\\u{301}.png' is not a safe, normalised file name; Anki refuses such a package"),
   ]
 
   @Test(arguments: cases)

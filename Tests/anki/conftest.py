@@ -20,12 +20,19 @@ if FIXTURES not in sys.path:
     sys.path.insert(0, FIXTURES)
 
 
+REAL_DIR = os.path.join(FIXTURES, "real")
+
+
 def fixture_packages() -> list[str]:
-    """Every fixtures/anki/*.apkg and *.colpkg, sorted by file name."""
-    found = glob.glob(os.path.join(PACKAGE_DIR, "*.apkg")) + glob.glob(
-        os.path.join(PACKAGE_DIR, "*.colpkg")
-    )
-    return sorted(found, key=os.path.basename)
+    """Every *.apkg and *.colpkg in fixtures/anki (made by our script) and fixtures/real
+    (decks exported by people), sorted by folder and file name."""
+    found = []
+    for folder in (PACKAGE_DIR, REAL_DIR):
+        found += sorted(
+            glob.glob(os.path.join(folder, "*.apkg")) + glob.glob(os.path.join(folder, "*.colpkg")),
+            key=os.path.basename,
+        )
+    return found
 
 
 def truth_path(package: str) -> str:

@@ -26,6 +26,8 @@ if not os.path.isabs(DECKPORT):
     DECKPORT = os.path.join(REPO, DECKPORT)
 
 if not (os.path.isfile(DECKPORT) and os.access(DECKPORT, os.X_OK)):
+    if os.environ.get("DECKPORT_BIN"):
+        raise RuntimeError(f"DECKPORT_BIN names no executable: {DECKPORT}")
     pytest.skip(
         f"the deckport binary does not exist yet ({DECKPORT}); build it with "
         "scripts/setup.sh or set DECKPORT_BIN",

@@ -41,7 +41,30 @@ public enum MediaFileName {
   /// Whether `name` is already what Anki would store (normalising changes nothing) and is one
   /// path component.
   public static func isSafe(_ name: String) -> Bool {
-    !name.isEmpty && normalized(name) == name
+    !name.isEmpty && isUnchanged(name, by: normalized(name))
+  }
+
+  /// Whether two names are the same code points. Swift's `==` treats canonically equivalent
+  /// strings (NFD and NFC) as equal, but a file system and Anki's media map do not.
+  public static func isUnchanged(_ name: String, by normalizedName: String) -> Bool {
+    name.unicodeScalars.elementsEqual(normalizedName.unicodeScalars)
+  }
+
+  /// `name` as it can be shown in a message: control characters, combining marks, format
+  /// characters and unassigned code points written as `\u{…}`, so an NFD name or a hidden
+  /// character is visible.
+  public static func visible(_ name: String) -> String {
+    var text = ""
+    for scalar in name.unicodeScalars {
+      switch scalar.properties.generalCategory {
+      case .control, .nonspacingMark, .spacingMark, .enclosingMark, .format, .unassigned,
+        .lineSeparator, .paragraphSeparator, .privateUse, .surrogate:
+        text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default:
+        text.unicodeScalars.append(scalar)
+      }
+    }
+    return text
   }
 
   private static func suffixDeviceName(_ name: String) -> String {
