@@ -9,8 +9,11 @@ extension Deckport {
       discussion: """
         Prints the exact format, the number of notes, cards, reviews and media files, the \
         decks that hold cards, the note types with their fields and templates, and the media \
-        files notes refer to but the file lacks. With --json, prints one JSON object with the \
-        keys format, notes, cards, media, reviews, decks, noteTypes, missingMedia and warnings.
+        files notes refer to but the file lacks, as the real Anki would find them on import. \
+        With --json, prints one JSON object with the keys format (apkg-legacy-1, \
+        apkg-legacy-2, apkg-latest, colpkg-legacy or colpkg-latest), notes, cards, media, \
+        reviews, decks, noteTypes (name, kind, fields, templates), unusedNoteTypes, \
+        missingMedia and warnings.
         """)
 
     @Argument(help: "The deck file to inspect (.apkg, .colpkg).")
@@ -19,7 +22,7 @@ extension Deckport {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
-    @Option(help: "The input format, when the extension does not tell.")
+    @Option(help: "The input format (apkg or colpkg), when the extension does not tell.")
     var from: InputFormat?
 
     @OptionGroup var diagnostics: DiagnosticOptions
