@@ -14,6 +14,7 @@ let package = Package(
   products: [
     .library(name: "DeckCore", targets: ["DeckCore"]),
     .library(name: "DeckAnki", targets: ["DeckAnki"]),
+    .library(name: "DeckJSON", targets: ["DeckJSON"]),
     .library(name: "DeckConversion", targets: ["DeckConversion"]),
     .executable(name: "deckport", targets: ["deckport"]),
   ],
@@ -41,10 +42,12 @@ let package = Package(
     // MARK: Formats
     /// Anki packages (.apkg, .colpkg) of every generation.
     .target(name: "DeckAnki", dependencies: ["DeckCore", "DeckIO"]),
+    /// The deckport JSON deck format (media embedded as base64, streamed).
+    .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO"]),
 
     // MARK: Conversion
     /// Format detection, inspection and the convert pipeline that the CLI and apps call.
-    .target(name: "DeckConversion", dependencies: ["DeckCore", "DeckIO", "DeckAnki"]),
+    .target(name: "DeckConversion", dependencies: ["DeckCore", "DeckIO", "DeckAnki", "DeckJSON"]),
 
     // MARK: CLI
     .executableTarget(
@@ -62,6 +65,7 @@ let package = Package(
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
     .testTarget(name: "DeckIOTests", dependencies: ["DeckIO"]),
     .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport"]),
+    .testTarget(name: "DeckJSONTests", dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport"]),
     .testTarget(
       name: "deckportTests", dependencies: ["DeckConversion", "deckport", "DeckTestSupport"]),
   ],

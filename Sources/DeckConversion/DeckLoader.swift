@@ -1,5 +1,6 @@
 import DeckAnki
 import DeckCore
+import DeckJSON
 import Foundation
 
 /// A deck read from a file, with the name of the exact format it was in and the warnings.
@@ -42,6 +43,9 @@ public struct DeckLoader: Sendable {
         path: path, kind: format == .colpkg ? .colpkg : .apkg)
       return LoadedDeck(
         collection: contents.collection, formatName: contents.formatName, warnings: contents.warnings)
+    case .json:
+      let (collection, warnings) = try DeckJSONReader().read(path: path)
+      return LoadedDeck(collection: collection, formatName: "json", warnings: warnings)
     }
   }
 }

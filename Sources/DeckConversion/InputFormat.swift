@@ -1,5 +1,6 @@
 import DeckAnki
 import DeckCore
+import DeckJSON
 import Foundation
 
 /// The input formats deckport reads, by the names the CLI's `--from` takes.
@@ -8,6 +9,8 @@ public enum InputFormat: String, Sendable, CaseIterable {
   case apkg
   /// An Anki collection package of any generation.
   case colpkg
+  /// A deckport JSON deck document.
+  case json
 
   /// The format a file's extension names, or its content shows (a zip is taken for a deck
   /// package), or nil when neither tells.
@@ -15,12 +18,14 @@ public enum InputFormat: String, Sendable, CaseIterable {
     switch (path as NSString).pathExtension.lowercased() {
     case "apkg": return .apkg
     case "colpkg": return .colpkg
+    case "json": return .json
     default: break
     }
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }
     let magic = (try? handle.read(upToCount: 4)) ?? Data()
     if magic == Data([0x50, 0x4B, 0x03, 0x04]) { return .apkg }
+    if DeckJSONReader.looksLikeDeckDocument(path: path) { return .json }
     return nil
   }
 }

@@ -10,14 +10,14 @@ import Foundation
 /// A file being written front to back; a failed write removes the partial file.
 ///
 /// Used by ``FileCopy`` and ``Zstd`` to stream into a file. Single-threaded.
-final class FileSink {
+public final class FileSink {
   /// The file being written, for errors.
-  let location: SourceLocation
+  public let location: SourceLocation
   private let path: String
   private var file: UnsafeMutablePointer<FILE>?
 
   /// Creates (or truncates) the file at `path`.
-  init(path: String) throws {
+  public init(path: String) throws {
     self.path = path
     self.location = SourceLocation(file: path)
     guard let file = fopen(path, "wb") else {
@@ -31,7 +31,7 @@ final class FileSink {
   }
 
   /// Appends `bytes` to the file.
-  func write(_ bytes: UnsafeRawBufferPointer) throws {
+  public func write(_ bytes: UnsafeRawBufferPointer) throws {
     guard let file else {
       throw DeckError(.writeFailed, at: location, "cannot write the file (it is already closed)")
     }
@@ -42,7 +42,7 @@ final class FileSink {
   }
 
   /// Flushes and closes the file.
-  func close() throws {
+  public func close() throws {
     guard let file else { return }
     self.file = nil
     if fclose(file) != 0 {
@@ -51,7 +51,7 @@ final class FileSink {
   }
 
   /// Closes and deletes the partial file after a failure; errors are ignored.
-  func discard() {
+  public func discard() {
     if let file {
       fclose(file)
       self.file = nil
@@ -61,7 +61,7 @@ final class FileSink {
 
   /// Runs `body` with a sink on a new file at `path`, closing it on success and deleting it
   /// when `body` or the close throws.
-  static func writing<Result>(to path: String, _ body: (FileSink) throws -> Result) throws -> Result {
+  public static func writing<Result>(to path: String, _ body: (FileSink) throws -> Result) throws -> Result {
     let sink = try FileSink(path: path)
     do {
       let result = try body(sink)

@@ -22,6 +22,8 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
     case writeFailed
     /// The request cannot be carried out (bad combination of options, refused overwrite).
     case invalidRequest
+    /// `--strict` was asked for and something could not be kept faithfully.
+    case notFaithful
   }
 
   /// What kind of failure this is.

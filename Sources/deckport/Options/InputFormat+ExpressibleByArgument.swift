@@ -2,3 +2,5 @@ import ArgumentParser
 import DeckConversion
 
 extension InputFormat: ExpressibleByArgument {}
+
+extension OutputFormat: ExpressibleByArgument {}

@@ -1,0 +1,106 @@
+import DeckAnki
+import DeckCore
+import DeckIO
+import Foundation
+
+/// How a conversion runs.
+public struct ConversionOptions: Sendable {
+  /// The input format, or nil to tell it from the input's name or content.
+  public var from: InputFormat?
+  /// The output format, or nil to tell it from the output's name.
+  public var to: OutputFormat?
+  /// Whether an existing output file may be replaced.
+  public var replacing: Bool
+  /// Whether any warning fails the conversion (nothing is written then).
+  public var strict: Bool
+
+  /// Creates options.
+  public init(from: InputFormat? = nil, to: OutputFormat? = nil, replacing: Bool = false, strict: Bool = false) {
+    self.from = from
+    self.to = to
+    self.replacing = replacing
+    self.strict = strict
+  }
+}
+
+/// What a conversion did.
+public struct ConversionReport: Sendable {
+  /// The exact input format, such as `apkg-legacy-2`.
+  public var inputFormat: String
+  /// The output format written.
+  public var outputFormat: OutputFormat
+  /// Everything that could not be kept or had to change, reading and writing.
+  public var warnings: [Diagnostic]
+  /// What was written.
+  public var summary: DeckSummary
+}
+
+/// Converts a deck file from one format to another through the shared model.
+///
+/// ```swift
+/// let report = try DeckConverter().convert(input: "French.apkg", output: "French.json")
+/// ```
+///
+/// The output is written under a temporary name beside the destination and renamed only when
+/// complete, so a failed conversion leaves nothing behind and an existing file untouched. The
+/// input is only read.
+public struct DeckConverter: Sendable {
+  /// Creates a converter.
+  public init() {}
+
+  /// Reads `input` and writes it to `output`.
+  ///
+  /// - Parameter onWarning: called with each warning as soon as it is known, so a caller can
+  ///   show it even when `strict` then fails the conversion.
+  /// - Throws: ``DeckError`` when the input cannot be read, the output format cannot be told,
+  ///   the output exists (without `replacing`) or is the input, with `strict` when there were
+  ///   warnings, or when writing fails.
+  public func convert(
+    input: String, output: String, options: ConversionOptions = ConversionOptions(),
+    onWarning: (Diagnostic) -> Void = { _ in }
+  ) throws -> ConversionReport {
+    let outputLocation = SourceLocation(file: output)
+    guard let format = options.to ?? OutputFormat.detect(path: output) else {
+      let known = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+      throw DeckError(
+        .invalidRequest, at: outputLocation,
+        "cannot tell the output format from the name; name it with --to (one of: \(known))")
+    }
+    if Self.isSameFile(input, output) {
+      throw DeckError(.invalidRequest, at: outputLocation, "is the input file; deckport never changes its input")
+    }
+    let deck = try DeckLoader().load(path: input, format: options.from)
+    var warnings = deck.warnings
+    warnings.forEach(onWarning)
+    try failIfStrict(options, warnings, at: SourceLocation(file: input))
+
+    try AtomicOutput.write(to: output, replacing: options.replacing) { temporaryPath in
+      let writerWarnings = try DeckWriter.write(deck.collection, format: format, to: temporaryPath, reportingAs: output)
+      writerWarnings.forEach(onWarning)
+      warnings += writerWarnings
+      try failIfStrict(options, writerWarnings, at: outputLocation)
+    }
+    let written = LoadedDeck(collection: deck.collection, formatName: format.rawValue, warnings: warnings)
+    return ConversionReport(
+      inputFormat: deck.formatName, outputFormat: format, warnings: warnings, summary: DeckSummary(written))
+  }
+
+  private func failIfStrict(_ options: ConversionOptions, _ warnings: [Diagnostic], at location: SourceLocation) throws {
+    guard options.strict, !warnings.isEmpty else { return }
+    throw DeckError(
+      .notFaithful, at: location,
+      "--strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s") (listed above); nothing was written")
+  }
+
+  /// Whether two paths name the same file (after resolving links), or the same path when neither exists.
+  static func isSameFile(_ first: String, _ second: String) -> Bool {
+    let a = URL(fileURLWithPath: first).resolvingSymlinksInPath().standardizedFileURL.path
+    let b = URL(fileURLWithPath: second).resolvingSymlinksInPath().standardizedFileURL.path
+    if a == b { return true }
+    guard let left = try? FileManager.default.attributesOfItem(atPath: a),
+      let right = try? FileManager.default.attributesOfItem(atPath: b)
+    else { return false }
+    return (left[.systemFileNumber] as? Int) == (right[.systemFileNumber] as? Int)
+      && (left[.systemNumber] as? Int) == (right[.systemNumber] as? Int)
+  }
+}

@@ -1,0 +1,306 @@
+import DeckCore
+import Foundation
+
+// The one boundary between the JSON format's types and the shared model.
+
+extension DeckJSONDocument {
+  /// The document for `collection`; each media file's `data` is left empty, for the writer to
+  /// stream in.
+  init(_ collection: DeckCollection, location: SourceLocation) throws {
+    self.init(
+      creationTime: collection.creationTime,
+      deckOptions: collection.deckOptions.map(DeckOptionsJSON.init),
+      decks: collection.decks.map(DeckJSON.init),
+      noteTypes: collection.noteTypes.map(NoteTypeJSON.init),
+      notes: try Self.notes(of: collection, location: location),
+      cards: collection.cards.map(CardJSON.init),
+      reviews: collection.reviews.map(ReviewJSON.init),
+      media: try collection.media.map { file in
+        let fingerprint = try file.blob.fingerprint()
+        return MediaJSON(
+          name: file.name, mimeType: file.mimeType, sha1: SHA1.hex(fingerprint.sha1),
+          size: fingerprint.size, data: "")
+      })
+  }
+
+  private static func notes(of collection: DeckCollection, location: SourceLocation) throws -> [NoteJSON] {
+    let fieldNames = Dictionary(
+      collection.noteTypes.map { ($0.id, $0.fieldNames) }, uniquingKeysWith: { first, _ in first })
+    return try collection.notes.map { note in
+      guard let names = fieldNames[note.noteTypeID] else {
+        throw DeckError(
+          .invalidRequest, at: location,
+          "note \(note.id) uses note type \(note.noteTypeID), which the deck does not define; the JSON format keys field values by the note type's field names")
+      }
+      guard names.count == note.fields.count else {
+        throw DeckError(
+          .invalidRequest, at: location,
+          "note \(note.id) has \(note.fields.count) field values but its note type has \(names.count) fields; the JSON format keys field values by field name")
+      }
+      return NoteJSON(
+        id: note.id, guid: note.guid, noteType: .id(note.noteTypeID),
+        fields: NoteFieldsJSON(Array(zip(names, note.fields)).map { (name: $0.0, value: $0.1) }),
+        tags: note.tags, modified: note.modificationTime)
+    }
+  }
+}
+
+extension DeckOptionsJSON {
+  init(_ options: DeckOptions) {
+    id = options.id
+    name = options.name
+    modified = options.modificationTime
+    switch options.settings {
+    case .anki11JSON(let text): anki11Json = text
+    case .anki18Protobuf(let blob): anki18Protobuf = blob.base64EncodedString()
+    }
+  }
+}
+
+extension DeckJSON {
+  init(_ deck: Deck) {
+    id = deck.id
+    name = deck.name
+    description = deck.description
+    descriptionIsMarkdown = deck.descriptionIsMarkdown
+    modified = deck.modificationTime
+    switch deck.kind {
+    case .normal(let optionsID): options = optionsID
+    case .filtered(let settings):
+      filtered = FilteredDeckJSON(
+        reschedule: settings.reschedule,
+        searchTerms: settings.searchTerms.map {
+          .init(search: $0.search, limit: $0.limit, order: $0.order)
+        })
+    }
+  }
+}
+
+extension NoteTypeJSON {
+  init(_ noteType: NoteType) {
+    id = noteType.id
+    name = noteType.name
+    kind = noteType.kind.rawValue
+    fields = noteType.fields.map {
+      FieldJSON(
+        name: $0.name, font: $0.fontName, fontSize: $0.fontSize, rightToLeft: $0.rightToLeft,
+        sticky: $0.sticky, description: $0.description, plainText: $0.plainText,
+        collapsed: $0.collapsed, excludeFromSearch: $0.excludeFromSearch, ankiId: $0.ankiID,
+        tag: $0.tag, preventDeletion: $0.preventDeletion)
+    }
+    templates = noteType.templates.map {
+      TemplateJSON(
+        name: $0.name, question: $0.questionFormat, answer: $0.answerFormat,
+        browserQuestion: $0.browserQuestionFormat, browserAnswer: $0.browserAnswerFormat,
+        browserFont: $0.browserFontName, browserFontSize: $0.browserFontSize,
+        targetDeck: $0.targetDeckID, ankiId: $0.ankiID)
+    }
+    css = noteType.css
+    sortField = noteType.sortFieldIndex
+    latexPreamble = noteType.latexPreamble
+    latexPostamble = noteType.latexPostamble
+    latexSvg = noteType.latexSVG
+    originalStockKind = noteType.originalStockKind
+    originalId = noteType.originalID
+    modified = noteType.modificationTime
+  }
+}
+
+extension CardJSON {
+  init(_ card: Card) {
+    let s = card.scheduling
+    self.init(
+      id: card.id, note: card.noteID, template: card.templateOrdinal, deck: .id(card.deckID),
+      modified: card.modificationTime,
+      scheduling: SchedulingJSON(
+        type: s.type, queue: s.queue, due: s.due, interval: s.interval, easeFactor: s.easeFactor,
+        reviews: s.reviews, lapses: s.lapses, remainingSteps: s.remainingSteps, flags: s.flags,
+        originalDue: s.originalDue, originalDeck: s.originalDeckID, data: s.data))
+  }
+}
+
+extension ReviewJSON {
+  init(_ review: Review) {
+    self.init(
+      id: review.id, card: review.cardID, button: review.ease, interval: review.interval,
+      lastInterval: review.lastInterval, easeFactor: review.easeFactor, duration: review.duration,
+      kind: review.kind)
+  }
+}
+
+// MARK: - Document to model
+
+/// Turns a decoded document into the model, resolving references and reporting the JSON path
+/// of the first problem.
+struct DeckJSONModelMapping {
+  let location: SourceLocation
+  /// Makes the blob for `media[index]`.
+  let mediaBlob: (_ index: Int, _ media: MediaJSON) throws -> MediaBlob
+
+  func collection(from document: DeckJSONDocument) throws -> (DeckCollection, [Diagnostic]) {
+    var warnings: [Diagnostic] = []
+    var collection = DeckCollection(creationTime: document.creationTime ?? 0)
+    collection.deckOptions = try (document.deckOptions ?? []).enumerated().map { try deckOptions($1, path: "deckOptions[\($0)]") }
+    collection.decks = try (document.decks ?? []).enumerated().map { try deck($1, path: "decks[\($0)]") }
+    collection.noteTypes = try document.noteTypes.enumerated().map { try noteType($1, path: "noteTypes[\($0)]") }
+
+    let noteTypesByID = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    let noteTypesByName = Dictionary(collection.noteTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    collection.notes = try document.notes.enumerated().map { index, note in
+      try self.note(note, path: "notes[\(index)]") { reference, path in
+        switch reference {
+        case .id(let id):
+          guard let noteType = noteTypesByID[id] else { throw problem(path, "no note type has the id \(id)") }
+          return noteType
+        case .name(let name):
+          guard let noteType = noteTypesByName[name] else { throw problem(path, "no note type is named '\(name)'") }
+          return noteType
+        }
+      }
+    }
+
+    let noteIDs = Set(collection.notes.map(\.id))
+    let deckIDsByName = Dictionary(collection.decks.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+    let deckIDs = Set(collection.decks.map(\.id))
+    collection.cards = try (document.cards ?? []).enumerated().map { index, card in
+      let path = "cards[\(index)]"
+      guard noteIDs.contains(card.note) else { throw problem(path + ".note", "no note has the id \(card.note)") }
+      let deckID: Int64
+      switch card.deck {
+      case .id(let id):
+        guard deckIDs.contains(id) else { throw problem(path + ".deck", "no deck has the id \(id)") }
+        deckID = id
+      case .name(let name):
+        guard let id = deckIDsByName[name] else { throw problem(path + ".deck", "no deck is named '\(name)'") }
+        deckID = id
+      }
+      let s = card.scheduling
+      return Card(
+        id: card.id, noteID: card.note, templateOrdinal: card.template, deckID: deckID,
+        modificationTime: card.modified ?? 0,
+        scheduling: s.map {
+          CardScheduling(
+            type: $0.type, queue: $0.queue, due: $0.due, interval: $0.interval, easeFactor: $0.easeFactor,
+            reviews: $0.reviews, lapses: $0.lapses, remainingSteps: $0.remainingSteps, flags: $0.flags,
+            originalDue: $0.originalDue, originalDeckID: $0.originalDeck, data: $0.data)
+        } ?? CardScheduling())
+    }
+
+    let cardIDs = Set(collection.cards.map(\.id))
+    collection.reviews = (document.reviews ?? []).enumerated().map { index, review in
+      if !cardIDs.contains(review.card) {
+        warnings.append(
+          Diagnostic("orphan-review", at: at("reviews[\(index)].card"), "the review refers to card \(review.card), which the deck does not have"))
+      }
+      return Review(
+        id: review.id, cardID: review.card, ease: review.button, interval: review.interval,
+        lastInterval: review.lastInterval, easeFactor: review.easeFactor, duration: review.duration,
+        kind: review.kind)
+    }
+
+    var seenNames = Set<String>()
+    collection.media = try (document.media ?? []).enumerated().map { index, media in
+      let path = "media[\(index)]"
+      guard MediaFileName.isSafe(media.name) else {
+        throw problem(path + ".name", "'\(MediaFileName.visible(media.name))' is not a safe media file name (one path component, NFC, none of []<>:\"/?*^\\| or control characters)")
+      }
+      guard seenNames.insert(media.name).inserted else {
+        throw problem(path + ".name", "a media file named '\(media.name)' comes earlier in the list")
+      }
+      return MediaFile(name: media.name, mimeType: media.mimeType, blob: try mediaBlob(index, media))
+    }
+    return (collection, warnings)
+  }
+
+  private func deckOptions(_ options: DeckOptionsJSON, path: String) throws -> DeckOptions {
+    let settings: DeckOptions.Settings
+    switch (options.anki11Json, options.anki18Protobuf) {
+    case (let json?, nil): settings = .anki11JSON(json)
+    case (nil, let base64?):
+      guard let blob = Data(base64Encoded: base64) else { throw problem(path + ".anki18Protobuf", "not valid base64") }
+      settings = .anki18Protobuf(blob)
+    default: throw problem(path, "expected exactly one of 'anki11Json' and 'anki18Protobuf'")
+    }
+    return DeckOptions(id: options.id, name: options.name, modificationTime: options.modified ?? 0, settings: settings)
+  }
+
+  private func deck(_ deck: DeckJSON, path: String) throws -> Deck {
+    if deck.filtered != nil && deck.options != nil {
+      throw problem(path, "a deck has either 'options' (a normal deck) or 'filtered', not both")
+    }
+    let kind: Deck.Kind =
+      deck.filtered.map { filtered in
+        .filtered(
+          FilteredDeck(
+            reschedule: filtered.reschedule,
+            searchTerms: filtered.searchTerms.map { .init(search: $0.search, limit: $0.limit, order: $0.order) }))
+      } ?? .normal(optionsID: deck.options ?? 1)
+    return Deck(
+      id: deck.id ?? DerivedID.id(for: "deck\u{1F}" + deck.name), name: deck.name,
+      description: deck.description ?? "", descriptionIsMarkdown: deck.descriptionIsMarkdown ?? false,
+      kind: kind, modificationTime: deck.modified ?? 0)
+  }
+
+  private func noteType(_ noteType: NoteTypeJSON, path: String) throws -> NoteType {
+    let kind: NoteType.Kind
+    switch noteType.kind {
+    case nil: kind = .standard
+    case let text?:
+      guard let parsed = NoteType.Kind(rawValue: text) else {
+        throw problem(path + ".kind", "expected \"standard\" or \"cloze\", found \"\(text)\"")
+      }
+      kind = parsed
+    }
+    var names = Set<String>()
+    for (index, field) in noteType.fields.enumerated() where !names.insert(field.name).inserted {
+      throw problem(path + ".fields[\(index)].name", "the field name '\(field.name)' is used twice")
+    }
+    return NoteType(
+      id: noteType.id ?? DerivedID.id(for: "notetype\u{1F}" + noteType.name), name: noteType.name, kind: kind,
+      fields: noteType.fields.map {
+        NoteType.Field(
+          name: $0.name, fontName: $0.font ?? "Arial", fontSize: $0.fontSize ?? 20,
+          rightToLeft: $0.rightToLeft ?? false, sticky: $0.sticky ?? false,
+          description: $0.description ?? "", plainText: $0.plainText ?? false,
+          collapsed: $0.collapsed ?? false, excludeFromSearch: $0.excludeFromSearch ?? false,
+          ankiID: $0.ankiId, tag: $0.tag, preventDeletion: $0.preventDeletion ?? false)
+      },
+      templates: noteType.templates.map {
+        NoteType.CardTemplate(
+          name: $0.name, questionFormat: $0.question, answerFormat: $0.answer ?? "",
+          browserQuestionFormat: $0.browserQuestion ?? "", browserAnswerFormat: $0.browserAnswer ?? "",
+          browserFontName: $0.browserFont ?? "", browserFontSize: $0.browserFontSize ?? 0,
+          targetDeckID: $0.targetDeck, ankiID: $0.ankiId)
+      },
+      css: noteType.css ?? "", sortFieldIndex: noteType.sortField ?? 0,
+      latexPreamble: noteType.latexPreamble ?? "", latexPostamble: noteType.latexPostamble ?? "",
+      latexSVG: noteType.latexSvg ?? false, originalStockKind: noteType.originalStockKind ?? 0,
+      originalID: noteType.originalId, modificationTime: noteType.modified ?? 0)
+  }
+
+  private func note(
+    _ note: NoteJSON, path: String, resolve: (Reference, String) throws -> NoteType
+  ) throws -> Note {
+    let noteType = try resolve(note.noteType, path + ".noteType")
+    let fieldNames = noteType.fieldNames
+    for name in note.fields.names where !fieldNames.contains(name) {
+      throw problem(
+        path + ".fields", "'\(name)' is not a field of note type '\(noteType.name)' (its fields: \(fieldNames.joined(separator: ", ")))")
+    }
+    let values = fieldNames.map { note.fields[$0] ?? "" }
+    let guid = note.guid ?? DerivedID.guid(for: [String(noteType.id)] + values)
+    return Note(
+      id: note.id ?? DerivedID.id(for: "note\u{1F}" + guid), guid: guid, noteTypeID: noteType.id,
+      fields: values, tags: note.tags ?? [], modificationTime: note.modified ?? 0)
+  }
+
+  private func at(_ path: String) -> SourceLocation {
+    var place = location
+    place.jsonPath = path
+    return place
+  }
+
+  private func problem(_ path: String, _ message: String) -> DeckError {
+    DeckError(.corrupt, at: at(path), message)
+  }
+}

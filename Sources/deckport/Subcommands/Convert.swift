@@ -1,0 +1,54 @@
+import ArgumentParser
+import DeckConversion
+
+extension Deckport {
+  /// `deckport convert IN OUT`: one deck format to another.
+  struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Convert a deck file to another format.",
+      discussion: """
+        Formats come from the file extensions (.apkg, .colpkg, .json) unless --from or --to \
+        name them. Output formats: apkg (Anki's legacy layout, which every Anki version and \
+        most tools read), apkg-modern (the latest layout current Anki writes), colpkg and \
+        colpkg-modern (whole-collection backups), json (the deckport JSON deck format, media \
+        embedded). The output is written under a temporary name and renamed when complete; \
+        an existing output is replaced only with --force, and the input is never changed.
+        """)
+
+    @Argument(help: "The deck file to read.")
+    var input: String
+
+    @Argument(help: "The file to write.")
+    var output: String
+
+    @Option(help: "The input format, when the extension does not tell.")
+    var from: InputFormat?
+
+    @Option(help: "The output format (apkg, apkg-modern, colpkg, colpkg-modern, json).")
+    var to: OutputFormat?
+
+    @Flag(help: "Replace the output file if it exists.")
+    var force = false
+
+    @OptionGroup var diagnostics: DiagnosticOptions
+
+    func run() throws {
+      let options = ConversionOptions(from: from, to: to, replacing: force, strict: diagnostics.strict)
+      var warningCount = 0
+      let report = try CommandFailure.reporting {
+        try DeckConverter().convert(input: input, output: output, options: options) { warning in
+          warningCount += 1
+          if diagnostics.verbose || diagnostics.strict || warningCount <= 5 {
+            StandardError.write("deckport: \(warning)")
+          }
+        }
+      }
+      if warningCount > 5 && !diagnostics.verbose {
+        StandardError.write("deckport: \(warningCount - 5) more warnings (--verbose shows all)")
+      }
+      let s = report.summary
+      print(
+        "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(s.notes) notes, \(s.cards) cards, \(s.reviews) reviews, \(s.media) media files\(warningCount > 0 ? ", \(warningCount) warnings" : "")")
+    }
+  }
+}
