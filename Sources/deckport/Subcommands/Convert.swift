@@ -48,7 +48,7 @@ extension Deckport {
       }
       let s = report.summary
       print(
-        "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(s.notes) notes, \(s.cards) cards, \(s.reviews) reviews, \(s.media) media files\(warningCount > 0 ? ", \(warningCount) warnings" : "")")
+        "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(s.notes) notes, \(s.cards) cards, \(s.reviews) reviews, \(s.media) media files\(warningCount > 0 ? ", \(warningCount) warning\(warningCount == 1 ? "" : "s")" : "")")
     }
   }
 }
