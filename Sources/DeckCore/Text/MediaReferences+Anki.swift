@@ -1,0 +1,84 @@
+import Foundation
+
+/// The media references Anki's package export collects beyond the field tags of
+/// ``MediaReferences/fileNames(in:)``: `_`-prefixed files named by note type CSS and templates,
+/// and the images Anki renders from LaTeX in fields.
+///
+/// The patterns are those of Anki's `rslib/src/text.rs` (`UNDERSCORED_CSS_IMPORTS`,
+/// `UNDERSCORED_REFERENCES`) and `rslib/src/latex.rs` (`LATEX`, `fname_for_latex`).
+extension MediaReferences {
+  /// `_`-prefixed files a note type's CSS names: `@import "_x.css"` (or single-quoted) and
+  /// `url(_x)`, `url("_x")`, `url('_x')`.
+  public static func underscoredFileNames(inCSS css: String) -> [String] {
+    firstGroups(of: AnkiPatterns.underscoredCSSImports, in: css)
+  }
+
+  /// `_`-prefixed files a card template names: `[sound:_x]`, the strings `"_x"` and `'_x'`, and
+  /// unquoted `src=_x` or `data=_x`.
+  public static func underscoredFileNames(inTemplate template: String) -> [String] {
+    firstGroups(of: AnkiPatterns.underscoredReferences, in: template)
+  }
+
+  /// The file names of the images Anki renders for the LaTeX in `field`
+  /// (`[latex]…[/latex]`, `[$]…[/$]`, `[$$]…[/$$]`): `latex-<SHA-1 of the LaTeX>.png`, or
+  /// `.svg` when the note type renders SVG.
+  public static func latexFileNames(in field: String, svg: Bool) -> [String] {
+    guard field.contains("["), let pattern = AnkiPatterns.latex else { return [] }
+    let text = field as NSString
+    var names: [String] = []
+    for match in pattern.matches(in: field, options: [], range: NSRange(location: 0, length: text.length)) {
+      let latex: String
+      if match.range(at: 1).location != NSNotFound {
+        latex = text.substring(with: match.range(at: 1))
+      } else if match.range(at: 2).location != NSNotFound {
+        latex = "$" + text.substring(with: match.range(at: 2)) + "$"
+      } else if match.range(at: 3).location != NSNotFound {
+        latex = "\\begin{displaymath}" + text.substring(with: match.range(at: 3)) + "\\end{displaymath}"
+      } else {
+        continue
+      }
+      var plain = latex
+      if let newlines = AnkiPatterns.latexNewlines {
+        plain = newlines.stringByReplacingMatches(
+          in: plain, options: [], range: NSRange(location: 0, length: (plain as NSString).length),
+          withTemplate: "\n")
+      }
+      plain = AnkiFieldText.strippingHTML(plain)
+      names.append("latex-\(SHA1.hex(SHA1.digest(Data(plain.utf8)))).\(svg ? "svg" : "png")")
+    }
+    return names
+  }
+
+  /// The first group that matched, for each match of `pattern` in `text`.
+  private static func firstGroups(of pattern: NSRegularExpression?, in text: String) -> [String] {
+    guard let pattern, text.contains("_") else { return [] }
+    let nsText = text as NSString
+    var names: [String] = []
+    for match in pattern.matches(in: text, options: [], range: NSRange(location: 0, length: nsText.length)) {
+      for group in 1..<match.numberOfRanges where match.range(at: group).location != NSNotFound {
+        names.append(nsText.substring(with: match.range(at: group)))
+        break
+      }
+    }
+    return names
+  }
+}
+
+/// Compiled patterns for ``MediaReferences``' Anki extensions; `nil` only if a literal failed to
+/// compile, which the tests would show at once.
+enum AnkiPatterns {
+  nonisolated(unsafe) static let underscoredCSSImports = try? NSRegularExpression(
+    pattern: #"(?:@import\s+"(_[^"]*.css)"|'(_[^']*.css)')|(?:url\(\s*"(_[^"]+)"|'(_[^']+)'|(_.+?)\s*\))"#,
+    options: [.caseInsensitive])
+
+  nonisolated(unsafe) static let underscoredReferences = try? NSRegularExpression(
+    pattern: #"\[sound:(_[^\]]+)\]|"(_[^"]+)"|'(_[^']+)'|\b(?:src|data)=(_[^ >]+)"#,
+    options: [])
+
+  nonisolated(unsafe) static let latex = try? NSRegularExpression(
+    pattern: #"\[latex\](.+?)\[/latex\]|\[\$\](.+?)\[/\$\]|\[\$\$\](.+?)\[/\$\$\]"#,
+    options: [.caseInsensitive, .dotMatchesLineSeparators])
+
+  nonisolated(unsafe) static let latexNewlines = try? NSRegularExpression(
+    pattern: #"<br( /)?>|<div>"#, options: [.caseInsensitive])
+}
