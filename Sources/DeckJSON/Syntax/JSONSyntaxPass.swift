@@ -72,45 +72,43 @@ struct JSONSyntaxPass {
   }
 
   private mutating func object() throws {
-    try enter()
-    copy(1)
-    skipWhitespace()
-    if peek(UInt8(ascii: "}")) { copy(1); depth -= 1; return }
-    while true {
-      guard peek(UInt8(ascii: "\"")) else { throw error("expected a key in double quotes") }
-      try string(isKey: true)
-      skipWhitespace()
-      guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the key") }
-      copy(1)
-      skipWhitespace()
-      try value()
-      skipWhitespace()
-      if peek(UInt8(ascii: ",")) {
-        copy(1)
-        skipWhitespace()
-        continue
-      }
-      guard peek(UInt8(ascii: "}")) else { throw error("expected ',' or '}' after an object value") }
-      copy(1)
-      depth -= 1
-      return
+    try list(closing: "}", afterElement: "after an object value") {
+      guard $0.peek(UInt8(ascii: "\"")) else { throw $0.error("expected a key in double quotes") }
+      try $0.string(isKey: true)
+      $0.skipWhitespace()
+      guard $0.peek(UInt8(ascii: ":")) else { throw $0.error("expected ':' after the key") }
+      $0.copy(1)
+      $0.skipWhitespace()
+      try $0.value()
     }
   }
 
   private mutating func array() throws {
+    try list(closing: "]", afterElement: "after an array element") { try $0.value() }
+  }
+
+  /// An object or array: the opening byte, elements separated by commas, the closing byte.
+  private mutating func list(
+    closing: Unicode.Scalar, afterElement: String, element: (inout JSONSyntaxPass) throws -> Void
+  ) throws {
     try enter()
     copy(1)
     skipWhitespace()
-    if peek(UInt8(ascii: "]")) { copy(1); depth -= 1; return }
+    let close = UInt8(ascii: closing)
+    if peek(close) {
+      copy(1)
+      depth -= 1
+      return
+    }
     while true {
-      try value()
+      try element(&self)
       skipWhitespace()
       if peek(UInt8(ascii: ",")) {
         copy(1)
         skipWhitespace()
         continue
       }
-      guard peek(UInt8(ascii: "]")) else { throw error("expected ',' or ']' after an array element") }
+      guard peek(close) else { throw error("expected ',' or '\(closing)' \(afterElement)") }
       copy(1)
       depth -= 1
       return
