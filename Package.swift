@@ -13,6 +13,7 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .library(name: "DeckCore", targets: ["DeckCore"]),
+    .library(name: "DeckIO", targets: ["DeckIO"]),
     .library(name: "DeckAnki", targets: ["DeckAnki"]),
     .library(name: "DeckJSON", targets: ["DeckJSON"]),
     .library(name: "DeckConversion", targets: ["DeckConversion"]),
