@@ -7,7 +7,8 @@ scripts/setup.sh debug
 scripts/python-env.sh
 
 echo "test: the Swift suite"
-swift test
+swift test 2>&1 | tee .build/swift-test.log
 
 echo "test: checks against the real Anki backend"
-DECKPORT_BIN="$PWD/.build/debug/deckport" .venv/bin/python -m pytest Tests/anki -q -p no:cacheprovider
+DECKPORT_BIN="$PWD/.build/debug/deckport" .venv/bin/python -m pytest Tests/anki -q -p no:cacheprovider \
+  2>&1 | tee .build/pytest.log
