@@ -55,13 +55,13 @@ public enum AnkiFieldText {
   /// this type would show at once.
   enum Patterns {
     /// Anki's `HTML`: comments, style and script blocks, then any tag.
-    nonisolated(unsafe) static let markup = try? NSRegularExpression(
+    static let markup = try? NSRegularExpression(
       pattern: #"(<!--.*?-->)|(<style.*?>.*?</style>)|(<script.*?>.*?</script>)|(<.*?>)"#,
       options: [.caseInsensitive, .dotMatchesLineSeparators])
 
     /// Anki's `HTML_MEDIA_TAGS`: an img/audio/video/object/source tag with a `src` or `data`
     /// attribute, double-quoted (group 1), single-quoted (2) or bare (3).
-    nonisolated(unsafe) static let mediaTag = try? NSRegularExpression(
+    static let mediaTag = try? NSRegularExpression(
       pattern: #"<\b(?:img|audio|video|object|source)\b(?:[^>]|"[^"]+?"|'[^']+?')+?\b(?:src|data)\b=(?:"([^"]+?)"[^>]*>|'([^']+?)'[^>]*>|([^ >]+?)(?: [^>]*>|>))"#,
       options: [.caseInsensitive, .dotMatchesLineSeparators])
   }

@@ -67,18 +67,18 @@ extension MediaReferences {
 /// Compiled patterns for ``MediaReferences``' Anki extensions; `nil` only if a literal failed to
 /// compile, which the tests would show at once.
 enum AnkiPatterns {
-  nonisolated(unsafe) static let underscoredCSSImports = try? NSRegularExpression(
+  static let underscoredCSSImports = try? NSRegularExpression(
     pattern: #"(?:@import\s+"(_[^"]*.css)"|'(_[^']*.css)')|(?:url\(\s*"(_[^"]+)"|'(_[^']+)'|(_.+?)\s*\))"#,
     options: [.caseInsensitive])
 
-  nonisolated(unsafe) static let underscoredReferences = try? NSRegularExpression(
+  static let underscoredReferences = try? NSRegularExpression(
     pattern: #"\[sound:(_[^\]]+)\]|"(_[^"]+)"|'(_[^']+)'|\b(?:src|data)=(_[^ >]+)"#,
     options: [])
 
-  nonisolated(unsafe) static let latex = try? NSRegularExpression(
+  static let latex = try? NSRegularExpression(
     pattern: #"\[latex\](.+?)\[/latex\]|\[\$\](.+?)\[/\$\]|\[\$\$\](.+?)\[/\$\$\]"#,
     options: [.caseInsensitive, .dotMatchesLineSeparators])
 
-  nonisolated(unsafe) static let latexNewlines = try? NSRegularExpression(
+  static let latexNewlines = try? NSRegularExpression(
     pattern: #"<br( /)?>|<div>"#, options: [.caseInsensitive])
 }

@@ -1,0 +1,258 @@
+import DeckCore
+import Foundation
+
+/// The checks a collection must pass before it is written as an Anki package, and the few
+/// changes the writer makes (each reported) so that Anki reads back what was meant.
+///
+/// Refused, with an error naming the item, because Anki would otherwise rename, merge or drop
+/// something on import: a note type with no fields or templates, an empty or duplicate name,
+/// a field name Anki rewrites (`:`, `{`, `}`, `"`, a leading `#`, `/` or `^`, surrounding
+/// spaces), a name not in Unicode NFC, a sort field out of range; a note whose note type is
+/// missing or whose field count differs from it; two notes, cards, reviews, decks or option
+/// groups with one id; two decks or note types with one name.
+///
+/// Changed, with a warning: a field value holding U+001F (Anki's field separator) loses it; a
+/// tag holding a space or a control character loses those (a space would split it in two);
+/// an empty tag is dropped; a deck name is normalised as Anki normalises it; a card whose note
+/// does not exist is left out.
+enum CollectionValidation {
+  /// The field separator of `notes.flds`.
+  static let fieldSeparator: Character = "\u{1F}"
+
+  /// `collection` checked and, where reported, adjusted.
+  static func validated(
+    _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+  ) throws -> DeckCollection {
+    var result = collection
+    try checkNoteTypes(collection.noteTypes, location: location)
+    result.notes = try checkedNotes(collection, location: location, log: &log)
+    result.notes = try NoteIdentity.assigningGUIDs(to: result.notes, location: location)
+    result.decks = try checkedDecks(collection.decks, location: location, log: &log)
+    result.cards = try checkedCards(collection.cards, notes: result.notes, decks: result.decks, location: location, log: &log)
+    try requireUniqueIDs(collection.reviews.map(\.id), what: "review", location: location)
+    try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
+    reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
+    return result
+  }
+
+  // MARK: - Note types
+
+  static func label(_ noteType: NoteType) -> String { "note type '\(noteType.name)' (id \(noteType.id))" }
+
+  private static func checkNoteTypes(_ noteTypes: [NoteType], location: SourceLocation) throws {
+    try requireUniqueIDs(noteTypes.map(\.id), what: "note type", location: location)
+    var names: [String: NoteType] = [:]
+    for noteType in noteTypes {
+      let here = location.item(label(noteType))
+      func refuse(_ message: String) -> DeckError {
+        DeckError(.invalidRequest, at: here, message)
+      }
+      if let problem = nameProblem(noteType.name, forbidden: ["\""], forbiddenStarts: [], trims: false) {
+        throw refuse("the note type name \(problem)")
+      }
+      if let other = names[uniqueKey(noteType.name)] {
+        throw refuse("another note type, id \(other.id), has the same name; Anki would rename one of them")
+      }
+      names[uniqueKey(noteType.name)] = noteType
+      guard !noteType.fields.isEmpty else { throw refuse("it has no fields; Anki needs at least one") }
+      guard !noteType.templates.isEmpty else { throw refuse("it has no card templates; Anki needs at least one") }
+      var fieldNames = Set<String>()
+      for field in noteType.fields {
+        if let problem = nameProblem(
+          field.name, forbidden: [":", "{", "}", "\""], forbiddenStarts: ["#", "/", "^"], trims: true)
+        {
+          throw refuse("field name '\(field.name)' \(problem)")
+        }
+        guard fieldNames.insert(uniqueKey(field.name)).inserted else {
+          throw refuse("two fields are named '\(field.name)' (Anki compares names ignoring case); Anki would rename one")
+        }
+      }
+      var templateNames = Set<String>()
+      for template in noteType.templates {
+        if let problem = nameProblem(template.name, forbidden: ["\""], forbiddenStarts: [], trims: false) {
+          throw refuse("template name '\(template.name)' \(problem)")
+        }
+        guard templateNames.insert(uniqueKey(template.name)).inserted else {
+          throw refuse("two card templates are named '\(template.name)' (Anki compares names ignoring case); Anki would rename one")
+        }
+      }
+      guard noteType.fields.indices.contains(noteType.sortFieldIndex) else {
+        throw refuse(
+          "its sort field is number \(noteType.sortFieldIndex + 1), but it has \(noteType.fields.count) fields")
+      }
+    }
+  }
+
+  /// Why Anki would refuse or rewrite `name`, or nil when it keeps it as it is.
+  static func nameProblem(
+    _ name: String, forbidden: Set<Character>, forbiddenStarts: Set<Character>, trims: Bool
+  ) -> String? {
+    if name.isEmpty { return "is empty" }
+    if let bad = name.first(where: { forbidden.contains($0) }) {
+      return "contains '\(bad)', which Anki removes from such names"
+    }
+    if let first = name.first, forbiddenStarts.contains(first) {
+      return "starts with '\(first)', which Anki removes from such names"
+    }
+    if trims, name.first?.isWhitespace == true || name.last?.isWhitespace == true {
+      return "starts or ends with white space, which Anki removes"
+    }
+    if !name.unicodeScalars.elementsEqual(name.precomposedStringWithCanonicalMapping.unicodeScalars) {
+      return "is not in Unicode NFC, which Anki converts it to"
+    }
+    return nil
+  }
+
+  /// The form in which Anki compares names for uniqueness (case-insensitively).
+  static func uniqueKey(_ name: String) -> String {
+    name.precomposedStringWithCanonicalMapping.lowercased()
+  }
+
+  // MARK: - Notes
+
+  private static func checkedNotes(
+    _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+  ) throws -> [Note] {
+    try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
+    let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var notes = collection.notes
+    for index in notes.indices {
+      let note = notes[index]
+      let here = location.item("note \(note.id)")
+      guard let noteType = noteTypes[note.noteTypeID] else {
+        throw DeckError(
+          .invalidRequest, at: here,
+          "note uses note type \(note.noteTypeID), which the collection does not define; Anki would refuse the package")
+      }
+      guard note.fields.count == noteType.fields.count else {
+        throw DeckError(
+          .invalidRequest, at: here,
+          "note has \(note.fields.count) fields, but its \(label(noteType)) has \(noteType.fields.count); Anki would refuse the package")
+      }
+      for (fieldIndex, value) in note.fields.enumerated() where value.contains(fieldSeparator) {
+        notes[index].fields[fieldIndex] = value.replacingOccurrences(of: String(fieldSeparator), with: "")
+        log.reportLimited(
+          "field-changed", at: here, summaryAt: location,
+          "field '\(noteType.fields[fieldIndex].name)' holds the control character U+001F, which Anki uses between fields; it is removed")
+      }
+      notes[index].tags = checkedTags(note.tags, at: here, location: location, log: &log)
+    }
+    return notes
+  }
+
+  /// Tags without the characters Anki splits tags at (space, U+3000) or removes (ASCII
+  /// control characters); empty tags dropped.
+  private static func checkedTags(
+    _ tags: [String], at here: SourceLocation, location: SourceLocation, log: inout DiagnosticLog
+  ) -> [String] {
+    var result: [String] = []
+    for tag in tags {
+      let cleaned = String(
+        String.UnicodeScalarView(
+          tag.unicodeScalars.filter { !($0 == " " || $0 == "\u{3000}" || $0.value < 0x20 || $0.value == 0x7F) }))
+      if cleaned.isEmpty {
+        log.reportLimited(
+          "tag-changed", at: here, summaryAt: location,
+          "tag '\(MediaFileName.visible(tag))' is empty once spaces and control characters are removed; it is left out")
+        continue
+      }
+      if cleaned != tag {
+        log.reportLimited(
+          "tag-changed", at: here, summaryAt: location,
+          "tag '\(MediaFileName.visible(tag))' holds spaces or control characters, which Anki treats as separators; it is written as '\(cleaned)'")
+      }
+      result.append(cleaned)
+    }
+    return result
+  }
+
+  // MARK: - Decks
+
+  private static func checkedDecks(
+    _ decks: [Deck], location: SourceLocation, log: inout DiagnosticLog
+  ) throws -> [Deck] {
+    try requireUniqueIDs(decks.map(\.id), what: "deck", location: location)
+    var result = decks
+    var names: [String: Int64] = [:]
+    for index in result.indices {
+      let deck = result[index]
+      let here = location.item("deck '\(deck.name)' (id \(deck.id))")
+      let normalized = normalizedDeckName(deck.name)
+      if !normalized.unicodeScalars.elementsEqual(deck.name.unicodeScalars) {
+        log.report(
+          "deck-renamed", at: here,
+          "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level); it is written as '\(normalized)'")
+        result[index].name = normalized
+      }
+      if let other = names[uniqueKey(normalized)] {
+        throw DeckError(
+          .invalidRequest, at: here,
+          "deck \(other) has the same name (Anki compares names ignoring case); Anki would rename one of them")
+      }
+      names[uniqueKey(normalized)] = deck.id
+    }
+    return result
+  }
+
+  /// A deck name as Anki stores it: each `::` level in NFC, without ASCII control characters,
+  /// trimmed of white space and `:`, and `blank` when nothing is left.
+  static func normalizedDeckName(_ name: String) -> String {
+    name.components(separatedBy: Deck.levelSeparator).map { level in
+      let kept = String(
+        String.UnicodeScalarView(
+          level.precomposedStringWithCanonicalMapping.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+      let trimmed = kept.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ":")))
+      return trimmed.isEmpty ? "blank" : trimmed
+    }.joined(separator: Deck.levelSeparator)
+  }
+
+  // MARK: - Cards
+
+  private static func checkedCards(
+    _ cards: [Card], notes: [Note], decks: [Deck], location: SourceLocation, log: inout DiagnosticLog
+  ) throws -> [Card] {
+    try requireUniqueIDs(cards.map(\.id), what: "card", location: location)
+    let noteIDs = Set(notes.map(\.id))
+    let deckIDs = Set(decks.map(\.id))
+    var result: [Card] = []
+    result.reserveCapacity(cards.count)
+    for card in cards {
+      let here = location.item("card \(card.id)")
+      guard noteIDs.contains(card.noteID) else {
+        log.reportLimited(
+          "card-orphan", at: here, summaryAt: location,
+          "card belongs to note \(card.noteID), which does not exist; it is left out")
+        continue
+      }
+      if !deckIDs.contains(card.deckID) {
+        log.reportLimited(
+          "card-deck-missing", at: here, summaryAt: location,
+          "card is in deck \(card.deckID), which the collection does not define; Anki keeps such a card in a deck that does not exist")
+      }
+      result.append(card)
+    }
+    return result
+  }
+
+  private static func reportNotesWithoutCards(
+    _ notes: [Note], cards: [Card], location: SourceLocation, log: inout DiagnosticLog
+  ) {
+    let withCards = Set(cards.map(\.noteID))
+    for note in notes where !withCards.contains(note.id) {
+      log.reportLimited(
+        "note-without-cards", at: location.item("note \(note.id)"), summaryAt: location,
+        "note has no cards; Anki does not create cards when it imports a package, so it cannot be studied")
+    }
+  }
+
+  // MARK: - Ids
+
+  private static func requireUniqueIDs(_ ids: [Int64], what: String, location: SourceLocation) throws {
+    var seen = Set<Int64>()
+    for id in ids where !seen.insert(id).inserted {
+      throw DeckError(
+        .invalidRequest, at: location.item("\(what) \(id)"),
+        "two of the collection's \(what)s have the id \(id); an Anki collection cannot hold both")
+    }
+  }
+}

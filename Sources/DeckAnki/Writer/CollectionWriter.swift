@@ -1,0 +1,188 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// Writes a schema-11 Anki collection database: the tables exactly as Anki creates them, the
+/// `col` row with the JSON of note types, decks and option groups, and one row per note, card
+/// and review.
+///
+/// Schema 11 is what every Anki since 2.0 and most other tools read, and current Anki upgrades
+/// it on import, including inside a Latest package (`anki-formats.md` §2.5, §12.13).
+struct CollectionWriter {
+  /// The schema version written to `col.ver`.
+  static let schemaVersion: Int64 = 11
+
+  /// The tables and indexes of a schema-11 collection (`rslib/src/storage/schema11.sql`).
+  static let schemaSQL = """
+    CREATE TABLE col (
+      id integer PRIMARY KEY, crt integer NOT NULL, mod integer NOT NULL, scm integer NOT NULL,
+      ver integer NOT NULL, dty integer NOT NULL, usn integer NOT NULL, ls integer NOT NULL,
+      conf text NOT NULL, models text NOT NULL, decks text NOT NULL, dconf text NOT NULL,
+      tags text NOT NULL
+    );
+    CREATE TABLE notes (
+      id integer PRIMARY KEY, guid text NOT NULL, mid integer NOT NULL, mod integer NOT NULL,
+      usn integer NOT NULL, tags text NOT NULL, flds text NOT NULL,
+      -- integer affinity, so that sort fields holding numbers sort numerically
+      sfld integer NOT NULL, csum integer NOT NULL, flags integer NOT NULL, data text NOT NULL
+    );
+    CREATE TABLE cards (
+      id integer PRIMARY KEY, nid integer NOT NULL, did integer NOT NULL, ord integer NOT NULL,
+      mod integer NOT NULL, usn integer NOT NULL, type integer NOT NULL, queue integer NOT NULL,
+      due integer NOT NULL, ivl integer NOT NULL, factor integer NOT NULL, reps integer NOT NULL,
+      lapses integer NOT NULL, left integer NOT NULL, odue integer NOT NULL, odid integer NOT NULL,
+      flags integer NOT NULL, data text NOT NULL
+    );
+    CREATE TABLE revlog (
+      id integer PRIMARY KEY, cid integer NOT NULL, usn integer NOT NULL, ease integer NOT NULL,
+      ivl integer NOT NULL, lastIvl integer NOT NULL, factor integer NOT NULL, time integer NOT NULL,
+      type integer NOT NULL
+    );
+    CREATE TABLE graves (usn integer NOT NULL, oid integer NOT NULL, type integer NOT NULL);
+    CREATE INDEX ix_notes_usn ON notes (usn);
+    CREATE INDEX ix_cards_usn ON cards (usn);
+    CREATE INDEX ix_revlog_usn ON revlog (usn);
+    CREATE INDEX ix_cards_nid ON cards (nid);
+    CREATE INDEX ix_cards_sched ON cards (did, queue, due);
+    CREATE INDEX ix_revlog_cid ON revlog (cid);
+    CREATE INDEX ix_notes_csum ON notes (csum);
+    """
+
+  /// The update sequence number of rows changed locally, as Anki's exports keep them.
+  static let localUSN: Int64 = -1
+
+  /// The checked collection to write.
+  let collection: DeckCollection
+  /// The `dconf` entries.
+  let deckOptions: [(id: Int64, json: JSONText)]
+  /// Deck package or collection package (decides the tag registry).
+  let kind: AnkiPackageKind
+  /// Where errors point: the output file and the collection member.
+  let location: SourceLocation
+
+  /// Creates the database at `path` (which must not exist) with SQLite pages of `pageSize`
+  /// bytes, and closes it.
+  ///
+  /// - Throws: ``DeckError/Kind/writeFailed`` (or SQLite's error kind) naming the output and
+  ///   member when SQLite fails.
+  func write(to path: String, pageSize: Int = 4096) throws {
+    let database: SQLiteDatabase
+    do {
+      database = try SQLiteDatabase(path: path, readOnly: false, location: location)
+    } catch let error as DeckError {
+      throw DeckError(.writeFailed, at: location, "cannot create the collection database (\(error.message))")
+    }
+    try database.execute("PRAGMA page_size = \(pageSize); PRAGMA journal_mode = DELETE;")
+    try database.execute(Self.schemaSQL)
+    try database.execute("BEGIN")
+    try insertHeader(database)
+    try insertNotes(database)
+    try insertCards(database)
+    try insertReviews(database)
+    try database.execute("COMMIT")
+    if pageSize != 4096 { try database.execute("VACUUM") }
+  }
+
+  // MARK: - col
+
+  private func insertHeader(_ database: SQLiteDatabase) throws {
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
+    let noteTypes = collection.noteTypes.map { (id: $0.id, json: Schema11JSON.noteType($0)) }
+    let decks = collection.decks.map { (id: $0.id, json: Schema11JSON.deck($0)) }
+    let newPositions = collection.cards.filter { $0.scheduling.type == 0 }.map(\.scheduling.due)
+    let currentDeck = collection.decks.contains { $0.id == 1 } ? 1 : (collection.decks.first?.id ?? 1)
+    let config = Schema11JSON.collectionConfig(
+      creationTime: collection.creationTime,
+      currentNoteTypeID: collection.notes.first?.noteTypeID ?? collection.noteTypes.first?.id,
+      currentDeckID: currentDeck, nextPosition: max(1, (newPositions.max() ?? 0) + 1))
+    let statement = try database.prepare(
+      "INSERT INTO col VALUES (1, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, ?)", table: "col")
+    statement.bind(1, int64: collection.creationTime)
+    statement.bind(2, int64: now)
+    statement.bind(3, int64: now)
+    statement.bind(4, int64: Self.schemaVersion)
+    statement.bind(5, text: config.text)
+    statement.bind(6, text: Schema11JSON.map(noteTypes).text)
+    statement.bind(7, text: Schema11JSON.map(decks).text)
+    statement.bind(8, text: Schema11JSON.map(deckOptions).text)
+    statement.bind(9, text: Schema11JSON.tagRegistry(collection.notes, kind: kind).text)
+    _ = try statement.step()
+  }
+
+  // MARK: - Rows
+
+  private func insertNotes(_ database: SQLiteDatabase) throws {
+    let sortFields = Dictionary(
+      collection.noteTypes.map { ($0.id, $0.sortFieldIndex) }, uniquingKeysWith: { first, _ in first })
+    let statement = try database.prepare(
+      "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')", table: "notes")
+    for note in collection.notes {
+      let sortIndex = sortFields[note.noteTypeID] ?? 0
+      let firstField = AnkiFieldText.strippingHTMLPreservingMediaFileNames(note.fields.first ?? "")
+      let sortField =
+        sortIndex == 0
+        ? firstField
+        : AnkiFieldText.strippingHTMLPreservingMediaFileNames(
+          note.fields.indices.contains(sortIndex) ? note.fields[sortIndex] : "")
+      statement.reset()
+      statement.bind(1, int64: note.id)
+      statement.bind(2, text: note.guid)
+      statement.bind(3, int64: note.noteTypeID)
+      statement.bind(4, int64: note.modificationTime)
+      statement.bind(5, int64: Self.localUSN)
+      statement.bind(6, text: note.tags.isEmpty ? "" : " \(note.tags.joined(separator: " ")) ")
+      statement.bind(7, text: note.fields.joined(separator: String(CollectionValidation.fieldSeparator)))
+      // Bound as text; the column's integer affinity stores "12" as 12, exactly as Anki does.
+      statement.bind(8, text: sortField)
+      statement.bind(9, int64: Int64(AnkiFieldText.checksum(firstField)))
+      _ = try statement.step()
+    }
+  }
+
+  private func insertCards(_ database: SQLiteDatabase) throws {
+    let statement = try database.prepare(
+      "INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", table: "cards")
+    for card in collection.cards {
+      let s = card.scheduling
+      statement.reset()
+      statement.bind(1, int64: card.id)
+      statement.bind(2, int64: card.noteID)
+      statement.bind(3, int64: card.deckID)
+      statement.bind(4, int64: Int64(card.templateOrdinal))
+      statement.bind(5, int64: card.modificationTime)
+      statement.bind(6, int64: Self.localUSN)
+      statement.bind(7, int64: Int64(s.type))
+      statement.bind(8, int64: Int64(s.queue))
+      statement.bind(9, int64: s.due)
+      statement.bind(10, int64: Int64(s.interval))
+      statement.bind(11, int64: Int64(s.easeFactor))
+      statement.bind(12, int64: Int64(s.reviews))
+      statement.bind(13, int64: Int64(s.lapses))
+      statement.bind(14, int64: Int64(s.remainingSteps))
+      statement.bind(15, int64: s.originalDue)
+      statement.bind(16, int64: s.originalDeckID)
+      statement.bind(17, int64: Int64(s.flags))
+      // Kept as stored: Anki reads "" and "{}" alike (CardData::from_str falls back to empty).
+      statement.bind(18, text: s.data)
+      _ = try statement.step()
+    }
+  }
+
+  private func insertReviews(_ database: SQLiteDatabase) throws {
+    let statement = try database.prepare(
+      "INSERT INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", table: "revlog")
+    for review in collection.reviews {
+      statement.reset()
+      statement.bind(1, int64: review.id)
+      statement.bind(2, int64: review.cardID)
+      statement.bind(3, int64: Self.localUSN)
+      statement.bind(4, int64: Int64(review.ease))
+      statement.bind(5, int64: review.interval)
+      statement.bind(6, int64: review.lastInterval)
+      statement.bind(7, int64: Int64(review.easeFactor))
+      statement.bind(8, int64: Int64(review.duration))
+      statement.bind(9, int64: Int64(review.kind))
+      _ = try statement.step()
+    }
+  }
+}

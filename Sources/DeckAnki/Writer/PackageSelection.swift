@@ -1,0 +1,133 @@
+import DeckCore
+
+/// What a package carries besides notes and cards: which note types, decks, option groups and
+/// review-log entries.
+///
+/// A `.colpkg` is a whole collection and carries everything, plus the parent decks Anki needs
+/// and would otherwise have to repair (a deck `A::B` without a deck `A` is missing from Anki's
+/// deck list until Check Database adds `A`); each added parent is reported. An `.apkg` carries what Anki's own
+/// exporter puts in one and its importer takes from one (`rslib/src/import_export/gather.rs`):
+/// the note types the notes use, the decks the cards are in (and were in, for cards in filtered
+/// decks) with their parent decks, the option groups those decks use, and the reviews of the
+/// written cards. Anything else would be ignored by Anki on import, so it is left out with a
+/// warning naming it. The "Default" deck (id 1) and option group 1 are always written: every
+/// collection has them, and Anki's importer requires option group 1.
+enum PackageSelection {
+  static func selected(
+    _ collection: DeckCollection, kind: AnkiPackageKind, location: SourceLocation,
+    log: inout DiagnosticLog
+  ) -> DeckCollection {
+    guard kind == .apkg else { return withParentDecks(collection, location: location, log: &log) }
+    var result = collection
+
+    let usedNoteTypes = Set(collection.notes.map(\.noteTypeID))
+    result.noteTypes = collection.noteTypes.filter { noteType in
+      if usedNoteTypes.contains(noteType.id) { return true }
+      log.report(
+        "note-type-unused", at: location.item(CollectionValidation.label(noteType)),
+        "no note uses this note type; an .apkg carries only the note types its notes use (Anki would not import it), so it is left out")
+      return false
+    }
+
+    var usedDeckIDs = Set(collection.cards.map(\.deckID))
+    usedDeckIDs.formUnion(collection.cards.map(\.scheduling.originalDeckID).filter { $0 != 0 })
+    var keptNames = Set<String>()
+    for deck in collection.decks where usedDeckIDs.contains(deck.id) {
+      var levels = deck.nameComponents
+      while !levels.isEmpty {
+        keptNames.insert(CollectionValidation.uniqueKey(levels.joined(separator: Deck.levelSeparator)))
+        levels.removeLast()
+      }
+    }
+    result.decks = collection.decks.filter { deck in
+      if deck.id == 1 || usedDeckIDs.contains(deck.id)
+        || keptNames.contains(CollectionValidation.uniqueKey(deck.name))
+      {
+        return true
+      }
+      log.report(
+        "deck-unused", at: location.item("deck '\(deck.name)' (id \(deck.id))"),
+        "the deck holds no cards and is no parent of a deck that does; an .apkg carries only those (Anki would not import it), so it is left out")
+      return false
+    }
+
+    var usedOptions: Set<Int64> = [1]
+    for deck in result.decks {
+      if case .normal(let optionsID) = deck.kind { usedOptions.insert(optionsID) }
+    }
+    result.deckOptions = collection.deckOptions.filter { options in
+      if usedOptions.contains(options.id) { return true }
+      log.report(
+        "deck-options-unused", at: location.item(DeckOptionsConversion.label(options)),
+        "no written deck uses this option group; an .apkg carries only the groups its decks use (Anki would not import it), so it is left out")
+      return false
+    }
+
+    let cardIDs = Set(collection.cards.map(\.id))
+    result.reviews = collection.reviews.filter { cardIDs.contains($0.cardID) }
+    let dropped = collection.reviews.count - result.reviews.count
+    if dropped > 0 {
+      log.report(
+        "reviews-unused", at: location.table("revlog"),
+        "\(dropped) review-log entr\(dropped == 1 ? "y belongs" : "ies belong") to cards the collection does not hold; an .apkg carries only the reviews of its cards, so \(dropped == 1 ? "it is" : "they are") left out")
+    }
+    return result
+  }
+
+  /// `collection` with a deck added for every parent level that no deck names (compared as
+  /// Anki compares names, ignoring case), with the next free id and option group 1. Anki's
+  /// package import adds such parents itself; a restored collection needs them present.
+  static func withParentDecks(
+    _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+  ) -> DeckCollection {
+    var result = collection
+    var names = Set(collection.decks.map { CollectionValidation.uniqueKey($0.name) })
+    var nextID = (collection.decks.map(\.id).max() ?? 1) + 1
+    for deck in collection.decks {
+      var levels = deck.nameComponents.dropLast()
+      var missing: [String] = []
+      while !levels.isEmpty {
+        let name = levels.joined(separator: Deck.levelSeparator)
+        if names.insert(CollectionValidation.uniqueKey(name)).inserted { missing.append(name) }
+        levels = levels.dropLast()
+      }
+      for name in missing.reversed() {
+        result.decks.append(Deck(id: nextID, name: name, modificationTime: deck.modificationTime))
+        log.report(
+          "deck-added", at: location.item("deck '\(name)' (id \(nextID))"),
+          "deck '\(deck.name)' has no parent deck '\(name)'; a collection needs it, so it is added (as Anki's Check Database would)")
+        nextID += 1
+      }
+    }
+    result.decks.sort { $0.id < $1.id }
+    return result
+  }
+
+  /// The option groups to write, as `dconf` entries: group 1 added (as Anki's default) when
+  /// missing, decks that name a group that does not exist moved to group 1 with a warning.
+  static func deckOptionEntries(
+    _ collection: inout DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+  ) throws -> [(id: Int64, json: JSONText)] {
+    let known = Set(collection.deckOptions.map(\.id)).union([1])
+    for index in collection.decks.indices {
+      guard case .normal(let optionsID) = collection.decks[index].kind, !known.contains(optionsID) else {
+        continue
+      }
+      let deck = collection.decks[index]
+      log.report(
+        "deck-options-missing", at: location.item("deck '\(deck.name)' (id \(deck.id))"),
+        "the deck uses option group \(optionsID), which the collection does not define; it is given option group 1 (Default), as Anki would need")
+      collection.decks[index].kind = .normal(optionsID: 1)
+    }
+    var entries: [(id: Int64, json: JSONText)] = []
+    if !collection.deckOptions.contains(where: { $0.id == 1 }) {
+      entries.append((1, DeckOptionsConversion.defaultEntry()))
+    }
+    for options in collection.deckOptions {
+      let (json, warnings) = try DeckOptionsConversion.entry(for: options, location: location)
+      log.append(contentsOf: warnings)
+      entries.append((options.id, json))
+    }
+    return entries.sorted { $0.id < $1.id }
+  }
+}

@@ -1,0 +1,192 @@
+import DeckCore
+import Foundation
+
+/// The JSON columns of a schema-11 `col` row (`models`, `decks`, `conf`, `tags`), built from
+/// the model with every key Anki's importer requires, in the order Anki writes them.
+///
+/// Key requirements were established against the real importer (shared notes,
+/// `anki-formats.md` §3.3–3.5); optional keys the model has no value for are left out, so Anki
+/// substitutes its own defaults.
+enum Schema11JSON {
+  /// `{"<id>": entry, …}`, the shape of `models`, `decks` and `dconf`.
+  static func map(_ entries: [(id: Int64, json: JSONText)]) -> JSONText {
+    .object(entries.map { (String($0.id), $0.json) })
+  }
+
+  // MARK: - models
+
+  /// One note type.
+  static func noteType(_ noteType: NoteType) -> JSONText {
+    var members: [(String, JSONText)] = [
+      ("id", .int(noteType.id)),
+      ("name", .string(noteType.name)),
+      ("type", .int(noteType.kind == .cloze ? 1 : 0)),
+      ("mod", .int(noteType.modificationTime)),
+      ("usn", .int(0)),
+      ("sortf", .int(noteType.sortFieldIndex)),
+      ("did", .null),
+      ("tmpls", .array(noteType.templates.enumerated().map { template(ordinal: $0.offset, $0.element) })),
+      ("flds", .array(noteType.fields.enumerated().map { field(ordinal: $0.offset, $0.element) })),
+      ("css", .string(noteType.css)),
+    ]
+    // An empty preamble most likely means the source had none; leaving the key out lets Anki
+    // use its default, and reads back as "" either way.
+    if !noteType.latexPreamble.isEmpty { members.append(("latexPre", .string(noteType.latexPreamble))) }
+    if !noteType.latexPostamble.isEmpty { members.append(("latexPost", .string(noteType.latexPostamble))) }
+    members.append(("latexsvg", .bool(noteType.latexSVG)))
+    members.append(("req", TemplateRequirements.json(for: noteType)))
+    if noteType.originalStockKind != 0 {
+      members.append(("originalStockKind", .int(noteType.originalStockKind)))
+    }
+    if let originalID = noteType.originalID { members.append(("originalId", .int(originalID))) }
+    return .object(members)
+  }
+
+  private static func template(ordinal: Int, _ template: NoteType.CardTemplate) -> JSONText {
+    let members: [(String, JSONText)] = [
+      ("name", .string(template.name)),
+      ("ord", .int(ordinal)),
+      ("qfmt", .string(template.questionFormat)),
+      ("afmt", .string(template.answerFormat)),
+      ("bqfmt", .string(template.browserQuestionFormat)),
+      ("bafmt", .string(template.browserAnswerFormat)),
+      ("did", .optional(template.targetDeckID) { .int($0) }),
+      ("bfont", .string(template.browserFontName)),
+      ("bsize", .int(template.browserFontSize)),
+      ("id", .optional(template.ankiID) { .int($0) }),
+    ]
+    return .object(members)
+  }
+
+  private static func field(ordinal: Int, _ field: NoteType.Field) -> JSONText {
+    let members: [(String, JSONText)] = [
+      ("name", .string(field.name)),
+      ("ord", .int(ordinal)),
+      ("sticky", .bool(field.sticky)),
+      ("rtl", .bool(field.rightToLeft)),
+      ("font", .string(field.fontName)),
+      ("size", .int(field.fontSize)),
+      ("description", .string(field.description)),
+      ("plainText", .bool(field.plainText)),
+      ("collapsed", .bool(field.collapsed)),
+      ("excludeFromSearch", .bool(field.excludeFromSearch)),
+      ("id", .optional(field.ankiID) { .int($0) }),
+      ("tag", .optional(field.tag) { .int($0) }),
+      ("preventDeletion", .bool(field.preventDeletion)),
+    ]
+    return .object(members)
+  }
+
+  // MARK: - decks
+
+  /// One deck. The model keeps no daily counters, collapse state or per-deck limits, so those
+  /// are written as a fresh deck has them.
+  static func deck(_ deck: Deck) -> JSONText {
+    var members: [(String, JSONText)] = [
+      ("id", .int(deck.id)),
+      ("mod", .int(deck.modificationTime)),
+      ("name", .string(deck.name)),
+      ("usn", .int(0)),
+      ("lrnToday", .array([.int(0), .int(0)])),
+      ("revToday", .array([.int(0), .int(0)])),
+      ("newToday", .array([.int(0), .int(0)])),
+      ("timeToday", .array([.int(0), .int(0)])),
+      ("collapsed", .bool(false)),
+      ("browserCollapsed", .bool(false)),
+      ("desc", .string(deck.description)),
+    ]
+    if deck.descriptionIsMarkdown { members.append(("md", .bool(true))) }
+    switch deck.kind {
+    case .normal(let optionsID):
+      members += [
+        ("dyn", .int(0)),
+        ("conf", .int(optionsID)),
+        ("extendNew", .int(0)),
+        ("extendRev", .int(0)),
+        ("reviewLimit", .null),
+        ("newLimit", .null),
+        ("reviewLimitToday", .null),
+        ("newLimitToday", .null),
+        ("desiredRetention", .null),
+      ]
+    case .filtered(let filtered):
+      members += [
+        ("dyn", .int(1)),
+        ("resched", .bool(filtered.reschedule)),
+        (
+          "terms",
+          .array(
+            filtered.searchTerms.map { .array([.string($0.search), .int($0.limit), .int($0.order)]) })
+        ),
+        ("separate", .bool(true)),
+        ("delays", .null),
+        ("previewDelay", .int(0)),
+        ("previewAgainSecs", .int(60)),
+        ("previewHardSecs", .int(600)),
+        ("previewGoodSecs", .int(0)),
+      ]
+    }
+    return .object(members)
+  }
+
+  // MARK: - conf
+
+  /// The collection settings. The importer needs none of them, but they decide how Anki counts
+  /// days in a restored collection: `schedVer` 2 (otherwise the importer "upgrades" v1
+  /// scheduling and changes the cards), `rollover` 4, and `creationOffset` derived from
+  /// `creationTime`, which Anki sets to 04:00 local time of the day the collection was made.
+  static func collectionConfig(
+    creationTime: Int64, currentNoteTypeID: Int64?, currentDeckID: Int64, nextPosition: Int64
+  ) -> JSONText {
+    var members: [(String, JSONText)] = [
+      ("activeDecks", .array([.int(currentDeckID)])),
+      ("addToCur", .bool(true)),
+      ("collapseTime", .int(1200)),
+      ("creationOffset", .int(creationOffset(creationTime: creationTime))),
+      ("curDeck", .int(currentDeckID)),
+    ]
+    if let currentNoteTypeID { members.append(("curModel", .int(currentNoteTypeID))) }
+    members += [
+      ("dayLearnFirst", .bool(false)),
+      ("dueCounts", .bool(true)),
+      ("estTimes", .bool(true)),
+      ("newSpread", .int(0)),
+      ("nextPos", .int(nextPosition)),
+      ("rollover", .int(rolloverHour)),
+      ("sched2021", .bool(true)),
+      ("schedVer", .int(2)),
+      ("sortBackwards", .bool(false)),
+      ("sortType", .string("noteFld")),
+      ("timeLim", .int(0)),
+    ]
+    return .object(members)
+  }
+
+  /// The hour Anki starts a new day at, unless the user changed it.
+  static let rolloverHour = 4
+
+  /// Minutes west of UTC of the time zone in which `creationTime` is 04:00, within ±12 hours.
+  static func creationOffset(creationTime: Int64) -> Int {
+    let minuteOfDay = Int(((creationTime % 86_400) + 86_400) % 86_400 / 60)
+    var west = minuteOfDay - rolloverHour * 60
+    if west >= 12 * 60 { west -= 24 * 60 }
+    if west < -12 * 60 { west += 24 * 60 }
+    return west
+  }
+
+  // MARK: - tags
+
+  /// The tag registry: every tag the notes use, once (compared case-insensitively, the first
+  /// spelling kept), as a collection holds it; an `.apkg` leaves it empty, as Anki does.
+  static func tagRegistry(_ notes: [Note], kind: AnkiPackageKind) -> JSONText {
+    guard kind == .colpkg else { return .object([]) }
+    var seen = Set<String>()
+    var members: [(String, JSONText)] = []
+    for note in notes {
+      for tag in note.tags where seen.insert(tag.lowercased()).inserted {
+        members.append((tag, .int(-1)))
+      }
+    }
+    return .object(members)
+  }
+}

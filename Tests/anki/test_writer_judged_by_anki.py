@@ -1,0 +1,458 @@
+"""The Anki packages deckport writes, judged by the real Anki backend.
+
+For every fixture package P (conftest.fixture_packages()) and every output format F, the
+deckport binary (DECKPORT_BIN, default <repo>/.build/debug/deckport) runs
+`deckport convert P OUT --to F --verbose`, and the real backend imports OUT:
+
+* test_anki_sees_the_source: anki_view(OUT) must equal anki_view(P), the live truth, key by key:
+  notes (GUID, note type, fields, tags, modification time), cards (deck and every scheduling
+  column), note types (fields, templates, CSS, sort field), decks holding cards, media (name and
+  SHA-1), missing media, the review log and the counts. The only allowances are differences
+  Anki itself makes between importing a deck package and restoring a collection package; each
+  is applied only where it applies and is checked precisely (see `expected_view`):
+
+  1. An .apkg written from a .colpkg carries only what Anki's own exporter would put in one:
+     the note types the notes use (anki_view lists every note type of a restored collection
+     but only the used ones of an imported deck package), and the media files a note refers
+     to, plus '_' files a written note type's CSS or template refers to. Every file left out
+     must be named in a `[media-unused]` warning, and every note type left out in a
+     `[note-type-unused]` warning.
+  2. A .colpkg written from an .apkg is a whole collection, restored as it is: it keeps the
+     note types and media files of the package that Anki's deck import skips (note types no
+     note uses; files nothing refers to, other than '_' and 'latex-' files). The view of our
+     .colpkg may therefore hold extra note types, each used by no note, and extra files, each
+     referred to by no note.
+  3. Tag order: a deck import stores each note's tags sorted, as Anki canonicalises them; a
+     collection restore keeps the stored order, which deckport keeps from the source. For
+     .colpkg outputs tags are compared as sorted lists.
+
+* test_sort_field_and_checksum_match_anki: `notes.sfld` and `notes.csum` as written (legacy
+  .apkg, read with sqlite3) equal what Anki computes for the same notes when it imports them.
+* test_second_import_adds_no_notes: importing the same written .apkg twice into one collection
+  adds every note the first time and none the second (GUIDs and ids are kept, so Anki sees
+  the same notes).
+* test_check_database_repairs_nothing_new: Anki's Check Database, run on the collection our
+  package gives (an .apkg imported into a fresh collection, a .colpkg restored), reports exactly
+  what it reports on the collection the source package gives: the written collection is as
+  sound as Anki's own (a parent deck missing from a collection, for example, would show).
+* test_filtered_decks_descriptions_and_option_groups: a collection built here with the real
+  backend holds what the fixtures lack (a filtered deck with borrowed cards, a deck description,
+  a second option group). Its .colpkg, converted to each format, must give Anki the same decks,
+  option groups, deck-to-group links and card placement (`did`, `odid`, `odue`, queue, type,
+  due) as Anki's own package of that collection of the same kind.
+* test_deck_options_survive: a .colpkg written from a .colpkg restores with the same option
+  groups (Anki's own schema-11 view of them, `col.decks.all_config()`), whether the source held
+  them as legacy JSON or as schema-18 protobuf.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import zipfile
+
+import pytest
+
+from conftest import REPO, fixture_packages
+
+DECKPORT = os.environ.get("DECKPORT_BIN") or os.path.join(REPO, ".build", "debug", "deckport")
+if not os.path.isabs(DECKPORT):
+    DECKPORT = os.path.join(REPO, DECKPORT)
+
+if not (os.path.isfile(DECKPORT) and os.access(DECKPORT, os.X_OK)):
+    if os.environ.get("DECKPORT_BIN"):
+        raise RuntimeError(f"DECKPORT_BIN names no executable: {DECKPORT}")
+    pytest.skip(
+        f"the deckport binary does not exist yet ({DECKPORT}); build it or set DECKPORT_BIN",
+        allow_module_level=True,
+    )
+
+from anki.collection import (  # noqa: E402  (after the skip, like the other checks)
+    Collection,
+    ImportAnkiPackageOptions,
+    ImportAnkiPackageRequest,
+)
+
+from anki_view import anki_view, media_references  # noqa: E402
+
+PACKAGES = fixture_packages()
+FORMATS = {"apkg": ".apkg", "apkg-modern": ".apkg", "colpkg": ".colpkg", "colpkg-modern": ".colpkg"}
+
+_SCRATCH = tempfile.mkdtemp(prefix="deckport_writer_")
+atexit.register(shutil.rmtree, _SCRATCH, ignore_errors=True)
+
+# rslib/src/text.rs: UNDERSCORED_CSS_IMPORTS and UNDERSCORED_REFERENCES.
+_CSS_IMPORTS = re.compile(
+    r"""(?:@import\s+"(_[^"]*.css)"|'(_[^']*.css)')|(?:url\(\s*"(_[^"]+)"|'(_[^']+)'|(_.+?)\s*\))""",
+    re.IGNORECASE,
+)
+_TEMPLATE_REFS = re.compile(r"""\[sound:(_[^]]+)\]|"(_[^"]+)"|'(_[^']+)'|\b(?:src|data)=(_[^ >]+)""")
+
+
+# --------------------------------------------------------------------------------------------
+# Converting and importing
+
+
+_CONVERTED: dict[tuple[str, str], tuple[str, str]] = {}
+
+
+def convert(package: str, fmt: str) -> tuple[str, str]:
+    """(path of `deckport convert package --to fmt`, its standard error), once per session."""
+    key = (package, fmt)
+    if key not in _CONVERTED:
+        out = os.path.join(_SCRATCH, f"{os.path.basename(package)}--{fmt}{FORMATS[fmt]}")
+        result = subprocess.run(
+            [DECKPORT, "convert", package, out, "--to", fmt, "--verbose"],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert result.returncode == 0, (
+            f"deckport convert {os.path.basename(package)} --to {fmt} exited {result.returncode}\n"
+            f"stderr: {result.stderr}"
+        )
+        _CONVERTED[key] = (out, result.stderr)
+    return _CONVERTED[key]
+
+
+_VIEWS: dict[str, dict] = {}
+
+
+def view_of(path: str) -> dict:
+    if path not in _VIEWS:
+        _VIEWS[path] = anki_view(path)
+    return _VIEWS[path]
+
+
+def fresh_collection(folder: str) -> Collection:
+    os.makedirs(folder, exist_ok=True)
+    return Collection(os.path.join(folder, "collection.anki2"))
+
+
+def import_apkg(col: Collection, package: str):
+    return col.import_anki_package(
+        ImportAnkiPackageRequest(
+            package_path=os.path.abspath(package),
+            options=ImportAnkiPackageOptions(
+                merge_notetypes=False, with_scheduling=True, with_deck_configs=True
+            ),
+        )
+    )
+
+
+def restored_deck_configs(package: str) -> list[dict]:
+    """The option groups of a restored .colpkg, as Anki shows them (schema-11 dicts)."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(folder)
+    col_path = col.path
+    col.close()
+    col._backend.import_collection_package(
+        col_path=col_path,
+        backup_path=os.path.abspath(package),
+        media_folder=os.path.join(folder, "collection.media"),
+        media_db=os.path.join(folder, "collection.media.db2"),
+    )
+    col.reopen()
+    try:
+        return sorted(col.decks.all_config(), key=lambda c: c["id"])
+    finally:
+        col.close()
+
+
+# --------------------------------------------------------------------------------------------
+# The expected view
+
+
+def kind(path: str) -> str:
+    return "colpkg" if path.endswith(".colpkg") else "apkg"
+
+
+def referenced_media(notes: list[dict], note_types: list[dict]) -> set[str]:
+    """Files an .apkg export takes along: those the notes refer to, and '_' files the note
+    types' CSS and templates refer to (Anki's exporter; LaTeX images do not occur in the
+    fixtures)."""
+    names = set()
+    for note in notes:
+        for field in note["fields"]:
+            names.update(media_references(field))
+    for note_type in note_types:
+        for match in _CSS_IMPORTS.finditer(note_type["css"]):
+            names.add(next(g for g in match.groups() if g is not None))
+        for template in note_type["templates"]:
+            for side in (template["qfmt"], template["afmt"]):
+                for match in _TEMPLATE_REFS.finditer(side):
+                    names.add(next(g for g in match.groups() if g is not None))
+    return names
+
+
+def expected_view(truth: dict, source: str, out: str, ours: dict, stderr: str) -> dict:
+    """The truth with the allowances of the module docstring applied where they apply."""
+    expected = {key: value for key, value in truth.items()}
+    if kind(source) == "colpkg" and kind(out) == "apkg":
+        used = {note["noteType"] for note in truth["notes"]}
+        expected["noteTypes"] = [t for t in truth["noteTypes"] if t["name"] in used]
+        for dropped in truth["noteTypes"]:
+            if dropped["name"] not in used:
+                assert f"note type '{dropped['name']}'" in stderr and "[note-type-unused]" in stderr, (
+                    f"note type {dropped['name']!r} was left out without a warning"
+                )
+        keep = referenced_media(truth["notes"], expected["noteTypes"])
+        expected["media"] = {n: s for n, s in truth["media"].items() if n in keep}
+        for name in truth["media"]:
+            if name not in keep:
+                assert f"media file '{name}': warning: [media-unused]" in stderr, (
+                    f"media file {name!r} was left out without a warning"
+                )
+        expected["counts"] = dict(truth["counts"], media=len(expected["media"]))
+    if kind(source) == "apkg" and kind(out) == "colpkg":
+        used = {note["noteType"] for note in ours["notes"]}
+        extra_types = [t for t in ours["noteTypes"] if t not in truth["noteTypes"]]
+        assert all(t["name"] not in used for t in extra_types), "an extra note type is in use"
+        expected["noteTypes"] = sorted(truth["noteTypes"] + extra_types, key=lambda t: t["name"])
+        referenced = referenced_media(ours["notes"], ours["noteTypes"])
+        extra_media = {n: s for n, s in ours["media"].items() if n not in truth["media"]}
+        assert not (set(extra_media) & referenced), "an extra media file is referenced"
+        expected["media"] = dict(truth["media"], **extra_media)
+        expected["counts"] = dict(truth["counts"], media=len(expected["media"]))
+    if kind(out) == "colpkg":
+        expected["notes"] = [dict(n, tags=sorted(n["tags"])) for n in truth["notes"]]
+    return expected
+
+
+def comparable(view: dict, out: str) -> dict:
+    if kind(out) == "colpkg":
+        view = dict(view, notes=[dict(n, tags=sorted(n["tags"])) for n in view["notes"]])
+    return view
+
+
+def first_difference(expected, actual, path="$"):
+    if type(expected) is not type(actual):
+        return f"{path}: expected {expected!r}, got {actual!r}"
+    if isinstance(expected, dict):
+        for key in sorted(set(expected) | set(actual), key=str):
+            if key not in actual:
+                return f"{path}.{key}: missing"
+            if key not in expected:
+                return f"{path}.{key}: unexpected {actual[key]!r}"
+            found = first_difference(expected[key], actual[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(expected, list):
+        for index, (a, b) in enumerate(zip(expected, actual)):
+            found = first_difference(a, b, f"{path}[{index}]")
+            if found:
+                return found
+        if len(expected) != len(actual):
+            return f"{path}: expected {len(expected)} items, got {len(actual)}"
+        return None
+    return None if expected == actual else f"{path}: expected {expected!r}, got {actual!r}"
+
+
+# --------------------------------------------------------------------------------------------
+# Tests
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+@pytest.mark.parametrize("package", PACKAGES, ids=os.path.basename)
+def test_anki_sees_the_source(package, fmt, live_view):
+    out, stderr = convert(package, fmt)
+    truth = live_view(package)
+    ours = comparable(view_of(out), out)
+    expected = expected_view(truth, package, out, ours, stderr)
+    for key in ("notes", "cards", "noteTypes", "decks", "media", "missingMedia", "reviews", "counts"):
+        difference = first_difference(expected[key], ours[key], key)
+        assert difference is None, f"{os.path.basename(out)}: {difference}"
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=os.path.basename)
+def test_sort_field_and_checksum_match_anki(package):
+    out, _ = convert(package, "apkg")
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    with zipfile.ZipFile(out) as archive:
+        archive.extract("collection.anki21", folder)
+    written = sqlite3.connect(os.path.join(folder, "collection.anki21"))
+    try:
+        ours = {g: (s, c) for g, s, c in written.execute("select guid, sfld, csum from notes")}
+    finally:
+        written.close()
+    col = fresh_collection(os.path.join(folder, "target"))
+    try:
+        import_apkg(col, out)
+        anki = {g: (s, c) for g, s, c in col.db.all("select guid, sfld, csum from notes")}
+    finally:
+        col.close()
+    assert len(ours) == len(anki)
+    for guid, value in anki.items():
+        assert ours.get(guid) == value, f"note {guid}: wrote (sfld, csum) {ours.get(guid)!r}, Anki computes {value!r}"
+
+
+@pytest.mark.parametrize("fmt", ["apkg", "apkg-modern"])
+@pytest.mark.parametrize("package", PACKAGES, ids=os.path.basename)
+def test_second_import_adds_no_notes(package, fmt):
+    out, _ = convert(package, fmt)
+    col = fresh_collection(tempfile.mkdtemp(dir=_SCRATCH))
+    try:
+        first = import_apkg(col, out).log
+        count = col.note_count()
+        second = import_apkg(col, out).log
+        assert len(first.new) == count > 0
+        assert len(second.new) == 0, f"the second import added {len(second.new)} notes"
+        assert len(second.duplicate) + len(second.updated) == count
+        assert col.note_count() == count
+    finally:
+        col.close()
+
+
+@pytest.mark.parametrize("fmt", ["colpkg", "colpkg-modern"])
+@pytest.mark.parametrize(
+    "package", [p for p in PACKAGES if kind(p) == "colpkg"], ids=os.path.basename
+)
+def test_deck_options_survive(package, fmt):
+    out, _ = convert(package, fmt)
+    assert restored_deck_configs(out) == restored_deck_configs(package)
+
+
+_CHECKS: dict[str, str] = {}
+
+
+def check_database(package: str) -> str:
+    """What Anki's Check Database repairs in the collection `package` gives: an .apkg imported
+    into a fresh collection, a .colpkg restored."""
+    if package not in _CHECKS:
+        folder = tempfile.mkdtemp(dir=_SCRATCH)
+        col = fresh_collection(folder)
+        try:
+            if kind(package) == "apkg":
+                import_apkg(col, package)
+            else:
+                col_path = col.path
+                col.close()
+                col._backend.import_collection_package(
+                    col_path=col_path,
+                    backup_path=os.path.abspath(package),
+                    media_folder=os.path.join(folder, "collection.media"),
+                    media_db=os.path.join(folder, "collection.media.db2"),
+                )
+                col.reopen()
+            _CHECKS[package] = col.fix_integrity()[0]
+        finally:
+            col.close()
+    return _CHECKS[package]
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+@pytest.mark.parametrize("package", PACKAGES, ids=os.path.basename)
+def test_check_database_repairs_nothing_new(package, fmt):
+    out, _ = convert(package, fmt)
+    assert check_database(out) == check_database(package)
+
+
+# --------------------------------------------------------------------------------------------
+# A collection with what the fixtures lack: a filtered deck, a deck description and a second
+# option group. It is built here with the real backend and exported by Anki itself, so the
+# comparison is with Anki's own packages of the same collection.
+
+
+@pytest.fixture(scope="module")
+def anki_made_packages() -> dict[str, str]:
+    from anki.collection import ExportAnkiPackageOptions
+
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(os.path.join(folder, "source"))
+    try:
+        basic = col.models.by_name("Basic")
+        deck_id = col.decks.id("Lang::Sub")
+        for index in range(5):
+            note = col.new_note(basic)
+            note["Front"], note["Back"] = f"q{index}", f"a{index}"
+            note.tags = ["t"]
+            col.add_note(note, deck_id)
+        deck = col.decks.get(deck_id)
+        deck["desc"] = "A <b>description</b>"
+        options_id = col.decks.add_config_returning_id("Fast")
+        options = col.decks.get_config(options_id)
+        options["new"]["perDay"], options["new"]["delays"] = 99, [2.5, 30.0]
+        options["rev"]["maxIvl"] = 1000
+        col.decks.update_config(options)
+        deck["conf"] = options_id
+        col.decks.save(deck)
+        filtered_id = col.decks.new_filtered("Cram")
+        filtered = col.decks.get(filtered_id)
+        filtered["terms"], filtered["resched"] = [["tag:t", 3, 0]], False
+        col.decks.save(filtered)
+        col.sched.rebuild_filtered_deck(filtered_id)
+        packages = {"colpkg": os.path.join(folder, "source.colpkg")}
+        for legacy in (True, False):
+            name = "apkg" if legacy else "apkg-modern"
+            packages[name] = os.path.join(folder, f"source-{name}.apkg")
+            col.export_anki_package(
+                out_path=packages[name],
+                options=ExportAnkiPackageOptions(
+                    legacy=legacy, with_scheduling=True, with_deck_configs=True, with_media=True
+                ),
+                limit=None,
+            )
+        col.export_collection_package(packages["colpkg"], include_media=True, legacy=False)
+    finally:
+        if col.db:
+            col.close()
+    return packages
+
+
+def anki_state(package: str) -> dict:
+    """Decks (with description and filtered-deck settings), option groups, which group each
+    deck uses, and every card's deck, original deck and scheduling, after Anki reads `package`."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(folder)
+    try:
+        if kind(package) == "apkg":
+            import_apkg(col, package)
+        else:
+            col_path = col.path
+            col.close()
+            col._backend.import_collection_package(
+                col_path=col_path,
+                backup_path=os.path.abspath(package),
+                media_folder=os.path.join(folder, "collection.media"),
+                media_db=os.path.join(folder, "collection.media.db2"),
+            )
+            col.reopen()
+        ignored = {"id", "usn", "mod", "conf", "collapsed", "browserCollapsed"}
+        decks = {d["name"]: {k: v for k, v in d.items() if k not in ignored} for d in col.decks.all()}
+        configs = {
+            c["name"]: {k: v for k, v in c.items() if k not in ("id", "usn", "mod")}
+            for c in col.decks.all_config()
+        }
+        uses = {
+            d["name"]: col.decks.config_dict_for_deck_id(d["id"])["name"]
+            for d in col.decks.all()
+            if not d["dyn"]
+        }
+        name = lambda did: col.decks.name_if_exists(did) if did else None  # noqa: E731
+        cards = [
+            (guid, ord_, name(did), name(odid), odue, queue, ctype, due)
+            for guid, ord_, did, odid, odue, queue, ctype, due in col.db.all(
+                "select n.guid, c.ord, c.did, c.odid, c.odue, c.queue, c.type, c.due "
+                "from cards c join notes n on n.id = c.nid order by n.guid, c.ord"
+            )
+        ]
+        return {"decks": decks, "optionGroups": configs, "deckUses": uses, "cards": cards}
+    finally:
+        col.close()
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_filtered_decks_descriptions_and_option_groups(anki_made_packages, fmt):
+    out, _ = convert(anki_made_packages["colpkg"], fmt)
+    # Compared with Anki's own package of the same kind and layout.
+    reference = anki_made_packages[fmt if kind(out) == "apkg" else "colpkg"]
+    expected, ours = anki_state(reference), anki_state(out)
+    for key in ("decks", "optionGroups", "deckUses", "cards"):
+        difference = first_difference(expected[key], ours[key], key)
+        assert difference is None, f"{os.path.basename(out)}: {difference}"
