@@ -270,6 +270,37 @@ def test_anki_sees_the_source(package, fmt, live_view):
         assert difference is None, f"{os.path.basename(out)}: {difference}"
 
 
+def convert_through_json(package: str, fmt: str) -> tuple[str, str]:
+    """(path of package -> JSON -> fmt, the standard error of the second conversion)."""
+    middle = os.path.join(_SCRATCH, f"{os.path.basename(package)}.json")
+    if not os.path.exists(middle):
+        first = subprocess.run([DECKPORT, "convert", package, middle], capture_output=True, text=True, timeout=600)
+        assert first.returncode == 0, first.stderr
+    out = os.path.join(_SCRATCH, f"{os.path.basename(package)}--json--{fmt}{FORMATS[fmt]}")
+    second = subprocess.run(
+        [DECKPORT, "convert", middle, out, "--to", fmt, "--verbose", "--force"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert second.returncode == 0, f"deckport convert {os.path.basename(middle)} --to {fmt}: {second.stderr}"
+    return out, second.stderr
+
+
+@pytest.mark.parametrize("fmt", ["apkg", "apkg-modern", "colpkg"])
+@pytest.mark.parametrize("package", PACKAGES, ids=os.path.basename)
+def test_through_json_and_back(package, fmt, live_view):
+    """Package -> deckport JSON -> package: Anki must see exactly what the direct conversion
+    gives it (the same allowances, applied the same way)."""
+    out, stderr = convert_through_json(package, fmt)
+    truth = live_view(package)
+    ours = comparable(view_of(out), out)
+    expected = expected_view(truth, package, out, ours, stderr)
+    for key in ("notes", "cards", "noteTypes", "decks", "media", "missingMedia", "reviews", "counts"):
+        difference = first_difference(expected[key], ours[key], key)
+        assert difference is None, f"{os.path.basename(out)} (through JSON): {difference}"
+
+
 @pytest.mark.parametrize("package", PACKAGES, ids=os.path.basename)
 def test_sort_field_and_checksum_match_anki(package):
     out, _ = convert(package, "apkg")
