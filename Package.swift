@@ -16,6 +16,8 @@ let package = Package(
     .library(name: "DeckIO", targets: ["DeckIO"]),
     .library(name: "DeckAnki", targets: ["DeckAnki"]),
     .library(name: "DeckJSON", targets: ["DeckJSON"]),
+    .library(name: "DeckCSV", targets: ["DeckCSV"]),
+    .library(name: "DeckAppStorage", targets: ["DeckAppStorage"]),
     .library(name: "DeckConversion", targets: ["DeckConversion"]),
     .executable(name: "deckport", targets: ["deckport"]),
   ],
@@ -33,6 +35,9 @@ let package = Package(
     .systemLibrary(
       name: "CZstd", pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
 
     // MARK: Core
     /// The shared deck model: decks, note types, notes, cards, reviews, media. No I/O.
@@ -45,16 +50,23 @@ let package = Package(
     .target(name: "DeckAnki", dependencies: ["DeckCore", "DeckIO"]),
     /// The deckport JSON deck format (media embedded as base64, streamed).
     .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO"]),
+    /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets.
+    .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO"]),
+    /// App storage: UserDefaults plists, JSON record files, SQLite and Core Data/SwiftData stores.
+    .target(name: "DeckAppStorage", dependencies: ["DeckCore", "DeckIO", "CZlib"]),
 
     // MARK: Conversion
     /// Format detection, inspection and the convert pipeline that the CLI and apps call.
-    .target(name: "DeckConversion", dependencies: ["DeckCore", "DeckIO", "DeckAnki", "DeckJSON"]),
+    .target(
+      name: "DeckConversion", dependencies: ["DeckCore", "DeckIO", "DeckAnki", "DeckJSON", "DeckCSV"]),
 
     // MARK: CLI
     .executableTarget(
       name: "deckport",
       dependencies: [
         "DeckConversion",
+        "DeckCSV",
+        "DeckAppStorage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -67,6 +79,10 @@ let package = Package(
     .testTarget(name: "DeckIOTests", dependencies: ["DeckIO"]),
     .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport"]),
     .testTarget(name: "DeckJSONTests", dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport"]),
+    .testTarget(name: "DeckCSVTests", dependencies: ["DeckCSV", "DeckAnki", "DeckTestSupport"]),
+    .testTarget(
+      name: "DeckAppStorageTests",
+      dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport"]),
     .testTarget(
       name: "deckportTests", dependencies: ["DeckConversion", "deckport", "DeckTestSupport"]),
   ],

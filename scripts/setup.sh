@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what deckport needs on a fresh Debian/Ubuntu machine (the -dev packages of SQLite,
-# libzip and libzstd) and builds the deckport command.
+# libzip, libzstd and zlib) and builds the deckport command.
 #   scripts/setup.sh            debug build   (.build/debug/deckport)
 #   scripts/setup.sh release    release build (.build/release/deckport)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libsqlite3-dev libzip-dev libzstd-dev pkg-config)
+packages=(libsqlite3-dev libzip-dev libzstd-dev zlib1g-dev pkg-config)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,4 +1,5 @@
 import DeckAnki
+import DeckCSV
 import DeckCore
 import DeckIO
 import Foundation
@@ -13,13 +14,19 @@ public struct ConversionOptions: Sendable {
   public var replacing: Bool
   /// Whether any warning fails the conversion (nothing is written then).
   public var strict: Bool
+  /// How CSV and TSV files are read and written (separator, header row, columns, defaults).
+  public var csv: CSVOptions
 
   /// Creates options.
-  public init(from: InputFormat? = nil, to: OutputFormat? = nil, replacing: Bool = false, strict: Bool = false) {
+  public init(
+    from: InputFormat? = nil, to: OutputFormat? = nil, replacing: Bool = false, strict: Bool = false,
+    csv: CSVOptions = CSVOptions()
+  ) {
     self.from = from
     self.to = to
     self.replacing = replacing
     self.strict = strict
+    self.csv = csv
   }
 }
 
@@ -31,7 +38,7 @@ public struct ConversionReport: Sendable {
   public var outputFormat: OutputFormat
   /// Everything that could not be kept or had to change, reading and writing.
   public var warnings: [Diagnostic]
-  /// What was written.
+  /// What was written (a deck package leaves out unused media and note types, with warnings).
   public var summary: DeckSummary
 }
 
@@ -69,18 +76,19 @@ public struct DeckConverter: Sendable {
     if Self.isSameFile(input, output) {
       throw DeckError(.invalidRequest, at: outputLocation, "is the input file; deckport never changes its input")
     }
-    let deck = try DeckLoader().load(path: input, format: options.from)
+    let deck = try DeckLoader().load(path: input, format: options.from, csv: options.csv)
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: SourceLocation(file: input))
 
-    try AtomicOutput.write(to: output, replacing: options.replacing) { temporaryPath in
-      let writerWarnings = try DeckWriter.write(deck.collection, format: format, to: temporaryPath, reportingAs: output)
-      writerWarnings.forEach(onWarning)
-      warnings += writerWarnings
-      try failIfStrict(options, writerWarnings, at: outputLocation)
+    let written = try AtomicOutput.write(to: output, replacing: options.replacing) { temporaryPath in
+      let result = try DeckWriter.write(
+        deck.collection, format: format, to: temporaryPath, reportingAs: output, csv: options.csv)
+      result.warnings.forEach(onWarning)
+      warnings += result.warnings
+      try failIfStrict(options, result.warnings, at: outputLocation)
+      return LoadedDeck(collection: result.written, formatName: format.rawValue, warnings: warnings)
     }
-    let written = LoadedDeck(collection: deck.collection, formatName: format.rawValue, warnings: warnings)
     return ConversionReport(
       inputFormat: deck.formatName, outputFormat: format, warnings: warnings, summary: DeckSummary(written))
   }

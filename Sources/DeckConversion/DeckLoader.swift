@@ -1,4 +1,5 @@
 import DeckAnki
+import DeckCSV
 import DeckCore
 import DeckJSON
 import Foundation
@@ -18,11 +19,12 @@ public struct DeckLoader: Sendable {
   /// Creates a loader.
   public init() {}
 
-  /// Reads the file at `path`, in `format` or in the format its extension or content shows.
+  /// Reads the file at `path`, in `format` or in the format its extension or content shows;
+  /// `csv` says how to read CSV and TSV files.
   ///
   /// - Throws: ``DeckError`` naming the file (and the place in it) when the file is missing,
   ///   of an unknown format, or damaged.
-  public func load(path: String, format: InputFormat? = nil) throws -> LoadedDeck {
+  public func load(path: String, format: InputFormat? = nil, csv: CSVOptions = CSVOptions()) throws -> LoadedDeck {
     let location = SourceLocation(file: path)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -46,6 +48,9 @@ public struct DeckLoader: Sendable {
     case .json:
       let (collection, warnings) = try DeckJSONReader().read(path: path)
       return LoadedDeck(collection: collection, formatName: "json", warnings: warnings)
+    case .csv, .tsv:
+      let (collection, warnings) = try CSVReader(options: csv).read(path: path)
+      return LoadedDeck(collection: collection, formatName: format.rawValue, warnings: warnings)
     }
   }
 }

@@ -1,23 +1,32 @@
 import DeckAnki
+import DeckCSV
 import DeckCore
 import DeckJSON
 
 /// Writes the shared model in an output format; the one place that maps formats to writers.
 enum DeckWriter {
   /// Writes `collection` as `format` to `path`; `reportingAs` is the path warnings name (the
-  /// final destination, not the temporary file).
+  /// final destination, not the temporary file). `csv` applies to the CSV and TSV formats.
+  /// Returns what was written (a format may leave things out, each with a warning) and the
+  /// warnings.
   static func write(
-    _ collection: DeckCollection, format: OutputFormat, to path: String, reportingAs destination: String
-  ) throws -> [Diagnostic] {
+    _ collection: DeckCollection, format: OutputFormat, to path: String, reportingAs destination: String,
+    csv: CSVOptions = CSVOptions()
+  ) throws -> (written: DeckCollection, warnings: [Diagnostic]) {
     switch format {
     case .apkg, .apkgModern, .colpkg, .colpkgModern:
       let options = AnkiPackageWriter.Options(
         generation: format == .apkg || format == .colpkg ? .legacy2 : .latest,
         kind: format == .colpkg || format == .colpkgModern ? .colpkg : .apkg)
-      return try AnkiPackageWriter(options: options).write(collection, to: path, reportingAs: destination)
+      let result = try AnkiPackageWriter(options: options).writePackage(collection, to: path, reportingAs: destination)
+      return (result.written, result.warnings)
     case .json:
       try DeckJSONWriter().write(collection, to: path, reportingAs: destination)
-      return []
+      return (collection, [])
+    case .csv, .tsv:
+      var options = csv
+      options.separator = csv.separator ?? (format == .csv ? .comma : .tab)
+      return (collection, try CSVWriter(options: options).write(collection, to: path, reportingAs: destination))
     }
   }
 }

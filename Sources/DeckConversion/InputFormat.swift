@@ -1,4 +1,5 @@
 import DeckAnki
+import DeckCSV
 import DeckCore
 import DeckJSON
 import Foundation
@@ -11,6 +12,11 @@ public enum InputFormat: String, Sendable, CaseIterable {
   case colpkg
   /// A deckport JSON deck document.
   case json
+  /// A CSV file: Anki's text format with `#` header directives, or a plain spreadsheet.
+  case csv
+  /// A TSV or `.txt` file, as Anki exports notes (the same reader as ``csv``; the separator
+  /// comes from the file or is detected either way).
+  case tsv
 
   /// The format a file's extension names, or its content shows (a zip is taken for a deck
   /// package), or nil when neither tells.
@@ -19,6 +25,8 @@ public enum InputFormat: String, Sendable, CaseIterable {
     case "apkg": return .apkg
     case "colpkg": return .colpkg
     case "json": return .json
+    case "csv": return .csv
+    case "tsv", "txt": return .tsv
     default: break
     }
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }

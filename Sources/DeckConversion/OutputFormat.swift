@@ -13,13 +13,21 @@ public enum OutputFormat: String, Sendable, CaseIterable {
   case colpkgModern = "colpkg-modern"
   /// The deckport JSON deck format, media embedded.
   case json
+  /// Comma-separated values in Anki's text format (`#` header directives, GUID, note type,
+  /// deck and tags columns), or a plain spreadsheet with `--header`/`--columns`.
+  case csv
+  /// Tab-separated values, the layout of Anki's own "Notes in Plain Text" export.
+  case tsv
 
-  /// The format a file name's extension implies: `.apkg`, `.colpkg`, `.json`.
+  /// The format a file name's extension implies: `.apkg`, `.colpkg`, `.json`, `.csv`, `.tsv` and
+  /// `.txt` (tab-separated, as Anki exports it).
   public static func detect(path: String) -> OutputFormat? {
     switch (path as NSString).pathExtension.lowercased() {
     case "apkg": .apkg
     case "colpkg": .colpkg
     case "json": .json
+    case "csv": .csv
+    case "tsv", "txt": .tsv
     default: nil
     }
   }

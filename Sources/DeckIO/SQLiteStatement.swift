@@ -46,10 +46,29 @@ public final class SQLiteStatement {
 
   /// Binds text (copied) to parameter `index` (1-based).
   public func bind(_ index: Int32, text value: String) {
-    let result = value.utf8CString.withUnsafeBufferPointer { buffer in
-      sqlite3_bind_text(handle, index, buffer.baseAddress, Int32(clamping: buffer.count - 1), Self.transient)
+    // `withUTF8` hands over a native string's own bytes (no copy); SQLite copies them.
+    var text = value
+    let result = text.withUTF8 { buffer in
+      // A pointer is needed even for "": a null pointer would bind NULL.
+      sqlite3_bind_text64(
+        handle, index, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? Self.emptyText,
+        sqlite3_uint64(buffer.count), Self.transient, UInt8(SQLITE_UTF8))
     }
     record(result, index: index)
+  }
+
+  /// Binds the UTF-8 text `bytes` (copied) to parameter `index` (1-based), for callers that
+  /// assemble a value in a reused buffer instead of making a `String`.
+  public func bind(_ index: Int32, utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    let result = sqlite3_bind_text64(
+      handle, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? Self.emptyText,
+      sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8))
+    record(result, index: index)
+  }
+
+  /// A pointer to a NUL byte, bound for empty text (a null pointer would bind NULL).
+  private static var emptyText: UnsafePointer<CChar> {
+    UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
   }
 
   /// Binds bytes (copied) to parameter `index` (1-based); empty data binds an empty blob.
@@ -148,6 +167,17 @@ public final class SQLiteStatement {
     guard let pointer = sqlite3_column_text(handle, i) else { return "" }
     let count = Int(sqlite3_column_bytes(handle, i))
     return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+  }
+
+  /// Calls `body` with the UTF-8 bytes of column `i` (0-based) in the current row, without
+  /// making a `String`; NULL gives no bytes. The bytes are valid only inside `body`.
+  public func withUTF8<Result>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    -> Result
+  {
+    guard let pointer = sqlite3_column_text(handle, i) else {
+      return try body(UnsafeBufferPointer(start: nil, count: 0))
+    }
+    return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, i))))
   }
 
   /// Column `i` (0-based) as text, or nil when it is NULL.

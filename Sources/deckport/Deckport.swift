@@ -14,5 +14,5 @@ struct Deckport: ParsableCommand {
       when anything could not be kept), 64 for a usage error.
       """,
     version: "0.1.0",
-    subcommands: [Convert.self, Inspect.self])
+    subcommands: [Convert.self, Inspect.self, Migrate.self])
 }

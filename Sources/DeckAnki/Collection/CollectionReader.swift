@@ -165,16 +165,48 @@ struct CollectionReader {
       notes.append(
         Note(
           id: rows.int64(0), guid: rows.text(1), noteTypeID: rows.int64(2),
-          fields: rows.text(5).split(separator: Self.fieldSeparator, omittingEmptySubsequences: false)
-            .map(String.init),
-          tags: Self.tags(rows.text(4)), modificationTime: rows.int64(3)))
+          fields: rows.withUTF8(5, Self.fields), tags: rows.withUTF8(4, Self.tags),
+          modificationTime: rows.int64(3)))
     }
     return notes
+  }
+
+  /// The field values of `notes.flds`, split at U+001F.
+  ///
+  /// Split on the bytes, not on `Character`s: U+001F is a control character, after and before
+  /// which a grapheme always breaks, and never part of a longer UTF-8 sequence, so this gives
+  /// exactly the values splitting the decoded text would, without decoding it twice.
+  static func fields(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+    var values: [String] = []
+    var start = 0
+    for index in 0..<bytes.count where bytes[index] == 0x1F {
+      values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+      start = index + 1
+    }
+    values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self))
+    return values
   }
 
   /// Anki's tag string (space or U+3000 separated, padded with spaces) as a list.
   static func tags(_ text: String) -> [String] {
     text.split(whereSeparator: { $0 == " " || $0 == "\u{3000}" }).map(String.init)
+  }
+
+  /// ``tags(_:)`` of the UTF-8 `bytes`; ASCII text (nearly every tag string) is split on its
+  /// bytes without decoding it first.
+  static func tags(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+    guard bytes.allSatisfy({ $0 < 0x80 }) else {
+      return tags(String(decoding: bytes, as: UTF8.self))
+    }
+    var tags: [String] = []
+    var start = 0
+    for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x20 {
+      if index > start {
+        tags.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+      }
+      start = index + 1
+    }
+    return tags
   }
 
   private func readCards() throws -> [Card] {

@@ -115,29 +115,47 @@ enum CollectionValidation {
   ) throws -> [Note] {
     try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    // Notes are written back only when something changes, so the usual collection is not copied.
     var notes = collection.notes
     for index in notes.indices {
       let note = notes[index]
-      let here = location.item("note \(note.id)")
       guard let noteType = noteTypes[note.noteTypeID] else {
         throw DeckError(
-          .invalidRequest, at: here,
+          .invalidRequest, at: location.item("note \(note.id)"),
           "note uses note type \(note.noteTypeID), which the collection does not define; Anki would refuse the package")
       }
       guard note.fields.count == noteType.fields.count else {
         throw DeckError(
-          .invalidRequest, at: here,
+          .invalidRequest, at: location.item("note \(note.id)"),
           "note has \(note.fields.count) fields, but its \(label(noteType)) has \(noteType.fields.count); Anki would refuse the package")
       }
-      for (fieldIndex, value) in note.fields.enumerated() where value.contains(fieldSeparator) {
+      // U+001F is a grapheme of its own (a control character), so looking for its byte finds
+      // exactly the values `contains(Character)` would.
+      for (fieldIndex, value) in note.fields.enumerated() where value.utf8.contains(0x1F) {
         notes[index].fields[fieldIndex] = value.replacingOccurrences(of: String(fieldSeparator), with: "")
         log.reportLimited(
-          "field-changed", at: here, summaryAt: location,
+          "field-changed", at: location.item("note \(note.id)"), summaryAt: location,
           "field '\(noteType.fields[fieldIndex].name)' holds the control character U+001F, which Anki uses between fields; it is removed")
       }
-      notes[index].tags = checkedTags(note.tags, at: here, location: location, log: &log)
+      if !note.tags.allSatisfy(isCleanTag) {
+        notes[index].tags = checkedTags(note.tags, at: location.item("note \(note.id)"), location: location, log: &log)
+      }
     }
     return notes
+  }
+
+  /// Whether ``checkedTags(_:at:location:log:)`` keeps `tag` as it is: not empty, and no byte
+  /// of a space, an ASCII control character or U+3000 (E3 80 80).
+  static func isCleanTag(_ tag: String) -> Bool {
+    var previous: (UInt8, UInt8) = (0, 0)
+    var count = 0
+    for byte in tag.utf8 {
+      if byte <= 0x20 || byte == 0x7F { return false }
+      if byte == 0x80 && previous == (0xE3, 0x80) { return false }
+      previous = (previous.1, byte)
+      count += 1
+    }
+    return count > 0
   }
 
   /// Tags without the characters Anki splits tags at (space, U+3000) or removes (ASCII
@@ -214,24 +232,25 @@ enum CollectionValidation {
     try requireUniqueIDs(cards.map(\.id), what: "card", location: location)
     let noteIDs = Set(notes.map(\.id))
     let deckIDs = Set(decks.map(\.id))
-    var result: [Card] = []
-    result.reserveCapacity(cards.count)
-    for card in cards {
-      let here = location.item("card \(card.id)")
+    // The usual collection has no orphans; its card array is then returned as it is (shared,
+    // not copied).
+    var orphans = IndexSet()
+    for (index, card) in cards.enumerated() {
       guard noteIDs.contains(card.noteID) else {
         log.reportLimited(
-          "card-orphan", at: here, summaryAt: location,
+          "card-orphan", at: location.item("card \(card.id)"), summaryAt: location,
           "card belongs to note \(card.noteID), which does not exist; it is left out")
+        orphans.insert(index)
         continue
       }
       if !deckIDs.contains(card.deckID) {
         log.reportLimited(
-          "card-deck-missing", at: here, summaryAt: location,
+          "card-deck-missing", at: location.item("card \(card.id)"), summaryAt: location,
           "card is in deck \(card.deckID), which the collection does not define; Anki keeps such a card in a deck that does not exist")
       }
-      result.append(card)
     }
-    return result
+    guard !orphans.isEmpty else { return cards }
+    return cards.enumerated().filter { !orphans.contains($0.offset) }.map(\.element)
   }
 
   private static func reportNotesWithoutCards(

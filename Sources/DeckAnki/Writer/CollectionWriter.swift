@@ -39,6 +39,11 @@ struct CollectionWriter {
       type integer NOT NULL
     );
     CREATE TABLE graves (usn integer NOT NULL, oid integer NOT NULL, type integer NOT NULL);
+    """
+
+  /// The indexes of a schema-11 collection, created once the rows are in (one sort per index
+  /// instead of an index update per row).
+  static let indexSQL = """
     CREATE INDEX ix_notes_usn ON notes (usn);
     CREATE INDEX ix_cards_usn ON cards (usn);
     CREATE INDEX ix_revlog_usn ON revlog (usn);
@@ -72,13 +77,18 @@ struct CollectionWriter {
     } catch let error as DeckError {
       throw DeckError(.writeFailed, at: location, "cannot create the collection database (\(error.message))")
     }
-    try database.execute("PRAGMA page_size = \(pageSize); PRAGMA journal_mode = DELETE;")
+    // The file is private scratch until it is packed: no rollback journal and no syncing
+    // while it is built. Neither setting is stored in the file, which is an ordinary
+    // rollback-journal database (like Anki's own `journal_mode = delete` exports) once closed.
+    try database.execute(
+      "PRAGMA page_size = \(pageSize); PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
     try database.execute(Self.schemaSQL)
     try database.execute("BEGIN")
     try insertHeader(database)
     try insertNotes(database)
     try insertCards(database)
     try insertReviews(database)
+    try database.execute(Self.indexSQL)
     try database.execute("COMMIT")
     if pageSize != 4096 { try database.execute("VACUUM") }
   }
@@ -116,6 +126,9 @@ struct CollectionWriter {
       collection.noteTypes.map { ($0.id, $0.sortFieldIndex) }, uniquingKeysWith: { first, _ in first })
     let statement = try database.prepare(
       "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')", table: "notes")
+    // `tags` and `flds` are assembled in reused buffers, not as new strings per note.
+    var tags: [UInt8] = []
+    var fields: [UInt8] = []
     for note in collection.notes {
       let sortIndex = sortFields[note.noteTypeID] ?? 0
       let firstField = AnkiFieldText.strippingHTMLPreservingMediaFileNames(note.fields.first ?? "")
@@ -124,14 +137,27 @@ struct CollectionWriter {
         ? firstField
         : AnkiFieldText.strippingHTMLPreservingMediaFileNames(
           note.fields.indices.contains(sortIndex) ? note.fields[sortIndex] : "")
+      tags.removeAll(keepingCapacity: true)
+      if !note.tags.isEmpty {
+        for tag in note.tags {
+          tags.append(0x20)
+          tags.append(contentsOf: tag.utf8)
+        }
+        tags.append(0x20)
+      }
+      fields.removeAll(keepingCapacity: true)
+      for (index, field) in note.fields.enumerated() {
+        if index > 0 { fields.append(0x1F) }
+        fields.append(contentsOf: field.utf8)
+      }
       statement.reset()
       statement.bind(1, int64: note.id)
       statement.bind(2, text: note.guid)
       statement.bind(3, int64: note.noteTypeID)
       statement.bind(4, int64: note.modificationTime)
       statement.bind(5, int64: Self.localUSN)
-      statement.bind(6, text: note.tags.isEmpty ? "" : " \(note.tags.joined(separator: " ")) ")
-      statement.bind(7, text: note.fields.joined(separator: String(CollectionValidation.fieldSeparator)))
+      tags.withUnsafeBufferPointer { statement.bind(6, utf8: $0) }
+      fields.withUnsafeBufferPointer { statement.bind(7, utf8: $0) }
       // Bound as text; the column's integer affinity stores "12" as 12, exactly as Anki does.
       statement.bind(8, text: sortField)
       statement.bind(9, int64: Int64(AnkiFieldText.checksum(firstField)))

@@ -23,7 +23,7 @@ extension MediaReferences {
   /// (`[latex]…[/latex]`, `[$]…[/$]`, `[$$]…[/$$]`): `latex-<SHA-1 of the LaTeX>.png`, or
   /// `.svg` when the note type renders SVG.
   public static func latexFileNames(in field: String, svg: Bool) -> [String] {
-    guard field.contains("["), let pattern = AnkiPatterns.latex else { return [] }
+    guard mayHoldLaTeX(field), let pattern = AnkiPatterns.latex else { return [] }
     let text = field as NSString
     var names: [String] = []
     for match in pattern.matches(in: field, options: [], range: NSRange(location: 0, length: text.length)) {
@@ -49,9 +49,33 @@ extension MediaReferences {
     return names
   }
 
+  /// Whether `field` has a `[latex]` (in any case), `[$]` or `[$$]`, without which the LaTeX
+  /// pattern cannot match; checked on the bytes, so the common field costs one pass.
+  static func mayHoldLaTeX(_ field: String) -> Bool {
+    let latex = Array("latex]".utf8)
+    var utf8 = field.utf8.makeIterator()
+    var previousWasBracket = false
+    var matched = -1  // bytes of "latex]" matched after a '[', or -1
+    while let byte = utf8.next() {
+      if previousWasBracket && byte == UInt8(ascii: "$") { return true }
+      if matched >= 0 {
+        let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+        if lower == latex[matched] {
+          matched += 1
+          if matched == latex.count { return true }
+        } else {
+          matched = -1
+        }
+      }
+      previousWasBracket = byte == UInt8(ascii: "[")
+      if previousWasBracket { matched = 0 }
+    }
+    return false
+  }
+
   /// The first group that matched, for each match of `pattern` in `text`.
   private static func firstGroups(of pattern: NSRegularExpression?, in text: String) -> [String] {
-    guard let pattern, text.contains("_") else { return [] }
+    guard let pattern, text.utf8.contains(UInt8(ascii: "_")) else { return [] }
     let nsText = text as NSString
     var names: [String] = []
     for match in pattern.matches(in: text, options: [], range: NSRange(location: 0, length: nsText.length)) {

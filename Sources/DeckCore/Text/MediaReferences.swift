@@ -5,11 +5,17 @@
 public enum MediaReferences {
   /// The file names `field` refers to, in order of appearance, HTML entities decoded.
   public static func fileNames(in field: String) -> [String] {
-    var names: [String] = []
-    let bytes = Array(field.utf8)
-    collectSoundTags(bytes, into: &names)
-    collectHTMLTags(bytes, into: &names)
-    return names.filter(isLocalFileName)
+    var field = field
+    return field.withUTF8 { bytes in
+      // Most fields name no file: without a '<' or a '[' there is nothing to look at.
+      guard bytes.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "[") }) else {
+        return []
+      }
+      var names: [String] = []
+      collectSoundTags(bytes, into: &names)
+      collectHTMLTags(bytes, into: &names)
+      return names.filter(isLocalFileName)
+    }
   }
 
   private static func isLocalFileName(_ name: String) -> Bool {
@@ -18,13 +24,13 @@ public enum MediaReferences {
 
   private static let soundOpener = Array("[sound:".utf8)
 
-  private static func collectSoundTags(_ bytes: [UInt8], into names: inout [String]) {
+  private static func collectSoundTags(_ bytes: UnsafeBufferPointer<UInt8>, into names: inout [String]) {
     var index = 0
     while index + soundOpener.count <= bytes.count {
       if bytes[index] == UInt8(ascii: "["), matches(bytes, at: index, soundOpener) {
         let start = index + soundOpener.count
         if let end = bytes[start...].firstIndex(of: UInt8(ascii: "]")) {
-          names.append(String(decoding: bytes[start..<end], as: UTF8.self))
+          names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
           index = end + 1
           continue
         }
@@ -37,16 +43,21 @@ public enum MediaReferences {
     Array($0.utf8)
   }
 
-  private static func collectHTMLTags(_ bytes: [UInt8], into names: inout [String]) {
+  private static func collectHTMLTags(_ bytes: UnsafeBufferPointer<UInt8>, into names: inout [String]) {
     var index = 0
     while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
       guard let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) else { return }
-      let tag = Array(bytes[(open + 1)..<close])
+      let tagStart = open + 1
       index = close + 1
-      guard let nameEnd = tag.firstIndex(where: isSpace), nameEnd > 0 else { continue }
-      let tagName = tag[0..<nameEnd].map(lowercased)
-      guard mediaTagNames.contains(where: { $0 == tagName }) else { continue }
-      if let value = attributeValue(in: tag[nameEnd...], named: ["src", "data"]) {
+      guard let nameEnd = bytes[tagStart..<close].firstIndex(where: isSpace), nameEnd > tagStart else {
+        continue
+      }
+      let nameLength = nameEnd - tagStart
+      let isMediaTag = mediaTagNames.contains { name in
+        name.count == nameLength && matches(bytes, at: tagStart, name)
+      }
+      guard isMediaTag else { continue }
+      if let value = attributeValue(in: UnsafeBufferPointer(rebasing: bytes[nameEnd..<close]), named: ["src", "data"]) {
         names.append(HTMLEntities.decode(value))
       }
     }
@@ -54,7 +65,7 @@ public enum MediaReferences {
 
   /// The value of the first attribute among `names` in the attribute text of a tag
   /// (`name=value`, `name="value"` or `name='value'`; attributes without a value are skipped).
-  private static func attributeValue(in attributes: ArraySlice<UInt8>, named names: Set<String>)
+  private static func attributeValue(in attributes: UnsafeBufferPointer<UInt8>, named names: Set<String>)
     -> String?
   {
     var index = attributes.startIndex
@@ -85,12 +96,14 @@ public enum MediaReferences {
         while index < end, !isSpace(attributes[index]) { index += 1 }
         valueRange = valueStart..<index
       }
-      if names.contains(name) { return String(decoding: attributes[valueRange], as: UTF8.self) }
+      if names.contains(name) {
+        return String(decoding: UnsafeBufferPointer(rebasing: attributes[valueRange]), as: UTF8.self)
+      }
     }
     return nil
   }
 
-  private static func matches(_ bytes: [UInt8], at index: Int, _ pattern: [UInt8]) -> Bool {
+  private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ pattern: [UInt8]) -> Bool {
     for (offset, byte) in pattern.enumerated() where lowercased(bytes[index + offset]) != byte {
       return false
     }

@@ -7,12 +7,21 @@ extension Deckport {
     static let configuration = CommandConfiguration(
       abstract: "Convert a deck file to another format.",
       discussion: """
-        Formats come from the file extensions (.apkg, .colpkg, .json) unless --from or --to \
-        name them. Output formats: apkg (Anki's legacy layout, which every Anki version and \
-        most tools read), apkg-modern (the latest layout current Anki writes), colpkg and \
-        colpkg-modern (whole-collection backups), json (the deckport JSON deck format, media \
-        embedded). The output is written under a temporary name and renamed when complete; \
-        an existing output is replaced only with --force, and the input is never changed.
+        Formats come from the file extensions (.apkg, .colpkg, .json, .csv, .tsv, .txt) unless \
+        --from or --to name them. Output formats: apkg (Anki's legacy layout, which every Anki \
+        version and most tools read), apkg-modern (the latest layout current Anki writes), \
+        colpkg and colpkg-modern (whole-collection backups), json (the deckport JSON deck \
+        format, media embedded), csv and tsv (Anki's text format: # header lines, then GUID, \
+        note type, deck, fields and tags; with --header or --columns a plain spreadsheet). The \
+        output is written under a temporary name and renamed when complete; an existing output \
+        is replaced only with --force, and the input is never changed.
+
+        CSV and TSV input is read as Anki's importer reads it: the # header lines decide the \
+        separator, HTML, columns, note type and deck; rows naming a stock note type (Basic, \
+        Cloze, ...) get its real fields and templates. A spreadsheet export becomes a deck in \
+        one command: deckport convert words.csv words.apkg --header --columns front,back \
+        --deck Words. A CSV keeps no scheduling, review log or media; converting a deck that \
+        has them to CSV warns about each.
         """)
 
     @Argument(help: "The deck file to read.")
@@ -24,16 +33,19 @@ extension Deckport {
     @Option(help: "The input format, when the extension does not tell.")
     var from: InputFormat?
 
-    @Option(help: "The output format (apkg, apkg-modern, colpkg, colpkg-modern, json).")
+    @Option(help: "The output format (apkg, apkg-modern, colpkg, colpkg-modern, json, csv, tsv).")
     var to: OutputFormat?
 
     @Flag(help: "Replace the output file if it exists.")
     var force = false
 
+    @OptionGroup(title: "CSV and TSV options") var csv: CSVArguments
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      let options = ConversionOptions(from: from, to: to, replacing: force, strict: diagnostics.strict)
+      let options = ConversionOptions(
+        from: from, to: to, replacing: force, strict: diagnostics.strict, csv: try csv.options())
       var warningCount = 0
       let report = try CommandFailure.reporting {
         try DeckConverter().convert(input: input, output: output, options: options) { warning in

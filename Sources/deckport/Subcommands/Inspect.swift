@@ -11,24 +11,27 @@ extension Deckport {
         decks that hold cards, the note types with their fields and templates, and the media \
         files notes refer to but the file lacks, as the real Anki would find them on import. \
         With --json, prints one JSON object with the keys format (apkg-legacy-1, \
-        apkg-legacy-2, apkg-latest, colpkg-legacy or colpkg-latest), notes, cards, media, \
-        reviews, decks, noteTypes (name, kind, fields, templates), unusedNoteTypes, \
-        missingMedia and warnings.
+        apkg-legacy-2, apkg-latest, colpkg-legacy, colpkg-latest, json, csv or tsv), notes, \
+        cards, media, reviews, decks, noteTypes (name, kind, fields, templates), \
+        unusedNoteTypes, missingMedia and warnings.
         """)
 
-    @Argument(help: "The deck file to inspect (.apkg, .colpkg).")
+    @Argument(help: "The deck file to inspect (.apkg, .colpkg, .json, .csv, .tsv, .txt).")
     var file: String
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
-    @Option(help: "The input format (apkg or colpkg), when the extension does not tell.")
+    @Option(help: "The input format (apkg, colpkg, json, csv, tsv), when the extension does not tell.")
     var from: InputFormat?
+
+    @OptionGroup(title: "CSV and TSV options") var csv: CSVArguments
 
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      let deck = try CommandFailure.reporting { try DeckLoader().load(path: file, format: from) }
+      let csvOptions = try csv.options()
+      let deck = try CommandFailure.reporting { try DeckLoader().load(path: file, format: from, csv: csvOptions) }
       let summary = DeckSummary(deck)
       print(json ? try summary.jsonText() : summary.text)
       try CommandFailure.handle(warnings: deck.warnings, options: diagnostics)

@@ -1,0 +1,61 @@
+import DeckCore
+
+/// Maps app records onto notes and back, so app storage converts to and from Anki decks.
+///
+/// Records become notes of one note type: a profile's note fields (Flashzilla: Prompt, Answer),
+/// or for a generic shape one field per key. `Data` values become media files named by their
+/// SHA-1 (`<sha1>.png`) and referenced from the field (`<img src="…">`); a profile's identity key
+/// becomes the note's GUID, a creation date its id. Back, each note becomes a record: field HTML
+/// turned into text, referenced media into `Data`.
+///
+/// ```swift
+/// let content = try AppStorageReader().read(path: "default.store")
+/// let (deck, warnings) = AppRecordMapping.collection(from: content.records)
+/// let (records, _) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
+/// ```
+///
+/// Everything that does not fit is reported as a ``Diagnostic``: tags and scheduling a record
+/// cannot hold, formatting removed from field HTML, values whose type a generic note loses.
+public enum AppRecordMapping {
+  /// The deck for `records`: one note type, one deck, a note and a new card per record, media
+  /// for their `Data` values.
+  ///
+  /// - Parameter profile: ``AppProfileChoice/automatic`` uses the records' profile (or the one
+  ///   they fit), ``AppProfileChoice/generic`` maps field-for-key.
+  public static func collection(from records: AppRecords, profile: AppProfileChoice = .automatic)
+    -> (collection: DeckCollection, warnings: [Diagnostic])
+  {
+    RecordsToDeck(records: records, profile: resolved(profile, records: records)).collection()
+  }
+
+  /// The records for the notes of `collection`.
+  ///
+  /// - Parameter profile: ``AppProfileChoice/automatic`` uses the profile whose note type the
+  ///   deck has (one deckport made), else maps field-for-key; a named profile maps the fields by
+  ///   name, then by position.
+  public static func records(from collection: DeckCollection, profile: AppProfileChoice = .automatic)
+    -> (records: AppRecords, warnings: [Diagnostic])
+  {
+    let chosen: AppRecordProfile?
+    switch profile {
+    case .generic: chosen = nil
+    case .named(let named): chosen = named
+    case .automatic:
+      chosen = AppRecordProfile.all.first { profile in collection.noteTypes.contains { $0.name == profile.title } }
+    }
+    return DeckToRecords(collection: collection, profile: chosen).records()
+  }
+
+  private static func resolved(_ choice: AppProfileChoice, records: AppRecords) -> AppRecordProfile? {
+    switch choice {
+    case .generic: nil
+    case .named(let profile): profile
+    case .automatic: records.profile ?? AppRecordProfile.detect(in: records.records)
+    }
+  }
+
+  /// Where mapping warnings point: the record set or deck, since they have no file.
+  static func location(_ name: String) -> SourceLocation {
+    SourceLocation(file: name)
+  }
+}

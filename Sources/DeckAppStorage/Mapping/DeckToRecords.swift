@@ -1,0 +1,163 @@
+import DeckCore
+import Foundation
+
+/// Builds app records from a deck's notes (see ``AppRecordMapping/records(from:profile:)``).
+struct DeckToRecords {
+  let collection: DeckCollection
+  let profile: AppRecordProfile?
+
+  func records() -> (records: AppRecords, warnings: [Diagnostic]) {
+    let name = profile?.recordType ?? collection.noteTypes.first?.name ?? "Notes"
+    let location = AppRecordMapping.location(name)
+    var warnings: [Diagnostic] = []
+    let media = Dictionary(collection.media.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var notes = collection.notes
+    if let profile, let own = collection.noteTypes.first(where: { $0.name == profile.title }) {
+      let others = notes.filter { $0.noteTypeID != own.id }.count
+      if others > 0 {
+        warnings.append(
+          Diagnostic("note-skipped", at: location, "\(others) notes of other note types than \(profile.title) are left out"))
+      }
+      notes = notes.filter { $0.noteTypeID == own.id }
+    }
+    var removedMarkup = 0
+    var records: [AppRecord] = []
+    for note in notes {
+      let noteLocation = location.item("note \(note.id)")
+      let fieldNames = noteTypes[note.noteTypeID]?.fieldNames ?? note.fields.indices.map { "Field \($0 + 1)" }
+      var record = AppRecord()
+      var losses = FieldText.Losses()
+      if let profile {
+        let assignment = Self.assign(profile.noteFieldNames, to: fieldNames)
+        var used = Set(assignment.values)
+        // Data keys first: their own field, else the first picture anywhere in the note.
+        var taken = Set<String>()
+        var dataValues: [String: AppValue] = [:]
+        for field in profile.fields where field.type == .data {
+          guard case .field(let fieldName) = field.role else { continue }
+          let source = assignment[fieldName] ?? note.fields.indices.first { index in
+            MediaReferences.fileNames(in: note.fields[index]).contains { !taken.contains($0) }
+          }
+          guard let source else { continue }
+          used.insert(source)
+          let html = note.fields[source]
+          guard let name = MediaReferences.fileNames(in: html).first(where: { !taken.contains($0) }) else { continue }
+          taken.insert(name)
+          if let value = mediaValue(name, media: media, at: noteLocation.item(field.key), warnings: &warnings) {
+            dataValues[field.key] = value
+          }
+        }
+        for field in profile.fields {
+          switch field.role {
+          case .noteGUID:
+            record[field.key] = .uuid(UUID(uuidString: note.guid) ?? Self.derivedUUID(note.guid))
+          case .noteCreation:
+            record[field.key] = .date(Date(timeIntervalSince1970: Double(note.id) / 1000))
+          case .field(let fieldName):
+            if field.type == .data {
+              if let value = dataValues[field.key] { record[field.key] = value }
+              continue
+            }
+            let html = assignment[fieldName].map { note.fields[$0] } ?? ""
+            for file in MediaReferences.fileNames(in: html) where !taken.contains(file) {
+              warnings.append(
+                Diagnostic(
+                  "media-dropped", at: noteLocation.item(fieldName),
+                  "refers to \(file), which the \(profile.title) key '\(field.key)' (text) cannot hold"))
+            }
+            let text = FieldText.text(html, losses: &losses)
+            // An optional key with nothing in it is absent, as JSONEncoder leaves out a nil optional.
+            if field.required || !text.isEmpty { record[field.key] = .string(text) }
+          }
+        }
+        for (index, fieldName) in fieldNames.enumerated() where !used.contains(index) && !note.fields[index].isEmpty {
+          warnings.append(
+            Diagnostic("field-dropped", at: noteLocation.item(fieldName), "the field has no place in a \(profile.title) and is left out"))
+        }
+      } else {
+        for (index, fieldName) in fieldNames.enumerated() where index < note.fields.count {
+          let html = note.fields[index]
+          let files = MediaReferences.fileNames(in: html)
+          if files.count == 1, let only = files.first,
+            html.trimmingCharacters(in: .whitespaces) == MediaSniffing.fieldText(for: only, reference: .image)
+              || html.trimmingCharacters(in: .whitespaces) == MediaSniffing.fieldText(for: only, reference: .sound)
+              || html.trimmingCharacters(in: .whitespaces) == MediaSniffing.fieldText(for: only, reference: .object),
+            let value = mediaValue(only, media: media, at: noteLocation.item(fieldName), warnings: &warnings)
+          {
+            record[fieldName] = value
+          } else {
+            record[fieldName] = .string(FieldText.text(html, losses: &losses))
+          }
+        }
+      }
+      if losses.removedMarkup { removedMarkup += 1 }
+      records.append(record)
+    }
+    if removedMarkup > 0 {
+      warnings.append(
+        Diagnostic(
+          "formatting-dropped", at: location,
+          "\(removedMarkup) note\(removedMarkup == 1 ? "" : "s") had HTML formatting, which plain app text cannot keep"))
+    }
+    let tagged = notes.filter { !$0.tags.isEmpty }.count
+    if tagged > 0 {
+      warnings.append(Diagnostic("tags-dropped", at: location, "\(tagged) notes have tags, which the records cannot hold"))
+    }
+    let noteIDs = Set(notes.map(\.id))
+    let studied = collection.cards.filter { noteIDs.contains($0.noteID) && $0.scheduling.type != 0 }.count
+    if studied > 0 || !collection.reviews.isEmpty {
+      warnings.append(
+        Diagnostic(
+          "scheduling-dropped", at: location,
+          "\(studied) cards have been studied and there are \(collection.reviews.count) reviews; the records keep no scheduling"))
+    }
+    let result = AppRecords(name: name, records: records, declared: nil, profile: profile)
+    return (result, warnings)
+  }
+
+  /// For each profile field name, the note field it takes: the one with the same name (ignoring
+  /// case), else the next unassigned one by position.
+  static func assign(_ profileFields: [String], to noteFields: [String]) -> [String: Int] {
+    var assignment: [String: Int] = [:]
+    var taken = Set<Int>()
+    for name in profileFields {
+      if let index = noteFields.firstIndex(where: { $0.lowercased() == name.lowercased() }) {
+        assignment[name] = index
+        taken.insert(index)
+      }
+    }
+    var next = 0
+    for name in profileFields where assignment[name] == nil {
+      while taken.contains(next) { next += 1 }
+      guard next < noteFields.count else { break }
+      assignment[name] = next
+      taken.insert(next)
+    }
+    return assignment
+  }
+
+  /// The bytes of the media file `name`.
+  private func mediaValue(
+    _ name: String, media: [String: MediaFile], at location: SourceLocation, warnings: inout [Diagnostic]
+  ) -> AppValue? {
+    guard let file = media[name] else {
+      warnings.append(Diagnostic("media-missing", at: location, "refers to \(name), which the deck does not have"))
+      return nil
+    }
+    do {
+      return .data(try file.blob.data())
+    } catch {
+      warnings.append(Diagnostic("media-missing", at: location, "cannot read \(name) (\(error))"))
+      return nil
+    }
+  }
+
+  /// A UUID derived from a GUID that is not one (version-5 style, from its SHA-1).
+  static func derivedUUID(_ guid: String) -> UUID {
+    var digest = Array(SHA1.digest(Data("deckport-guid\u{1F}\(guid)".utf8)).prefix(16))
+    digest[6] = (digest[6] & 0x0F) | 0x50
+    digest[8] = (digest[8] & 0x3F) | 0x80
+    return UUID(bytes: Data(digest))
+  }
+}

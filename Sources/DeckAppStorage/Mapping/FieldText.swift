@@ -1,0 +1,70 @@
+import DeckCore
+import Foundation
+
+/// App text and note-field HTML, both ways. App text becomes HTML with `&`, `<` and `>` escaped
+/// and line breaks as `<br>`; HTML becomes text with `<br>` and `<div>` as line breaks, other
+/// tags removed and character references decoded. deckport's own output converts back exactly.
+enum FieldText {
+  /// `text` as note-field HTML (`\r\n` and a lone `\r` as marked `<br>`s, so they come back).
+  static func html(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    let scalars = Array(text.unicodeScalars)
+    var index = 0
+    while index < scalars.count {
+      switch scalars[index] {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\n": result += "<br>"
+      case "\r":
+        if index + 1 < scalars.count, scalars[index + 1] == "\n" {
+          result += "<br data-crlf>"
+          index += 1
+        } else {
+          result += "<br data-cr>"
+        }
+      default: result.unicodeScalars.append(scalars[index])
+      }
+      index += 1
+    }
+    return result
+  }
+
+  /// What converting `html` to text did besides the exact inverse of ``html(_:)``.
+  struct Losses {
+    /// Tags other than `<br>` and `<div>` were removed.
+    var removedMarkup = false
+  }
+
+  /// `html` as app text.
+  static func text(_ html: String, losses: inout Losses) -> String {
+    guard html.contains("<") else { return HTMLEntities.decode(html) }
+    var result = ""
+    var index = html.startIndex
+    var firstBlock = true
+    while let open = html[index...].firstIndex(of: "<") {
+      result += html[index..<open]
+      guard let close = html[open...].firstIndex(of: ">") else {
+        index = open
+        break
+      }
+      let tag = html[html.index(after: open)..<close].lowercased()
+      let name = tag.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "\t" || $0 == "\n" }).first.map(String.init) ?? ""
+      switch name {
+      case "br":
+        result += tag.contains("data-crlf") ? "\r\n" : (tag.contains("data-cr") ? "\r" : "\n")
+      case "div", "p":
+        if !tag.hasPrefix("/") {
+          if !firstBlock || !result.isEmpty { result += "\n" }
+          firstBlock = false
+        }
+      default:
+        losses.removedMarkup = true
+      }
+      index = html.index(after: close)
+    }
+    result += html[index...]
+    return HTMLEntities.decode(result)
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// What a `Data` value holds, from its first bytes: the file extension its media file gets and
+/// how a note field refers to it.
+enum MediaSniffing {
+  /// How a field shows a media file.
+  enum Reference {
+    /// `<img src="name">`.
+    case image
+    /// `[sound:name]` (Anki plays audio and video this way).
+    case sound
+    /// `<object data="name"></object>`, which Anki still counts as a reference.
+    case object
+  }
+
+  /// The extension (without the dot) and reference form for `data`.
+  static func kind(of data: Data) -> (ext: String, reference: Reference) {
+    let bytes = Array(data.prefix(16))
+    func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+      bytes.count >= offset + prefix.count && Array(bytes[offset..<(offset + prefix.count)]) == prefix
+    }
+    func ascii(_ text: String, at offset: Int = 0) -> Bool { starts(Array(text.utf8), at: offset) }
+    if starts([0x89, 0x50, 0x4E, 0x47]) { return ("png", .image) }
+    if starts([0xFF, 0xD8, 0xFF]) { return ("jpg", .image) }
+    if ascii("GIF8") { return ("gif", .image) }
+    if ascii("RIFF"), ascii("WEBP", at: 8) { return ("webp", .image) }
+    if ascii("RIFF"), ascii("WAVE", at: 8) { return ("wav", .sound) }
+    if ascii("ftyp", at: 4) {
+      if ascii("heic", at: 8) || ascii("heix", at: 8) || ascii("mif1", at: 8) { return ("heic", .image) }
+      if ascii("avif", at: 8) { return ("avif", .image) }
+      if ascii("M4A", at: 8) { return ("m4a", .sound) }
+      if ascii("qt", at: 8) { return ("mov", .sound) }
+      return ("mp4", .sound)
+    }
+    if ascii("BM") { return ("bmp", .image) }
+    if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return ("tif", .image) }
+    if ascii("ID3") || starts([0xFF, 0xFB]) || starts([0xFF, 0xF3]) || starts([0xFF, 0xF2]) { return ("mp3", .sound) }
+    if ascii("OggS") { return ("ogg", .sound) }
+    if ascii("fLaC") { return ("flac", .sound) }
+    if ascii("%PDF") { return ("pdf", .object) }
+    let head = String(decoding: data.prefix(256), as: UTF8.self)
+    if head.contains("<svg") { return ("svg", .image) }
+    return ("bin", .object)
+  }
+
+  /// The field text that refers to the media file `name`.
+  static func fieldText(for name: String, reference: Reference) -> String {
+    switch reference {
+    case .image: "<img src=\"\(name)\">"
+    case .sound: "[sound:\(name)]"
+    case .object: "<object data=\"\(name)\"></object>"
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import DeckCore
+import Foundation
+
+/// Builds a deck from app records (see ``AppRecordMapping/collection(from:profile:)``).
+struct RecordsToDeck {
+  let records: AppRecords
+  let profile: AppRecordProfile?
+
+  /// The Anki default style sheet.
+  static let css = ".card {\n    font-family: arial;\n    font-size: 20px;\n    text-align: center;\n    color: black;\n    background-color: white;\n}\n"
+
+  /// Which record key fills which note field, in field order.
+  private var fieldKeys: [(field: String, key: String)] {
+    if let profile {
+      return profile.fields.compactMap { if case .field(let name) = $0.role { (name, $0.key) } else { nil } }
+    }
+    return zip(Self.fieldNames(for: records.shape.keys), records.shape.keys).map { ($0, $1) }
+  }
+
+  func collection() -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    var warnings: [Diagnostic] = []
+    let location = AppRecordMapping.location(records.name)
+    let mapping = fieldKeys
+    let title = profile?.title ?? "\(records.name) (app records)"
+    let noteTypeID = DerivedID.id(for: "notetype\u{1F}deckport-app\u{1F}" + title)
+    let fieldNames = mapping.map(\.field)
+    let back = fieldNames.dropFirst().map { "{{\($0)}}" }.joined(separator: "<br>\n")
+    let noteType = NoteType(
+      id: noteTypeID, name: title,
+      fields: fieldNames.map { NoteType.Field(name: $0) },
+      templates: [
+        NoteType.CardTemplate(
+          name: "Card 1", questionFormat: "{{\(fieldNames.first ?? "")}}",
+          answerFormat: "{{FrontSide}}\n\n<hr id=answer>\n\n" + back)
+      ], css: Self.css)
+    let deckName = profile?.app ?? records.name
+    let deck = Deck(id: DerivedID.id(for: "deck\u{1F}" + deckName), name: deckName)
+
+    var collection = DeckCollection(decks: [deck], noteTypes: [noteType])
+    var mediaNames = Set<String>()
+    var usedNoteIDs = Set<Int64>()
+    // Note and card ids count up from a base derived from the note type, so the deck lists the
+    // notes in the records' order (Anki matches notes by GUID on import, not by id).
+    let firstNoteID = DerivedID.id(for: "notes\u{1F}" + title)
+    let firstCardID = DerivedID.id(for: "cards\u{1F}" + title)
+    var seenContent: [String: Int] = [:]
+    var textTypes: [String: AppValueType] = [:]
+    for (index, record) in records.records.enumerated() {
+      var fields: [String] = []
+      for (_, key) in mapping {
+        let value = record[key] ?? .null
+        if profile == nil, ![.string, .data, .any].contains(value.type) { textTypes[key] = value.type }
+        fields.append(fieldText(value, media: &collection.media, names: &mediaNames))
+      }
+      let contentKey = fields.joined(separator: "\u{1F}")
+      let occurrence = seenContent[contentKey, default: 0]
+      seenContent[contentKey] = occurrence + 1
+      var guid = DerivedID.guid(for: [String(noteTypeID)] + fields + (occurrence > 0 ? [String(occurrence)] : []))
+      var noteID = firstNoteID + Int64(index)
+      var modified: Int64 = 0
+      for field in profile?.fields ?? [] {
+        switch (field.role, record[field.key]) {
+        case (.noteGUID, .uuid(let uuid)?): guid = uuid.uuidString
+        case (.noteGUID, .string(let text)?) where !text.isEmpty: guid = text
+        case (.noteCreation, .date(let date)?):
+          let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+          if milliseconds.isFinite, abs(milliseconds) < 9e15 {
+            noteID = Int64(milliseconds)
+            modified = Int64((date.timeIntervalSince1970).rounded(.down))
+            if milliseconds / 1000 != date.timeIntervalSince1970 {
+              warnings.append(
+                Diagnostic(
+                  "date-precision", at: location.item(records.label(ofRecord: index)),
+                  "\(field.key) \(date.timeIntervalSinceReferenceDate) has more than millisecond precision; the note id keeps milliseconds"))
+            }
+          }
+        default: break
+        }
+      }
+      while !usedNoteIDs.insert(noteID).inserted { noteID += 1 }
+      collection.notes.append(
+        Note(id: noteID, guid: guid, noteTypeID: noteTypeID, fields: fields, modificationTime: modified))
+      collection.cards.append(
+        Card(id: firstCardID + Int64(index), noteID: noteID, templateOrdinal: 0, deckID: deck.id))
+    }
+    collection.notes.sort { $0.id < $1.id }
+    collection.cards.sort { $0.id < $1.id }
+    for (key, type) in textTypes.sorted(by: { $0.key < $1.key }) {
+      warnings.append(
+        Diagnostic(
+          "type-to-text", at: location.item("key '\(key)'"),
+          "\(type.rawValue) values become note text; converting the deck back gives strings unless a profile types the key"))
+    }
+    return (collection, warnings)
+  }
+
+  /// The field text for a value; `Data` becomes a media file referenced from the field.
+  private func fieldText(_ value: AppValue, media: inout [MediaFile], names: inout Set<String>) -> String {
+    switch value {
+    case .null: return ""
+    case .string(let text): return FieldText.html(text)
+    case .integer(let number): return String(number)
+    case .double(let number): return JSONTextWriter.doubleText(number)
+    case .bool(let flag): return flag ? "true" : "false"
+    case .uuid(let uuid): return uuid.uuidString
+    case .date(let date):
+      let formatter = ISO8601DateFormatter()
+      formatter.formatOptions = date.timeIntervalSinceReferenceDate.rounded() == date.timeIntervalSinceReferenceDate
+        ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
+      return formatter.string(from: date)
+    case .data(let data):
+      let kind = MediaSniffing.kind(of: data)
+      let name = SHA1.hex(SHA1.digest(data)) + "." + kind.ext
+      if names.insert(name).inserted { media.append(MediaFile(name: name, blob: MediaBlob(data: data))) }
+      return MediaSniffing.fieldText(for: name, reference: kind.reference)
+    case .array, .object:
+      let text = (try? JSONTextWriter().data(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+      return FieldText.html(text)
+    }
+  }
+
+  /// Note field names for record keys: the key with Anki's forbidden characters (`:{}"`) and a
+  /// leading `#^/` removed, empty names called `Field`, and duplicates numbered.
+  static func fieldNames(for keys: [String]) -> [String] {
+    var used = Set<String>()
+    return keys.map { key in
+      var name = key.filter { !":{}\"".contains($0) }.trimmingCharacters(in: .whitespaces)
+      while let first = name.first, "#^/".contains(first) { name.removeFirst() }
+      if name.isEmpty { name = "Field" }
+      var candidate = name
+      var suffix = 2
+      while !used.insert(candidate.lowercased()).inserted {
+        candidate = "\(name) \(suffix)"
+        suffix += 1
+      }
+      return candidate
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/// A set of records of one type, as one storage place holds them: the cards under a plist key,
+/// the array in a JSON file, the rows of a table or of a Core Data entity.
+///
+/// ```swift
+/// let cards = try AppStorageReader().read(path: "com.example.Flashzilla.plist", options: .init(key: "Cards"))
+/// print(cards.name, cards.records.count, cards.profile?.title ?? "generic")
+/// ```
+public struct AppRecords: Sendable, Equatable {
+  /// The record type: the plist key, the JSON file's name, the table or the Core Data entity.
+  public var name: String
+  /// The records, in stored order.
+  public var records: [AppRecord]
+  /// Every key with the type of its values (declared by the storage, or inferred).
+  public var shape: AppRecordShape
+  /// The named profile the records match (Flashzilla, NeoMnemo, …), or nil for a generic shape.
+  public var profile: AppRecordProfile?
+  /// How dates are written when the records are stored as JSON.
+  public var jsonDates: JSONDateEncoding
+  /// Each record's primary key in its storage (Core Data `Z_PK`), for messages; nil when the
+  /// storage has none but the position.
+  public var primaryKeys: [Int64]?
+
+  /// Creates a record set; the shape is inferred from the records, starting from `declared`.
+  public init(
+    name: String, records: [AppRecord], declared: AppRecordShape? = nil, profile: AppRecordProfile? = nil,
+    jsonDates: JSONDateEncoding = .secondsSince2001, primaryKeys: [Int64]? = nil
+  ) {
+    self.name = name
+    self.records = records
+    self.shape = AppRecordShape.inferred(from: records, declared: declared)
+    self.profile = profile
+    self.jsonDates = jsonDates
+    self.primaryKeys = primaryKeys
+  }
+
+  /// How messages name record `index`: `record 3`, or `record 3 (Z_PK 17)`.
+  public func label(ofRecord index: Int) -> String {
+    if let primaryKeys, index < primaryKeys.count { return "record \(index) (Z_PK \(primaryKeys[index]))" }
+    return "record \(index)"
+  }
+
+  /// The records with the same name, profile and date encoding but new content; the shape is
+  /// inferred again.
+  func replacingRecords(_ records: [AppRecord], primaryKeys: [Int64]? = nil) -> AppRecords {
+    AppRecords(
+      name: name, records: records, declared: shape, profile: profile, jsonDates: jsonDates,
+      primaryKeys: primaryKeys)
+  }
+
+  /// Equal when name and records are equal; the shape follows from the records, and the
+  /// profile, date encoding and primary keys describe the storage rather than the content.
+  public static func == (lhs: AppRecords, rhs: AppRecords) -> Bool {
+    lhs.name == rhs.name && lhs.records == rhs.records
+  }
+}

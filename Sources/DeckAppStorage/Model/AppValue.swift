@@ -1,0 +1,108 @@
+import Foundation
+
+/// One value of an app record, with its type: what an app's `Codable` struct, a plist, a JSON
+/// file or a SQLite/Core Data column holds.
+///
+/// Values are compared exactly: doubles and dates by their bit pattern (so `-0.0` differs from
+/// `0.0` and NaN equals NaN), objects by their keys *and their order*.
+///
+/// ```swift
+/// let card: AppValue = .object(AppRecord([("id", .uuid(UUID())), ("prompt", .string("12 × 12")), ("answer", .integer(144))]))
+/// ```
+public enum AppValue: Sendable, Hashable, CustomStringConvertible {
+  /// Text.
+  case string(String)
+  /// A whole number (`Int`, `Int64`, a JSON number without fraction or exponent).
+  case integer(Int64)
+  /// A floating-point number (`Double`, `Float`, a JSON number with a fraction or exponent).
+  case double(Double)
+  /// `true` or `false`.
+  case bool(Bool)
+  /// A moment, kept as `Date` (seconds since 2001-01-01T00:00:00Z, full precision).
+  case date(Date)
+  /// A UUID.
+  case uuid(UUID)
+  /// Bytes (`Data`): images, archives.
+  case data(Data)
+  /// An ordered list.
+  case array([AppValue])
+  /// A nested object, its keys in their stored order.
+  case object(AppRecord)
+  /// An explicit null (a JSON `null`, an SQL `NULL`).
+  case null
+
+  /// The value's type.
+  public var type: AppValueType {
+    switch self {
+    case .string: .string
+    case .integer: .integer
+    case .double: .double
+    case .bool: .bool
+    case .date: .date
+    case .uuid: .uuid
+    case .data: .data
+    case .array: .array
+    case .object: .object
+    case .null: .any
+    }
+  }
+
+  /// Whether this is ``null``.
+  public var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+
+  public static func == (lhs: AppValue, rhs: AppValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
+    case (.integer(let a), .integer(let b)): a == b
+    case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+    case (.bool(let a), .bool(let b)): a == b
+    case (.date(let a), .date(let b)):
+      a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+    case (.uuid(let a), .uuid(let b)): a == b
+    case (.data(let a), .data(let b)): a == b
+    case (.array(let a), .array(let b)): a == b
+    case (.object(let a), .object(let b)): a == b
+    case (.null, .null): true
+    default: false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .string(let text):
+      hasher.combine(0)
+      for scalar in text.unicodeScalars { hasher.combine(scalar.value) }
+    case .integer(let number): hasher.combine(1); hasher.combine(number)
+    case .double(let number): hasher.combine(2); hasher.combine(number.bitPattern)
+    case .bool(let flag): hasher.combine(3); hasher.combine(flag)
+    case .date(let date): hasher.combine(4); hasher.combine(date.timeIntervalSinceReferenceDate.bitPattern)
+    case .uuid(let uuid): hasher.combine(5); hasher.combine(uuid)
+    case .data(let data): hasher.combine(6); hasher.combine(data)
+    case .array(let items): hasher.combine(7); hasher.combine(items)
+    case .object(let record): hasher.combine(8); hasher.combine(record)
+    case .null: hasher.combine(9)
+    }
+  }
+
+  /// A short rendering for messages: strings quoted and cut to 40 characters, data as a byte
+  /// count, containers as their size.
+  public var description: String {
+    switch self {
+    case .string(let text):
+      let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+      return "\"\(shown)\""
+    case .integer(let number): return String(number)
+    case .double(let number): return String(number)
+    case .bool(let flag): return flag ? "true" : "false"
+    case .date(let date): return "date \(date.timeIntervalSinceReferenceDate) (\(ISO8601DateFormatter().string(from: date)))"
+    case .uuid(let uuid): return "UUID \(uuid.uuidString)"
+    case .data(let data): return "\(data.count) bytes"
+    case .array(let items): return "an array of \(items.count)"
+    case .object(let record): return "an object with \(record.count) keys"
+    case .null: return "null"
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// How dates are written as JSON values, matching `JSONEncoder.DateEncodingStrategy`.
+///
+/// The raw values are the names deckport's SQLite schema stores (`deckport_record_types.json_dates`).
+public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
+  /// A number of seconds since 2001-01-01T00:00:00Z: `JSONEncoder`'s default (`.deferredToDate`).
+  case secondsSince2001 = "seconds-since-2001"
+  /// A number of seconds since 1970 (`.secondsSince1970`).
+  case secondsSince1970 = "seconds-since-1970"
+  /// A number of milliseconds since 1970 (`.millisecondsSince1970`).
+  case millisecondsSince1970 = "milliseconds-since-1970"
+  /// An ISO 8601 string in UTC without fractional seconds (`.iso8601`).
+  case iso8601
+
+  /// The JSON value for `date` in this encoding.
+  func encode(_ date: Date) -> AppValue {
+    switch self {
+    case .secondsSince2001: return Self.number(date.timeIntervalSinceReferenceDate)
+    case .secondsSince1970: return Self.number(date.timeIntervalSince1970)
+    case .millisecondsSince1970: return Self.number(date.timeIntervalSince1970 * 1000)
+    case .iso8601: return .string(Self.isoFormatter().string(from: date))
+    }
+  }
+
+  /// The date `value` holds in this encoding, only when encoding that date again gives exactly
+  /// `value` back (so typing a value never changes what is written).
+  func decode(_ value: AppValue) -> Date? {
+    let date: Date
+    switch (self, value) {
+    case (.secondsSince2001, .integer(let number)): date = Date(timeIntervalSinceReferenceDate: Double(number))
+    case (.secondsSince2001, .double(let number)): date = Date(timeIntervalSinceReferenceDate: number)
+    case (.secondsSince1970, .integer(let number)): date = Date(timeIntervalSince1970: Double(number))
+    case (.secondsSince1970, .double(let number)): date = Date(timeIntervalSince1970: number)
+    case (.millisecondsSince1970, .integer(let number)): date = Date(timeIntervalSince1970: Double(number) / 1000)
+    case (.millisecondsSince1970, .double(let number)): date = Date(timeIntervalSince1970: number / 1000)
+    case (.iso8601, .string(let text)):
+      guard let parsed = Self.isoFormatter().date(from: text) else { return nil }
+      date = parsed
+    default: return nil
+    }
+    guard date.timeIntervalSinceReferenceDate.isFinite, Self.sameNumber(encode(date), value) else { return nil }
+    return date
+  }
+
+  /// The encoding a set of date values was most likely written in, by their range (see the
+  /// table in docs/app-storage.md), or nil when they fit none.
+  static func guess(from values: [AppValue]) -> JSONDateEncoding? {
+    var guesses = Set<JSONDateEncoding>()
+    for value in values {
+      switch value {
+      case .string: guesses.insert(.iso8601)
+      case .integer(let number): guesses.insert(guess(Double(number)))
+      case .double(let number): guesses.insert(guess(number))
+      case .null: continue
+      default: return nil
+      }
+    }
+    return guesses.count == 1 ? guesses.first : nil
+  }
+
+  private static func guess(_ number: Double) -> JSONDateEncoding {
+    if abs(number) > 1e11 { return .millisecondsSince1970 }
+    if number >= 1.2e9 { return .secondsSince1970 }
+    return .secondsSince2001
+  }
+
+  /// A number as `JSONEncoder` writes a date: without a fraction when it is whole.
+  private static func number(_ value: Double) -> AppValue {
+    if value.isFinite, value == value.rounded(), abs(value) < 9.0e15 { return .integer(Int64(value)) }
+    return .double(value)
+  }
+
+  /// Whether two JSON numbers (or strings) denote the same value, integers and doubles alike.
+  private static func sameNumber(_ a: AppValue, _ b: AppValue) -> Bool {
+    switch (a, b) {
+    case (.integer(let x), .integer(let y)): return x == y
+    case (.integer(let x), .double(let y)), (.double(let y), .integer(let x)): return Double(x) == y
+    case (.double(let x), .double(let y)): return x == y
+    default: return a == b
+    }
+  }
+
+  private static func isoFormatter() -> ISO8601DateFormatter {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Writes an XML property list in Apple's layout: the XML declaration and DOCTYPE, tab
+/// indentation, `<data>` as base64 in lines of 68 characters, `<dict/>` and `<array/>` when empty.
+///
+/// XML plist dates hold whole seconds only (Apple's parser rejects fractions), so a date with a
+/// fraction is refused rather than silently cut.
+struct XMLPlistWriter {
+  /// A value an XML plist cannot hold exactly.
+  struct Unrepresentable: Error {
+    var message: String
+  }
+
+  static let header = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0">
+
+    """
+
+  /// A whole XML plist document whose top value is `value`.
+  static func data(_ value: PlistValue) throws(Unrepresentable) -> Data {
+    var text = header
+    text += try element(value, depth: 0)
+    text += "\n</plist>\n"
+    return Data(text.utf8)
+  }
+
+  /// The element for `value`, its first line without indentation and later lines indented
+  /// `depth` tabs (the depth of the element itself), without a final newline.
+  static func element(_ value: PlistValue, depth: Int) throws(Unrepresentable) -> String {
+    let indent = String(repeating: "\t", count: depth)
+    switch value {
+    case .string(let text): return "<string>\(escaped(text))</string>"
+    case .integer(let number): return "<integer>\(number)</integer>"
+    case .unsignedInteger(let number): return "<integer>\(number)</integer>"
+    case .real(let number): return "<real>\(realText(number))</real>"
+    case .bool(let flag): return flag ? "<true/>" : "<false/>"
+    case .date(let seconds):
+      guard seconds.isFinite, seconds == seconds.rounded() else {
+        throw Unrepresentable(message: "the date \(seconds) (seconds since 2001) has a fraction of a second, which an XML plist cannot hold")
+      }
+      let formatter = ISO8601DateFormatter()
+      formatter.formatOptions = [.withInternetDateTime]
+      return "<date>\(formatter.string(from: Date(timeIntervalSinceReferenceDate: seconds)))</date>"
+    case .data(let data):
+      let base64 = Array(data.base64EncodedString())
+      var text = "<data>\n"
+      var start = 0
+      while start < base64.count {
+        let end = min(start + 68, base64.count)
+        text += indent + String(base64[start..<end]) + "\n"
+        start = end
+      }
+      return text + indent + "</data>"
+    case .uid(let number):
+      return "<dict>\n\(indent)\t<key>CF$UID</key>\n\(indent)\t<integer>\(number)</integer>\n\(indent)</dict>"
+    case .array(let items):
+      guard !items.isEmpty else { return "<array/>" }
+      var text = "<array>\n"
+      for item in items { text += indent + "\t" + (try element(item, depth: depth + 1)) + "\n" }
+      return text + indent + "</array>"
+    case .dictionary(let dictionary):
+      guard !dictionary.entries.isEmpty else { return "<dict/>" }
+      var text = "<dict>\n"
+      for entry in dictionary.entries {
+        text += indent + "\t<key>\(escaped(entry.key))</key>\n"
+        text += indent + "\t" + (try element(entry.value, depth: depth + 1)) + "\n"
+      }
+      return text + indent + "</dict>"
+    }
+  }
+
+  /// `text` with `&`, `<`, `>` and carriage returns (which XML parsers would turn into line
+  /// feeds) written as character references.
+  static func escaped(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for character in text.unicodeScalars {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\r": result += "&#13;"
+      default: result.unicodeScalars.append(character)
+      }
+    }
+    return result
+  }
+
+  private static func realText(_ number: Double) -> String {
+    if number.isNaN { return "nan" }
+    if number.isInfinite { return number < 0 ? "-infinity" : "+infinity" }
+    return "\(number)"
+  }
+}

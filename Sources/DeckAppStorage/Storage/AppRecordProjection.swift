@@ -1,0 +1,72 @@
+import DeckCore
+import Foundation
+
+/// What records become in storage that cannot hold every type: the records a writer expects to
+/// read back, and which keys changed type on the way (reported, never silent).
+enum AppRecordProjection {
+  /// The records as a JSON file or JSON plist data gives them back: dates as numbers (or ISO
+  /// strings) in the records' date encoding, UUIDs as strings, data as base64, then typed again
+  /// by the records' profile.
+  static func json(_ records: AppRecords) -> AppRecords {
+    retyped(records, records.records.map { record in
+      AppRecord(fields: record.fields.map { .init(key: $0.key, value: json($0.value, dates: records.jsonDates)) })
+    })
+  }
+
+  /// The records as a plist of dictionaries gives them back: UUIDs as strings, then typed again
+  /// by the records' profile.
+  static func plist(_ records: AppRecords) -> AppRecords {
+    retyped(records, records.records.map { record in
+      AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value)) })
+    })
+  }
+
+  /// One warning per key whose values come back with another type than they had.
+  static func changes(from original: AppRecords, to projected: AppRecords, storage: String, at location: SourceLocation)
+    -> [Diagnostic]
+  {
+    var counts: [String: (count: Int, from: AppValueType, to: AppValueType)] = [:]
+    var order: [String] = []
+    for (before, after) in zip(original.records, projected.records) {
+      for field in before.fields {
+        guard let value = after[field.key], value.type != field.value.type, !field.value.isNull else { continue }
+        if counts[field.key] == nil { order.append(field.key) }
+        counts[field.key, default: (0, field.value.type, value.type)].count += 1
+      }
+    }
+    return order.compactMap { key in
+      guard let change = counts[key] else { return nil }
+      return Diagnostic(
+        "type-changed", at: location.item("key '\(key)'"),
+        "\(change.count) \(change.from.rawValue) value\(change.count == 1 ? "" : "s") come\(change.count == 1 ? "s" : "") back from \(storage) as \(change.to.rawValue) (no profile types this key); the content is kept")
+    }
+  }
+
+  private static func retyped(_ records: AppRecords, _ projected: [AppRecord]) -> AppRecords {
+    var result = records.replacingRecords(projected, primaryKeys: records.primaryKeys)
+    if let profile = records.profile {
+      result = profile.apply(to: result, dates: records.jsonDates)
+    }
+    return result
+  }
+
+  private static func json(_ value: AppValue, dates: JSONDateEncoding) -> AppValue {
+    switch value {
+    case .date(let date): return dates.encode(date)
+    case .uuid(let uuid): return .string(uuid.uuidString)
+    case .data(let data): return .string(data.base64EncodedString())
+    case .array(let items): return .array(items.map { json($0, dates: dates) })
+    case .object(let record): return .object(AppRecord(fields: record.fields.map { .init(key: $0.key, value: json($0.value, dates: dates)) }))
+    default: return value
+    }
+  }
+
+  private static func plist(_ value: AppValue) -> AppValue {
+    switch value {
+    case .uuid(let uuid): return .string(uuid.uuidString)
+    case .array(let items): return .array(items.map(plist))
+    case .object(let record): return .object(AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value)) }))
+    default: return value
+    }
+  }
+}

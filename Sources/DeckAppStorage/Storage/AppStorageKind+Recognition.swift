@@ -1,0 +1,37 @@
+import DeckCore
+import Foundation
+
+extension AppStorageKind {
+  /// The kind of app storage the existing file at `path` holds, judged by its content alone, or
+  /// nil when it is not app storage: a deckport deck document, an Anki package, an SQLite file
+  /// of another layout, unreadable bytes. Never throws; for telling app storage from deck files
+  /// before choosing a reader (`deckport convert`).
+  ///
+  /// ```swift
+  /// AppStorageKind.recognize(path: "cards.json")   // .jsonFile for an array of records
+  /// AppStorageKind.recognize(path: "deck.json")    // nil for {"format": "deckport-deck", …}
+  /// ```
+  public static func recognize(path: String) -> AppStorageKind? {
+    guard FileManager.default.fileExists(atPath: path), let kind = try? detect(path: path) else { return nil }
+    switch kind {
+    case .sqlite, .coreData:
+      return kind
+    case .plist:
+      guard let data = FileManager.default.contents(atPath: path), (try? PlistDocument(data: data)) != nil else { return nil }
+      return kind
+    case .jsonFile:
+      guard let data = FileManager.default.contents(atPath: path), let root = try? JSONTextParser.parse(data) else { return nil }
+      switch root {
+      case .array(let items): return items.allSatisfy { $0.type == .object } ? kind : nil
+      case .object(let object):
+        if case .string("deckport-deck")? = object["format"] { return nil }
+        let holdsRecords = object.fields.contains { field in
+          if case .array(let items) = field.value { return items.allSatisfy { $0.type == .object } }
+          return false
+        }
+        return holdsRecords ? kind : nil
+      default: return nil
+      }
+    }
+  }
+}

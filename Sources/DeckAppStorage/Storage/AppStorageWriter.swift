@@ -1,0 +1,100 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// Writes app records to any storage kind, safely:
+///
+/// - an existing destination is changed only with ``ExistingFilePolicy/replace`` (`--force`) or
+///   ``ExistingFilePolicy/backup`` (`--backup`, which first copies it to
+///   `NAME.backup-YYYYMMDD-HHMMSS` beside it);
+/// - the new file is written under a temporary name beside the destination, read back and
+///   verified (record count and every value, and everything else the file held), and only then
+///   renamed over the destination; the destination is then read back and verified again;
+/// - a dry run does all of that in a scratch folder and writes nothing beside the destination;
+/// - SQLite files are changed on a private copy, never opened in place.
+///
+/// ```swift
+/// let report = try AppStorageWriter().write(cards, to: "cards.json", options: AppWriteOptions(existing: .backup))
+/// ```
+public struct AppStorageWriter: Sendable {
+  /// Creates a writer.
+  public init() {}
+
+  /// Writes `records` to `path` (of `kind`, or the kind the file's content or extension shows).
+  ///
+  /// - Throws: ``DeckError`` when the destination exists and the policy refuses, when it is of
+  ///   a kind or layout deckport cannot write into, when a value cannot be stored (naming the
+  ///   record and key), when a store is locked or syncs with CloudKit, or when verification
+  ///   finds a difference; in every case the destination is left as it was.
+  public func write(
+    _ records: AppRecords, to path: String, kind: AppStorageKind? = nil, options: AppWriteOptions = AppWriteOptions()
+  ) throws -> AppWriteReport {
+    let location = SourceLocation(file: path)
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+    if isDirectory.boolValue { throw DeckError(.invalidRequest, at: location, "is a directory; name a file") }
+    if exists && options.existing == .refuse {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "already exists; pass --backup to keep the old file beside it, or --force to change it")
+    }
+    let kind = try kind ?? AppStorageKind.detect(path: path)
+    if exists, [.sqlite, .coreData].contains(kind) { try SQLiteLockProbe.requireUnlocked(path, location: location) }
+    var writer = try Self.writer(for: kind, records: records, destination: path, exists: exists, options: options.storage)
+    var report = AppWriteReport(
+      destination: path, kind: kind, place: writer.place, recordCount: records.records.count, created: !exists,
+      backupPath: nil, dryRun: options.dryRun, warnings: [])
+
+    if options.dryRun {
+      let scratch = try TemporaryDirectory(prefix: "deckport-dry-run-")
+      let trial = scratch.path(for: "trial")
+      try writer.produce(at: trial)
+      try writer.verify(at: trial)
+      report.place = writer.place
+      report.warnings = writer.warnings
+      return report
+    }
+
+    if exists && options.existing == .backup {
+      report.backupPath = try BackupFile.make(of: path)
+    }
+    try AtomicOutput.write(to: path, replacing: exists) { temporaryPath in
+      defer {
+        for suffix in SQLiteSnapshot.companionSuffixes { try? FileManager.default.removeItem(atPath: temporaryPath + suffix) }
+      }
+      try writer.produce(at: temporaryPath)
+      try writer.verify(at: temporaryPath)
+      if exists, [.sqlite, .coreData].contains(kind) {
+        try SQLiteLockProbe.requireUnlocked(path, location: location)
+        // The old -wal and -shm belong to the old file; their content is in the new one.
+        for suffix in SQLiteSnapshot.companionSuffixes where FileManager.default.fileExists(atPath: path + suffix) {
+          do {
+            try FileManager.default.removeItem(atPath: path + suffix)
+          } catch {
+            throw DeckError(.writeFailed, at: location, "cannot remove the old \(suffix) file (\(error.localizedDescription)); nothing was changed")
+          }
+        }
+      }
+    }
+    do {
+      try writer.verify(at: path)
+    } catch let error as DeckError {
+      let restore = report.backupPath.map { "; the old file is kept at \($0)" } ?? ""
+      throw DeckError(.writeFailed, at: location, "\(error.message) (after the file was put in place\(restore))")
+    }
+    report.place = writer.place
+    report.warnings = writer.warnings
+    return report
+  }
+
+  private static func writer(
+    for kind: AppStorageKind, records: AppRecords, destination: String, exists: Bool, options: AppStorageOptions
+  ) throws -> any StorageFileWriter {
+    switch kind {
+    case .plist: try PlistFileWriter(records: records, destination: destination, exists: exists, options: options)
+    case .jsonFile: try JSONFileWriter(records: records, destination: destination, exists: exists, options: options)
+    case .sqlite: try SQLiteFileWriter(records: records, destination: destination, exists: exists, options: options)
+    case .coreData: try CoreDataFileWriter(records: records, destination: destination, exists: exists, options: options)
+    }
+  }
+}

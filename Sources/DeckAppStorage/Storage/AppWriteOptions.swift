@@ -1,0 +1,48 @@
+import DeckCore
+
+/// What to do when the destination file already exists.
+public enum ExistingFilePolicy: String, Sendable, Hashable, CaseIterable {
+  /// Refuse and write nothing.
+  case refuse
+  /// Change it (`--force`).
+  case replace
+  /// Change it, keeping a copy of the old file beside it first (`--backup`).
+  case backup
+}
+
+/// How records are written to a storage file.
+public struct AppWriteOptions: Sendable, Hashable {
+  /// Where in the file (plist key, record type, entity) and how (plist style).
+  public var storage: AppStorageOptions
+  /// What to do when the destination exists.
+  public var existing: ExistingFilePolicy
+  /// Do everything in a scratch copy, verify it, and write nothing.
+  public var dryRun: Bool
+
+  /// Creates options.
+  public init(storage: AppStorageOptions = AppStorageOptions(), existing: ExistingFilePolicy = .refuse, dryRun: Bool = false) {
+    self.storage = storage
+    self.existing = existing
+    self.dryRun = dryRun
+  }
+}
+
+/// What a write did (or, for a dry run, would do).
+public struct AppWriteReport: Sendable {
+  /// The destination file.
+  public var destination: String
+  /// Its storage kind.
+  public var kind: AppStorageKind
+  /// Where the records went: `key 'Cards' (JSON data in a binary plist)`, `entity Card`.
+  public var place: String
+  /// How many records were written.
+  public var recordCount: Int
+  /// Whether the destination was created (it did not exist).
+  public var created: Bool
+  /// The copy of the old destination, with `--backup`.
+  public var backupPath: String?
+  /// Whether this was a dry run (nothing written).
+  public var dryRun: Bool
+  /// What changed type or had to be supplied.
+  public var warnings: [Diagnostic]
+}

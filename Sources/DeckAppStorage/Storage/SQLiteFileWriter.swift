@@ -1,0 +1,85 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// Writes records as one record type of a database in deckport's SQLite schema: a new database,
+/// or a copy of the existing one in which that record type's table is replaced and every other
+/// record type kept.
+struct SQLiteFileWriter: StorageFileWriter {
+  let place: String
+  let warnings: [Diagnostic] = []
+  private let records: AppRecords
+  private let destination: String
+  private let exists: Bool
+  private let location: SourceLocation
+  /// The other record types of the existing file, to check they survive.
+  private let others: [AppRecords]
+
+  init(records: AppRecords, destination: String, exists: Bool, options: AppStorageOptions) throws {
+    var records = records
+    if let entity = options.entity { records.name = entity }
+    self.records = records
+    self.destination = destination
+    self.exists = exists
+    location = SourceLocation(file: destination)
+    place = "record type '\(records.name)'"
+    var others: [AppRecords] = []
+    if exists {
+      let snapshot = try SQLiteSnapshot(of: destination, location: location)
+      let database = try snapshot.open(location: location)
+      switch try SQLiteLayout.detect(database, location: location) {
+      case .coreData:
+        throw DeckError(.invalidRequest, at: location, "a Core Data/SwiftData store; write into it as a store")
+      case .empty: break
+      case .deckport:
+        let reader = SQLiteRecordReader(database: database, location: location)
+        for type in try reader.recordTypes() where type.name != records.name {
+          others.append(try reader.read(recordType: type.name))
+        }
+      }
+    }
+    self.others = others
+  }
+
+  mutating func produce(at path: String) throws {
+    let scratch = try TemporaryDirectory(prefix: "deckport-sqlite-")
+    let working: String
+    var keep: SQLiteSnapshot?
+    if exists {
+      let snapshot = try SQLiteSnapshot(of: destination, location: location)
+      keep = snapshot
+      working = snapshot.path
+    } else {
+      working = scratch.path(for: "new.sqlite")
+    }
+    try Self.write(records, databasePath: working, location: location)
+    do {
+      try FileManager.default.copyItem(atPath: working, toPath: path)
+    } catch {
+      throw DeckError(.writeFailed, at: location, "cannot write the file (\(error.localizedDescription))")
+    }
+    withExtendedLifetime(keep) {}
+  }
+
+  /// Writes the records into the database at `databasePath`, then folds any `-wal` into the
+  /// main file and closes it, so the main file alone is complete.
+  private static func write(_ records: AppRecords, databasePath: String, location: SourceLocation) throws {
+    let database = try SQLiteDatabase(path: databasePath, readOnly: false, location: location)
+    try SQLiteRecordWriter(database: database, location: location).write(records)
+    try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+  }
+
+  func verify(at path: String) throws {
+    let snapshot = try SQLiteSnapshot(of: path, location: location)
+    let database = try snapshot.open(location: location)
+    let reader = SQLiteRecordReader(database: database, location: location)
+    let actual = try reader.read(recordType: records.name)
+    try requireEqual(expected: records.records, actual: actual.records, labels: records.label(ofRecord:), at: location)
+    for other in others {
+      let now = try reader.read(recordType: other.name)
+      guard now.records == other.records else {
+        throw DeckError(.writeFailed, at: location, "verification failed: the record type '\(other.name)' changed")
+      }
+    }
+  }
+}

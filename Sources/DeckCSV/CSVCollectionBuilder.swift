@@ -1,0 +1,149 @@
+import DeckCore
+
+/// Turns the rows read from a file into the shared model: note types, decks (with their
+/// parents), notes in file order, and the cards Anki would make for each note.
+///
+/// GUIDs are derived from each row's content (``DerivedID``) unless the file has a GUID column,
+/// so the same file always gives the same deck and importing a package made from an edited
+/// file updates its notes. Note and card ids are numbered in file order from a base derived
+/// from all the GUIDs, so the notes keep the file's order in id order.
+struct CSVCollectionBuilder {
+  /// One row, read and mapped.
+  struct Row {
+    /// The index of its note type in the catalog.
+    var noteType: Int
+    /// Field values, in the note type's field order (possibly fewer than it has).
+    var values: [String]
+    /// How many of the note type's fields the row itself supplied.
+    var supplied: Int
+    /// Tags.
+    var tags: [String]
+    /// The full deck name.
+    var deck: String
+    /// The GUID from a GUID column, or empty.
+    var guid: String
+    /// The line the row starts on.
+    var line: Int
+  }
+
+  let location: SourceLocation
+  /// The modification time given to every note and card (the file's, in seconds).
+  let modificationTime: Int64
+
+  /// The collection made from `rows`, with warnings about note types made up or extended,
+  /// rows padded and GUIDs given twice.
+  func collection(rows: consuming [Row], catalog: CSVNoteTypeCatalog) -> (DeckCollection, [Diagnostic]) {
+    var rows = rows
+    var (noteTypes, warnings) = catalog.noteTypes(location: location)
+    var decks = DeckTable()
+    var usedGUIDs = Set<String>()
+    var paddedLines: [Int] = []
+    var paddedCount = 0
+    var repeatedGUIDLines: [Int] = []
+
+    // Field values and GUIDs first (in place): the ids are numbered from a base derived from
+    // every GUID.
+    var identity = SHA1()
+    for index in rows.indices {
+      let row = rows[index]
+      let noteType = noteTypes[row.noteType]
+      var values = Array(row.values.prefix(noteType.fields.count))
+      if row.supplied < noteType.fields.count {
+        paddedCount += 1
+        if paddedLines.count < 5 { paddedLines.append(row.line) }
+      }
+      values += Array(repeating: "", count: noteType.fields.count - values.count)
+      var guid = row.guid
+      if !guid.isEmpty, usedGUIDs.contains(guid) {
+        repeatedGUIDLines.append(row.line)
+        guid = ""
+      }
+      if guid.isEmpty {
+        let parts = [String(noteType.id)] + values
+        guid = DerivedID.guid(for: parts)
+        var occurrence = 2
+        while usedGUIDs.contains(guid) {
+          guid = DerivedID.guid(for: parts + ["\u{1F}occurrence \(occurrence)"])
+          occurrence += 1
+        }
+      }
+      usedGUIDs.insert(guid)
+      Array((guid + "\u{1F}").utf8).withUnsafeBytes { identity.update($0) }
+      rows[index].values = values
+      rows[index].guid = guid
+    }
+
+    // Notes and cards are numbered in file order, so a package made from the file lists them
+    // in the file's order; the base is derived from the GUIDs, so the same file gives the same ids.
+    let digest = SHA1.hex(identity.finalize())
+    let noteBase = DerivedID.id(for: "csv notes\u{1F}" + digest)
+    let cardBase = DerivedID.id(for: "csv cards\u{1F}" + digest)
+    var generation = CardGeneration()
+    var notes: [Note] = []
+    var cards: [Card] = []
+    notes.reserveCapacity(rows.count)
+    cards.reserveCapacity(rows.count)
+    for (position, row) in rows.enumerated() {
+      let noteType = noteTypes[row.noteType]
+      let noteID = noteBase + Int64(position)
+      notes.append(
+        Note(
+          id: noteID, guid: row.guid, noteTypeID: noteType.id, fields: row.values, tags: row.tags,
+          modificationTime: modificationTime))
+      let deckID = decks.id(for: row.deck)
+      for ordinal in generation.ordinals(for: row.values, of: noteType) {
+        cards.append(
+          Card(
+            id: cardBase + Int64(cards.count), noteID: noteID, templateOrdinal: ordinal, deckID: deckID,
+            modificationTime: modificationTime, scheduling: CardScheduling(due: Int64(position + 1))))
+      }
+    }
+
+    if paddedCount > 0 {
+      var place = location
+      place.line = paddedLines.first
+      warnings.append(
+        Diagnostic(
+          "csv-padded", at: place,
+          "\(paddedCount) row\(paddedCount == 1 ? " has" : "s have") fewer fields than \(paddedCount == 1 ? "its" : "their") note type and \(paddedCount == 1 ? "was" : "were") padded with empty fields, as Anki pads them (line\(paddedCount == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(paddedLines, total: paddedCount)))"
+        ))
+    }
+    if !repeatedGUIDLines.isEmpty {
+      var place = location
+      place.line = repeatedGUIDLines.first
+      warnings.append(
+        Diagnostic(
+          "csv-guid", at: place,
+          "\(repeatedGUIDLines.count) row\(repeatedGUIDLines.count == 1 ? " repeats the GUID" : "s repeat the GUIDs") of an earlier row; \(repeatedGUIDLines.count == 1 ? "it gets" : "they get") a GUID derived from \(repeatedGUIDLines.count == 1 ? "its" : "their") content (line\(repeatedGUIDLines.count == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(repeatedGUIDLines)))"
+        ))
+    }
+
+    noteTypes.sort { $0.id < $1.id }
+    let collection = DeckCollection(
+      decks: decks.decks.sorted { $0.id < $1.id }, noteTypes: noteTypes, notes: notes, cards: cards)
+    return (collection, warnings)
+  }
+}
+
+/// The decks rows name, with their parents, matched ignoring case as Anki matches deck names.
+struct DeckTable {
+  /// The decks, in the order they were first named.
+  private(set) var decks: [Deck] = []
+  private var idByKey: [String: Int64] = [:]
+
+  /// The id of the deck named `name` (`A::B`), adding it and its missing parents first.
+  mutating func id(for name: String) -> Int64 {
+    let key = name.lowercased()
+    if let id = idByKey[key] { return id }
+    let components = name.components(separatedBy: Deck.levelSeparator)
+    if components.count > 1 {
+      _ = id(for: components.dropLast().joined(separator: Deck.levelSeparator))
+    }
+    let id = key == "default" ? 1 : DerivedID.id(for: "deck\u{1F}" + name)
+    var unique = id
+    while decks.contains(where: { $0.id == unique }) { unique += 1 }
+    decks.append(Deck(id: unique, name: name))
+    idByKey[key] = unique
+    return unique
+  }
+}

@@ -1,0 +1,129 @@
+import DeckCore
+
+/// What a collection loses when written as CSV, as warnings (one per kind of loss, with counts,
+/// naming the items when there are few): a CSV row holds a note's GUID, note type name, deck
+/// name, fields and tags, and nothing else.
+enum CSVLossReport {
+  /// The warnings for writing `collection` to the file `location` names; `deckOfNote` is the
+  /// deck each note's row names.
+  static func warnings(
+    for collection: DeckCollection, deckOfNote: [Int64: Int64], location: SourceLocation
+  ) -> [Diagnostic] {
+    var warnings: [Diagnostic] = []
+    func warn(_ category: String, _ message: String) {
+      warnings.append(Diagnostic(category, at: location, message))
+    }
+
+    let scheduled = collection.cards.filter { card in
+      let s = card.scheduling
+      return s.type != 0 || s.queue != 0 || s.reviews > 0 || s.lapses > 0 || s.flags != 0 || s.interval != 0
+    }
+    if !scheduled.isEmpty {
+      warn(
+        "csv-scheduling",
+        "the scheduling of \(scheduled.count) of \(collection.cards.count) cards is not kept (due dates, intervals, ease, learning steps, flags, suspension): a CSV holds none, so Anki makes every card new"
+      )
+    }
+    if !collection.reviews.isEmpty {
+      warn(
+        "csv-reviews",
+        "the review log is not kept: \(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") (a CSV holds no review history)")
+    }
+    if !collection.media.isEmpty {
+      warn(
+        "csv-media",
+        "\(collection.media.count) media file\(collection.media.count == 1 ? " is" : "s are") not kept (a CSV holds no file bytes; the fields still name them): \(named(collection.media.map(\.name)))"
+      )
+    }
+
+    let usedNoteTypeIDs = Set(collection.notes.map(\.noteTypeID))
+    let changed = collection.noteTypes.filter { usedNoteTypeIDs.contains($0.id) && !StockNoteTypes.isUnchanged($0) }
+    if !changed.isEmpty {
+      let names = changed.map { noteType in
+        StockNoteTypes.noteType(named: noteType.name) == nil ? noteType.name : "\(noteType.name) (not the stock one)"
+      }
+      warn(
+        "csv-note-type",
+        "a CSV names note types but cannot hold their fields' names, templates or styling; \(changed.count == 1 ? "this note type is" : "these \(changed.count) note types are") not Anki's stock ones, so \(changed.count == 1 ? "its definition is" : "their definitions are") not kept: \(named(names))"
+      )
+    }
+
+    deckLosses(collection, deckOfNote: deckOfNote, warn: warn)
+
+    let emptyFirst = collection.notes.filter { $0.fields.first?.isEmpty ?? true }
+    if !emptyFirst.isEmpty {
+      warn(
+        "csv-empty-first-field",
+        "\(emptyFirst.count) note\(emptyFirst.count == 1 ? " has" : "s have") an empty first field; Anki's CSV importer skips such rows (GUID\(emptyFirst.count == 1 ? "" : "s") \(named(emptyFirst.map(\.guid))))"
+      )
+    }
+    let withCR = collection.notes.filter { note in note.fields.contains { $0.containsUTF8Byte(0x0D) } }
+    if !withCR.isEmpty {
+      warn(
+        "csv-carriage-return",
+        "\(withCR.count) note\(withCR.count == 1 ? " has" : "s have") carriage returns in a field, which Anki's CSV importer removes (GUID\(withCR.count == 1 ? "" : "s") \(named(withCR.map(\.guid))))"
+      )
+    }
+    return warnings
+  }
+
+  private static func deckLosses(
+    _ collection: DeckCollection, deckOfNote: [Int64: Int64], warn: (String, String) -> Void
+  ) {
+    var decksOfNote: [Int64: Set<Int64>] = [:]
+    for card in collection.cards {
+      let home = card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
+      decksOfNote[card.noteID, default: []].insert(home)
+    }
+    let split = collection.notes.filter { (decksOfNote[$0.id]?.count ?? 0) > 1 }
+    if !split.isEmpty {
+      warn(
+        "csv-deck",
+        "\(split.count) note\(split.count == 1 ? " has" : "s have") cards in more than one deck; a CSV row names one deck, so \(split.count == 1 ? "it keeps" : "each keeps") the deck of its first card (GUID\(split.count == 1 ? "" : "s") \(named(split.map(\.guid))))"
+      )
+    }
+    let withoutCards = collection.notes.filter { deckOfNote[$0.id] == nil }
+    if !withoutCards.isEmpty {
+      warn(
+        "csv-deck",
+        "\(withoutCards.count) note\(withoutCards.count == 1 ? " has" : "s have") no cards, so no deck; Anki's importer puts \(withoutCards.count == 1 ? "it" : "them") in its current deck (GUID\(withoutCards.count == 1 ? "" : "s") \(named(withoutCards.map(\.guid))))"
+      )
+    }
+    let filteredCards = collection.cards.filter { $0.scheduling.originalDeckID != 0 }
+    if !filteredCards.isEmpty {
+      warn(
+        "csv-deck",
+        "\(filteredCards.count) card\(filteredCards.count == 1 ? " is" : "s are") borrowed by a filtered deck; the CSV names \(filteredCards.count == 1 ? "its" : "their") home deck, and filtered decks are not kept")
+    }
+
+    let namesWithCards = Set(deckOfNote.values.compactMap { id in collection.deck(id: id)?.name })
+    let empty = collection.decks.filter { deck in
+      if case .filtered = deck.kind { return false }
+      return deck.id != 1 && !namesWithCards.contains { $0 == deck.name || $0.hasPrefix(deck.name + Deck.levelSeparator) }
+    }
+    if !empty.isEmpty {
+      warn(
+        "csv-deck",
+        "\(empty.count) deck\(empty.count == 1 ? " holds" : "s hold") no notes' cards and \(empty.count == 1 ? "is" : "are") not kept (a CSV names only the decks of its rows): \(named(empty.map(\.name)))"
+      )
+    }
+    let described = collection.decks.filter { !$0.description.isEmpty }
+    if !described.isEmpty {
+      warn(
+        "csv-deck",
+        "deck descriptions are not kept: \(named(described.map(\.name)))")
+    }
+    let groups = collection.deckOptions.filter { $0.id != 1 }
+    if !groups.isEmpty {
+      warn(
+        "csv-deck",
+        "deck option groups (presets) are not kept: \(named(groups.map(\.name)))")
+    }
+  }
+
+  /// Up to five names in quotes, then how many more.
+  static func named(_ names: [String]) -> String {
+    let shown = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+    return names.count > 5 ? "\(shown) and \(names.count - 5) more" : shown
+  }
+}

@@ -1,0 +1,351 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// Reads a CSV or TSV file (Anki's text format, or a plain spreadsheet) into the shared model,
+/// reading rows as Anki's importer reads them.
+///
+/// ```swift
+/// let (collection, warnings) = try CSVReader().read(path: "French.txt")
+/// let sheet = try CSVReader(options: CSVOptions(hasHeaderRow: true, deck: "French")).read(path: "quizlet.csv")
+/// ```
+///
+/// * The header directives are read as ``CSVHeader`` describes. The separator is
+///   ``CSVOptions/separator``, else `#separator:`; for a plain spreadsheet (a header row or
+///   column mapping) the one the extension names (comma for `.csv`, tab for `.tsv`, `.txt`);
+///   otherwise it is detected as Anki detects it (the first of tab, `|`, `;`, `:`, `,` in the
+///   8 KiB after the header, else space). Without `#html:` fields are HTML when one of the
+///   first five rows looks like HTML (a `<…>`).
+/// * Columns are mapped as ``CSVColumnLayout`` describes. Rows naming a stock note type get it
+///   (``StockNoteTypes``); other names get a note type made from the file, with a warning.
+/// * Fields lose their carriage returns; plain text fields are escaped (`&`, `<`, `>`, `"`, `'`) and their line breaks become `<br>`, as Anki does. Tags
+///   are split on white space; `#tags:` are added to every note.
+/// * A row with fewer fields than its note type is padded with empty ones (counted in one
+///   warning); a row whose first field is empty is skipped, as Anki skips it (also a warning).
+/// * Each note gets the cards Anki would make (``CardGeneration``), in its row's deck, as new
+///   cards in file order. Notes keep the file's order.
+///
+/// The file is read in chunks; only the model it becomes is held in memory.
+public struct CSVReader: Sendable {
+  /// How to read.
+  public var options: CSVOptions
+
+  /// Creates a reader.
+  public init(options: CSVOptions = CSVOptions()) { self.options = options }
+
+  /// Reads the file at `path`. Notes and cards get the file's modification time.
+  ///
+  /// - Throws: ``DeckError`` with the line and column (and the text there) for an unterminated
+  ///   quote, bytes that are not UTF-8, or a row with more fields than its note type; for a
+  ///   file with no rows; or when the file cannot be read.
+  public func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    let location = SourceLocation(file: path)
+    let source = try FileByteSource(path: path, location: location)
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    let modified = (attributes?[.modificationDate] as? Date).map { Int64($0.timeIntervalSince1970) } ?? 0
+    return try read(source: source, location: location, modificationTime: modified)
+  }
+
+  /// Reads CSV text held in memory; errors and warnings name `name`.
+  ///
+  /// - Throws: as ``read(path:)``.
+  public func read(data: Data, name: String, modificationTime: Int64 = 0) throws
+    -> (collection: DeckCollection, warnings: [Diagnostic])
+  {
+    try read(source: DataByteSource(data), location: SourceLocation(file: name), modificationTime: modificationTime)
+  }
+
+  /// Reads from `source`; `location` names the file in messages.
+  func read(source: any ByteSource, location: SourceLocation, modificationTime: Int64) throws
+    -> (collection: DeckCollection, warnings: [Diagnostic])
+  {
+    var tokenizer = CSVTokenizer(source: source, location: location)
+    let (header, headerWarnings) = CSVHeader.parse(try tokenizer.readHeaderLines(), location: location)
+    var warnings = headerWarnings
+    let separator = try self.separator(header: header, tokenizer: &tokenizer, location: location, warnings: &warnings)
+
+    var preview: [CSVTokenizer.Record] = []
+    while preview.count < 5, let record = try tokenizer.nextRecord(separator: separator) { preview.append(record) }
+    var headerRow: CSVTokenizer.Record?
+    if options.hasHeaderRow, !preview.isEmpty {
+      headerRow = preview.removeFirst()
+      if let record = try tokenizer.nextRecord(separator: separator) { preview.append(record) }
+    }
+    guard let firstRow = preview.first else {
+      let what = headerRow == nil ? "" : " after its header row"
+      throw DeckError(
+        .corrupt, at: location,
+        "has no rows to read\(what) (\(header.lineCount) header line\(header.lineCount == 1 ? "" : "s")); Anki refuses such a file as empty")
+    }
+    let isHTML =
+      options.isHTML ?? header.isHTML
+      ?? preview.contains { $0.fields.contains { Self.looksLikeHTML($0.text) } }
+
+    let layout: CSVColumnLayout
+    if let mapping = options.columns {
+      layout = .mapped(mapping, options: options, header: header)
+    } else if let headerRow {
+      do {
+        layout = .mapped(try ColumnMapping(names: headerRow.values), options: options, header: header)
+      } catch let problem as ColumnMapping.Problem {
+        var place = location
+        place.line = headerRow.line
+        throw DeckError(.corrupt, at: place, "the header row cannot be used: \(problem)")
+      }
+    } else {
+      layout = .anki(header: header, options: options, firstRowWidth: firstRow.fields.count)
+    }
+
+    var mapper = RowMapper(
+      layout: layout, isHTML: isHTML, globalTags: header.globalTags,
+      defaultDeck: options.deck ?? header.deck ?? "Default", location: location)
+    var rows: [CSVCollectionBuilder.Row] = []
+    for record in preview { try mapper.map(record, into: &rows) }
+    while let record = try tokenizer.nextRecord(separator: separator) { try mapper.map(record, into: &rows) }
+    warnings += mapper.skippedWarning()
+
+    let builder = CSVCollectionBuilder(location: location, modificationTime: modificationTime)
+    let (collection, buildWarnings) = builder.collection(rows: consume rows, catalog: mapper.catalog)
+    return (collection, warnings + buildWarnings)
+  }
+
+  /// The separator: the option, the `#separator:` line; for a plain spreadsheet (a header row
+  /// or a column mapping) the one its extension names (comma for `.csv`, tab for `.tsv` and
+  /// `.txt`); otherwise Anki's detection, reported when it disagrees with the extension.
+  private func separator(
+    header: CSVHeader, tokenizer: inout CSVTokenizer, location: SourceLocation, warnings: inout [Diagnostic]
+  ) throws -> CSVSeparator {
+    if let separator = options.separator ?? header.separator { return separator }
+    let fileExtension = (location.file as NSString).pathExtension.lowercased()
+    let expected: CSVSeparator? =
+      switch fileExtension {
+      case "csv": .comma
+      case "tsv", "tab": .tab
+      case "txt" where options.writesPlainSpreadsheet: .tab
+      default: nil
+      }
+    if options.writesPlainSpreadsheet, let expected { return expected }
+    let sample = try tokenizer.peekBytes(maximum: 8 * 1024)
+    let detected =
+      CSVSeparator.ankiSeparators.dropLast().first { sample.contains($0.byte) } ?? .space
+    if let expected, expected != detected {
+      warnings.append(
+        Diagnostic(
+          "csv-separator", at: location,
+          "the file has no #separator: line, and the separator found the way Anki finds it is \(detected), not \(expected) as the extension suggests; pass --separator if that is wrong"
+        ))
+    }
+    return detected
+  }
+
+  /// Anki's `is_html`: the text holds a `<` with a `>` after it.
+  static func looksLikeHTML(_ text: String) -> Bool {
+    guard let open = text.utf8.firstIndex(of: UInt8(ascii: "<")) else { return false }
+    return text.utf8[open...].contains(UInt8(ascii: ">"))
+  }
+
+  /// A field as Anki's CSV import stores it: carriage returns removed, and plain text escaped
+  /// (see ``escapingHTML(_:)``). The Unicode form is kept (Anki puts text in NFC when it
+  /// imports, whatever the format).
+  static func normalizedField(_ text: String, isHTML: Bool) -> String {
+    var field = text
+    if field.containsUTF8Byte(0x0D) {
+      var scalars = String.UnicodeScalarView()
+      scalars.append(contentsOf: field.unicodeScalars.lazy.filter { $0 != "\r" })
+      field = String(scalars)
+    }
+    return isHTML ? field : escapingHTML(field)
+  }
+
+  /// Plain text as Anki stores it: `&`, `<`, `>`, `"` and `'` escaped, line feeds as `<br>`.
+  static func escapingHTML(_ text: String) -> String {
+    guard
+      text.containsUTF8Byte(where: {
+        $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"")
+          || $0 == UInt8(ascii: "'") || $0 == 0x0A
+      })
+    else { return text }
+    var result = ""
+    result.reserveCapacity(text.utf8.count + 16)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "'": result += "&#x27;"
+      case "\n": result += "<br>"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+}
+
+/// Maps records to rows: note type, field values, tags, deck and GUID, as the layout says.
+private struct RowMapper {
+  let layout: CSVColumnLayout
+  let isHTML: Bool
+  let globalTags: [String]
+  let defaultDeck: String
+  let location: SourceLocation
+  var catalog = CSVNoteTypeCatalog()
+  /// For a named layout: the field index of each named column, per catalog entry.
+  private var resolved: [Int: [Int?]] = [:]
+  private var skippedLines: [Int] = []
+  private var skippedCount = 0
+  private var checkedEntries = Set<Int>()
+  /// Cells left out because no field takes them while the note type is only assumed.
+  private var dropped = (count: 0, columns: Set<Int>(), lines: [Int](), fieldNames: [String]())
+  private var unmappedWarnings: [Diagnostic] = []
+  private let otherColumnLabels: [String]
+
+  init(layout: CSVColumnLayout, isHTML: Bool, globalTags: [String], defaultDeck: String, location: SourceLocation) {
+    self.layout = layout
+    self.isHTML = isHTML
+    self.globalTags = globalTags
+    self.defaultDeck = defaultDeck
+    self.location = location
+    let meta = layout.metaColumns
+    otherColumnLabels = layout.labels.enumerated().filter { !meta.contains($0.offset) }.map(\.element)
+  }
+
+  mutating func map(_ record: CSVTokenizer.Record, into rows: inout [CSVCollectionBuilder.Row]) throws {
+    let fields = record.fields
+    func cell(_ column: Int?) -> String? {
+      guard let column, column < fields.count else { return nil }
+      return fields[column].text
+    }
+    let typeName = cell(layout.noteTypeColumn).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+      ?? layout.defaultNoteType
+    let meta = layout.metaColumns
+    let entry: Int
+    var values: [String]
+    var supplied: Int
+    var fieldColumns = Set<Int>()
+
+    switch layout.fields {
+    case .otherColumns:
+      entry = catalog.index(named: typeName, labels: otherColumnLabels)
+      values = fields.indices.filter { !meta.contains($0) }.map { fields[$0].text }
+      supplied = values.count
+    case .columns(let columns):
+      entry = catalog.index(named: typeName, declaredNames: layout.declaredFieldNames, labels: otherColumnLabels)
+      values = columns.map { cell($0) ?? "" }
+      supplied = columns.filter { column in column.map { $0 < fields.count } ?? true }.count
+      fieldColumns = Set(columns.compactMap { $0 })
+      noteUnmappedFields(entry, targets: columns.map { $0 == nil ? nil : 0 }, line: record.line)
+    case .named(let named):
+      entry = catalog.index(named: typeName, declaredNames: named.map(\.name))
+      let targets = fieldTargets(entry)
+      values = Array(repeating: "", count: catalog.knownFieldNames(entry)?.count ?? named.count)
+      supplied = values.count
+      var filled = Array(repeating: false, count: values.count)
+      for (offset, target) in targets.enumerated() {
+        guard let target else { continue }
+        let column = named[offset].column
+        fieldColumns.insert(column)
+        filled[target] = true
+        if let text = cell(column) { values[target] = text } else { supplied -= 1 }
+      }
+      noteUnmappedFields(entry, targets: filled.map { $0 ? 0 : nil }, line: record.line)
+    }
+
+    if case .otherColumns = layout.fields {} else {
+      // Columns that are neither meta nor a field of the note type: Anki drops them silently.
+      for (column, field) in fields.enumerated()
+      where !field.text.isEmpty && !meta.contains(column) && !fieldColumns.contains(column)
+        && !layout.skippedColumns.contains(column)
+      {
+        let names = catalog.knownFieldNames(entry) ?? []
+        if layout.noteTypeIsAssumed {
+          dropped.count += 1
+          dropped.columns.insert(column + 1)
+          if dropped.lines.last != record.line, dropped.lines.count < 5 { dropped.lines.append(record.line) }
+          dropped.fieldNames = names
+          continue
+        }
+        var place = location
+        place.line = field.line
+        place.column = field.column
+        throw DeckError(
+          .corrupt, at: place,
+          "this row has more fields than note type '\(catalog.entries[entry].name)' has (\(names.count): \(names.joined(separator: ", "))): column \(column + 1) is not one of them (near '\(CSVExcerpt.shortened(field.text))'); say what each column holds with --columns, or choose the note type with --note-type"
+        )
+      }
+    }
+
+    values = values.map { CSVReader.normalizedField($0, isHTML: isHTML) }
+    if values.first?.isEmpty ?? true {
+      skippedCount += 1
+      if skippedLines.count < 5 { skippedLines.append(record.line) }
+      return
+    }
+    catalog.use(entry, line: record.line, values: values)
+    var tags = cell(layout.tagsColumn).map(CSVHeader.tags(in:)) ?? []
+    for tag in globalTags where !tags.contains(tag) { tags.append(tag) }
+    let deck = cell(layout.deckColumn).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultDeck
+    rows.append(
+      CSVCollectionBuilder.Row(
+        noteType: entry, values: values, supplied: supplied, tags: tags, deck: deck,
+        guid: cell(layout.guidColumn) ?? "", line: record.line))
+  }
+
+  /// For a named layout, the field index each named column fills for the entry's note type
+  /// (``ColumnMapping/fieldTargets(in:)``).
+  private mutating func fieldTargets(_ entry: Int) -> [Int?] {
+    if let known = resolved[entry] { return known }
+    guard case .named(let named) = layout.fields else { return [] }
+    let mapping = ColumnMapping(checkedRoles: named.map { .field($0.name) })
+    let targets = mapping.fieldTargets(in: catalog.knownFieldNames(entry) ?? named.map(\.name))
+    resolved[entry] = targets
+    return targets
+  }
+
+  /// Notes once per note type the fields no column holds (`targets[i]` nil for field `i`).
+  private mutating func noteUnmappedFields(_ entry: Int, targets: [Int?], line: Int) {
+    guard !checkedEntries.contains(entry) else { return }
+    checkedEntries.insert(entry)
+    let names = catalog.knownFieldNames(entry) ?? []
+    let missing = targets.indices.filter { targets[$0] == nil && names.indices.contains($0) }.map { names[$0] }
+    guard !missing.isEmpty else { return }
+    var place = location
+    place.line = line
+    unmappedWarnings.append(
+      Diagnostic(
+        "csv-unmapped", at: place,
+        "no column holds the field\(missing.count == 1 ? "" : "s") \(missing.map { "'\($0)'" }.joined(separator: ", ")) of note type '\(catalog.entries[entry].name)'; \(missing.count == 1 ? "it is" : "they are") left empty"
+      ))
+  }
+
+  /// The warnings about fields no column holds, cells dropped, and rows skipped for an empty
+  /// first field.
+  func skippedWarning() -> [Diagnostic] {
+    unmappedWarnings + droppedWarning() + skippedRowsWarning()
+  }
+
+  private func droppedWarning() -> [Diagnostic] {
+    guard dropped.count > 0 else { return [] }
+    var place = location
+    place.line = dropped.lines.first
+    let columns = dropped.columns.sorted().map(String.init).joined(separator: ", ")
+    return [
+      Diagnostic(
+        "csv-dropped", at: place,
+        "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(dropped.count) non-empty cell\(dropped.count == 1 ? "" : "s") in column\(dropped.columns.count == 1 ? "" : "s") \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (line\(dropped.lines.count == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(dropped.lines))); name the columns with --columns or the note type with --note-type to keep them"
+      )
+    ]
+  }
+
+  private func skippedRowsWarning() -> [Diagnostic] {
+    guard skippedCount > 0 else { return [] }
+    var place = location
+    place.line = skippedLines.first
+    return [
+      Diagnostic(
+        "csv-skipped", at: place,
+        "\(skippedCount) row\(skippedCount == 1 ? " has" : "s have") an empty first field and \(skippedCount == 1 ? "was" : "were") skipped, as Anki's importer skips such rows (line\(skippedCount == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(skippedLines, total: skippedCount)))"
+      )
+    ]
+  }
+}

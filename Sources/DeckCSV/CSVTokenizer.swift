@@ -1,0 +1,453 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// Splits the bytes of a CSV or TSV file into header lines and records, exactly as Anki's
+/// importer does, keeping the line and column where each field starts.
+///
+/// It reads its source in chunks, so a file of any size needs only one record in memory. The
+/// rules are those of the Rust `csv` reader Anki configures (`flexible`, comment `#`):
+///
+/// * a UTF-8 byte order mark at the start of the file is skipped;
+/// * a record ends at `\r\n`, `\n` or `\r`; empty lines are skipped;
+/// * a line that starts with `#` where a record would start is a comment and skipped;
+/// * a field that starts with `"` is quoted: separators and line breaks inside it are kept,
+///   `""` is one `"`, and text after the closing quote is appended as it is (`"ab"cd` is
+///   `abcd`); a `"` inside an unquoted field is an ordinary character;
+/// * rows may have different numbers of fields.
+///
+/// Unlike Anki, a quoted field that runs to the end of the file is an error, and so are bytes
+/// that are not UTF-8; both name the line and column.
+///
+/// ```swift
+/// var tokenizer = CSVTokenizer(source: try FileByteSource(path: path, location: place), location: place)
+/// let header = try tokenizer.readHeaderLines()
+/// while let record = try tokenizer.nextRecord(separator: .tab) { print(record.values) }
+/// ```
+public struct CSVTokenizer {
+  /// One field of a record.
+  public struct Field: Sendable, Equatable {
+    /// The field's text, quotes removed.
+    public var text: String
+    /// The 1-based line where the field starts.
+    public var line: Int
+    /// The 1-based column (in characters) where the field starts.
+    public var column: Int
+
+    /// Creates a field.
+    public init(text: String, line: Int, column: Int) {
+      self.text = text
+      self.line = line
+      self.column = column
+    }
+  }
+
+  /// One record (row): its fields, and the line where it starts.
+  public struct Record: Sendable, Equatable {
+    /// The fields, in order; never empty.
+    public var fields: [Field]
+    /// The 1-based line where the record starts.
+    public var line: Int
+
+    /// The text of each field.
+    public var values: [String] { fields.map(\.text) }
+  }
+
+  /// A line of the header: a `#key:value` directive, a `#` comment, or the legacy `tags:` line.
+  public struct HeaderLine: Sendable, Equatable {
+    /// The line's text, without its line break.
+    public var text: String
+    /// The 1-based line number.
+    public var number: Int
+  }
+
+  private var source: any ByteSource
+  private let location: SourceLocation
+  private var buffer: [UInt8]
+  private var start = 0
+  private var end = 0
+  private var sourceIsExhausted = false
+  private var atFileStart = true
+  private var line = 1
+  private var column = 1
+  private var lastWasCR = false
+  private var scratch: [UInt8] = []
+  /// Offsets in `scratch` where a doubled quote became one, to map an offset back to a column.
+  private var collapsedQuotes: [Int] = []
+
+  private static let chunkSize = 1 << 16
+  private static let quote = UInt8(ascii: "\"")
+  private static let hash = UInt8(ascii: "#")
+  private static let lineFeed: UInt8 = 0x0A
+  private static let carriageReturn: UInt8 = 0x0D
+
+  /// Creates a tokenizer over `source`; errors name `location` with a line and column.
+  public init(source: any ByteSource, location: SourceLocation) {
+    self.source = source
+    self.location = location
+    self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    scratch.reserveCapacity(1024)
+  }
+
+  /// A tokenizer over bytes in memory.
+  public init(data: Data, location: SourceLocation) {
+    self.init(source: DataByteSource(data), location: location)
+  }
+
+  // MARK: - Header
+
+  /// Reads the header: the legacy `tags:` line if it is the first, then every line that starts
+  /// with `#`, up to the first line that does not. Call it before the first ``nextRecord(separator:)``.
+  ///
+  /// - Throws: ``DeckError`` when a header line is not UTF-8 or the source cannot be read.
+  public mutating func readHeaderLines() throws -> [HeaderLine] {
+    try skipByteOrderMark()
+    var lines: [HeaderLine] = []
+    var isFirst = true
+    while let byte = try peekByte() {
+      var isLegacyTags = false
+      if isFirst { isLegacyTags = try peekBytes(maximum: 5) == Array("tags:".utf8) }
+      guard byte == Self.hash || isLegacyTags else { break }
+      let number = line
+      scratch.removeAll(keepingCapacity: true)
+      collapsedQuotes.removeAll()
+      let startColumn = column
+      while let next = try peekByte(), next != Self.lineFeed, next != Self.carriageReturn {
+        consume(next)
+        scratch.append(next)
+      }
+      try consumeLineBreak()
+      lines.append(HeaderLine(text: try decodeScratch(line: number, column: startColumn, isQuoted: false), number: number))
+      isFirst = false
+    }
+    return lines
+  }
+
+  /// Up to `maximum` of the next bytes, without consuming them (Anki detects the separator in
+  /// the first 8 KiB after the header).
+  public mutating func peekBytes(maximum: Int) throws -> [UInt8] {
+    try skipByteOrderMark()
+    try fill(atLeast: maximum)
+    return Array(buffer[start..<min(end, start + maximum)])
+  }
+
+  // MARK: - Records
+
+  /// The next record, or nil at the end of the file.
+  ///
+  /// - Throws: ``DeckError`` (``DeckError/Kind/wrongFormat``) at the opening quote of a quoted
+  ///   field that has no closing quote, or at the first byte that is not UTF-8; or when the
+  ///   source cannot be read.
+  public mutating func nextRecord(separator: CSVSeparator) throws -> Record? {
+    try skipByteOrderMark()
+    // Empty lines and comment lines where a record would start.
+    while let byte = try peekByte() {
+      if byte == Self.lineFeed || byte == Self.carriageReturn {
+        consume(byte)
+      } else if byte == Self.hash {
+        while let next = try peekByte(), next != Self.lineFeed, next != Self.carriageReturn { consume(next) }
+      } else {
+        break
+      }
+    }
+    guard try peekByte() != nil else { return nil }
+    let recordLine = line
+    var fields: [Field] = []
+    while true {
+      let fieldLine = line
+      let fieldColumn = column
+      scratch.removeAll(keepingCapacity: true)
+      collapsedQuotes.removeAll()
+      var isQuoted = false
+      if try peekByte() == Self.quote {
+        isQuoted = true
+        consume(Self.quote)
+        try readQuotedPart(openedAt: fieldLine, fieldColumn)
+      }
+      let stop = try scanUnquoted(separator: separator.byte)
+      fields.append(
+        Field(text: try decodeScratch(line: fieldLine, column: fieldColumn, isQuoted: isQuoted), line: fieldLine, column: fieldColumn))
+      guard let stop else { break }
+      consume(stop)
+      if stop == separator.byte { continue }
+      if stop == Self.carriageReturn, try peekByte() == Self.lineFeed { consume(Self.lineFeed) }
+      break
+    }
+    return Record(fields: fields, line: recordLine)
+  }
+
+  /// Reads a quoted field's content after its opening quote, up to and including the closing
+  /// quote, turning `""` into `"`.
+  private mutating func readQuotedPart(openedAt fieldLine: Int, _ fieldColumn: Int) throws {
+    while true {
+      guard try scanQuoted() else {
+        let excerpt = CSVExcerpt.shortened("\"" + String(decoding: scratch, as: UTF8.self))
+        throw DeckError(
+          .wrongFormat, at: place(fieldLine, fieldColumn),
+          "unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\(excerpt)')")
+      }
+      consume(Self.quote)
+      guard try peekByte() == Self.quote else { return }
+      consume(Self.quote)
+      collapsedQuotes.append(scratch.count)
+      scratch.append(Self.quote)
+    }
+  }
+
+  /// Appends bytes to `scratch` up to the next `"`; false at the end of the file.
+  private mutating func scanQuoted() throws -> Bool {
+    while true {
+      if start == end {
+        guard try refill() else { return false }
+      }
+      let runStart = start
+      let limit = end
+      let found: Int? = buffer.withUnsafeBufferPointer { bytes in
+        var index = runStart
+        while index < limit {
+          if bytes[index] == Self.quote { return index }
+          index += 1
+        }
+        return nil
+      }
+      let runEnd = found ?? limit
+      account(runStart, runEnd)
+      scratch.append(contentsOf: buffer[runStart..<runEnd])
+      start = runEnd
+      if found != nil { return true }
+    }
+  }
+
+  /// Appends bytes to `scratch` up to the next separator or line break, which is returned
+  /// without being consumed; nil at the end of the file.
+  private mutating func scanUnquoted(separator: UInt8) throws -> UInt8? {
+    while true {
+      if start == end {
+        guard try refill() else { return nil }
+      }
+      let runStart = start
+      let limit = end
+      let found: Int? = buffer.withUnsafeBufferPointer { bytes in
+        var index = runStart
+        while index < limit {
+          let byte = bytes[index]
+          if byte == separator || byte == Self.lineFeed || byte == Self.carriageReturn { return index }
+          index += 1
+        }
+        return nil
+      }
+      let runEnd = found ?? limit
+      account(runStart, runEnd)
+      scratch.append(contentsOf: buffer[runStart..<runEnd])
+      start = runEnd
+      if let found { return buffer[found] }
+    }
+  }
+
+  // MARK: - Decoding
+
+  /// `scratch` as a string, or an error at the first byte that is not UTF-8.
+  private func decodeScratch(line fieldLine: Int, column fieldColumn: Int, isQuoted: Bool) throws -> String {
+    guard let bad = UTF8Validation.firstInvalidOffset(in: scratch) else {
+      return String(decoding: scratch, as: UTF8.self)
+    }
+    // Walk the field's bytes up to the bad one to find its line and column; a quoted field's
+    // content starts one column later, and each collapsed `""` took one more column.
+    var badLine = fieldLine
+    var badColumn = fieldColumn + (isQuoted ? 1 : 0)
+    var previousWasCR = false
+    var collapsed = collapsedQuotes[...]
+    for offset in 0..<bad {
+      while let next = collapsed.first, next == offset {
+        badColumn += 1
+        collapsed = collapsed.dropFirst()
+      }
+      let byte = scratch[offset]
+      if byte == Self.lineFeed {
+        if !previousWasCR {
+          badLine += 1
+          badColumn = 1
+        }
+      } else if byte == Self.carriageReturn {
+        badLine += 1
+        badColumn = 1
+      } else if byte & 0xC0 != 0x80 {
+        badColumn += 1
+      }
+      previousWasCR = byte == Self.carriageReturn
+    }
+    let lineStart = scratch[..<bad].lastIndex(where: { $0 == Self.lineFeed || $0 == Self.carriageReturn }).map { $0 + 1 } ?? 0
+    let excerpt = CSVExcerpt.shortened(String(decoding: scratch[lineStart...], as: UTF8.self), keepingStart: bad - lineStart)
+    let hex = String(scratch[bad], radix: 16, uppercase: true)
+    if badLine == 1, badColumn == 1, scratch.starts(with: [0xFF, 0xFE]) || scratch.starts(with: [0xFE, 0xFF]) {
+      throw DeckError(
+        .wrongFormat, at: place(1, 1),
+        "not UTF-8: the file starts with the byte order mark of UTF-16 (0x\(hex) 0x\(String(scratch[1], radix: 16, uppercase: true))); deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8")
+    }
+    throw DeckError(
+      .wrongFormat, at: place(badLine, badColumn),
+      "not UTF-8: byte 0x\(hex) is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near '\(excerpt)')")
+  }
+
+  private func place(_ line: Int, _ column: Int) -> SourceLocation {
+    var place = location
+    place.line = line
+    place.column = column
+    return place
+  }
+
+  // MARK: - Bytes and positions
+
+  private mutating func skipByteOrderMark() throws {
+    guard atFileStart else { return }
+    atFileStart = false
+    try fill(atLeast: 3)
+    if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
+      start += 3
+    }
+  }
+
+  private mutating func peekByte() throws -> UInt8? {
+    if start == end {
+      guard try refill() else { return nil }
+    }
+    return buffer[start]
+  }
+
+  /// Consumes the byte at the read position, which the caller has peeked as `byte`.
+  private mutating func consume(_ byte: UInt8) {
+    start += 1
+    track(byte)
+  }
+
+  private mutating func consumeLineBreak() throws {
+    guard let byte = try peekByte() else { return }
+    if byte == Self.carriageReturn {
+      consume(byte)
+      if try peekByte() == Self.lineFeed { consume(Self.lineFeed) }
+    } else if byte == Self.lineFeed {
+      consume(byte)
+    }
+  }
+
+  /// Moves the line and column past the buffered bytes `from..<to`.
+  private mutating func account(_ from: Int, _ to: Int) {
+    guard from < to else { return }
+    var line = self.line
+    var column = self.column
+    var lastWasCR = self.lastWasCR
+    buffer.withUnsafeBufferPointer { bytes in
+      for index in from..<to {
+        let byte = bytes[index]
+        if byte == Self.lineFeed {
+          if !lastWasCR {
+            line += 1
+            column = 1
+          }
+        } else if byte == Self.carriageReturn {
+          line += 1
+          column = 1
+        } else if byte & 0xC0 != 0x80 {
+          column += 1
+        }
+        lastWasCR = byte == Self.carriageReturn
+      }
+    }
+    self.line = line
+    self.column = column
+    self.lastWasCR = lastWasCR
+  }
+
+  private mutating func track(_ byte: UInt8) {
+    if byte == Self.lineFeed {
+      if !lastWasCR {
+        line += 1
+        column = 1
+      }
+    } else if byte == Self.carriageReturn {
+      line += 1
+      column = 1
+    } else if byte & 0xC0 != 0x80 {
+      column += 1
+    }
+    lastWasCR = byte == Self.carriageReturn
+  }
+
+  /// Reads the next chunk when the buffer is used up; false at the end of the source.
+  private mutating func refill() throws -> Bool {
+    if start < end { return true }
+    start = 0
+    end = 0
+    try fill(atLeast: 1)
+    return end > start
+  }
+
+  /// Reads until at least `count` bytes are buffered after the read position, or the source ends.
+  private mutating func fill(atLeast count: Int) throws {
+    while end - start < count, !sourceIsExhausted {
+      if start > 0 {
+        let remaining = end - start
+        if remaining > 0 {
+          buffer.withUnsafeMutableBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            base.update(from: base + start, count: remaining)
+          }
+        }
+        start = 0
+        end = remaining
+      }
+      if buffer.count - end < Self.chunkSize / 2 || buffer.count < count {
+        buffer.append(contentsOf: repeatElement(0, count: max(Self.chunkSize, count)))
+      }
+      let capacity = buffer.count
+      let filled = end
+      let read = try buffer.withUnsafeMutableBytes { raw in
+        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<capacity]))
+      }
+      if read == 0 {
+        sourceIsExhausted = true
+      } else {
+        end += read
+      }
+    }
+  }
+}
+
+/// Short excerpts of input for error messages: line breaks and tabs shown as `\n` and `\t`,
+/// cut to a few dozen characters with `…`.
+enum CSVExcerpt {
+  /// The longest excerpt, in characters.
+  static let maximumLength = 32
+
+  /// `text` made visible and cut to ``maximumLength`` characters; when `keepingStart` is given
+  /// (a byte offset), the excerpt starts a few characters before that offset.
+  static func shortened(_ text: String, keepingStart offset: Int? = nil) -> String {
+    var visible = text
+    var leading = ""
+    if let offset, offset > 12 {
+      let utf8 = Array(text.utf8)
+      var cut = offset - 12
+      while cut < utf8.count, utf8[cut] & 0xC0 == 0x80 { cut += 1 }
+      visible = String(decoding: utf8[cut...], as: UTF8.self)
+      leading = "…"
+    }
+    var escaped = ""
+    var afterCR = false
+    for scalar in visible.unicodeScalars {
+      defer { afterCR = scalar == "\r" }
+      switch scalar {
+      case "\n" where afterCR: continue
+      case "\n", "\r": escaped += "\\n"
+      case "\t": escaped += "\\t"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    visible = escaped
+    if visible.count > maximumLength {
+      return leading + String(visible.prefix(maximumLength - 1)) + "…"
+    }
+    return leading + visible
+  }
+}

@@ -1,0 +1,232 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// Writes the shared model as a CSV or TSV file in the layout of Anki's own "Notes in Plain
+/// Text" export, so that Anki's importer, given the file, recreates every note's fields, tags,
+/// deck and note type; or, with a header row or chosen columns, as a plain spreadsheet.
+///
+/// ```swift
+/// let warnings = try CSVWriter().write(collection, to: "French.txt")
+/// let sheet = CSVOptions(hasHeaderRow: true, columns: try ColumnMapping(parsing: "front,back"))
+/// try CSVWriter(options: sheet).write(collection, to: "French.csv")
+/// ```
+///
+/// Anki's layout:
+///
+/// ```
+/// #separator:tab
+/// #html:true
+/// #guid column:1
+/// #notetype column:2
+/// #deck column:3
+/// #tags column:6
+/// GUID→note type→deck→field 1→field 2→tags
+/// ```
+///
+/// Every row has as many field columns as the note type with the most fields (shorter notes end
+/// in empty fields, as in Anki's export); fields are written as stored (HTML); tags are joined
+/// with spaces; the deck is the home deck of the note's first card. When every note has one
+/// note type, a `#columns:` line names the columns. Rows whose deck is a parent of another
+/// row's deck come first, because Anki's importer renames a parent deck that a later row names
+/// after creating it implicitly (`Parent` becomes `Parent+`).
+///
+/// The separator is ``CSVOptions/separator``, else comma for a `.csv` path and tab otherwise.
+/// What a CSV cannot hold (scheduling, the review log, media, note type definitions, deck
+/// settings) is reported in the returned warnings.
+public struct CSVWriter: Sendable {
+  /// How to write.
+  public var options: CSVOptions
+
+  /// Creates a writer.
+  public init(options: CSVOptions = CSVOptions()) { self.options = options }
+
+  /// The separator a file at `path` gets when none is chosen: comma for `.csv`, else tab.
+  public static func defaultSeparator(forPath path: String) -> CSVSeparator {
+    (path as NSString).pathExtension.lowercased() == "csv" ? .comma : .tab
+  }
+
+  /// Writes `collection` to `path` (created or replaced). Messages name `destination` when
+  /// given (the final name of a temporary file).
+  ///
+  /// - Returns: what the file does not keep, one warning per kind of loss.
+  /// - Throws: ``DeckError`` when a note's note type is missing, or when writing fails.
+  @discardableResult
+  public func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
+    -> [Diagnostic]
+  {
+    let location = SourceLocation(file: destination ?? path)
+    let separator = options.separator ?? Self.defaultSeparator(forPath: destination ?? path)
+    let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let decks = Dictionary(collection.decks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    for note in collection.notes where noteTypes[note.noteTypeID] == nil {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "note \(note.id) (GUID '\(note.guid)') uses note type \(note.noteTypeID), which the deck does not define; a CSV row needs the note type's name")
+    }
+
+    // The deck of each note: the home deck of its card with the lowest template ordinal.
+    var firstCard: [Int64: Card] = [:]
+    for card in collection.cards {
+      if let known = firstCard[card.noteID], known.templateOrdinal <= card.templateOrdinal { continue }
+      firstCard[card.noteID] = card
+    }
+    let deckOfNote = firstCard.mapValues { card in
+      card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
+    }
+    func deckName(_ note: Note) -> String {
+      deckOfNote[note.id].flatMap { decks[$0]?.name } ?? ""
+    }
+
+    var warnings = CSVLossReport.warnings(for: collection, deckOfNote: deckOfNote, location: location)
+    let layout: SheetLayout
+    if let mapping = options.columns {
+      layout = .columns(mapping)
+    } else if options.hasHeaderRow {
+      layout = .columns(Self.fullMapping(collection, noteTypes: noteTypes))
+    } else {
+      layout = .anki
+    }
+    if case .columns(let mapping) = layout {
+      warnings += Self.mappingLosses(mapping, collection: collection, noteTypes: noteTypes, location: location)
+    }
+    if !separator.isKnownToAnki {
+      warnings.append(
+        Diagnostic(
+          "csv-separator", at: location,
+          "the separator \(separator) is not one Anki knows (tab, pipe, semicolon, colon, comma, space): Anki's importer will not read this file's columns"
+        ))
+    }
+
+    // With a deck column, parents before children, so Anki's importer does not rename a
+    // parent deck; otherwise the collection's order.
+    var ordered = collection.notes
+    if case .columns(let mapping) = layout, mapping.column(of: .deck) == nil {} else {
+      let depth = { (note: Note) in deckName(note).components(separatedBy: Deck.levelSeparator).count }
+      ordered = collection.notes.enumerated().sorted {
+        let (left, right) = (depth($0.element), depth($1.element))
+        return left != right ? left < right : $0.offset < $1.offset
+      }.map(\.element)
+    }
+
+    try FileSink.writing(to: path) { sink in
+      var emitter = CSVEmitter(sink: sink, separator: separator)
+      switch layout {
+      case .anki:
+        try Self.writeAnkiLayout(ordered, noteTypes: noteTypes, deckName: deckName, emitter: &emitter)
+      case .columns(let mapping):
+        if options.hasHeaderRow { try emitter.writeRow(mapping.roles.map(ColumnMapping.name(of:))) }
+        var targets: [Int64: [Int?]] = [:]
+        for note in ordered {
+          // Checked above: every note's note type exists.
+          guard let noteType = noteTypes[note.noteTypeID] else { continue }
+          let fieldTargets = targets[noteType.id] ?? mapping.fieldTargets(in: noteType.fieldNames)
+          targets[noteType.id] = fieldTargets
+          var fieldColumn = 0
+          try emitter.writeRow(
+            mapping.roles.map { role in
+              switch role {
+              case .field:
+                defer { fieldColumn += 1 }
+                return fieldTargets[fieldColumn].flatMap { note.fields.indices.contains($0) ? note.fields[$0] : nil } ?? ""
+              case .guid: return note.guid
+              case .noteType: return noteType.name
+              case .deck: return deckName(note)
+              case .tags: return note.tags.joined(separator: " ")
+              case .skipped: return ""
+              }
+            })
+        }
+      }
+      try emitter.flush()
+    }
+    return warnings
+  }
+
+  private enum SheetLayout {
+    case anki
+    case columns(ColumnMapping)
+  }
+
+  private static func writeAnkiLayout(
+    _ notes: [Note], noteTypes: [Int64: NoteType], deckName: (Note) -> String, emitter: inout CSVEmitter
+  ) throws {
+    let used = Set(notes.map(\.noteTypeID)).compactMap { noteTypes[$0] }
+    let fieldColumns = used.map(\.fields.count).max() ?? 0
+    try emitter.writeLine("#separator:\(emitter.separator.ankiName ?? String(decoding: [emitter.separator.byte], as: UTF8.self))")
+    try emitter.writeLine("#html:true")
+    try emitter.writeLine("#guid column:1")
+    try emitter.writeLine("#notetype column:2")
+    try emitter.writeLine("#deck column:3")
+    try emitter.writeLine("#tags column:\(4 + fieldColumns)")
+    if used.count == 1, let only = used.first {
+      let labels = ["guid", "notetype", "deck"] + only.fieldNames + ["tags"]
+      if !labels.contains(where: { $0.contains("\n") || $0.contains("\r") }) {
+        let encoded = labels.map { String(decoding: emitter.encoded($0), as: UTF8.self) }
+        try emitter.writeLine("#columns:" + encoded.joined(separator: String(decoding: [emitter.separator.byte], as: UTF8.self)))
+      }
+    }
+    for note in notes {
+      guard let noteType = noteTypes[note.noteTypeID] else { continue }
+      let padding = Array(repeating: "", count: max(0, fieldColumns - note.fields.count))
+      try emitter.writeRow(
+        [note.guid, noteType.name, deckName(note)] + note.fields + padding + [note.tags.joined(separator: " ")])
+    }
+  }
+
+  /// The columns of a plain sheet when only a header row is asked for: GUID, note type, deck,
+  /// the fields (by name when every note has one note type, else `Field 1…N`), tags.
+  private static func fullMapping(_ collection: DeckCollection, noteTypes: [Int64: NoteType]) -> ColumnMapping {
+    let used = Set(collection.notes.map(\.noteTypeID)).compactMap { noteTypes[$0] }
+    let names: [String]
+    if used.count == 1, let only = used.first {
+      names = only.fieldNames
+    } else {
+      names = (0..<(used.map(\.fields.count).max() ?? 0)).map { "Field \($0 + 1)" }
+    }
+    let roles: [ColumnMapping.Role] = [.guid, .noteType, .deck] + names.map { .field($0) } + [.tags]
+    return ColumnMapping(checkedRoles: roles)
+  }
+
+  /// What a plain sheet with `mapping` leaves out: fields no column names, and the GUIDs, note
+  /// types, decks and tags when no column holds them.
+  private static func mappingLosses(
+    _ mapping: ColumnMapping, collection: DeckCollection, noteTypes: [Int64: NoteType], location: SourceLocation
+  ) -> [Diagnostic] {
+    var warnings: [Diagnostic] = []
+    func warn(_ message: String) { warnings.append(Diagnostic("csv-columns", at: location, message)) }
+    var notesPerType: [Int64: Int] = [:]
+    for note in collection.notes { notesPerType[note.noteTypeID, default: 0] += 1 }
+    var leftOut: [String] = []
+    for noteType in collection.noteTypes.sorted(by: { $0.name < $1.name }) {
+      guard let count = notesPerType[noteType.id] else { continue }
+      let targets = Set(mapping.fieldTargets(in: noteType.fieldNames).compactMap { $0 })
+      let missing = noteType.fieldNames.indices.filter { !targets.contains($0) }.map { noteType.fieldNames[$0] }
+      if !missing.isEmpty {
+        leftOut.append("\(noteType.name): \(missing.joined(separator: ", ")) (\(count) note\(count == 1 ? "" : "s"))")
+      }
+    }
+    if !leftOut.isEmpty { warn("fields not in --columns are not written: " + leftOut.joined(separator: "; ")) }
+    if mapping.column(of: .guid) == nil, !collection.notes.isEmpty {
+      warn("the notes' GUIDs are not written (no guid column), so importing the sheet again adds new notes instead of updating these")
+    }
+    if mapping.column(of: .noteType) == nil {
+      let names = Set(collection.notes.compactMap { noteTypes[$0.noteTypeID]?.name }).sorted()
+      if names.count > 1 || names.contains(where: { $0 != StockNoteTypes.basicName }) {
+        warn("note types are not written (no notetype column): \(CSVLossReport.named(names))")
+      }
+    }
+    if mapping.column(of: .deck) == nil {
+      let deckIDs = Set(collection.cards.map { $0.scheduling.originalDeckID != 0 ? $0.scheduling.originalDeckID : $0.deckID })
+      let names = deckIDs.compactMap { collection.deck(id: $0)?.name }.sorted()
+      if names.count > 1 || names.contains(where: { $0 != "Default" }) {
+        warn("decks are not written (no deck column): \(CSVLossReport.named(names))")
+      }
+    }
+    if mapping.column(of: .tags) == nil {
+      let tagged = collection.notes.filter { !$0.tags.isEmpty }.count
+      if tagged > 0 { warn("tags are not written (no tags column): \(tagged) note\(tagged == 1 ? " has" : "s have") tags") }
+    }
+    return warnings
+  }
+}

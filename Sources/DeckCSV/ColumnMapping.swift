@@ -1,0 +1,135 @@
+/// What each column of a plain spreadsheet holds, as given with `--columns front,back,tags,deck`
+/// or by a first row of column names.
+///
+/// Each name is a role: `guid`, `notetype` (or `note type`), `deck` and `tags` (any case) are
+/// the note's GUID, note type, deck and tags; `-` or an empty name skips the column; anything
+/// else names a field. Field names are matched to the note type's fields ignoring case, and
+/// `front` and `back` also mean the first and second field of a note type that has no field of
+/// that name (so `front,back` suits Basic, Cloze and most custom note types).
+///
+/// ```swift
+/// let mapping = try ColumnMapping(parsing: "front,back,tags,deck")
+/// mapping.roles   // [.field("front"), .field("back"), .tags, .deck]
+/// ```
+public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
+  /// What one column holds.
+  public enum Role: Sendable, Equatable {
+    /// A field of the note, by name.
+    case field(String)
+    /// The note's GUID.
+    case guid
+    /// The note type's name.
+    case noteType
+    /// The deck's name (`A::B` for a subdeck).
+    case deck
+    /// Tags separated by spaces.
+    case tags
+    /// Nothing deckport reads or writes.
+    case skipped
+  }
+
+  /// Why a column list cannot be used.
+  public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with it.
+    public var description: String
+
+    /// A problem described by `description`.
+    public init(description: String) { self.description = description }
+  }
+
+  /// The role of each column, first column first.
+  public var roles: [Role]
+
+  /// A mapping with the given roles.
+  ///
+  /// - Throws: ``Problem`` when a role other than a field or a skipped column appears twice.
+  public init(roles: [Role]) throws {
+    for meta in [Role.guid, .noteType, .deck, .tags] where roles.filter({ $0 == meta }).count > 1 {
+      throw Problem(description: "the \(Self.name(of: meta)) column is named twice")
+    }
+    self.roles = roles
+  }
+
+  /// A mapping whose roles are known to name each meta column at most once.
+  init(checkedRoles roles: [Role]) { self.roles = roles }
+
+  /// Parses a comma-separated list of column names.
+  ///
+  /// - Throws: ``Problem`` when the list is empty or names a meta column twice.
+  public init(parsing text: String) throws {
+    let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    guard names.contains(where: { !$0.trimmingASCIIWhitespace().isEmpty }) else {
+      throw Problem(description: "no column is named; give names such as front,back,tags,deck")
+    }
+    try self.init(names: names)
+  }
+
+  /// A mapping from column names (a header row): each name's role as described above.
+  ///
+  /// - Throws: ``Problem`` when a meta column is named twice.
+  public init(names: [String]) throws {
+    try self.init(roles: names.map(Self.role(named:)))
+  }
+
+  /// The role a column name stands for.
+  public static func role(named name: String) -> Role {
+    let trimmed = name.trimmingASCIIWhitespace()
+    switch trimmed.lowercased() {
+    case "guid": return .guid
+    case "notetype", "note type", "note-type", "note_type": return .noteType
+    case "deck": return .deck
+    case "tags": return .tags
+    case "", "-": return .skipped
+    default: return .field(trimmed)
+    }
+  }
+
+  /// The name a role is written as in a header row and in ``description``.
+  public static func name(of role: Role) -> String {
+    switch role {
+    case .field(let name): name
+    case .guid: "guid"
+    case .noteType: "notetype"
+    case .deck: "deck"
+    case .tags: "tags"
+    case .skipped: "-"
+    }
+  }
+
+  /// The 0-based column of the first column with `role`, if any.
+  public func column(of role: Role) -> Int? { roles.firstIndex(of: role) }
+
+  /// The columns that name fields, with the names, in column order.
+  public var fieldColumns: [(column: Int, name: String)] {
+    roles.enumerated().compactMap { index, role in
+      if case .field(let name) = role { return (index, name) }
+      return nil
+    }
+  }
+
+  /// The list as it would be given to `--columns`.
+  public var description: String { roles.map(Self.name(of:)).joined(separator: ",") }
+
+  /// For each field column (in ``fieldColumns`` order), the index of the field it holds among
+  /// `fieldNames`: by name (see ``fieldIndex(named:in:)``), or, when no name matches any
+  /// field, by position (the first field column holds the first field, and so on).
+  public func fieldTargets(in fieldNames: [String]) -> [Int?] {
+    let names = fieldColumns.map(\.name)
+    let byName = names.map { Self.fieldIndex(named: $0, in: fieldNames) }
+    if byName.contains(where: { $0 != nil }) { return byName }
+    return names.indices.map { $0 < fieldNames.count ? $0 : nil }
+  }
+
+  /// The index of the field a column name stands for among `fieldNames`: the field of that
+  /// name ignoring case, else the first field for `front` and the second for `back`.
+  public static func fieldIndex(named name: String, in fieldNames: [String]) -> Int? {
+    if let exact = fieldNames.firstIndex(of: name) { return exact }
+    let folded = name.lowercased()
+    if let index = fieldNames.firstIndex(where: { $0.lowercased() == folded }) { return index }
+    switch folded {
+    case "front" where !fieldNames.isEmpty: return 0
+    case "back" where fieldNames.count > 1: return 1
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import DeckCSV
+import DeckConversion
+
+/// Options for CSV and TSV files, shared by `convert` and `inspect`.
+struct CSVArguments: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "CSV/TSV: the separator: tab, comma, semicolon, pipe, colon, space, or one character.",
+      discussion:
+        "Reading: overrides the file's #separator: line and Anki's detection. Writing: overrides the one the extension implies (comma for .csv, tab for .tsv and .txt).",
+      valueName: "separator"))
+  var separator: String?
+
+  @Flag(
+    help: ArgumentHelp(
+      "CSV/TSV: a first row of column names.",
+      discussion:
+        "Reading: the first row names the columns (field names, or guid, notetype, deck, tags) and is not a note. Writing: a plain spreadsheet with a row of column names instead of Anki's # lines."))
+  var header = false
+
+  @Option(
+    help: ArgumentHelp(
+      "CSV/TSV: what each column holds, such as front,back,tags,deck.",
+      discussion:
+        "Field names (matched ignoring case; front and back also mean the first and second field), guid, notetype, deck, tags, or - to skip a column. Reading: overrides the file's # column lines. Writing: only these columns, with no # lines.",
+      valueName: "list"))
+  var columns: String?
+
+  @Option(
+    name: .customLong("note-type"),
+    help: ArgumentHelp(
+      "CSV/TSV input: the note type of rows that name none (default: the file's #notetype:, else Basic).",
+      valueName: "name"))
+  var noteType: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "CSV/TSV input: the deck of rows that name none (default: the file's #deck:, else Default).",
+      valueName: "name"))
+  var deck: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "CSV/TSV input: whether fields are HTML (true) or plain text to escape (false); default: the file's #html:, else detected as Anki does.",
+      valueName: "true|false"))
+  var html: Bool?
+
+  func validate() throws {
+    _ = try options()
+  }
+
+  /// The options for the library, or a usage error naming the bad value.
+  func options() throws -> CSVOptions {
+    var options = CSVOptions(hasHeaderRow: header, noteType: noteType, deck: deck, isHTML: html)
+    if let separator {
+      guard let parsed = CSVSeparator(name: separator == "\\t" ? "\t" : separator) else {
+        throw ValidationError(
+          "--separator '\(separator)' is not a separator: give tab, comma, semicolon, pipe, colon, space, or one ASCII character other than a quote, # or a line break")
+      }
+      options.separator = parsed
+    }
+    if let columns {
+      do {
+        options.columns = try ColumnMapping(parsing: columns)
+      } catch let problem as ColumnMapping.Problem {
+        throw ValidationError("--columns '\(columns)': \(problem)")
+      }
+    }
+    return options
+  }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import DeckAppStorage
+import DeckCore
+
+extension Deckport {
+  /// `deckport migrate SRC DEST`: app records from one storage to another.
+  struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Move app records between a plist, a JSON file, SQLite and a Core Data/SwiftData store.",
+      discussion: """
+        The storage kind comes from each file's content, or from its extension when it does not \
+        exist yet: .plist (a UserDefaults plist, binary or XML; records under --key as JSON data \
+        or an array of dictionaries), .json (an array of records), .sqlite/.sqlite3/.db \
+        (deckport's SQLite schema for app records), .store or any SQLite file with Z_PRIMARYKEY \
+        (a Core Data/SwiftData store, which is filled, never created). Every record is copied \
+        with its keys, their order and their value types. The new file is written under a \
+        temporary name, read back and compared record for record before it replaces DEST, and \
+        DEST is read back again afterwards. An existing DEST is changed only with --backup \
+        (which first keeps a copy as DEST.backup-YYYYMMDD-HHMMSS) or --force; writing into a \
+        plist replaces only the --key and keeps every other key. SRC is never changed; SQLite \
+        files are read from a private copy with their -wal and -shm, and a store another \
+        process has open is refused. --list shows what SRC holds.
+        """)
+
+    @Argument(help: "The storage to read (.plist, .json, .sqlite, .db, .store).")
+    var source: String
+
+    @Argument(help: "The storage to write (not needed with --list).")
+    var destination: String?
+
+    @Option(help: "The plist key (or JSON object key) holding the records; default: the one key that holds records, Cards for a new plist.")
+    var key: String?
+
+    @Option(name: .customLong("dest-key"), help: "The key to write under, when it differs from --key.")
+    var destinationKey: String?
+
+    @Option(help: "The Core Data entity or SQLite record type to read (and write); default: the only one.")
+    var entity: String?
+
+    @Option(name: .customLong("dest-entity"), help: "The entity or record type to write into, when it differs from --entity.")
+    var destinationEntity: String?
+
+    @Option(help: "The record profile: auto, generic, flashzilla, neomnemo, flashcard-quiz or idealic.")
+    var profile: String = "auto"
+
+    @Option(help: "How records go under a new plist key: json (JSON data, Flashzilla's way) or native (an array of dictionaries).")
+    var plistStyle: PlistRecordStyle = .json
+
+    @Option(help: "How JSON-stored dates are numbers or strings (seconds-since-2001, seconds-since-1970, milliseconds-since-1970, iso8601); default: guessed from the values.")
+    var jsonDates: JSONDateEncoding?
+
+    @Flag(help: "Report what would be written (verified in a scratch copy) and write nothing.")
+    var dryRun = false
+
+    @Flag(help: "Change an existing DEST, keeping the old file beside it as DEST.backup-YYYYMMDD-HHMMSS.")
+    var backup = false
+
+    @Flag(help: "Change an existing DEST without keeping the old file.")
+    var force = false
+
+    @Flag(help: "List the record types (plist keys, tables, entities) SRC holds, with counts and fields.")
+    var list = false
+
+    @OptionGroup var diagnostics: DiagnosticOptions
+
+    func validate() throws {
+      if backup && force { throw ValidationError("Use either --backup or --force, not both.") }
+      if !list && destination == nil { throw ValidationError("Missing expected argument '<destination>'.") }
+      if list && destination != nil { throw ValidationError("--list takes only the source.") }
+      if profileChoice == nil {
+        throw ValidationError(
+          "Unknown profile '\(profile)'; use auto, generic, \(AppRecordProfile.all.map(\.id).joined(separator: ", ")).")
+      }
+    }
+
+    private var profileChoice: AppProfileChoice? {
+      switch profile.lowercased() {
+      case "auto": .automatic
+      case "generic": .generic
+      default: AppRecordProfile.named(profile).map(AppProfileChoice.named)
+      }
+    }
+
+    func run() throws {
+      if list {
+        try printList()
+        return
+      }
+      guard let destination, let profileChoice else { throw ExitCode.validationFailure }
+      var options = AppMigrationOptions(
+        key: key, destinationKey: destinationKey, entity: entity, destinationEntity: destinationEntity,
+        profile: profileChoice, plistStyle: plistStyle, jsonDates: jsonDates,
+        existing: backup ? .backup : (force ? .replace : .refuse), dryRun: dryRun)
+      if diagnostics.strict && !dryRun {
+        // Find every warning in a scratch copy first, so --strict fails before anything is written.
+        options.dryRun = true
+        let trial = try CommandFailure.reporting { try AppMigrator().migrate(source: source, destination: destination, options: options) }
+        try CommandFailure.handle(warnings: trial.warnings, options: diagnostics)
+        options.dryRun = false
+      }
+      let report = try CommandFailure.reporting {
+        try AppMigrator().migrate(source: source, destination: destination, options: options)
+      }
+      let read = report.source
+      let written = report.destination
+      let profileText = read.records.profile.map { ", profile \($0.title)" } ?? ""
+      print("Read \(count(read.records.records.count)) from \(source): \(read.kind.displayName), \(read.place)\(profileText)")
+      if written.dryRun {
+        print(
+          "Dry run: would write \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place)\(written.created ? " (a new file)" : ""); verified in a scratch copy; nothing was written")
+      } else {
+        if let backupPath = written.backupPath { print("Kept the old \(destination) as \(backupPath)") }
+        print(
+          "Wrote \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place); verified: read back \(count(written.recordCount)), every value equal")
+      }
+      try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
+    }
+
+    private func printList() throws {
+      let kind = try CommandFailure.reporting { try AppStorageKind.detect(path: source) }
+      let types = try CommandFailure.reporting { try AppStorageReader().recordTypes(path: source, kind: kind) }
+      print("\(source): \(kind.displayName)")
+      for type in types {
+        let profileText = type.profile.map { ", profile \($0.id)" } ?? ""
+        print("  \(type.name): \(count(type.count))\(profileText)")
+        print("    fields: " + (type.fields.isEmpty ? "(none)" : type.fields.map { "\($0.key) (\($0.type.rawValue))" }.joined(separator: ", ")))
+        print("    \(type.detail)")
+      }
+    }
+
+    private func count(_ number: Int) -> String { "\(number) record\(number == 1 ? "" : "s")" }
+  }
+}
+
+extension PlistRecordStyle: ExpressibleByArgument {}
+
+extension JSONDateEncoding: ExpressibleByArgument {}

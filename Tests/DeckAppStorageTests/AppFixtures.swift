@@ -1,0 +1,78 @@
+@testable import DeckAppStorage
+import DeckIO
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// The app-storage fixtures (`fixtures/app/`, made by `make_app_fixtures.py`) and helpers to
+/// work on copies of them.
+enum AppFixtures {
+  /// The path of a fixture.
+  static func path(_ name: String) -> String { Fixtures.path("app/" + name) }
+
+  /// Copies a fixture (with its `-wal`, `-shm`, `-journal` and a `.<name>_SUPPORT` folder) into
+  /// `directory` and returns the copy's path.
+  static func copy(_ name: String, into directory: TemporaryDirectory, as newName: String? = nil) throws -> String {
+    let target = directory.path(for: newName ?? name)
+    try FileManager.default.copyItem(atPath: path(name), toPath: target)
+    for suffix in ["-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path(name) + suffix) {
+      try FileManager.default.copyItem(atPath: path(name) + suffix, toPath: target + suffix)
+    }
+    let stem = (name as NSString).deletingPathExtension
+    let support = path(".\(stem)_SUPPORT")
+    if FileManager.default.fileExists(atPath: support) {
+      let newStem = ((newName ?? name) as NSString).deletingPathExtension
+      try FileManager.default.copyItem(atPath: support, toPath: directory.path(for: ".\(newStem)_SUPPORT"))
+    }
+    return target
+  }
+
+  /// The bytes of a file and its SQLite companions, to check nothing changed.
+  static func snapshot(_ path: String) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+      files[suffix] = try Data(contentsOf: URL(fileURLWithPath: path + suffix))
+    }
+    return files
+  }
+
+  /// The names in a folder, sorted.
+  static func files(in folder: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+  }
+
+  /// Runs `python3 -c script args…` and returns its standard output; fails the test on a
+  /// non-zero exit status.
+  @discardableResult
+  static func python(_ script: String, _ arguments: [String] = []) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "python3 failed: \(String(decoding: errorData, as: UTF8.self))")
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The three Flashzilla cards of the fixtures, typed as the profile types them.
+  static let flashzillaCards: [[(String, String)]] = [
+    [("id", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), ("prompt", "Zwölf? 日本 🃏"), ("answer", "12")],
+    [("id", "0B6B5A8E-2C1D-4E6F-9A7B-3C2D1E0F9A8B"), ("prompt", "a/b \"quoted\"\nsecond line"), ("answer", "<b>not bold</b> & more")],
+    [("id", "7C1EA5A6-0D9B-4B74-A530-13251F4943D8"), ("prompt", "Capital of France?"), ("answer", "Paris")],
+  ]
+}
+
+extension AppFixtures {
+  /// ``flashzillaCards`` as records: `id` a UUID, the rest strings.
+  static var flashzillaRecords: [AppRecord] {
+    flashzillaCards.map { card in
+      AppRecord(card.map { key, text in (key, key == "id" ? AppValue.uuid(UUID(uuidString: text) ?? UUID()) : .string(text)) })
+    }
+  }
+}

@@ -1,0 +1,128 @@
+@testable import DeckAppStorage
+import DeckCore
+import DeckIO
+import Foundation
+import Testing
+
+@Suite("Records and notes")
+struct AppRecordMappingTests {
+  @Test("Flashzilla cards become notes (UUID as GUID, text escaped) and come back identical")
+  func flashzilla() throws {
+    let records = AppRecords(name: "Cards", records: AppFixtures.flashzillaRecords, profile: .flashzilla)
+    let (deck, warnings) = AppRecordMapping.collection(from: records)
+    #expect(warnings.isEmpty)
+    let noteType = try #require(deck.noteTypes.first)
+    #expect(noteType.name == "Flashzilla Card")
+    #expect(noteType.fieldNames == ["Prompt", "Answer"])
+    #expect(noteType.templates.first?.questionFormat == "{{Prompt}}")
+    #expect(deck.decks.map(\.name) == ["Flashzilla"])
+    #expect(deck.cards.count == 3)
+    let second = try #require(deck.notes.first { $0.guid == "0B6B5A8E-2C1D-4E6F-9A7B-3C2D1E0F9A8B" })
+    #expect(second.fields == ["a/b \"quoted\"<br>second line", "&lt;b&gt;not bold&lt;/b&gt; &amp; more"])
+    let (back, backWarnings) = AppRecordMapping.records(from: deck)
+    #expect(backWarnings.isEmpty)
+    #expect(back.profile == .flashzilla)
+    #expect(back.records == AppFixtures.flashzillaRecords)
+    #expect(deck.notes.map(\.guid) == AppFixtures.flashzillaCards.map { $0[0].1 })
+  }
+
+  @Test("NeoMnemo images become media named by their SHA-1 and referenced from the Image field")
+  func neoMnemoMedia() throws {
+    let content = try AppStorageReader().read(path: AppFixtures.path("neomnemo.store"))
+    let (deck, warnings) = AppRecordMapping.collection(from: content.records)
+    #expect(warnings.isEmpty)
+    #expect(deck.noteTypes.first?.fieldNames == ["Keyword", "Story", "Image", "Notes"])
+    #expect(deck.media.count == 2)
+    for file in deck.media {
+      let data = try file.blob.data()
+      #expect(file.name == SHA1.hex(SHA1.digest(data)) + ".png")
+      #expect(file.mimeType == "image/png")
+    }
+    let haus = try #require(deck.notes.first { $0.fields[0] == "Haus" })
+    #expect(haus.fields[2] == "<img src=\"\(deck.media[0].name)\">")
+    #expect(MediaReferences.fileNames(in: haus.fields[2]) == [deck.media[0].name])
+    let (back, _) = AppRecordMapping.records(from: deck)
+    #expect(back.records == content.records.records)
+  }
+
+  @Test("Flashcard Quiz: createdAt becomes the note id in milliseconds, and back")
+  func quizCreation() throws {
+    let content = try AppStorageReader().read(path: AppFixtures.path("flashcard-quiz.sqlite"))
+    let (deck, _) = AppRecordMapping.collection(from: content.records)
+    #expect(deck.notes.map(\.id) == [1_678_307_200_500, 1_678_310_800_000])
+    #expect(deck.noteTypes.first?.fieldNames == ["Word", "Definition", "Word Type"])
+    let (back, _) = AppRecordMapping.records(from: deck)
+    #expect(back.records.first?["createdAt"] == .date(Date(timeIntervalSinceReferenceDate: 700_000_000.5)))
+    #expect(back.records.first?["wordTypeRaw"] == .string("interjection"))
+  }
+
+  @Test("a generic shape maps field-for-key, and says which types become text")
+  func generic() throws {
+    let records = AppRecords(
+      name: "Words",
+      records: [
+        AppRecord([("front", .string("Hund")), ("back", .string("dog")), ("level", .integer(3)), ("tags:x", .array([.string("a")]))])
+      ])
+    let (deck, warnings) = AppRecordMapping.collection(from: records)
+    #expect(deck.noteTypes.first?.name == "Words (app records)")
+    #expect(deck.noteTypes.first?.fieldNames == ["front", "back", "level", "tagsx"])
+    #expect(deck.notes.first?.fields == ["Hund", "dog", "3", "[\"a\"]"])
+    #expect(warnings.map(\.description) == [
+      "Words: key 'level': warning: [type-to-text] integer values become note text; converting the deck back gives strings unless a profile types the key",
+      "Words: key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back gives strings unless a profile types the key",
+    ])
+    let (back, _) = AppRecordMapping.records(from: deck)
+    #expect(back.records == [AppRecord([("front", .string("Hund")), ("back", .string("dog")), ("level", .string("3")), ("tagsx", .string("[\"a\"]"))])])
+  }
+
+  /// An Anki-style deck: a Basic note type, a note whose Back shows a picture, formatting and tags.
+  static func ankiDeck() -> DeckCollection {
+    let picture = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+    let basic = NoteType(
+      id: 1, name: "Basic", fields: [.init(name: "Front"), .init(name: "Back")],
+      templates: [.init(name: "Card 1", questionFormat: "{{Front}}", answerFormat: "{{Back}}")])
+    return DeckCollection(
+      decks: [Deck(id: 1, name: "Default")], noteTypes: [basic],
+      notes: [
+        Note(id: 1_700_000_000_000, guid: "abc", noteTypeID: 1, fields: ["<b>Katze</b>", "A cat.<br><img src=\"cat.png\">"], tags: ["animals"]),
+        Note(id: 1_700_000_000_001, guid: "def", noteTypeID: 1, fields: ["Hund", "A dog &amp; a bone"]),
+      ],
+      cards: [Card(id: 1, noteID: 1_700_000_000_000, templateOrdinal: 0, deckID: 1)],
+      media: [MediaFile(name: "cat.png", blob: MediaBlob(data: picture))])
+  }
+
+  @Test("an Anki deck with images -> NeoMnemo-shaped store -> deck: the pictures come back")
+  func deckThroughStore() throws {
+    let deck = Self.ankiDeck()
+    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
+    #expect(warnings.map(\.category).sorted() == ["formatting-dropped", "tags-dropped"])
+    #expect(records.records[0]["keyword"] == .string("Katze"))
+    #expect(records.records[0]["story"] == .string("A cat.\n"))
+    #expect(records.records[0]["image"] == .data(try deck.media[0].blob.data()))
+    #expect(records.records[1].keys == ["keyword", "story"])
+    #expect(records.records[1]["story"] == .string("A dog & a bone"))
+
+    let scratch = try TemporaryDirectory()
+    let store = try AppFixtures.copy("neomnemo.store", into: scratch)
+    let report = try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))
+    #expect(report.place == "entity Mnemonic (table ZMNEMONIC)")
+    let stored = try AppStorageReader().read(path: store).records
+    #expect(Array(stored.records.suffix(2)) == records.records)
+
+    let (again, _) = AppRecordMapping.collection(from: stored.replacingRecords(Array(stored.records.suffix(2))))
+    let katze = try #require(again.notes.first { $0.fields[0] == "Katze" })
+    let name = try #require(MediaReferences.fileNames(in: katze.fields[2]).first)
+    let file = try #require(again.media.first { $0.name == name })
+    #expect(try file.blob.data() == deck.media[0].blob.data())
+    #expect(katze.fields[1] == "A cat.<br>")
+  }
+
+  @Test("app text with line endings and markup-looking characters survives the note and back", arguments: [
+    "plain", "a\nb", "a\r\nb", "a\rb", "<b>&amp;</b>", "&nbsp; literally", "  spaces  ", "",
+  ])
+  func fieldText(text: String) {
+    var losses = FieldText.Losses()
+    #expect(FieldText.text(FieldText.html(text), losses: &losses) == text)
+    #expect(!losses.removedMarkup)
+  }
+}

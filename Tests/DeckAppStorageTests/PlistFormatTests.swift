@@ -1,0 +1,163 @@
+@testable import DeckAppStorage
+import DeckIO
+import Foundation
+import Testing
+
+@Suite("Plist reading and writing")
+struct PlistFormatTests {
+  /// A value with every plist type, nested, with a non-ASCII key and key order that is not sorted.
+  static let everything = PlistValue.dictionary(
+    PlistDictionary([
+      .init(key: "zeta", value: .string("last letter first")),
+      .init(key: "Cards", value: .data(Data(#"[{"prompt":"Zwölf? 日本 🃏"}]"#.utf8))),
+      .init(key: "ünïcødé-キー", value: .string("😀 <&> \r\n")),
+      .init(key: "int", value: .integer(-42)),
+      .init(key: "max", value: .integer(Int64.max)),
+      .init(key: "unsigned", value: .unsignedInteger(UInt64.max)),
+      .init(key: "zero", value: .integer(0)),
+      .init(key: "one", value: .integer(1)),
+      .init(key: "true", value: .bool(true)),
+      .init(key: "false", value: .bool(false)),
+      .init(key: "real", value: .real(0.1)),
+      .init(key: "when", value: .date(700_000_000)),
+      .init(key: "empty", value: .dictionary(PlistDictionary())),
+      .init(key: "list", value: .array([.integer(1), .array([]), .dictionary(PlistDictionary([.init(key: "deep", value: .data(Data([0, 1, 2])))]))])),
+      .init(key: "long", value: .string(String(repeating: "x", count: 300))),
+    ]))
+
+  @Test("binary: written, read back equal, and Python's plistlib reads it")
+  func binaryRoundTrip() throws {
+    let data = BinaryPlistWriter.data(Self.everything)
+    #expect(data.starts(with: Array("bplist00".utf8)))
+    #expect(try BinaryPlistReader.read(data) == Self.everything)
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "everything.plist")
+    try data.write(to: URL(fileURLWithPath: path))
+    let summary = try AppFixtures.python(
+      "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(list(d)[:3], d['unsigned'], d['true'] is True, d['one'] == 1 and d['one'] is not True, d['when'].isoformat(), d['list'][2]['deep'])",
+      [path])
+    #expect(summary == "['zeta', 'Cards', 'ünïcødé-キー'] 18446744073709551615 True True 2023-03-08T20:26:40 b'\\x00\\x01\\x02'\n")
+  }
+
+  @Test("XML: written in Apple's layout, read back equal, and Python's plistlib reads it")
+  func xmlRoundTrip() throws {
+    let data = try XMLPlistWriter.data(Self.everything)
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC"))
+    #expect(text.contains("\t<key>ünïcødé-キー</key>\n\t<string>😀 &lt;&amp;&gt; &#13;\n</string>"))
+    #expect(text.contains("\t<key>empty</key>\n\t<dict/>"))
+    #expect(try XMLPlistReader.read(data).0 == Self.everything)
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "everything.plist")
+    try data.write(to: URL(fileURLWithPath: path))
+    let summary = try AppFixtures.python(
+      "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(d['ünïcødé-キー'] == '😀 <&> \\r\\n', d['unsigned'], d['real'])", [path])
+    #expect(summary == "True 18446744073709551615 0.1\n")
+  }
+
+  @Test("XML dates hold whole seconds: a fraction is refused, not cut")
+  func xmlDateFraction() {
+    #expect(throws: XMLPlistWriter.Unrepresentable.self) {
+      try XMLPlistWriter.data(.dictionary(PlistDictionary([.init(key: "d", value: .date(700_000_000.5))])))
+    }
+  }
+
+  @Test("plists written by Foundation (PropertyListEncoder and PropertyListSerialization) read the same")
+  func foundationWritten() throws {
+    struct Card: Codable {
+      var id: UUID
+      var prompt: String
+      var answer: String
+    }
+    struct Domain: Codable {
+      var Cards: Data
+      var launchCount: Int
+      var flag: Bool
+      var ratio: Double
+    }
+    let card = Card(id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID(), prompt: "Zwölf?", answer: "12")
+    let json = try JSONEncoder().encode([card])
+    for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+      let encoder = PropertyListEncoder()
+      encoder.outputFormat = format
+      let data = try encoder.encode(Domain(Cards: json, launchCount: 1, flag: true, ratio: 2.5))
+      let document = try PlistDocument(data: data)
+      #expect(document.format == (format == .binary ? .binary : .xml))
+      guard case .dictionary(let root) = document.root else {
+        Issue.record("not a dictionary")
+        continue
+      }
+      #expect(root["Cards"] == .data(json))
+      #expect(root["launchCount"] == .integer(1))
+      #expect(root["flag"] == .bool(true))
+      #expect(root["ratio"] == .real(2.5))
+
+      let serialized = try PropertyListSerialization.data(
+        fromPropertyList: ["when": Date(timeIntervalSinceReferenceDate: 700_000_000), "n": 7, "b": false, "s": "ü"], format: format, options: 0)
+      guard case .dictionary(let other) = try PlistDocument(data: serialized).root else {
+        Issue.record("not a dictionary")
+        continue
+      }
+      #expect(other["when"] == .date(700_000_000))
+      #expect(other["n"] == .integer(7))
+      #expect(other["b"] == .bool(false))
+      #expect(other["s"] == .string("ü"))
+    }
+  }
+
+  @Test("what deckport writes, Foundation reads with the same values")
+  func foundationReads() throws {
+    for data in [BinaryPlistWriter.data(Self.everything), try XMLPlistWriter.data(Self.everything)] {
+      let object = try PropertyListSerialization.propertyList(from: data, format: nil)
+      let dictionary = try #require(object as? [String: Any])
+      #expect(dictionary["int"] as? Int == -42)
+      #expect(dictionary["real"] as? Double == 0.1)
+      #expect(dictionary["when"] as? Date == Date(timeIntervalSinceReferenceDate: 700_000_000))
+      #expect(dictionary["ünïcødé-キー"] as? String == "😀 <&> \r\n")
+      #expect((dictionary["true"]).map { type(of: $0) == Bool.self } == true)
+    }
+  }
+
+  @Test("an XML plist: replacing one key keeps every other byte")
+  func xmlSplice() throws {
+    let original = try Data(contentsOf: URL(fileURLWithPath: AppFixtures.path("flashzilla-xml.plist")))
+    let document = try PlistDocument(data: original)
+    let edited = try document.replacing(key: "Cards", with: .data(Data("[]".utf8)))
+    let text = String(decoding: edited, as: UTF8.self)
+    let before = String(decoding: original, as: UTF8.self)
+    let cardsRange = try #require(before.range(of: "<key>Cards</key>"))
+    // Everything before the key is untouched, the key now holds "[]", and the rest follows unchanged.
+    #expect(text.hasPrefix(String(before[..<cardsRange.upperBound])))
+    #expect(text.contains("<key>Cards</key>\n\t<data>\n\tW10=\n\t</data>\n</dict>\n</plist>\n"))
+    guard case .dictionary(let old) = document.root, case .dictionary(let new) = try PlistDocument(data: edited).root else {
+      Issue.record("not dictionaries")
+      return
+    }
+    #expect(old.keys == new.keys)
+    for entry in old.entries where entry.key != "Cards" { #expect(new[entry.key] == entry.value) }
+
+    let added = try document.replacing(key: "NewKey", with: .integer(5))
+    let addedText = String(decoding: added, as: UTF8.self)
+    #expect(addedText.hasPrefix(String(before.dropLast("</dict>\n</plist>\n".count))))
+    #expect(addedText.hasSuffix("\t<key>NewKey</key>\n\t<integer>5</integer>\n</dict>\n</plist>\n"))
+  }
+
+  @Test("damaged binary plists give errors, never crashes", arguments: [8, 20, 40, 200, 600])
+  func truncated(length: Int) throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: AppFixtures.path("flashzilla-binary.plist")))
+    #expect(throws: PlistFormatError.self) { try BinaryPlistReader.read(data.prefix(length)) }
+    var flipped = Array(data)
+    flipped[flipped.count - 9] ^= 0xFF  // the offset-table position in the trailer
+    #expect(throws: PlistFormatError.self) { try BinaryPlistReader.read(Data(flipped)) }
+  }
+
+  @Test("a binary plist whose array contains itself is refused")
+  func cycle() {
+    // Header, then object 0: an array of one reference (to object 0); offset table; trailer.
+    var bytes = Array("bplist00".utf8) + [0xA1, 0x00]
+    let table = bytes.count
+    bytes += [0x08]
+    bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+    #expect(throws: PlistFormatError.self) { try BinaryPlistReader.read(Data(bytes)) }
+  }
+}

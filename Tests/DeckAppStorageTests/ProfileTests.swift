@@ -1,0 +1,67 @@
+@testable import DeckAppStorage
+import Foundation
+import Testing
+
+@Suite("Profiles")
+struct ProfileTests {
+  @Test("each seed shape is detected; other shapes are generic", arguments: [
+    (["id", "prompt", "answer"], "flashzilla"),
+    (["prompt", "answer"], "flashzilla"),
+    (["keyword", "story", "image", "notes"], "neomnemo"),
+    (["keyword", "story"], "neomnemo"),
+    (["word", "definition", "createdAt", "wordTypeRaw"], "flashcard-quiz"),
+    (["WORD", "definition", "createdat"], "flashcard-quiz"),
+    (["title", "text"], "idealic"),
+    (["prompt", "answer", "hint"], "generic"),
+    (["text"], "generic"),
+  ])
+  func detection(keys: [String], expected: String) {
+    let record = AppRecord(keys.map { ($0, AppValue.string("x")) })
+    #expect(AppRecordProfile.detect(in: [record])?.id ?? "generic" == expected)
+  }
+
+  @Test("typing converts only what converts back exactly")
+  func typing() {
+    let records = AppRecords(
+      name: "Cards",
+      records: [
+        AppRecord([("id", .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")), ("prompt", .string("a")), ("answer", .string("b"))]),
+        AppRecord([("id", .string("e621e1f8-c36c-495a-93fc-0c247a3e6e5f")), ("prompt", .string("a")), ("answer", .string("b"))]),
+      ])
+    let typed = AppRecordProfile.flashzilla.apply(to: records)
+    #expect(typed.records[0]["id"] == .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()))
+    #expect(typed.records[1]["id"] == .string("e621e1f8-c36c-495a-93fc-0c247a3e6e5f"))
+    #expect(typed.shape.field("id")?.type == .any)
+    #expect(typed.profile == .flashzilla)
+  }
+
+  @Test("dates: the encoding is guessed from the values' range, and typing is exact", arguments: [
+    (AppValue.integer(700_000_000), JSONDateEncoding.secondsSince2001, 700_000_000.0),
+    (AppValue.double(700_000_000.5), .secondsSince2001, 700_000_000.5),
+    (AppValue.integer(1_678_307_200), .secondsSince1970, 700_000_000.0),
+    (AppValue.integer(1_678_307_200_123), .millisecondsSince1970, 700_000_000.123),
+    (AppValue.string("2023-03-08T20:26:40Z"), .iso8601, 700_000_000.0),
+  ])
+  func dates(raw: AppValue, encoding: JSONDateEncoding, seconds: Double) {
+    let records = AppRecords(
+      name: "Flashcards", records: [AppRecord([("word", .string("w")), ("definition", .string("d")), ("createdAt", raw)])])
+    let typed = AppRecordProfile.flashcardQuiz.apply(to: records)
+    #expect(typed.jsonDates == encoding)
+    guard case .date(let date)? = typed.records[0]["createdAt"] else {
+      Issue.record("not a date: \(String(describing: typed.records[0]["createdAt"]))")
+      return
+    }
+    #expect(abs(date.timeIntervalSinceReferenceDate - seconds) < 0.0005)
+    #expect(encoding.encode(date) == raw || encoding == .millisecondsSince1970)
+  }
+
+  @Test("Core Data column names without case get the profile's spelling")
+  func respelling() {
+    let records = AppRecords(
+      name: "Flashcard",
+      records: [AppRecord([("createdat", .date(Date(timeIntervalSinceReferenceDate: 1))), ("word", .string("w")), ("definition", .string("d")), ("wordtyperaw", .string("noun"))])])
+    let typed = AppRecordProfile.flashcardQuiz.apply(to: records)
+    #expect(typed.records[0].keys == ["createdAt", "word", "definition", "wordTypeRaw"])
+    #expect(typed.shape.keys == ["createdAt", "word", "definition", "wordTypeRaw"])
+  }
+}

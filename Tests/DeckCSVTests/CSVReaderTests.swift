@@ -1,0 +1,270 @@
+import DeckAnki
+import DeckCSV
+import DeckCore
+import DeckIO
+import DeckTestSupport
+import Foundation
+import Testing
+
+@Suite("CSV reader: rows to the model, as Anki's importer reads them")
+struct CSVReaderTests {
+  static func read(_ text: String, name: String = "in.csv", _ options: CSVOptions = CSVOptions()) throws
+    -> (notes: [NoteView], collection: DeckCollection, warnings: [String])
+  {
+    let (collection, warnings) = try CSVReader(options: options).read(data: Data(text.utf8), name: name)
+    return (NoteView.all(collection), collection, warnings.map(\.description))
+  }
+
+  // MARK: - Anki's own exports and spreadsheets, judged by the real importer
+
+  @Test(
+    "every CSV fixture reads as the real Anki importer read it (truth file), but for notes of types the file only names, which Anki skips and deckport keeps",
+    arguments: CSVTruth.fixtures)
+  func fixtureMatchesAnki(_ fixture: String) throws {
+    let truth = try CSVTruth.load(fixture)
+    let (collection, _) = try CSVReader().read(path: Fixtures.path(fixture))
+    let all = NoteView.all(collection)
+    let stock = all.filter { StockNoteTypes.noteType(named: $0.noteType) != nil }
+    #expect(all.count - stock.count == truth.log.missingNotetype)
+    #expect(stock.count == truth.notes.count)
+    for (ours, anki) in zip(stock, truth.notes) {
+      #expect(ours.noteType == anki.noteType)
+      #expect(ours.fields == anki.fields)
+      #expect(ours.tags == anki.tags.sorted())
+      #expect(ours.cards == anki.cards, "\(ours)")
+      if let guid = anki.guid { #expect(ours.guid == guid) }
+      // Anki renames a parent deck a row names after a child created it ("Parent+"); deckport
+      // keeps the name the row gives.
+      guard case .one(let deck) = anki.deck else {
+        Issue.record("Anki put the cards of \(anki.fields) in several decks")
+        continue
+      }
+      var expectedDeck = deck
+      while expectedDeck.hasSuffix("+"), !collection.decks.contains(where: { $0.name == expectedDeck }) {
+        expectedDeck.removeLast()
+      }
+      #expect(ours.decks == [expectedDeck])
+    }
+  }
+
+  @Test("notes_all: decks as the rows name them, a GUID with # kept, Vocab made from the file with a warning")
+  func notesAllSample() throws {
+    let (collection, warnings) = try CSVReader().read(path: Fixtures.path("csv/anki/notes_all.txt"))
+    let notes = NoteView.all(collection)
+    #expect(notes.map(\.decks) == [["Parent::Child"], ["Parent"], ["Parent::Child"], ["Parent"], ["Default"]])
+    #expect(notes[1].guid == "q(AA[xz#x8")
+    #expect(notes[4] == NoteView(guid: "q{@p%d%NhH", noteType: "Vocab (3 fields)", fields: ["chat", "cat", "Le chat dort."], tags: ["vocab"], decks: ["Default"], cards: [0]))
+    let vocab = try #require(collection.noteTypes.first { $0.name == "Vocab (3 fields)" })
+    #expect(vocab.fieldNames == ["Field 1", "Field 2", "Field 3"])
+    #expect(vocab.templates.map(\.questionFormat) == ["{{Field 1}}"])
+    #expect(
+      warnings.map(\.description) == [
+        "\(Fixtures.path("csv/anki/notes_all.txt")):12: warning: [csv-note-type] note type 'Vocab (3 fields)' is not one of Anki's stock note types and a CSV file cannot define one: made a note type with one card showing the first field and the fields Field 1, Field 2, Field 3 (line 12)"
+      ])
+  }
+
+  @Test("notes_html_tags: the Vocab row's third column, which Basic has no field for, is left out as Anki leaves it, with a warning")
+  func notesHTMLTagsSample() throws {
+    let path = Fixtures.path("csv/anki/notes_html_tags.txt")
+    let (collection, warnings) = try CSVReader().read(path: path)
+    #expect(NoteView.all(collection).last?.fields == ["chat", "cat"])
+    #expect(
+      warnings.map(\.description) == [
+        "\(path):9: warning: [csv-dropped] nothing names the note type, so rows are read as Basic notes (Front, Back) as Anki reads them, and 1 non-empty cell in column 3, which no field takes, is left out as Anki leaves it out (line 9); name the columns with --columns or the note type with --note-type to keep them"
+      ])
+  }
+
+  // MARK: - Stock note types
+
+  @Test("stock note types are the real ones: same as in a collection the real Anki made", arguments: StockNoteTypes.names)
+  func stockNoteTypes(_ name: String) throws {
+    let collection = try AnkiPackageReader().read(path: Fixtures.path("anki/latest.colpkg")).collection
+    let real = try #require(collection.noteTypes.first { $0.name == name })
+    let stock = try #require(StockNoteTypes.noteType(named: name.uppercased()))
+    #expect(stock.name == real.name)
+    #expect(stock.kind == real.kind)
+    #expect(stock.fieldNames == real.fieldNames)
+    #expect(stock.fields.map(\.tag) == real.fields.map(\.tag))
+    #expect(stock.fields.map(\.preventDeletion) == real.fields.map(\.preventDeletion))
+    #expect(stock.templates.map(\.name) == real.templates.map(\.name))
+    #expect(stock.templates.map(\.questionFormat) == real.templates.map(\.questionFormat))
+    #expect(stock.templates.map(\.answerFormat) == real.templates.map(\.answerFormat))
+    #expect(stock.css == real.css)
+    #expect(stock.sortFieldIndex == real.sortFieldIndex)
+    #expect(stock.latexPreamble == real.latexPreamble)
+    #expect(stock.latexPostamble == real.latexPostamble)
+    #expect(stock.originalStockKind == real.originalStockKind)
+    #expect(StockNoteTypes.isUnchanged(real))
+  }
+
+  @Test("a row naming a stock note type gets its cards: reversed, optional reverse, cloze numbers")
+  func stockCards() throws {
+    let text = """
+      #separator:tab
+      #html:true
+      #notetype column:1
+      Basic (and reversed card)\tfront\tback
+      Basic (and reversed card)\tfront\t
+      Basic (optional reversed card)\tf\tb\ty
+      Basic (optional reversed card)\tf\tb\t
+      Cloze\t{{c1,3::a}} {{c2::b {{c5::nested}}}}\textra
+      Cloze\tno deletions\t
+      basic\t<br>\tback
+      """
+    let notes = try Self.read(text).notes
+    #expect(notes.map(\.cards) == [[0, 1], [0], [0, 1], [0], [0, 1, 2, 4], [0], [0]])
+    #expect(notes.last?.noteType == "Basic")
+  }
+
+  // MARK: - Spreadsheets
+
+  @Test("a Quizlet export (term TAB definition) becomes Basic notes in the deck named")
+  func quizlet() throws {
+    let options = CSVOptions(deck: "French")
+    let (collection, warnings) = try CSVReader(options: options).read(path: Fixtures.path("csv/sheets/quizlet.txt"))
+    #expect(warnings.isEmpty)
+    #expect(
+      NoteView.all(collection).map(\.fields) == [
+        ["le chat", "the cat"], ["la maison", "the house, the home"], ["manger", "to eat; to dine"],
+        ["l&#x27;école", "the school"],
+      ])
+    #expect(collection.decks.map(\.name) == ["French"])
+  }
+
+  @Test("a spreadsheet with a header row: names map the columns, BOM and CRLF handled, tags column named")
+  func headerRow() throws {
+    let options = CSVOptions(hasHeaderRow: true, deck: "Words")
+    let (collection, warnings) = try CSVReader(options: options).read(path: Fixtures.path("csv/sheets/header_bom_crlf.csv"))
+    #expect(warnings.isEmpty)
+    let notes = NoteView.all(collection)
+    #expect(notes.map(\.fields) == [["bonjour", "hello"], ["merci, beaucoup", #"thank you "very" much"#], ["deux\nlignes", "two lines"], ["<b>gras</b>", "bold"]])
+    #expect(notes.map(\.tags) == [["french", "greeting"], ["french"], [], ["html"]])
+    #expect(Set(notes.flatMap(\.decks)) == ["Words"])
+  }
+
+  @Test("--columns maps a sheet's columns: fields by name or front/back, tags, deck, skipped columns")
+  func columnMapping() throws {
+    let text = "Q1,ignored,A1,t1 t2,Deck A::Sub\nQ2,x,A2,,\n"
+    // A plain spreadsheet's separator comes from its extension (Anki's detection would take
+    // the ':' of "A::Sub").
+    let options = CSVOptions(columns: try ColumnMapping(parsing: "front,-,back,tags,deck"))
+    let (notes, collection, warnings) = try Self.read(text, name: "sheet.csv", options)
+    #expect(warnings.isEmpty)
+    #expect(notes.map(\.fields) == [["Q1", "A1"], ["Q2", "A2"]])
+    #expect(notes.map(\.tags) == [["t1", "t2"], []])
+    #expect(notes.map(\.decks) == [["Deck A::Sub"], ["Default"]])
+    #expect(Set(collection.decks.map(\.name)) == ["Deck A", "Deck A::Sub", "Default"])
+  }
+
+  @Test("header names that match no field of the note type are taken in order")
+  func headerNamesByPosition() throws {
+    let text = "Term,Definition\nle chien,the dog\n"
+    let notes = try Self.read(text, CSVOptions(hasHeaderRow: true)).notes
+    #expect(notes.map(\.fields) == [["le chien", "the dog"]])
+  }
+
+  @Test("an unknown --note-type gets the --columns names as its fields, with a warning")
+  func unknownNoteTypeFromColumns() throws {
+    let options = CSVOptions(columns: try ColumnMapping(parsing: "Word,Meaning,Example"), noteType: "Vocab")
+    let (notes, collection, warnings) = try Self.read("être,to be,Je suis.\n", options)
+    #expect(notes == [NoteView(guid: notes[0].guid, noteType: "Vocab", fields: ["être", "to be", "Je suis."], tags: [], decks: ["Default"], cards: [0])])
+    #expect(collection.noteTypes.first?.fieldNames == ["Word", "Meaning", "Example"])
+    #expect(
+      warnings == [
+        "in.csv:1: warning: [csv-note-type] note type 'Vocab' is not one of Anki's stock note types and a CSV file cannot define one: made a note type with one card showing the first field and the fields Word, Meaning, Example (line 1)"
+      ])
+  }
+
+  @Test("#notetype naming an unknown type takes its fields from #columns; cloze deletions make it a cloze type")
+  func unknownNoteTypeFromDirectives() throws {
+    let text = "#separator:;\n#notetype:My Cloze\n#columns:Expression;Notes: extra\n{{c1::le}} chat;cat\n"
+    let (notes, collection, _) = try Self.read(text)
+    let noteType = try #require(collection.noteTypes.first)
+    #expect(noteType.kind == .cloze)
+    #expect(noteType.fieldNames == ["Expression", "Notes extra"])
+    #expect(noteType.templates.first?.questionFormat == "{{cloze:Expression}}")
+    #expect(notes.first?.fields == ["{{c1::le}} chat", "cat"])
+  }
+
+  @Test("a stock note type that rows give more fields keeps them, named by #columns, with a warning")
+  func widenedStockType() throws {
+    let text = "#separator:tab\n#html:true\n#notetype column:1\n#columns:type\tText\tBack Extra\tFrequency\tImage\nCloze\t{{c1::a}}\t\t3\t\nBasic\tq\ta\t\t\n"
+    let (notes, collection, warnings) = try Self.read(text, name: "w.txt")
+    let cloze = try #require(collection.noteTypes.first { $0.name == "Cloze" })
+    #expect(cloze.fieldNames == ["Text", "Back Extra", "Frequency"])
+    #expect(notes.map(\.fields) == [["{{c1::a}}", "", "3"], ["q", "a"]])
+    #expect(
+      warnings == [
+        "w.txt:5: warning: [csv-note-type] rows give note type 'Cloze' 3 fields, but the stock 'Cloze' has 2 (Text, Back Extra); 'Cloze' gets the stock templates plus the fields Frequency (line 5)"
+      ])
+  }
+
+  // MARK: - Text, tags, GUIDs, padding
+
+  @Test("plain text (#html:false) is escaped and its line breaks become <br>; carriage returns go, as in Anki")
+  func plainText() throws {
+    let text = "#html:false\n#separator:,\n\"front <1> & \"\"q\"\" 's'\",\"a\r\nb\"\n"
+    #expect(try Self.read(text).notes.first?.fields == ["front &lt;1&gt; &amp; &quot;q&quot; &#x27;s&#x27;", "a<br>b"])
+  }
+
+  @Test("without #html, a <…> in the first five rows makes every field HTML, as Anki detects it")
+  func htmlDetection() throws {
+    #expect(try Self.read("a<b>,c\nx & y,z\n").notes.map(\.fields) == [["a<b>", "c"], ["x & y", "z"]])
+    #expect(try Self.read("a<b,c\nx & y,z\n").notes.map(\.fields) == [["a&lt;b", "c"], ["x &amp; y", "z"]])
+  }
+
+  @Test("the separator is detected as Anki detects it, and a detection that disagrees with .csv is reported")
+  func separatorDetection() throws {
+    let (notes, _, warnings) = try Self.read("front1;back1,x\n", name: "s.csv")
+    #expect(notes.map(\.fields) == [["front1", "back1,x"]])
+    #expect(
+      warnings == [
+        "s.csv: warning: [csv-separator] the file has no #separator: line, and the separator found the way Anki finds it is semicolon, not comma as the extension suggests; pass --separator if that is wrong"
+      ])
+    #expect(try Self.read("front1;back1,x\n", CSVOptions(separator: .comma)).notes.map(\.fields) == [["front1;back1", "x"]])
+    #expect(try Self.read("one two\n", name: "s.txt").notes.map(\.fields) == [["one", "two"]])
+  }
+
+  @Test("global tags (#tags: and the legacy tags: line) are added to every note; tags split on white space")
+  func globalTags() throws {
+    #expect(try Self.read("tags:g1 g2\na,b\n").notes.first?.tags == ["g1", "g2"])
+    let text = "#separator:,\n#tags:global\n#tags column:3\na,b,t1  t2\tt3\n"
+    #expect(try Self.read(text).notes.first?.tags == ["global", "t1", "t2", "t3"])
+  }
+
+  @Test("rows with fewer fields are padded and counted in one warning; an empty first field skips the row")
+  func paddingAndSkipping() throws {
+    let text = "#separator:,\n#notetype:Basic (optional reversed card)\na,b,c\nd\ne,f\n,g,h\n"
+    let (notes, _, warnings) = try Self.read(text, name: "p.csv")
+    #expect(notes.map(\.fields) == [["a", "b", "c"], ["d", "", ""], ["e", "f", ""]])
+    #expect(
+      warnings == [
+        "p.csv:6: warning: [csv-skipped] 1 row has an empty first field and was skipped, as Anki's importer skips such rows (line 6)",
+        "p.csv:4: warning: [csv-padded] 2 rows have fewer fields than their note type and were padded with empty fields, as Anki pads them (lines 4, 5)",
+      ])
+  }
+
+  @Test("GUIDs: a GUID column is kept; otherwise derived from content, the same on every read; a repeated GUID is replaced")
+  func guids() throws {
+    let text = "#separator:,\n#guid column:1\nabc,q1,a1\n,q2,a2\nabc,q3,a3\n,q2,a2\n"
+    let first = try Self.read(text, name: "g.csv")
+    let second = try Self.read(text, name: "g.csv")
+    #expect(first.notes.map(\.guid) == second.notes.map(\.guid))
+    #expect(first.collection == second.collection)
+    #expect(first.notes[0].guid == "abc")
+    #expect(Set(first.notes.map(\.guid)).count == 4)
+    #expect(
+      first.warnings == [
+        "g.csv:5: warning: [csv-guid] 1 row repeats the GUID of an earlier row; it gets a GUID derived from its content (line 5)"
+      ])
+  }
+
+  @Test("decks are matched ignoring case, parents are created, Default is deck 1")
+  func decks() throws {
+    let text = "#separator:,\n#deck column:1\nA::B,q1,a\na::b,q2,a\n,q3,a\n"
+    let (notes, collection, _) = try Self.read(text)
+    #expect(notes.map(\.decks) == [["A::B"], ["A::B"], ["Default"]])
+    #expect(Set(collection.decks.map(\.name)) == ["A", "A::B", "Default"])
+    #expect(collection.decks.first { $0.name == "Default" }?.id == 1)
+  }
+}

@@ -1,0 +1,112 @@
+"""Helpers shared by the CSV checks against the real Anki backend (this module holds no tests;
+its name keeps it with the other test_csv_* files)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+from anki.collection import Collection, ImportCsvRequest
+
+from conftest import REPO
+
+DECKPORT = os.environ.get("DECKPORT_BIN") or os.path.join(REPO, ".build", "debug", "deckport")
+
+
+def deckport_exists() -> bool:
+    return os.path.isfile(DECKPORT) and os.access(DECKPORT, os.X_OK)
+
+
+def deckport(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([DECKPORT, *args], capture_output=True, text=True, timeout=600)
+
+
+def collection_with_note_types(folder: str, note_types: list[dict]) -> Collection:
+    """A fresh collection whose only note types are `note_types` (as anki_view lists them:
+    name, kind, fields, templates, css, sortField), so a CSV that names them by name imports
+    into exactly those. The stock note types are removed first (one placeholder remains, which
+    no note uses), so a package's own "Basic" or "Cloze" is the one the rows get."""
+    from anki_view import _neutralise_notetypes
+
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    _neutralise_notetypes(col)
+    for spec in note_types:
+        model = col.models.new(spec["name"])
+        if spec["kind"] == "cloze":
+            model["type"] = 1
+        for name in spec["fields"]:
+            col.models.add_field(model, col.models.new_field(name))
+        for template in spec["templates"]:
+            entry = col.models.new_template(template["name"])
+            entry["qfmt"] = template["qfmt"]
+            entry["afmt"] = template["afmt"]
+            col.models.add_template(model, entry)
+        model["css"] = spec["css"]
+        model["sortf"] = spec["sortField"]
+        col.models.add(model)
+    return col
+
+
+def import_csv(col: Collection, path: str):
+    """Anki's own CSV import of `path` into `col`, every choice left to the importer."""
+    metadata = col.get_csv_metadata(os.path.abspath(path), None)
+    return col.import_csv(ImportCsvRequest(path=os.path.abspath(path), metadata=metadata)).log
+
+
+def notes_by_guid(col: Collection) -> dict[str, dict]:
+    """Every note of `col`: note type, fields, sorted tags, the decks of its cards, card ords."""
+    out = {}
+    for nid in col.find_notes(""):
+        note = col.get_note(nid)
+        cards = note.cards()
+        out[note.guid] = {
+            "noteType": note.note_type()["name"],
+            "fields": list(note.fields),
+            "tags": sorted(note.tags),
+            "decks": sorted({col.decks.name(c.did) for c in cards}),
+            "cards": sorted(c.ord for c in cards),
+        }
+    return out
+
+
+def view_notes_by_guid(view: dict) -> dict[str, dict]:
+    """anki_view's notes in the same shape, decks from its cards."""
+    decks: dict[str, set] = {}
+    ords: dict[str, list] = {}
+    first_deck: dict[str, tuple[int, str]] = {}
+    for card in view["cards"]:
+        guid = card["noteGuid"]
+        deck = card["odeck"] or card["deck"]
+        decks.setdefault(guid, set()).add(deck)
+        ords.setdefault(guid, []).append(card["ord"])
+        if guid not in first_deck or card["ord"] < first_deck[guid][0]:
+            first_deck[guid] = (card["ord"], deck)
+    return {
+        note["guid"]: {
+            "noteType": note["noteType"],
+            "fields": note["fields"],
+            "tags": sorted(note["tags"]),
+            "decks": sorted(decks.get(note["guid"], set())),
+            "firstDeck": first_deck.get(note["guid"], (0, None))[1],
+            "cards": sorted(ords.get(note["guid"], [])),
+        }
+        for note in view["notes"]
+    }
+
+
+_STYLE = re.compile(r"<style>.*?</style>", re.IGNORECASE | re.DOTALL)
+_TYPE = re.compile(r"\[\[type:[^]]+\]\]", re.IGNORECASE | re.DOTALL)
+
+
+def as_anki_exports(field: str) -> str:
+    """A field as Anki's note export writes it with HTML: `<style>` blocks and `[[type:…]]`
+    removed (rslib/src/import_export/text/csv/export.rs strip_redundant_sections)."""
+    return _TYPE.sub("", _STYLE.sub("", field))
+
+
+def without_trailing_empty(fields: list[str]) -> list[str]:
+    fields = list(fields)
+    while fields and fields[-1] == "":
+        fields.pop()
+    return fields

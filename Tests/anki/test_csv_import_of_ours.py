@@ -1,0 +1,64 @@
+"""deckport's CSV of every fixture package, imported by the real Anki's own CSV importer
+(col.get_csv_metadata + col.import_csv, every choice left to the importer) into a fresh
+collection, gives the same notes as anki_view(package): GUIDs, note types, fields, tags, decks,
+and the same cards.
+
+A CSV names note types but cannot define them, so the fresh collection is given the package's
+note types (by name, with their fields and templates) before the import, as a user importing
+the file into their own collection would have them."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pytest
+
+from conftest import fixture_packages
+from test_csv_helpers import (
+    collection_with_note_types,
+    deckport,
+    deckport_exists,
+    import_csv,
+    notes_by_guid,
+    view_notes_by_guid,
+)
+
+if not deckport_exists():
+    pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
+
+
+def used_note_types(view: dict) -> list[dict]:
+    used = {note["noteType"] for note in view["notes"]}
+    return [spec for spec in view["noteTypes"] if spec["name"] in used]
+
+
+@pytest.mark.parametrize("extension", ["txt", "csv"])
+@pytest.mark.parametrize("package", fixture_packages(), ids=os.path.basename)
+def test_our_csv_imports_into_anki_as_the_package(package, extension, live_view, tmp_path):
+    out = str(tmp_path / f"deck.{extension}")
+    result = deckport("convert", package, out)
+    assert result.returncode == 0, result.stderr
+
+    view = live_view(package)
+    with tempfile.TemporaryDirectory(prefix="csv_import_") as folder:
+        col = collection_with_note_types(folder, used_note_types(view))
+        try:
+            log = import_csv(col, out)
+            imported = notes_by_guid(col)
+            imported_decks = sorted({d for note in imported.values() for d in note["decks"]})
+        finally:
+            col.close()
+
+    assert len(log.new) == len(view["notes"])
+    assert not log.missing_notetype and not log.empty_first_field and not log.missing_deck
+    expected = view_notes_by_guid(view)
+    assert sorted(imported) == sorted(expected)
+    for guid, note in expected.items():
+        got = imported[guid]
+        assert got["noteType"] == note["noteType"], guid
+        assert got["fields"] == note["fields"], guid
+        assert got["tags"] == note["tags"], guid
+        assert got["decks"] == [note["firstDeck"]], guid
+        assert got["cards"] == note["cards"], guid
+    assert imported_decks == view["decks"]
