@@ -58,7 +58,8 @@ let package = Package(
     // MARK: Conversion
     /// Format detection, inspection and the convert pipeline that the CLI and apps call.
     .target(
-      name: "DeckConversion", dependencies: ["DeckCore", "DeckIO", "DeckAnki", "DeckJSON", "DeckCSV"]),
+      name: "DeckConversion",
+      dependencies: ["DeckCore", "DeckIO", "DeckAnki", "DeckJSON", "DeckCSV", "DeckAppStorage"]),
 
     // MARK: CLI
     .executableTarget(
@@ -84,7 +85,7 @@ let package = Package(
       name: "DeckAppStorageTests",
       dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport"]),
     .testTarget(
-      name: "deckportTests", dependencies: ["DeckConversion", "deckport", "DeckTestSupport"]),
+      name: "deckportTests", dependencies: ["DeckConversion", "deckport", "DeckTestSupport", "DeckCore", "DeckIO"]),
   ],
   swiftLanguageModes: [.v6]
 )

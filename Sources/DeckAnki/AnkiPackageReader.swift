@@ -43,9 +43,15 @@ public struct AnkiPackageReader: Sendable {
 
   /// The limits in force.
   public var limits: Limits
+  /// Where the reader reports what it is doing (unpacking the collection, reading notes, cards
+  /// and the review log), or nil.
+  public var progress: ProgressReporter?
 
   /// Creates a reader.
-  public init(limits: Limits = Limits()) { self.limits = limits }
+  public init(limits: Limits = Limits(), progress: ProgressReporter? = nil) {
+    self.limits = limits
+    self.progress = progress
+  }
 
   /// Reads the package at `path`; its kind comes from the extension (`.colpkg` or not).
   ///
@@ -62,7 +68,9 @@ public struct AnkiPackageReader: Sendable {
     let databasePath = scratch.path(for: "collection.sqlite")
     try unpackCollection(
       from: zip, generation: generation, to: databasePath, location: collectionLocation)
-    var (collection, warnings) = try CollectionReader(path: databasePath, location: collectionLocation).read()
+    var (collection, warnings) = try CollectionReader(
+      path: databasePath, location: collectionLocation, progress: progress
+    ).read()
     if generation != .latest, PlaceholderCollection.isPlaceholder(collection) {
       warnings.append(
         Diagnostic(
@@ -81,12 +89,18 @@ public struct AnkiPackageReader: Sendable {
     from zip: ZipReader, generation: AnkiPackageGeneration, to path: String,
     location: SourceLocation
   ) throws {
-    var entry = try zip.openEntry(generation.collectionMember)
+    let entry = try zip.openEntry(generation.collectionMember)
+    // Latest frames declare no size; a legacy member's size is in the zip directory.
+    let declared = generation == .latest ? nil : try? zip.uncompressedSize(of: generation.collectionMember)
+    progress?.start(.unpackingCollection, total: declared)
+    defer { progress?.finish(.unpackingCollection) }
     if generation == .latest {
-      _ = try Zstd.decompress(
-        from: &entry, toFile: path, limit: limits.collectionBytes, location: location)
+      var source = CountingByteSource(
+        ZstdDecompressingReader(source: entry, limit: limits.collectionBytes, location: location), progress: progress)
+      _ = try FileCopy.copy(from: &source, toFile: path, limit: limits.collectionBytes, location: location)
     } else {
-      _ = try FileCopy.copy(from: &entry, toFile: path, limit: limits.collectionBytes, location: location)
+      var source = CountingByteSource(entry, progress: progress)
+      _ = try FileCopy.copy(from: &source, toFile: path, limit: limits.collectionBytes, location: location)
     }
   }
 
@@ -135,5 +149,22 @@ public struct AnkiPackageReader: Sendable {
       files.append(MediaFile(name: name, blob: MediaBlob(source: source, sha1: entry.sha1, size: entry.size)))
     }
     return files
+  }
+}
+
+/// A ``ByteSource`` that reports the bytes read through it as ``ConversionPhase/unpackingCollection``.
+private struct CountingByteSource<Source: ByteSource>: ByteSource {
+  var source: Source
+  let progress: ProgressReporter?
+
+  init(_ source: Source, progress: ProgressReporter?) {
+    self.source = source
+    self.progress = progress
+  }
+
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    let count = try source.read(into: buffer)
+    progress?.advance(.unpackingCollection, by: Int64(count))
+    return count
   }
 }

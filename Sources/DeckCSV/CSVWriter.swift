@@ -102,11 +102,12 @@ public struct CSVWriter: Sendable {
     // parent deck; otherwise the collection's order.
     var ordered = collection.notes
     if case .columns(let mapping) = layout, mapping.column(of: .deck) == nil {} else {
-      let depth = { (note: Note) in deckName(note).components(separatedBy: Deck.levelSeparator).count }
-      ordered = collection.notes.enumerated().sorted {
-        let (left, right) = (depth($0.element), depth($1.element))
-        return left != right ? left < right : $0.offset < $1.offset
-      }.map(\.element)
+      var depthOfDeck: [Int64: Int] = [:]
+      for deck in collection.decks { depthOfDeck[deck.id] = deck.nameComponents.count }
+      let depths = collection.notes.map { note in deckOfNote[note.id].flatMap { depthOfDeck[$0] } ?? 0 }
+      ordered = collection.notes.indices.sorted {
+        depths[$0] != depths[$1] ? depths[$0] < depths[$1] : $0 < $1
+      }.map { collection.notes[$0] }
     }
 
     try FileSink.writing(to: path) { sink in

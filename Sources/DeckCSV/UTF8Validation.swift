@@ -47,17 +47,3 @@ enum UTF8Validation {
     bytes.withUnsafeBufferPointer { firstInvalidOffset(in: $0) }
   }
 }
-
-extension String {
-  /// Whether the UTF-8 of the string holds a byte for which `isMatch` is true; a fast scan of
-  /// the contiguous storage native strings have.
-  func containsUTF8Byte(where isMatch: (UInt8) -> Bool) -> Bool {
-    if let found = utf8.withContiguousStorageIfAvailable({ $0.contains(where: isMatch) }) { return found }
-    return utf8.contains(where: isMatch)
-  }
-
-  /// Whether the UTF-8 of the string holds `byte`.
-  func containsUTF8Byte(_ byte: UInt8) -> Bool {
-    containsUTF8Byte { $0 == byte }
-  }
-}

@@ -1,4 +1,5 @@
 import DeckAnki
+import DeckAppStorage
 import DeckCSV
 import DeckCore
 import DeckIO
@@ -16,17 +17,23 @@ public struct ConversionOptions: Sendable {
   public var strict: Bool
   /// How CSV and TSV files are read and written (separator, header row, columns, defaults).
   public var csv: CSVOptions
+  /// Where app storage keeps its records (plist key, entity), the record profile, the plist style.
+  public var app: AppStorageOptions
+  /// For app storage outputs: keep an existing output file beside the new one.
+  public var backup: Bool
 
   /// Creates options.
   public init(
     from: InputFormat? = nil, to: OutputFormat? = nil, replacing: Bool = false, strict: Bool = false,
-    csv: CSVOptions = CSVOptions()
+    csv: CSVOptions = CSVOptions(), app: AppStorageOptions = AppStorageOptions(), backup: Bool = false
   ) {
     self.from = from
     self.to = to
     self.replacing = replacing
     self.strict = strict
     self.csv = csv
+    self.app = app
+    self.backup = backup
   }
 }
 
@@ -76,11 +83,15 @@ public struct DeckConverter: Sendable {
     if Self.isSameFile(input, output) {
       throw DeckError(.invalidRequest, at: outputLocation, "is the input file; deckport never changes its input")
     }
-    let deck = try DeckLoader().load(path: input, format: options.from, csv: options.csv)
+    let deck = try DeckLoader().load(path: input, format: options.from, csv: options.csv, app: options.app)
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: SourceLocation(file: input))
 
+    if let kind = format.appStorageKind {
+      return try writeAppStorage(
+        deck, kind: kind, format: format, output: output, options: options, warnings: warnings, onWarning: onWarning)
+    }
     let written = try AtomicOutput.write(to: output, replacing: options.replacing) { temporaryPath in
       let result = try DeckWriter.write(
         deck.collection, format: format, to: temporaryPath, reportingAs: output, csv: options.csv)
@@ -91,6 +102,26 @@ public struct DeckConverter: Sendable {
     }
     return ConversionReport(
       inputFormat: deck.formatName, outputFormat: format, warnings: warnings, summary: DeckSummary(written))
+  }
+
+  /// Writes a deck into app storage: notes become records of the profile; the storage writer
+  /// keeps its own all-or-nothing write, backup and read-back verification.
+  private func writeAppStorage(
+    _ deck: LoadedDeck, kind: AppStorageKind, format: OutputFormat, output: String,
+    options: ConversionOptions, warnings readWarnings: [Diagnostic], onWarning: (Diagnostic) -> Void
+  ) throws -> ConversionReport {
+    let mapped = AppRecordMapping.records(from: deck.collection, profile: options.app.profile)
+    mapped.warnings.forEach(onWarning)
+    try failIfStrict(options, mapped.warnings, at: SourceLocation(file: output))
+    let writeOptions = AppWriteOptions(
+      storage: options.app, existing: options.backup ? .backup : (options.replacing ? .replace : .refuse))
+    let report = try AppStorageWriter().write(mapped.records, to: output, kind: kind, options: writeOptions)
+    report.warnings.forEach(onWarning)
+    let warnings = readWarnings + mapped.warnings + report.warnings
+    let written = AppRecordMapping.collection(from: mapped.records, profile: options.app.profile).collection
+    return ConversionReport(
+      inputFormat: deck.formatName, outputFormat: format, warnings: warnings,
+      summary: DeckSummary(LoadedDeck(collection: written, formatName: format.rawValue, warnings: warnings)))
   }
 
   private func failIfStrict(_ options: ConversionOptions, _ warnings: [Diagnostic], at location: SourceLocation) throws {

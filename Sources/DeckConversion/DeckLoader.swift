@@ -1,4 +1,5 @@
 import DeckAnki
+import DeckAppStorage
 import DeckCSV
 import DeckCore
 import DeckJSON
@@ -20,11 +21,15 @@ public struct DeckLoader: Sendable {
   public init() {}
 
   /// Reads the file at `path`, in `format` or in the format its extension or content shows;
-  /// `csv` says how to read CSV and TSV files.
+  /// `csv` says how to read CSV and TSV files, `app` where app storage keeps its records (plist
+  /// key, entity) and which record profile maps them onto notes.
   ///
   /// - Throws: ``DeckError`` naming the file (and the place in it) when the file is missing,
   ///   of an unknown format, or damaged.
-  public func load(path: String, format: InputFormat? = nil, csv: CSVOptions = CSVOptions()) throws -> LoadedDeck {
+  public func load(
+    path: String, format: InputFormat? = nil, csv: CSVOptions = CSVOptions(),
+    app: AppStorageOptions = AppStorageOptions()
+  ) throws -> LoadedDeck {
     let location = SourceLocation(file: path)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -51,6 +56,12 @@ public struct DeckLoader: Sendable {
     case .csv, .tsv:
       let (collection, warnings) = try CSVReader(options: csv).read(path: path)
       return LoadedDeck(collection: collection, formatName: format.rawValue, warnings: warnings)
+    case .app:
+      let content = try AppStorageReader().read(path: path, options: app)
+      let mapped = AppRecordMapping.collection(from: content.records, profile: app.profile)
+      return LoadedDeck(
+        collection: mapped.collection, formatName: "app-\(content.kind.rawValue)",
+        warnings: content.warnings + mapped.warnings)
     }
   }
 }

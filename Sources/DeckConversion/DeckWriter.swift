@@ -1,4 +1,5 @@
 import DeckAnki
+import DeckAppStorage
 import DeckCSV
 import DeckCore
 import DeckJSON
@@ -27,6 +28,12 @@ enum DeckWriter {
       var options = csv
       options.separator = csv.separator ?? (format == .csv ? .comma : .tab)
       return (collection, try CSVWriter(options: options).write(collection, to: path, reportingAs: destination))
+    case .plist, .appJSON, .sqlite, .coreData:
+      // App storage writes in place (it may insert into an existing store) and verifies itself;
+      // DeckConverter sends it to AppStorageWriter and never here.
+      throw DeckError(
+        .invalidRequest, at: SourceLocation(file: destination),
+        "\(format.rawValue) is app storage, written by AppStorageWriter, not to a temporary file")
     }
   }
 }

@@ -1,4 +1,5 @@
 import DeckAnki
+import DeckAppStorage
 import DeckCSV
 import DeckCore
 import DeckJSON
@@ -17,6 +18,9 @@ public enum InputFormat: String, Sendable, CaseIterable {
   /// A TSV or `.txt` file, as Anki exports notes (the same reader as ``csv``; the separator
   /// comes from the file or is detected either way).
   case tsv
+  /// An app's own storage: a UserDefaults plist, a JSON file of records, deckport's SQLite
+  /// schema for app records, or a Core Data / SwiftData store.
+  case app
 
   /// The format a file's extension names, or its content shows (a zip is taken for a deck
   /// package), or nil when neither tells.
@@ -24,7 +28,10 @@ public enum InputFormat: String, Sendable, CaseIterable {
     switch (path as NSString).pathExtension.lowercased() {
     case "apkg": return .apkg
     case "colpkg": return .colpkg
-    case "json": return .json
+    case "json":
+      if DeckJSONReader.looksLikeDeckDocument(path: path) { return .json }
+      return AppStorageKind.recognize(path: path) == nil ? .json : .app
+    case "plist", "sqlite", "sqlite3", "db", "store": return .app
     case "csv": return .csv
     case "tsv", "txt": return .tsv
     default: break
@@ -34,6 +41,6 @@ public enum InputFormat: String, Sendable, CaseIterable {
     let magic = (try? handle.read(upToCount: 4)) ?? Data()
     if magic == Data([0x50, 0x4B, 0x03, 0x04]) { return .apkg }
     if DeckJSONReader.looksLikeDeckDocument(path: path) { return .json }
-    return nil
+    return AppStorageKind.recognize(path: path) == nil ? nil : .app
   }
 }

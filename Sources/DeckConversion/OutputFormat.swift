@@ -1,3 +1,4 @@
+import DeckAppStorage
 import Foundation
 
 /// The output formats deckport writes, by the names the CLI's `--to` takes.
@@ -19,6 +20,26 @@ public enum OutputFormat: String, Sendable, CaseIterable {
   /// Tab-separated values, the layout of Anki's own "Notes in Plain Text" export.
   case tsv
 
+  /// A UserDefaults-style property list holding app records (Flashzilla's way by default).
+  case plist
+  /// A JSON file holding an array of app records (like Flashzilla's `cards.json`).
+  case appJSON = "app-json"
+  /// deckport's SQLite schema for app records.
+  case sqlite
+  /// Records inserted into an existing Core Data / SwiftData store the app created.
+  case coreData = "core-data"
+
+  /// The app storage kind this format writes, or nil for deck formats.
+  public var appStorageKind: AppStorageKind? {
+    switch self {
+    case .plist: .plist
+    case .appJSON: .jsonFile
+    case .sqlite: .sqlite
+    case .coreData: .coreData
+    default: nil
+    }
+  }
+
   /// The format a file name's extension implies: `.apkg`, `.colpkg`, `.json`, `.csv`, `.tsv` and
   /// `.txt` (tab-separated, as Anki exports it).
   public static func detect(path: String) -> OutputFormat? {
@@ -26,6 +47,9 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case "apkg": .apkg
     case "colpkg": .colpkg
     case "json": .json
+    case "plist": .plist
+    case "sqlite", "sqlite3", "db": .sqlite
+    case "store": .coreData
     case "csv": .csv
     case "tsv", "txt": .tsv
     default: nil

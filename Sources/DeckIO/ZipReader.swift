@@ -97,6 +97,27 @@ public final class ZipReader: @unchecked Sendable {
     }
   }
 
+  /// The compression method of member `name` as its directory entry records it (0 stored,
+  /// 8 deflate), and its index.
+  ///
+  /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member.
+  func storage(of name: String) throws -> (index: zip_uint64_t, method: Int32) {
+    let memberLocation = location.member(name)
+    guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
+    return try withArchive { archive in
+      var stat = zip_stat_t()
+      zip_stat_init(&stat)
+      guard zip_stat_index(archive, index, 0, &stat) == 0,
+        stat.valid & zip_uint64_t(ZIP_STAT_COMP_METHOD) != 0
+      else {
+        throw DeckError(
+          .corrupt, at: memberLocation,
+          "cannot read the member's compression method (\(LibzipError.message(archive: archive)))")
+      }
+      return (index, Int32(stat.comp_method))
+    }
+  }
+
   /// The decompressed bytes of member `name`, when they are at most `limit` bytes.
   ///
   /// - Throws: ``DeckError`` at `location.member(name)`: ``DeckError/Kind/missingPart``

@@ -27,6 +27,9 @@ public final class ZipWriter: @unchecked Sendable {
   private var archive: OpaquePointer?
   private var entryCount = 0
   private let lock = NSLock()
+  /// Archives members are copied from (``addMember(name:copying:from:)``); libzip reads them
+  /// when this archive is closed.
+  private var retainedReaders: [ZipReader] = []
 
   /// Creates (or truncates) the archive at `path`.
   ///
@@ -66,6 +69,26 @@ public final class ZipWriter: @unchecked Sendable {
     }
   }
 
+  /// Adds member `name` whose bytes are those of member `member` of the archive `reader` has
+  /// open, copied as they are stored there (still compressed, with the same method and CRC)
+  /// when the archive is closed: nothing is decompressed or compressed again.
+  ///
+  /// `reader` is kept open until ``close()``; use it from no other thread meanwhile.
+  ///
+  /// - Throws: ``DeckError/Kind/missingPart`` naming the source member when it is absent;
+  ///   ``DeckError/Kind/writeFailed`` when libzip refuses the member.
+  public func addMember(name: String, copying member: String, from reader: ZipReader) throws {
+    let (sourceIndex, method) = try reader.storage(of: member)
+    try add(name: name, compression: .copied(method: method)) { archive in
+      reader.withArchive { source in
+        zip_source_zip(archive, source, sourceIndex, zip_flags_t(ZIP_FL_COMPRESSED), 0, -1)
+      }
+    }
+    lock.lock()
+    if !retainedReaders.contains(where: { $0 === reader }) { retainedReaders.append(reader) }
+    lock.unlock()
+  }
+
   /// Adds member `name` holding `data` (copied now).
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` when libzip refuses the member (for example a
@@ -91,11 +114,35 @@ public final class ZipWriter: @unchecked Sendable {
   /// - Throws: ``DeckError/Kind/writeFailed`` with libzip's message; the archive is then
   ///   discarded.
   public func close() throws {
+    try close(progress: nil)
+  }
+
+  /// ``close()``, calling `progress` with the fraction written (0 to 1) as libzip writes the
+  /// archive, at most every 1%.
+  public func close(progress: (@Sendable (Double) -> Void)?) throws {
     lock.lock()
     defer { lock.unlock() }
     guard let archive else { return }
     self.archive = nil
-    guard zip_close(archive) == 0 else {
+    if let progress {
+      let box = Unmanaged.passRetained(ProgressBox(progress)).toOpaque()
+      zip_register_progress_callback_with_state(
+        archive, 0.01,
+        { _, fraction, state in
+          guard let state else { return }
+          Unmanaged<ProgressBox>.fromOpaque(state).takeUnretainedValue().report(fraction)
+        },
+        { state in
+          guard let state else { return }
+          Unmanaged<ProgressBox>.fromOpaque(state).release()
+        }, box)
+    }
+    // libzip reads the members copied from other archives now; hold their locks meanwhile.
+    for reader in retainedReaders { reader.lock.lock() }
+    let closed = zip_close(archive)
+    for reader in retainedReaders.reversed() { reader.lock.unlock() }
+    retainedReaders = []
+    guard closed == 0 else {
       let message = LibzipError.message(archive: archive)
       zip_discard(archive)
       throw DeckError(.writeFailed, at: location, "cannot write the zip archive (\(message))")
@@ -111,8 +158,21 @@ public final class ZipWriter: @unchecked Sendable {
   }
 
   /// Adds a member from the libzip source `makeSource` creates, with `compression`.
+  /// How ``add(name:compression:makeSource:)`` stores a member: as ``ZipCompression`` says, or
+  /// with the method of bytes copied compressed from another archive.
+  private enum Storage {
+    case compression(ZipCompression)
+    case copied(method: Int32)
+  }
+
   private func add(
     name: String, compression: ZipCompression, makeSource: (OpaquePointer) -> OpaquePointer?
+  ) throws {
+    try add(name: name, compression: .compression(compression), makeSource: makeSource)
+  }
+
+  private func add(
+    name: String, compression: Storage, makeSource: (OpaquePointer) -> OpaquePointer?
   ) throws {
     lock.lock()
     defer { lock.unlock() }
@@ -133,13 +193,17 @@ public final class ZipWriter: @unchecked Sendable {
     let method: Int32
     let level: UInt32
     switch compression {
-    case .stored:
+    case .compression(.stored):
       method = ZIP_CM_STORE
       level = 0
-    case .deflate(let requested):
+    case .compression(.deflate(let requested)):
       // Always explicit: libzip's level 0 means 9, which is four times slower than 6.
       method = ZIP_CM_DEFLATE
       level = UInt32(min(max(requested, 1), 9))
+    case .copied(let sourceMethod):
+      // The method the bytes already have, so libzip copies them without recompressing.
+      method = sourceMethod
+      level = 0
     }
     guard zip_set_file_compression(archive, zip_uint64_t(index), method, level) == 0 else {
       throw DeckError(
@@ -148,4 +212,10 @@ public final class ZipWriter: @unchecked Sendable {
     }
     entryCount += 1
   }
+}
+
+/// Holds a progress callback for libzip's C callback.
+private final class ProgressBox {
+  let report: @Sendable (Double) -> Void
+  init(_ report: @escaping @Sendable (Double) -> Void) { self.report = report }
 }

@@ -8,42 +8,244 @@ import Foundation
 /// try DeckJSONWriter().write(collection, to: "French.json")
 /// ```
 ///
-/// The same collection always gives the same bytes. Media are base64-encoded straight from their
-/// source into the file, one chunk at a time.
+/// The same collection always gives the same bytes. The document is written front to back as
+/// it is made: notes, cards and reviews one at a time, straight into the file, and media
+/// base64-encoded from their source one chunk at a time, so a deck of 100,000 notes and
+/// gigabytes of media needs no more memory than its model.
 public struct DeckJSONWriter: Sendable {
+  /// Where the writer reports what it is doing (writing notes, cards, reviews and media), or nil.
+  public var progress: ProgressReporter?
+
   /// Creates a writer.
-  public init() {}
+  public init(progress: ProgressReporter? = nil) {
+    self.progress = progress
+  }
+
+  /// How many rows are written between two progress reports.
+  static let progressStep = 2048
 
   /// Writes `collection` to `path` (created or replaced; callers wanting all-or-nothing output
   /// write to a temporary path and rename, as `DeckConverter` does). Errors name
   /// `reportingAs` when given (the final destination of a temporary file).
   ///
   /// - Throws: ``DeckError`` when a note cannot be keyed by field name (a note whose field count
-  ///   differs from its note type's, or an unknown note type) or when writing fails.
+  ///   differs from its note type's, or an unknown note type) or when writing fails; a file
+  ///   begun is then removed.
   public func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws {
-    let document = try DeckJSONDocument(collection, location: SourceLocation(file: destination ?? path))
-    var tree = try OrderedJSONEncoder().encode(document)
-    tree = Self.streamingMedia(in: tree, blobs: collection.media.map(\.blob))
+    let location = SourceLocation(file: destination ?? path)
     try FileSink.writing(to: path) { sink in
       var writer = JSONTreeWriter(sink: sink)
-      try writer.write(tree)
+      try writeDocument(collection, location: location, into: &writer)
+      writer.append(byte: 0x0A)
+      try writer.flush()
     }
   }
 
-  /// `tree` with each `media[i].data` replaced by the blob it is streamed from.
-  private static func streamingMedia(in tree: JSONTree, blobs: [MediaBlob]) -> JSONTree {
-    guard case .object(var entries) = tree,
-      let mediaIndex = entries.firstIndex(where: { $0.key == "media" }),
-      case .array(let items) = entries[mediaIndex].value
-    else { return tree }
-    let streamed = zip(items, blobs).map { item, blob -> JSONTree in
-      guard case .object(var fields) = item, let dataIndex = fields.firstIndex(where: { $0.key == "data" }) else {
-        return item
-      }
-      fields[dataIndex].value = .base64(blob)
-      return .object(fields)
+  /// The document's top-level object, its members in the order of ``DeckJSONDocument``'s
+  /// properties, laid out exactly as the document's ``JSONTree`` would be.
+  private func writeDocument(
+    _ collection: DeckCollection, location: SourceLocation, into writer: inout JSONTreeWriter
+  ) throws {
+    writer.append(byte: UInt8(ascii: "{"))
+    writer.appendKey("format", indent: 1)
+    writer.appendString(DeckJSONDocument.formatName)
+    writer.append(",")
+    writer.appendKey("version", indent: 1)
+    writer.appendNumber(DeckJSONDocument.currentVersion)
+    writer.append(",")
+    writer.appendKey("creationTime", indent: 1)
+    writer.appendNumber(collection.creationTime)
+    writer.append(",")
+
+    writer.appendKey("deckOptions", indent: 1)
+    try writeArray(collection.deckOptions, into: &writer) { options, writer in
+      try writer.write(OrderedJSONEncoder().encode(DeckOptionsJSON(options)), indent: 2)
     }
-    entries[mediaIndex].value = .array(streamed)
-    return .object(entries)
+    writer.append(",")
+    writer.appendKey("decks", indent: 1)
+    try writeArray(collection.decks, into: &writer) { deck, writer in
+      try writer.write(OrderedJSONEncoder().encode(DeckJSON(deck)), indent: 2)
+    }
+    writer.append(",")
+    writer.appendKey("noteTypes", indent: 1)
+    try writeArray(collection.noteTypes, into: &writer) { noteType, writer in
+      try writer.write(OrderedJSONEncoder().encode(NoteTypeJSON(noteType)), indent: 2)
+    }
+    writer.append(",")
+
+    writer.appendKey("notes", indent: 1)
+    let fieldNames = Dictionary(
+      collection.noteTypes.map { ($0.id, $0.fieldNames) }, uniquingKeysWith: { first, _ in first })
+    // Names that a JSON object would merge (equal as Swift strings) go the general way.
+    let distinctNames = fieldNames.mapValues { Set($0).count == $0.count }
+    progress?.start(.writingNotes, total: Int64(collection.notes.count))
+    try writeArray(collection.notes, into: &writer) { note, writer in
+      let names = try DeckJSONDocument.fieldNames(for: note, in: fieldNames, location: location)
+      if distinctNames[note.noteTypeID] == true {
+        Self.writeNote(note, names: names, into: &writer)
+      } else {
+        try writer.write(OrderedJSONEncoder().encode(DeckJSONDocument.noteJSON(note, names: names)), indent: 2)
+      }
+    } counting: { progress?.set(.writingNotes, completed: $0) }
+    progress?.finish(.writingNotes)
+    writer.append(",")
+
+    writer.appendKey("cards", indent: 1)
+    progress?.start(.writingCards, total: Int64(collection.cards.count))
+    try writeArray(collection.cards, into: &writer) { card, writer in
+      Self.writeCard(card, into: &writer)
+    } counting: { progress?.set(.writingCards, completed: $0) }
+    progress?.finish(.writingCards)
+    writer.append(",")
+
+    writer.appendKey("reviews", indent: 1)
+    progress?.start(.writingReviews, total: Int64(collection.reviews.count))
+    try writeArray(collection.reviews, into: &writer) { review, writer in
+      Self.writeReview(review, into: &writer)
+    } counting: { progress?.set(.writingReviews, completed: $0) }
+    progress?.finish(.writingReviews)
+    writer.append(",")
+
+    writer.appendKey("media", indent: 1)
+    progress?.start(.copyingMedia, total: Int64(collection.media.count))
+    try writeArray(collection.media, into: &writer) { file, writer in
+      let fingerprint = try file.blob.fingerprint()
+      let media = MediaJSON(
+        name: file.name, mimeType: file.mimeType, sha1: SHA1.hex(fingerprint.sha1), size: fingerprint.size,
+        data: "")
+      var tree = try OrderedJSONEncoder().encode(media)
+      if case .object(var members) = tree, let data = members.firstIndex(where: { $0.key == "data" }) {
+        members[data].value = .base64(file.blob)
+        tree = .object(members)
+      }
+      try writer.write(tree, indent: 2)
+    } counting: { progress?.set(.copyingMedia, completed: $0) }
+    progress?.finish(.copyingMedia)
+    writer.newline(0)
+    writer.append(byte: UInt8(ascii: "}"))
+  }
+
+  /// A top-level array at indent 1: `[]`, or each element on its own line at indent 2.
+  private func writeArray<Element>(
+    _ elements: [Element], into writer: inout JSONTreeWriter,
+    _ writeElement: (Element, inout JSONTreeWriter) throws -> Void,
+    counting: (Int64) -> Void = { _ in }
+  ) throws {
+    guard !elements.isEmpty else { return writer.append("[]") }
+    writer.append(byte: UInt8(ascii: "["))
+    for (index, element) in elements.enumerated() {
+      if index % Self.progressStep == 0 { counting(Int64(index)) }
+      writer.newline(2)
+      try writeElement(element, &writer)
+      if index < elements.count - 1 { writer.append(byte: UInt8(ascii: ",")) }
+      try writer.flushIfFull()
+    }
+    writer.newline(1)
+    writer.append(byte: UInt8(ascii: "]"))
+  }
+
+  // MARK: - Notes, cards and reviews, written directly
+  //
+  // Each writes what `OrderedJSONEncoder` makes of the element's `Codable` type, laid out by
+  // `JSONTreeWriter` at indent 2 (the tests compare the two): the members in declaration order,
+  // none left out, since the model gives every one a value.
+
+  /// A ``NoteJSON``: id, guid, noteType (an id), fields (by name), tags, modified.
+  static func writeNote(_ note: Note, names: [String], into writer: inout JSONTreeWriter) {
+    writer.append(byte: UInt8(ascii: "{"))
+    writer.appendKey("id", indent: 3)
+    writer.appendNumber(note.id)
+    writer.append(byte: UInt8(ascii: ","))
+    writer.appendKey("guid", indent: 3)
+    writer.appendString(note.guid)
+    writer.append(byte: UInt8(ascii: ","))
+    writer.appendKey("noteType", indent: 3)
+    writer.appendNumber(note.noteTypeID)
+    writer.append(byte: UInt8(ascii: ","))
+    writer.appendKey("fields", indent: 3)
+    if names.isEmpty {
+      writer.append("{}")
+    } else {
+      writer.append(byte: UInt8(ascii: "{"))
+      for (index, (name, value)) in zip(names, note.fields).enumerated() {
+        writer.appendKey(name, indent: 4)
+        writer.appendString(value)
+        if index < names.count - 1 { writer.append(byte: UInt8(ascii: ",")) }
+      }
+      writer.newline(3)
+      writer.append(byte: UInt8(ascii: "}"))
+    }
+    writer.append(byte: UInt8(ascii: ","))
+    writer.appendKey("tags", indent: 3)
+    if note.tags.isEmpty {
+      writer.append("[]")
+    } else {
+      writer.append(byte: UInt8(ascii: "["))
+      for (index, tag) in note.tags.enumerated() {
+        writer.newline(4)
+        writer.appendString(tag)
+        if index < note.tags.count - 1 { writer.append(byte: UInt8(ascii: ",")) }
+      }
+      writer.newline(3)
+      writer.append(byte: UInt8(ascii: "]"))
+    }
+    writer.append(byte: UInt8(ascii: ","))
+    writer.appendKey("modified", indent: 3)
+    writer.appendNumber(note.modificationTime)
+    writer.newline(2)
+    writer.append(byte: UInt8(ascii: "}"))
+  }
+
+  /// A ``CardJSON``: id, note, template, deck (an id), modified, scheduling.
+  static func writeCard(_ card: Card, into writer: inout JSONTreeWriter) {
+    let s = card.scheduling
+    writer.append(byte: UInt8(ascii: "{"))
+    member("id", card.id, indent: 3, &writer)
+    member("note", card.noteID, indent: 3, &writer)
+    member("template", Int64(card.templateOrdinal), indent: 3, &writer)
+    member("deck", card.deckID, indent: 3, &writer)
+    member("modified", card.modificationTime, indent: 3, &writer)
+    writer.appendKey("scheduling", indent: 3)
+    writer.append(byte: UInt8(ascii: "{"))
+    member("type", Int64(s.type), indent: 4, &writer)
+    member("queue", Int64(s.queue), indent: 4, &writer)
+    member("due", s.due, indent: 4, &writer)
+    member("interval", Int64(s.interval), indent: 4, &writer)
+    member("easeFactor", Int64(s.easeFactor), indent: 4, &writer)
+    member("reviews", Int64(s.reviews), indent: 4, &writer)
+    member("lapses", Int64(s.lapses), indent: 4, &writer)
+    member("remainingSteps", Int64(s.remainingSteps), indent: 4, &writer)
+    member("flags", Int64(s.flags), indent: 4, &writer)
+    member("originalDue", s.originalDue, indent: 4, &writer)
+    member("originalDeck", s.originalDeckID, indent: 4, &writer)
+    writer.appendKey("data", indent: 4)
+    writer.appendString(s.data)
+    writer.newline(3)
+    writer.append(byte: UInt8(ascii: "}"))
+    writer.newline(2)
+    writer.append(byte: UInt8(ascii: "}"))
+  }
+
+  /// A ``ReviewJSON``: id, card, button, interval, lastInterval, easeFactor, duration, kind.
+  static func writeReview(_ review: Review, into writer: inout JSONTreeWriter) {
+    writer.append(byte: UInt8(ascii: "{"))
+    member("id", review.id, indent: 3, &writer)
+    member("card", review.cardID, indent: 3, &writer)
+    member("button", Int64(review.ease), indent: 3, &writer)
+    member("interval", review.interval, indent: 3, &writer)
+    member("lastInterval", review.lastInterval, indent: 3, &writer)
+    member("easeFactor", Int64(review.easeFactor), indent: 3, &writer)
+    member("duration", Int64(review.duration), indent: 3, &writer)
+    writer.appendKey("kind", indent: 3)
+    writer.appendNumber(Int64(review.kind))
+    writer.newline(2)
+    writer.append(byte: UInt8(ascii: "}"))
+  }
+
+  /// `"key": number,` on a new line at `indent` (a member that is not the object's last).
+  private static func member(_ key: String, _ value: Int64, indent: Int, _ writer: inout JSONTreeWriter) {
+    writer.appendKey(key, indent: indent)
+    writer.appendNumber(value)
+    writer.append(byte: UInt8(ascii: ","))
   }
 }

@@ -15,12 +15,18 @@ struct CollectionReader {
   let database: SQLiteDatabase
   /// The collection's location (file and member), for errors and warnings.
   let location: SourceLocation
+  /// Where the rows read are counted, or nil.
+  let progress: ProgressReporter?
+
+  /// How many rows are read between two progress reports.
+  static let progressStep = 2048
 
   /// Opens the collection file at `path` (a private temporary copy, so it may be opened
   /// read-write, which WAL-mode files need) and checks that it is an Anki collection.
-  init(path: String, location: SourceLocation) throws {
+  init(path: String, location: SourceLocation, progress: ProgressReporter? = nil) throws {
     self.database = try SQLiteDatabase(path: path, readOnly: false, location: location)
     self.location = location
+    self.progress = progress
     database.registerUnicaseCollation()
     for table in ["col", "notes", "cards"] where !database.tableExists(table) {
       throw DeckError(
@@ -157,11 +163,25 @@ struct CollectionReader {
 
   // MARK: - Rows common to every schema
 
+  /// The number of rows of `table`, to size an array once instead of growing it (a growing
+  /// array of 200,000 cards holds both its old and its new buffer for a moment).
+  private func rowCount(_ table: String) -> Int {
+    guard let statement = try? database.prepare("SELECT count(*) FROM \(table)", table: table),
+      (try? statement.step()) == true
+    else { return 0 }
+    return Int(max(0, statement.int64(0)))
+  }
+
   private func readNotes() throws -> [Note] {
     var notes: [Note] = []
+    let total = rowCount("notes")
+    notes.reserveCapacity(total)
+    progress?.start(.readingNotes, total: Int64(total))
+    defer { progress?.finish(.readingNotes) }
     let rows = try database.prepare(
       "SELECT id, guid, mid, mod, tags, flds FROM notes ORDER BY id", table: "notes")
     while try rows.step() {
+      if notes.count % Self.progressStep == 0 { progress?.set(.readingNotes, completed: Int64(notes.count)) }
       notes.append(
         Note(
           id: rows.int64(0), guid: rows.text(1), noteTypeID: rows.int64(2),
@@ -178,6 +198,7 @@ struct CollectionReader {
   /// exactly the values splitting the decoded text would, without decoding it twice.
   static func fields(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
     var values: [String] = []
+    values.reserveCapacity(bytes.reduce(1) { $0 + ($1 == 0x1F ? 1 : 0) })
     var start = 0
     for index in 0..<bytes.count where bytes[index] == 0x1F {
       values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
@@ -199,6 +220,11 @@ struct CollectionReader {
       return tags(String(decoding: bytes, as: UTF8.self))
     }
     var tags: [String] = []
+    var count = 0
+    for index in 0..<bytes.count where bytes[index] != 0x20 && (index == 0 || bytes[index - 1] == 0x20) {
+      count += 1
+    }
+    tags.reserveCapacity(count)
     var start = 0
     for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x20 {
       if index > start {
@@ -211,6 +237,10 @@ struct CollectionReader {
 
   private func readCards() throws -> [Card] {
     var cards: [Card] = []
+    let total = rowCount("cards")
+    cards.reserveCapacity(total)
+    progress?.start(.readingCards, total: Int64(total))
+    defer { progress?.finish(.readingCards) }
     let rows = try database.prepare(
       """
       SELECT id, nid, did, ord, mod, type, queue, due, ivl, factor, reps, lapses, left, odue,
@@ -218,6 +248,7 @@ struct CollectionReader {
       FROM cards ORDER BY id
       """, table: "cards")
     while try rows.step() {
+      if cards.count % Self.progressStep == 0 { progress?.set(.readingCards, completed: Int64(cards.count)) }
       cards.append(
         Card(
           id: rows.int64(0), noteID: rows.int64(1), templateOrdinal: Int(rows.int64(3)),
@@ -234,9 +265,14 @@ struct CollectionReader {
 
   private func readReviews() throws -> [Review] {
     var reviews: [Review] = []
+    let total = rowCount("revlog")
+    reviews.reserveCapacity(total)
+    progress?.start(.readingReviews, total: Int64(total))
+    defer { progress?.finish(.readingReviews) }
     let rows = try database.prepare(
       "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id", table: "revlog")
     while try rows.step() {
+      if reviews.count % Self.progressStep == 0 { progress?.set(.readingReviews, completed: Int64(reviews.count)) }
       reviews.append(
         Review(
           id: rows.int64(0), cardID: rows.int64(1), ease: Int(rows.int64(2)),

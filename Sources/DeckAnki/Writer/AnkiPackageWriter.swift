@@ -43,9 +43,15 @@ public struct AnkiPackageWriter: Sendable {
 
   /// The options in force.
   public var options: Options
+  /// Where the writer reports what it is doing (writing notes and cards, compressing the
+  /// collection, copying media, writing the archive), or nil.
+  public var progress: ProgressReporter?
 
   /// Creates a writer.
-  public init(options: Options) { self.options = options }
+  public init(options: Options, progress: ProgressReporter? = nil) {
+    self.options = options
+    self.progress = progress
+  }
 
   /// Writes `collection` as a complete package at `path`.
   ///
@@ -93,34 +99,103 @@ public struct AnkiPackageWriter: Sendable {
 
     let scratch = try TemporaryDirectory()
     let collectionLocation = location.member(generation.collectionMember)
-    let databasePath = scratch.path(for: "collection.sqlite")
-    try CollectionWriter(
-      collection: content, deckOptions: deckOptions, kind: options.kind, location: collectionLocation
-    ).write(to: databasePath)
+    // The collection database is built and compressed on a second thread while this one
+    // prepares the media files; the two meet when the archive is assembled.
+    let finalContent = content
+    let collectionWork = BackgroundWork { [options, progress] in
+      try Self.buildCollection(
+        CollectionWriter(
+          collection: finalContent, deckOptions: deckOptions, kind: options.kind, location: collectionLocation,
+          progress: progress),
+        generation: generation, scratch: scratch, location: collectionLocation, progress: progress)
+    }
+    let prepared: [MediaPackager.Prepared]
+    let placeholderPath = scratch.path(for: "placeholder.sqlite")
+    do {
+      if generation != .legacy1 {
+        try PlaceholderDatabase.write(to: placeholderPath, location: location.member("collection.anki2"))
+      }
+      prepared = try MediaPackager.prepare(
+        media, generation: generation, scratch: scratch, location: location, progress: progress)
+    } catch {
+      // The database's own error, if it has one, comes first, as when the steps ran in turn.
+      _ = try collectionWork.wait()
+      throw error
+    }
+    let collectionMember = try collectionWork.wait()
 
     let zip = try ZipWriter(path: path, location: location)
     if let version = metaVersion {
       try zip.addData(name: "meta", data: Data([0x08, version]), compression: .stored)
     }
-    switch generation {
-    case .legacy1, .legacy2:
-      try zip.addFile(name: generation.collectionMember, fromPath: databasePath, compression: .deflate(level: 6))
-    case .latest:
-      let compressedPath = scratch.path(for: "collection.zst")
-      try compress(databasePath, to: compressedPath, location: collectionLocation)
+    switch collectionMember {
+    case .member(let reader):
+      try zip.addMember(name: generation.collectionMember, copying: generation.collectionMember, from: reader)
+    case .file(let compressedPath):
       try zip.addFile(name: generation.collectionMember, fromPath: compressedPath, compression: .stored)
     }
     if generation != .legacy1 {
-      let placeholderPath = scratch.path(for: "placeholder.sqlite")
-      try PlaceholderDatabase.write(to: placeholderPath, location: location.member("collection.anki2"))
       try zip.addFile(name: "collection.anki2", fromPath: placeholderPath, compression: .stored)
     }
-    try MediaPackager.write(media, generation: generation, to: zip, scratch: scratch, location: location)
-    try zip.close()
+    try MediaPackager.add(prepared, generation: generation, to: zip)
+    progress?.start(.writingPackage, total: 1000)
+    try zip.close(progress: Self.fractionReporter(progress, .writingPackage))
+    progress?.finish(.writingPackage)
     var written = content
     written.media = media.map { MediaFile(name: $0.name, mimeType: $0.file.mimeType, blob: $0.file.blob) }
     return Result(written: written, warnings: log.finished())
   }
+
+  /// A callback setting `phase` (counted in permille) from a fraction, or nil without `progress`.
+  private static func fractionReporter(_ progress: ProgressReporter?, _ phase: ConversionPhase)
+    -> (@Sendable (Double) -> Void)?
+  {
+    guard let progress else { return nil }
+    return { fraction in progress.set(phase, completed: Int64(fraction * 1000)) }
+  }
+
+  /// Where the compressed collection is, ready for the archive.
+  private enum CollectionMember: @unchecked Sendable {
+    /// In a scratch zip archive, deflated, to be copied as it is (legacy layouts).
+    case member(ZipReader)
+    /// In a scratch file holding one zstd frame, to be stored (Latest).
+    case file(String)
+  }
+
+  /// Writes the collection database, then compresses it as `generation` wants: deflated into
+  /// a scratch zip archive whose member the package copies without inflating it again
+  /// (legacy), or into one zstd frame (Latest).
+  private static func buildCollection(
+    _ writer: CollectionWriter, generation: AnkiPackageGeneration, scratch: TemporaryDirectory,
+    location: SourceLocation, progress: ProgressReporter?
+  ) throws -> CollectionMember {
+    let databasePath = scratch.path(for: "collection.sqlite")
+    try writer.write(to: databasePath)
+    switch generation {
+    case .legacy1, .legacy2:
+      let archivePath = scratch.path(for: "collection.zip")
+      let archive = try ZipWriter(path: archivePath, location: location)
+      try archive.addFile(
+        name: generation.collectionMember, fromPath: databasePath, compression: .deflate(level: collectionDeflateLevel))
+      progress?.start(.compressingCollection, total: 1000)
+      try archive.close(progress: fractionReporter(progress, .compressingCollection))
+      progress?.finish(.compressingCollection)
+      return .member(try ZipReader(path: archivePath, location: location))
+    case .latest:
+      let compressedPath = scratch.path(for: "collection.zst")
+      try compress(databasePath, to: compressedPath, location: location, progress: progress)
+      return .file(compressedPath)
+    }
+  }
+
+  /// The deflate level of a legacy collection member. Level 1 is five times as fast as zlib's
+  /// default 6 on an Anki collection, for a member about 12% larger (a 62 MB collection of
+  /// 100,000 notes: 0.8 s and 23.4 MB against 3.9 s and 20.9 MB).
+  static let collectionDeflateLevel = 1
+
+  /// The zstd level of a Latest collection: Anki's own (its 0, zstd's 3), which makes a
+  /// collection a fifth smaller than level 1; above 10 MiB zstd uses two threads, as Anki does.
+  static let collectionZstdLevel: Int32 = 3
 
   /// The `meta` member's version (`PackageMetadata.Version`), or nil for the layout without one.
   private var metaVersion: UInt8? {
@@ -132,11 +207,18 @@ public struct AnkiPackageWriter: Sendable {
   }
 
   /// Compresses the file at `source` into one zstd frame at `destination`, streaming.
-  private func compress(_ source: String, to destination: String, location: SourceLocation) throws {
+  private static func compress(
+    _ source: String, to destination: String, location: SourceLocation, progress: ProgressReporter?
+  ) throws {
+    let size = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.int64Value ?? 0
+    progress?.start(.compressingCollection, total: size)
+    defer { progress?.finish(.compressingCollection) }
     let output = try ScratchFile(path: destination, location: location)
-    let compressor = ZstdCompressor(level: MediaPackager.zstdLevel, location: location)
+    let compressor = ZstdCompressor(
+      level: collectionZstdLevel, workers: size > 10 << 20 ? 2 : 0, location: location)
     try ScratchFile.forEachChunk(ofFileAt: source, location: location) { chunk in
       try compressor.compress(chunk) { try output.write($0) }
+      progress?.advance(.compressingCollection, by: Int64(chunk.count))
     }
     try compressor.finish { try output.write($0) }
     try output.close()

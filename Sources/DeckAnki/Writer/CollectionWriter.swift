@@ -64,6 +64,11 @@ struct CollectionWriter {
   let kind: AnkiPackageKind
   /// Where errors point: the output file and the collection member.
   let location: SourceLocation
+  /// Where the rows written are counted, or nil.
+  var progress: ProgressReporter? = nil
+
+  /// How many rows are written between two progress reports.
+  static let progressStep = 2048
 
   /// Creates the database at `path` (which must not exist) with SQLite pages of `pageSize`
   /// bytes, and closes it.
@@ -99,12 +104,16 @@ struct CollectionWriter {
     let now = Int64(Date().timeIntervalSince1970 * 1000)
     let noteTypes = collection.noteTypes.map { (id: $0.id, json: Schema11JSON.noteType($0)) }
     let decks = collection.decks.map { (id: $0.id, json: Schema11JSON.deck($0)) }
-    let newPositions = collection.cards.filter { $0.scheduling.type == 0 }.map(\.scheduling.due)
+    // The highest position of a new card, without gathering the new cards.
+    var lastPosition: Int64?
+    for card in collection.cards where card.scheduling.type == 0 {
+      lastPosition = max(lastPosition ?? card.scheduling.due, card.scheduling.due)
+    }
     let currentDeck = collection.decks.contains { $0.id == 1 } ? 1 : (collection.decks.first?.id ?? 1)
     let config = Schema11JSON.collectionConfig(
       creationTime: collection.creationTime,
       currentNoteTypeID: collection.notes.first?.noteTypeID ?? collection.noteTypes.first?.id,
-      currentDeckID: currentDeck, nextPosition: max(1, (newPositions.max() ?? 0) + 1))
+      currentDeckID: currentDeck, nextPosition: max(1, (lastPosition ?? 0) + 1))
     let statement = try database.prepare(
       "INSERT INTO col VALUES (1, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, ?)", table: "col")
     statement.bind(1, int64: collection.creationTime)
@@ -129,7 +138,10 @@ struct CollectionWriter {
     // `tags` and `flds` are assembled in reused buffers, not as new strings per note.
     var tags: [UInt8] = []
     var fields: [UInt8] = []
-    for note in collection.notes {
+    progress?.start(.writingNotes, total: Int64(collection.notes.count))
+    defer { progress?.finish(.writingNotes) }
+    for (count, note) in collection.notes.enumerated() {
+      if count % Self.progressStep == 0 { progress?.set(.writingNotes, completed: Int64(count)) }
       let sortIndex = sortFields[note.noteTypeID] ?? 0
       let firstField = AnkiFieldText.strippingHTMLPreservingMediaFileNames(note.fields.first ?? "")
       let sortField =
@@ -168,7 +180,10 @@ struct CollectionWriter {
   private func insertCards(_ database: SQLiteDatabase) throws {
     let statement = try database.prepare(
       "INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", table: "cards")
-    for card in collection.cards {
+    progress?.start(.writingCards, total: Int64(collection.cards.count))
+    defer { progress?.finish(.writingCards) }
+    for (count, card) in collection.cards.enumerated() {
+      if count % Self.progressStep == 0 { progress?.set(.writingCards, completed: Int64(count)) }
       let s = card.scheduling
       statement.reset()
       statement.bind(1, int64: card.id)
@@ -197,7 +212,10 @@ struct CollectionWriter {
   private func insertReviews(_ database: SQLiteDatabase) throws {
     let statement = try database.prepare(
       "INSERT INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", table: "revlog")
-    for review in collection.reviews {
+    progress?.start(.writingReviews, total: Int64(collection.reviews.count))
+    defer { progress?.finish(.writingReviews) }
+    for (count, review) in collection.reviews.enumerated() {
+      if count % Self.progressStep == 0 { progress?.set(.writingReviews, completed: Int64(count)) }
       statement.reset()
       statement.bind(1, int64: review.id)
       statement.bind(2, int64: review.cardID)

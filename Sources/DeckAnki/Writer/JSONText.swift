@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Floats are written in their shortest form (`1.3`, not `1.2999999523162842`), as serde does
 /// for Anki's `f32` settings; ``raw(_:)`` embeds JSON text that is already valid.
-indirect enum JSONText {
+indirect enum JSONText: Sendable {
   case object([(String, JSONText)])
   case array([JSONText])
   case string(String)

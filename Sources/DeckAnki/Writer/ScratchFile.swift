@@ -1,13 +1,15 @@
 import DeckCore
+import DeckIO
 import Foundation
 
-/// A new file in the writer's scratch directory, written front to back in chunks.
+/// A new file in the writer's scratch directory, written front to back in chunks (through a
+/// buffered C `FILE`, so a chunk costs no allocation).
 final class ScratchFile {
   /// The file's path.
   let path: String
   /// Where errors point (the output and member the file is for).
   let location: SourceLocation
-  private let handle: FileHandle
+  private let sink: FileSink
 
   /// Creates (or truncates) the file at `path`.
   ///
@@ -15,34 +17,29 @@ final class ScratchFile {
   init(path: String, location: SourceLocation) throws {
     self.path = path
     self.location = location
-    guard FileManager.default.createFile(atPath: path, contents: nil),
-      let handle = FileHandle(forWritingAtPath: path)
-    else {
+    do {
+      sink = try FileSink(path: path)
+    } catch {
       throw DeckError(.writeFailed, at: location, "cannot create a temporary file at '\(path)'")
     }
-    self.handle = handle
-  }
-
-  deinit {
-    try? handle.close()
   }
 
   /// Appends `bytes`.
   func write(_ bytes: UnsafeRawBufferPointer) throws {
     guard bytes.count > 0 else { return }
     do {
-      try handle.write(contentsOf: Data(bytes))
-    } catch {
-      throw DeckError(.writeFailed, at: location, "cannot write a temporary file (\(error.localizedDescription))")
+      try sink.write(bytes)
+    } catch let error as DeckError {
+      throw DeckError(.writeFailed, at: location, "cannot write a temporary file (\(error.message))")
     }
   }
 
   /// Flushes and closes the file.
   func close() throws {
     do {
-      try handle.close()
-    } catch {
-      throw DeckError(.writeFailed, at: location, "cannot write a temporary file (\(error.localizedDescription))")
+      try sink.close()
+    } catch let error as DeckError {
+      throw DeckError(.writeFailed, at: location, "cannot write a temporary file (\(error.message))")
     }
   }
 
@@ -50,19 +47,23 @@ final class ScratchFile {
   static func forEachChunk(
     ofFileAt path: String, location: SourceLocation, _ body: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
+    let source: FileByteSource
+    do {
+      source = try FileByteSource(path: path, location: location)
+    } catch {
       throw DeckError(.writeFailed, at: location, "cannot read back the temporary file '\(path)'")
     }
-    defer { try? handle.close() }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    defer { buffer.deallocate() }
     while true {
-      let chunk: Data?
+      let count: Int
       do {
-        chunk = try handle.read(upToCount: 1 << 16)
-      } catch {
-        throw DeckError(.writeFailed, at: location, "cannot read back a temporary file (\(error.localizedDescription))")
+        count = try source.read(into: buffer)
+      } catch let error as DeckError {
+        throw DeckError(.writeFailed, at: location, "cannot read back a temporary file (\(error.message))")
       }
-      guard let chunk, !chunk.isEmpty else { return }
-      try chunk.withUnsafeBytes { try body($0) }
+      if count == 0 { return }
+      try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
     }
   }
 }

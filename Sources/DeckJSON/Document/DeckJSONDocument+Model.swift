@@ -27,21 +27,34 @@ extension DeckJSONDocument {
     let fieldNames = Dictionary(
       collection.noteTypes.map { ($0.id, $0.fieldNames) }, uniquingKeysWith: { first, _ in first })
     return try collection.notes.map { note in
-      guard let names = fieldNames[note.noteTypeID] else {
-        throw DeckError(
-          .invalidRequest, at: location,
-          "note \(note.id) uses note type \(note.noteTypeID), which the deck does not define; the JSON format keys field values by the note type's field names")
-      }
-      guard names.count == note.fields.count else {
-        throw DeckError(
-          .invalidRequest, at: location,
-          "note \(note.id) has \(note.fields.count) field values but its note type has \(names.count) fields; the JSON format keys field values by field name")
-      }
-      return NoteJSON(
-        id: note.id, guid: note.guid, noteType: .id(note.noteTypeID),
-        fields: NoteFieldsJSON(Array(zip(names, note.fields)).map { (name: $0.0, value: $0.1) }),
-        tags: note.tags, modified: note.modificationTime)
+      noteJSON(note, names: try Self.fieldNames(for: note, in: fieldNames, location: location))
     }
+  }
+
+  /// The field names `note`'s values are keyed by: its note type's, when it has one and as many
+  /// fields as the note has values.
+  static func fieldNames(for note: Note, in fieldNames: [Int64: [String]], location: SourceLocation) throws
+    -> [String]
+  {
+    guard let names = fieldNames[note.noteTypeID] else {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "note \(note.id) uses note type \(note.noteTypeID), which the deck does not define; the JSON format keys field values by the note type's field names")
+    }
+    guard names.count == note.fields.count else {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "note \(note.id) has \(note.fields.count) field values but its note type has \(names.count) fields; the JSON format keys field values by field name")
+    }
+    return names
+  }
+
+  /// The document's form of `note`, its values keyed by `names`.
+  static func noteJSON(_ note: Note, names: [String]) -> NoteJSON {
+    NoteJSON(
+      id: note.id, guid: note.guid, noteType: .id(note.noteTypeID),
+      fields: NoteFieldsJSON(Array(zip(names, note.fields)).map { (name: $0.0, value: $0.1) }),
+      tags: note.tags, modified: note.modificationTime)
   }
 }
 

@@ -5,6 +5,10 @@ import Foundation
 /// Writes a ``JSONTree`` as indented JSON text (two spaces, `"key": value`, UTF-8, no escaped
 /// slashes), streaming each media file's base64 straight from its blob so no media file is ever
 /// held in memory whole.
+///
+/// Its pieces (``newline(_:)``, ``appendKey(_:indent:)``, ``appendString(_:)``,
+/// ``appendNumber(_:)``) also let ``DeckJSONWriter`` write the many notes, cards and reviews
+/// of a deck directly, in exactly the layout a tree would have, without building one.
 struct JSONTreeWriter {
   private let sink: FileSink
   private var buffer: [UInt8] = []
@@ -22,7 +26,7 @@ struct JSONTreeWriter {
     try flush()
   }
 
-  private mutating func write(_ tree: JSONTree, indent: Int) throws {
+  mutating func write(_ tree: JSONTree, indent: Int) throws {
     switch tree {
     case .null: append("null")
     case .bool(let value): append(value ? "true" : "false")
@@ -55,18 +59,46 @@ struct JSONTreeWriter {
     if buffer.count >= Self.flushThreshold { try flush() }
   }
 
-  private mutating func newline(_ indent: Int) {
+  mutating func newline(_ indent: Int) {
     buffer.append(0x0A)
     buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
   }
 
-  private mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+  mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+  mutating func append(byte: UInt8) { buffer.append(byte) }
+
+  /// A number, as the tree's `.number` writes it.
+  mutating func appendNumber(_ number: Int64) { append(String(number)) }
+
+  /// A number, as the tree's `.number` writes it.
+  mutating func appendNumber(_ number: Int) { append(String(number)) }
+
+  /// A new line at `indent`, then `"key": ` (the start of an object member).
+  mutating func appendKey(_ key: String, indent: Int) {
+    newline(indent)
+    appendString(key)
+    buffer.append(UInt8(ascii: ":"))
+    buffer.append(UInt8(ascii: " "))
+  }
+
+  /// Writes the buffer out once it holds enough.
+  mutating func flushIfFull() throws {
+    if buffer.count >= Self.flushThreshold { try flush() }
+  }
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
   /// A JSON string: quotes, backslashes and control characters escaped; everything else as UTF-8.
-  private mutating func appendString(_ text: String) {
+  mutating func appendString(_ text: String) {
     buffer.append(UInt8(ascii: "\""))
+    // Most text needs no escape: copy it whole, and look byte by byte only when it does.
+    let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    if plain {
+      buffer.append(contentsOf: text.utf8)
+      buffer.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): buffer.append(contentsOf: [0x5C, 0x22])
@@ -103,7 +135,7 @@ struct JSONTreeWriter {
     buffer.append(UInt8(ascii: "\""))
   }
 
-  private mutating func flush() throws {
+  mutating func flush() throws {
     guard !buffer.isEmpty else { return }
     try buffer.withUnsafeBytes { try sink.write($0) }
     buffer.removeAll(keepingCapacity: true)

@@ -8,7 +8,7 @@ struct CSVArguments: ParsableArguments {
     help: ArgumentHelp(
       "CSV/TSV: the separator: tab, comma, semicolon, pipe, colon, space, or one character.",
       discussion:
-        "Reading: overrides the file's #separator: line and Anki's detection. Writing: overrides the one the extension implies (comma for .csv, tab for .tsv and .txt).",
+        "Reading: overrides the file's #separator: line; without either, a spreadsheet read with --header or --columns uses the extension's (comma for .csv, tab for .tsv and .txt) and other files get Anki's detection. Writing: overrides the extension's.",
       valueName: "separator"))
   var separator: String?
 

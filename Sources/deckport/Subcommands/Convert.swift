@@ -7,7 +7,8 @@ extension Deckport {
     static let configuration = CommandConfiguration(
       abstract: "Convert a deck file to another format.",
       discussion: """
-        Formats come from the file extensions (.apkg, .colpkg, .json, .csv, .tsv, .txt) unless \
+        Formats come from the file extensions (.apkg, .colpkg, .json, .csv, .tsv, .txt, .plist, \
+        .sqlite, .db, .store) or the content unless \
         --from or --to name them. Output formats: apkg (Anki's legacy layout, which every Anki \
         version and most tools read), apkg-modern (the latest layout current Anki writes), \
         colpkg and colpkg-modern (whole-collection backups), json (the deckport JSON deck \
@@ -22,6 +23,14 @@ extension Deckport {
         one command: deckport convert words.csv words.apkg --header --columns front,back \
         --deck Words. A CSV keeps no scheduling, review log or media; converting a deck that \
         has them to CSV warns about each.
+
+        App storage (.plist, a .json array of records, .sqlite/.db, a Core Data or SwiftData \
+        .store) converts both ways: records become notes through a profile (Flashzilla, \
+        NeoMnemo, Flashcard Quiz, Idealic, or field for key), images stored as data become \
+        media; a deck becomes records, e.g. deckport convert French.apkg cards.plist --profile \
+        flashzilla. Output formats plist, app-json, sqlite and core-data (which inserts into a \
+        store the app created); an existing output is changed only with --backup or --force, \
+        and what was written is read back and compared before success is reported.
         """)
 
     @Argument(help: "The deck file to read.")
@@ -33,7 +42,7 @@ extension Deckport {
     @Option(help: "The input format, when the extension does not tell.")
     var from: InputFormat?
 
-    @Option(help: "The output format (apkg, apkg-modern, colpkg, colpkg-modern, json, csv, tsv).")
+    @Option(help: "The output format (apkg, apkg-modern, colpkg, colpkg-modern, json, csv, tsv, plist, app-json, sqlite, core-data).")
     var to: OutputFormat?
 
     @Flag(help: "Replace the output file if it exists.")
@@ -41,11 +50,14 @@ extension Deckport {
 
     @OptionGroup(title: "CSV and TSV options") var csv: CSVArguments
 
+    @OptionGroup(title: "App storage options") var app: AppStorageArguments
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
       let options = ConversionOptions(
-        from: from, to: to, replacing: force, strict: diagnostics.strict, csv: try csv.options())
+        from: from, to: to, replacing: force, strict: diagnostics.strict, csv: try csv.options(),
+        app: app.options, backup: app.backup)
       var warningCount = 0
       let report = try CommandFailure.reporting {
         try DeckConverter().convert(input: input, output: output, options: options) { warning in

@@ -73,13 +73,7 @@ extension Deckport {
       }
     }
 
-    private var profileChoice: AppProfileChoice? {
-      switch profile.lowercased() {
-      case "auto": .automatic
-      case "generic": .generic
-      default: AppRecordProfile.named(profile).map(AppProfileChoice.named)
-      }
-    }
+    private var profileChoice: AppProfileChoice? { AppProfileChoice(argument: profile) }
 
     func run() throws {
       if list {

@@ -1,0 +1,41 @@
+import Dispatch
+import Foundation
+
+/// Work started on another thread now, whose result (or error) is collected later with
+/// ``wait()``: the package writer builds and compresses the collection database this way while
+/// it prepares the media files, using both cores of a two-core machine.
+final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private let lock = NSLock()
+  private var outcome: Swift.Result<Result, any Error>?
+
+  /// Starts `work` on a new thread.
+  init(_ work: @escaping @Sendable () throws -> Result) {
+    let thread = Thread { [self] in
+      let result = Swift.Result { try work() }
+      lock.lock()
+      outcome = result
+      lock.unlock()
+      done.signal()
+    }
+    // Room for SQLite and zstd; the default for secondary threads is smaller than the main one.
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+
+  /// Waits for the work to end and returns its result, or throws its error. May be called
+  /// more than once.
+  func wait() throws -> Result {
+    lock.lock()
+    if let outcome {
+      lock.unlock()
+      return try outcome.get()
+    }
+    lock.unlock()
+    done.wait()
+    done.signal()  // let a later call through as well
+    lock.lock()
+    defer { lock.unlock() }
+    return try outcome!.get()
+  }
+}

@@ -1,0 +1,23 @@
+/// Small string tests the CSV reader and writer run on every field.
+extension String {
+  /// The string without leading and trailing spaces, tabs and line breaks.
+  func trimmingASCIIWhitespace() -> String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+    guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+      return ""
+    }
+    return String(self[first...last])
+  }
+
+  /// Whether the UTF-8 of the string holds a byte for which `isMatch` is true; a fast scan of
+  /// the contiguous storage native strings have.
+  func containsUTF8Byte(where isMatch: (UInt8) -> Bool) -> Bool {
+    if let found = utf8.withContiguousStorageIfAvailable({ $0.contains(where: isMatch) }) { return found }
+    return utf8.contains(where: isMatch)
+  }
+
+  /// Whether the UTF-8 of the string holds `byte`.
+  func containsUTF8Byte(_ byte: UInt8) -> Bool {
+    containsUTF8Byte { $0 == byte }
+  }
+}

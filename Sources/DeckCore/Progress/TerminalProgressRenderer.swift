@@ -1,0 +1,121 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Shows a conversion's progress on one line of a terminal's standard error, rewritten in place
+/// (`\r`), for the `deckport` command.
+///
+/// ```swift
+/// let renderer = quiet ? nil : TerminalProgressRenderer.forStandardError()
+/// defer { renderer?.finish() }
+/// try DeckConverter().convert(input: a, output: b, progress: renderer?.reporter)
+/// ```
+///
+/// Nothing is shown when standard error is not a terminal (a pipe, a file): ``forStandardError(delay:)``
+/// returns nil then. Nothing is shown either during the first `delay` seconds, so quick
+/// conversions stay silent; after that the line shows every unfinished phase, such as
+/// `Writing cards 120,000/200,000 · Copying media 35/400`, redrawn at most ten times a second.
+/// ``finish()`` erases the line. Print other messages through ``printAbove(_:)`` so they do not
+/// land in the middle of the line.
+public final class TerminalProgressRenderer: @unchecked Sendable {
+  /// The reporter to hand to readers and writers.
+  public private(set) var reporter: ProgressReporter!
+
+  private let lock = NSLock()
+  private let descriptor: Int32
+  private let started = ProcessInfo.processInfo.systemUptime
+  private let delay: TimeInterval
+  private let columns: Int
+  /// Whether a line is on the screen now.
+  private var drawn = false
+  private var finished = false
+
+  /// A renderer on standard error when it is a terminal, else nil.
+  ///
+  /// - Parameter delay: how long a conversion runs before its progress is shown, in seconds.
+  public static func forStandardError(delay: TimeInterval = 1) -> TerminalProgressRenderer? {
+    guard isatty(STDERR_FILENO) == 1 else { return nil }
+    return TerminalProgressRenderer(descriptor: STDERR_FILENO, delay: delay)
+  }
+
+  /// A renderer writing to `descriptor`, whatever it is (for tests; the command uses
+  /// ``forStandardError(delay:)``).
+  public init(descriptor: Int32, delay: TimeInterval = 1, columns: Int? = nil) {
+    self.descriptor = descriptor
+    self.delay = delay
+    self.columns = columns ?? Self.terminalColumns(descriptor)
+    reporter = ProgressReporter(minimumInterval: 0.1) { [weak self] phases in
+      self?.draw(phases)
+    }
+  }
+
+  /// Erases the line, if one is shown, and shows no more.
+  public func finish() {
+    reporter.close()
+    lock.lock()
+    defer { lock.unlock() }
+    erase()
+    finished = true
+  }
+
+  /// Runs `body` (which prints something on the terminal) with the progress line erased first;
+  /// the line comes back with the next update.
+  public func printAbove(_ body: () -> Void) {
+    lock.lock()
+    defer { lock.unlock() }
+    erase()
+    body()
+  }
+
+  private func draw(_ phases: [ConversionProgress]) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !finished else { return }
+    guard !phases.isEmpty else { return erase() }
+    guard ProcessInfo.processInfo.systemUptime - started >= delay else { return }
+    var line = phases.map(\.description).joined(separator: " · ")
+    let width = max(columns - 1, 10)
+    if line.count > width { line = String(line.prefix(width - 1)) + "…" }
+    // Back to the start of the line, the text, then erase whatever a longer line left.
+    write("\r" + line + "\u{1B}[K")
+    drawn = true
+  }
+
+  private func erase() {
+    guard drawn else { return }
+    write("\r\u{1B}[K")
+    drawn = false
+  }
+
+  private func write(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { buffer in
+        Glibc_or_Darwin_write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if written <= 0 { return }
+      offset += written
+    }
+  }
+
+  private static func terminalColumns(_ descriptor: Int32) -> Int {
+    var size = winsize()
+    if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return 80
+  }
+}
+
+#if canImport(Glibc)
+  private func Glibc_or_Darwin_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    Glibc.write(fd, buffer, count)
+  }
+#elseif canImport(Darwin)
+  private func Glibc_or_Darwin_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    Darwin.write(fd, buffer, count)
+  }
+#endif

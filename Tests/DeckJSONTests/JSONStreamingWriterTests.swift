@@ -1,0 +1,93 @@
+import DeckAnki
+import DeckCore
+import DeckIO
+import DeckTestSupport
+import Foundation
+import Testing
+
+@testable import DeckJSON
+
+/// The writer streams notes, cards and reviews straight into the file; its output must be the
+/// bytes the whole-document tree (`OrderedJSONEncoder` over ``DeckJSONDocument``, laid out by
+/// `JSONTreeWriter`) gives.
+@Suite("JSON deck format: the streaming writer writes what the document tree would")
+struct JSONStreamingWriterTests {
+  /// The document written the way the writer did before it streamed.
+  static func treeBytes(_ collection: DeckCollection) throws -> Data {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "tree.json")
+    let document = try DeckJSONDocument(collection, location: SourceLocation(file: path))
+    var tree = try OrderedJSONEncoder().encode(document)
+    if case .object(var entries) = tree, let mediaIndex = entries.firstIndex(where: { $0.key == "media" }),
+      case .array(let items) = entries[mediaIndex].value
+    {
+      entries[mediaIndex].value = .array(
+        zip(items, collection.media).map { item, file in
+          guard case .object(var fields) = item, let data = fields.firstIndex(where: { $0.key == "data" }) else {
+            return item
+          }
+          fields[data].value = .base64(file.blob)
+          return .object(fields)
+        })
+      tree = .object(entries)
+    }
+    try FileSink.writing(to: path) { sink in
+      var writer = JSONTreeWriter(sink: sink)
+      try writer.write(tree)
+    }
+    return try Data(contentsOf: URL(fileURLWithPath: path))
+  }
+
+  static func streamedBytes(_ collection: DeckCollection) throws -> Data {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "streamed.json")
+    try DeckJSONWriter().write(collection, to: path)
+    return try Data(contentsOf: URL(fileURLWithPath: path))
+  }
+
+  @Test("every fixture", arguments: Fixtures.ankiPackages)
+  func fixture(package: String) throws {
+    let collection = try AnkiPackageReader().read(path: Fixtures.path(package)).collection
+    #expect(try Self.streamedBytes(collection) == Self.treeBytes(collection))
+  }
+
+  @Test("odd values: escapes, empty lists, no fields, names a JSON object would merge")
+  func oddValues() throws {
+    let nfd = "cafe\u{301}"
+    let collection = DeckCollection(
+      creationTime: -5,
+      noteTypes: [
+        NoteType(
+          id: 1, name: "Two", fields: [.init(name: "A \"quoted\"\n"), .init(name: "B\\")],
+          templates: [.init(name: "Card 1", questionFormat: "{{A}}", answerFormat: "")]),
+        NoteType(
+          id: 2, name: "Merged", fields: [.init(name: "caf\u{E9}"), .init(name: nfd)],
+          templates: [.init(name: "Card 1", questionFormat: "x", answerFormat: "")]),
+        NoteType(id: 3, name: "None", fields: [], templates: [.init(name: "Card 1", questionFormat: "x", answerFormat: "")]),
+      ],
+      notes: [
+        Note(id: 10, guid: "g\u{1}\t", noteTypeID: 1, fields: ["\u{0}\u{1F}é\r\n", ""], tags: ["a", "b::c"]),
+        Note(id: 11, guid: "", noteTypeID: 2, fields: ["x", "y"], tags: [], modificationTime: -1),
+        Note(id: 12, guid: "h", noteTypeID: 3, fields: []),
+      ],
+      cards: [
+        Card(
+          id: 20, noteID: 10, templateOrdinal: 0, deckID: 1,
+          scheduling: CardScheduling(type: 2, queue: -1, due: -3, data: "{\"pos\":1}"))
+      ],
+      reviews: [Review(id: 30, cardID: 20, ease: 3, interval: -600, lastInterval: 1, easeFactor: 2500, duration: 4000, kind: 1)],
+      media: [MediaFile(name: "a.txt", blob: MediaBlob(data: Data("abc".utf8)))])
+    #expect(try Self.streamedBytes(collection) == Self.treeBytes(collection))
+    #expect(try Self.streamedBytes(DeckCollection()) == Self.treeBytes(DeckCollection()))
+  }
+
+  @Test("a note that cannot be keyed by field name fails as before, and leaves no file")
+  func badNote() throws {
+    let collection = DeckCollection(notes: [Note(id: 1, guid: "g", noteTypeID: 9, fields: ["x"])])
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "bad.json")
+    let error = try #require(throws: DeckError.self) { try DeckJSONWriter().write(collection, to: path) }
+    #expect(error.message.hasPrefix("note 1 uses note type 9"))
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+}

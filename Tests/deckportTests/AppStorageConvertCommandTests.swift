@@ -1,0 +1,98 @@
+import DeckCore
+import DeckIO
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// `deckport convert` between Anki decks and app storage (plist, JSON file, SQLite, stores).
+@Suite("deckport convert: decks and app storage")
+struct AppStorageConvertCommandTests {
+  static func summary(_ path: String) throws -> [String: Any] {
+    let run = try CommandRun.deckport(["inspect", path, "--json"])
+    #expect(run.status == 0, "inspect \(path): \(run.standardError)")
+    return try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any] ?? [:]
+  }
+
+  @Test("an Anki deck becomes Flashzilla cards in a UserDefaults plist, and comes back")
+  func deckToFlashzillaPlistAndBack() throws {
+    let scratch = try TemporaryDirectory()
+    let plist = scratch.path(for: "cards.plist")
+    let toPlist = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/latest_sched.apkg"), plist, "--profile", "flashzilla",
+    ])
+    #expect(toPlist.status == 0, "stderr: \(toPlist.standardError)")
+    #expect(toPlist.standardOutput.hasPrefix("Wrote \(plist) (plist) from apkg-latest: 9 notes"))
+    // What a Flashzilla card cannot hold is reported, never dropped silently.
+    #expect(toPlist.standardError.contains("warning:"))
+
+    let plistSummary = try Self.summary(plist)
+    #expect(plistSummary["format"] as? String == "app-plist")
+    #expect(plistSummary["notes"] as? Int == 9)
+
+    let back = scratch.path(for: "back.apkg")
+    let toDeck = try CommandRun.deckport(["convert", plist, back, "--profile", "flashzilla"])
+    #expect(toDeck.status == 0, "stderr: \(toDeck.standardError)")
+    #expect(try Self.summary(back)["notes"] as? Int == 9)
+  }
+
+  @Test("an Anki deck with images -> NeoMnemo store -> Anki deck keeps every image's bytes")
+  func deckWithImagesThroughNeoMnemoStore() throws {
+    let scratch = try TemporaryDirectory()
+    // A store the app created: deckport only inserts into it.
+    let store = scratch.path(for: "neomnemo.store")
+    try FileManager.default.copyItem(atPath: Fixtures.path("app/neomnemo.store"), toPath: store)
+    // Core Data keeps external-storage blobs in a folder beside the store.
+    try FileManager.default.copyItem(
+      atPath: Fixtures.path("app/.neomnemo_SUPPORT"), toPath: scratch.path(for: ".neomnemo_SUPPORT"))
+    let before = try Self.summary(store)["notes"] as? Int ?? -1
+
+    let source = Fixtures.path("anki/legacy2_sched.apkg")
+    let fill = try CommandRun.deckport(["convert", source, store, "--profile", "neomnemo", "--backup"])
+    #expect(fill.status == 0, "stderr: \(fill.standardError)")
+    #expect(try Self.summary(store)["notes"] as? Int == before + 9)
+
+    let back = scratch.path(for: "back.apkg")
+    let toDeck = try CommandRun.deckport(["convert", store, back, "--profile", "neomnemo"])
+    #expect(toDeck.status == 0, "stderr: \(toDeck.standardError)")
+
+    // Every picture the source notes show arrives as a media file with the same bytes, or a
+    // warning names it (a NeoMnemo record holds one image; a note with two keeps the first).
+    let reader = try ZipReader(path: source, location: .init(file: source))
+    let map = try JSONSerialization.jsonObject(with: reader.readAll("media", limit: 1 << 20)) as? [String: String] ?? [:]
+    var sourceImages: [String: String] = [:]
+    for (member, name) in map where name.hasSuffix(".png") {
+      sourceImages[name] = SHA1.hex(SHA1.digest(try reader.readAll(member, limit: 1 << 24)))
+    }
+    let backReader = try ZipReader(path: back, location: .init(file: back))
+    let backMap = try JSONSerialization.jsonObject(with: backReader.readAll("media", limit: 1 << 20)) as? [String: String] ?? [:]
+    let backImages = Set(try backMap.keys.map { SHA1.hex(SHA1.digest(try backReader.readAll($0, limit: 1 << 24))) })
+    #expect(sourceImages.count == 4)
+    var arrived = 0
+    for (name, digest) in sourceImages.sorted(by: { $0.key < $1.key }) {
+      if backImages.contains(digest) {
+        arrived += 1
+      } else if !fill.standardError.contains("[media-dropped] refers to \(name)") {
+        Issue.record("\(name) was lost on the way through the store without a warning naming it")
+      }
+    }
+    #expect(arrived >= 3)
+  }
+
+  @Test("an existing app file is changed only with --backup or --force")
+  func refusesExistingWithoutBackup() throws {
+    let scratch = try TemporaryDirectory()
+    let plist = scratch.path(for: "prefs.plist")
+    try FileManager.default.copyItem(atPath: Fixtures.path("app/flashzilla-binary.plist"), toPath: plist)
+    let original = try Data(contentsOf: URL(fileURLWithPath: plist))
+    let refused = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), plist, "--profile", "flashzilla"])
+    #expect(refused.status == 1)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: plist)) == original)
+    let backedUp = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/legacy1.apkg"), plist, "--profile", "flashzilla", "--key", "Cards", "--backup",
+    ])
+    #expect(backedUp.status == 0, "stderr: \(backedUp.standardError)")
+    let backups = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("prefs.plist.backup-") }
+    #expect(backups.count == 1)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path(for: backups.first ?? "-"))) == original)
+  }
+}
