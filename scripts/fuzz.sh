@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV)
 
 fuzzer_lib="$(dirname "$(dirname "$(command -v swift)")")/lib/clang"
 fuzzer_lib="$(find "$fuzzer_lib" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -n 1)"
@@ -34,6 +34,7 @@ for target in "${targets[@]}"; do
       for package in fixtures/anki/legacy1.apkg fixtures/anki/genanki_legacy1.apkg; do
         .build/debug/deckport convert "$package" "$corpus/$(basename "$package").json" --force >/dev/null
       done ;;
+    FuzzCSV) find fixtures/csv \( -name '*.txt' -o -name '*.csv' -o -name '*.tsv' \) -exec cp {} "$corpus"/ \; ;;
     FuzzAnkiMember) printf '\x00\x08\x03' > "$corpus/meta"; printf '\x04{"0": "a.png"}' > "$corpus/media" ;;
   esac
   log="$scratch/$target.log"

@@ -22,6 +22,10 @@ let package = Package(
         "FuzzSupport", .product(name: "DeckAnki", package: "deckport"),
         .product(name: "DeckIO", package: "deckport"),
       ]),
+    /// Whole files given to the CSV/TSV reader.
+    .executableTarget(
+      name: "FuzzCSV",
+      dependencies: ["FuzzSupport", .product(name: "DeckCSV", package: "deckport")]),
     /// Whole files given to the JSON deck reader.
     .executableTarget(
       name: "FuzzDeckJSON",
