@@ -24,8 +24,10 @@ public struct AnkiPackageContents: Sendable {
 /// print(contents.formatName, contents.collection.notes.count)
 /// ```
 ///
-/// The collection database is unpacked into a private temporary file, read whole, and removed;
-/// media stay in the package and are streamed from it when a ``MediaBlob`` is read.
+/// The collection database is unpacked into a private temporary file, read into the model
+/// (notes on this thread, cards and the review log on a second one, each row's text split on
+/// its bytes), and removed; media stay in the package and are streamed from it when a
+/// ``MediaBlob`` is read.
 public struct AnkiPackageReader: Sendable {
   /// Limits on what the reader unpacks.
   public struct Limits: Sendable {

@@ -29,9 +29,14 @@ import Foundation
 public struct CSVReader: Sendable {
   /// How to read.
   public var options: CSVOptions
+  /// Where the rows read are counted (as notes read), or nil.
+  public var progress: ProgressReporter?
 
   /// Creates a reader.
-  public init(options: CSVOptions = CSVOptions()) { self.options = options }
+  public init(options: CSVOptions = CSVOptions(), progress: ProgressReporter? = nil) {
+    self.options = options
+    self.progress = progress
+  }
 
   /// Reads the file at `path`. Notes and cards get the file's modification time.
   ///
@@ -100,8 +105,13 @@ public struct CSVReader: Sendable {
       layout: layout, isHTML: isHTML, globalTags: header.globalTags,
       defaultDeck: options.deck ?? header.deck ?? "Default", location: location)
     var rows: [CSVCollectionBuilder.Row] = []
+    progress?.start(.readingNotes)
+    defer { progress?.finish(.readingNotes) }
     for record in preview { try mapper.map(record, into: &rows) }
-    while let record = try tokenizer.nextRecord(separator: separator) { try mapper.map(record, into: &rows) }
+    while let record = try tokenizer.nextRecord(separator: separator) {
+      try mapper.map(record, into: &rows)
+      progress?.advance(.readingNotes)
+    }
     warnings += mapper.skippedWarning()
 
     let builder = CSVCollectionBuilder(location: location, modificationTime: modificationTime)

@@ -37,9 +37,14 @@ import Foundation
 public struct CSVWriter: Sendable {
   /// How to write.
   public var options: CSVOptions
+  /// Where the notes written are counted, or nil.
+  public var progress: ProgressReporter?
 
   /// Creates a writer.
-  public init(options: CSVOptions = CSVOptions()) { self.options = options }
+  public init(options: CSVOptions = CSVOptions(), progress: ProgressReporter? = nil) {
+    self.options = options
+    self.progress = progress
+  }
 
   /// The separator a file at `path` gets when none is chosen: comma for `.csv`, else tab.
   public static func defaultSeparator(forPath path: String) -> CSVSeparator {
@@ -110,11 +115,14 @@ public struct CSVWriter: Sendable {
       }.map { collection.notes[$0] }
     }
 
+    progress?.start(.writingNotes, total: Int64(ordered.count))
+    defer { progress?.finish(.writingNotes) }
     try FileSink.writing(to: path) { sink in
       var emitter = CSVEmitter(sink: sink, separator: separator)
       switch layout {
       case .anki:
-        try Self.writeAnkiLayout(ordered, noteTypes: noteTypes, deckName: deckName, emitter: &emitter)
+        try Self.writeAnkiLayout(
+          ordered, noteTypes: noteTypes, deckName: deckName, emitter: &emitter, progress: progress)
       case .columns(let mapping):
         if options.hasHeaderRow { try emitter.writeRow(mapping.roles.map(ColumnMapping.name(of:))) }
         var targets: [Int64: [Int?]] = [:]
@@ -124,6 +132,7 @@ public struct CSVWriter: Sendable {
           let fieldTargets = targets[noteType.id] ?? mapping.fieldTargets(in: noteType.fieldNames)
           targets[noteType.id] = fieldTargets
           var fieldColumn = 0
+          defer { progress?.advance(.writingNotes) }
           try emitter.writeRow(
             mapping.roles.map { role in
               switch role {
@@ -150,7 +159,8 @@ public struct CSVWriter: Sendable {
   }
 
   private static func writeAnkiLayout(
-    _ notes: [Note], noteTypes: [Int64: NoteType], deckName: (Note) -> String, emitter: inout CSVEmitter
+    _ notes: [Note], noteTypes: [Int64: NoteType], deckName: (Note) -> String, emitter: inout CSVEmitter,
+    progress: ProgressReporter?
   ) throws {
     let used = Set(notes.map(\.noteTypeID)).compactMap { noteTypes[$0] }
     let fieldColumns = used.map(\.fields.count).max() ?? 0
@@ -172,6 +182,7 @@ public struct CSVWriter: Sendable {
       let padding = Array(repeating: "", count: max(0, fieldColumns - note.fields.count))
       try emitter.writeRow(
         [note.guid, noteType.name, deckName(note)] + note.fields + padding + [note.tags.joined(separator: " ")])
+      progress?.advance(.writingNotes)
     }
   }
 

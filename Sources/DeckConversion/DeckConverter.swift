@@ -21,11 +21,14 @@ public struct ConversionOptions: Sendable {
   public var app: AppStorageOptions
   /// For app storage outputs: keep an existing output file beside the new one.
   public var backup: Bool
+  /// Where the readers and writers report how far they have come (phases and counts), or nil.
+  public var progress: ProgressReporter?
 
   /// Creates options.
   public init(
     from: InputFormat? = nil, to: OutputFormat? = nil, replacing: Bool = false, strict: Bool = false,
-    csv: CSVOptions = CSVOptions(), app: AppStorageOptions = AppStorageOptions(), backup: Bool = false
+    csv: CSVOptions = CSVOptions(), app: AppStorageOptions = AppStorageOptions(), backup: Bool = false,
+    progress: ProgressReporter? = nil
   ) {
     self.from = from
     self.to = to
@@ -34,6 +37,7 @@ public struct ConversionOptions: Sendable {
     self.csv = csv
     self.app = app
     self.backup = backup
+    self.progress = progress
   }
 }
 
@@ -83,7 +87,8 @@ public struct DeckConverter: Sendable {
     if Self.isSameFile(input, output) {
       throw DeckError(.invalidRequest, at: outputLocation, "is the input file; deckport never changes its input")
     }
-    let deck = try DeckLoader().load(path: input, format: options.from, csv: options.csv, app: options.app)
+    let deck = try DeckLoader().load(
+      path: input, format: options.from, csv: options.csv, app: options.app, progress: options.progress)
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: SourceLocation(file: input))
@@ -94,7 +99,8 @@ public struct DeckConverter: Sendable {
     }
     let written = try AtomicOutput.write(to: output, replacing: options.replacing) { temporaryPath in
       let result = try DeckWriter.write(
-        deck.collection, format: format, to: temporaryPath, reportingAs: output, csv: options.csv)
+        deck.collection, format: format, to: temporaryPath, reportingAs: output, csv: options.csv,
+        progress: options.progress)
       result.warnings.forEach(onWarning)
       warnings += result.warnings
       try failIfStrict(options, result.warnings, at: outputLocation)

@@ -22,13 +22,14 @@ public struct DeckLoader: Sendable {
 
   /// Reads the file at `path`, in `format` or in the format its extension or content shows;
   /// `csv` says how to read CSV and TSV files, `app` where app storage keeps its records (plist
-  /// key, entity) and which record profile maps them onto notes.
+  /// key, entity) and which record profile maps them onto notes; `progress`, when given, hears
+  /// what the reader is doing.
   ///
   /// - Throws: ``DeckError`` naming the file (and the place in it) when the file is missing,
   ///   of an unknown format, or damaged.
   public func load(
     path: String, format: InputFormat? = nil, csv: CSVOptions = CSVOptions(),
-    app: AppStorageOptions = AppStorageOptions()
+    app: AppStorageOptions = AppStorageOptions(), progress: ProgressReporter? = nil
   ) throws -> LoadedDeck {
     let location = SourceLocation(file: path)
     var isDirectory: ObjCBool = false
@@ -46,15 +47,15 @@ public struct DeckLoader: Sendable {
     }
     switch format {
     case .apkg, .colpkg:
-      let contents = try AnkiPackageReader().read(
+      let contents = try AnkiPackageReader(progress: progress).read(
         path: path, kind: format == .colpkg ? .colpkg : .apkg)
       return LoadedDeck(
         collection: contents.collection, formatName: contents.formatName, warnings: contents.warnings)
     case .json:
-      let (collection, warnings) = try DeckJSONReader().read(path: path)
+      let (collection, warnings) = try DeckJSONReader(progress: progress).read(path: path)
       return LoadedDeck(collection: collection, formatName: "json", warnings: warnings)
     case .csv, .tsv:
-      let (collection, warnings) = try CSVReader(options: csv).read(path: path)
+      let (collection, warnings) = try CSVReader(options: csv, progress: progress).read(path: path)
       return LoadedDeck(collection: collection, formatName: format.rawValue, warnings: warnings)
     case .app:
       let content = try AppStorageReader().read(path: path, options: app)

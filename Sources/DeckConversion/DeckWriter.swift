@@ -9,25 +9,25 @@ enum DeckWriter {
   /// Writes `collection` as `format` to `path`; `reportingAs` is the path warnings name (the
   /// final destination, not the temporary file). `csv` applies to the CSV and TSV formats.
   /// Returns what was written (a format may leave things out, each with a warning) and the
-  /// warnings.
+  /// warnings. `progress`, when given, hears what the writer is doing.
   static func write(
     _ collection: DeckCollection, format: OutputFormat, to path: String, reportingAs destination: String,
-    csv: CSVOptions = CSVOptions()
+    csv: CSVOptions = CSVOptions(), progress: ProgressReporter? = nil
   ) throws -> (written: DeckCollection, warnings: [Diagnostic]) {
     switch format {
     case .apkg, .apkgModern, .colpkg, .colpkgModern:
       let options = AnkiPackageWriter.Options(
         generation: format == .apkg || format == .colpkg ? .legacy2 : .latest,
         kind: format == .colpkg || format == .colpkgModern ? .colpkg : .apkg)
-      let result = try AnkiPackageWriter(options: options).writePackage(collection, to: path, reportingAs: destination)
+      let result = try AnkiPackageWriter(options: options, progress: progress).writePackage(collection, to: path, reportingAs: destination)
       return (result.written, result.warnings)
     case .json:
-      try DeckJSONWriter().write(collection, to: path, reportingAs: destination)
+      try DeckJSONWriter(progress: progress).write(collection, to: path, reportingAs: destination)
       return (collection, [])
     case .csv, .tsv:
       var options = csv
       options.separator = csv.separator ?? (format == .csv ? .comma : .tab)
-      return (collection, try CSVWriter(options: options).write(collection, to: path, reportingAs: destination))
+      return (collection, try CSVWriter(options: options, progress: progress).write(collection, to: path, reportingAs: destination))
     case .plist, .appJSON, .sqlite, .coreData:
       // App storage writes in place (it may insert into an existing store) and verifies itself;
       // DeckConverter sends it to AppStorageWriter and never here.

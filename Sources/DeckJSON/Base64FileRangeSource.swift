@@ -2,6 +2,12 @@ import DeckCore
 import DeckIO
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Media bytes kept as base64 text in a range of a JSON file, decoded chunk by chunk when read,
 /// so reading a deck document never holds its media in memory.
 struct Base64FileRangeSource: MediaSource {
@@ -15,62 +21,131 @@ struct Base64FileRangeSource: MediaSource {
     try Reader(source: self)
   }
 
+  /// Reads the text with `pread` into one reused buffer and decodes it into another.
   private final class Reader: MediaByteReader {
     private let source: Base64FileRangeSource
-    private let handle: FileHandle
+    private let descriptor: Int32
+    /// The file offset of the next text to read, and how much is left.
+    private var position: Int
     private var remaining: Int
-    private var decoded = Data()
-    private var decodedOffset = 0
-    /// Base64 characters read but not yet decoded (fewer than four).
-    private var carry = Data()
+    private let text: UnsafeMutableRawBufferPointer
+    /// Text read but not decoded yet (fewer than four characters), at the start of `text`.
+    private var carried = 0
+    private let decoded: UnsafeMutableRawBufferPointer
+    private var decodedStart = 0
+    private var decodedEnd = 0
     private static let chunk = 1 << 16
 
     init(source: Base64FileRangeSource) throws {
       self.source = source
-      guard let handle = FileHandle(forReadingAtPath: source.path) else {
+      descriptor = open(source.path, O_RDONLY)
+      guard descriptor >= 0 else {
         throw DeckError(.unreadableFile, at: source.location, "cannot open the file again to read the media data")
       }
-      self.handle = handle
-      self.remaining = source.length
-      try handle.seek(toOffset: UInt64(source.offset))
+      position = source.offset
+      remaining = source.length
+      text = .allocate(byteCount: Self.chunk + 4, alignment: 16)
+      decoded = .allocate(byteCount: (Self.chunk + 4) / 4 * 3, alignment: 16)
     }
 
-    deinit { try? handle.close() }
+    deinit {
+      close(descriptor)
+      text.deallocate()
+      decoded.deallocate()
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-      while decodedOffset == decoded.count {
+      while decodedStart == decodedEnd {
         guard try refill() else { return 0 }
       }
-      let count = min(buffer.count, decoded.count - decodedOffset)
-      let start = decoded.startIndex + decodedOffset
-      decoded.copyBytes(to: buffer, from: start..<(start + count))
-      decodedOffset += count
+      let count = min(buffer.count, decodedEnd - decodedStart)
+      buffer.baseAddress!.copyMemory(from: decoded.baseAddress! + decodedStart, byteCount: count)
+      decodedStart += count
       return count
     }
 
     /// Decodes the next chunk of text; false at the end.
     private func refill() throws -> Bool {
       guard remaining > 0 else {
-        guard carry.isEmpty else {
+        guard carried == 0 else {
           throw DeckError(.corrupt, at: source.location, "not valid base64 (its length is not a multiple of 4)")
         }
         return false
       }
-      let text = try handle.read(upToCount: min(Self.chunk, remaining)) ?? Data()
-      guard !text.isEmpty else {
+      let wanted = min(Self.chunk, remaining)
+      let count = pread(descriptor, text.baseAddress! + carried, wanted, off_t(position))
+      guard count > 0 else {
         throw DeckError(.corrupt, at: source.location, "the file ended inside the media data")
       }
-      remaining -= text.count
-      var pending = carry + text
-      let usable = pending.count - pending.count % 4
-      carry = pending.suffix(from: pending.startIndex + usable)
-      pending = pending.prefix(usable)
-      guard let bytes = Data(base64Encoded: pending) else {
+      position += count
+      remaining -= count
+      let available = carried + count
+      let usable = available - available % 4
+      guard
+        let produced = Base64.decode(
+          UnsafeRawBufferPointer(rebasing: text[0..<usable]), isLast: remaining == 0, into: decoded)
+      else {
         throw DeckError(.corrupt, at: source.location, "not valid base64")
       }
-      decoded = bytes
-      decodedOffset = 0
+      // Keep the characters of an incomplete group for the next chunk.
+      carried = available - usable
+      if carried > 0 {
+        text.baseAddress!.copyMemory(from: text.baseAddress! + usable, byteCount: carried)
+      }
+      decodedStart = 0
+      decodedEnd = produced
       return true
+    }
+  }
+}
+
+/// Standard base64 (RFC 4648, `A–Z a–z 0–9 + /`, `=` padding), decoded by table: no white space,
+/// no other characters, padding only in the last group of the whole text.
+enum Base64 {
+  private static let table: [UInt8] = {
+    var table = [UInt8](repeating: 0xFF, count: 256)
+    for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+      table[Int(character)] = UInt8(value)
+    }
+    return table
+  }()
+
+  /// Decodes `text` (a multiple of four characters) into `output` (room for three bytes per
+  /// four characters) and returns the number of bytes, or nil when it is not base64. Padding
+  /// is accepted only when `isLast` (the text ends the whole encoding).
+  static func decode(_ text: UnsafeRawBufferPointer, isLast: Bool, into output: UnsafeMutableRawBufferPointer) -> Int? {
+    guard text.count % 4 == 0 else { return nil }
+    guard let input = text.baseAddress?.assumingMemoryBound(to: UInt8.self), let out = output.baseAddress
+    else { return 0 }
+    let groups = text.count / 4
+    var written = 0
+    return table.withUnsafeBufferPointer { table -> Int? in
+      for group in 0..<groups {
+        let at = input + group * 4
+        let a = table[Int(at[0])], b = table[Int(at[1])]
+        var c = table[Int(at[2])], d = table[Int(at[3])]
+        var length = 3
+        if (a | b | c | d) & 0x80 != 0 {
+          // Padding, which only the very last group may have: "xx==" or "xxx=".
+          guard isLast, group == groups - 1, a & 0x80 == 0, b & 0x80 == 0, at[3] == UInt8(ascii: "=") else {
+            return nil
+          }
+          if at[2] == UInt8(ascii: "=") {
+            length = 1
+            c = 0
+          } else {
+            guard c & 0x80 == 0 else { return nil }
+            length = 2
+          }
+          d = 0
+        }
+        let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+        out.storeBytes(of: UInt8(truncatingIfNeeded: value >> 16), toByteOffset: written, as: UInt8.self)
+        if length > 1 { out.storeBytes(of: UInt8(truncatingIfNeeded: value >> 8), toByteOffset: written + 1, as: UInt8.self) }
+        if length > 2 { out.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: written + 2, as: UInt8.self) }
+        written += length
+      }
+      return written
     }
   }
 }

@@ -8,11 +8,24 @@ import Foundation
 /// let (collection, warnings) = try DeckJSONReader().read(path: "French.json")
 /// ```
 ///
-/// The file is mapped, not loaded; media data stays in the file and is decoded when a blob is
-/// read. Every declared SHA-1 and size is checked against the data while reading.
+/// The file is mapped, not loaded, and its pages are let go of as the reader passes them; media
+/// data stays in the file and is decoded when a blob is read. Notes, cards and reviews are
+/// decoded one at a time into the model, never all at once, so memory follows the deck's model
+/// and not the file's size. Every declared SHA-1 and size is checked against the data while
+/// reading.
 public struct DeckJSONReader: Sendable {
+  /// Where the reader reports what it is doing (checking the JSON, reading notes, cards and
+  /// reviews, checking media), or nil.
+  public var progress: ProgressReporter?
+
+  /// Whether notes, cards and reviews are decoded one at a time (false decodes the document
+  /// whole, as the tests compare).
+  var splitsArrays = true
+
   /// Creates a reader.
-  public init() {}
+  public init(progress: ProgressReporter? = nil) {
+    self.progress = progress
+  }
 
   /// Whether the file at `path` looks like a deckport deck document (its first bytes name the
   /// format), as opposed to some other JSON.
@@ -30,13 +43,30 @@ public struct DeckJSONReader: Sendable {
   ///   format version by number; media whose data does not match its SHA-1 or size.
   public func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let location = SourceLocation(file: path)
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-    } catch {
-      throw DeckError(.unreadableFile, at: location, "cannot read the file (\(error.localizedDescription))")
+    let file = try MappedFile(path: path, location: location)
+    progress?.start(.checkingJSON, total: Int64(file.bytes.count))
+    var syntax = try JSONSyntaxPass(
+      bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : []
+    ) { [progress] offset in
+      progress?.set(.checkingJSON, completed: Int64(offset))
+      file.release(below: offset - (1 << 20))
     }
-    let syntax = try data.withUnsafeBytes { try JSONSyntaxPass(bytes: $0, location: location) }
+    progress?.finish(.checkingJSON)
+    file.releaseAll()
+    if splitsArrays && syntax.canSplit {
+      do {
+        return try readSplit(syntax: syntax, file: file, path: path, location: location)
+      } catch is NeedsWholeDocument {
+        // Fall through: the document must be judged whole.
+      }
+    }
+    if splitsArrays {
+      // A document whose parts cannot be judged apart: decode it whole, as before.
+      syntax = try JSONSyntaxPass(bytes: file.bytes, location: location) { offset in
+        file.release(below: offset - (1 << 20))
+      }
+      file.releaseAll()
+    }
     let reduced = Data(syntax.reduced)
     try checkFormat(reduced, location: location)
     let document: DeckJSONDocument
@@ -45,10 +75,168 @@ public struct DeckJSONReader: Sendable {
     } catch let error as DecodingError {
       throw DecodingErrorMessage.deckError(error, location: location)
     }
-    let mapping = DeckJSONModelMapping(location: location) { index, media in
-      try Self.blob(for: media, index: index, syntax: syntax, path: path, location: location)
+    progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
+    defer { progress?.finish(.checkingMedia) }
+    return try mediaMapping(syntax: syntax, path: path, location: location).collection(from: document)
+  }
+
+  /// A mapping whose media blobs are read from the document at `path`.
+  private func mediaMapping(syntax: JSONSyntaxPass, path: String, location: SourceLocation) -> DeckJSONModelMapping {
+    DeckJSONModelMapping(location: location) { [progress] index, media in
+      defer { progress?.advance(.checkingMedia) }
+      return try Self.blob(for: media, index: index, syntax: syntax, path: path, location: location)
     }
-    return try mapping.collection(from: document)
+  }
+
+  /// Thrown when an element's problem is one `JSONDecoder` reports for the document as a whole
+  /// (such as a number that does not fit): the document is then read whole.
+  private struct NeedsWholeDocument: Error {}
+
+  /// The top-level arrays decoded element by element, in document order.
+  enum Section: CaseIterable {
+    case notes, cards, reviews
+
+    var key: String {
+      switch self {
+      case .notes: "notes"
+      case .cards: "cards"
+      case .reviews: "reviews"
+      }
+    }
+
+    var phase: ConversionPhase {
+      switch self {
+      case .notes: .readingNotes
+      case .cards: .readingCards
+      case .reviews: .readingReviews
+      }
+    }
+  }
+
+  /// ``DeckJSONDocument``'s properties in the order its decoder reads them: the order in which
+  /// decoding the whole document would meet (and report) problems.
+  private static let propertyOrder = [
+    "format", "version", "creationTime", "deckOptions", "decks", "noteTypes", "notes", "cards", "reviews",
+    "media",
+  ]
+
+  /// Where `key` is in ``propertyOrder`` (after every property when it is none of them).
+  private static func rank(of key: String) -> Int {
+    propertyOrder.firstIndex(of: key) ?? propertyOrder.count
+  }
+
+  /// Where in ``propertyOrder`` the problem `error` is (-1 at the top level).
+  private static func rank(of error: DecodingError) -> Int {
+    let path: [any CodingKey]
+    switch error {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+      path = context.codingPath
+    case .keyNotFound(let key, let context):
+      path = context.codingPath + [key]
+    @unknown default:
+      path = []
+    }
+    guard let first = path.first else { return -1 }
+    return propertyOrder.firstIndex(of: first.stringValue) ?? -1
+  }
+
+  /// Reads a document whose notes, cards and reviews were split out of `reduced`: the rest is
+  /// decoded whole, each element on its own, and problems are reported in the order decoding
+  /// the whole document would report them (every decoding problem, in document order, before
+  /// any problem of meaning, such as a note naming a note type that does not exist).
+  private func readSplit(
+    syntax: JSONSyntaxPass, file: MappedFile, path: String, location: SourceLocation
+  ) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    let reduced = Data(syntax.reduced)
+    try checkFormat(reduced, location: location)
+    var mapping = mediaMapping(syntax: syntax, path: path, location: location)
+    let decoder = JSONDecoder()
+    var document: DeckJSONDocument?
+    var laterDecodingError: DecodingError?
+    do {
+      document = try decoder.decode(DeckJSONDocument.self, from: reduced)
+    } catch let error as DecodingError {
+      guard Self.rank(of: error) > Self.rank(of: "noteTypes") else {
+        throw DecodingErrorMessage.deckError(error, location: location)
+      }
+      laterDecodingError = error
+    }
+    var meaningError: (any Error)?
+    if let document {
+      do {
+        try mapping.mapHeader(document)
+      } catch {
+        meaningError = error
+      }
+    }
+    mapping.reserve(
+      notes: syntax.elements["notes"]?.count ?? 0, cards: syntax.elements["cards"]?.count ?? 0,
+      reviews: syntax.elements["reviews"]?.count ?? 0)
+    for section in Section.allCases {
+      if let pending = laterDecodingError, Self.rank(of: pending) <= Self.rank(of: section.key) {
+        throw DecodingErrorMessage.deckError(pending, location: location)
+      }
+      guard let elements = syntax.elements[section.key] else { continue }
+      progress?.start(section.phase, total: Int64(elements.count))
+      defer { progress?.finish(section.phase) }
+      for index in 0..<elements.count {
+        let range = elements.range(index)
+        let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[range])
+        let map = meaningError == nil && document != nil
+        do {
+          switch section {
+          case .notes:
+            let note = try decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.note)
+            if map { try mapping.add(note: note, index: index) }
+          case .cards:
+            let card = try decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.card)
+            if map { try mapping.add(card: card, index: index) }
+          case .reviews:
+            let review = try decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.review)
+            if map { mapping.add(review: review, index: index) }
+          }
+        } catch let error as ElementDecodingError {
+          throw error.error
+        } catch let error as NeedsWholeDocument {
+          throw error
+        } catch {
+          meaningError = error
+        }
+        if index % 4096 == 0 {
+          progress?.set(section.phase, completed: Int64(index))
+          file.release(below: range.lowerBound)
+        }
+      }
+    }
+    file.releaseAll()
+    if let laterDecodingError { throw DecodingErrorMessage.deckError(laterDecodingError, location: location) }
+    if let meaningError { throw meaningError }
+    guard let document else { return (mapping.collection, mapping.warnings) }
+    progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
+    defer { progress?.finish(.checkingMedia) }
+    try mapping.mapMedia(document.media)
+    return (mapping.collection, mapping.warnings)
+  }
+
+  /// A decoding problem of one element, told apart from problems of meaning.
+  private struct ElementDecodingError: Error {
+    var error: DeckError
+  }
+
+  /// Element `index` of `section`: by the fast decoder when it is sure, else by `JSONDecoder`.
+  private func decodeElement<Element: Decodable>(
+    _ bytes: UnsafeRawBufferPointer, _ section: Section, _ index: Int, _ decoder: JSONDecoder,
+    location: SourceLocation, fast: (UnsafeRawBufferPointer) -> Element?
+  ) throws -> Element {
+    if let element = fast(bytes) { return element }
+    do {
+      return try decoder.decode(Element.self, from: Data(bytes))
+    } catch let error as DecodingError {
+      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { throw NeedsWholeDocument() }
+      throw ElementDecodingError(
+        error: DecodingErrorMessage.deckError(
+          error, location: location, prefix: [PathKey(stringValue: section.key), PathKey(intValue: index)]))
+    }
   }
 
   /// Refuses documents that are not deckport decks, or of a version this reader does not know,

@@ -3,7 +3,9 @@ import DeckCore
 /// Turns a `DecodingError` into a ``DeckError`` naming the JSON path of the problem and what was
 /// expected there: `notes[3].fields: expected an object of strings`.
 enum DecodingErrorMessage {
-  static func deckError(_ error: DecodingError, location: SourceLocation) -> DeckError {
+  /// The error for `error`, whose coding path starts below `prefix` (an element decoded apart
+  /// from its document: `notes`, `3`).
+  static func deckError(_ error: DecodingError, location: SourceLocation, prefix: [any CodingKey] = []) -> DeckError {
     let (codingPath, message): ([any CodingKey], String)
     switch error {
     case .typeMismatch(let type, let context):
@@ -23,7 +25,7 @@ enum DecodingErrorMessage {
       message = "\(error)"
     }
     var place = location
-    place.jsonPath = path(codingPath)
+    place.jsonPath = path(prefix + codingPath)
     return DeckError(.corrupt, at: place, message)
   }
 
@@ -57,5 +59,16 @@ enum DecodingErrorMessage {
       if name.hasPrefix("Dictionary<") { return "an object" }
       return "an object"
     }
+  }
+}
+
+/// A coding key of a path built by hand: a member name or an array index.
+struct PathKey: CodingKey {
+  var stringValue: String
+  var intValue: Int?
+  init(stringValue: String) { self.stringValue = stringValue }
+  init(intValue: Int) {
+    self.stringValue = String(intValue)
+    self.intValue = intValue
   }
 }

@@ -9,11 +9,13 @@ public struct CommandRun: Sendable {
   /// Everything written to standard error.
   public var standardError: String
 
-  /// Runs the built `deckport` with `arguments` and waits for it.
-  public static func deckport(_ arguments: [String]) throws -> CommandRun {
+  /// Runs the built `deckport` with `arguments` (and `environment` added to this process's
+  /// own) and waits for it.
+  public static func deckport(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandRun {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Fixtures.deckportExecutable)
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
@@ -29,3 +31,62 @@ public struct CommandRun: Sendable {
       standardError: String(decoding: errorData, as: UTF8.self))
   }
 }
+
+#if canImport(Glibc)
+  import Glibc
+
+  // The pseudo-terminal calls of the C library, which Swift's Glibc module does not import
+  // (they sit behind _XOPEN_SOURCE). Their arguments are plain integers and pointers.
+  @_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
+  @_silgen_name("grantpt") private func grantpt(_ descriptor: Int32) -> Int32
+  @_silgen_name("unlockpt") private func unlockpt(_ descriptor: Int32) -> Int32
+  @_silgen_name("ptsname") private func ptsname(_ descriptor: Int32) -> UnsafeMutablePointer<CChar>?
+
+  extension CommandRun {
+    /// Runs the built `deckport` with its standard error on a pseudo-terminal (standard output
+    /// stays a pipe), as when a person runs it in a terminal, and returns everything the
+    /// terminal received as `standardError`.
+    public static func deckportOnTerminal(_ arguments: [String], environment: [String: String] = [:]) throws
+      -> CommandRun
+    {
+      let controller = posix_openpt(O_RDWR | O_NOCTTY)
+      guard controller >= 0, grantpt(controller) == 0, unlockpt(controller) == 0, let name = ptsname(controller)
+      else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal"]) }
+      let terminal = open(name, O_RDWR | O_NOCTTY)
+      guard terminal >= 0 else {
+        close(controller)
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot open \(String(cString: name))"])
+      }
+      defer { close(controller) }
+
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: Fixtures.deckportExecutable)
+      process.arguments = arguments
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+      do {
+        try process.run()
+      } catch {
+        close(terminal)
+        throw error
+      }
+      close(terminal)  // the child holds its own copy; reading ends when it exits
+
+      var received: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        received += buffer[..<count]
+      }
+      let outputData = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return CommandRun(
+        status: process.terminationStatus,
+        standardOutput: String(decoding: outputData, as: UTF8.self),
+        standardError: String(decoding: received, as: UTF8.self))
+    }
+  }
+#endif

@@ -91,3 +91,29 @@ struct JSONStreamingWriterTests {
     #expect(!FileManager.default.fileExists(atPath: path))
   }
 }
+
+@Suite("JSON deck format: progress")
+struct JSONProgressTests {
+  final class Recorder: @unchecked Sendable {
+    let lock = NSLock()
+    var phases = Set<ConversionPhase>()
+    func record(_ progress: [ConversionProgress]) {
+      lock.lock()
+      phases.formUnion(progress.map(\.phase))
+      lock.unlock()
+    }
+  }
+
+  @Test func phases() throws {
+    let collection = try AnkiPackageReader().read(path: Fixtures.path("anki/latest_sched.apkg")).collection
+    let recorder = Recorder()
+    let reporter = ProgressReporter(minimumInterval: 0) { recorder.record($0) }
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "deck.json")
+    try DeckJSONWriter(progress: reporter).write(collection, to: path)
+    #expect(recorder.phases == [.writingNotes, .writingCards, .writingReviews, .copyingMedia])
+    recorder.phases = []
+    _ = try DeckJSONReader(progress: reporter).read(path: path)
+    #expect(recorder.phases == [.checkingJSON, .readingNotes, .readingCards, .readingReviews, .checkingMedia])
+  }
+}

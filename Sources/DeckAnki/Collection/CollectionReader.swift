@@ -13,6 +13,8 @@ struct CollectionReader {
   static let fieldSeparator: Character = "\u{1F}"
 
   let database: SQLiteDatabase
+  /// The database file.
+  let path: String
   /// The collection's location (file and member), for errors and warnings.
   let location: SourceLocation
   /// Where the rows read are counted, or nil.
@@ -25,6 +27,7 @@ struct CollectionReader {
   /// read-write, which WAL-mode files need) and checks that it is an Anki collection.
   init(path: String, location: SourceLocation, progress: ProgressReporter? = nil) throws {
     self.database = try SQLiteDatabase(path: path, readOnly: false, location: location)
+    self.path = path
     self.location = location
     self.progress = progress
     database.registerUnicaseCollation()
@@ -57,9 +60,21 @@ struct CollectionReader {
         .map { try Schema11Config.deckOptions($0, location: location) }
         .sorted { $0.id < $1.id }
     }
-    collection.notes = try readNotes()
-    collection.cards = try readCards()
-    collection.reviews = database.tableExists("revlog") ? try readReviews() : []
+    // Cards and the review log are read on a second connection, on a second thread, while
+    // this one reads the notes. Problems are still reported in the order notes, cards, reviews.
+    let rows = BackgroundWork { [path, location, progress] in
+      let reader = try CollectionReader(path: path, location: location, progress: progress)
+      let cards = try reader.readCards()
+      let reviews = reader.database.tableExists("revlog") ? try reader.readReviews() : []
+      return (cards, reviews)
+    }
+    do {
+      collection.notes = try readNotes()
+    } catch {
+      _ = try? rows.wait()
+      throw error
+    }
+    (collection.cards, collection.reviews) = try rows.wait()
     return (collection, CollectionChecks.warnings(for: collection, location: location))
   }
 

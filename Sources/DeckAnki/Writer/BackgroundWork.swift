@@ -36,6 +36,7 @@ final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
     done.signal()  // let a later call through as well
     lock.lock()
     defer { lock.unlock() }
-    return try outcome!.get()
+    guard let outcome else { preconditionFailure("the background work signalled without a result") }
+    return try outcome.get()
   }
 }

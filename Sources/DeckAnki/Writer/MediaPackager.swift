@@ -12,9 +12,12 @@ import Foundation
 /// * An `.apkg` carries the files its notes refer to (media tags, `[sound:]`, LaTeX images)
 ///   and the `_` files its note types' CSS and templates refer to, as Anki's exporter does;
 ///   every other file is left out with a warning naming it. A `.colpkg` carries every file.
-/// * Each file is copied from its source into a temporary file, raw (legacy) or as one zstd
-///   frame (Latest), hashing it on the way, and added to the archive from there; no file is
-///   held in memory.
+/// * A file whose source is a member of an Anki package stored the way the output needs it (raw
+///   bytes into a legacy package, a zstd frame into a Latest one) is checked and then copied
+///   into the archive as it is stored, without recompressing. Every other file is copied from
+///   its source into a temporary file, raw (legacy) or as one zstd frame (Latest), hashed on
+///   the way when the manifest needs its SHA-1, and added to the archive from there. No file
+///   is held in memory.
 enum MediaPackager {
   /// A file to write and the name it is written under.
   struct Entry {
@@ -64,7 +67,10 @@ enum MediaPackager {
   /// exporter gathers them.
   static func referencedNames(in collection: DeckCollection) -> Set<[Unicode.Scalar]> {
     var names = Set<[Unicode.Scalar]>()
+    // Notes name the same files over and over; normalise each name once.
+    var seen = Set<[UInt8]>()
     func insert(_ name: String) {
+      guard seen.insert(Array(name.utf8)).inserted else { return }
       let normalized = MediaFileName.normalized(name)
       if !normalized.isEmpty { names.insert(Array(normalized.unicodeScalars)) }
     }

@@ -14,15 +14,13 @@ public enum ConversionPhase: String, Sendable, CaseIterable {
   case checkingJSON
   /// Checking media files against their declared SHA-1 and size (counts files).
   case checkingMedia
-  /// Checking what is about to be written (counts notes).
-  case checkingNotes
   /// Writing notes (counts notes).
   case writingNotes
   /// Writing cards (counts cards).
   case writingCards
   /// Writing the review log (counts reviews).
   case writingReviews
-  /// Compressing the collection database (counts bytes).
+  /// Compressing the collection database (counts permille of it).
   case compressingCollection
   /// Copying media files into the output (counts files).
   case copyingMedia
@@ -38,7 +36,6 @@ public enum ConversionPhase: String, Sendable, CaseIterable {
     case .readingReviews: "Reading the review log"
     case .checkingJSON: "Checking the JSON"
     case .checkingMedia: "Checking media"
-    case .checkingNotes: "Checking notes"
     case .writingNotes: "Writing notes"
     case .writingCards: "Writing cards"
     case .writingReviews: "Writing the review log"
@@ -51,11 +48,10 @@ public enum ConversionPhase: String, Sendable, CaseIterable {
   /// What the counts count.
   public var unit: ConversionProgress.Unit {
     switch self {
-    case .unpackingCollection, .checkingJSON, .compressingCollection: .bytes
+    case .unpackingCollection, .checkingJSON: .bytes
     case .checkingMedia, .copyingMedia: .files
-    case .writingPackage: .permille
-    case .readingNotes, .readingCards, .readingReviews, .checkingNotes, .writingNotes, .writingCards,
-      .writingReviews:
+    case .compressingCollection, .writingPackage: .permille
+    case .readingNotes, .readingCards, .readingReviews, .writingNotes, .writingCards, .writingReviews:
       .items
     }
   }

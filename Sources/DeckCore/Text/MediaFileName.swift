@@ -14,6 +14,10 @@ public enum MediaFileName {
   private static let forbiddenCharacters: Set<Unicode.Scalar> = [
     "[", "]", "<", ">", ":", "\"", "/", "?", "*", "^", "\\", "|",
   ]
+  /// `forbiddenCharacters` as a table of ASCII bytes.
+  private static let forbiddenASCII: [Bool] = (0..<128).map {
+    forbiddenCharacters.contains(Unicode.Scalar(UInt8($0)))
+  }
   private static let deviceNames = Set(
     ["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
@@ -22,6 +26,15 @@ public enum MediaFileName {
   /// suffixed with `_`, and the whole cut to 120 bytes. An empty result means nothing usable
   /// was left.
   public static func normalized(_ name: String) -> String {
+    // Printable ASCII without a forbidden character (most names) is already NFC and holds
+    // nothing to remove: only the device-name, length and trailing rules can apply.
+    if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && !forbiddenASCII[Int($0)] }) {
+      var result = suffixDeviceName(name)
+      result = shortened(result)
+      if result.hasSuffix(" ") || result.hasSuffix(".") { result += "_" }
+      if result == "." || result == ".." { result = "" }
+      return result
+    }
     var scalars = String.UnicodeScalarView()
     for scalar in name.precomposedStringWithCanonicalMapping.unicodeScalars {
       if forbiddenCharacters.contains(scalar) || scalar.value < 0x20 || scalar.value == 0x7F {

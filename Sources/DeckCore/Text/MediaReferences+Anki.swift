@@ -52,25 +52,31 @@ extension MediaReferences {
   /// Whether `field` has a `[latex]` (in any case), `[$]` or `[$$]`, without which the LaTeX
   /// pattern cannot match; checked on the bytes, so the common field costs one pass.
   static func mayHoldLaTeX(_ field: String) -> Bool {
-    let latex = Array("latex]".utf8)
-    var utf8 = field.utf8.makeIterator()
-    var previousWasBracket = false
-    var matched = -1  // bytes of "latex]" matched after a '[', or -1
-    while let byte = utf8.next() {
-      if previousWasBracket && byte == UInt8(ascii: "$") { return true }
-      if matched >= 0 {
-        let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-        if lower == latex[matched] {
-          matched += 1
-          if matched == latex.count { return true }
-        } else {
-          matched = -1
+    var field = field
+    return field.withUTF8 { bytes in
+      let latex: [UInt8] = Array("latex]".utf8)
+      var index = 0
+      while index < bytes.count {
+        // Jump from '[' to '['; most fields have none.
+        guard let open = bytes[index...].firstIndex(of: UInt8(ascii: "[")) else { return false }
+        let next = open + 1
+        if next < bytes.count, bytes[next] == UInt8(ascii: "$") { return true }
+        if next + latex.count <= bytes.count {
+          var matched = true
+          for offset in 0..<latex.count {
+            let byte = bytes[next + offset]
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+            if lower != latex[offset] {
+              matched = false
+              break
+            }
+          }
+          if matched { return true }
         }
+        index = next
       }
-      previousWasBracket = byte == UInt8(ascii: "[")
-      if previousWasBracket { matched = 0 }
+      return false
     }
-    return false
   }
 
   /// The first group that matched, for each match of `pattern` in `text`.

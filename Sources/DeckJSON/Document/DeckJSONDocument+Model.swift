@@ -145,50 +145,95 @@ extension ReviewJSON {
 
 /// Turns a decoded document into the model, resolving references and reporting the JSON path
 /// of the first problem.
+///
+/// The reader may hand over the document's notes, cards and reviews one at a time (``add(note:index:)``
+/// and the like, after ``mapHeader(_:)``) instead of in the document; either way the model and
+/// the first problem reported are the same, as ``collection(from:)`` shows.
 struct DeckJSONModelMapping {
   let location: SourceLocation
   /// Makes the blob for `media[index]`.
   let mediaBlob: (_ index: Int, _ media: MediaJSON) throws -> MediaBlob
 
+  private(set) var collection = DeckCollection()
+  private(set) var warnings: [Diagnostic] = []
+  private var noteTypesByID: [Int64: NoteType] = [:]
+  private var noteTypesByName: [String: NoteType] = [:]
+  private var noteIDs = Set<Int64>()
+  private var deckIDsByName: [String: Int64] = [:]
+  private var deckIDs = Set<Int64>()
+  private var cardIDs = Set<Int64>()
+
+  init(location: SourceLocation, mediaBlob: @escaping (_ index: Int, _ media: MediaJSON) throws -> MediaBlob) {
+    self.location = location
+    self.mediaBlob = mediaBlob
+  }
+
+  /// The whole document at once: its header, notes, cards, reviews and media in turn.
   func collection(from document: DeckJSONDocument) throws -> (DeckCollection, [Diagnostic]) {
-    var warnings: [Diagnostic] = []
-    var collection = DeckCollection(creationTime: document.creationTime ?? 0)
+    var mapping = self
+    try mapping.mapHeader(document)
+    mapping.reserve(notes: document.notes.count, cards: document.cards?.count ?? 0, reviews: document.reviews?.count ?? 0)
+    for (index, note) in document.notes.enumerated() { try mapping.add(note: note, index: index) }
+    for (index, card) in (document.cards ?? []).enumerated() { try mapping.add(card: card, index: index) }
+    for (index, review) in (document.reviews ?? []).enumerated() { mapping.add(review: review, index: index) }
+    try mapping.mapMedia(document.media)
+    return (mapping.collection, mapping.warnings)
+  }
+
+  /// The creation time, option groups, decks and note types (not the document's notes, cards,
+  /// reviews or media).
+  mutating func mapHeader(_ document: DeckJSONDocument) throws {
+    collection = DeckCollection(creationTime: document.creationTime ?? 0)
     collection.deckOptions = try (document.deckOptions ?? []).enumerated().map { try deckOptions($1, path: "deckOptions[\($0)]") }
     collection.decks = try (document.decks ?? []).enumerated().map { try deck($1, path: "decks[\($0)]") }
     collection.noteTypes = try document.noteTypes.enumerated().map { try noteType($1, path: "noteTypes[\($0)]") }
+    noteTypesByID = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    noteTypesByName = Dictionary(collection.noteTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    deckIDsByName = Dictionary(collection.decks.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+    deckIDs = Set(collection.decks.map(\.id))
+  }
 
-    let noteTypesByID = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-    let noteTypesByName = Dictionary(collection.noteTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    collection.notes = try document.notes.enumerated().map { index, note in
-      try self.note(note, path: "notes[\(index)]") { reference, path in
-        switch reference {
-        case .id(let id):
-          guard let noteType = noteTypesByID[id] else { throw problem(path, "no note type has the id \(id)") }
-          return noteType
-        case .name(let name):
-          guard let noteType = noteTypesByName[name] else { throw problem(path, "no note type is named '\(name)'") }
-          return noteType
-        }
+  /// Room for this many notes, cards and reviews.
+  mutating func reserve(notes: Int, cards: Int, reviews: Int) {
+    collection.notes.reserveCapacity(notes)
+    collection.cards.reserveCapacity(cards)
+    collection.reviews.reserveCapacity(reviews)
+  }
+
+  /// `notes[index]`; notes come before cards.
+  mutating func add(note: NoteJSON, index: Int) throws {
+    let byID = noteTypesByID
+    let byName = noteTypesByName
+    let mapped = try self.note(note, path: "notes[\(index)]") { reference, path in
+      switch reference {
+      case .id(let id):
+        guard let noteType = byID[id] else { throw problem(path, "no note type has the id \(id)") }
+        return noteType
+      case .name(let name):
+        guard let noteType = byName[name] else { throw problem(path, "no note type is named '\(name)'") }
+        return noteType
       }
     }
+    collection.notes.append(mapped)
+    noteIDs.insert(mapped.id)
+  }
 
-    let noteIDs = Set(collection.notes.map(\.id))
-    let deckIDsByName = Dictionary(collection.decks.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
-    let deckIDs = Set(collection.decks.map(\.id))
-    collection.cards = try (document.cards ?? []).enumerated().map { index, card in
-      let path = "cards[\(index)]"
-      guard noteIDs.contains(card.note) else { throw problem(path + ".note", "no note has the id \(card.note)") }
-      let deckID: Int64
-      switch card.deck {
-      case .id(let id):
-        guard deckIDs.contains(id) else { throw problem(path + ".deck", "no deck has the id \(id)") }
-        deckID = id
-      case .name(let name):
-        guard let id = deckIDsByName[name] else { throw problem(path + ".deck", "no deck is named '\(name)'") }
-        deckID = id
-      }
-      let s = card.scheduling
-      return Card(
+  /// `cards[index]`, after every note; cards come before reviews.
+  mutating func add(card: CardJSON, index: Int) throws {
+    let path = "cards[\(index)]"
+    guard noteIDs.contains(card.note) else { throw problem(path + ".note", "no note has the id \(card.note)") }
+    let deckID: Int64
+    switch card.deck {
+    case .id(let id):
+      guard deckIDs.contains(id) else { throw problem(path + ".deck", "no deck has the id \(id)") }
+      deckID = id
+    case .name(let name):
+      guard let id = deckIDsByName[name] else { throw problem(path + ".deck", "no deck is named '\(name)'") }
+      deckID = id
+    }
+    let s = card.scheduling
+    collection.cards.append(
+      Card(
         id: card.id, noteID: card.note, templateOrdinal: card.template, deckID: deckID,
         modificationTime: card.modified ?? 0,
         scheduling: s.map {
@@ -196,23 +241,27 @@ struct DeckJSONModelMapping {
             type: $0.type, queue: $0.queue, due: $0.due, interval: $0.interval, easeFactor: $0.easeFactor,
             reviews: $0.reviews, lapses: $0.lapses, remainingSteps: $0.remainingSteps, flags: $0.flags,
             originalDue: $0.originalDue, originalDeckID: $0.originalDeck, data: $0.data)
-        } ?? CardScheduling())
-    }
+        } ?? CardScheduling()))
+    cardIDs.insert(card.id)
+  }
 
-    let cardIDs = Set(collection.cards.map(\.id))
-    collection.reviews = (document.reviews ?? []).enumerated().map { index, review in
-      if !cardIDs.contains(review.card) {
-        warnings.append(
-          Diagnostic("orphan-review", at: at("reviews[\(index)].card"), "the review refers to card \(review.card), which the deck does not have"))
-      }
-      return Review(
+  /// `reviews[index]`, after every card.
+  mutating func add(review: ReviewJSON, index: Int) {
+    if !cardIDs.contains(review.card) {
+      warnings.append(
+        Diagnostic("orphan-review", at: at("reviews[\(index)].card"), "the review refers to card \(review.card), which the deck does not have"))
+    }
+    collection.reviews.append(
+      Review(
         id: review.id, cardID: review.card, ease: review.button, interval: review.interval,
         lastInterval: review.lastInterval, easeFactor: review.easeFactor, duration: review.duration,
-        kind: review.kind)
-    }
+        kind: review.kind))
+  }
 
+  /// The media files, last.
+  mutating func mapMedia(_ media: [MediaJSON]?) throws {
     var seenNames = Set<String>()
-    collection.media = try (document.media ?? []).enumerated().map { index, media in
+    collection.media = try (media ?? []).enumerated().map { index, media in
       let path = "media[\(index)]"
       guard MediaFileName.isSafe(media.name) else {
         throw problem(path + ".name", "'\(MediaFileName.visible(media.name))' is not a safe media file name (one path component, NFC, none of []<>:\"/?*^\\| or control characters)")
@@ -222,7 +271,6 @@ struct DeckJSONModelMapping {
       }
       return MediaFile(name: media.name, mimeType: media.mimeType, blob: try mediaBlob(index, media))
     }
-    return (collection, warnings)
   }
 
   private func deckOptions(_ options: DeckOptionsJSON, path: String) throws -> DeckOptions {

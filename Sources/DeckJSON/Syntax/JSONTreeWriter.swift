@@ -118,21 +118,76 @@ struct JSONTreeWriter {
     buffer.append(UInt8(ascii: "\""))
   }
 
-  /// The blob's bytes as one base64 string, encoded chunk by chunk (each a multiple of 3 bytes
-  /// but the last, so the pieces join into one valid encoding).
+  /// The blob's bytes as one base64 string, encoded chunk by chunk straight into the buffer
+  /// (the one or two bytes that do not fill a group of three wait for the next chunk).
   private mutating func appendBase64(_ blob: MediaBlob) throws {
     buffer.append(UInt8(ascii: "\""))
-    var pending = Data()
+    var carry: (UInt8, UInt8) = (0, 0)
+    var carried = 0
     try blob.forEachChunk { chunk in
-      pending.append(contentsOf: chunk)
-      let whole = pending.count - pending.count % 3
-      guard whole >= 3 * 16384 else { return }
-      buffer.append(contentsOf: pending.prefix(whole).base64EncodedData())
-      pending.removeFirst(whole)
+      var index = 0
+      // Complete a group begun in the previous chunk.
+      while carried > 0 && carried < 3 && index < chunk.count {
+        if carried == 1 { carry.1 = chunk[index] } else { Self.encodeGroup(carry.0, carry.1, chunk[index], into: &buffer) }
+        carried = carried == 1 ? 2 : 0
+        index += 1
+      }
+      let whole = (chunk.count - index) / 3 * 3
+      var position = index
+      if whole > 0 {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: whole / 3 * 4))
+        buffer.withUnsafeMutableBufferPointer { output in
+          Self.base64Digits.withUnsafeBufferPointer { digits in
+            var out = start
+            let input = chunk.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            while position < index + whole {
+              let value = UInt32(input[position]) << 16 | UInt32(input[position + 1]) << 8 | UInt32(input[position + 2])
+              output[out] = digits[Int(value >> 18 & 0x3F)]
+              output[out + 1] = digits[Int(value >> 12 & 0x3F)]
+              output[out + 2] = digits[Int(value >> 6 & 0x3F)]
+              output[out + 3] = digits[Int(value & 0x3F)]
+              out += 4
+              position += 3
+            }
+          }
+        }
+      }
+      // Keep what is left (at most two bytes) for the next chunk.
+      while position < chunk.count {
+        if carried == 0 { carry.0 = chunk[position] } else { carry.1 = chunk[position] }
+        carried += 1
+        position += 1
+      }
       if buffer.count >= Self.flushThreshold { try flush() }
     }
-    buffer.append(contentsOf: pending.base64EncodedData())
+    switch carried {
+    case 1:
+      let value = UInt32(carry.0) << 16
+      buffer.append(Self.base64Digits[Int(value >> 18 & 0x3F)])
+      buffer.append(Self.base64Digits[Int(value >> 12 & 0x3F)])
+      buffer.append(UInt8(ascii: "="))
+      buffer.append(UInt8(ascii: "="))
+    case 2:
+      let value = UInt32(carry.0) << 16 | UInt32(carry.1) << 8
+      buffer.append(Self.base64Digits[Int(value >> 18 & 0x3F)])
+      buffer.append(Self.base64Digits[Int(value >> 12 & 0x3F)])
+      buffer.append(Self.base64Digits[Int(value >> 6 & 0x3F)])
+      buffer.append(UInt8(ascii: "="))
+    default: break
+    }
     buffer.append(UInt8(ascii: "\""))
+  }
+
+  private static let base64Digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+  @inline(__always)
+  private static func encodeGroup(_ a: UInt8, _ b: UInt8, _ c: UInt8, into buffer: inout [UInt8]) {
+    let value = UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
+    buffer.append(base64Digits[Int(value >> 18 & 0x3F)])
+    buffer.append(base64Digits[Int(value >> 12 & 0x3F)])
+    buffer.append(base64Digits[Int(value >> 6 & 0x3F)])
+    buffer.append(base64Digits[Int(value & 0x3F)])
   }
 
   mutating func flush() throws {

@@ -55,15 +55,18 @@ extension Deckport {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      let options = ConversionOptions(
+      var options = ConversionOptions(
         from: from, to: to, replacing: force, strict: diagnostics.strict, csv: try csv.options(),
         app: app.options, backup: app.backup)
       var warningCount = 0
       let report = try CommandFailure.reporting {
-        try DeckConverter().convert(input: input, output: output, options: options) { warning in
-          warningCount += 1
-          if diagnostics.verbose || diagnostics.strict || warningCount <= 5 {
-            StandardError.write("deckport: \(warning)")
+        try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
+          options.progress = progress.reporter
+          return try DeckConverter().convert(input: input, output: output, options: options) { warning in
+            warningCount += 1
+            if diagnostics.verbose || diagnostics.strict || warningCount <= 5 {
+              progress.printError("deckport: \(warning)")
+            }
           }
         }
       }

@@ -31,7 +31,11 @@ extension Deckport {
 
     func run() throws {
       let csvOptions = try csv.options()
-      let deck = try CommandFailure.reporting { try DeckLoader().load(path: file, format: from, csv: csvOptions) }
+      let deck = try CommandFailure.reporting {
+        try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
+          try DeckLoader().load(path: file, format: from, csv: csvOptions, progress: progress.reporter)
+        }
+      }
       let summary = DeckSummary(deck)
       print(json ? try summary.jsonText() : summary.text)
       try CommandFailure.handle(warnings: deck.warnings, options: diagnostics)
