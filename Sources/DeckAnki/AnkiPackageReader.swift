@@ -29,20 +29,6 @@ public struct AnkiPackageContents: Sendable {
 /// its bytes), and removed; media stay in the package and are streamed from it when a
 /// ``MediaBlob`` is read.
 public struct AnkiPackageReader: Sendable {
-  /// Limits on what the reader unpacks.
-  public struct Limits: Sendable {
-    /// The largest collection database unpacked, in bytes.
-    public var collectionBytes: Int64
-    /// The largest single media file unpacked, in bytes.
-    public var mediaFileBytes: Int64
-
-    /// Creates limits; the defaults allow any deck people actually have.
-    public init(collectionBytes: Int64 = 16 << 30, mediaFileBytes: Int64 = 8 << 30) {
-      self.collectionBytes = collectionBytes
-      self.mediaFileBytes = mediaFileBytes
-    }
-  }
-
   /// The limits in force.
   public var limits: Limits
   /// Where the reader reports what it is doing (unpacking the collection, reading notes, cards
@@ -66,10 +52,13 @@ public struct AnkiPackageReader: Sendable {
     let generation = try PackageLayout.generation(of: zip, location: location)
     let collectionLocation = location.member(generation.collectionMember)
 
+    let packageBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+    let budget = UnpackBudget(limits: limits, packageBytes: packageBytes)
+
     let scratch = try TemporaryDirectory()
     let databasePath = scratch.path(for: "collection.sqlite")
     try unpackCollection(
-      from: zip, generation: generation, to: databasePath, location: collectionLocation)
+      from: zip, generation: generation, to: databasePath, budget: budget, location: collectionLocation)
     var (collection, warnings) = try CollectionReader(
       path: databasePath, location: collectionLocation, progress: progress
     ).read()
@@ -80,35 +69,69 @@ public struct AnkiPackageReader: Sendable {
           "this is the placeholder collection modern Anki adds for old versions (\"Please update to the latest Anki version…\"); the package's real content is missing"))
     }
     let entries = try MediaManifest.entries(in: zip, generation: generation, location: location)
+    try checkDeclaredMediaSizes(entries, zip: zip, generation: generation, budget: budget, location: location)
     collection.media = try mediaFiles(
-      entries, zip: zip, generation: generation, location: location, warnings: &warnings)
+      entries, zip: zip, generation: generation, budget: budget, location: location, warnings: &warnings)
     return AnkiPackageContents(
       collection: collection, kind: kind ?? AnkiPackageKind.forFileName(path),
       generation: generation, warnings: warnings)
   }
 
   private func unpackCollection(
-    from zip: ZipReader, generation: AnkiPackageGeneration, to path: String,
+    from zip: ZipReader, generation: AnkiPackageGeneration, to path: String, budget: UnpackBudget,
     location: SourceLocation
   ) throws {
-    let entry = try zip.openEntry(generation.collectionMember)
+    let member = generation.collectionMember
+    if generation != .latest, let declared = try? zip.uncompressedSize(of: member) {
+      try budget.check(declared: declared, what: "the zip directory says the collection is", at: location)
+    }
+    let entry = try zip.openEntry(member)
     // Latest frames declare no size; a legacy member's size is in the zip directory.
     let declared = generation == .latest ? nil : try? zip.uncompressedSize(of: generation.collectionMember)
     progress?.start(.unpackingCollection, total: declared)
     defer { progress?.finish(.unpackingCollection) }
-    if generation == .latest {
-      var source = CountingByteSource(
-        ZstdDecompressingReader(source: entry, limit: limits.collectionBytes, location: location), progress: progress)
-      _ = try FileCopy.copy(from: &source, toFile: path, limit: limits.collectionBytes, location: location)
-    } else {
-      var source = CountingByteSource(entry, progress: progress)
-      _ = try FileCopy.copy(from: &source, toFile: path, limit: limits.collectionBytes, location: location)
+    do {
+      if generation == .latest {
+        var source = CountingByteSource(
+          BudgetedByteSource(
+            ZstdDecompressingReader(source: entry, limit: limits.collectionBytes, location: location),
+            budget: budget, member: member, location: location),
+          progress: progress)
+        _ = try FileCopy.copy(from: &source, toFile: path, limit: limits.collectionBytes, location: location)
+      } else {
+        var source = CountingByteSource(
+          BudgetedByteSource(entry, budget: budget, member: member, location: location), progress: progress)
+        _ = try FileCopy.copy(from: &source, toFile: path, limit: limits.collectionBytes, location: location)
+      }
+    } catch let error as DeckError where error.kind == .limitExceeded && error.location == location
+      && !error.message.hasPrefix("unpacks to more than this package")
+    {
+      throw DeckError(
+        .limitExceeded, at: location,
+        "the collection unpacks to more than \(ByteCount.text(limits.collectionBytes)), the limit for a collection database")
     }
+  }
+
+  /// Refuses a package whose media, as its zip directory (legacy) or media map (Latest)
+  /// declares them, would unpack to more than its budget, before any is read.
+  private func checkDeclaredMediaSizes(
+    _ entries: [MediaManifestEntry], zip: ZipReader, generation: AnkiPackageGeneration, budget: UnpackBudget,
+    location: SourceLocation
+  ) throws {
+    var declared: Int64 = 0
+    for entry in entries {
+      let size = generation == .latest ? entry.size : try? zip.uncompressedSize(of: entry.member)
+      declared = declared.addingReportingOverflow(max(size ?? 0, 0)).partialValue
+    }
+    let collection = (try? zip.uncompressedSize(of: generation.collectionMember)).map { generation == .latest ? 0 : $0 } ?? 0
+    try budget.check(
+      declared: declared + collection, what: "its \(entries.count) media files and collection declare",
+      at: location)
   }
 
   private func mediaFiles(
     _ entries: [MediaManifestEntry], zip: ZipReader, generation: AnkiPackageGeneration,
-    location: SourceLocation, warnings: inout [Diagnostic]
+    budget: UnpackBudget, location: SourceLocation, warnings: inout [Diagnostic]
   ) throws -> [MediaFile] {
     var files: [MediaFile] = []
     var seenNames = Set<String>()
@@ -147,7 +170,7 @@ public struct AnkiPackageReader: Sendable {
       }
       let source = ZipMemberMediaSource(
         zip: zip, member: entry.member, isZstdCompressed: generation == .latest,
-        location: location, sizeLimit: limits.mediaFileBytes)
+        location: location, sizeLimit: limits.mediaFileBytes, budget: budget)
       files.append(MediaFile(name: name, blob: MediaBlob(source: source, sha1: entry.sha1, size: entry.size)))
     }
     return files

@@ -21,6 +21,8 @@ public struct ConversionOptions: Sendable {
   public var app: AppStorageOptions
   /// For app storage outputs: keep an existing output file beside the new one.
   public var backup: Bool
+  /// How much an Anki package may unpack to (decompression bomb limits).
+  public var limits: AnkiPackageReader.Limits
   /// Where the readers and writers report how far they have come (phases and counts), or nil.
   public var progress: ProgressReporter?
 
@@ -28,7 +30,7 @@ public struct ConversionOptions: Sendable {
   public init(
     from: InputFormat? = nil, to: OutputFormat? = nil, replacing: Bool = false, strict: Bool = false,
     csv: CSVOptions = CSVOptions(), app: AppStorageOptions = AppStorageOptions(), backup: Bool = false,
-    progress: ProgressReporter? = nil
+    limits: AnkiPackageReader.Limits = AnkiPackageReader.Limits(), progress: ProgressReporter? = nil
   ) {
     self.from = from
     self.to = to
@@ -37,6 +39,7 @@ public struct ConversionOptions: Sendable {
     self.csv = csv
     self.app = app
     self.backup = backup
+    self.limits = limits
     self.progress = progress
   }
 }
@@ -88,7 +91,8 @@ public struct DeckConverter: Sendable {
       throw DeckError(.invalidRequest, at: outputLocation, "is the input file; deckport never changes its input")
     }
     let deck = try DeckLoader().load(
-      path: input, format: options.from, csv: options.csv, app: options.app, progress: options.progress)
+      path: input, format: options.from, csv: options.csv, app: options.app, limits: options.limits,
+      progress: options.progress)
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: SourceLocation(file: input))

@@ -22,14 +22,15 @@ public struct DeckLoader: Sendable {
 
   /// Reads the file at `path`, in `format` or in the format its extension or content shows;
   /// `csv` says how to read CSV and TSV files, `app` where app storage keeps its records (plist
-  /// key, entity) and which record profile maps them onto notes; `progress`, when given, hears
-  /// what the reader is doing.
+  /// key, entity) and which record profile maps them onto notes; `limits` how much an Anki
+  /// package may unpack to; `progress`, when given, hears what the reader is doing.
   ///
   /// - Throws: ``DeckError`` naming the file (and the place in it) when the file is missing,
   ///   of an unknown format, or damaged.
   public func load(
     path: String, format: InputFormat? = nil, csv: CSVOptions = CSVOptions(),
-    app: AppStorageOptions = AppStorageOptions(), progress: ProgressReporter? = nil
+    app: AppStorageOptions = AppStorageOptions(),
+    limits: AnkiPackageReader.Limits = AnkiPackageReader.Limits(), progress: ProgressReporter? = nil
   ) throws -> LoadedDeck {
     let location = SourceLocation(file: path)
     var isDirectory: ObjCBool = false
@@ -47,7 +48,7 @@ public struct DeckLoader: Sendable {
     }
     switch format {
     case .apkg, .colpkg:
-      let contents = try AnkiPackageReader(progress: progress).read(
+      let contents = try AnkiPackageReader(limits: limits, progress: progress).read(
         path: path, kind: format == .colpkg ? .colpkg : .apkg)
       return LoadedDeck(
         collection: contents.collection, formatName: contents.formatName, warnings: contents.warnings)

@@ -11,11 +11,14 @@ public enum PackageSurgery {
     public var remove: Set<String> = []
     /// Members whose bytes to replace (or to add when absent).
     public var replace: [String: Data] = [:]
+    /// Members to store deflated (level 1) rather than as they are.
+    public var deflate: Set<String> = []
 
     /// Creates a change.
-    public init(remove: Set<String> = [], replace: [String: Data] = [:]) {
+    public init(remove: Set<String> = [], replace: [String: Data] = [:], deflate: Set<String> = []) {
       self.remove = remove
       self.replace = replace
+      self.deflate = deflate
     }
   }
 
@@ -26,17 +29,40 @@ public enum PackageSurgery {
     let writer = try ZipWriter(path: destination, location: DeckCore.SourceLocation(file: destination))
     for name in reader.entryNames where !change.remove.contains(name) {
       let data = try change.replace[name] ?? reader.readAll(name, limit: 1 << 30)
-      try writer.addData(name: name, data: data, compression: .stored)
+      try writer.addData(name: name, data: data, compression: change.compression(of: name))
     }
     for (name, data) in change.replace where !reader.contains(name) {
-      try writer.addData(name: name, data: data, compression: .stored)
+      try writer.addData(name: name, data: data, compression: change.compression(of: name))
     }
     try writer.close()
+  }
+
+  /// A zstd frame of `count` zero bytes: a small member that decompresses to a lot.
+  public static func zstdZeros(_ count: Int) throws -> Data {
+    let compressor = ZstdCompressor(level: 1)
+    var frame = Data()
+    let chunk = [UInt8](repeating: 0, count: 1 << 20)
+    var left = count
+    while left > 0 {
+      let size = min(left, chunk.count)
+      try chunk.withUnsafeBytes { bytes in
+        try compressor.compress(UnsafeRawBufferPointer(rebasing: bytes[0..<size])) { frame.append(contentsOf: $0) }
+      }
+      left -= size
+    }
+    try compressor.finish { frame.append(contentsOf: $0) }
+    return frame
   }
 
   /// The bytes of one member of the package at `path`.
   public static func member(_ name: String, of path: String) throws -> Data {
     let reader = try ZipReader(path: path, location: DeckCore.SourceLocation(file: path))
     return try reader.readAll(name, limit: 1 << 30)
+  }
+}
+
+extension PackageSurgery.Change {
+  func compression(of name: String) -> ZipCompression {
+    deflate.contains(name) ? .deflate(level: 1) : .stored
   }
 }

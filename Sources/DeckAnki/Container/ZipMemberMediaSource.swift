@@ -15,15 +15,20 @@ struct ZipMemberMediaSource: MediaSource {
   let location: SourceLocation
   /// The largest decompressed size accepted.
   let sizeLimit: Int64
+  /// What the whole package may unpack to, shared by its media files and collection.
+  let budget: UnpackBudget
 
   func openReader() throws -> any MediaByteReader {
     let entry = try zip.openEntry(member)
+    let memberLocation = location.member(member)
     if isZstdCompressed {
       return ByteSourceMediaReader(
-        ZstdDecompressingReader(
-          source: entry, limit: sizeLimit, location: location.member(member)))
+        BudgetedByteSource(
+          ZstdDecompressingReader(source: entry, limit: sizeLimit, location: memberLocation),
+          budget: budget, member: member, location: memberLocation))
     }
-    return ByteSourceMediaReader(entry)
+    return ByteSourceMediaReader(
+      BudgetedByteSource(entry, budget: budget, member: member, location: memberLocation))
   }
 }
 

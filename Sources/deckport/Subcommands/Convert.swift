@@ -52,12 +52,14 @@ extension Deckport {
 
     @OptionGroup(title: "App storage options") var app: AppStorageArguments
 
+    @OptionGroup(title: "Limits") var limits: LimitArguments
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
       var options = ConversionOptions(
         from: from, to: to, replacing: force, strict: diagnostics.strict, csv: try csv.options(),
-        app: app.options, backup: app.backup)
+        app: app.options, backup: app.backup, limits: try limits.limits())
       var warningCount = 0
       let report = try CommandFailure.reporting {
         try ProgressLine.showing(quiet: diagnostics.quiet) { progress in

@@ -27,13 +27,16 @@ extension Deckport {
 
     @OptionGroup(title: "CSV and TSV options") var csv: CSVArguments
 
+    @OptionGroup(title: "Limits") var limits: LimitArguments
+
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
       let csvOptions = try csv.options()
+      let unpackLimits = try limits.limits()
       let deck = try CommandFailure.reporting {
         try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
-          try DeckLoader().load(path: file, format: from, csv: csvOptions, progress: progress.reporter)
+          try DeckLoader().load(path: file, format: from, csv: csvOptions, limits: unpackLimits, progress: progress.reporter)
         }
       }
       let summary = DeckSummary(deck)

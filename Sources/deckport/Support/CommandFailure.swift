@@ -11,7 +11,10 @@ enum CommandFailure {
     do {
       return try body()
     } catch let error as DeckError {
-      StandardError.write("deckport: error: \(error)")
+      // The package's own maps (`meta`, `media`) have fixed limits no genuine deck comes near.
+      let raisable = error.kind == .limitExceeded && !["meta", "media"].contains(error.location.member)
+      let hint = raisable ? "; if the deck is genuine, raise the limit with --max-expansion or --max-unpacked" : ""
+      StandardError.write("deckport: error: \(error)\(hint)")
       throw ExitCode.failure
     }
   }
