@@ -106,13 +106,23 @@ final class UnpackBudget: @unchecked Sendable {
     guard declared > limit else { return }
     throw DeckError(
       .limitExceeded, at: location,
-      "\(what) \(ByteCount.text(declared)) unpacked, more than this package may unpack to (\(explanation))")
+      "\(what) \(ByteCount.text(declared)) unpacked, more than this package may unpack to (\(explanation))",
+      details: ["declared: \(declared) bytes"] + numbers)
   }
 
   func exceededError(at location: SourceLocation) -> DeckError {
     DeckError(
       .limitExceeded, at: location,
-      "unpacks to more than this package may unpack to (\(explanation)); a decompression bomb or a damaged package")
+      "unpacks to more than this package may unpack to (\(explanation)); a decompression bomb or a damaged package",
+      details: numbers)
+  }
+
+  /// The exact figures behind a refusal.
+  private var numbers: [String] {
+    [
+      "package: \(packageBytes) bytes; may unpack to \(limit) bytes",
+      "limits: ratio \(limits.expansionRatio), allowance \(limits.expansionAllowance) bytes, total \(limits.totalBytes) bytes, collection \(limits.collectionBytes) bytes, media file \(limits.mediaFileBytes) bytes",
+    ]
   }
 
   /// `64 GB in all` when the absolute limit is the one in force, else `1 GB: 100 times the

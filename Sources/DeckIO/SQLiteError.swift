@@ -17,8 +17,10 @@ enum SQLiteError {
     case SQLITE_FULL, SQLITE_READONLY: kind = .writeFailed
     default: kind = .corrupt
     }
-    guard let sql else { return DeckError(kind, at: location, "SQLite: \(message)") }
-    return DeckError(kind, at: location, "SQLite: \(message) (SQL: \(quoted(sql)))")
+    var details = ["SQLite result code \(code) (\(String(cString: sqlite3_errstr(code))))"]
+    if let sql { details.append("SQL: \(sql)") }
+    guard let sql else { return DeckError(kind, at: location, "SQLite: \(message)", details: details) }
+    return DeckError(kind, at: location, "SQLite: \(message) (SQL: \(quoted(sql)))", details: details)
   }
 
   /// `sql` on one line, shortened to ``maximumQuotedSQL`` characters.

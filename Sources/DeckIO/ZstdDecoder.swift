@@ -106,7 +106,9 @@ final class ZstdDecoder {
 
   /// Records `kind`/`message` so later reads fail the same way, and returns it to throw.
   private func fail(_ kind: DeckError.Kind, _ message: String) -> DeckError {
-    let error = DeckError(kind, at: location, message)
+    let error = DeckError(
+      kind, at: location, message,
+      details: ["zstd: \(completedFrames) complete frame\(completedFrames == 1 ? "" : "s") before the problem; \(produced) bytes decompressed"])
     failed = error
     return error
   }

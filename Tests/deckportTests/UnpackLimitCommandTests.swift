@@ -30,6 +30,40 @@ struct UnpackLimitCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["inflating.apkg"])
   }
 
+  @Test("--verbose adds the kind, each part of the place and the exact figures, one per line")
+  func verboseDetail() throws {
+    let scratch = try TemporaryDirectory()
+    let input = try Self.inflatingPackage(in: scratch)
+    let run = try CommandRun.deckport(["inspect", input, "--max-unpacked", "16M", "--verbose"])
+    #expect(run.status == 1)
+    let lines = run.standardError.split(separator: "\n").map(String.init)
+    #expect(lines.count == 6, "stderr: \(run.standardError)")
+    #expect(lines.first?.hasPrefix("deckport: error: \(input): its 6 media files and collection declare 67 MB unpacked") == true)
+    #expect(
+      Array(lines.dropFirst()) == [
+        "deckport:   kind: limitExceeded (unpacking would pass a safety limit on size)",
+        "deckport:   file: \(input)",
+        "deckport:   declared: 67261118 bytes",
+        "deckport:   package: \(try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? -1) bytes; may unpack to 16777216 bytes",
+        "deckport:   limits: ratio 100, allowance 1073741824 bytes, total 16777216 bytes, collection 16777216 bytes, media file 16777216 bytes",
+      ], "stderr: \(run.standardError)")
+  }
+
+  @Test("--verbose on a bad JSON document names the line, the column and the path on lines of their own")
+  func verboseJSON() throws {
+    let scratch = try TemporaryDirectory()
+    let input = scratch.path(for: "bad.json")
+    try Data("{\"format\": \"deckport-deck\",\n  \"version\": [1,\n}".utf8).write(to: URL(fileURLWithPath: input))
+    let run = try CommandRun.deckport(["inspect", input, "--verbose"])
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("\ndeckport:   kind: "), "stderr: \(run.standardError)")
+    #expect(run.standardError.contains("\ndeckport:   line: 3\n"), "stderr: \(run.standardError)")
+    #expect(run.standardError.contains("\ndeckport:   column: 1\n"), "stderr: \(run.standardError)")
+    // Without --verbose: one line.
+    let plain = try CommandRun.deckport(["inspect", input])
+    #expect(plain.standardError.split(separator: "\n").count == 1, "stderr: \(plain.standardError)")
+  }
+
   @Test("the default limits let a genuine large expansion through; so does a raised ratio")
   func allowed() throws {
     let scratch = try TemporaryDirectory()

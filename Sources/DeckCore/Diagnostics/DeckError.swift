@@ -32,13 +32,32 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
   public var location: SourceLocation
   /// What went wrong, as a sentence fragment without the location.
   public var message: String
+  /// Facts for whoever digs deeper (a library's own error code, exact byte counts, offsets),
+  /// one per line; the CLI prints them with `--verbose`.
+  public var details: [String]
 
   /// Creates an error at `location`.
-  public init(_ kind: Kind, at location: SourceLocation, _ message: String) {
+  public init(_ kind: Kind, at location: SourceLocation, _ message: String, details: [String] = []) {
     self.kind = kind
     self.location = location
     self.message = message
+    self.details = details
   }
 
   public var description: String { "\(location): \(message)" }
+
+  /// A sentence on what this kind of failure means.
+  public var kindExplanation: String {
+    switch kind {
+    case .unreadableFile: "the file does not exist or cannot be opened"
+    case .wrongFormat: "the input is not in the container or encoding its format needs"
+    case .missingPart: "a part the format requires is absent"
+    case .corrupt: "the input is of the right kind, but its content is damaged or inconsistent"
+    case .unsupportedVersion: "the input needs a newer reader"
+    case .limitExceeded: "unpacking would pass a safety limit on size"
+    case .writeFailed: "writing the output failed"
+    case .invalidRequest: "the request cannot be carried out as given"
+    case .notFaithful: "--strict: something could not be kept faithfully"
+    }
+  }
 }

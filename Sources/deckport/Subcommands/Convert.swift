@@ -61,7 +61,7 @@ extension Deckport {
         from: from, to: to, replacing: force, strict: diagnostics.strict, csv: try csv.options(),
         app: app.options, backup: app.backup, limits: try limits.limits())
       var warningCount = 0
-      let report = try CommandFailure.reporting {
+      let report = try CommandFailure.reporting(verbose: diagnostics.verbose) {
         try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
           options.progress = progress.reporter
           return try DeckConverter().convert(input: input, output: output, options: options) { warning in

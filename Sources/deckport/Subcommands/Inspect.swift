@@ -34,7 +34,7 @@ extension Deckport {
     func run() throws {
       let csvOptions = try csv.options()
       let unpackLimits = try limits.limits()
-      let deck = try CommandFailure.reporting {
+      let deck = try CommandFailure.reporting(verbose: diagnostics.verbose) {
         try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
           try DeckLoader().load(path: file, format: from, csv: csvOptions, limits: unpackLimits, progress: progress.reporter)
         }

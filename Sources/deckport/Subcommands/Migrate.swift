@@ -88,11 +88,11 @@ extension Deckport {
       if diagnostics.strict && !dryRun {
         // Find every warning in a scratch copy first, so --strict fails before anything is written.
         options.dryRun = true
-        let trial = try CommandFailure.reporting { try AppMigrator().migrate(source: source, destination: destination, options: options) }
+        let trial = try CommandFailure.reporting(verbose: diagnostics.verbose) { try AppMigrator().migrate(source: source, destination: destination, options: options) }
         try CommandFailure.handle(warnings: trial.warnings, options: diagnostics)
         options.dryRun = false
       }
-      let report = try CommandFailure.reporting {
+      let report = try CommandFailure.reporting(verbose: diagnostics.verbose) {
         try AppMigrator().migrate(source: source, destination: destination, options: options)
       }
       let read = report.source
@@ -111,8 +111,8 @@ extension Deckport {
     }
 
     private func printList() throws {
-      let kind = try CommandFailure.reporting { try AppStorageKind.detect(path: source) }
-      let types = try CommandFailure.reporting { try AppStorageReader().recordTypes(path: source, kind: kind) }
+      let kind = try CommandFailure.reporting(verbose: diagnostics.verbose) { try AppStorageKind.detect(path: source) }
+      let types = try CommandFailure.reporting(verbose: diagnostics.verbose) { try AppStorageReader().recordTypes(path: source, kind: kind) }
       print("\(source): \(kind.displayName)")
       for type in types {
         let profileText = type.profile.map { ", profile \($0.id)" } ?? ""

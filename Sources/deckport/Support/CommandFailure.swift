@@ -6,8 +6,10 @@ import Foundation
 /// Turns library errors and warnings into what the user sees: one line per problem on standard
 /// error, and an exit status (1 for bad input, 64 for bad usage).
 enum CommandFailure {
-  /// Runs `body`; a ``DeckError`` becomes one line on standard error and exit status 1.
-  static func reporting<T>(_ body: () throws -> T) throws -> T {
+  /// Runs `body`; a ``DeckError`` becomes one line on standard error and exit status 1 (with
+  /// `verbose`, followed by indented lines: what the kind of error means, each part of its
+  /// location, and the error's details).
+  static func reporting<T>(verbose: Bool = false, _ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch let error as DeckError {
@@ -15,8 +17,24 @@ enum CommandFailure {
       let raisable = error.kind == .limitExceeded && !["meta", "media"].contains(error.location.member)
       let hint = raisable ? "; if the deck is genuine, raise the limit with --max-expansion or --max-unpacked" : ""
       StandardError.write("deckport: error: \(error)\(hint)")
+      if verbose { detailLines(of: error).forEach { StandardError.write("deckport:   \($0)") } }
       throw ExitCode.failure
     }
+  }
+
+  /// What `--verbose` adds below an error line.
+  static func detailLines(of error: DeckError) -> [String] {
+    let place = error.location
+    var lines = ["kind: \(error.kind.rawValue) (\(error.kindExplanation))", "file: \(place.file)"]
+    if let member = place.member { lines.append("zip member: \(member)") }
+    if let table = place.table { lines.append("table: \(table)") }
+    if let row = place.row { lines.append("row: \(row)") }
+    if let line = place.line { lines.append("line: \(line)") }
+    if let column = place.column { lines.append("column: \(column)") }
+    if let offset = place.byteOffset { lines.append("byte offset: \(offset)") }
+    if let path = place.jsonPath { lines.append("JSON path: \(path)") }
+    if let item = place.item { lines.append("item: \(item)") }
+    return lines + error.details
   }
 
   /// Prints warnings (all with `verbose`, else the first few and a count) and, with `strict`,
