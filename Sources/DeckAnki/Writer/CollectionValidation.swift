@@ -131,7 +131,7 @@ enum CollectionValidation {
       }
       // U+001F is a grapheme of its own (a control character), so looking for its byte finds
       // exactly the values `contains(Character)` would.
-      for (fieldIndex, value) in note.fields.enumerated() where value.utf8.contains(0x1F) {
+      for (fieldIndex, value) in note.fields.enumerated() where value.containsUTF8Byte(0x1F) {
         notes[index].fields[fieldIndex] = value.replacingOccurrences(of: String(fieldSeparator), with: "")
         log.reportLimited(
           "field-changed", at: location.item("note \(note.id)"), summaryAt: location,

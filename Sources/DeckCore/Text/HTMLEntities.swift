@@ -2,7 +2,7 @@
 public enum HTMLEntities {
   /// `text` with its character references decoded; unknown references are left as they are.
   public static func decode(_ text: String) -> String {
-    guard text.contains("&") else { return text }
+    guard text.containsUTF8Byte(UInt8(ascii: "&")) else { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count)
     var index = text.startIndex

@@ -19,7 +19,8 @@ public enum MediaReferences {
   }
 
   private static func isLocalFileName(_ name: String) -> Bool {
-    !name.isEmpty && !name.contains("/") && !name.contains("\\") && name != ".."
+    !name.isEmpty && !name.containsUTF8Byte(UInt8(ascii: "/")) && !name.containsUTF8Byte(UInt8(ascii: "\\"))
+      && name != ".."
   }
 
   private static let soundOpener = Array("[sound:".utf8)
