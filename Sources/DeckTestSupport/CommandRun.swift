@@ -12,10 +12,7 @@ public struct CommandRun: Sendable {
   /// Runs the built `deckport` with `arguments` (and `environment` added to this process's
   /// own) and waits for it.
   public static func deckport(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Fixtures.deckportExecutable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let process = deckportProcess(arguments, environment: environment)
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
@@ -29,6 +26,18 @@ public struct CommandRun: Sendable {
       status: process.terminationStatus,
       standardOutput: String(decoding: outputData, as: UTF8.self),
       standardError: String(decoding: errorData, as: UTF8.self))
+  }
+}
+
+extension CommandRun {
+  /// The built `deckport`, not yet started, with `arguments` and `environment` added to this
+  /// process's own.
+  static func deckportProcess(_ arguments: [String], environment: [String: String]) -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Fixtures.deckportExecutable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    return process
   }
 }
 
@@ -59,10 +68,7 @@ public struct CommandRun: Sendable {
       }
       defer { close(controller) }
 
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: Fixtures.deckportExecutable)
-      process.arguments = arguments
-      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      let process = deckportProcess(arguments, environment: environment)
       let output = Pipe()
       process.standardOutput = output
       process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)

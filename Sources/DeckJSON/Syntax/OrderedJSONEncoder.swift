@@ -56,15 +56,6 @@ private final class TreeStorage {
   }
 }
 
-private struct AnyKey: CodingKey {
-  var stringValue: String
-  var intValue: Int?
-  init(stringValue: String) { self.stringValue = stringValue }
-  init(intValue: Int) {
-    self.stringValue = String(intValue)
-    self.intValue = intValue
-  }
-}
 
 private final class TreeEncoder: Encoder {
   let codingPath: [any CodingKey]
@@ -157,18 +148,18 @@ private final class TreeEncoder: Encoder {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
       let index = count
-      try TreeEncoder.encode(value, into: encoder.storage.appendItem(), path: codingPath + [AnyKey(intValue: index)])
+      try TreeEncoder.encode(value, into: encoder.storage.appendItem(), path: codingPath + [PathKey(intValue: index)])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
       -> KeyedEncodingContainer<NestedKey>
     {
-      TreeEncoder(codingPath: codingPath + [AnyKey(intValue: count)], storage: encoder.storage.appendItem())
+      TreeEncoder(codingPath: codingPath + [PathKey(intValue: count)], storage: encoder.storage.appendItem())
         .container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-      TreeEncoder(codingPath: codingPath + [AnyKey(intValue: count)], storage: encoder.storage.appendItem())
+      TreeEncoder(codingPath: codingPath + [PathKey(intValue: count)], storage: encoder.storage.appendItem())
         .unkeyedContainer()
     }
 
