@@ -119,6 +119,21 @@ struct CSVNoteTypeCatalog {
   }
 
   /// Lines as a short list: `3, 5, 9` or `3, 5, 9, 12, 15, …`.
+  /// `4, 7, 9–5000, 5002`: sorted numbers with consecutive runs written as ranges, at most
+  /// ten items and then `…`, so a row of 50,000 columns gives a short message.
+  static func rangeList(_ numbers: [Int]) -> String {
+    var items: [String] = []
+    var index = 0
+    let sorted = numbers.sorted()
+    while index < sorted.count {
+      var end = index
+      while end + 1 < sorted.count, sorted[end + 1] <= sorted[end] + 1 { end += 1 }
+      items.append(sorted[end] > sorted[index] ? "\(sorted[index])–\(sorted[end])" : String(sorted[index]))
+      index = end + 1
+    }
+    return items.count > 10 ? items.prefix(10).joined(separator: ", ") + ", …" : items.joined(separator: ", ")
+  }
+
   static func lineList(_ lines: [Int], total: Int? = nil) -> String {
     let shown = lines.prefix(5).map(String.init).joined(separator: ", ")
     return (total ?? lines.count) > 5 ? shown + ", …" : shown

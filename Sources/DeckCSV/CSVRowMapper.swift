@@ -148,7 +148,7 @@ struct CSVRowMapper {
     guard dropped.count > 0 else { return [] }
     var place = location
     place.line = dropped.lines.first
-    let columns = dropped.columns.sorted().map(String.init).joined(separator: ", ")
+    let columns = CSVNoteTypeCatalog.rangeList(Array(dropped.columns))
     return [
       Diagnostic(
         "csv-dropped", at: place,

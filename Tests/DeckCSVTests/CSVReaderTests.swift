@@ -1,5 +1,5 @@
 import DeckAnki
-import DeckCSV
+@testable import DeckCSV
 import DeckCore
 import DeckIO
 import DeckTestSupport
@@ -72,6 +72,25 @@ struct CSVReaderTests {
       warnings.map(\.description) == [
         "\(path):9: warning: [csv-dropped] nothing names the note type, so rows are read as Basic notes (Front, Back) as Anki reads them, and 1 non-empty cell in column 3, which no field takes, is left out as Anki leaves it out (line 9); name the columns with --columns or the note type with --note-type to keep them"
       ])
+  }
+
+  @Test("a row of 50,000 columns: read whole, and the warning names the dropped columns as ranges")
+  func veryWideRows() throws {
+    let row = (1...50_000).map { "c\($0)" }.joined(separator: ",")
+    let text = row + "\n" + row + ",extra\n"
+    let (collection, warnings) = try CSVReader().read(data: Data(text.utf8), name: "wide.csv")
+    #expect(NoteView.all(collection).map(\.fields) == [["c1", "c2"], ["c1", "c2"]])
+    #expect(
+      warnings.map(\.description) == [
+        "wide.csv:1: warning: [csv-dropped] nothing names the note type, so rows are read as Basic notes (Front, Back) as Anki reads them, and 99995 non-empty cells in columns 4–50001, which no field takes, are left out as Anki leaves them out (lines 1, 2); name the columns with --columns or the note type with --note-type to keep them"
+      ])
+  }
+
+  @Test("number lists: runs become ranges, at most ten items")
+  func rangeLists() {
+    #expect(CSVNoteTypeCatalog.rangeList([3]) == "3")
+    #expect(CSVNoteTypeCatalog.rangeList([5, 3, 4, 9]) == "3–5, 9")
+    #expect(CSVNoteTypeCatalog.rangeList(Array(stride(from: 1, through: 40, by: 2))) == "1, 3, 5, 7, 9, 11, 13, 15, 17, 19, …")
   }
 
   // MARK: - Stock note types
