@@ -194,8 +194,8 @@ public struct AnkiPackageWriter: Sendable {
   static let collectionDeflateLevel = 1
 
   /// The zstd level of a Latest collection: Anki's own (its 0, zstd's 3), which makes a
-  /// collection some 17 % smaller than level 1 (docs/performance.md). It runs on one thread (the writer's second one,
-  /// beside the media): zstd's own threads, as Anki uses above 10 MiB, cost some 45 MB more
+  /// collection some 17 % smaller than level 1 (docs/performance.md). It runs on one thread
+  /// (the writer's second one, beside the media): zstd's own threads, as Anki uses above 10 MiB, cost some 45 MB more
   /// memory on a collection of 100,000 notes for little gain when both cores are busy anyway.
   static let collectionZstdLevel: Int32 = 3
 
