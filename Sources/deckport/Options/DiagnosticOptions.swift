@@ -5,7 +5,9 @@ struct DiagnosticOptions: ParsableArguments {
   @Flag(help: "Fail (exit status 1) when anything could not be read or kept faithfully.")
   var strict = false
 
-  @Flag(name: .shortAndLong, help: "Print every warning on standard error, not only a count.")
+  @Flag(
+    name: .shortAndLong,
+    help: "Print every warning on standard error, not only a count; below an error, its kind, each part of its place and its details.")
   var verbose = false
 
   @Flag(
