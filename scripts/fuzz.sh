@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV FuzzAppStorage)
 
 fuzzer_lib="$(dirname "$(dirname "$(command -v swift)")")/lib/clang"
 fuzzer_lib="$(find "$fuzzer_lib" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -n 1)"
@@ -35,6 +35,9 @@ for target in "${targets[@]}"; do
         .build/debug/deckport convert "$package" "$corpus/$(basename "$package").json" --force >/dev/null
       done ;;
     FuzzCSV) find fixtures/csv \( -name '*.txt' -o -name '*.csv' -o -name '*.tsv' \) -exec cp {} "$corpus"/ \; ;;
+    FuzzAppStorage)
+      find fixtures/app -maxdepth 1 -type f \( -name '*.plist' -o -name '*.json' -o -name '*.store' -o -name '*.sqlite' \) \
+        -exec cp {} "$corpus"/ \; ;;
     FuzzAnkiMember) printf '\x00\x08\x03' > "$corpus/meta"; printf '\x04{"0": "a.png"}' > "$corpus/media" ;;
   esac
   log="$scratch/$target.log"

@@ -26,6 +26,10 @@ let package = Package(
     .executableTarget(
       name: "FuzzCSV",
       dependencies: ["FuzzSupport", .product(name: "DeckCSV", package: "deckport")]),
+    /// Whole files given to the app storage readers (plist, JSON records, SQLite, Core Data).
+    .executableTarget(
+      name: "FuzzAppStorage",
+      dependencies: ["FuzzSupport", .product(name: "DeckAppStorage", package: "deckport")]),
     /// Whole files given to the JSON deck reader.
     .executableTarget(
       name: "FuzzDeckJSON",
