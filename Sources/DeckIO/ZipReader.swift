@@ -24,8 +24,9 @@ public final class ZipReader: @unchecked Sendable {
   /// Opens the zip archive at `path` read-only.
   ///
   /// - Throws: ``DeckError/Kind/unreadableFile`` when the file is missing or cannot be read;
-  ///   ``DeckError/Kind/wrongFormat`` with libzip's message when it is not a zip archive (or a
-  ///   truncated one), such as `not a zip archive (Not a zip archive)`.
+  ///   ``DeckError/Kind/wrongFormat`` with libzip's message when it is not a zip archive, such
+  ///   as `not a zip archive (Not a zip archive)`; ``DeckError/Kind/corrupt`` with the byte
+  ///   offset when it is one cut short or with a damaged central directory (``ZipDamage``).
   public init(path: String, location: SourceLocation) throws {
     self.location = location
     var isDirectory: ObjCBool = false
@@ -42,7 +43,9 @@ public final class ZipReader: @unchecked Sendable {
       throw DeckError(.wrongFormat, at: location, "not a zip archive (the file is empty)")
     }
     var code: Int32 = 0
-    guard let archive = zip_open(path, ZIP_RDONLY, &code) else {
+    // ZIP_CHECKCONS: a central directory that disagrees with the members' own headers is an
+    // error, not an archive whose members are silently read under other names.
+    guard let archive = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
       let message = LibzipError.message(code: code, systemError: errno)
       switch code {
       case ZIP_ER_NOENT, ZIP_ER_OPEN, ZIP_ER_READ, ZIP_ER_SEEK, ZIP_ER_MEMORY, ZIP_ER_TELL:
@@ -50,6 +53,7 @@ public final class ZipReader: @unchecked Sendable {
       case ZIP_ER_MULTIDISK:
         throw DeckError(.wrongFormat, at: location, "unsupported zip archive (\(message))")
       default:
+        if let damage = ZipDamage.diagnose(path: path, libzipMessage: message, location: location) { throw damage }
         throw DeckError(.wrongFormat, at: location, "not a zip archive (\(message))")
       }
     }

@@ -171,23 +171,24 @@ struct ZipTests {
     #expect(error.description.hasPrefix("/nonexistent/deck.apkg: "))
   }
 
-  @Test("text, an empty file and a truncated zip are wrongFormat")
+  @Test("text and an empty file are wrongFormat; a zip cut short is corrupt, with the offset where it ends")
   func notAZip() throws {
     let scratch = try TemporaryDirectory()
     let good = try Data(contentsOf: URL(fileURLWithPath: try Self.makeArchive(in: scratch)))
-    let cases: [(String, Data, String)] = [
-      ("text.apkg", Data("just some text\n".utf8), "not a zip archive (Not a zip archive)"),
-      ("half.apkg", good.prefix(good.count / 2), "not a zip archive (Not a zip archive)"),
-      ("cut.apkg", good.prefix(good.count - 10), "not a zip archive (Not a zip archive)"),
-      ("empty.apkg", Data(), "not a zip archive (the file is empty)"),
+    let cut = "the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"
+    let cases: [(String, Data, DeckError.Kind, String)] = [
+      ("text.apkg", Data("just some text\n".utf8), .wrongFormat, "not a zip archive (Not a zip archive)"),
+      ("half.apkg", good.prefix(good.count / 2), .corrupt, "byte \(good.count / 2): \(cut)"),
+      ("cut.apkg", good.prefix(good.count - 10), .corrupt, "byte \(good.count - 10): \(cut)"),
+      ("empty.apkg", Data(), .wrongFormat, "not a zip archive (the file is empty)"),
     ]
-    for (name, data, message) in cases {
+    for (name, data, kind, message) in cases {
       let path = scratch.path(for: name)
       try data.write(to: URL(fileURLWithPath: path))
       let error = try #require(throws: DeckError.self) {
         _ = try ZipReader(path: path, location: SourceLocation(file: name))
       }
-      #expect(error.kind == .wrongFormat, "\(name)")
+      #expect(error.kind == kind, "\(name)")
       #expect(error.description == "\(name): \(message)")
     }
   }

@@ -68,14 +68,25 @@ struct CollectionReader {
       let reviews = reader.database.tableExists("revlog") ? try reader.readReviews() : []
       return (cards, reviews)
     }
+    var invalidText: [Int64] = []
     do {
-      collection.notes = try readNotes()
+      (collection.notes, invalidText) = try readNotes()
     } catch {
       _ = try? rows.wait()
       throw error
     }
     (collection.cards, collection.reviews) = try rows.wait()
-    return (collection, CollectionChecks.warnings(for: collection, location: location))
+    let textWarnings = invalidText.prefix(Self.listedInvalidNotes).map { id in
+      Diagnostic(
+        "invalid-utf8", at: location.table("notes", row: id),
+        "the note's fields or tags are not valid UTF-8; each invalid byte sequence is read as U+FFFD (�)")
+    }
+    let more = invalidText.count - textWarnings.count
+    let summary =
+      more > 0
+      ? [Diagnostic("invalid-utf8", at: location.table("notes"), "\(more) more notes have fields or tags that are not valid UTF-8")]
+      : []
+    return (collection, textWarnings + summary + CollectionChecks.warnings(for: collection, location: location))
   }
 
   // MARK: - col
@@ -187,8 +198,14 @@ struct CollectionReader {
     return Int(max(0, statement.int64(0)))
   }
 
-  private func readNotes() throws -> [Note] {
+  /// How many notes with invalid UTF-8 are named one by one before the rest are counted.
+  static let listedInvalidNotes = 20
+
+  /// The notes, and the ids of those whose fields or tags are not valid UTF-8 (read with
+  /// U+FFFD in place of each invalid sequence, as Swift decodes them).
+  private func readNotes() throws -> (notes: [Note], invalidText: [Int64]) {
     var notes: [Note] = []
+    var invalidText: [Int64] = []
     let total = rowCount("notes")
     notes.reserveCapacity(total)
     progress?.start(.readingNotes, total: Int64(total))
@@ -197,13 +214,51 @@ struct CollectionReader {
       "SELECT id, guid, mid, mod, tags, flds FROM notes ORDER BY id", table: "notes")
     while try rows.step() {
       if notes.count % Self.progressStep == 0 { progress?.set(.readingNotes, completed: Int64(notes.count)) }
+      let (fields, fieldsValid) = rows.withUTF8(5, Self.checkedFields)
+      let tags = rows.withUTF8(4, Self.tags)
+      let id = rows.int64(0)
+      if !fieldsValid || !rows.withUTF8(4, Self.isValidUTF8) { invalidText.append(id) }
       notes.append(
         Note(
-          id: rows.int64(0), guid: rows.text(1), noteTypeID: rows.int64(2),
-          fields: rows.withUTF8(5, Self.fields), tags: rows.withUTF8(4, Self.tags),
+          id: id, guid: rows.text(1), noteTypeID: rows.int64(2), fields: fields, tags: tags,
           modificationTime: rows.int64(3)))
     }
-    return notes
+    return (notes, invalidText)
+  }
+
+  /// ``fields(_:)``, and whether every byte was valid UTF-8 (each value that is not ASCII
+  /// decoded back to exactly its bytes; an invalid sequence becomes U+FFFD and so differs).
+  static func checkedFields(_ bytes: UnsafeBufferPointer<UInt8>) -> (values: [String], isValidUTF8: Bool) {
+    var values: [String] = []
+    values.reserveCapacity(bytes.reduce(1) { $0 + ($1 == 0x1F ? 1 : 0) })
+    var valid = true
+    var start = 0
+    for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x1F {
+      let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+      let value = decoded(slice)
+      valid = valid && value.isExact
+      values.append(value.text)
+      start = index + 1
+    }
+    return (values, valid)
+  }
+
+  /// Whether `bytes` are valid UTF-8.
+  static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    decoded(bytes).isExact
+  }
+
+  /// `bytes` decoded as UTF-8, and whether that kept them exactly.
+  private static func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: String, isExact: Bool) {
+    var text = String(decoding: bytes, as: UTF8.self)
+    guard !bytes.allSatisfy({ $0 < 0x80 }) else { return (text, true) }
+    let isExact = text.withUTF8 { utf8 in
+      guard utf8.count == bytes.count, let kept = utf8.baseAddress, let read = bytes.baseAddress else {
+        return utf8.count == bytes.count
+      }
+      return memcmp(kept, read, bytes.count) == 0
+    }
+    return (text, isExact)
   }
 
   /// The field values of `notes.flds`, split at U+001F.
@@ -212,15 +267,7 @@ struct CollectionReader {
   /// which a grapheme always breaks, and never part of a longer UTF-8 sequence, so this gives
   /// exactly the values splitting the decoded text would, without decoding it twice.
   static func fields(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
-    var values: [String] = []
-    values.reserveCapacity(bytes.reduce(1) { $0 + ($1 == 0x1F ? 1 : 0) })
-    var start = 0
-    for index in 0..<bytes.count where bytes[index] == 0x1F {
-      values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-      start = index + 1
-    }
-    values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self))
-    return values
+    checkedFields(bytes).values
   }
 
   /// Anki's tag string (space or U+3000 separated, padded with spaces) as a list.

@@ -197,19 +197,12 @@ struct JSONSyntaxPass {
       if byte == UInt8(ascii: "\"") { break }
       if byte < 0x20 { throw error("a control character must be escaped inside a string") }
       if byte >= 0x80 {
-        // Only split elements are decoded apart from the document; text in them that is not
-        // UTF-8 must be judged with the whole document.
-        if suspended, canSplit {
-          let length = Self.utf8SequenceLength(bytes, at: index)
-          if length == 0 {
-            canSplit = false
-            index += 1
-          } else {
-            index += length
-          }
-        } else {
-          index += 1
+        let length = Self.utf8SequenceLength(bytes, at: index)
+        guard length > 0 else {
+          let hex = String(byte, radix: 16, uppercase: true)
+          throw error("not UTF-8: byte 0x\(hex) in a string is not part of a valid character; a JSON document must be UTF-8")
         }
+        index += length
         continue
       }
       if byte == UInt8(ascii: "\\") {
