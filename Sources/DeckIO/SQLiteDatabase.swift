@@ -56,7 +56,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
       case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR, SQLITE_BUSY, SQLITE_LOCKED:
         throw DeckError(.unreadableFile, at: location, "cannot read the database (\(message))")
       default:
-        throw DeckError(.corrupt, at: location, "the SQLite database is damaged (\(message))")
+        throw DeckError(
+          .corrupt, at: location.table("sqlite_master"),
+          "the SQLite database is damaged: its schema cannot be read (\(message))",
+          details: ["SQLite result code \(code) (\(String(cString: sqlite3_errstr(code))))"])
       }
     }
   }

@@ -131,7 +131,7 @@ struct DamagedInputTests {
     Case(
       id: "SQLite app store cut", name: "cut.sqlite",
       make: truncated(Fixtures.path("app/flashcard-quiz.sqlite")) { $0 / 2 }, output: "out.apkg",
-      message: ": the SQLite database is damaged (database disk image is malformed)"),
+      message: ": table sqlite_master: the SQLite database is damaged: its schema cannot be read (database disk image is malformed)"),
     // Flipped bytes.
     Case(
       id: "zip central directory signature flipped", name: "flipped.apkg",
