@@ -1,5 +1,11 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The `deckport` command: moves flashcard decks between formats without losing anything.
 @main
 struct Deckport: ParsableCommand {
@@ -15,4 +21,12 @@ struct Deckport: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [Convert.self, Inspect.self, Migrate.self])
+
+  /// Runs the command. A reader that goes away early (`deckport … | head -1`) must not kill
+  /// deckport with SIGPIPE: writes to it fail quietly instead, and the work finishes (or fails)
+  /// with its own exit status.
+  static func main() {
+    signal(SIGPIPE, SIG_IGN)
+    main(nil)
+  }
 }

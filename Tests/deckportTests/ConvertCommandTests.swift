@@ -105,3 +105,27 @@ struct ConvertCommandTests {
     #expect(run.standardError == "deckport: error: \(input):4:13: invalid JSON: expected a value (an object, array, string, number, true, false or null) (near '}\\n')\n")
   }
 }
+
+@Suite("deckport and a reader that goes away")
+struct ClosedPipeTests {
+  @Test("standard output and error closed early: no SIGPIPE death, the conversion finishes with its own status")
+  func closedPipes() throws {
+    let scratch = try TemporaryDirectory()
+    let output = scratch.path(for: "deck.csv")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Fixtures.deckportExecutable)
+    process.arguments = ["convert", Fixtures.path("anki/latest_sched.apkg"), output, "--verbose"]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    // Nobody will ever read: every write of the child fails with EPIPE.
+    try out.fileHandleForReading.close()
+    try err.fileHandleForReading.close()
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+    #expect(FileManager.default.fileExists(atPath: output))
+  }
+}
