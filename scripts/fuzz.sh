@@ -17,9 +17,16 @@ fuzzer_lib="$(find "$fuzzer_lib" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | h
 
 scratch="$PWD/.build-fuzz"
 echo "fuzz: building ${targets[*]} (instrumented)"
-swift build --package-path Tests/Fuzz --scratch-path "$scratch" -c debug \
+mkdir -p "$scratch"
+# A failed build must stop here: the binaries of an earlier build would otherwise be fuzzed.
+if ! swift build --package-path Tests/Fuzz --scratch-path "$scratch" -c debug \
   -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
-  -Xlinker "$fuzzer_lib" -Xlinker -lstdc++ 2>&1 | grep -E 'error|Compiling|Build complete' | grep -v Compiling || true
+  -Xlinker "$fuzzer_lib" -Xlinker -lstdc++ >"$scratch/build.log" 2>&1; then
+  grep -E 'error' "$scratch/build.log" | head -n 20 >&2
+  echo "fuzz: the targets did not build (see $scratch/build.log)" >&2
+  exit 1
+fi
+grep -E 'Build complete' "$scratch/build.log" || true
 
 mkdir -p "$scratch/findings"
 for target in "${targets[@]}"; do
