@@ -72,19 +72,10 @@ struct WriterFastPathTests {
     #expect(back.media == collection.media.filter { file in back.media.contains { $0.name == file.name } })
   }
 
-  final class Recorder: @unchecked Sendable {
-    let lock = NSLock()
-    var phases = Set<ConversionPhase>()
-    func record(_ progress: [ConversionProgress]) {
-      lock.lock()
-      phases.formUnion(progress.map(\.phase))
-      lock.unlock()
-    }
-  }
 
   @Test("reader and writer report their phases", arguments: [AnkiPackageGeneration.legacy2, .latest])
   func phases(generation: AnkiPackageGeneration) throws {
-    let recorder = Recorder()
+    let recorder = PhaseRecorder()
     let reporter = ProgressReporter(minimumInterval: 0) { recorder.record($0) }
     let collection = try AnkiPackageReader(progress: reporter)
       .read(path: Fixtures.path("anki/latest_sched.apkg")).collection

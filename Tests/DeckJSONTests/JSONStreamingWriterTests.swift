@@ -94,26 +94,18 @@ struct JSONStreamingWriterTests {
 
 @Suite("JSON deck format: progress")
 struct JSONProgressTests {
-  final class Recorder: @unchecked Sendable {
-    let lock = NSLock()
-    var phases = Set<ConversionPhase>()
-    func record(_ progress: [ConversionProgress]) {
-      lock.lock()
-      phases.formUnion(progress.map(\.phase))
-      lock.unlock()
-    }
-  }
-
-  @Test func phases() throws {
+  @Test("the writer and the reader report their phases")
+  func phases() throws {
     let collection = try AnkiPackageReader().read(path: Fixtures.path("anki/latest_sched.apkg")).collection
-    let recorder = Recorder()
+    let recorder = PhaseRecorder()
     let reporter = ProgressReporter(minimumInterval: 0) { recorder.record($0) }
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "deck.json")
     try DeckJSONWriter(progress: reporter).write(collection, to: path)
     #expect(recorder.phases == [.writingNotes, .writingCards, .writingReviews, .copyingMedia])
-    recorder.phases = []
-    _ = try DeckJSONReader(progress: reporter).read(path: path)
-    #expect(recorder.phases == [.checkingJSON, .readingNotes, .readingCards, .readingReviews, .checkingMedia])
+    let readRecorder = PhaseRecorder()
+    let readReporter = ProgressReporter(minimumInterval: 0) { readRecorder.record($0) }
+    _ = try DeckJSONReader(progress: readReporter).read(path: path)
+    #expect(readRecorder.phases == [.checkingJSON, .readingNotes, .readingCards, .readingReviews, .checkingMedia])
   }
 }
