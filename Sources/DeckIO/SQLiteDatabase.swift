@@ -76,6 +76,21 @@ public final class SQLiteDatabase: @unchecked Sendable {
     withConnection { _ = UnicaseCollation.register(on: $0) }
   }
 
+  /// Registers `name` as an SQL function that takes any arguments and returns NULL, for schema
+  /// triggers that call a function their own program registers (Core Data's triggers tell the
+  /// app's open context about values they changed; with no app running, there is none to tell).
+  ///
+  /// - Throws: ``DeckError`` at ``location`` when SQLite refuses the name.
+  public func registerNoOpFunction(_ name: String) throws {
+    try withConnection { connection in
+      let result = sqlite3_create_function_v2(
+        connection, name, -1, SQLITE_UTF8, nil, { context, _, _ in sqlite3_result_null(context) }, nil, nil, nil)
+      guard result == SQLITE_OK else {
+        throw SQLiteError.make(code: result, message: String(cString: sqlite3_errmsg(connection)), sql: "function \(name)", at: location)
+      }
+    }
+  }
+
   /// Runs `sql`, which may hold several statements, discarding any rows.
   ///
   /// - Throws: ``DeckError`` at ``location`` with SQLite's message and the SQL.

@@ -10,6 +10,7 @@ which property of which entity. `check_rule_against_data` proves the rule on a s
 import base64
 import os
 import plistlib
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -190,3 +191,65 @@ def expected_json(value, attribute_type, external):
             value = value[1:]
         return base64.b64encode(value).decode()
     return value
+
+
+def object_graph(connection, model):
+    """The store's objects and links with no key numbers in them, for comparing two stores:
+    (objects, links). An object is (entity, ((property path, value), ...)) over its attribute
+    columns; a link is (object, column, object) for every to-one key column, every
+    Z<n><NAME> column of a to-many without inverse, and every join-table row. Raises when two
+    rows of an entity look the same, since they could not be told apart."""
+    entities = entity_rows(connection)
+    by_number = {number: name for name, (number, _, _) in entities.items()}
+    assigned = columns(connection, model)
+    attributes = {}
+    to_one = {}
+    for name in entities:
+        for entity in model.lineage(name):
+            for prop in model.entities.get(entity, []):
+                if prop[0] == "attribute":
+                    attributes.setdefault(name, []).append((prop[1], assigned[(entity, prop[1])]))
+                elif prop[0] == "composite":
+                    for element in prop[2]:
+                        path = prop[1] + "." + element[0]
+                        attributes.setdefault(name, []).append((path, assigned[(entity, path)]))
+                elif prop[0] == "to-one":
+                    to_one.setdefault(name, []).append((prop[1], assigned[(entity, prop[1])]))
+    identity = {}  # (root table, Z_PK) -> object
+    rows = {}  # (root table, Z_PK) -> (entity, row dict)
+    for name, (number, _, _) in entities.items():
+        table = "Z" + root_of(entities, name).upper()
+        cursor = connection.execute('SELECT * FROM "%s" WHERE Z_ENT = ?' % table, (number,))
+        names = [d[0] for d in cursor.description]
+        for values in cursor.fetchall():
+            row = dict(zip(names, values))
+            obj = (name, tuple(sorted((path, row.get(column)) for path, column in attributes.get(name, []))))
+            assert obj not in identity.values(), "two rows of %s look the same: %r" % (name, obj)
+            identity[(table, row["Z_PK"])] = obj
+            rows[(table, row["Z_PK"])] = (name, row)
+
+    def target(number, key):
+        table = "Z" + root_of(entities, by_number[number]).upper()
+        return identity.get((table, key), ("missing", table, key))
+
+    links = []
+    for (table, key), (name, row) in rows.items():
+        for relationship, column in to_one.get(name, []):
+            if row.get(column) is not None:
+                destination = next(p[2] for e in model.lineage(name) for p in model.entities.get(e, []) if p[1] == relationship)
+                links.append((identity[(table, key)], relationship, target(entities[destination][0], row[column])))
+        for column, value in row.items():
+            match = re.fullmatch(r"Z(\d+)([A-Z]\w*)", column)
+            if match and value is not None and int(match.group(1)) in by_number and not column.startswith("Z_"):
+                links.append((target(int(match.group(1)), value), match.group(2), identity[(table, key)]))
+    for (table,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%' ESCAPE '\\'"):
+        if table in ("Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE") or not re.fullmatch(r"Z_\d+\w+", table):
+            continue
+        cursor = connection.execute('SELECT * FROM "%s"' % table)
+        names = [d[0] for d in cursor.description]
+        pair = [n for n in names if re.fullmatch(r"Z_\d+\w+", n) and not n.startswith("Z_FOK_")]
+        for values in cursor.fetchall():
+            row = dict(zip(names, values))
+            ends = [target(int(re.match(r"Z_(\d+)", n).group(1)), row[n]) for n in pair]
+            links.append((ends[0], table[2:].lstrip("0123456789"), ends[1]))
+    return sorted(identity.values(), key=repr), sorted(links, key=repr)

@@ -12,7 +12,9 @@ import Foundation
 ///   type; external-storage bytes are tagged, and large ones written to `_EXTERNAL_DATA` files;
 /// - a composite attribute's object fills its elements' columns;
 /// - a relationship is linked only to rows that ``CoreDataReferenceResolver`` finds in this store;
-///   any other link is dropped with a warning naming it;
+///   any other link is dropped with a warning naming it; a whole-store migration writes every
+///   entity's rows first (``deferLinks``) and links them afterwards (``link(_:newRows:)``) through
+///   the map of where each source object went (``remapped``);
 /// - abstract entities, unknown keys, values an attribute cannot hold (Integer 16/32 out of
 ///   range among them) and missing required values are refused, naming the record and property.
 ///
@@ -24,6 +26,10 @@ struct CoreDataRecordWriter {
   let location: SourceLocation
   /// Where files of external-storage values are put until the store is in place.
   let stagingFolder: URL
+  /// Write rows without their relationships, which ``link(_:newRows:)`` sets afterwards.
+  var deferLinks = false
+  /// Where the objects of a migrated store went (source object URI → row of this store).
+  var remapped: [String: CoreDataReferenceResolver.Target] = [:]
 
   /// One record to write: a new row, or new content for the row `primaryKey`.
   struct Change {
@@ -38,8 +44,8 @@ struct CoreDataRecordWriter {
     var primaryKeys: [Int64] = []
     /// The attributes and composites each row must read back as.
     var expected: [AppRecord] = []
-    /// Relationship links made: row key → relationship → number of targets.
-    var links: [Int64: [String: Int]] = [:]
+    /// Relationship links made: row key → relationship → the keys of its targets, in order.
+    var links: [Int64: [String: [Int64]]] = [:]
     /// Names of the files written to the staging folder.
     var externalFiles: [String] = []
     var warnings: [Diagnostic] = []
@@ -54,7 +60,8 @@ struct CoreDataRecordWriter {
         .invalidRequest, at: tableLocation,
         "the entity \(entity.name) is abstract: Core Data keeps no rows of it; write into one of its subentities (\(concrete.joined(separator: ", ")))")
     }
-    let resolver = CoreDataReferenceResolver(database: database, schema: schema)
+    var resolver = CoreDataReferenceResolver(database: database, schema: schema)
+    resolver.remapped = remapped
     var next: Int64? = try nextPrimaryKey()
     var result = Result()
     var lastInserted: Int64?
@@ -74,13 +81,20 @@ struct CoreDataRecordWriter {
         lastInserted = key
         let (following, overflow) = key.addingReportingOverflow(1)
         next = overflow ? nil : following
-        try insert(row: &row, primaryKey: primaryKey, label: change.label, resolver: resolver, warnings: &result.warnings)
+        var links: [String: [Int64]] = [:]
+        try insert(row: &row, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
+        if !links.isEmpty { result.links[primaryKey] = links }
       }
-      if change.primaryKey != nil {
-        try linkForeignKeys(row: row, primaryKey: primaryKey, label: change.label, resolver: resolver, warnings: &result.warnings)
+      if !deferLinks {
+        var links = result.links[primaryKey] ?? [:]
+        if change.primaryKey != nil {
+          try linkForeignKeys(
+            row.toOne, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
+        }
+        try linkToMany(
+          change.record, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
+        result.links[primaryKey] = links
       }
-      result.links[primaryKey] = try linkToMany(
-        change.record, primaryKey: primaryKey, label: change.label, resolver: resolver, warnings: &result.warnings)
       for (name, _) in row.files { result.externalFiles.append(name) }
       try writeFiles(row.files)
       result.primaryKeys.append(primaryKey)
@@ -94,6 +108,68 @@ struct CoreDataRecordWriter {
       _ = try update.step()
     }
     return result
+  }
+
+  /// Sets the relationships of rows already written, those each change's record has a key for
+  /// (a whole-store migration's second pass, once every entity's rows exist). A required to-one
+  /// of a row in `newRows` that finds no target is refused.
+  func link(_ changes: [Change], newRows: Set<Int64>) throws -> Result {
+    var resolver = CoreDataReferenceResolver(database: database, schema: schema)
+    resolver.remapped = remapped
+    var result = Result()
+    for change in changes {
+      guard let primaryKey = change.primaryKey else { continue }
+      var toOne: [(relationship: CoreDataEntityLayout.Relationship, reference: CoreDataReference?)] = []
+      for relationship in entity.relationships where !relationship.model.isToMany {
+        guard case .foreignKey = relationship.storage else { continue }
+        guard let value = change.record[relationship.key] else {
+          if newRows.contains(primaryKey) { toOne.append((relationship, nil)) }
+          continue
+        }
+        toOne.append((relationship, try reference(value, relationship: relationship, label: change.label)))
+      }
+      var links: [String: [Int64]] = [:]
+      try linkForeignKeys(toOne, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
+      try linkToMany(change.record, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
+      result.primaryKeys.append(primaryKey)
+      result.links[primaryKey] = links
+    }
+    return result
+  }
+
+  /// The keys of the rows `record`'s relationships name in this store (those it has a key for),
+  /// as ``link(_:newRows:)`` would set them; a reference that finds no row is left out, with a
+  /// warning naming it.
+  func targets(of record: AppRecord, label: String, warnings: inout [Diagnostic]) throws -> [String: [Int64]] {
+    var resolver = CoreDataReferenceResolver(database: database, schema: schema)
+    resolver.remapped = remapped
+    var targets: [String: [Int64]] = [:]
+    for relationship in entity.relationships {
+      guard let value = record[relationship.key] else { continue }
+      let items: [AppValue]
+      if relationship.model.isToMany {
+        guard case .array(let array) = value else { continue }
+        items = array
+      } else {
+        items = value.isNull ? [] : [value]
+      }
+      targets[relationship.key] = try items.compactMap { item in
+        guard let reference = try reference(item, relationship: relationship, label: label) else { return nil }
+        return try resolved(reference, relationship, label: label, resolver: resolver, warnings: &warnings)?.primaryKey
+      }
+    }
+    return targets
+  }
+
+  /// The reference a relationship value holds (nil for null), or an error naming the record.
+  private func reference(_ value: AppValue, relationship: CoreDataEntityLayout.Relationship, label: String) throws -> CoreDataReference? {
+    if value.isNull { return nil }
+    guard let reference = CoreDataReference(value) else {
+      throw DeckError(
+        .invalidRequest, at: location.table(entity.table).item("\(label), relationship '\(relationship.key)'"),
+        "the relationship \(relationship.key) takes a reference (an object with entity and uri), not \(value)")
+    }
+    return reference
   }
 
   /// The next key of the hierarchy: one above the root's `Z_MAX` and the table's largest key.
@@ -161,16 +237,7 @@ struct CoreDataRecordWriter {
         if !expectedObject.isEmpty { row.expected.fields.append(.init(key: composite.key, value: .object(expectedObject))) }
       case .relationship(let relationship):
         guard !relationship.model.isToMany, case .foreignKey = relationship.storage else { continue }
-        let value = record[relationship.key] ?? .null
-        if value.isNull {
-          row.toOne.append((relationship, nil))
-        } else if let reference = CoreDataReference(value) {
-          row.toOne.append((relationship, reference))
-        } else {
-          throw DeckError(
-            .invalidRequest, at: here,
-            "the relationship \(relationship.key) takes a reference (an object with entity and uri), not \(value)")
-        }
+        row.toOne.append((relationship, try reference(record[relationship.key] ?? .null, relationship: relationship, label: label)))
       }
     }
     return row
@@ -220,11 +287,14 @@ struct CoreDataRecordWriter {
   }
 
   private func insert(
-    row: inout Row, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver, warnings: inout [Diagnostic]
+    row: inout Row, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver, links: inout [String: [Int64]],
+    warnings: inout [Diagnostic]
   ) throws {
     var cells: [(String, SQLiteValue)] = [("Z_PK", .integer(primaryKey)), ("Z_ENT", .integer(entity.entityNumber)), ("Z_OPT", .integer(1))]
     cells += row.cells
-    cells += try foreignKeyCells(row, label: label, resolver: resolver, warnings: &warnings)
+    if !deferLinks {
+      cells += try foreignKeyCells(row.toOne, label: label, resolver: resolver, links: &links, warnings: &warnings)
+    }
     let statement = try database.prepare(
       "INSERT INTO \(quoted(entity.table)) (\(cells.map { quoted($0.0) }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: cells.count).joined(separator: ", ")))",
       table: entity.table)
@@ -243,12 +313,13 @@ struct CoreDataRecordWriter {
     try step(statement, label: label)
   }
 
-  /// The foreign-key cells of the row's to-one relationships whose targets resolve.
+  /// The foreign-key cells of to-one relationships (NULL where the target does not resolve).
   private func foreignKeyCells(
-    _ row: Row, label: String, resolver: CoreDataReferenceResolver, warnings: inout [Diagnostic]
+    _ toOne: [(relationship: CoreDataEntityLayout.Relationship, reference: CoreDataReference?)], label: String,
+    resolver: CoreDataReferenceResolver, links: inout [String: [Int64]], warnings: inout [Diagnostic]
   ) throws -> [(String, SQLiteValue)] {
     var cells: [(String, SQLiteValue)] = []
-    for (relationship, reference) in row.toOne {
+    for (relationship, reference) in toOne {
       guard case .foreignKey(let column, let entityColumn) = relationship.storage else { continue }
       let target = try reference.flatMap { reference in
         try resolved(reference, relationship, label: label, resolver: resolver, warnings: &warnings)
@@ -259,16 +330,18 @@ struct CoreDataRecordWriter {
           "the entity \(entity.name) requires \(relationship.key), and no \(relationship.model.destination) in this store matches the record's reference")
       }
       cells.append((column, target.map { .integer($0.primaryKey) } ?? .null))
+      links[relationship.key] = target.map { [$0.primaryKey] } ?? []
       if let entityColumn { cells.append((entityColumn, target.map { .integer($0.entityNumber) } ?? .null)) }
     }
     return cells
   }
 
-  /// For an updated row: set the to-one columns the record names.
+  /// For a row already in the table: set the to-one columns given.
   private func linkForeignKeys(
-    row: Row, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver, warnings: inout [Diagnostic]
+    _ toOne: [(relationship: CoreDataEntityLayout.Relationship, reference: CoreDataReference?)], primaryKey: Int64, label: String,
+    resolver: CoreDataReferenceResolver, links: inout [String: [Int64]], warnings: inout [Diagnostic]
   ) throws {
-    let cells = try foreignKeyCells(row, label: label, resolver: resolver, warnings: &warnings)
+    let cells = try foreignKeyCells(toOne, label: label, resolver: resolver, links: &links, warnings: &warnings)
     guard !cells.isEmpty else { return }
     let statement = try database.prepare(
       "UPDATE \(quoted(entity.table)) SET \(cells.map { "\(quoted($0.0)) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?",
@@ -278,11 +351,11 @@ struct CoreDataRecordWriter {
     try step(statement, label: label)
   }
 
-  /// Links the record's to-many relationships (those it has a key for) and counts every link.
+  /// Links the record's to-many relationships (those it has a key for) and notes every target.
   private func linkToMany(
-    _ record: AppRecord, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver, warnings: inout [Diagnostic]
-  ) throws -> [String: Int] {
-    var links: [String: Int] = [:]
+    _ record: AppRecord, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver, links: inout [String: [Int64]],
+    warnings: inout [Diagnostic]
+  ) throws {
     for relationship in entity.relationships where relationship.model.isToMany {
       guard let value = record[relationship.key], !value.isNull else { continue }
       let here = location.table(entity.table).item("\(label), relationship '\(relationship.key)'")
@@ -337,9 +410,8 @@ struct CoreDataRecordWriter {
       case .foreignKey, .missing:
         continue
       }
-      links[relationship.key] = targets.count
+      links[relationship.key] = targets
     }
-    return links
   }
 
   /// The target of a reference in this store, or nil with a warning naming the dropped link.

@@ -1,13 +1,16 @@
 import DeckCore
 import DeckIO
 
-/// Finds the row a ``CoreDataReference`` names in the store being written: the same row when the
-/// reference comes from this very store (same store identifier, a row with that key of the right
-/// entity), else the one row whose uniqueness-constraint values equal the reference's. A
-/// reference that finds nothing is not linked; the caller reports it.
+/// Finds the row a ``CoreDataReference`` names in the store being written: the row a whole-store
+/// migration copied it to (``remapped``), else the same row when the reference comes from this
+/// very store (same store identifier, a row with that key of the right entity), else the one row
+/// whose uniqueness-constraint values equal the reference's. A reference that finds nothing is
+/// not linked; the caller reports it.
 struct CoreDataReferenceResolver {
   let database: SQLiteDatabase
   let schema: CoreDataSchema
+  /// Where the objects of a migrated store went: source object URI → row of this store.
+  var remapped: [String: Target] = [:]
 
   /// A row of the destination: its key and entity number.
   struct Target: Equatable {
@@ -22,6 +25,9 @@ struct CoreDataReferenceResolver {
     }
     let kinds = schema.entities.filter { model.entity($0.name, isKindOf: destination) }.map(\.entityNumber)
     guard !kinds.isEmpty else { return nil }
+    if let target = remapped[reference.uri] {
+      return kinds.contains(target.entityNumber) ? target : nil
+    }
     let kindList = kinds.map(String.init).joined(separator: ", ")
     if reference.storeIdentifier == schema.storeIdentifier, !schema.storeIdentifier.isEmpty {
       let statement = try database.prepare(

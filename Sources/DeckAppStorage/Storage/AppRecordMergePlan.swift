@@ -21,6 +21,9 @@ struct AppRecordMergePlan {
   /// Every record the destination holds afterwards: the held ones (updated in place) and then
   /// the added ones.
   var merged: [AppRecord] = []
+  /// For each record being written, the position of the held record it matched (updated,
+  /// unchanged or skipped), or nil when it is added.
+  var matchedExisting: [Int?] = []
 
   /// Matches `incoming` with `existing` (whose storage keys, if any, are `existingKeys`).
   ///
@@ -35,6 +38,7 @@ struct AppRecordMergePlan {
       let identity = AppRecordIdentity(record, keys: keys)
       if index[identity] == nil { index[identity] = position }
     }
+    matchedExisting = Array(repeating: nil, count: incoming.records.count)
     for (position, record) in incoming.records.enumerated() {
       let identity = AppRecordIdentity(record, keys: keys)
       guard matching.policy != .add, !identity.isEmpty, let held = index[identity] else {
@@ -49,6 +53,7 @@ struct AppRecordMergePlan {
           .invalidRequest, at: location.item(incoming.label(ofRecord: position)),
           "matches a record the destination already holds (by \(by)); refusing, as --existing fail asks")
       }
+      matchedExisting[position] = held
       var updated = existing[held]
       for field in record { updated[field.key] = field.value }
       if updated == existing[held] {

@@ -30,14 +30,7 @@ public struct AppStorageWriter: Sendable {
     _ records: AppRecords, to path: String, kind: AppStorageKind? = nil, options: AppWriteOptions = AppWriteOptions()
   ) throws -> AppWriteReport {
     let location = SourceLocation(file: path)
-    var isDirectory: ObjCBool = false
-    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-    if isDirectory.boolValue { throw DeckError(.invalidRequest, at: location, "is a directory; name a file") }
-    if exists && options.existing == .refuse && !options.dryRun {
-      throw DeckError(
-        .invalidRequest, at: location,
-        "already exists; pass --backup to keep the old file beside it, or --force to change it")
-    }
+    let exists = try Self.destinationExists(path, options: options)
     let kind = try kind ?? AppStorageKind.detect(path: path)
     if exists, [.sqlite, .coreData].contains(kind) { try SQLiteLockProbe.requireUnlocked(path, location: location) }
     var merge = AppRecordMergeSummary(added: records.records.count)
@@ -56,40 +49,63 @@ public struct AppStorageWriter: Sendable {
       destination: path, kind: kind, place: writer.place, recordCount: records.records.count, created: !exists,
       backupPath: nil, dryRun: options.dryRun, warnings: [], merge: merge)
 
+    report.backupPath = try commit(&writer, to: path, kind: kind, exists: exists, options: options)
+    report.place = writer.place
+    report.warnings = writer.warnings
+    return report
+  }
+
+  /// Whether the destination exists; throws when it is a directory, or exists and `options`
+  /// refuse to change it.
+  static func destinationExists(_ path: String, options: AppWriteOptions) throws -> Bool {
+    let location = SourceLocation(file: path)
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+    if isDirectory.boolValue { throw DeckError(.invalidRequest, at: location, "is a directory; name a file") }
+    if exists && options.existing == .refuse && !options.dryRun {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "already exists; pass --backup to keep the old file beside it, or --force to change it")
+    }
+    return exists
+  }
+
+  /// Runs `writer` safely: for a dry run, in a scratch folder only; otherwise (after a backup,
+  /// when asked) under a temporary name beside `path`, verified, renamed over it, and verified
+  /// again. Returns the backup's path, if one was made.
+  func commit(_ writer: inout some StorageFileWriter, to path: String, kind: AppStorageKind, exists: Bool, options: AppWriteOptions)
+    throws -> String?
+  {
+    let location = SourceLocation(file: path)
     if options.dryRun {
       let scratch = try TemporaryDirectory(prefix: "deckport-dry-run-")
       let trial = scratch.path(for: "trial")
       try writer.produce(at: trial)
       try writer.verify(at: trial)
-      report.place = writer.place
-      report.warnings = writer.warnings
-      return report
+      return nil
     }
-
-    if exists && options.existing == .backup {
-      report.backupPath = try BackupFile.make(of: path)
-    }
+    let backupPath = exists && options.existing == .backup ? try BackupFile.make(of: path) : nil
     var placedFiles: [String] = []
     do {
-    try AtomicOutput.write(to: path, replacing: exists) { temporaryPath in
-      defer {
-        for suffix in SQLiteSnapshot.companionSuffixes { try? FileManager.default.removeItem(atPath: temporaryPath + suffix) }
-      }
-      try writer.produce(at: temporaryPath)
-      try writer.verify(at: temporaryPath)
-      if let storeWriter = writer as? CoreDataFileWriter { placedFiles = try storeWriter.placeCompanionFiles() }
-      if exists, [.sqlite, .coreData].contains(kind) {
-        try SQLiteLockProbe.requireUnlocked(path, location: location)
-        // The old -wal and -shm belong to the old file; their content is in the new one.
-        for suffix in SQLiteSnapshot.companionSuffixes where FileManager.default.fileExists(atPath: path + suffix) {
-          do {
-            try FileManager.default.removeItem(atPath: path + suffix)
-          } catch {
-            throw DeckError(.writeFailed, at: location, "cannot remove the old \(suffix) file (\(error.localizedDescription)); nothing was changed")
+      try AtomicOutput.write(to: path, replacing: exists) { temporaryPath in
+        defer {
+          for suffix in SQLiteSnapshot.companionSuffixes { try? FileManager.default.removeItem(atPath: temporaryPath + suffix) }
+        }
+        try writer.produce(at: temporaryPath)
+        try writer.verify(at: temporaryPath)
+        placedFiles = try writer.placeCompanionFiles()
+        if exists, [.sqlite, .coreData].contains(kind) {
+          try SQLiteLockProbe.requireUnlocked(path, location: location)
+          // The old -wal and -shm belong to the old file; their content is in the new one.
+          for suffix in SQLiteSnapshot.companionSuffixes where FileManager.default.fileExists(atPath: path + suffix) {
+            do {
+              try FileManager.default.removeItem(atPath: path + suffix)
+            } catch {
+              throw DeckError(.writeFailed, at: location, "cannot remove the old \(suffix) file (\(error.localizedDescription)); nothing was changed")
+            }
           }
         }
       }
-    }
     } catch {
       // The store that names these files was not put in place.
       for file in placedFiles { try? FileManager.default.removeItem(atPath: file) }
@@ -98,12 +114,10 @@ public struct AppStorageWriter: Sendable {
     do {
       try writer.verify(at: path)
     } catch let error as DeckError {
-      let restore = report.backupPath.map { "; the old file is kept at \($0)" } ?? ""
+      let restore = backupPath.map { "; the old file is kept at \($0)" } ?? ""
       throw DeckError(.writeFailed, at: location, "\(error.message) (after the file was put in place\(restore))")
     }
-    report.place = writer.place
-    report.warnings = writer.warnings
-    return report
+    return backupPath
   }
 
   /// The records the destination holds where these records would go, read as the records are

@@ -13,9 +13,15 @@ protocol StorageFileWriter {
   /// Reads the file at `path` and throws unless it holds the records (count and content) and
   /// everything else the destination held.
   func verify(at path: String) throws
+  /// Puts files that belong beside the new file in place (after it was verified, before it
+  /// replaces the destination); returns their paths, removed again if that fails.
+  func placeCompanionFiles() throws -> [String]
 }
 
 extension StorageFileWriter {
+  /// Most kinds are a single file.
+  func placeCompanionFiles() throws -> [String] { [] }
+
   /// Throws a verification failure naming the first difference, when there is one.
   func requireEqual(expected: [AppRecord], actual: [AppRecord], labels: (Int) -> String, at location: SourceLocation) throws {
     if let difference = AppRecordComparison.firstDifference(expected: expected, actual: actual, labels: labels) {

@@ -20,6 +20,12 @@ extension Deckport {
         plist replaces only the --key and keeps every other key. SRC is never changed; SQLite \
         files are read from a private copy with their -wal and -shm, and a store another \
         process has open is refused. --list shows what SRC holds.
+
+        --whole-store copies every entity of one Core Data/SwiftData store into another store \
+        the app created: rows first, then every relationship through the map of where each \
+        object went, so links reach the copied rows whatever keys they get. Records DEST \
+        already holds are matched by --match-key, else by each entity's uniqueness constraint, \
+        else by their whole content; a second run changes nothing.
         """)
 
     @Argument(help: "The storage to read (.plist, .json, .sqlite, .db, .store).")
@@ -58,6 +64,9 @@ extension Deckport {
     @Flag(help: "Change an existing DEST without keeping the old file.")
     var force = false
 
+    @Flag(help: "Copy every entity of a Core Data/SwiftData store into another, relinking relationships to the copied rows.")
+    var wholeStore = false
+
     @Flag(help: "List the record types (plist keys, tables, entities) SRC holds, with counts and fields.")
     var list = false
 
@@ -69,6 +78,15 @@ extension Deckport {
       if backup && force { throw ValidationError("Use either --backup or --force, not both.") }
       if !list && destination == nil { throw ValidationError("Missing expected argument '<destination>'.") }
       if list && destination != nil { throw ValidationError("--list takes only the source.") }
+      if wholeStore {
+        let conflicting = [
+          ("--entity", entity != nil), ("--dest-entity", destinationEntity != nil), ("--key", key != nil),
+          ("--dest-key", destinationKey != nil), ("--list", list), ("--profile", profile != "auto"), ("--json-dates", jsonDates != nil),
+        ].filter(\.1).map(\.0)
+        if !conflicting.isEmpty {
+          throw ValidationError("--whole-store copies every entity as the model has it; it takes no \(conflicting.joined(separator: ", ")).")
+        }
+      }
       if profileChoice == nil {
         throw ValidationError(
           "Unknown profile '\(profile)'; use auto, generic, \(AppRecordProfile.all.map(\.id).joined(separator: ", ")).")
@@ -83,6 +101,10 @@ extension Deckport {
         return
       }
       guard let destination, let profileChoice else { throw ExitCode.validationFailure }
+      if wholeStore {
+        try migrateStore(to: destination)
+        return
+      }
       var options = AppMigrationOptions(
         key: key, destinationKey: destinationKey, entity: entity, destinationEntity: destinationEntity,
         profile: profileChoice, plistStyle: plistStyle, jsonDates: jsonDates,
@@ -108,6 +130,33 @@ extension Deckport {
         if let backupPath = written.backupPath { print("Kept the old \(destination) as \(backupPath)") }
         print(
           "Wrote \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place); \(written.merge); verified: read back, every value equal")
+      }
+      try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
+    }
+
+    private func migrateStore(to destination: String) throws {
+      var options = AppMigrationOptions(existing: backup ? .backup : (force ? .replace : .refuse), dryRun: dryRun, matching: matching.matching)
+      if diagnostics.strict && !dryRun {
+        options.dryRun = true
+        let trial = try CommandFailure.reporting(verbose: diagnostics.verbose) {
+          try AppMigrator().migrateStore(source: source, destination: destination, options: options)
+        }
+        try CommandFailure.handle(warnings: trial.warnings, options: diagnostics)
+        options.dryRun = false
+      }
+      let report = try CommandFailure.reporting(verbose: diagnostics.verbose) {
+        try AppMigrator().migrateStore(source: source, destination: destination, options: options)
+      }
+      let entities = report.source.entities.count
+      print("Read \(count(report.source.recordCount)) of \(entities) entit\(entities == 1 ? "y" : "ies") from \(source): Core Data/SwiftData store")
+      if report.dryRun {
+        print("Dry run: would write into \(destination) (verified in a scratch copy; nothing was written):")
+      } else {
+        if let backupPath = report.backupPath { print("Kept the old \(destination) as \(backupPath)") }
+        print("Wrote into \(destination) (verified: read back, every value and link as written):")
+      }
+      for outcome in report.entities {
+        print("  \(outcome.entity) (table \(outcome.table)): \(count(outcome.read)); \(outcome.merge); \(outcome.links) link\(outcome.links == 1 ? "" : "s") set")
       }
       try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
     }
