@@ -22,7 +22,7 @@ STORES = os.path.join(ROOT, "fixtures", "apple-stores")
 DECKPORT = os.environ.get("DECKPORT_BIN", os.path.join(ROOT, ".build", "debug", "deckport"))
 
 WITH_MODEL = ["SampleModel_V1.sqlite", "CartKitSwiftData_v1.sqlite", "SampleModelV2-2018.sqlite", "SampleModel2_V2.sqlite", "Photos.sqlite",
-              "NoteStore-macOS-12-Monterey.sqlite"]
+              "NoteStore-macOS-12-Monterey.sqlite", "MicrosoftTeams-iOS15.sqlite"]
 ALL = WITH_MODEL + ["Model1.sqlite"]
 
 
@@ -348,3 +348,80 @@ def test_a_composite_attribute_is_written_into_its_elements_columns():
         "SELECT ZTITLE, ZID IS NULL, hex(ZID), hex(ZID1), ZNAME FROM ZRECIPE WHERE Z_PK > 2 ORDER BY Z_PK").fetchall()
     assert rows == [("Cake", 0, "11111111222243338444555555555555", "AAAAAAAABBBB4CCC8DDDEEEEEEEEEEEE", "Grace"),
                     ("Tea", 1, "", "FFFFFFFFBBBB4CCC8DDDEEEEEEEEEEEE", None)]
+
+
+TEAMS = "MicrosoftTeams-iOS15.sqlite"
+
+
+def test_an_external_storage_value_of_a_real_store_comes_out_untagged():
+    """Microsoft Teams' KeyValueStorage.value allows external storage (bit 0x4 of NSFlagsKey); its
+    one row holds the value inline, tagged 0x01, as Core Data wrote it."""
+    connection = view.open_copy(os.path.join(STORES, TEAMS))
+    model = view.Model(connection)
+    assert ("attribute", "value", 1000, True) in model.entities["KeyValueStorage"]
+    raw = connection.execute("SELECT ZKEY, ZVALUE FROM ZKEYVALUESTORAGE").fetchall()
+    assert len(raw) == 1 and raw[0][1][:1] == b"\x01"
+    records, _ = read_entity(os.path.join(STORES, TEAMS), "KeyValueStorage")
+    assert [record["key"] for record in records] == [raw[0][0]]
+    value = base64.b64decode(records[0]["value"])
+    assert value == raw[0][1][1:] and value.startswith(b"bplist00")
+
+
+def test_an_insert_into_a_real_external_storage_attribute_lands_column_by_column():
+    store = scratch_copy(TEAMS)
+    folder = os.path.dirname(store)
+    small = b"small value \x00\x01\x02"
+    large = bytes(range(256)) * 600
+    records = [{"key": "deckport.small", "value": base64.b64encode(small).decode()},
+               {"key": "deckport.large", "value": base64.b64encode(large).decode()}]
+    source = write_json(folder, "values.json", records)
+    before = view.open_copy(store)
+    entities = view.entity_rows(before)
+    number, _, root_max = entities["KeyValueStorage"]
+    largest = before.execute("SELECT max(Z_PK) FROM ZKEYVALUESTORAGE").fetchone()[0]
+    run = deckport("migrate", source, store, "--dest-entity", "KeyValueStorage", "--force", "--match-key", "key")
+    assert run.returncode == 0, run.stderr
+    assert "2 added, 0 updated, 0 unchanged" in run.stdout
+    after = sqlite3.connect(store)
+    rows = after.execute("SELECT * FROM ZKEYVALUESTORAGE WHERE ZKEY LIKE 'deckport.%' ORDER BY Z_PK")
+    names = [d[0] for d in rows.description]
+    rows = [dict(zip(names, row)) for row in rows.fetchall()]
+    assert set(names) == {"Z_PK", "Z_ENT", "Z_OPT", "ZKEY", "ZVALUE"}
+    first = max(root_max, largest) + 1
+    assert [row["Z_PK"] for row in rows] == [first, first + 1]
+    assert all(row["Z_ENT"] == number and row["Z_OPT"] == 1 for row in rows)
+    assert [row["ZKEY"] for row in rows] == ["deckport.small", "deckport.large"]
+    assert rows[0]["ZVALUE"] == b"\x01" + small
+    tagged = rows[1]["ZVALUE"]
+    assert tagged[:1] == b"\x02" and tagged[-1:] == b"\x00"
+    name = tagged[1:-1].decode()
+    with open(os.path.join(folder, ".MicrosoftTeams-iOS15_SUPPORT", "_EXTERNAL_DATA", name), "rb") as handle:
+        assert handle.read() == large
+    assert dict(after.execute("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY").fetchall())["KeyValueStorage"] == first + 1
+    assert after.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    back, _ = read_entity(store, "KeyValueStorage")
+    by_key = {record["key"]: base64.b64decode(record["value"]) for record in back}
+    assert by_key["deckport.small"] == small and by_key["deckport.large"] == large
+    second = deckport("migrate", source, store, "--dest-entity", "KeyValueStorage", "--force", "--match-key", "key")
+    assert second.returncode == 0, second.stderr
+    assert count_rows(store, "ZKEYVALUESTORAGE") == 3
+
+
+@pytest.mark.xfail(strict=True, reason="deckport misreads this case: a base64 string for a Binary attribute (generic "
+                   "JSON, no profile types the key) never equals the held data, so a second import reports '2 updated', "
+                   "raises Z_OPT and writes a new _EXTERNAL_DATA file for the large value each time, orphaning the old one")
+def test_a_second_import_into_a_real_external_storage_attribute_changes_nothing():
+    store = scratch_copy(TEAMS)
+    folder = os.path.dirname(store)
+    records = [{"key": "deckport.small", "value": base64.b64encode(b"small").decode()},
+               {"key": "deckport.large", "value": base64.b64encode(bytes(range(256)) * 600).decode()}]
+    source = write_json(folder, "values.json", records)
+    first = deckport("migrate", source, store, "--dest-entity", "KeyValueStorage", "--force", "--match-key", "key")
+    assert first.returncode == 0, first.stderr
+    rows = sqlite3.connect(store).execute("SELECT Z_PK, Z_OPT, ZVALUE FROM ZKEYVALUESTORAGE ORDER BY Z_PK").fetchall()
+    second = deckport("migrate", source, store, "--dest-entity", "KeyValueStorage", "--force", "--match-key", "key")
+    assert second.returncode == 0, second.stderr
+    external = os.listdir(os.path.join(folder, ".MicrosoftTeams-iOS15_SUPPORT", "_EXTERNAL_DATA"))
+    assert sqlite3.connect(store).execute("SELECT Z_PK, Z_OPT, ZVALUE FROM ZKEYVALUESTORAGE ORDER BY Z_PK").fetchall() == rows
+    assert len(external) == 1
+    assert "0 added, 0 updated, 2 unchanged" in second.stdout
