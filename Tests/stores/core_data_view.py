@@ -89,7 +89,7 @@ class Model:
                     continue
                 kind = archive.class_name(prop)
                 flags = archive.get(prop.get("NSFlagsKey")) or 0
-                if kind == "NSAttributeDescription":
+                if kind in ("NSAttributeDescription", "NSDerivedAttributeDescription"):
                     if archive.get(prop.get("NSIsTransient")):
                         continue
                     own.append(("attribute", key, archive.get(prop["NSAttributeType"]), bool(flags & 4)))
@@ -197,8 +197,8 @@ def object_graph(connection, model):
     """The store's objects and links with no key numbers in them, for comparing two stores:
     (objects, links). An object is (entity, ((property path, value), ...)) over its attribute
     columns; a link is (object, column, object) for every to-one key column, every
-    Z<n><NAME> column of a to-many without inverse, and every join-table row. Raises when two
-    rows of an entity look the same, since they could not be told apart."""
+    Z<n><NAME> column of a to-many without inverse, and every join-table row. Rows that look
+    the same count as many times as they occur."""
     entities = entity_rows(connection)
     by_number = {number: name for name, (number, _, _) in entities.items()}
     assigned = columns(connection, model)
@@ -224,7 +224,6 @@ def object_graph(connection, model):
         for values in cursor.fetchall():
             row = dict(zip(names, values))
             obj = (name, tuple(sorted((path, row.get(column)) for path, column in attributes.get(name, []))))
-            assert obj not in identity.values(), "two rows of %s look the same: %r" % (name, obj)
             identity[(table, row["Z_PK"])] = obj
             rows[(table, row["Z_PK"])] = (name, row)
 

@@ -77,6 +77,18 @@ struct CoreDataEntityLayout {
     }
   }
 
+  /// The keys a write does not set directly: relationships (linked separately) and derived
+  /// attributes (computed by the store's triggers).
+  var keysNotWrittenAsValues: Set<String> {
+    Set(members.compactMap { member -> String? in
+      switch member {
+      case .relationship(let relationship): relationship.key
+      case .attribute(let column) where column.attribute?.isDerived == true: column.key
+      default: nil
+      }
+    })
+  }
+
   /// The relationships, in member order.
   var relationships: [Relationship] {
     members.compactMap { if case .relationship(let relationship) = $0 { relationship } else { nil } }

@@ -16,6 +16,9 @@ struct CoreDataModel {
     /// "Allows External Storage": bit `0x4` of the attribute's `NSFlagsKey`.
     var allowsExternalStorage: Bool
     var defaultValue: AppValue?
+    /// A derived attribute (`NSDerivedAttributeDescription`): its value is computed by the
+    /// store's triggers from other rows (a count, a copy of a related value), never set.
+    var isDerived = false
   }
 
   /// A SwiftData composite attribute (`NSCompositeAttributeDescription`, a `Codable` struct or
@@ -128,6 +131,10 @@ struct CoreDataModel {
         switch className {
         case "NSAttributeDescription":
           properties.append(.attribute(attribute(property, name: name, archive)))
+        case "NSDerivedAttributeDescription":
+          var derived = attribute(property, name: name, archive)
+          derived.isDerived = true
+          properties.append(.attribute(derived))
         case "NSCompositeAttributeDescription":
           let elements = archive.entries(property["NSCompositeElements"]).compactMap { element -> Attribute? in
             guard let description = archive.dictionary(element.value),

@@ -28,6 +28,8 @@ struct CoreDataRecordWriter {
   let stagingFolder: URL
   /// Write rows without their relationships, which ``link(_:newRows:)`` sets afterwards.
   var deferLinks = false
+  /// The store's own external-data folder, where the files of the values an update replaces are.
+  var externalDataFolder: URL?
   /// Where the objects of a migrated store went (source object URI → row of this store).
   var remapped: [String: CoreDataReferenceResolver.Target] = [:]
 
@@ -48,6 +50,9 @@ struct CoreDataRecordWriter {
     var links: [Int64: [String: [Int64]]] = [:]
     /// Names of the files written to the staging folder.
     var externalFiles: [String] = []
+    /// Names of files in the store's external-data folder whose values an update replaced;
+    /// nothing names them once the new store is in place.
+    var replacedExternalFiles: [String] = []
     var warnings: [Diagnostic] = []
   }
 
@@ -70,6 +75,7 @@ struct CoreDataRecordWriter {
       let primaryKey: Int64
       if let existing = change.primaryKey {
         primaryKey = existing
+        try keepUnchangedExternalFiles(&row, primaryKey: existing, replaced: &result.replacedExternalFiles)
         try update(row: row, primaryKey: existing, label: change.label)
       } else {
         guard let key = next else {
@@ -112,7 +118,8 @@ struct CoreDataRecordWriter {
 
   /// Sets the relationships of rows already written, those each change's record has a key for
   /// (a whole-store migration's second pass, once every entity's rows exist). A required to-one
-  /// of a row in `newRows` that finds no target is refused.
+  /// whose reference finds no target is refused; one the record leaves empty stays empty, with
+  /// a warning for a row in `newRows`.
   func link(_ changes: [Change], newRows: Set<Int64>) throws -> Result {
     var resolver = CoreDataReferenceResolver(database: database, schema: schema)
     resolver.remapped = remapped
@@ -122,8 +129,15 @@ struct CoreDataRecordWriter {
       var toOne: [(relationship: CoreDataEntityLayout.Relationship, reference: CoreDataReference?)] = []
       for relationship in entity.relationships where !relationship.model.isToMany {
         guard case .foreignKey = relationship.storage else { continue }
-        guard let value = change.record[relationship.key] else {
-          if newRows.contains(primaryKey) { toOne.append((relationship, nil)) }
+        guard let value = change.record[relationship.key], !value.isNull else {
+          let required = !relationship.model.isOptional || relationship.model.minCount > 0
+          if required, newRows.contains(primaryKey) {
+            // The source holds the row so; Core Data checks required values only when the app saves that object.
+            result.warnings.append(
+              Diagnostic(
+                "required-link-empty", at: location.table(entity.table).item("\(change.label), relationship '\(relationship.key)'"),
+                "the model requires \(relationship.key), but the source row has none; the copy has none either"))
+          }
           continue
         }
         toOne.append((relationship, try reference(value, relationship: relationship, label: change.label)))
@@ -206,6 +220,8 @@ struct CoreDataRecordWriter {
     for member in entity.members {
       let here = location.table(entity.table).item("\(label), key '\(member.key)'")
       switch member {
+      case .attribute(let column) where column.attribute?.isDerived == true:
+        continue  // the store's triggers compute it
       case .attribute(let column):
         let value = try attributeValue(record[column.key] ?? .null, column: column, record: record, label: label, at: here, dates: dates, warnings: &warnings)
         append(value, column: column, to: &row)
@@ -303,6 +319,30 @@ struct CoreDataRecordWriter {
     row.toOne = []
   }
 
+  /// For an updated row: an external-storage value whose file already holds the same bytes
+  /// keeps its file (and blob); a file whose value changes is noted as replaced.
+  private func keepUnchangedExternalFiles(_ row: inout Row, primaryKey: Int64, replaced: inout [String]) throws {
+    let external = Set(entity.columns.filter { $0.type == .data(external: true) }.map(\.column))
+    for index in row.cells.indices where external.contains(row.cells[index].column) {
+      let column = row.cells[index].column
+      let statement = try database.prepare("SELECT \(quoted(column)) FROM \(quoted(entity.table)) WHERE Z_PK = ?", table: entity.table)
+      statement.bind(1, int64: primaryKey)
+      guard try statement.step(), statement.columnType(0) == .blob,
+        case .file(let oldName) = CoreDataExternalStorage.decode(statement.blob(0))
+      else { continue }
+      let newName: String? = if case .blob(let blob) = row.cells[index].value, case .file(let name) = CoreDataExternalStorage.decode(blob) { name } else { nil }
+      let newData = newName.flatMap { name in row.files.first { $0.name == name }?.data }
+      if let newName, let newData, let folder = externalDataFolder,
+        let oldData = try? Data(contentsOf: folder.appendingPathComponent(oldName)), oldData == newData
+      {
+        row.cells[index].value = .blob(statement.blob(0))
+        row.files.removeAll { $0.name == newName }
+      } else {
+        replaced.append(oldName)
+      }
+    }
+  }
+
   private func update(row: Row, primaryKey: Int64, label: String) throws {
     let assignments = row.cells.map { "\(quoted($0.column)) = ?" } + ["Z_OPT = Z_OPT + 1"]
     let statement = try database.prepare(
@@ -395,14 +435,33 @@ struct CoreDataRecordWriter {
           try step(statement, label: label)
         }
       case .joinTable(let table, let own, let destination, let order):
-        let clear = try database.prepare("DELETE FROM \(quoted(table)) WHERE \(quoted(own)) = ?", table: table)
-        clear.bind(1, int64: primaryKey)
-        try step(clear, label: label)
+        // Pairs are kept, added or removed one by one, so linking the other side of a
+        // many-to-many leaves the order this side's column keeps.
+        let held = try database.prepare("SELECT \(quoted(destination)) FROM \(quoted(table)) WHERE \(quoted(own)) = ?", table: table)
+        held.bind(1, int64: primaryKey)
+        var existing: Set<Int64> = []
+        while try held.step() { existing.insert(held.int64(0)) }
+        let wanted = Set(targets)
+        for stale in existing.subtracting(wanted).sorted() {
+          let remove = try database.prepare(
+            "DELETE FROM \(quoted(table)) WHERE \(quoted(own)) = ? AND \(quoted(destination)) = ?", table: table)
+          remove.bind(1, int64: primaryKey)
+          remove.bind(2, int64: stale)
+          try step(remove, label: label)
+        }
         for (index, target) in targets.enumerated() {
-          let columns = [own, destination] + (order.map { [$0] } ?? [])
-          let statement = try database.prepare(
-            "INSERT OR IGNORE INTO \(quoted(table)) (\(columns.map(quoted).joined(separator: ", "))) VALUES (?, ?\(order == nil ? "" : ", \(index)"))",
-            table: table)
+          let statement: SQLiteStatement
+          if existing.contains(target) {
+            guard let order else { continue }
+            statement = try database.prepare(
+              "UPDATE \(quoted(table)) SET \(quoted(order)) = \(index) WHERE \(quoted(own)) = ? AND \(quoted(destination)) = ?", table: table)
+          } else {
+            let columns = [own, destination] + (order.map { [$0] } ?? [])
+            statement = try database.prepare(
+              "INSERT OR IGNORE INTO \(quoted(table)) (\(columns.map(quoted).joined(separator: ", "))) VALUES (?, ?\(order == nil ? "" : ", \(index)"))",
+              table: table)
+            existing.insert(target)
+          }
           statement.bind(1, int64: primaryKey)
           statement.bind(2, int64: target)
           try step(statement, label: label)

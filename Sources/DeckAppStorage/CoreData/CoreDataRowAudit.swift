@@ -65,6 +65,7 @@ struct CoreDataRowAudit {
           throw failure(here.item("column \(name)"), "the column is declared \(type) but holds a value of storage class \(cell.type)")
         }
         guard model != nil else { continue }
+        if try isOtherSidesColumn(name, lineage: lineage) { continue }
         guard let property = base(name) else {
           throw failure(here.item("column \(name)"), "the column belongs to no property of \(entity.name) or its superentities")
         }
@@ -83,6 +84,39 @@ struct CoreDataRowAudit {
         throw failure(
           location.table(entity.table).item("column \(column)"),
           "the new rows of \(entity.name) use a column that rows of entity number \(number) use; the value went into another entity's column")
+      }
+    }
+  }
+
+  /// Whether `column` keeps another entity's to-many relationship to this one in this table:
+  /// `Z<n><NAME>` (entity `n`'s to-many `name` without inverse), or an order column
+  /// `Z_FOK_<NAME>` / `Z_FOK_<n><NAME>` of such a relationship or of the inverse of a to-one.
+  private func isOtherSidesColumn(_ column: String, lineage: [CoreDataModel.Entity]) throws -> Bool {
+    guard let model else { return false }
+    var name = Substring(column.uppercased())
+    let isOrder = name.hasPrefix("Z_FOK_")
+    name = isOrder ? name.dropFirst(6) : name.dropFirst()
+    let digits = name.prefix { $0.isNumber }
+    let lineageNames = Set(lineage.map(\.name))
+    if digits.isEmpty {
+      // Z_FOK_<NAME>: the order of the to-many that is the inverse of this row's to-one NAME.
+      return isOrder && lineage.contains { owner in
+        owner.properties.contains { property in
+          if case .relationship(let relationship) = property { return !relationship.isToMany && relationship.name.uppercased() == name }
+          return false
+        }
+      }
+    }
+    guard let number = Int64(digits) else { return false }
+    let relationshipName = name.dropFirst(digits.count)
+    let statement = try database.prepare("SELECT Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT = ?", table: "Z_PRIMARYKEY")
+    statement.bind(1, int64: number)
+    guard try statement.step() else { return false }
+    return model.lineage(of: statement.text(0)).contains { owner in
+      owner.properties.contains { property in
+        guard case .relationship(let relationship) = property else { return false }
+        return relationship.isToMany && relationship.name.uppercased() == relationshipName
+          && model.lineage(of: entity.name).contains { $0.name == relationship.destination } && lineageNames.contains(relationship.destination)
       }
     }
   }

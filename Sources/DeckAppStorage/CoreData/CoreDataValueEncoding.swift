@@ -23,6 +23,29 @@ enum CoreDataValueEncoding {
     }
   }
 
+  /// The record with each attribute and composite-element value converted to its column's
+  /// type where that is exact (a base64 string to bytes, a number to a date, …), so that
+  /// matching it with the rows a store holds compares like with like; values that do not
+  /// convert are left for the writer to refuse.
+  static func typed(_ record: AppRecord, as entity: CoreDataEntityLayout, dates: JSONDateEncoding) -> AppRecord {
+    var typed = record
+    for member in entity.members {
+      switch member {
+      case .attribute(let column):
+        if let value = record[column.key], let converted = convert(value, to: column.type, dates: dates) { typed[column.key] = converted }
+      case .composite(let composite):
+        guard case .object(var object)? = record[composite.key] else { continue }
+        for element in composite.elements {
+          if let value = object[element.key], let converted = convert(value, to: element.type, dates: dates) { object[element.key] = converted }
+        }
+        typed[composite.key] = .object(object)
+      case .relationship:
+        continue
+      }
+    }
+    return typed
+  }
+
   /// Why `value` does not fit the column's attribute (an Integer 16 or 32 out of range), or nil.
   static func rangeProblem(_ value: AppValue, column: CoreDataEntityLayout.Column) -> String? {
     guard case .integer(let number) = value, let code = column.attribute?.typeCode,

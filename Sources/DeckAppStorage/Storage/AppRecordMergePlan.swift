@@ -33,15 +33,16 @@ struct AppRecordMergePlan {
   ) throws {
     merged = existing
     let keys = matching.keys ?? incoming.profile?.identityKeys
-    var index: [AppRecordIdentity: Int] = [:]
+    // Each held record matches at most one record being written: two equal records being
+    // written are two records, so the second matches the next held one with that identity.
+    var index: [AppRecordIdentity: [Int]] = [:]
     for (position, record) in existing.enumerated() {
-      let identity = AppRecordIdentity(record, keys: keys)
-      if index[identity] == nil { index[identity] = position }
+      index[AppRecordIdentity(record, keys: keys), default: []].append(position)
     }
     matchedExisting = Array(repeating: nil, count: incoming.records.count)
     for (position, record) in incoming.records.enumerated() {
       let identity = AppRecordIdentity(record, keys: keys)
-      guard matching.policy != .add, !identity.isEmpty, let held = index[identity] else {
+      guard matching.policy != .add, !identity.isEmpty, let held = index[identity]?.first else {
         changes.append(Change(incomingIndex: position, record: record))
         merged.append(record)
         summary.added += 1
@@ -53,6 +54,7 @@ struct AppRecordMergePlan {
           .invalidRequest, at: location.item(incoming.label(ofRecord: position)),
           "matches a record the destination already holds (by \(by)); refusing, as --existing fail asks")
       }
+      index[identity]?.removeFirst()
       matchedExisting[position] = held
       var updated = existing[held]
       for field in record { updated[field.key] = field.value }

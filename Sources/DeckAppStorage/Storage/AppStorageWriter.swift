@@ -117,6 +117,7 @@ public struct AppStorageWriter: Sendable {
       let restore = backupPath.map { "; the old file is kept at \($0)" } ?? ""
       throw DeckError(.writeFailed, at: location, "\(error.message) (after the file was put in place\(restore))")
     }
+    writer.discardReplacedCompanionFiles()
     return backupPath
   }
 

@@ -38,8 +38,9 @@ struct CoreDataFileWriter: StorageFileWriter {
       let entity = try schema.entity(wanted, location: location)
       let reader = CoreDataRecordReader(database: database, schema: schema, originalPath: destination, location: location)
       let (existing, _) = try reader.read(entity)
+      let typed = records.replacingRecords(records.records.map { CoreDataValueEncoding.typed($0, as: entity, dates: records.jsonDates) })
       let plan = try AppRecordMergePlan(
-        existing: existing.records, existingKeys: existing.primaryKeys ?? [], incoming: records, matching: matching,
+        existing: existing.records, existingKeys: existing.primaryKeys ?? [], incoming: typed, matching: matching,
         location: location.item("entity \(entity.name)"))
       return (entity, try reader.count(entity), plan, try CoreDataStoreEdit.bookkeeping(database), schema.warnings)
     }
@@ -55,9 +56,11 @@ struct CoreDataFileWriter: StorageFileWriter {
       CoreDataRecordWriter.Change(label: records.label(ofRecord: change.incomingIndex), record: change.record, primaryKey: change.existingKey)
     }
     let (entity, location, stagingFolder, dates) = (entity, location, stagingFolder, records.jsonDates)
+    let externalDataFolder = CoreDataExternalStorage.folder(forStore: destination)
     let result = try CoreDataStoreEdit.apply(to: destination, writingAt: path, location: location) { database, schema in
-      try CoreDataRecordWriter(database: database, schema: schema, entity: entity, location: location, stagingFolder: stagingFolder)
-        .write(changes, dates: dates)
+      var writer = CoreDataRecordWriter(database: database, schema: schema, entity: entity, location: location, stagingFolder: stagingFolder)
+      writer.externalDataFolder = externalDataFolder
+      return try writer.write(changes, dates: dates)
     }
     written = result
     warnings += result.warnings
@@ -81,7 +84,7 @@ struct CoreDataFileWriter: StorageFileWriter {
     try CoreDataRowAudit(database: database, model: schema.model, entity: reread, location: location).check(primaryKeys: written.primaryKeys)
     let (all, _) = try reader.read(reread, primaryKeys: Set(written.primaryKeys))
     let byKey = Dictionary(zip(all.primaryKeys ?? [], all.records), uniquingKeysWith: { first, _ in first })
-    let relationshipKeys = Set(reread.relationships.map(\.key))
+    let relationshipKeys = reread.keysNotWrittenAsValues
     let actual = written.primaryKeys.map { key in
       AppRecord(fields: (byKey[key] ?? AppRecord()).fields.filter { !relationshipKeys.contains($0.key) })
     }
@@ -98,6 +101,13 @@ struct CoreDataFileWriter: StorageFileWriter {
   /// the store that names them is put in place); returns their new paths, for removal if that fails.
   func placeCompanionFiles() throws -> [String] {
     try CoreDataStoreEdit.placeExternalFiles(written?.externalFiles ?? [], from: stagingFolder, destination: destination, location: location)
+  }
+
+  /// Removes the files of external-storage values the write replaced (once the new store, which
+  /// no longer names them, is in place).
+  func discardReplacedCompanionFiles() {
+    let folder = CoreDataExternalStorage.folder(forStore: destination)
+    for name in written?.replacedExternalFiles ?? [] { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
   }
 
   private var stagingFolder: URL { URL(fileURLWithPath: staging.path(for: "_EXTERNAL_DATA")) }

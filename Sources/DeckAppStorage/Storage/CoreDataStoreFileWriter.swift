@@ -117,6 +117,7 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
 
   mutating func produce(at path: String) throws {
     let (plans, content, location, staging, policy) = (plans, content, location, stagingFolder, policy)
+    let externalDataFolder = CoreDataExternalStorage.folder(forStore: destination)
     let (written, outcomes, warnings) = try CoreDataStoreEdit.apply(to: destination, writingAt: path, location: location) {
       database, schema in
       var warnings: [Diagnostic] = []
@@ -128,6 +129,7 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
         guard let entity = schema.entities.first(where: { $0.name == plan.entity.name }) else { continue }
         var writer = CoreDataRecordWriter(database: database, schema: schema, entity: entity, location: location, stagingFolder: staging)
         writer.deferLinks = true
+        writer.externalDataFolder = externalDataFolder
         let changes = plan.plan.changes.map { change in
           CoreDataRecordWriter.Change(label: Self.label(plan.source, change.incomingIndex), record: change.record, primaryKey: change.existingKey)
         }
@@ -218,7 +220,7 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
       try CoreDataRowAudit(database: database, model: schema.model, entity: entity, location: location).check(primaryKeys: write.rows.primaryKeys)
       let (rows, _) = try reader.read(entity, primaryKeys: Set(write.rows.primaryKeys + write.links.primaryKeys))
       let byKey = Dictionary(zip(rows.primaryKeys ?? [], rows.records), uniquingKeysWith: { first, _ in first })
-      let relationships = Set(entity.relationships.map(\.key))
+      let relationships = entity.keysNotWrittenAsValues
       let actual = write.rows.primaryKeys.map { key in
         AppRecord(fields: (byKey[key] ?? AppRecord()).fields.filter { !relationships.contains($0.key) })
       }
@@ -235,6 +237,11 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
   func placeCompanionFiles() throws -> [String] {
     try CoreDataStoreEdit.placeExternalFiles(
       written.flatMap(\.rows.externalFiles), from: stagingFolder, destination: destination, location: location)
+  }
+
+  func discardReplacedCompanionFiles() {
+    let folder = CoreDataExternalStorage.folder(forStore: destination)
+    for name in written.flatMap(\.rows.replacedExternalFiles) { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
   }
 
   private var stagingFolder: URL { URL(fileURLWithPath: staging.path(for: "_EXTERNAL_DATA")) }

@@ -16,11 +16,17 @@ protocol StorageFileWriter {
   /// Puts files that belong beside the new file in place (after it was verified, before it
   /// replaces the destination); returns their paths, removed again if that fails.
   func placeCompanionFiles() throws -> [String]
+  /// Removes files beside the destination that the new file no longer needs (after it is in
+  /// place and verified).
+  func discardReplacedCompanionFiles()
 }
 
 extension StorageFileWriter {
   /// Most kinds are a single file.
   func placeCompanionFiles() throws -> [String] { [] }
+
+  /// Most kinds are a single file.
+  func discardReplacedCompanionFiles() {}
 
   /// Throws a verification failure naming the first difference, when there is one.
   func requireEqual(expected: [AppRecord], actual: [AppRecord], labels: (Int) -> String, at location: SourceLocation) throws {
