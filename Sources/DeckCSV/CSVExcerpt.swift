@@ -1,5 +1,9 @@
-/// Short excerpts of input for error messages: line breaks and tabs shown as `\n` and `\t`,
-/// cut to a few dozen characters with `…`.
+import DeckCore
+import Foundation
+
+/// Short excerpts of input for error messages: line breaks (CR, LF or CRLF) shown as `\n`, other
+/// control and bidirectional characters as ``TerminalText`` shows them, cut to a few dozen
+/// characters with `…`.
 enum CSVExcerpt {
   /// The longest excerpt, in characters.
   static let maximumLength = 32
@@ -16,20 +20,9 @@ enum CSVExcerpt {
       visible = String(decoding: utf8[cut...], as: UTF8.self)
       leading = "…"
     }
-    var escaped = ""
-    var afterCR = false
-    for scalar in visible.unicodeScalars {
-      defer { afterCR = scalar == "\r" }
-      switch scalar {
-      case "\n" where afterCR: continue
-      case "\n", "\r": escaped += "\\n"
-      case "\t": escaped += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      default: escaped.unicodeScalars.append(scalar)
-      }
-    }
-    visible = escaped
+    // A line break in the file, whichever its form, reads `\n`; the rest as on a terminal.
+    visible = TerminalText.escaped(
+      visible.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n"))
     if visible.count > maximumLength {
       return leading + String(visible.prefix(maximumLength - 1)) + "…"
     }

@@ -35,7 +35,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   public var unusedNoteTypes: [String]
   /// File names notes refer to that the deck does not contain, sorted.
   public var missingMedia: [String]
-  /// The reader's warnings, one line each.
+  /// The reader's warnings, one line each, names exactly as the input holds them.
   public var warnings: [String]
 
   /// Summarises `deck`.
@@ -61,7 +61,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
       $0.name != $1.name ? $0.name < $1.name : $0.fields.lexicographicallyPrecedes($1.fields)
     }
     missingMedia = Self.missingMedia(in: collection)
-    warnings = deck.warnings.map(\.description)
+    warnings = deck.warnings.map(\.exactDescription)
   }
 
   /// Names referred to by note fields (compared in NFC, as Anki stores both) that no media file has.
@@ -79,15 +79,23 @@ public struct DeckSummary: Sendable, Equatable, Codable {
     return missing.sorted()
   }
 
-  /// The summary as one JSON object (keys sorted, so the output is stable).
+  /// The summary as one JSON object (keys sorted, so the output is stable). Every string is
+  /// exact; control and bidirectional characters in them are JSON escapes
+  /// (``TerminalText/escapedJSON(_:)``), so the text is safe to print on a terminal.
   public func jsonText() throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(self), as: UTF8.self)
+    return TerminalText.escapedJSON(String(decoding: try encoder.encode(self), as: UTF8.self))
   }
 
-  /// The summary as readable text, one fact per line.
-  public var text: String {
+  /// The summary as readable text, one fact per line, safe to print on a terminal: control and
+  /// bidirectional characters in names are shown as ``TerminalText`` shows them, so a name
+  /// never breaks its line.
+  public var text: String { lines.map(TerminalText.escaped).joined(separator: "\n") }
+
+  /// The lines of ``text``, names exactly as the input holds them (each to be escaped with
+  /// ``TerminalText/escaped(_:)`` before it reaches a terminal).
+  public var lines: [String] {
     var lines = [
       "Format:   \(format)",
       "Notes:    \(notes)",
@@ -110,6 +118,6 @@ public struct DeckSummary: Sendable, Equatable, Codable {
       lines.append("Missing media (referenced by notes, absent from the file):")
       lines += missingMedia.map { "  \($0)" }
     }
-    return lines.joined(separator: "\n")
+    return lines
   }
 }

@@ -25,8 +25,29 @@ struct Deckport: ParsableCommand {
   /// Runs the command. A reader that goes away early (`deckport … | head -1`) must not kill
   /// deckport with SIGPIPE: writes to it fail quietly instead, and the work finishes (or fails)
   /// with its own exit status.
+  ///
+  /// What ArgumentParser's own `main` does, except that an error message (which may quote an
+  /// argument, such as a file name holding control characters) reaches standard error through
+  /// ``StandardError``, escaped; help, version and completion text (deckport's own) is printed
+  /// as it is.
   static func main() {
     signal(SIGPIPE, SIG_IGN)
-    main(nil)
+    do {
+      var command = try parseAsRoot(nil)
+      try command.run()
+    } catch {
+      let status = exitCode(for: error)
+      let text = fullMessage(for: error)
+      if status.isSuccess {
+        if !text.isEmpty { print(text) }
+      } else if !text.isEmpty {
+        text.split(separator: "\n", omittingEmptySubsequences: false).forEach { StandardError.write(String($0)) }
+      }
+      #if canImport(Glibc)
+        Glibc.exit(status.rawValue)
+      #else
+        Darwin.exit(status.rawValue)
+      #endif
+    }
   }
 }

@@ -58,15 +58,7 @@ struct DamagedInputTests {
 
   /// The legacy fixture whose collection had `sql` run on it.
   static func alteredCollection(_ sql: String) -> @Sendable (String) throws -> Void {
-    { path in
-      let scratch = try TemporaryDirectory()
-      let databasePath = scratch.path(for: "collection.anki21")
-      try PackageSurgery.member("collection.anki21", of: legacy).write(to: URL(fileURLWithPath: databasePath))
-      let database = try SQLiteDatabase(path: databasePath, readOnly: false, location: SourceLocation(file: databasePath))
-      try database.execute(sql)
-      try PackageSurgery.copy(
-        legacy, to: path, applying: .init(replace: ["collection.anki21": try bytes(databasePath)]))
-    }
+    { path in try PackageSurgery.copy(legacy, to: path, runningOnCollection: sql) }
   }
 
   /// The legacy fixture whose collection member has its bytes at `offsets` inverted.

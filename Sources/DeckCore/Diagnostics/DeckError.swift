@@ -2,7 +2,9 @@
 ///
 /// The message is the product: `description` renders as `<location>: <message>`, for example
 /// `broken.apkg: member 'media': not a zstd frame (Unknown frame descriptor)`, and the CLI prints
-/// exactly that line.
+/// exactly that line. Control and bidirectional characters in it (from a file name, a deck name,
+/// an excerpt of the input) are shown as ``TerminalText`` shows them, so printing an error can
+/// never drive the terminal; ``message`` and ``location`` keep them.
 public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of failure this is; the CLI maps it to an exit status.
   public enum Kind: String, Sendable, Hashable {
@@ -44,7 +46,8 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
     self.details = details
   }
 
-  public var description: String { "\(location): \(message)" }
+  /// `<location>: <message>` on one line, safe to print on a terminal.
+  public var description: String { TerminalText.escaped("\(location.exactDescription): \(message)") }
 
   /// A sentence on what this kind of failure means.
   public var kindExplanation: String {

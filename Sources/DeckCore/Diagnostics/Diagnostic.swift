@@ -1,5 +1,9 @@
 /// Something a reader or writer could not keep or had to change, reported instead of being
 /// done silently. The CLI prints each as a warning; `--strict` turns any of them into a failure.
+///
+/// Its `description` shows control and bidirectional characters the way ``TerminalText`` does,
+/// so a warning that names something from the input cannot drive the terminal;
+/// ``exactDescription`` is the same line with every name exactly as the input holds it.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   /// What kind of loss or change this is, as a short stable tag (`media-renamed`, `field-count`).
   public var category: String
@@ -15,5 +19,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
-  public var description: String { "\(location): warning: [\(category)] \(message)" }
+  /// `<location>: warning: [<category>] <message>` on one line, safe to print on a terminal.
+  public var description: String { TerminalText.escaped(exactDescription) }
+
+  /// The warning as one line, every name exactly as the input holds it (for JSON output).
+  public var exactDescription: String { "\(location.exactDescription): warning: [\(category)] \(message)" }
 }

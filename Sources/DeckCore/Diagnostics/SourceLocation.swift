@@ -2,7 +2,9 @@
 /// the reader knows (zip member, table and row, line and column, byte offset, JSON path, key).
 ///
 /// Its `description` is the prefix of every error message, for example
-/// `deck.apkg: member 'collection.anki21': table notes, row 1700000000000`.
+/// `deck.apkg: member 'collection.anki21': table notes, row 1700000000000`, with the control and
+/// bidirectional characters a file name or member name may hold shown as ``TerminalText`` shows
+/// them; ``exactDescription`` keeps them.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The path of the file as the user named it.
   public var file: String
@@ -69,7 +71,11 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     return copy
   }
 
-  public var description: String {
+  /// The location as one line, safe to print on a terminal.
+  public var description: String { TerminalText.escaped(exactDescription) }
+
+  /// The location as one line, every name exactly as the input holds it (for JSON output).
+  public var exactDescription: String {
     var text = file
     if let line {
       text += ":\(line)"

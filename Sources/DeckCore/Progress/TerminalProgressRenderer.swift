@@ -86,7 +86,7 @@ public final class TerminalProgressRenderer: Sendable {
       guard !finished else { return }
       guard !phases.isEmpty else { return erase() }
       guard ProcessInfo.processInfo.systemUptime - started >= delay else { return }
-      var line = phases.map(\.description).joined(separator: " · ")
+      var line = TerminalText.escaped(phases.map(\.description).joined(separator: " · "))
       let width = max(columns - 1, 10)
       if line.count > width { line = String(line.prefix(width - 1)) + "…" }
       // Back to the start of the line, the text, then erase whatever a longer line left.

@@ -63,21 +63,19 @@ public enum MediaFileName {
     name.unicodeScalars.elementsEqual(normalizedName.unicodeScalars)
   }
 
-  /// `name` as it can be shown in a message: control characters, combining marks, format
-  /// characters and unassigned code points written as `\u{…}`, so an NFD name or a hidden
-  /// character is visible.
+  /// `name` as it can be shown in a message: what ``TerminalText/escaped(_:)`` escapes, and also
+  /// combining marks, format characters and unassigned code points, written as `\u{…}`, so an
+  /// NFD name or a hidden character is visible.
   public static func visible(_ name: String) -> String {
-    var text = ""
-    for scalar in name.unicodeScalars {
+    TerminalText.escaped(name) { scalar in
       switch scalar.properties.generalCategory {
       case .control, .nonspacingMark, .spacingMark, .enclosingMark, .format, .unassigned,
         .lineSeparator, .paragraphSeparator, .privateUse, .surrogate:
-        text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        true
       default:
-        text.unicodeScalars.append(scalar)
+        false
       }
     }
-    return text
   }
 
   private static func suffixDeviceName(_ name: String) -> String {

@@ -84,14 +84,14 @@ extension Deckport {
       let s = report.summary
       if let written = report.appWrite, written.dryRun {
         let records = "\(written.recordCount) record\(written.recordCount == 1 ? "" : "s")"
-        print(
+        StandardOutput.write(
           "Dry run: would write \(records) to \(output) (\(written.kind.displayName), \(written.place)) from \(report.inputFormat): \(written.merge); verified in a scratch copy; nothing was written")
         return
       }
-      if let backupPath = report.appWrite?.backupPath { print("Kept the old \(output) as \(backupPath)") }
-      print(
+      if let backupPath = report.appWrite?.backupPath { StandardOutput.write("Kept the old \(output) as \(backupPath)") }
+      StandardOutput.write(
         "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(s.notes) notes, \(s.cards) cards, \(s.reviews) reviews, \(s.media) media files\(warningCount > 0 ? ", \(warningCount) warning\(warningCount == 1 ? "" : "s")" : "")")
-      if let written = report.appWrite { print("Records in \(output) (\(written.place)): \(written.merge)") }
+      if let written = report.appWrite { StandardOutput.write("Records in \(output) (\(written.place)): \(written.merge)") }
     }
   }
 }

@@ -40,7 +40,11 @@ extension Deckport {
         }
       }
       let summary = DeckSummary(deck)
-      print(json ? try summary.jsonText() : summary.text)
+      if json {
+        StandardOutput.writeJSON(try summary.jsonText())
+      } else {
+        summary.lines.forEach(StandardOutput.write)
+      }
       try CommandFailure.handle(warnings: deck.warnings, options: diagnostics)
     }
   }

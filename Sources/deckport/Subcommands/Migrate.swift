@@ -122,13 +122,13 @@ extension Deckport {
       let read = report.source
       let written = report.destination
       let profileText = read.records.profile.map { ", profile \($0.title)" } ?? ""
-      print("Read \(count(read.records.records.count)) from \(source): \(read.kind.displayName), \(read.place)\(profileText)")
+      StandardOutput.write("Read \(count(read.records.records.count)) from \(source): \(read.kind.displayName), \(read.place)\(profileText)")
       if written.dryRun {
-        print(
+        StandardOutput.write(
           "Dry run: would write \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place)\(written.created ? " (a new file)" : ""); \(written.merge); verified in a scratch copy; nothing was written")
       } else {
-        if let backupPath = written.backupPath { print("Kept the old \(destination) as \(backupPath)") }
-        print(
+        if let backupPath = written.backupPath { StandardOutput.write("Kept the old \(destination) as \(backupPath)") }
+        StandardOutput.write(
           "Wrote \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place); \(written.merge); verified: read back, every value equal")
       }
       try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
@@ -164,12 +164,12 @@ extension Deckport {
     private func printList() throws {
       let kind = try CommandFailure.reporting(verbose: diagnostics.verbose) { try AppStorageKind.detect(path: source) }
       let types = try CommandFailure.reporting(verbose: diagnostics.verbose) { try AppStorageReader().recordTypes(path: source, kind: kind) }
-      print("\(source): \(kind.displayName)")
+      StandardOutput.write("\(source): \(kind.displayName)")
       for type in types {
         let profileText = type.profile.map { ", profile \($0.id)" } ?? ""
-        print("  \(type.name): \(count(type.count))\(profileText)")
-        print("    fields: " + (type.fields.isEmpty ? "(none)" : type.fields.map { "\($0.key) (\($0.type.rawValue))" }.joined(separator: ", ")))
-        print("    \(type.detail)")
+        StandardOutput.write("  \(type.name): \(count(type.count))\(profileText)")
+        StandardOutput.write("    fields: " + (type.fields.isEmpty ? "(none)" : type.fields.map { "\($0.key) (\($0.type.rawValue))" }.joined(separator: ", ")))
+        StandardOutput.write("    \(type.detail)")
       }
     }
 

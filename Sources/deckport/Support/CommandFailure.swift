@@ -3,12 +3,6 @@ import DeckConversion
 import DeckCore
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Turns library errors and warnings into what the user sees: one line per problem on standard
 /// error, and an exit status (1 for bad input, 64 for bad usage).
 enum CommandFailure {
@@ -56,32 +50,5 @@ enum CommandFailure {
       StandardError.write("deckport: error: --strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s") above")
       throw ExitCode.failure
     }
-  }
-}
-
-/// Writes lines to standard error.
-enum StandardError {
-  /// Writes `line` and a line break; when standard error is closed (a pipe whose reader has
-  /// gone), the line is dropped rather than the process stopped.
-  static func write(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var offset = 0
-      while offset < buffer.count {
-        let written = systemWrite(STDERR_FILENO, base + offset, buffer.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
-    }
-  }
-
-  /// The C library's `write`.
-  private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-      Glibc.write(descriptor, buffer, count)
-    #else
-      Darwin.write(descriptor, buffer, count)
-    #endif
   }
 }
