@@ -148,15 +148,15 @@ extension Deckport {
         try AppMigrator().migrateStore(source: source, destination: destination, options: options)
       }
       let entities = report.source.entities.count
-      print("Read \(count(report.source.recordCount)) of \(entities) entit\(entities == 1 ? "y" : "ies") from \(source): Core Data/SwiftData store")
+      StandardOutput.write("Read \(count(report.source.recordCount)) of \(entities) entit\(entities == 1 ? "y" : "ies") from \(source): Core Data/SwiftData store")
       if report.dryRun {
-        print("Dry run: would write into \(destination) (verified in a scratch copy; nothing was written):")
+        StandardOutput.write("Dry run: would write into \(destination) (verified in a scratch copy; nothing was written):")
       } else {
-        if let backupPath = report.backupPath { print("Kept the old \(destination) as \(backupPath)") }
-        print("Wrote into \(destination) (verified: read back, every value and link as written):")
+        if let backupPath = report.backupPath { StandardOutput.write("Kept the old \(destination) as \(backupPath)") }
+        StandardOutput.write("Wrote into \(destination) (verified: read back, every value and link as written):")
       }
       for outcome in report.entities {
-        print("  \(outcome.entity) (table \(outcome.table)): \(count(outcome.read)); \(outcome.merge); \(outcome.links) link\(outcome.links == 1 ? "" : "s") set")
+        StandardOutput.write("  \(outcome.entity) (table \(outcome.table)): \(count(outcome.read)); \(outcome.merge); \(outcome.links) link\(outcome.links == 1 ? "" : "s") set")
       }
       try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
     }
