@@ -50,7 +50,7 @@ struct DuplicateGUIDTests {
     #expect(error.location.item == "note 11")
     #expect(
       error.message
-        == "note has the GUID 'abc' of note 10; Anki matches notes by GUID and would import only one of them (--duplicate-guids keep-first or new-guid writes them)"
+        == "note has the GUID 'abc' of note 10; Anki matches notes by GUID, so importing the package again would update only one of them (--duplicate-guids keep-first or new-guid writes them)"
     )
   }
 
@@ -65,7 +65,7 @@ struct DuplicateGUIDTests {
     let duplicates = warnings.filter { $0.category == "guid-duplicate" }
     #expect(
       duplicates.map(\.description) == [11, 12].map {
-        "out.\(kind.rawValue): note \($0): warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki would import only one of them; it is left out, with its cards"
+        "out.\(kind.rawValue): note \($0): warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards"
       })
   }
 
@@ -81,8 +81,8 @@ struct DuplicateGUIDTests {
     #expect(written.cards.count == 4 && written.reviews.count == 1)
     #expect(
       warnings.filter { $0.category == "guid-duplicate" }.map(\.description) == [
-        "out.apkg: note 11: warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki would import only one of them; it is written with the new GUID '\(guid11)'",
-        "out.apkg: note 12: warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki would import only one of them; it is written with the new GUID '\(guid12)'",
+        "out.apkg: note 11: warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid11)'",
+        "out.apkg: note 12: warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid12)'",
       ])
     // Deterministic: the same input gives the same GUIDs.
     #expect(try Self.write(.newGUID).0.collection.notes.map(\.guid) == written.notes.map(\.guid))

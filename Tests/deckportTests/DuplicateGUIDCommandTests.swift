@@ -28,7 +28,7 @@ struct DuplicateGUIDCommandTests {
     #expect(run.status == 1)
     #expect(
       run.standardError
-        == "deckport: error: \(output): note \(Self.second): note has the GUID '\(Self.guid)' of note \(Self.first); Anki matches notes by GUID and would import only one of them (--duplicate-guids keep-first or new-guid writes them)\n"
+        == "deckport: error: \(output): note \(Self.second): note has the GUID '\(Self.guid)' of note \(Self.first); Anki matches notes by GUID, so importing the package again would update only one of them (--duplicate-guids keep-first or new-guid writes them)\n"
     )
     #expect(!FileManager.default.fileExists(atPath: output))
   }
@@ -42,7 +42,7 @@ struct DuplicateGUIDCommandTests {
     #expect(run.status == 0, "stderr: \(run.standardError)")
     #expect(
       run.standardError.contains(
-        "deckport: \(output): note \(Self.second): warning: [guid-duplicate] note has the GUID '\(Self.guid)' of note \(Self.first), and Anki would import only one of them; it is left out, with its cards\n"
+        "deckport: \(output): note \(Self.second): warning: [guid-duplicate] note has the GUID '\(Self.guid)' of note \(Self.first), and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards\n"
       ))
     let deck = try DeckLoader().load(path: output).collection
     #expect(deck.notes.count == 8)
@@ -72,7 +72,7 @@ struct DuplicateGUIDCommandTests {
     let fresh = DerivedID.guid(for: [Self.guid, String(Self.second)])
     #expect(
       run.standardError.contains(
-        "deckport: \(output): note \(Self.second): warning: [guid-duplicate] note has the GUID '\(Self.guid)' of note \(Self.first), and Anki would import only one of them; it is written with the new GUID '\(fresh)'\n"
+        "deckport: \(output): note \(Self.second): warning: [guid-duplicate] note has the GUID '\(Self.guid)' of note \(Self.first), and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(fresh)'\n"
       ))
     let deck = try DeckLoader().load(path: output).collection
     #expect(deck.notes.count == 9)
