@@ -47,7 +47,8 @@ public struct CSVReader: Sendable {
     let location = SourceLocation(file: path)
     let source = try FileByteSource(path: path, location: location)
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    let modified = (attributes?[.modificationDate] as? Date).map { Int64($0.timeIntervalSince1970) } ?? 0
+    // A file system may hold any time; one beyond the 64-bit seconds (or not a number) counts as 0.
+    let modified = (attributes?[.modificationDate] as? Date).flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.down)) } ?? 0
     return try read(source: source, location: location, modificationTime: modified)
   }
 

@@ -29,14 +29,18 @@ public struct ConversionOptions: Sendable {
   public var matching: AppRecordMatching
   /// For app storage outputs: verify in a scratch copy and write nothing.
   public var dryRun: Bool
+  /// For Anki package outputs: what to do with notes that share a GUID (refuse by default).
+  public var duplicateGUIDs: DuplicateGUIDPolicy
 
   /// Creates options.
   public init(
     from: InputFormat? = nil, to: OutputFormat? = nil, replacing: Bool = false, strict: Bool = false,
     csv: CSVOptions = CSVOptions(), app: AppStorageOptions = AppStorageOptions(), backup: Bool = false,
     limits: AnkiPackageReader.Limits = AnkiPackageReader.Limits(), progress: ProgressReporter? = nil,
-    matching: AppRecordMatching = AppRecordMatching(), dryRun: Bool = false
+    matching: AppRecordMatching = AppRecordMatching(), dryRun: Bool = false,
+    duplicateGUIDs: DuplicateGUIDPolicy = .fail
   ) {
+    self.duplicateGUIDs = duplicateGUIDs
     self.matching = matching
     self.dryRun = dryRun
     self.from = from
@@ -116,7 +120,7 @@ public struct DeckConverter: Sendable {
     let written = try AtomicOutput.write(to: output, replacing: options.replacing) { temporaryPath in
       let result = try DeckWriter.write(
         deck.collection, format: format, to: temporaryPath, reportingAs: output, csv: options.csv,
-        progress: options.progress)
+        duplicateGUIDs: options.duplicateGUIDs, progress: options.progress)
       result.warnings.forEach(onWarning)
       warnings += result.warnings
       try failIfStrict(options, result.warnings, at: outputLocation)

@@ -42,6 +42,14 @@ enum JSONValue {
   /// accepts for `dyn`) or a string of digits (genanki writes note type ids as strings).
   static func int64(_ value: Any) -> Int64? {
     if let number = value as? NSNumber {
+      // An integer is taken exactly (a double cannot hold every 64-bit id, such as Int64.max).
+      switch UInt8(bitPattern: number.objCType.pointee) {
+      case UInt8(ascii: "q"), UInt8(ascii: "l"), UInt8(ascii: "i"), UInt8(ascii: "s"):
+        return number.int64Value
+      case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"):
+        return number.uint64Value <= UInt64(Int64.max) ? Int64(number.uint64Value) : nil
+      default: break
+      }
       let double = number.doubleValue
       if double == double.rounded(), abs(double) < 9.2e18 { return number.int64Value }
       return nil

@@ -33,11 +33,15 @@ public struct AnkiPackageWriter: Sendable {
     public var generation: AnkiPackageGeneration
     /// A deck package or a whole-collection backup.
     public var kind: AnkiPackageKind
+    /// What to do with notes that share a GUID: refuse (the default), keep the first, or give
+    /// the later ones new GUIDs.
+    public var duplicateGUIDs: DuplicateGUIDPolicy
 
     /// Creates options.
-    public init(generation: AnkiPackageGeneration, kind: AnkiPackageKind) {
+    public init(generation: AnkiPackageGeneration, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail) {
       self.generation = generation
       self.kind = kind
+      self.duplicateGUIDs = duplicateGUIDs
     }
   }
 
@@ -65,7 +69,8 @@ public struct AnkiPackageWriter: Sendable {
   /// - Returns: everything that was left out or changed, each naming its item.
   /// - Throws: ``DeckError`` naming `destination` and the item: ``DeckError/Kind/invalidRequest``
   ///   for content Anki cannot represent (an invalid note type, a note whose field count
-  ///   differs from its note type, duplicate ids or GUIDs, an unusable media name),
+  ///   differs from its note type, duplicate ids, duplicate GUIDs under
+  ///   ``DuplicateGUIDPolicy/fail``, an unusable media name),
   ///   ``DeckError/Kind/corrupt`` for option-group settings that cannot be read, and
   ///   ``DeckError/Kind/writeFailed`` when writing fails.
   public func write(_ collection: DeckCollection, to path: String, reportingAs destination: String)
@@ -91,7 +96,8 @@ public struct AnkiPackageWriter: Sendable {
     let generation = options.generation
     var log = DiagnosticLog()
 
-    var content = try CollectionValidation.validated(collection, location: location, log: &log)
+    var content = try CollectionValidation.validated(
+      collection, duplicateGUIDs: options.duplicateGUIDs, location: location, log: &log)
     content = PackageSelection.selected(content, kind: options.kind, location: location, log: &log)
     let deckOptions = try PackageSelection.deckOptionEntries(&content, location: location, log: &log)
     let scratch = try TemporaryDirectory()

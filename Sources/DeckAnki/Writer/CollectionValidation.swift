@@ -14,25 +14,40 @@ import Foundation
 /// Changed, with a warning: a field value holding U+001F (Anki's field separator) loses it; a
 /// tag holding a space or a control character loses those (a space would split it in two);
 /// an empty tag is dropped; a deck name is normalised as Anki normalises it; a card whose note
-/// does not exist is left out.
+/// does not exist is left out; a number Anki cannot read is brought into its range
+/// (``AnkiValueRanges``).
 enum CollectionValidation {
   /// The field separator of `notes.flds`.
   static let fieldSeparator: Character = "\u{1F}"
 
   /// `collection` checked and, where reported, adjusted.
+  ///
+  /// - Parameter duplicateGUIDs: what to do with notes that share a GUID (see
+  ///   ``DuplicateGUIDPolicy``); a note left out takes its cards and their reviews with it.
   static func validated(
-    _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+    _ collection: DeckCollection, duplicateGUIDs: DuplicateGUIDPolicy = .fail, location: SourceLocation,
+    log: inout DiagnosticLog
   ) throws -> DeckCollection {
     var result = collection
     try checkNoteTypes(collection.noteTypes, location: location)
     result.notes = try checkedNotes(collection, location: location, log: &log)
-    result.notes = try NoteIdentity.assigningGUIDs(to: result.notes, location: location)
+    let identity = try NoteIdentity.assigningGUIDs(
+      to: result.notes, policy: duplicateGUIDs, location: location, log: &log)
+    result.notes = identity.notes
+    var cards = collection.cards
+    var reviews = collection.reviews
+    if !identity.dropped.isEmpty {
+      let droppedCards = Set(cards.filter { identity.dropped.contains($0.noteID) }.map(\.id))
+      cards.removeAll { droppedCards.contains($0.id) }
+      reviews.removeAll { droppedCards.contains($0.cardID) }
+      result.reviews = reviews
+    }
     result.decks = try checkedDecks(collection.decks, location: location, log: &log)
-    result.cards = try checkedCards(collection.cards, notes: result.notes, decks: result.decks, location: location, log: &log)
-    try requireUniqueIDs(collection.reviews.map(\.id), what: "review", location: location)
+    result.cards = try checkedCards(cards, notes: result.notes, decks: result.decks, location: location, log: &log)
+    try requireUniqueIDs(reviews.map(\.id), what: "review", location: location)
     try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
-    return result
+    return AnkiValueRanges.fitted(result, location: location, log: &log)
   }
 
   // MARK: - Note types

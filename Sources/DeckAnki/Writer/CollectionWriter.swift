@@ -113,7 +113,7 @@ struct CollectionWriter {
     let config = Schema11JSON.collectionConfig(
       creationTime: collection.creationTime,
       currentNoteTypeID: collection.notes.first?.noteTypeID ?? collection.noteTypes.first?.id,
-      currentDeckID: currentDeck, nextPosition: max(1, (lastPosition ?? 0) + 1))
+      currentDeckID: currentDeck, nextPosition: Self.nextPosition(after: lastPosition))
     let statement = try database.prepare(
       "INSERT INTO col VALUES (1, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, ?)", table: "col")
     statement.bind(1, int64: collection.creationTime)
@@ -126,6 +126,15 @@ struct CollectionWriter {
     statement.bind(8, text: Schema11JSON.map(deckOptions).text)
     statement.bind(9, text: Schema11JSON.tagRegistry(collection.notes, kind: kind).text)
     _ = try statement.step()
+  }
+
+  /// The position Anki gives the next new card: one past the highest position, at least 1, and
+  /// never past the largest 64-bit number (the model's positions are not bounded; the writer
+  /// brings them into Anki's 32-bit range before this, see ``AnkiValueRanges``).
+  static func nextPosition(after lastPosition: Int64?) -> Int64 {
+    guard let lastPosition else { return 1 }
+    let (next, overflow) = lastPosition.addingReportingOverflow(1)
+    return overflow ? Int64.max : max(1, next)
   }
 
   // MARK: - Rows

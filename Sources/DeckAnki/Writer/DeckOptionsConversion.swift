@@ -345,7 +345,8 @@ enum DeckOptionsConversion {
       questionAction = 0
     }
     let scaledEase = (s.initialEase.isFinite ? s.initialEase : 0) * 1000
-    let initialFactor = UInt32(max(0, min(Float(UInt32.max), scaledEase.rounded())))
+    // Float(UInt32.max) rounds up to 2^32, which UInt32 cannot hold: compare before converting.
+    let initialFactor = scaledEase.rounded() >= 4_294_967_296 ? UInt32.max : UInt32(max(0, scaledEase.rounded()))
 
     var other = OtherKeys(s.other)
     if let problem = other.problem {

@@ -7,34 +7,82 @@ import DeckCore
 /// the same input twice gives the same GUIDs and re-importing updates notes instead of
 /// duplicating them. Two notes with identical content get distinct GUIDs: the later one (in
 /// note order) has its ordinal appended to the hashed values (`…, "2"`).
+///
+/// Notes that share a GUID in the source are handled by a ``DuplicateGUIDPolicy``.
 enum NoteIdentity {
-  /// `notes` with every empty GUID filled in.
+  /// The notes with every GUID settled, and the ids of the notes left out.
+  struct Result {
+    /// The notes to write, in their order, each with a GUID no other note has.
+    var notes: [Note]
+    /// The ids of the notes left out (``DuplicateGUIDPolicy/keepFirst``), else empty.
+    var dropped: Set<Int64>
+  }
+
+  /// `notes` with every empty GUID filled in and duplicate GUIDs settled by `policy`.
   ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` naming both notes when two share a GUID, since
-  ///   Anki would import only one of them.
-  static func assigningGUIDs(to notes: [Note], location: SourceLocation) throws -> [Note] {
+  /// - Throws: ``DeckError/Kind/invalidRequest`` naming both notes when two share a GUID and
+  ///   `policy` is ``DuplicateGUIDPolicy/fail``, since Anki matches notes by GUID: importing
+  ///   the package again would update only one of them.
+  static func assigningGUIDs(
+    to notes: [Note], policy: DuplicateGUIDPolicy = .fail, location: SourceLocation, log: inout DiagnosticLog
+  ) throws -> Result {
     var owners: [String: Int64] = [:]
-    for note in notes where !note.guid.isEmpty {
-      if let other = owners[note.guid] {
+    var dropped = Set<Int64>()
+    var renamed: [Int: String] = [:]  // note index → the duplicate GUID it had
+    for (index, note) in notes.enumerated() where !note.guid.isEmpty {
+      guard let other = owners[note.guid] else {
+        owners[note.guid] = note.id
+        continue
+      }
+      switch policy {
+      case .fail:
         throw DeckError(
           .invalidRequest, at: location.item("note \(note.id)"),
-          "note has the GUID '\(note.guid)' of note \(other); Anki matches notes by GUID and would import only one of them")
+          "note has the GUID '\(note.guid)' of note \(other); Anki matches notes by GUID, so importing the package again would update only one of them (--duplicate-guids keep-first or new-guid writes them)")
+      case .keepFirst:
+        dropped.insert(note.id)
+      case .newGUID:
+        renamed[index] = note.guid
       }
-      owners[note.guid] = note.id
     }
     var result = notes
+    // A fresh GUID for each later duplicate: derived from the old GUID and the note id, so the
+    // same input always gives the same GUID, and distinct from every GUID already taken.
+    for (index, old) in renamed.sorted(by: { $0.key < $1.key }) {
+      let note = result[index]
+      let guid = uniqueGUID(from: [old, String(note.id)], taken: owners)
+      owners[guid] = note.id
+      result[index].guid = guid
+      log.report(
+        "guid-duplicate", at: location.item("note \(note.id)"),
+        "note has the GUID '\(old)' of note \(owners[old] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid)'")
+    }
     for index in result.indices where result[index].guid.isEmpty {
       let note = result[index]
-      let values = [String(note.noteTypeID)] + note.fields
-      var guid = AnkiGUID.derived(from: values)
-      var ordinal = 2
-      while guid.isEmpty || owners[guid] != nil {
-        guid = AnkiGUID.derived(from: values + [String(ordinal)])
-        ordinal += 1
-      }
+      let guid = uniqueGUID(from: [String(note.noteTypeID)] + note.fields, taken: owners)
       owners[guid] = note.id
       result[index].guid = guid
     }
-    return result
+    if !dropped.isEmpty {
+      for note in notes where dropped.contains(note.id) {
+        log.report(
+          "guid-duplicate", at: location.item("note \(note.id)"),
+          "note has the GUID '\(note.guid)' of note \(owners[note.guid] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards")
+      }
+      result.removeAll { dropped.contains($0.id) }
+    }
+    return Result(notes: result, dropped: dropped)
+  }
+
+  /// The GUID derived from `values` (``DerivedID/guid(for:)``), or from `values` with an
+  /// ordinal appended (`…, "2"`) until it is not empty and not in `taken`.
+  private static func uniqueGUID(from values: [String], taken: [String: Int64]) -> String {
+    var guid = DerivedID.guid(for: values)
+    var ordinal = 2
+    while guid.isEmpty || taken[guid] != nil {
+      guid = DerivedID.guid(for: values + [String(ordinal)])
+      ordinal += 1
+    }
+    return guid
   }
 }

@@ -82,7 +82,8 @@ enum PackageSelection {
   ) -> DeckCollection {
     var result = collection
     var names = Set(collection.decks.map { CollectionValidation.uniqueKey($0.name) })
-    var nextID = (collection.decks.map(\.id).max() ?? 1) + 1
+    var takenIDs = Set(collection.decks.map(\.id))
+    var nextID = freeID(after: collection.decks.map(\.id).max() ?? 1, taken: takenIDs)
     for deck in collection.decks {
       var levels = deck.nameComponents.dropLast()
       var missing: [String] = []
@@ -96,11 +97,25 @@ enum PackageSelection {
         log.report(
           "deck-added", at: location.item("deck '\(name)' (id \(nextID))"),
           "deck '\(deck.name)' has no parent deck '\(name)'; a collection needs it, so it is added (as Anki's Check Database would)")
-        nextID += 1
+        takenIDs.insert(nextID)
+        nextID = freeID(after: nextID, taken: takenIDs)
       }
     }
     result.decks.sort { $0.id < $1.id }
     return result
+  }
+
+  /// The first id after `id` that `taken` does not hold; past the largest 64-bit id (a deck id
+  /// from the input may be `Int64.max`), the smallest positive id that is free.
+  static func freeID(after id: Int64, taken: Set<Int64>) -> Int64 {
+    let (next, overflow) = id.addingReportingOverflow(1)
+    if !overflow, !taken.contains(next) { return next }
+    var candidate: Int64 = overflow ? 2 : next
+    while taken.contains(candidate) {
+      let (following, pastEnd) = candidate.addingReportingOverflow(1)
+      candidate = pastEnd ? 2 : following
+    }
+    return candidate
   }
 
   /// The option groups to write, as `dconf` entries: group 1 added (as Anki's default) when

@@ -50,6 +50,8 @@ extension Deckport {
 
     @OptionGroup(title: "CSV and TSV options") var csv: CSVArguments
 
+    @OptionGroup(title: "Anki package options") var anki: AnkiPackageArguments
+
     @OptionGroup(title: "App storage options") var app: AppStorageArguments
 
     @OptionGroup(title: "Limits") var limits: LimitArguments
@@ -65,7 +67,8 @@ extension Deckport {
     func run() throws {
       var options = ConversionOptions(
         from: from, to: to, replacing: force, strict: diagnostics.strict, csv: try csv.options(),
-        app: app.options, backup: app.backup, limits: try limits.limits(), matching: app.matching.matching, dryRun: app.dryRun)
+        app: app.options, backup: app.backup, limits: try limits.limits(), matching: app.matching.matching, dryRun: app.dryRun,
+        duplicateGUIDs: anki.duplicateGUIDs)
       var warningCount = 0
       let report = try CommandFailure.reporting(verbose: diagnostics.verbose) {
         try ProgressLine.showing(quiet: diagnostics.quiet) { progress in

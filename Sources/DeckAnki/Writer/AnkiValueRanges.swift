@@ -1,0 +1,126 @@
+import DeckCore
+
+/// The ranges in which Anki reads the numbers of a collection, and the fitting of a model's
+/// numbers into them before they are written.
+///
+/// The SQLite columns are 64-bit, and deckport's model keeps every value as it was read, but
+/// Anki's importer reads most scheduling columns into narrower integers. Observed with the real
+/// backend (anki 26.9.3, `docs/damage.md`): a value outside the range of `ivl`, `factor`,
+/// `reps`, `lapses`, `left`, `flags`, `ord` or a review's `ease`, `ivl`, `lastIvl`, `factor`
+/// makes the whole import fail ("IntegralValueOutOfRange"); `due` and `odue` outside 32 bits
+/// and a review's `time` outside 32 unsigned bits are silently read as 0; `col.crt` outside
+/// the years Anki can represent fails the import ("invalid timestamp"). Ids and modification
+/// times are 64-bit in Anki too and are written as they are.
+///
+/// So that every package deckport writes imports, each value outside its range is written as
+/// the nearest value inside it, with one `value-clamped` warning naming the card or review and
+/// every value changed (`--strict` turns it into a failure).
+enum AnkiValueRanges {
+  /// The range of a card column as Anki reads it.
+  static let due = Int64(Int32.min)...Int64(Int32.max)
+  static let interval = Int64(0)...Int64(UInt32.max)
+  static let easeFactor = Int64(0)...Int64(UInt16.max)
+  static let counter = Int64(0)...Int64(UInt32.max)
+  static let flags = Int64(0)...Int64(UInt8.max)
+  static let ordinal = Int64(0)...Int64(UInt16.max)
+  static let cardType = Int64(0)...Int64(UInt8.max)
+  static let queue = Int64(Int8.min)...Int64(Int8.max)
+  /// The range of a review-log column as Anki reads it.
+  static let reviewButton = Int64(0)...Int64(UInt8.max)
+  static let reviewInterval = Int64(Int32.min)...Int64(Int32.max)
+  static let reviewEase = Int64(0)...Int64(UInt32.max)
+  static let reviewDuration = Int64(0)...Int64(UInt32.max)
+  static let reviewKind = Int64(0)...Int64(UInt8.max)
+  /// The seconds Anki accepts as `col.crt` (measured: the first and last second it imports).
+  static let creationTime = Int64(-8_334_601_228_800)...Int64(8_210_266_876_799)
+
+  /// `collection` with every card, review and the creation time inside Anki's ranges; each
+  /// change is reported in `log`.
+  static func fitted(
+    _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+  ) -> DeckCollection {
+    var result = collection
+    if !creationTime.contains(collection.creationTime) {
+      let fitted = clamp(collection.creationTime, to: creationTime)
+      log.report(
+        "value-clamped", at: location.table("col"),
+        "the collection's creation time \(collection.creationTime) is outside the times Anki accepts (\(creationTime.lowerBound)…\(creationTime.upperBound) seconds); \(fitted) is written")
+      result.creationTime = fitted
+    }
+    // The usual collection needs no change; its arrays are then not copied.
+    for index in collection.cards.indices {
+      var changes = Changes()
+      let card = fittedCard(collection.cards[index], &changes)
+      if !changes.isEmpty {
+        result.cards[index] = card
+        log.reportLimited(
+          "value-clamped", at: location.item("card \(card.id)"), summaryAt: location,
+          "\(changes.text): Anki reads \(changes.columns) in a narrower range and would otherwise refuse the package or read 0")
+      }
+    }
+    for index in collection.reviews.indices {
+      var changes = Changes()
+      let review = fittedReview(collection.reviews[index], &changes)
+      if !changes.isEmpty {
+        result.reviews[index] = review
+        log.reportLimited(
+          "value-clamped", at: location.item("review \(review.id)"), summaryAt: location,
+          "review of card \(review.cardID): \(changes.text): Anki reads \(changes.columns) in a narrower range and would otherwise refuse the package or read 0")
+      }
+    }
+    return result
+  }
+
+  /// What was changed in one row, as "ivl -5 is written as 0, factor …".
+  private struct Changes {
+    var items: [String] = []
+    var isEmpty: Bool { items.isEmpty }
+    var columns: String { items.count == 1 ? "this column" : "these columns" }
+    var text: String { items.joined(separator: ", ") }
+
+    /// `value` inside `range`, noting the change under `column`.
+    mutating func fit(_ value: Int64, _ range: ClosedRange<Int64>, _ column: String) -> Int64 {
+      let fitted = AnkiValueRanges.clamp(value, to: range)
+      if fitted != value { items.append("\(column) \(value) is written as \(fitted)") }
+      return fitted
+    }
+
+    mutating func fit(_ value: Int, _ range: ClosedRange<Int64>, _ column: String) -> Int {
+      Int(fit(Int64(value), range, column))
+    }
+  }
+
+  private static func fittedCard(_ card: Card, _ changes: inout Changes) -> Card {
+    var card = card
+    card.templateOrdinal = changes.fit(card.templateOrdinal, ordinal, "ord")
+    var s = card.scheduling
+    s.type = changes.fit(s.type, cardType, "type")
+    s.queue = changes.fit(s.queue, queue, "queue")
+    s.due = changes.fit(s.due, due, "due")
+    s.interval = changes.fit(s.interval, interval, "ivl")
+    s.easeFactor = changes.fit(s.easeFactor, easeFactor, "factor")
+    s.reviews = changes.fit(s.reviews, counter, "reps")
+    s.lapses = changes.fit(s.lapses, counter, "lapses")
+    s.remainingSteps = changes.fit(s.remainingSteps, counter, "left")
+    s.originalDue = changes.fit(s.originalDue, due, "odue")
+    s.flags = changes.fit(s.flags, flags, "flags")
+    card.scheduling = s
+    return card
+  }
+
+  private static func fittedReview(_ review: Review, _ changes: inout Changes) -> Review {
+    var review = review
+    review.ease = changes.fit(review.ease, reviewButton, "ease")
+    review.interval = changes.fit(review.interval, reviewInterval, "ivl")
+    review.lastInterval = changes.fit(review.lastInterval, reviewInterval, "lastIvl")
+    review.easeFactor = changes.fit(review.easeFactor, reviewEase, "factor")
+    review.duration = changes.fit(review.duration, reviewDuration, "time")
+    review.kind = changes.fit(review.kind, reviewKind, "type")
+    return review
+  }
+
+  /// `value` if `range` holds it, else the bound nearest to it.
+  static func clamp(_ value: Int64, to range: ClosedRange<Int64>) -> Int64 {
+    min(max(value, range.lowerBound), range.upperBound)
+  }
+}

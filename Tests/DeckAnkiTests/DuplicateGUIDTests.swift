@@ -1,0 +1,104 @@
+import DeckAnki
+import DeckCore
+import DeckIO
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// Notes that share a GUID, written under each ``DuplicateGUIDPolicy``.
+@Suite("Writing Anki packages: duplicate GUIDs")
+struct DuplicateGUIDTests {
+  static let basicID: Int64 = 1_700_000_000_000
+
+  /// Three notes with the GUID "abc" (ids 10, 11, 12) and one with "xyz" (13), a card each,
+  /// and a review of the card of note 11.
+  static var collection: DeckCollection {
+    DeckCollection(
+      creationTime: 1_795_320_000,
+      decks: [Deck(id: 1, name: "Default")],
+      noteTypes: [
+        NoteType(
+          id: basicID, name: "Basic",
+          fields: [NoteType.Field(name: "Front"), NoteType.Field(name: "Back")],
+          templates: [NoteType.CardTemplate(name: "Card 1", questionFormat: "{{Front}}", answerFormat: "{{Back}}")])
+      ],
+      notes: [
+        Note(id: 10, guid: "abc", noteTypeID: basicID, fields: ["first", "1"]),
+        Note(id: 11, guid: "abc", noteTypeID: basicID, fields: ["second", "2"]),
+        Note(id: 12, guid: "abc", noteTypeID: basicID, fields: ["third", "3"]),
+        Note(id: 13, guid: "xyz", noteTypeID: basicID, fields: ["fourth", "4"]),
+      ],
+      cards: (10...13).map { Card(id: $0 + 10, noteID: $0, templateOrdinal: 0, deckID: 1) },
+      reviews: [Review(id: 1_795_320_000_000, cardID: 21, ease: 3, interval: 1, lastInterval: 0, easeFactor: 2500, duration: 1000, kind: 1)])
+  }
+
+  static func write(_ policy: DuplicateGUIDPolicy, kind: AnkiPackageKind = .apkg) throws -> (AnkiPackageContents, [Diagnostic], String) {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "out.\(kind.rawValue)")
+    let warnings = try AnkiPackageWriter(options: .init(generation: .legacy2, kind: kind, duplicateGUIDs: policy))
+      .write(collection, to: path, reportingAs: "out.\(kind.rawValue)")
+    return (try AnkiPackageReader().read(path: path), warnings, scratch.path)
+  }
+
+  @Test("fail (the default) refuses, naming both notes and the way forward")
+  func fail() throws {
+    let scratch = try TemporaryDirectory()
+    let error = try #require(throws: DeckError.self) {
+      try AnkiPackageWriter(options: .init(generation: .legacy2, kind: .apkg))
+        .write(Self.collection, to: scratch.path(for: "out.apkg"), reportingAs: "out.apkg")
+    }
+    #expect(error.location.item == "note 11")
+    #expect(
+      error.message
+        == "note has the GUID 'abc' of note 10; Anki matches notes by GUID, so importing the package again would update only one of them (--duplicate-guids keep-first or new-guid writes them)"
+    )
+  }
+
+  @Test("keep-first writes the first note and leaves out each later one with its cards and reviews", arguments: [AnkiPackageKind.apkg, .colpkg])
+  func keepFirst(kind: AnkiPackageKind) throws {
+    let (contents, warnings, _) = try Self.write(.keepFirst, kind: kind)
+    let written = contents.collection
+    #expect(written.notes.map(\.id) == [10, 13])
+    #expect(written.notes.map(\.guid) == ["abc", "xyz"])
+    #expect(written.cards.map(\.id) == [20, 23])
+    #expect(written.reviews.isEmpty, "the review of note 11's card goes with it")
+    let duplicates = warnings.filter { $0.category == "guid-duplicate" }
+    #expect(
+      duplicates.map(\.description) == [11, 12].map {
+        "out.\(kind.rawValue): note \($0): warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards"
+      })
+  }
+
+  @Test("new-guid keeps every note; later ones get GUIDs derived from the old GUID and the note id")
+  func newGUID() throws {
+    let (contents, warnings, _) = try Self.write(.newGUID)
+    let written = contents.collection
+    let guid11 = DerivedID.guid(for: ["abc", "11"])
+    let guid12 = DerivedID.guid(for: ["abc", "12"])
+    #expect(written.notes.map(\.id) == [10, 11, 12, 13])
+    #expect(written.notes.map(\.guid) == ["abc", guid11, guid12, "xyz"])
+    #expect(Set(written.notes.map(\.guid)).count == 4)
+    #expect(written.cards.count == 4 && written.reviews.count == 1)
+    #expect(
+      warnings.filter { $0.category == "guid-duplicate" }.map(\.description) == [
+        "out.apkg: note 11: warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid11)'",
+        "out.apkg: note 12: warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid12)'",
+      ])
+    // Deterministic: the same input gives the same GUIDs.
+    #expect(try Self.write(.newGUID).0.collection.notes.map(\.guid) == written.notes.map(\.guid))
+  }
+
+  @Test("new-guid never gives a note a GUID another note already has")
+  func newGUIDAvoidsTakenGUIDs() throws {
+    var collection = Self.collection
+    // Note 13 already holds the GUID note 11 would be given.
+    collection.notes[3].guid = DerivedID.guid(for: ["abc", "11"])
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "out.apkg")
+    _ = try AnkiPackageWriter(options: .init(generation: .legacy2, kind: .apkg, duplicateGUIDs: .newGUID))
+      .write(collection, to: path, reportingAs: path)
+    let guids = try AnkiPackageReader().read(path: path).collection.notes.map(\.guid)
+    #expect(Set(guids).count == 4)
+    #expect(guids[1] == DerivedID.guid(for: ["abc", "11", "2"]))
+  }
+}

@@ -1,0 +1,173 @@
+"""Packages the real Anki backend cannot import as they are, converted by deckport and then
+imported by the real backend.
+
+* Duplicate GUIDs: the legacy fixture with two notes sharing one GUID. Anki matches notes by
+  GUID, so it imports only one of them. `deckport convert --duplicate-guids new-guid` must give
+  a package from which every note arrives (the later one under its new GUID);
+  `--duplicate-guids keep-first` one from which the first note arrives, with its fields; the
+  default (`fail`) refuses with exit status 1.
+* Extreme numbers (docs/damage.md): the source package itself is refused by Anki
+  ("IntegralValueOutOfRange") or read with 0 in place of the value; deckport's package of it
+  imports, with each value clamped into the range Anki reads, as deckport's warning says.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+import zipfile
+
+import pytest
+
+from conftest import PACKAGE_DIR
+from test_csv_helpers import deckport, deckport_exists
+
+if not deckport_exists():
+    pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
+
+from anki.collection import (  # noqa: E402
+    Collection,
+    ImportAnkiPackageOptions,
+    ImportAnkiPackageRequest,
+)
+
+SOURCE = os.path.join(PACKAGE_DIR, "legacy2_sched.apkg")
+FIRST, SECOND = 1795331276845, 1795331276846
+GUID = "An7DBu|ids"
+MAX = 2**63 - 1
+
+
+def altered(folder: str, sql: str) -> str:
+    """The legacy fixture with `sql` run on its collection."""
+    scratch = tempfile.mkdtemp(dir=folder)
+    with zipfile.ZipFile(SOURCE) as source:
+        database = source.extract("collection.anki21", scratch)
+        with sqlite3.connect(database) as db:
+            db.executescript(sql)
+        db.close()
+        out = os.path.join(folder, "altered.apkg")
+        with zipfile.ZipFile(out, "w") as package:
+            for name in source.namelist():
+                if name == "collection.anki21":
+                    package.write(database, name)
+                else:
+                    package.writestr(name, source.read(name))
+    return out
+
+
+def imported(folder: str, package: str):
+    """(import log, {note id: (guid, first field)}, cards rows) of `package` imported into a
+    fresh collection."""
+    target = tempfile.mkdtemp(dir=folder)
+    col = Collection(os.path.join(target, "collection.anki2"))
+    try:
+        log = col.import_anki_package(
+            ImportAnkiPackageRequest(
+                package_path=os.path.abspath(package),
+                options=ImportAnkiPackageOptions(
+                    merge_notetypes=False, with_scheduling=True, with_deck_configs=True
+                ),
+            )
+        ).log
+        notes = {nid: (guid, flds.split("\x1f")[0]) for nid, guid, flds in col.db.all("select id, guid, flds from notes")}
+        cards = col.db.all("select id, nid, due, ivl, factor, reps, lapses from cards order by id")
+        return log, notes, cards
+    finally:
+        col.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Duplicate GUIDs
+
+
+@pytest.fixture()
+def duplicate(tmp_path) -> str:
+    return altered(str(tmp_path), f"UPDATE notes SET guid = '{GUID}' WHERE id = {SECOND}")
+
+
+def test_anki_keeps_both_notes_but_a_second_import_updates_one(duplicate, tmp_path):
+    """What Anki does with the source itself: both notes arrive in an empty collection, under
+    one GUID; importing the package again (with both notes changed) updates only one of them,
+    with the changes of both."""
+    target = tempfile.mkdtemp(dir=str(tmp_path))
+    col = Collection(os.path.join(target, "collection.anki2"))
+    options = ImportAnkiPackageOptions(merge_notetypes=False, with_scheduling=True, with_deck_configs=True)
+    changed = altered(
+        tempfile.mkdtemp(dir=str(tmp_path)),
+        f"UPDATE notes SET guid = '{GUID}' WHERE id = {SECOND};"
+        f"UPDATE notes SET flds = 'one' || char(31) || 'x', mod = mod + 100 WHERE id = {FIRST};"
+        f"UPDATE notes SET flds = 'two' || char(31) || 'y', mod = mod + 100 WHERE id = {SECOND};",
+    )
+    try:
+        first = col.import_anki_package(ImportAnkiPackageRequest(package_path=duplicate, options=options)).log
+        assert len(first.new) == 9
+        assert col.db.scalar(f"select count(*) from notes where guid = ?", GUID) == 2
+        second = col.import_anki_package(ImportAnkiPackageRequest(package_path=changed, options=options)).log
+        assert len(second.updated) == 2
+        fields = sorted(flds.split("\x1f")[0] for flds in col.db.list("select flds from notes where guid = ?", GUID))
+        assert "one" not in fields  # the first note's change is lost
+    finally:
+        col.close()
+
+
+@pytest.mark.parametrize("fmt", ["apkg", "apkg-modern"])
+def test_new_guid_every_note_arrives(duplicate, tmp_path, fmt):
+    out = str(tmp_path / "new-guid.apkg")
+    result = deckport("convert", duplicate, out, "--to", fmt, "--duplicate-guids", "new-guid")
+    assert result.returncode == 0, result.stderr
+    assert f"note {SECOND}: warning: [guid-duplicate]" in result.stderr
+    log, notes, _ = imported(str(tmp_path), out)
+    assert len(log.new) == 9
+    assert len(notes) == 9
+    assert notes[FIRST][0] == GUID
+    assert notes[SECOND][0] != GUID
+    assert f"'{notes[SECOND][0]}'" in result.stderr  # the warning names the new GUID
+
+
+@pytest.mark.parametrize("fmt", ["apkg", "apkg-modern"])
+def test_keep_first_the_first_note_arrives(duplicate, tmp_path, fmt):
+    with zipfile.ZipFile(SOURCE) as source:
+        scratch = tempfile.mkdtemp(dir=str(tmp_path))
+        with sqlite3.connect(source.extract("collection.anki21", scratch)) as db:
+            first_field = db.execute(f"select flds from notes where id = {FIRST}").fetchone()[0].split("\x1f")[0]
+        db.close()
+    out = str(tmp_path / "keep-first.apkg")
+    result = deckport("convert", duplicate, out, "--to", fmt, "--duplicate-guids", "keep-first")
+    assert result.returncode == 0, result.stderr
+    assert f"note {SECOND}: warning: [guid-duplicate]" in result.stderr
+    assert "it is left out, with its cards" in result.stderr
+    log, notes, cards = imported(str(tmp_path), out)
+    assert len(log.new) == 8
+    assert notes[FIRST] == (GUID, first_field)
+    assert SECOND not in notes
+    assert all(nid != SECOND for _, nid, *_ in cards)
+
+
+def test_default_refuses(duplicate, tmp_path):
+    out = str(tmp_path / "refused.apkg")
+    result = deckport("convert", duplicate, out)
+    assert result.returncode == 1
+    assert f"note {SECOND}: note has the GUID '{GUID}' of note {FIRST}" in result.stderr
+    assert not os.path.exists(out)
+
+
+# --------------------------------------------------------------------------------------------
+# Extreme numbers
+
+
+def test_huge_due_negative_ivl_and_factor(tmp_path):
+    source = altered(str(tmp_path), f"UPDATE cards SET due = {MAX}, ivl = -5, factor = -100 WHERE id = {FIRST}")
+    # The source as it is: Anki refuses the whole package.
+    with pytest.raises(Exception, match="IntegralValueOutOfRange"):
+        imported(str(tmp_path), source)
+    for fmt in ["apkg", "apkg-modern"]:
+        out = str(tmp_path / f"{fmt}.apkg")
+        result = deckport("convert", source, out, "--to", fmt)
+        assert result.returncode == 0, result.stderr
+        assert f"card {FIRST}: warning: [value-clamped] due {MAX} is written as 2147483647, ivl -5 is written as 0, factor -100 is written as 0" in result.stderr
+        log, _, cards = imported(str(tmp_path), out)
+        assert len(log.new) == 9
+        card = next(row for row in cards if row[0] == FIRST)
+        # Anki keeps the new position deckport wrote (the largest it reads), ivl and factor 0.
+        assert card[2:5] == [2147483647, 0, 0]
