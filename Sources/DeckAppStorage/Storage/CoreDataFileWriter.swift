@@ -23,11 +23,7 @@ struct CoreDataFileWriter: StorageFileWriter {
 
   init(records: AppRecords, destination: String, exists: Bool, options: AppStorageOptions, matching: AppRecordMatching) throws {
     location = SourceLocation(file: destination)
-    guard exists else {
-      throw DeckError(
-        .invalidRequest, at: location,
-        "a Core Data/SwiftData store can only be filled, never created (its model hashes are Apple's private algorithm); launch the app once so it creates its store, then write into that")
-    }
+    try CoreDataStoreEdit.requireExisting(exists, location: location)
     self.records = records
     self.destination = destination
     let location = location

@@ -7,6 +7,16 @@ import Foundation
 /// refused, the change runs in one transaction, and the copy must pass `PRAGMA integrity_check`
 /// and have its `-wal` folded in before it is copied to the path the new store is written at.
 enum CoreDataStoreEdit {
+  /// Refuses to write a store that does not exist yet: Core Data checks the entity version
+  /// hashes in `Z_METADATA`, made by Apple's private algorithm, so only the app can create it.
+  static func requireExisting(_ exists: Bool, location: SourceLocation) throws {
+    guard exists else {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "a Core Data/SwiftData store can only be filled, never created (its model hashes are Apple's private algorithm); launch the app once so it creates its store, then write into that")
+    }
+  }
+
   /// The schema of the store at `destination`, read from a private copy; refuses a store that
   /// syncs with CloudKit. `body` reads what it needs while the copy is open.
   static func inspect<T>(

@@ -52,11 +52,7 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
 
   init(content: CoreDataStoreContent, destination: String, exists: Bool, matching: AppRecordMatching) throws {
     let location = SourceLocation(file: destination)
-    guard exists else {
-      throw DeckError(
-        .invalidRequest, at: location,
-        "a Core Data/SwiftData store can only be filled, never created (its model hashes are Apple's private algorithm); launch the app once so it creates its store, then write into that")
-    }
+    try CoreDataStoreEdit.requireExisting(exists, location: location)
     self.content = content
     self.destination = destination
     self.location = location
