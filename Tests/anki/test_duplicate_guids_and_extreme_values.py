@@ -171,3 +171,73 @@ def test_huge_due_negative_ivl_and_factor(tmp_path):
         card = next(row for row in cards if row[0] == FIRST)
         # Anki keeps the new position deckport wrote (the largest it reads), ivl and factor 0.
         assert card[2:5] == [2147483647, 0, 0]
+
+
+# Each extreme value, into each Anki package format, judged by the real backend: the package
+# imports, and Anki holds the value deckport clamped it to.
+REVIEW = 1795331276887
+EXTREMES = [
+    # (SQL on the source, query on Anki's collection after import, the value Anki must hold)
+    (f"UPDATE cards SET reps = {MAX} WHERE id = {FIRST}", f"SELECT reps FROM cards WHERE id = {FIRST}", 4294967295),
+    (f"UPDATE cards SET lapses = -1 WHERE id = {FIRST}", f"SELECT lapses FROM cards WHERE id = {FIRST}", 0),
+    (f"UPDATE cards SET ivl = {2**32} WHERE id = {FIRST}", f"SELECT ivl FROM cards WHERE id = {FIRST}", 4294967295),
+    (f"UPDATE cards SET flags = 300 WHERE id = {FIRST}", f"SELECT flags FROM cards WHERE id = {FIRST}", 255),
+    (f"UPDATE revlog SET ease = 300 WHERE id = {REVIEW}", f"SELECT ease FROM revlog WHERE id = {REVIEW}", 255),
+    (f"UPDATE revlog SET ivl = {MAX} WHERE id = {REVIEW}", f"SELECT ivl FROM revlog WHERE id = {REVIEW}", 2147483647),
+    (f"UPDATE revlog SET factor = -1 WHERE id = {REVIEW}", f"SELECT factor FROM revlog WHERE id = {REVIEW}", 0),
+]
+
+
+def imported_value(folder: str, package: str, query: str):
+    """`query`'s single value in a fresh collection `package` was imported into (a .colpkg
+    restored as Anki restores a backup)."""
+    from anki_view import _import_colpkg
+
+    target = tempfile.mkdtemp(dir=folder)
+    col = Collection(os.path.join(target, "collection.anki2"))
+    try:
+        if package.endswith(".colpkg"):
+            _import_colpkg(col, package)
+        else:
+            col.import_anki_package(
+                ImportAnkiPackageRequest(
+                    package_path=os.path.abspath(package),
+                    options=ImportAnkiPackageOptions(merge_notetypes=False, with_scheduling=True, with_deck_configs=True),
+                )
+            )
+        return col.db.scalar(query)
+    finally:
+        col.close()
+
+
+@pytest.mark.parametrize("fmt", ["apkg", "apkg-modern", "colpkg", "colpkg-modern"])
+@pytest.mark.parametrize("sql,query,expected", EXTREMES)
+def test_each_clamped_value_imports_into_anki(tmp_path, fmt, sql, query, expected):
+    source = altered(str(tmp_path), sql)
+    out = str(tmp_path / ("out." + fmt.split("-")[0]))
+    result = deckport("convert", source, out, "--to", fmt)
+    assert result.returncode == 0, result.stderr
+    assert "[value-clamped]" in result.stderr
+    assert imported_value(str(tmp_path), out, query) == expected
+
+
+@pytest.mark.parametrize("fmt", ["colpkg", "colpkg-modern"])
+def test_a_collection_creation_time_beyond_ankis_range_is_clamped_and_restores(tmp_path, fmt):
+    source = altered(str(tmp_path), f"UPDATE col SET crt = {MAX}")
+    out = str(tmp_path / "out.colpkg")
+    result = deckport("convert", source, out, "--to", fmt)
+    assert result.returncode == 0, result.stderr
+    assert "creation time" in result.stderr
+    assert imported_value(str(tmp_path), out, "SELECT crt FROM col") == 8210266876799
+
+
+@pytest.mark.parametrize("fmt", ["colpkg", "colpkg-modern"])
+@pytest.mark.parametrize("mode", ["new-guid", "keep-first"])
+def test_duplicate_guid_modes_restore_as_collections(duplicate, tmp_path, fmt, mode):
+    out = str(tmp_path / "out.colpkg")
+    result = deckport("convert", duplicate, out, "--to", fmt, "--duplicate-guids", mode)
+    assert result.returncode == 0, result.stderr
+    notes = imported_value(str(tmp_path), out, "SELECT count(*) FROM notes")
+    guids = imported_value(str(tmp_path), out, "SELECT count(DISTINCT guid) FROM notes")
+    assert guids == notes
+    assert notes == (9 if mode == "new-guid" else 8)
