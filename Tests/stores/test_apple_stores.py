@@ -567,3 +567,15 @@ def test_a_whole_store_dry_run_writes_nothing():
     assert "Car (table ZCAR): 115 records; 115 added, 0 updated, 0 unchanged" in run.stdout
     with open(destination, "rb") as handle:
         assert handle.read() == before
+
+
+def test_a_whole_store_migration_with_strict_fails_on_a_warning_and_writes_nothing():
+    # Photos' own store leaves required keyAsset links empty: the copy warns about each.
+    source, destination = emptied_copy("Photos.sqlite")
+    with open(destination, "rb") as handle:
+        before = handle.read()
+    run = deckport("migrate", source, destination, "--whole-store", "--force", "--strict")
+    assert run.returncode != 0
+    assert "[required-link-empty] the model requires keyAsset, but the source row has none" in run.stderr
+    with open(destination, "rb") as handle:
+        assert handle.read() == before

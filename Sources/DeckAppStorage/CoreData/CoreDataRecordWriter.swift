@@ -65,8 +65,7 @@ struct CoreDataRecordWriter {
         .invalidRequest, at: tableLocation,
         "the entity \(entity.name) is abstract: Core Data keeps no rows of it; write into one of its subentities (\(concrete.joined(separator: ", ")))")
     }
-    var resolver = CoreDataReferenceResolver(database: database, schema: schema)
-    resolver.remapped = remapped
+    let resolver = self.resolver
     var next: Int64? = try nextPrimaryKey()
     var result = Result()
     var lastInserted: Int64?
@@ -121,8 +120,7 @@ struct CoreDataRecordWriter {
   /// whose reference finds no target is refused; one the record leaves empty stays empty, with
   /// a warning for a row in `newRows`.
   func link(_ changes: [Change], newRows: Set<Int64>) throws -> Result {
-    var resolver = CoreDataReferenceResolver(database: database, schema: schema)
-    resolver.remapped = remapped
+    let resolver = self.resolver
     var result = Result()
     for change in changes {
       guard let primaryKey = change.primaryKey else { continue }
@@ -155,8 +153,7 @@ struct CoreDataRecordWriter {
   /// as ``link(_:newRows:)`` would set them; a reference that finds no row is left out, with a
   /// warning naming it.
   func targets(of record: AppRecord, label: String, warnings: inout [Diagnostic]) throws -> [String: [Int64]] {
-    var resolver = CoreDataReferenceResolver(database: database, schema: schema)
-    resolver.remapped = remapped
+    let resolver = self.resolver
     var targets: [String: [Int64]] = [:]
     for relationship in entity.relationships {
       guard let value = record[relationship.key] else { continue }
@@ -184,6 +181,13 @@ struct CoreDataRecordWriter {
         "the relationship \(relationship.key) takes a reference (an object with entity and uri), not \(value)")
     }
     return reference
+  }
+
+  /// Finds link targets in this store, through ``remapped`` first.
+  private var resolver: CoreDataReferenceResolver {
+    var resolver = CoreDataReferenceResolver(database: database, schema: schema)
+    resolver.remapped = remapped
+    return resolver
   }
 
   /// The next key of the hierarchy: one above the root's `Z_MAX` and the table's largest key.

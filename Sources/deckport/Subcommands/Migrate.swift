@@ -105,20 +105,11 @@ extension Deckport {
         try migrateStore(to: destination)
         return
       }
-      var options = AppMigrationOptions(
+      let options = AppMigrationOptions(
         key: key, destinationKey: destinationKey, entity: entity, destinationEntity: destinationEntity,
         profile: profileChoice, plistStyle: plistStyle, jsonDates: jsonDates,
         existing: backup ? .backup : (force ? .replace : .refuse), dryRun: dryRun, matching: matching.matching)
-      if diagnostics.strict && !dryRun {
-        // Find every warning in a scratch copy first, so --strict fails before anything is written.
-        options.dryRun = true
-        let trial = try CommandFailure.reporting(verbose: diagnostics.verbose) { try AppMigrator().migrate(source: source, destination: destination, options: options) }
-        try CommandFailure.handle(warnings: trial.warnings, options: diagnostics)
-        options.dryRun = false
-      }
-      let report = try CommandFailure.reporting(verbose: diagnostics.verbose) {
-        try AppMigrator().migrate(source: source, destination: destination, options: options)
-      }
+      let report = try runStrictly(options, warnings: \.warnings) { try AppMigrator().migrate(source: source, destination: destination, options: $0) }
       let read = report.source
       let written = report.destination
       let profileText = read.records.profile.map { ", profile \($0.title)" } ?? ""
@@ -135,18 +126,8 @@ extension Deckport {
     }
 
     private func migrateStore(to destination: String) throws {
-      var options = AppMigrationOptions(existing: backup ? .backup : (force ? .replace : .refuse), dryRun: dryRun, matching: matching.matching)
-      if diagnostics.strict && !dryRun {
-        options.dryRun = true
-        let trial = try CommandFailure.reporting(verbose: diagnostics.verbose) {
-          try AppMigrator().migrateStore(source: source, destination: destination, options: options)
-        }
-        try CommandFailure.handle(warnings: trial.warnings, options: diagnostics)
-        options.dryRun = false
-      }
-      let report = try CommandFailure.reporting(verbose: diagnostics.verbose) {
-        try AppMigrator().migrateStore(source: source, destination: destination, options: options)
-      }
+      let options = AppMigrationOptions(existing: backup ? .backup : (force ? .replace : .refuse), dryRun: dryRun, matching: matching.matching)
+      let report = try runStrictly(options, warnings: \.warnings) { try AppMigrator().migrateStore(source: source, destination: destination, options: $0) }
       let entities = report.source.entities.count
       StandardOutput.write("Read \(count(report.source.recordCount)) of \(entities) entit\(entities == 1 ? "y" : "ies") from \(source): Core Data/SwiftData store")
       if report.dryRun {
@@ -159,6 +140,20 @@ extension Deckport {
         StandardOutput.write("  \(outcome.entity) (table \(outcome.table)): \(count(outcome.read)); \(outcome.merge); \(outcome.links) link\(outcome.links == 1 ? "" : "s") set")
       }
       try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
+    }
+
+    /// Runs `migration`; with --strict (and no --dry-run) first in a scratch copy, so that a
+    /// warning fails the command before anything is written.
+    private func runStrictly<Report>(
+      _ options: AppMigrationOptions, warnings: KeyPath<Report, [Diagnostic]>, _ migration: (AppMigrationOptions) throws -> Report
+    ) throws -> Report {
+      if diagnostics.strict && !options.dryRun {
+        var trialOptions = options
+        trialOptions.dryRun = true
+        let trial = try CommandFailure.reporting(verbose: diagnostics.verbose) { try migration(trialOptions) }
+        try CommandFailure.handle(warnings: trial[keyPath: warnings], options: diagnostics)
+      }
+      return try CommandFailure.reporting(verbose: diagnostics.verbose) { try migration(options) }
     }
 
     private func printList() throws {
