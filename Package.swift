@@ -62,9 +62,12 @@ let package = Package(
       dependencies: ["DeckCore", "DeckIO", "DeckAnki", "DeckJSON", "DeckCSV", "DeckAppStorage"]),
 
     // MARK: CLI
+    /// The commit the CLI was built from (recorded by scripts/setup.sh), for `--version`.
+    .target(name: "CBuildInfo"),
     .executableTarget(
       name: "deckport",
       dependencies: [
+        "CBuildInfo",
         "DeckConversion",
         "DeckCSV",
         "DeckAppStorage",

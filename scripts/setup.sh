@@ -19,6 +19,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Record the commit being built for `deckport --version` (a header left out of git, rewritten only
+# when the commit changes, so an unchanged tree is not rebuilt).
+commit="unknown"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+  commit="$(git rev-parse --short=12 HEAD)"
+  [ -z "$(git status --porcelain --untracked-files=no)" ] || commit="$commit-dirty"
+fi
+header=Sources/CBuildInfo/BuildCommit.h
+line="#define DECKPORT_BUILD_COMMIT \"$commit\""
+[ -f "$header" ] && [ "$(cat "$header")" = "$line" ] || echo "$line" > "$header"
+
 configuration="${1:-debug}"
 echo "setup: building deckport ($configuration)"
 swift build -c "$configuration" --product deckport 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]' || true

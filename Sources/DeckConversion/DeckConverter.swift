@@ -27,7 +27,8 @@ public struct ConversionOptions: Sendable {
   public var progress: ProgressReporter?
   /// For app storage outputs: how records are matched with those the output already holds.
   public var matching: AppRecordMatching
-  /// For app storage outputs: verify in a scratch copy and write nothing.
+  /// Write into a scratch location only: everything is read and written (so every warning is
+  /// known, and for app storage the result verified), and nothing is left at the output.
   public var dryRun: Bool
   /// For Anki package outputs: what to do with notes that share a GUID (refuse by default).
   public var duplicateGUIDs: DuplicateGUIDPolicy
@@ -67,6 +68,12 @@ public struct ConversionReport: Sendable {
   public var summary: DeckSummary
   /// For app storage outputs: what the storage writer did (or, for a dry run, would do).
   public var appWrite: AppWriteReport?
+  /// Whether this was a dry run: the output was written in a scratch location and discarded.
+  public var dryRun = false
+  /// For deck outputs: the size in bytes of the file written (or, for a dry run, that would be).
+  public var bytes: Int64?
+  /// Whether the output existed before (a real run replaces it only when told to).
+  public var outputExisted = false
 }
 
 /// Converts a deck file from one format to another through the shared model.
@@ -100,9 +107,6 @@ public struct DeckConverter: Sendable {
         .invalidRequest, at: outputLocation,
         "cannot tell the output format from the name; name it with --to (one of: \(known))")
     }
-    if options.dryRun && format.appStorageKind == nil {
-      throw DeckError(.invalidRequest, at: outputLocation, "a dry run is for app storage outputs (plist, app-json, sqlite, core-data)")
-    }
     if Self.isSameFile(input, output) {
       throw DeckError(.invalidRequest, at: outputLocation, "is the input file; deckport never changes its input")
     }
@@ -117,7 +121,8 @@ public struct DeckConverter: Sendable {
       return try writeAppStorage(
         deck, kind: kind, format: format, output: output, options: options, warnings: warnings, onWarning: onWarning)
     }
-    let written = try AtomicOutput.write(to: output, replacing: options.replacing) { temporaryPath in
+    let outputExisted = FileManager.default.fileExists(atPath: output)
+    func write(_ temporaryPath: String) throws -> LoadedDeck {
       let result = try DeckWriter.write(
         deck.collection, format: format, to: temporaryPath, reportingAs: output, csv: options.csv,
         duplicateGUIDs: options.duplicateGUIDs, progress: options.progress)
@@ -126,8 +131,26 @@ public struct DeckConverter: Sendable {
       try failIfStrict(options, result.warnings, at: outputLocation)
       return LoadedDeck(collection: result.written, formatName: format.rawValue, warnings: warnings)
     }
+    let written: LoadedDeck
+    let bytes: Int64?
+    if options.dryRun {
+      let scratch = try TemporaryDirectory(prefix: "deckport-dry-run-")
+      defer { scratch.remove() }
+      let scratchPath = scratch.path(for: "output")
+      written = try write(scratchPath)
+      bytes = Self.fileSize(scratchPath)
+    } else {
+      written = try AtomicOutput.write(to: output, replacing: options.replacing, write)
+      bytes = Self.fileSize(output)
+    }
     return ConversionReport(
-      inputFormat: deck.formatName, outputFormat: format, warnings: warnings, summary: DeckSummary(written))
+      inputFormat: deck.formatName, outputFormat: format, warnings: warnings, summary: DeckSummary(written),
+      dryRun: options.dryRun, bytes: bytes, outputExisted: outputExisted)
+  }
+
+  /// The size of the file at `path`, or nil when it cannot be told.
+  private static func fileSize(_ path: String) -> Int64? {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value
   }
 
   /// Writes a deck into app storage: notes become records of the profile; the storage writer
@@ -148,7 +171,8 @@ public struct DeckConverter: Sendable {
     let written = AppRecordMapping.collection(from: mapped.records, profile: options.app.profile).collection
     return ConversionReport(
       inputFormat: deck.formatName, outputFormat: format, warnings: warnings,
-      summary: DeckSummary(LoadedDeck(collection: written, formatName: format.rawValue, warnings: warnings)), appWrite: report)
+      summary: DeckSummary(LoadedDeck(collection: written, formatName: format.rawValue, warnings: warnings)), appWrite: report,
+      dryRun: options.dryRun, outputExisted: !report.created)
   }
 
   private func failIfStrict(_ options: ConversionOptions, _ warnings: [Diagnostic], at location: SourceLocation) throws {

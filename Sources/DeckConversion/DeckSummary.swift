@@ -83,9 +83,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   /// exact; control and bidirectional characters in them are JSON escapes
   /// (``TerminalText/escapedJSON(_:)``), so the text is safe to print on a terminal.
   public func jsonText() throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    return TerminalText.escapedJSON(String(decoding: try encoder.encode(self), as: UTF8.self))
+    try ReportJSON.text(self)
   }
 
   /// The summary as readable text, one fact per line, safe to print on a terminal: control and

@@ -25,16 +25,15 @@ public enum InputFormat: String, Sendable, CaseIterable {
   /// The format a file's extension names, or its content shows (a zip is taken for a deck
   /// package), or nil when neither tells.
   public static func detect(path: String) -> InputFormat? {
-    switch (path as NSString).pathExtension.lowercased() {
-    case "apkg": return .apkg
-    case "colpkg": return .colpkg
-    case "json":
-      if DeckJSONReader.looksLikeDeckDocument(path: path) { return .json }
-      return AppStorageKind.recognize(path: path) == nil ? .json : .app
-    case "plist", "sqlite", "sqlite3", "db", "store": return .app
-    case "csv": return .csv
-    case "tsv", "txt": return .tsv
-    default: break
+    if let named = FormatCatalog.format(forExtension: (path as NSString).pathExtension, where: \.reads) {
+      switch named.name {
+      case "json":
+        if DeckJSONReader.looksLikeDeckDocument(path: path) { return .json }
+        return AppStorageKind.recognize(path: path) == nil ? .json : .app
+      default:
+        if let format = InputFormat(rawValue: named.name) { return format }
+        return .app
+      }
     }
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }

@@ -40,19 +40,26 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
   }
 
-  /// The format a file name's extension implies: `.apkg`, `.colpkg`, `.json`, `.csv`, `.tsv` and
-  /// `.txt` (tab-separated, as Anki exports it).
+  /// The format a file name's extension implies (from ``FormatCatalog``): `.apkg`, `.colpkg`,
+  /// `.json`, `.csv`, `.tsv` and `.txt` (tab-separated, as Anki exports it), `.plist`,
+  /// `.sqlite`/`.sqlite3`/`.db`, `.store`.
   public static func detect(path: String) -> OutputFormat? {
-    switch (path as NSString).pathExtension.lowercased() {
-    case "apkg": .apkg
-    case "colpkg": .colpkg
-    case "json": .json
-    case "plist": .plist
-    case "sqlite", "sqlite3", "db": .sqlite
-    case "store": .coreData
-    case "csv": .csv
-    case "tsv", "txt": .tsv
-    default: nil
+    FormatCatalog.format(forExtension: (path as NSString).pathExtension, where: \.writes)
+      .flatMap { OutputFormat(rawValue: $0.name) }
+  }
+
+  /// This format's entry in the catalog.
+  public var catalogEntry: FormatDescription? { FormatCatalog.named(rawValue) }
+
+  /// The extension a file of this format gets when deckport names it (`convert --out-dir`), or
+  /// nil for a format that is written only into an existing file (`core-data`).
+  public var fileExtension: String? {
+    switch self {
+    case .apkgModern: "apkg"
+    case .colpkgModern: "colpkg"
+    case .appJSON: "json"
+    case .coreData: nil
+    default: FormatCatalog.named(rawValue)?.extensions.first
     }
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBuildInfo
 
 #if canImport(Glibc)
   import Glibc
@@ -19,8 +20,11 @@ struct Deckport: ParsableCommand {
       Exit status: 0 on success, 1 when an input is damaged or unreadable (or, with --strict, \
       when anything could not be kept), 64 for a usage error.
       """,
-    version: "0.1.0",
-    subcommands: [Convert.self, Inspect.self, Migrate.self])
+    version: "\(version) (commit \(String(cString: deckport_build_commit())))",
+    subcommands: [Convert.self, Inspect.self, Migrate.self, Formats.self])
+
+  /// deckport's version; `--version` adds the commit it was built from.
+  static let version = "0.1.0"
 
   /// Runs the command. A reader that goes away early (`deckport … | head -1`) must not kill
   /// deckport with SIGPIPE: writes to it fail quietly instead, and the work finishes (or fails)

@@ -107,8 +107,10 @@ public struct AppStorageWriter: Sendable {
         }
       }
     } catch {
-      // The store that names these files was not put in place.
+      // The store that names these files was not put in place, and the original is untouched,
+      // so the backup of it holds nothing the original does not.
       for file in placedFiles { try? FileManager.default.removeItem(atPath: file) }
+      if let backupPath { BackupFile.remove(backupPath) }
       throw error
     }
     do {

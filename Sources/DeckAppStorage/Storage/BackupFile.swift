@@ -23,8 +23,17 @@ enum BackupFile {
         try FileManager.default.copyItem(atPath: path + companion, toPath: candidate + companion)
       }
     } catch {
+      remove(candidate)
       throw DeckError(.writeFailed, at: SourceLocation(file: candidate), "cannot keep a backup (\(error.localizedDescription)); nothing was changed")
     }
     return candidate
+  }
+
+  /// Removes a backup made by ``make(of:)`` (and its companions), when the change it was made
+  /// for did not happen.
+  static func remove(_ backupPath: String) {
+    for suffix in [""] + SQLiteSnapshot.companionSuffixes {
+      try? FileManager.default.removeItem(atPath: backupPath + suffix)
+    }
   }
 }

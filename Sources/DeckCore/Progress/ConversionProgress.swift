@@ -26,6 +26,8 @@ public enum ConversionPhase: String, Sendable, CaseIterable {
   case copyingMedia
   /// Writing the package file itself (counts permille of the archive).
   case writingPackage
+  /// Converting many files, one after another or several at once (counts files).
+  case convertingFiles
 
   /// What the phase is doing, as a display shows it: `Reading notes`.
   public var label: String {
@@ -42,6 +44,7 @@ public enum ConversionPhase: String, Sendable, CaseIterable {
     case .compressingCollection: "Compressing the collection"
     case .copyingMedia: "Copying media"
     case .writingPackage: "Writing the package"
+    case .convertingFiles: "Converting files"
     }
   }
 
@@ -49,7 +52,7 @@ public enum ConversionPhase: String, Sendable, CaseIterable {
   public var unit: ConversionProgress.Unit {
     switch self {
     case .unpackingCollection, .checkingJSON: .bytes
-    case .checkingMedia, .copyingMedia: .files
+    case .checkingMedia, .copyingMedia, .convertingFiles: .files
     case .compressingCollection, .writingPackage: .permille
     case .readingNotes, .readingCards, .readingReviews, .writingNotes, .writingCards, .writingReviews:
       .items
@@ -106,7 +109,7 @@ public struct ConversionProgress: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `12,345`: digits grouped by threes, the same in every locale.
-  static func grouped(_ number: Int64) -> String {
+  public static func grouped(_ number: Int64) -> String {
     let digits = String(number.magnitude)
     var result = ""
     for (index, digit) in digits.enumerated() {

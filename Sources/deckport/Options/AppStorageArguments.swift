@@ -18,9 +18,6 @@ struct AppStorageArguments: ParsableArguments {
   @Flag(help: "App storage: change an existing output, keeping the old file beside it.")
   var backup = false
 
-  @Flag(help: "App storage: show what would be added, updated and left unchanged (verified in a scratch copy), and write nothing.")
-  var dryRun = false
-
   @OptionGroup var matching: RecordMatchingArguments
 
   func validate() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeckConversion
+import DeckCore
 
 extension Deckport {
   /// `deckport convert IN OUT`: one deck format to another.
@@ -33,20 +34,32 @@ extension Deckport {
         and what was written is read back and compared before success is reported.
         """)
 
-    @Argument(help: "The deck file to read.")
-    var input: String
-
-    @Argument(help: "The file to write.")
-    var output: String
+    @Argument(
+      help: ArgumentHelp(
+        "The deck file to read, then the file to write (- for standard input or output); with --out-dir, every file to read.",
+        valueName: "file"))
+    var files: [String] = []
 
     @Option(help: "The input format, when the extension does not tell.")
     var from: InputFormat?
 
-    @Option(help: "The output format (apkg, apkg-modern, colpkg, colpkg-modern, json, csv, tsv, plist, app-json, sqlite, core-data).")
+    @Option(help: ArgumentHelp("The output format (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); deckport formats lists them."))
     var to: OutputFormat?
 
     @Flag(help: "Replace the output file if it exists.")
     var force = false
+
+    @Option(help: "Convert every file named into this folder, each under its own name with the output format's extension (needs --to).")
+    var outDir: String?
+
+    @Option(help: "With --out-dir: how many files to convert at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(help: "Read and convert everything into a scratch location, print what would be written and every warning (what would not be kept), and write nothing at the output; into app storage, the records that would be added, updated and left unchanged.")
+    var dryRun = false
+
+    @Flag(help: "Print the result (or, with --dry-run, the plan) as one JSON object on standard output.")
+    var json = false
 
     @OptionGroup(title: "CSV and TSV options") var csv: CSVArguments
 
@@ -59,42 +72,88 @@ extension Deckport {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func validate() throws {
-      if app.dryRun, let format = to ?? OutputFormat.detect(path: output), format.appStorageKind == nil {
-        throw ValidationError("--dry-run is for app storage outputs (plist, app-json, sqlite, core-data), not \(format.rawValue).")
+      if let outDir {
+        if files.isEmpty { throw ValidationError("Name the files to convert into \(outDir).") }
+        guard let to else { throw ValidationError("--out-dir needs the output format: --to FORMAT.") }
+        if to.fileExtension == nil {
+          throw ValidationError("\(to.rawValue) writes into a store the app created, one file at a time; --out-dir makes new files.")
+        }
+        if files.contains(StandardStreams.dash) { throw ValidationError("--out-dir reads files, not standard input (-).") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more.") }
+        return
+      }
+      if jobs != nil { throw ValidationError("--jobs is for --out-dir.") }
+      guard files.count == 2 else {
+        throw ValidationError(
+          files.count < 2
+            ? "Name the file to read and the file to write (or several files to read and --out-dir)."
+            : "Name one file to read and one file to write; to convert several files, give --out-dir.")
+      }
+      if files[1] == StandardStreams.dash {
+        guard let to else { throw ValidationError("Writing to standard output (-) needs the output format: --to FORMAT.") }
+        if to.appStorageKind != nil {
+          throw ValidationError("\(to.rawValue) is app storage, written into a file in place; name a file, not -.")
+        }
+        if json && !dryRun { throw ValidationError("--json prints on standard output, where the deck goes; use one or the other.") }
+        if [.apkg, .apkgModern, .colpkg, .colpkgModern].contains(to), !dryRun, StandardStreams.outputIsTerminal {
+          throw ValidationError("Standard output is a terminal; redirect it to a file or a pipe for a \(to.rawValue) package.")
+        }
       }
     }
 
     func run() throws {
-      var options = ConversionOptions(
+      let options = ConversionOptions(
         from: from, to: to, replacing: force, strict: diagnostics.strict, csv: try csv.options(),
-        app: app.options, backup: app.backup, limits: try limits.limits(), matching: app.matching.matching, dryRun: app.dryRun,
+        app: app.options, backup: app.backup, limits: try limits.limits(), matching: app.matching.matching, dryRun: dryRun,
         duplicateGUIDs: anki.duplicateGUIDs)
-      var warningCount = 0
-      let report = try CommandFailure.reporting(verbose: diagnostics.verbose) {
-        try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
+      if let outDir {
+        try BatchRun(options: options, diagnostics: diagnostics, json: json).run(files, into: outDir, jobs: jobs)
+      } else {
+        try convertOne(input: files[0], output: files[1], options: options)
+      }
+    }
+
+    private func convertOne(input: String, output: String, options baseOptions: ConversionOptions) throws {
+      var options = baseOptions
+      let streams = StandardStreams()
+      let shownOutput = output == StandardStreams.dash ? StandardStreams.outputName : output
+      var warnings: [Diagnostic] = []
+      let report = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
+        let inputPath = try streams.inputPath(for: input, format: from)
+        let outputFormat = to ?? OutputFormat.detect(path: output)
+        let outputPath = try outputFormat.map { try streams.outputPath(for: output, format: $0) } ?? output
+        return try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
           options.progress = progress.reporter
-          return try DeckConverter().convert(input: input, output: output, options: options) { warning in
-            warningCount += 1
-            if diagnostics.verbose || diagnostics.strict || warningCount <= 5 {
-              progress.printError("deckport: \(warning)")
+          let report = try DeckConverter().convert(input: inputPath, output: outputPath, options: options) { warning in
+            let shown = streams.shown(warning)
+            warnings.append(shown)
+            // A dry run lists every warning with its plan; otherwise they are shown as they come.
+            if !dryRun && !json && (diagnostics.verbose || diagnostics.strict || warnings.count <= 5) {
+              progress.printError("deckport: \(shown)")
             }
           }
+          if !dryRun { try streams.finishOutput(outputPath) }
+          return report
         }
       }
-      if warningCount > 5 && !diagnostics.verbose {
-        StandardError.write("deckport: \(warningCount - 5) more warnings (--verbose shows all)")
-      }
-      let s = report.summary
-      if let written = report.appWrite, written.dryRun {
-        let records = "\(written.recordCount) record\(written.recordCount == 1 ? "" : "s")"
-        StandardOutput.write(
-          "Dry run: would write \(records) to \(output) (\(written.kind.displayName), \(written.place)) from \(report.inputFormat): \(written.merge); verified in a scratch copy; nothing was written")
+      let shownInput = streams.shown(input == StandardStreams.dash ? StandardStreams.inputName : input)
+      if json {
+        var shownReport = report
+        shownReport.warnings = warnings
+        StandardOutput.writeJSON(try shownReport.jsonText(input: shownInput, output: shownOutput))
         return
       }
-      if let backupPath = report.appWrite?.backupPath { StandardOutput.write("Kept the old \(output) as \(backupPath)") }
-      StandardOutput.write(
-        "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(s.notes) notes, \(s.cards) cards, \(s.reviews) reviews, \(s.media) media files\(warningCount > 0 ? ", \(warningCount) warning\(warningCount == 1 ? "" : "s")" : "")")
-      if let written = report.appWrite { StandardOutput.write("Records in \(output) (\(written.place)): \(written.merge)") }
+      // When the deck itself goes to standard output, every message goes to standard error.
+      let toStandardError = output == StandardStreams.dash && !dryRun
+      let say: (String) -> Void = { toStandardError ? StandardError.write($0) : StandardOutput.write($0) }
+      if dryRun {
+        ConversionText.plan(report, output: shownOutput, warnings: warnings, replacing: force).forEach(say)
+        return
+      }
+      if warnings.count > 5 && !diagnostics.verbose && !diagnostics.strict {
+        StandardError.write("deckport: \(warnings.count - 5) more warnings (--verbose shows all)")
+      }
+      ConversionText.written(report, output: shownOutput, warningCount: warnings.count).forEach(say)
     }
   }
 }

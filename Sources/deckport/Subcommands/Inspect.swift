@@ -16,7 +16,7 @@ extension Deckport {
         unusedNoteTypes, missingMedia and warnings.
         """)
 
-    @Argument(help: "The deck file to inspect (.apkg, .colpkg, .json, .csv, .tsv, .txt).")
+    @Argument(help: "The deck file to inspect (.apkg, .colpkg, .json, .csv, .tsv, .txt), or - for standard input.")
     var file: String
 
     @Flag(help: "Print one JSON object instead of text.")
@@ -34,11 +34,14 @@ extension Deckport {
     func run() throws {
       let csvOptions = try csv.options()
       let unpackLimits = try limits.limits()
-      let deck = try CommandFailure.reporting(verbose: diagnostics.verbose) {
-        try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
-          try DeckLoader().load(path: file, format: from, csv: csvOptions, limits: unpackLimits, progress: progress.reporter)
+      let streams = StandardStreams()
+      var deck = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
+        let path = try streams.inputPath(for: file, format: from)
+        return try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
+          try DeckLoader().load(path: path, format: from, csv: csvOptions, limits: unpackLimits, progress: progress.reporter)
         }
       }
+      deck.warnings = deck.warnings.map(streams.shown)
       let summary = DeckSummary(deck)
       if json {
         StandardOutput.writeJSON(try summary.jsonText())

@@ -9,10 +9,13 @@ enum CommandFailure {
   /// Runs `body`; a ``DeckError`` becomes one line on standard error and exit status 1 (with
   /// `verbose`, followed by indented lines: what the kind of error means, each part of its
   /// location, and the error's details).
-  static func reporting<T>(verbose: Bool = false, _ body: () throws -> T) throws -> T {
+  /// `streams`, when given, names standard input and output in the message instead of the
+  /// temporary files that stand for them.
+  static func reporting<T>(verbose: Bool = false, shownBy streams: StandardStreams? = nil, _ body: () throws -> T) throws -> T {
     do {
       return try body()
-    } catch let error as DeckError {
+    } catch let thrown as DeckError {
+      let error = streams?.shown(thrown) ?? thrown
       // The package's own maps (`meta`, `media`) have fixed limits no genuine deck comes near.
       let raisable = error.kind == .limitExceeded && !["meta", "media"].contains(error.location.member)
       let hint = raisable ? "; if the deck is genuine, raise the limit with --max-expansion or --max-unpacked" : ""

@@ -1,0 +1,85 @@
+import ArgumentParser
+import DeckConversion
+import DeckCore
+import Foundation
+
+/// `convert IN… --out-dir DIR`: runs ``BatchConverter`` with a progress line (files done, and
+/// the phase of the conversions under way), shows warnings as they come, and ends with one line
+/// per file and a total, or one JSON object with `--json`. Exit status 1 when any file failed.
+struct BatchRun {
+  var options: ConversionOptions
+  var diagnostics: DiagnosticOptions
+  var json: Bool
+
+  func run(_ inputs: [String], into folder: String, jobs: Int?) throws {
+    let converter = jobs.map { BatchConverter(jobs: $0) } ?? BatchConverter()
+    let shownWarnings = Counter()
+    let items = try CommandFailure.reporting(verbose: diagnostics.verbose) {
+      try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
+        var options = self.options
+        options.progress = progress.reporter
+        let verbose = diagnostics.verbose || diagnostics.strict
+        let quietWarnings = json || options.dryRun
+        return try converter.convert(inputs: inputs, into: folder, options: options) { _, warning in
+          guard !quietWarnings, shownWarnings.increment() <= 5 || verbose else { return }
+          progress.printError("deckport: \(warning)")
+        }
+      }
+    }
+    if json {
+      StandardOutput.writeJSON(try BatchConversionItem.jsonText(items))
+    } else {
+      let hidden = shownWarnings.value - 5
+      if hidden > 0 && !options.dryRun && !(diagnostics.verbose || diagnostics.strict) {
+        StandardError.write("deckport: \(hidden) more warnings (--verbose shows all)")
+      }
+      lines(for: items, folder: folder).forEach(StandardOutput.write)
+    }
+    if items.contains(where: { !$0.succeeded }) { throw ExitCode.failure }
+  }
+
+  /// One line per file (and, for a dry run, its warnings), then the total.
+  private func lines(for items: [BatchConversionItem], folder: String) -> [String] {
+    var lines: [String] = []
+    for item in items {
+      switch item.result {
+      case .success(let report):
+        let verb = options.dryRun ? "would write" : "written"
+        let size = options.dryRun ? report.bytes.map { ", \(ConversionProgress.grouped($0)) bytes" } ?? "" : ""
+        lines.append(
+          "\(verb): \(item.input) -> \(item.output ?? "?") (\(report.inputFormat) to \(report.outputFormat.rawValue)): \(ConversionText.counts(report))\(size)\(ConversionText.warningSuffix(item.warnings.count))")
+        if options.dryRun { lines += item.warnings.map { "  \($0)" } }
+      case .failure(let error):
+        lines.append("failed: \(item.input): \(error)")
+      }
+    }
+    let failed = items.filter { !$0.succeeded }.count
+    let done = items.count - failed
+    let failures = failed > 0 ? "; \(failed) failed" : ""
+    lines.append(
+      options.dryRun
+        ? "Dry run: \(done) of \(items.count) files would be written into \(folder)\(failures); nothing was written"
+        : "Converted \(done) of \(items.count) files into \(folder)\(failures)")
+    return lines
+  }
+}
+
+/// A count shared by the conversions' threads.
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  /// Adds one and returns the new count.
+  func increment() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    count += 1
+    return count
+  }
+
+  var value: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
+  }
+}

@@ -1,0 +1,133 @@
+import DeckConversion
+import DeckCore
+import DeckIO
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `-` as a file name: standard input as an input, standard output as an output, each through
+/// a file in a private temporary folder (readers of packages and stores must seek, and an
+/// output reaches standard output only once it is complete, so a failed conversion writes
+/// nothing there). Messages name them `<stdin>` and `<stdout>`, never the temporary files.
+final class StandardStreams {
+  /// What `-` stands for.
+  static let dash = "-"
+  /// How messages name standard input and output.
+  static let inputName = "<stdin>"
+  static let outputName = "<stdout>"
+
+  private var scratch: TemporaryDirectory?
+  /// Temporary path → the name messages show.
+  private(set) var shownNames: [String: String] = [:]
+
+  /// The path to read for `path`: itself, or for `-` a copy of standard input, named with the
+  /// first extension of `format` (so the reader takes it as that format; without a format, the
+  /// content tells).
+  func inputPath(for path: String, format: InputFormat?) throws -> String {
+    guard path == Self.dash else { return path }
+    let fileExtension = format.flatMap { FormatCatalog.named($0.rawValue)?.extensions.first }.map { ".\($0)" } ?? ""
+    let spooled = try scratchFolder().path(for: "stdin\(fileExtension)")
+    try Self.copyStandardInput(to: spooled)
+    shownNames[spooled] = Self.inputName
+    return spooled
+  }
+
+  /// The path to write for `path`: itself, or for `-` a file in the scratch folder that
+  /// ``finishOutput(_:)`` then copies to standard output.
+  func outputPath(for path: String, format: OutputFormat) throws -> String {
+    guard path == Self.dash else { return path }
+    let fileExtension = format.fileExtension.map { ".\($0)" } ?? ""
+    let scratchPath = try scratchFolder().path(for: "stdout\(fileExtension)")
+    shownNames[scratchPath] = Self.outputName
+    return scratchPath
+  }
+
+  /// Copies the finished output at `path` to standard output, when it stands for `-`. A reader
+  /// that goes away early (`| head`) ends the copy quietly.
+  func finishOutput(_ path: String) throws {
+    guard shownNames[path] == Self.outputName else { return }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw DeckError(.writeFailed, at: SourceLocation(file: Self.outputName), "the converted deck could not be read back to copy it")
+    }
+    defer { try? handle.close() }
+    while true {
+      let chunk = handle.readData(ofLength: 1 << 20)
+      if chunk.isEmpty { return }
+      if let failure = Self.writeAll(chunk, to: STDOUT_FILENO) {
+        if failure == EPIPE { return }
+        throw DeckError(.writeFailed, at: SourceLocation(file: Self.outputName), "cannot be written (\(String(cString: strerror(failure))))")
+      }
+    }
+  }
+
+  /// `error` with the temporary paths it names replaced by `<stdin>` and `<stdout>`.
+  func shown(_ error: DeckError) -> DeckError {
+    var copy = error
+    copy.location.file = shownNames[error.location.file] ?? error.location.file
+    return copy
+  }
+
+  /// `warning` with the temporary paths it names replaced by `<stdin>` and `<stdout>`.
+  func shown(_ warning: Diagnostic) -> Diagnostic {
+    var copy = warning
+    copy.location.file = shownNames[warning.location.file] ?? warning.location.file
+    return copy
+  }
+
+  /// `path` as messages show it.
+  func shown(_ path: String) -> String {
+    shownNames[path] ?? path
+  }
+
+  /// Whether standard output is a terminal (a package is not written to one).
+  static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+  private func scratchFolder() throws -> TemporaryDirectory {
+    if let scratch { return scratch }
+    let made = try TemporaryDirectory(prefix: "deckport-stream-")
+    scratch = made
+    return made
+  }
+
+  private static func copyStandardInput(to path: String) throws {
+    let location = SourceLocation(file: inputName)
+    guard FileManager.default.createFile(atPath: path, contents: nil), let sink = FileHandle(forWritingAtPath: path) else {
+      throw DeckError(.writeFailed, at: location, "cannot make a temporary copy of standard input")
+    }
+    defer { try? sink.close() }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+      if count == 0 { return }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw DeckError(.unreadableFile, at: location, "cannot be read (\(String(cString: strerror(errno))))")
+      }
+      do {
+        try sink.write(contentsOf: buffer[0..<count])
+      } catch {
+        throw DeckError(.writeFailed, at: location, "cannot make a temporary copy of standard input (\(error.localizedDescription))")
+      }
+    }
+  }
+
+  /// Writes all of `data` to `descriptor`; returns the error number when writing fails
+  /// (`EPIPE` when the reader has gone), nil when everything was written.
+  private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+    data.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return nil }
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, base + offset, buffer.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return written < 0 ? errno : EIO }
+        offset += written
+      }
+      return nil
+    }
+  }
+}
