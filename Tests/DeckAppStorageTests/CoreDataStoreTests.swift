@@ -1,6 +1,7 @@
 @testable import DeckAppStorage
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -202,5 +203,29 @@ struct CoreDataStoreTests {
     } throws: { error in
       (error as? DeckError)?.description == "\(store): table ZCARD: record 0, key 'hint': the entity Card has no property for this key (its properties: id, prompt, answer)"
     }
+  }
+
+  @Test("a real SwiftData store's composite (VacuumTest: an enum) is decoded with its element and read as an object")
+  func realSwiftDataComposite() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "challenges.store")
+    for suffix in ["", "-shm", "-wal"] {
+      try FileManager.default.copyItem(atPath: Fixtures.path("apple-stores/VacuumTest-challenges.store" + suffix), toPath: path + suffix)
+    }
+    let database = try SQLiteDatabase(path: path, readOnly: true, location: SourceLocation(file: path))
+    let statement = try database.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE")
+    #expect(try statement.step())
+    let model = try CoreDataModel.decode(modelCache: statement.blob(0))
+    let challenge = try #require(model.entities["Challenge"])
+    let rating = CoreDataModel.Composite(
+      name: "rating", isOptional: true,
+      elements: [.init(name: "rating", typeCode: 700, isOptional: true, isTransient: false, allowsExternalStorage: false, defaultValue: nil)])
+    #expect(challenge.properties.contains(.composite(rating)))
+
+    let content = try AppStorageReader().read(path: path)
+    #expect(content.place == "entity Challenge (table ZCHALLENGE)")
+    let records = content.records.records
+    #expect(records.map { $0["name"] } == [.string("Challenge #1"), .string("Challenge #0"), .string("Challenge #2")])
+    #expect(records.map { $0["rating"] } == [nil, .object(AppRecord([("rating", .string("Hard"))])), nil])
   }
 }

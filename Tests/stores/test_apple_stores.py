@@ -23,7 +23,7 @@ STORES = os.path.join(ROOT, "fixtures", "apple-stores")
 DECKPORT = os.environ.get("DECKPORT_BIN", os.path.join(ROOT, ".build", "debug", "deckport"))
 
 WITH_MODEL = ["SampleModel_V1.sqlite", "CartKitSwiftData_v1.sqlite", "SampleModelV2-2018.sqlite", "SampleModel2_V2.sqlite", "Photos.sqlite",
-              "NoteStore-macOS-12-Monterey.sqlite", "MicrosoftTeams-iOS15.sqlite"]
+              "NoteStore-macOS-12-Monterey.sqlite", "MicrosoftTeams-iOS15.sqlite", "VacuumTest-challenges.store"]
 ALL = WITH_MODEL + ["Model1.sqlite"]
 
 
@@ -351,6 +351,54 @@ def test_a_composite_attribute_is_written_into_its_elements_columns():
                     ("Tea", 1, "", "FFFFFFFFBBBB4CCC8DDDEEEEEEEEEEEE", None)]
 
 
+VACUUM = "VacuumTest-challenges.store"
+
+
+def test_a_real_swiftdata_composite_comes_out_as_an_object_of_its_elements():
+    """SwiftData made VacuumTest's store: Challenge.rating, an optional String-raw enum, is a
+    composite of one element named as the property, in ZRATING."""
+    connection = view.open_copy(os.path.join(STORES, VACUUM))
+    model = view.Model(connection)
+    assert ("composite", "rating", [("rating", 700, False)]) in model.entities["Challenge"]
+    assert view.columns(connection, model)[("Challenge", "rating.rating")] == "ZRATING"
+    raw = connection.execute("SELECT ZNAME, ZRATING FROM ZCHALLENGE ORDER BY Z_PK").fetchall()
+    records, _ = read_entity(os.path.join(STORES, VACUUM), "Challenge")
+    assert [(record["name"], record.get("rating")) for record in records] == [
+        (name, {"rating": rating} if rating is not None else None) for name, rating in raw]
+    assert any(record.get("rating") == {"rating": "Hard"} for record in records)
+
+
+def test_an_insert_into_a_real_swiftdata_composite_lands_column_by_column():
+    store = scratch_copy(VACUUM)
+    folder = os.path.dirname(store)
+    records = [{"id": "0D2F3A4B-5C6D-4E7F-8091-A2B3C4D5E6F7", "name": "Challenge #3", "rating": {"rating": "Easy"}},
+               {"id": "1E2F3A4B-5C6D-4E7F-8091-A2B3C4D5E6F8", "name": "Challenge #4"}]
+    source = write_json(folder, "challenges.json", records)
+    before = view.open_copy(store)
+    number, _, root_max = view.entity_rows(before)["Challenge"]
+    largest = before.execute("SELECT max(Z_PK) FROM ZCHALLENGE").fetchone()[0]
+    run = deckport("migrate", source, store, "--dest-entity", "Challenge", "--force", "--match-key", "id")
+    assert run.returncode == 0, run.stderr
+    assert "2 added, 0 updated, 0 unchanged" in run.stdout
+    after = view.open_copy(store)
+    rows = after.execute("SELECT * FROM ZCHALLENGE WHERE Z_PK > ? ORDER BY Z_PK", (largest,))
+    names = [d[0] for d in rows.description]
+    rows = [dict(zip(names, row)) for row in rows.fetchall()]
+    assert set(names) == {"Z_PK", "Z_ENT", "Z_OPT", "ZNAME", "ZRATING", "ZID"}
+    first = max(root_max, largest) + 1
+    assert [row["Z_PK"] for row in rows] == [first, first + 1]
+    assert all(row["Z_ENT"] == number and row["Z_OPT"] == 1 for row in rows)
+    assert [row["ZNAME"] for row in rows] == ["Challenge #3", "Challenge #4"]
+    assert [row["ZRATING"] for row in rows] == ["Easy", None]
+    assert [row["ZID"] for row in rows] == [bytes.fromhex(r["id"].replace("-", "")) for r in records]
+    assert dict(after.execute("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY").fetchall())["Challenge"] == first + 1
+    assert after.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    second = deckport("migrate", source, store, "--dest-entity", "Challenge", "--force", "--match-key", "id")
+    assert second.returncode == 0, second.stderr
+    assert "0 added, 0 updated, 2 unchanged" in second.stdout
+    assert count_rows(store, "ZCHALLENGE") == largest + 2
+
+
 TEAMS = "MicrosoftTeams-iOS15.sqlite"
 
 
@@ -510,7 +558,8 @@ def test_a_whole_store_migration_copies_every_object_and_link(name):
     connection.close()
 
 
-@pytest.mark.parametrize("name", ["SampleModel_V1.sqlite", "SampleModelV2-2018.sqlite", "SampleModel2_V2.sqlite", "Photos.sqlite"])
+@pytest.mark.parametrize("name", ["SampleModel_V1.sqlite", "SampleModelV2-2018.sqlite", "SampleModel2_V2.sqlite", "Photos.sqlite",
+                                  "VacuumTest-challenges.store"])
 def test_a_second_whole_store_migration_changes_nothing(name):
     source, destination = emptied_copy(name)
     first = deckport("migrate", source, destination, "--whole-store", "--force")
