@@ -5,6 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh debug
 scripts/python-env.sh
+# jq, for the README's pipe example (Tests/anki/test_documented_examples.py runs it).
+if ! command -v jq >/dev/null 2>&1; then
+  echo "test: installing jq"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq jq >/dev/null
+fi
 
 echo "test: the Swift suite"
 swift test 2>&1 | tee .build/swift-test.log

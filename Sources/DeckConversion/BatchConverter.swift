@@ -48,7 +48,8 @@ public struct BatchConverter: Sendable {
     return URL(fileURLWithPath: folder).appendingPathComponent("\(base).\(fileExtension)").path
   }
 
-  /// Converts every file of `inputs` into `folder` (which must exist) as `options.to`.
+  /// Converts every file of `inputs` into `folder` (created when missing, except for a dry
+  /// run) as `options.to`.
   ///
   /// - Parameters:
   ///   - onWarning: called with each file's index and each warning as soon as it is known, from
@@ -56,7 +57,7 @@ public struct BatchConverter: Sendable {
   ///   - onFinish: called with each file's item when its conversion ends, from its thread.
   /// - Returns: one item per input, in the order of `inputs`.
   /// - Throws: ``DeckError`` only when the batch cannot start: no output format, a format
-  ///   that cannot be written as a new file, or `folder` is not a folder.
+  ///   that cannot be written as a new file, or `folder` is a file or cannot be created.
   public func convert(
     inputs: [String], into folder: String, options: ConversionOptions,
     onWarning: @escaping @Sendable (Int, Diagnostic) -> Void = { _, _ in },
@@ -72,8 +73,14 @@ public struct BatchConverter: Sendable {
         "\(format.rawValue) is written into a store an app created, one at a time, not into a folder of new files")
     }
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-      throw DeckError(.invalidRequest, at: location, "is not a folder; create it first")
+    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+      guard isDirectory.boolValue else { throw DeckError(.invalidRequest, at: location, "is a file, not a folder") }
+    } else if !options.dryRun {
+      do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      } catch {
+        throw DeckError(.writeFailed, at: location, "cannot create the folder (\(error.localizedDescription))")
+      }
     }
 
     let plan = Self.plan(inputs: inputs, folder: folder, format: format)

@@ -10,14 +10,27 @@ public struct CommandRun: Sendable {
   public var standardError: String
 
   /// Runs the built `deckport` with `arguments` (and `environment` added to this process's
-  /// own) and waits for it.
-  public static func deckport(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandRun {
+  /// own) and waits for it; `standardInput`, when given, is what it reads on standard input
+  /// (else it inherits this process's).
+  public static func deckport(
+    _ arguments: [String], environment: [String: String] = [:], standardInput: Data? = nil
+  ) throws -> CommandRun {
     let process = deckportProcess(arguments, environment: environment)
     let output = Pipe()
     let error = Pipe()
+    let input = standardInput.map { _ in Pipe() }
     process.standardOutput = output
     process.standardError = error
+    if let input { process.standardInput = input }
     try process.run()
+    if let input, let standardInput {
+      // Written on its own thread, so a child that writes before it has read everything cannot
+      // block both sides.
+      Thread.detachNewThread {
+        try? input.fileHandleForWriting.write(contentsOf: standardInput)
+        try? input.fileHandleForWriting.close()
+      }
+    }
     // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()

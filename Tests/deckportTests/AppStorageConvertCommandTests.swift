@@ -95,4 +95,24 @@ struct AppStorageConvertCommandTests {
     #expect(backups.count == 1)
     #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path(for: backups.first ?? "-"))) == original)
   }
+
+  @Test("a failed write with --backup leaves the store untouched and no backup beside it")
+  func failedWriteRemovesItsBackup() throws {
+    let scratch = try TemporaryDirectory()
+    let store = scratch.path(for: "quiz.sqlite")
+    try FileManager.default.copyItem(atPath: Fixtures.path("app/flashcard-quiz.sqlite"), toPath: store)
+    let original = try Data(contentsOf: URL(fileURLWithPath: store))
+    // The generic profile's keys (Front, Back, …) are not properties of the entity: the write
+    // fails after the backup was made.
+    for _ in 1...2 {
+      let run = try CommandRun.deckport([
+        "convert", Fixtures.path("anki/latest_sched.apkg"), store, "--to", "core-data", "--profile", "generic",
+        "--entity", "Flashcard", "--backup",
+      ])
+      #expect(run.status == 1)
+      #expect(run.standardError.contains("deckport: error: \(store): table ZFLASHCARD: record 0, key 'Front': the entity Flashcard has no property for this key"))
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["quiz.sqlite"])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == original)
+  }
 }

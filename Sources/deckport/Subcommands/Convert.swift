@@ -10,13 +10,29 @@ extension Deckport {
       discussion: """
         Formats come from the file extensions (.apkg, .colpkg, .json, .csv, .tsv, .txt, .plist, \
         .sqlite, .db, .store) or the content unless \
-        --from or --to name them. Output formats: apkg (Anki's legacy layout, which every Anki \
+        --from or --to name them; the formats command lists them all. Output formats: apkg (Anki's legacy layout, which every Anki \
         version and most tools read), apkg-modern (the latest layout current Anki writes), \
         colpkg and colpkg-modern (whole-collection backups), json (the deckport JSON deck \
         format, media embedded), csv and tsv (Anki's text format: # header lines, then GUID, \
         note type, deck, fields and tags; with --header or --columns a plain spreadsheet). The \
         output is written under a temporary name and renamed when complete; an existing output \
         is replaced only with --force, and the input is never changed.
+
+        - as the input reads standard input (the format from --from, or told from the content); \
+        - as the output writes standard output (with --to), once the conversion is complete: \
+        deckport convert French.apkg - --to json | jq .notes. Messages and progress stay on \
+        standard error, naming the streams <stdin> and <stdout>.
+
+        With --out-dir, every file named is converted into that folder (created when missing) under its own name with \
+        the extension of --to (French.apkg becomes DIR/French.json), --jobs at once (default: \
+        the number of cores); one line per file (written, or failed with its error) and a total \
+        end the run, and the exit status is 1 if any file failed: deckport convert decks/*.apkg \
+        --out-dir backup --to json.
+
+        --dry-run reads and converts everything into a scratch location and prints what would be \
+        written (counts and size) and every warning, that is, everything that would be changed \
+        or not kept, and writes nothing at the output: deckport convert French.apkg French.csv \
+        --dry-run. --json prints the result, or the plan, as one JSON object.
 
         CSV and TSV input is read as Anki's importer reads it: the # header lines decide the \
         separator, HTML, columns, note type and deck; rows naming a stock note type (Basic, \
@@ -31,7 +47,8 @@ extension Deckport {
         media; a deck becomes records, e.g. deckport convert French.apkg cards.plist --profile \
         flashzilla. Output formats plist, app-json, sqlite and core-data (which inserts into a \
         store the app created); an existing output is changed only with --backup or --force, \
-        and what was written is read back and compared before success is reported.
+        and what was written is read back and compared before success is reported. A write \
+        that fails leaves the file as it was and removes the backup it made.
         """)
 
     @Argument(
@@ -43,7 +60,7 @@ extension Deckport {
     @Option(help: "The input format, when the extension does not tell.")
     var from: InputFormat?
 
-    @Option(help: ArgumentHelp("The output format (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); deckport formats lists them."))
+    @Option(help: ArgumentHelp("The output format (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))); the formats command lists them."))
     var to: OutputFormat?
 
     @Flag(help: "Replace the output file if it exists.")

@@ -50,7 +50,7 @@ struct BatchRun {
           "\(verb): \(item.input) -> \(item.output ?? "?") (\(report.inputFormat) to \(report.outputFormat.rawValue)): \(ConversionText.counts(report))\(size)\(ConversionText.warningSuffix(item.warnings.count))")
         if options.dryRun { lines += item.warnings.map { "  \($0)" } }
       case .failure(let error):
-        lines.append("failed: \(item.input): \(error)")
+        lines.append("failed: \(error)")
       }
     }
     let failed = items.filter { !$0.succeeded }.count
