@@ -93,6 +93,33 @@ def models(path: str, value: str) -> str:
 
 NFD_CAFE = unicodedata.normalize("NFD", "café.png")
 
+
+def json_deck(folder: str, notes: list[int], cards: list[int]) -> str:
+    """A hand-written deckport JSON deck (docs/json-format.md) whose notes and cards have the
+    given ids (each card belongs to the first note)."""
+    document = {
+        "format": "deckport-deck",
+        "version": 1,
+        "decks": [{"id": 1, "name": "Default"}],
+        "noteTypes": [
+            {
+                "id": 10,
+                "name": "Basic",
+                "fields": [{"name": "Front"}, {"name": "Back"}],
+                "templates": [{"name": "Card 1", "question": "{{Front}}", "answer": "{{Back}}"}],
+            }
+        ],
+        "notes": [
+            {"id": nid, "guid": f"g{index}", "noteType": 10, "fields": {"Front": f"front {index}", "Back": "b"}}
+            for index, nid in enumerate(notes)
+        ],
+        "cards": [{"id": cid, "note": notes[0], "template": 0, "deck": 1} for cid in cards],
+    }
+    path = os.path.join(folder, "src.json")
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(document, out)
+    return path
+
 # --------------------------------------------------------------------------------------------
 # Running deckport
 
@@ -200,7 +227,7 @@ class Case:
     id: str
     build: Callable[[str], str]
     # Anki with the damaged source: an exception pattern it fails with, or a check of what it imported.
-    anki: str | Callable[[Collection], None]
+    anki: str | Callable[[Collection], None] | None
     # Lines every conversion prints (the reader's), then the outcome per group or per format.
     read: list[str] = field(default_factory=list)
     outcomes: dict[str, Outcome] = field(default_factory=dict)
@@ -485,6 +512,51 @@ CASES = [
         },
     ),
     Case(
+        "two notes with one id (JSON input)",
+        lambda f: json_deck(f, [100, 100], [200]),
+        None,  # no Anki input can hold it: the primary key of `notes` forbids it (the case above)
+        outcomes={
+            group: fails(
+                "deckport: error: SRC: at notes[1].id: notes[0] has the same id 100; cards refer to notes by id, so each note needs its own"
+            )
+            for group in ("anki", "json", "csv", "app")
+        },
+    ),
+    Case(
+        "two cards with one id (JSON input)",
+        lambda f: json_deck(f, [100], [200, 200]),
+        None,
+        outcomes={
+            group: fails(
+                "deckport: error: SRC: at cards[1].id: cards[0] has the same id 200; reviews refer to cards by id, so each card needs its own"
+            )
+            for group in ("anki", "json", "csv", "app")
+        },
+    ),
+    Case(
+        "negative ids and timestamps",
+        lambda f: package(
+            f,
+            f"UPDATE cards SET nid = -5 WHERE nid = {FIRST}; UPDATE notes SET id = -5, mod = -1 WHERE id = {FIRST};"
+            f"UPDATE cards SET id = -7, mod = {-(2**63)} WHERE id = 1795331276846; UPDATE revlog SET id = -3 WHERE id = {REVIEW};",
+        ),
+        lambda col: (col.db.all("select id, mod from notes where id < 0"), col.db.all("select id, mod from cards where id < 0"))
+        == ([[-5, -1]], [[-7, -(2**63)]])
+        or pytest.fail("Anki changed them"),
+        outcomes={
+            "anki": ok(
+                kept=anki_kept(
+                    lambda col: (col.db.all("select id, mod from notes where id < 0"), col.db.scalar("select count() from revlog where id = -3"))
+                    == ([[-5, -1]], 1)
+                    or pytest.fail("changed")
+                )
+            ),
+            "json": ok(kept=json_kept(lambda d: [n["id"] for n in d["notes"]][0] == -5 or pytest.fail("id"))),
+            "csv": ok(),
+            "app": ok(),
+        },
+    ),
+    Case(
         "note type with no templates",
         lambda f: package(f, models(f'$."{BASIC}".tmpls', "json('[]')")),
         r"1 template required",
@@ -601,7 +673,10 @@ def test_deckport(case: Case, fmt: str, tmp_path):
         expected.kept(run.out, folder)
 
 
-@pytest.mark.parametrize("case", CASES, ids=case_ids(CASES))
+ANKI_INPUTS = [c for c in CASES if c.anki is not None]
+
+
+@pytest.mark.parametrize("case", ANKI_INPUTS, ids=case_ids(ANKI_INPUTS))
 def test_anki_with_the_damaged_source(case: Case, tmp_path):
     folder = str(tmp_path)
     source = case.build(folder)
@@ -616,9 +691,12 @@ def test_anki_with_the_damaged_source(case: Case, tmp_path):
             col.close()
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if any(o.lines for o in c.outcomes.values()) or c.read], ids=case_ids([c for c in CASES if any(o.lines for o in c.outcomes.values()) or c.read]))
+WARNING_CASES = [c for c in CASES if c.read or any(o.status == 0 and o.lines for o in c.outcomes.values())]
+
+
+@pytest.mark.parametrize("case", WARNING_CASES, ids=case_ids(WARNING_CASES))
 def test_strict_fails_on_every_warning(case: Case, tmp_path):
-    """Every case that warns fails with --strict, and nothing is written."""
+    """Every case that warns fails with --strict (here into an .apkg), and nothing is written."""
     folder = str(tmp_path)
     source = case.build(folder)
     out = os.path.join(folder, "strict.apkg")
