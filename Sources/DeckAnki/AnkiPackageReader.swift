@@ -70,8 +70,11 @@ public struct AnkiPackageReader: Sendable {
     }
     let entries = try MediaManifest.entries(in: zip, generation: generation, location: location)
     try checkDeclaredMediaSizes(entries, zip: zip, generation: generation, budget: budget, location: location)
+    var renamed: [(old: String, new: String)] = []
     collection.media = try mediaFiles(
-      entries, zip: zip, generation: generation, budget: budget, location: location, warnings: &warnings)
+      entries, zip: zip, generation: generation, budget: budget, location: location, renamed: &renamed,
+      warnings: &warnings)
+    if !renamed.isEmpty { collection.notes = Self.notes(collection.notes, referringTo: renamed) }
     return AnkiPackageContents(
       collection: collection, kind: kind ?? AnkiPackageKind.forFileName(path),
       generation: generation, warnings: warnings)
@@ -129,9 +132,25 @@ public struct AnkiPackageReader: Sendable {
       at: location)
   }
 
+  /// `notes` with each reference to a renamed media file (the old name, byte for byte) changed
+  /// to its new name, as Anki's import changes them.
+  static func notes(_ notes: [Note], referringTo renamed: [(old: String, new: String)]) -> [Note] {
+    var result = notes
+    for index in result.indices {
+      for field in result[index].fields.indices {
+        for (old, new) in renamed where result[index].fields[field].range(of: old, options: .literal) != nil {
+          result[index].fields[field] = result[index].fields[field].replacingOccurrences(
+            of: old, with: new, options: .literal)
+        }
+      }
+    }
+    return result
+  }
+
   private func mediaFiles(
     _ entries: [MediaManifestEntry], zip: ZipReader, generation: AnkiPackageGeneration,
-    budget: UnpackBudget, location: SourceLocation, warnings: inout [Diagnostic]
+    budget: UnpackBudget, location: SourceLocation, renamed: inout [(old: String, new: String)],
+    warnings: inout [Diagnostic]
   ) throws -> [MediaFile] {
     var files: [MediaFile] = []
     var seenNames = Set<String>()
@@ -156,10 +175,16 @@ public struct AnkiPackageReader: Sendable {
             .corrupt, at: entryLocation,
             "media name '\(MediaFileName.visible(entry.name))' is not a single file name; Anki refuses such a package")
         }
+        // Only the Unicode form differs: the two names look the same, so say what changed.
+        let change =
+          name == entry.name.precomposedStringWithCanonicalMapping
+          ? "media file '\(name)' is named in decomposed Unicode (not NFC); it is renamed to the composed (NFC) form"
+          : "media file '\(entry.name)' is renamed '\(name)'"
         warnings.append(
           Diagnostic(
             "media-renamed", at: entryLocation,
-            "media file '\(entry.name)' is renamed '\(name)', as Anki renames it on import"))
+            "\(change), with every reference to it in the notes, as Anki renames it on import"))
+        renamed.append((entry.name, name))
       }
       guard seenNames.insert(name).inserted else {
         warnings.append(

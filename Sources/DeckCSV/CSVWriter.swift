@@ -54,13 +54,19 @@ public struct CSVWriter: Sendable {
   /// Writes `collection` to `path` (created or replaced). Messages name `destination` when
   /// given (the final name of a temporary file).
   ///
-  /// - Returns: what the file does not keep, one warning per kind of loss.
+  /// Notes with the wrong number of fields and cards in a missing deck are repaired first
+  /// (``CollectionRepair``), so each row has its note type's columns and a deck name.
+  ///
+  /// - Returns: what the file does not keep, one warning per kind of loss, after a warning for
+  ///   each repair.
   /// - Throws: ``DeckError`` when a note's note type is missing, or when writing fails.
   @discardableResult
   public func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
     -> [Diagnostic]
   {
     let location = SourceLocation(file: destination ?? path)
+    // A row holds a note's values in its note type's field order, and its deck by name.
+    let (collection, repairs) = CollectionRepair.repaired(collection, location: location)
     let separator = options.separator ?? Self.defaultSeparator(forPath: destination ?? path)
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let decks = Dictionary(collection.decks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -83,7 +89,7 @@ public struct CSVWriter: Sendable {
       deckOfNote[note.id].flatMap { decks[$0]?.name } ?? ""
     }
 
-    var warnings = CSVLossReport.warnings(for: collection, deckOfNote: deckOfNote, location: location)
+    var warnings = repairs + CSVLossReport.warnings(for: collection, deckOfNote: deckOfNote, location: location)
     let layout: SheetLayout
     if let mapping = options.columns {
       layout = .columns(mapping)

@@ -23,8 +23,7 @@ enum DeckWriter {
       let result = try AnkiPackageWriter(options: options, progress: progress).writePackage(collection, to: path, reportingAs: destination)
       return (result.written, result.warnings)
     case .json:
-      try DeckJSONWriter(progress: progress).write(collection, to: path, reportingAs: destination)
-      return (collection, [])
+      return try DeckJSONWriter(progress: progress).write(collection, to: path, reportingAs: destination)
     case .csv, .tsv:
       var options = csv
       options.separator = csv.separator ?? (format == .csv ? .comma : .tab)

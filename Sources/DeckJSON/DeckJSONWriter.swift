@@ -28,17 +28,27 @@ public struct DeckJSONWriter: Sendable {
   /// write to a temporary path and rename, as `DeckConverter` does). Errors name
   /// `reportingAs` when given (the final destination of a temporary file).
   ///
-  /// - Throws: ``DeckError`` when a note cannot be keyed by field name (a note whose field count
-  ///   differs from its note type's, or an unknown note type) or when writing fails; a file
-  ///   begun is then removed.
-  public func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws {
+  /// References that point nowhere and notes with the wrong number of fields are repaired first,
+  /// as ``CollectionRepair`` says, so that every document written can be read back: a card whose
+  /// note does not exist is left out, a card in a missing deck gets a deck, a note's values are
+  /// fitted to its note type's fields.
+  ///
+  /// - Returns: what was written (the repaired collection) and a warning for each repair.
+  /// - Throws: ``DeckError`` when a note cannot be keyed by field name (an unknown note type) or
+  ///   when writing fails; a file begun is then removed.
+  @discardableResult
+  public func write(
+    _ collection: DeckCollection, to path: String, reportingAs destination: String? = nil
+  ) throws -> (written: DeckCollection, warnings: [Diagnostic]) {
     let location = SourceLocation(file: destination ?? path)
+    let (repaired, warnings) = CollectionRepair.repaired(collection, location: location)
     try FileSink.writing(to: path) { sink in
       var writer = JSONTreeWriter(sink: sink)
-      try writeDocument(collection, location: location, into: &writer)
+      try writeDocument(repaired, location: location, into: &writer)
       writer.append(byte: 0x0A)
       try writer.flush()
     }
+    return (repaired, warnings)
   }
 
   /// The document's top-level object, its members in the order of ``DeckJSONDocument``'s

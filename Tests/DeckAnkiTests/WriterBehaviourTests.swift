@@ -243,14 +243,32 @@ struct WriterBehaviourTests {
     source.cards.remove(at: 1)
     let (path, warnings) = try Self.write(source, .legacy2, .colpkg, in: scratch)
     #expect(
-      warnings.map(\.category) == ["field-changed", "deck-renamed", "card-orphan", "note-without-cards", "deck-added"])
+      warnings.map(\.category) == ["card-orphan", "field-changed", "deck-renamed", "note-without-cards", "deck-added"])
     #expect(
       warnings.map { $0.location.item ?? "" }
-        == ["note 100", "deck 'Lang:: French ' (id 2)", "card 299", "note 101", "deck 'Lang' (id 3)"])
+        == ["card 299", "note 100", "deck 'Lang:: French ' (id 2)", "note 101", "deck 'Lang' (id 3)"])
     let back = try AnkiPackageReader().read(path: path).collection
     #expect(back.notes.map(\.fields) == [["ab", "c"], ["d", "e"]])
     #expect(back.decks.map(\.name) == ["Default", "Lang::French", "Lang"])
     #expect(back.cards.map(\.id) == [200])
+  }
+
+  @Test("semantic damage is repaired as Anki's Check Database repairs it: field counts, missing decks")
+  func checkDatabaseRepairs() throws {
+    let scratch = try TemporaryDirectory()
+    var source = Self.collection([["only"], ["a", "b", "c", ""], ["d", "e"]])
+    source.cards[2].deckID = 4242
+    let (path, warnings) = try Self.write(source, .latest, .apkg, in: scratch)
+    #expect(warnings.map(\.category) == ["field-count", "field-count", "card-deck-missing"])
+    #expect(
+      warnings.map(\.message) == [
+        "note has 1 field value, but its note type 'Basic' (id 1700000000000) has 2 fields; the missing 1 is written empty, as Anki's Check Database fills them",
+        "note has 4 field values, but its note type 'Basic' (id 1700000000000) has 2 fields; values 2 to 4 are joined with \"; \" into the last field, 'Back', as Anki's Check Database joins them",
+        "card is in deck 4242, which the collection does not define; it is written in a deck 'recovered4242' with that id, added as Anki's Check Database adds one",
+      ])
+    let back = try AnkiPackageReader().read(path: path).collection
+    #expect(back.notes.map(\.fields) == [["only", ""], ["a", "b; c; "], ["d", "e"]])
+    #expect(back.cards.first { $0.id == 202 }.flatMap { card in back.decks.first { $0.id == card.deckID } }?.name == "recovered4242")
   }
 
   @Test("legacy JSON deck options missing keys Anki requires get Anki's defaults, reported")

@@ -95,9 +95,6 @@ struct WriterErrorTests {
       }, item: "note type 'BASIC' (id 1700000000001)",
       message: "another note type, id 1700000000000, has the same name; Anki would rename one of them"),
     Case(
-      id: "note with too few fields", change: { $0.notes[0].fields = ["only one"] }, item: "note 10",
-      message: "note has 1 fields, but its note type 'Basic' (id 1700000000000) has 2; Anki would refuse the package"),
-    Case(
       id: "note of an unknown note type", change: { $0.notes[0].noteTypeID = 5 }, item: "note 10",
       message: "note uses note type 5, which the collection does not define; Anki would refuse the package"),
     Case(

@@ -27,6 +27,24 @@ struct JSONRoundTripTests {
     }
   }
 
+  @Test("a card whose note is missing, a card in a missing deck and a note with extra fields give a document deckport reads back")
+  func damagedCollectionIsRepairedSoItReadsBack() throws {
+    var original = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
+    original.notes.removeAll { $0.id == 1_795_331_276_845 }
+    original.cards[1].deckID = 4242
+    original.notes[0].fields.append("extra")
+    let scratch = try TemporaryDirectory()
+    let json = scratch.path(for: "deck.json")
+    let (written, warnings) = try DeckJSONWriter().write(original, to: json)
+    #expect(warnings.map(\.category) == ["field-count", "card-orphan", "card-deck-missing"])
+    #expect(warnings.map(\.location.item) == ["note 1795331276846", "card 1795331276845", "card 1795331276846"])
+    let (readBack, _) = try DeckJSONReader().read(path: json)
+    #expect(readBack.cards.count == original.cards.count - 1)
+    #expect(readBack.cards == written.cards)
+    #expect(readBack.decks.first { $0.id == 4242 }?.name == "recovered4242")
+    #expect(readBack.notes[0].fields.last?.hasSuffix("; extra") == true)
+  }
+
   @Test("JSON -> JSON is byte-identical, and the same input always gives the same bytes", arguments: packages)
   func byteStable(package: String) throws {
     let original = try AnkiPackageReader().read(path: Fixtures.path(package)).collection

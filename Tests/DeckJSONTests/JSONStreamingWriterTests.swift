@@ -56,6 +56,9 @@ struct JSONStreamingWriterTests {
     let nfd = "cafe\u{301}"
     let collection = DeckCollection(
       creationTime: -5,
+      // The card's deck exists: a card in a missing deck is repaired (CollectionRepair), which
+      // the document tree alone does not do.
+      decks: [Deck(id: 1, name: "Default")],
       noteTypes: [
         NoteType(
           id: 1, name: "Two", fields: [.init(name: "A \"quoted\"\n"), .init(name: "B\\")],

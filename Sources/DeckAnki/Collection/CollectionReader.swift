@@ -76,6 +76,8 @@ struct CollectionReader {
       throw error
     }
     (collection.cards, collection.reviews) = try rows.wait()
+    try Self.requireUniqueIDs(collection.notes.map(\.id), table: "notes", location: location)
+    try Self.requireUniqueIDs(collection.cards.map(\.id), table: "cards", location: location)
     let textWarnings = invalidText.prefix(Self.listedInvalidNotes).map { id in
       Diagnostic(
         "invalid-utf8", at: location.table("notes", row: id),
@@ -87,6 +89,17 @@ struct CollectionReader {
       ? [Diagnostic("invalid-utf8", at: location.table("notes"), "\(more) more notes have fields or tags that are not valid UTF-8")]
       : []
     return (collection, textWarnings + summary + CollectionChecks.warnings(for: collection, location: location))
+  }
+
+  /// Refuses two rows of `table` with one id (possible only in a table without its primary key):
+  /// every reference to the id would be ambiguous, and Anki refuses such a package.
+  private static func requireUniqueIDs(_ ids: [Int64], table: String, location: SourceLocation) throws {
+    // Rows are read in id order, so a repeated id follows its first row.
+    for index in ids.indices.dropFirst() where ids[index] == ids[index - 1] {
+      throw DeckError(
+        .corrupt, at: location.table(table, row: ids[index]),
+        "two rows have the id \(ids[index]); references to it would be ambiguous, and Anki refuses such a package")
+    }
   }
 
   // MARK: - col

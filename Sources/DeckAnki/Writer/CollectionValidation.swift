@@ -8,19 +8,21 @@ import Foundation
 /// something on import: a note type with no fields or templates, an empty or duplicate name,
 /// a field name Anki rewrites (`:`, `{`, `}`, `"`, a leading `#`, `/` or `^`, surrounding
 /// spaces), a name not in Unicode NFC, a sort field out of range; a note whose note type is
-/// missing or whose field count differs from it; two notes, cards, reviews, decks or option
+/// missing; two notes, cards, reviews, decks or option
 /// groups with one id; two decks or note types with one name.
 ///
 /// Changed, with a warning: a field value holding U+001F (Anki's field separator) loses it; a
 /// tag holding a space or a control character loses those (a space would split it in two);
-/// an empty tag is dropped; a deck name is normalised as Anki normalises it; a card whose note
-/// does not exist is left out; a number Anki cannot read is brought into its range
-/// (``AnkiValueRanges``).
+/// an empty tag is dropped; a deck name is normalised as Anki normalises it; a number Anki
+/// cannot read is brought into its range (``AnkiValueRanges``); a card whose note does not
+/// exist, a card in a missing deck and a note whose field count differs from its note type's
+/// are repaired as Anki's Check Database repairs them (``CollectionRepair``).
 enum CollectionValidation {
   /// The field separator of `notes.flds`.
   static let fieldSeparator: Character = "\u{1F}"
 
-  /// `collection` checked and, where reported, adjusted.
+  /// `collection` checked and, where reported, adjusted; references that point nowhere and
+  /// notes with the wrong number of fields are first repaired as ``CollectionRepair`` says.
   ///
   /// - Parameter duplicateGUIDs: what to do with notes that share a GUID (see
   ///   ``DuplicateGUIDPolicy``); a note left out takes its cards and their reviews with it.
@@ -28,8 +30,13 @@ enum CollectionValidation {
     _ collection: DeckCollection, duplicateGUIDs: DuplicateGUIDPolicy = .fail, location: SourceLocation,
     log: inout DiagnosticLog
   ) throws -> DeckCollection {
-    var result = collection
     try checkNoteTypes(collection.noteTypes, location: location)
+    try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
+    try requireUniqueIDs(collection.cards.map(\.id), what: "card", location: location)
+    let repair = CollectionRepair.repaired(collection, location: location)
+    log.append(contentsOf: repair.warnings)
+    let collection = repair.collection
+    var result = collection
     result.notes = try checkedNotes(collection, location: location, log: &log)
     let identity = try NoteIdentity.assigningGUIDs(
       to: result.notes, policy: duplicateGUIDs, location: location, log: &log)
@@ -43,7 +50,7 @@ enum CollectionValidation {
       result.reviews = reviews
     }
     result.decks = try checkedDecks(collection.decks, location: location, log: &log)
-    result.cards = try checkedCards(cards, notes: result.notes, decks: result.decks, location: location, log: &log)
+    result.cards = cards
     try requireUniqueIDs(reviews.map(\.id), what: "review", location: location)
     try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
@@ -237,35 +244,6 @@ enum CollectionValidation {
       let trimmed = kept.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ":")))
       return trimmed.isEmpty ? "blank" : trimmed
     }.joined(separator: Deck.levelSeparator)
-  }
-
-  // MARK: - Cards
-
-  private static func checkedCards(
-    _ cards: [Card], notes: [Note], decks: [Deck], location: SourceLocation, log: inout DiagnosticLog
-  ) throws -> [Card] {
-    try requireUniqueIDs(cards.map(\.id), what: "card", location: location)
-    let noteIDs = Set(notes.map(\.id))
-    let deckIDs = Set(decks.map(\.id))
-    // The usual collection has no orphans; its card array is then returned as it is (shared,
-    // not copied).
-    var orphans = IndexSet()
-    for (index, card) in cards.enumerated() {
-      guard noteIDs.contains(card.noteID) else {
-        log.reportLimited(
-          "card-orphan", at: location.item("card \(card.id)"), summaryAt: location,
-          "card belongs to note \(card.noteID), which does not exist; it is left out")
-        orphans.insert(index)
-        continue
-      }
-      if !deckIDs.contains(card.deckID) {
-        log.reportLimited(
-          "card-deck-missing", at: location.item("card \(card.id)"), summaryAt: location,
-          "card is in deck \(card.deckID), which the collection does not define; Anki keeps such a card in a deck that does not exist")
-      }
-    }
-    guard !orphans.isEmpty else { return cards }
-    return cards.enumerated().filter { !orphans.contains($0.offset) }.map(\.element)
   }
 
   private static func reportNotesWithoutCards(

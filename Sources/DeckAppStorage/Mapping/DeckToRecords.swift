@@ -9,7 +9,10 @@ struct DeckToRecords {
   func records() -> (records: AppRecords, warnings: [Diagnostic]) {
     let name = profile?.recordType ?? collection.noteTypes.first?.name ?? "Notes"
     let location = AppRecordMapping.location(name)
-    var warnings: [Diagnostic] = []
+    // Each value goes by its note type's field name: a note with more or fewer values than its
+    // note type has fields is first fitted to them, as Anki's Check Database fits it.
+    let (collection, fieldCountWarnings) = CollectionRepair.fittingFields(collection, location: location)
+    var warnings = fieldCountWarnings
     let media = Dictionary(collection.media.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     var notes = collection.notes

@@ -159,6 +159,9 @@ struct DeckJSONModelMapping {
   private var noteTypesByID: [Int64: NoteType] = [:]
   private var noteTypesByName: [String: NoteType] = [:]
   private var noteIDs = Set<Int64>()
+  /// The index in `notes` of each id the document gives (not derived), for duplicate ids.
+  private var givenNoteIDs: [Int64: Int] = [:]
+  private var cardIndexes: [Int64: Int] = [:]
   private var deckIDsByName: [String: Int64] = [:]
   private var deckIDs = Set<Int64>()
   private var cardIDs = Set<Int64>()
@@ -214,6 +217,14 @@ struct DeckJSONModelMapping {
         return noteType
       }
     }
+    if let id = note.id {
+      if let first = givenNoteIDs[id] {
+        throw problem(
+          "notes[\(index)].id",
+          "notes[\(first)] has the same id \(id); cards refer to notes by id, so each note needs its own")
+      }
+      givenNoteIDs[id] = index
+    }
     collection.notes.append(mapped)
     noteIDs.insert(mapped.id)
   }
@@ -221,6 +232,11 @@ struct DeckJSONModelMapping {
   /// `cards[index]`, after every note; cards come before reviews.
   mutating func add(card: CardJSON, index: Int) throws {
     let path = "cards[\(index)]"
+    if let first = cardIndexes[card.id] {
+      throw problem(
+        path + ".id", "cards[\(first)] has the same id \(card.id); reviews refer to cards by id, so each card needs its own")
+    }
+    cardIndexes[card.id] = index
     guard noteIDs.contains(card.note) else { throw problem(path + ".note", "no note has the id \(card.note)") }
     let deckID: Int64
     switch card.deck {

@@ -1,0 +1,143 @@
+/// The repairs a writer makes to references that point nowhere and to notes whose field count
+/// differs from their note type's, so that what it writes can be read back (by deckport and by
+/// Anki) and nothing is lost: each is the repair Anki's own Check Database makes.
+///
+/// - A note with fewer field values than its note type has fields gets empty values for the
+///   missing fields.
+/// - A note with more field values keeps them all: the values from the note type's last field on
+///   are joined with `"; "` into that last field.
+/// - A card whose note does not exist is left out (it has no content to show).
+/// - A card in a deck the collection does not define gets a deck of its own with that id, named
+///   `recovered<id>`.
+///
+/// Each change is reported as a warning naming the note or card (`field-count`, `card-orphan`,
+/// `card-deck-missing`). Notes whose note type does not exist are left as they are:
+/// a writer that needs the note type refuses them.
+///
+/// ```swift
+/// let (repaired, warnings) = CollectionRepair.repaired(collection, location: SourceLocation(file: "out.json"))
+/// ```
+public enum CollectionRepair {
+  /// How many warnings of one category are listed one by one before the rest are counted.
+  public static let listedPerCategory = 20
+
+  /// The separator Anki's Check Database puts between the values it joins into a note's last field.
+  public static let joinedFieldSeparator = "; "
+
+  /// `collection` repaired as described above, and a warning for each change.
+  public static func repaired(
+    _ collection: DeckCollection, location: SourceLocation
+  ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    var warnings = LimitedWarnings(location: location)
+    var result = collection
+    result.notes = fittedNotes(collection, location: location, warnings: &warnings)
+    let noteIDs = Set(collection.notes.map(\.id))
+    if collection.cards.contains(where: { !noteIDs.contains($0.noteID) }) {
+      result.cards.removeAll { card in
+        guard !noteIDs.contains(card.noteID) else { return false }
+        warnings.report(
+          "card-orphan", at: location.item("card \(card.id)"),
+          "card belongs to note \(card.noteID), which does not exist; it is left out")
+        return true
+      }
+    }
+    result.decks = decks(for: result.cards, in: collection, location: location, warnings: &warnings)
+    return (result, warnings.finished())
+  }
+
+  /// `collection` with only its notes' field counts repaired (for writers that hold notes but no
+  /// cards or decks), and a warning for each note changed.
+  public static func fittingFields(
+    _ collection: DeckCollection, location: SourceLocation
+  ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    var warnings = LimitedWarnings(location: location)
+    var result = collection
+    result.notes = fittedNotes(collection, location: location, warnings: &warnings)
+    return (result, warnings.finished())
+  }
+
+  /// `values` fitted to `count` fields as Anki's Check Database fits them: padded with empty
+  /// values, or the values from the last field on joined with `"; "`.
+  public static func fitted(_ values: [String], count: Int) -> [String] {
+    guard count > 0, values.count != count else { return values }
+    if values.count < count { return values + Array(repeating: "", count: count - values.count) }
+    return Array(values.prefix(count - 1)) + [values.dropFirst(count - 1).joined(separator: joinedFieldSeparator)]
+  }
+
+  private static func fittedNotes(
+    _ collection: DeckCollection, location: SourceLocation, warnings: inout LimitedWarnings
+  ) -> [Note] {
+    let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var notes = collection.notes
+    for index in notes.indices {
+      let note = notes[index]
+      guard let noteType = noteTypes[note.noteTypeID], !noteType.fields.isEmpty,
+        note.fields.count != noteType.fields.count
+      else { continue }
+      let expected = noteType.fields.count
+      let label = "note type '\(noteType.name)' (id \(noteType.id)) has \(expected) field\(expected == 1 ? "" : "s")"
+      let values = "\(note.fields.count) field value\(note.fields.count == 1 ? "" : "s")"
+      let change: String
+      if note.fields.count < expected {
+        let missing = expected - note.fields.count
+        change = "the missing \(missing) \(missing == 1 ? "is" : "are") written empty, as Anki's Check Database fills them"
+      } else {
+        let last = noteType.fields[expected - 1].name
+        change =
+          "values \(expected) to \(note.fields.count) are joined with \"\(joinedFieldSeparator)\" into the last field, '\(last)', as Anki's Check Database joins them"
+      }
+      warnings.report("field-count", at: location.item("note \(note.id)"), "note has \(values), but its \(label); \(change)")
+      notes[index].fields = fitted(note.fields, count: expected)
+    }
+    return notes
+  }
+
+  /// `collection`'s decks, and one named `recovered<id>` for each deck id `cards` use that no deck
+  /// has.
+  private static func decks(
+    for cards: [Card], in collection: DeckCollection, location: SourceLocation, warnings: inout LimitedWarnings
+  ) -> [Deck] {
+    var decks = collection.decks
+    let defined = Set(decks.map(\.id))
+    guard cards.contains(where: { !defined.contains($0.deckID) }) else { return decks }
+    var names = Set(decks.map { $0.name.lowercased() })
+    var added: [Int64: String] = [:]
+    for card in cards where !defined.contains(card.deckID) {
+      if added[card.deckID] == nil {
+        var name = "recovered\(card.deckID)"
+        while names.contains(name.lowercased()) { name += "+" }
+        decks.append(Deck(id: card.deckID, name: name, modificationTime: card.modificationTime))
+        names.insert(name.lowercased())
+        added[card.deckID] = name
+      }
+      warnings.report(
+        "card-deck-missing", at: location.item("card \(card.id)"),
+        "card is in deck \(card.deckID), which the collection does not define; it is written in a deck '\(added[card.deckID] ?? "")' with that id, added as Anki's Check Database adds one")
+    }
+    decks.sort { $0.id < $1.id }
+    return decks
+  }
+}
+
+/// Warnings of categories that may repeat for many rows, listed up to a limit and then counted.
+private struct LimitedWarnings {
+  let location: SourceLocation
+  private(set) var warnings: [Diagnostic] = []
+  private var counts: [String: Int] = [:]
+
+  init(location: SourceLocation) { self.location = location }
+
+  mutating func report(_ category: String, at place: SourceLocation, _ message: String) {
+    counts[category, default: 0] += 1
+    if counts[category, default: 0] <= CollectionRepair.listedPerCategory {
+      warnings.append(Diagnostic(category, at: place, message))
+    }
+  }
+
+  func finished() -> [Diagnostic] {
+    warnings
+      + counts.sorted { $0.key < $1.key }.filter { $0.value > CollectionRepair.listedPerCategory }.map {
+        Diagnostic($0.key, at: location, "\($0.value - CollectionRepair.listedPerCategory) more warnings of this kind were not listed")
+      }
+  }
+}
