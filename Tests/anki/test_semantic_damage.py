@@ -368,12 +368,12 @@ CASES = [
         anki_orphan,
         read=[READ_CARDS.format(row=FIRST) + f"[orphan-card] {ORPHAN}"],
         outcomes={
-            "anki": ok(OUT_CARD.format(card=FIRST) + f"[card-orphan] {ORPHAN}; it is left out", kept=anki_kept(anki_orphan)),
+            "anki": ok(OUT_CARD.format(card=FIRST) + f"[orphan-card] {ORPHAN}; it is left out", kept=anki_kept(anki_orphan)),
             "json": ok(
-                OUT_CARD.format(card=FIRST) + f"[card-orphan] {ORPHAN}; it is left out",
+                OUT_CARD.format(card=FIRST) + f"[orphan-card] {ORPHAN}; it is left out",
                 kept=json_kept(lambda d: not any(c["id"] == FIRST for c in d["cards"]) or pytest.fail("kept")),
             ),
-            "csv": ok(OUT_CARD.format(card=FIRST) + f"[card-orphan] {ORPHAN}; it is left out"),
+            "csv": ok(OUT_CARD.format(card=FIRST) + f"[orphan-card] {ORPHAN}; it is left out"),
             "app": ok(),
         },
     ),
@@ -400,7 +400,7 @@ CASES = [
         "note with fewer fields than its note type",
         lambda f: package(f, f"UPDATE notes SET flds = 'only' WHERE id = {VOCAB}"),
         r"note has 1 fields, expected 3",
-        read=[READ_NOTES.format(row=VOCAB) + "[field-count] note has 1 fields, but its note type has 3; Anki would refuse it on import"],
+        read=[READ_NOTES.format(row=VOCAB) + "[field-count] note has 1 field, but its note type has 3; Anki would refuse it on import"],
         outcomes={
             "anki": ok(
                 f"deckport: OUT: note {VOCAB}: warning: [field-count] {FEWER}",
@@ -446,17 +446,17 @@ CASES = [
         read=[READ_CARDS.format(row=FIRST) + "[unknown-deck] card is in deck 4242, which the collection does not define"],
         outcomes={
             "anki": ok(
-                OUT_CARD.format(card=FIRST) + f"[card-deck-missing] {DECK}",
+                OUT_CARD.format(card=FIRST) + f"[unknown-deck] {DECK}",
                 kept=anki_kept(
                     lambda col: col.decks.name(col.db.scalar(f"select did from cards where id = {FIRST}")) == "recovered4242"
                     or pytest.fail("deck")
                 ),
             ),
             "json": ok(
-                OUT_CARD.format(card=FIRST) + f"[card-deck-missing] {DECK}",
+                OUT_CARD.format(card=FIRST) + f"[unknown-deck] {DECK}",
                 kept=json_kept(lambda d: {"id": 4242, "name": "recovered4242"}.items() <= [x for x in d["decks"] if x["id"] == 4242][0].items() or pytest.fail("deck")),
             ),
-            "csv": ok(OUT_CARD.format(card=FIRST) + f"[card-deck-missing] {DECK}", kept=csv_kept("An7DBu|ids,Basic,recovered4242,Hello <b>world</b> &amp; friends 🎉,\"<img src=\"\"pixel.png\"\">\",,a::b geo")),
+            "csv": ok(OUT_CARD.format(card=FIRST) + f"[unknown-deck] {DECK}", kept=csv_kept("An7DBu|ids,Basic,recovered4242,Hello <b>world</b> &amp; friends 🎉,\"<img src=\"\"pixel.png\"\">\",,a::b geo")),
             "app": ok(),
         },
     ),

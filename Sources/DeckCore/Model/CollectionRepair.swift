@@ -10,8 +10,8 @@
 /// - A card in a deck the collection does not define gets a deck of its own with that id, named
 ///   `recovered<id>`.
 ///
-/// Each change is reported as a warning naming the note or card (`field-count`, `card-orphan`,
-/// `card-deck-missing`). Notes whose note type does not exist are left as they are:
+/// Each change is reported as a warning naming the note or card (`field-count`, `orphan-card`,
+/// `unknown-deck`). Notes whose note type does not exist are left as they are:
 /// a writer that needs the note type refuses them.
 ///
 /// ```swift
@@ -36,7 +36,7 @@ public enum CollectionRepair {
       result.cards.removeAll { card in
         guard !noteIDs.contains(card.noteID) else { return false }
         warnings.report(
-          "card-orphan", at: location.item("card \(card.id)"),
+          "orphan-card", at: location.item("card \(card.id)"),
           "card belongs to note \(card.noteID), which does not exist; it is left out")
         return true
       }
@@ -111,7 +111,7 @@ public enum CollectionRepair {
         added[card.deckID] = name
       }
       warnings.report(
-        "card-deck-missing", at: location.item("card \(card.id)"),
+        "unknown-deck", at: location.item("card \(card.id)"),
         "card is in deck \(card.deckID), which the collection does not define; it is written in a deck '\(added[card.deckID] ?? "")' with that id, added as Anki's Check Database adds one")
     }
     decks.sort { $0.id < $1.id }
