@@ -28,7 +28,12 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 fi
 header=Sources/CBuildInfo/BuildCommit.h
 line="#define DECKPORT_BUILD_COMMIT \"$commit\""
-[ -f "$header" ] && [ "$(cat "$header")" = "$line" ] || echo "$line" > "$header"
+if ! [ -f "$header" ] || [ "$(cat "$header")" != "$line" ]; then
+  echo "$line" > "$header"
+  # A build made before the header existed did not record it as a dependency: touching the
+  # source makes every build configuration compile it again.
+  touch Sources/CBuildInfo/BuildInfo.c
+fi
 
 configuration="${1:-debug}"
 echo "setup: building deckport ($configuration)"
