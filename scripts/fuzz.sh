@@ -2,25 +2,39 @@
 # Builds the libFuzzer targets in Tests/Fuzz with coverage instrumentation and AddressSanitizer,
 # seeds each from fixtures/, and runs each for a chosen time.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     default: 60 seconds, every target
+#   scripts/fuzz.sh merge TARGET              minimise TARGET's committed corpus (Tests/Fuzz/corpus/)
+#                                             together with what the runs added in .build-fuzz/
+# FUZZ_BUILD=coverage builds with coverage instrumentation only, optimised (-c release) and
+# without AddressSanitizer, in .build-fuzz-coverage/: several times faster, for long runs. Swift
+# traps on overflow, bad indexes and failed unwraps in both builds; only ASan's checks of
+# unsafe pointer code are left out. The default is FUZZ_BUILD=address.
+# Extra libFuzzer flags can be passed in FUZZ_FLAGS (such as "-fork=1 -ignore_crashes=0").
 # Prints, per target, the executions it survived. A finding (crash, trap, sanitizer report,
-# hang, memory blow-up) stops with the reproducer saved under .build-fuzz/findings/ and exit 1.
+# hang, memory blow-up) stops with the reproducer saved under .build-fuzz*/findings/ and exit 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-60}"
-shift || true
+mode="run"
+if [ "${1:-}" = "merge" ]; then mode="merge"; shift; fi
+seconds=60
+if [ "$mode" = "run" ]; then seconds="${1:-60}"; shift || true; fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV FuzzAppStorage)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV FuzzAppStorage FuzzWriters)
 
 fuzzer_lib="$(dirname "$(dirname "$(command -v swift)")")/lib/clang"
 fuzzer_lib="$(find "$fuzzer_lib" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -n 1)"
 [ -n "$fuzzer_lib" ] || { echo "fuzz: libFuzzer (libclang_rt.fuzzer_no_main) not found in the Swift toolchain" >&2; exit 1; }
 
-scratch="$PWD/.build-fuzz"
-echo "fuzz: building ${targets[*]} (instrumented)"
+build="${FUZZ_BUILD:-address}"
+case "$build" in
+  address) scratch="$PWD/.build-fuzz"; configuration=debug; sanitizer=(-Xswiftc -sanitize=address) ;;
+  coverage) scratch="$PWD/.build-fuzz-coverage"; configuration=release; sanitizer=(-Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld) ;;
+  *) echo "fuzz: FUZZ_BUILD must be address or coverage, not $build" >&2; exit 64 ;;
+esac
+echo "fuzz: building ${targets[*]} (instrumented, $build build)"
 mkdir -p "$scratch"
 # A failed build must stop here: the binaries of an earlier build would otherwise be fuzzed.
-if ! swift build --package-path Tests/Fuzz --scratch-path "$scratch" -c debug \
-  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+if ! swift build --package-path Tests/Fuzz --scratch-path "$scratch" -c "$configuration" \
+  ${sanitizer[@]+"${sanitizer[@]}"} -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
   -Xlinker "$fuzzer_lib" -Xlinker -lstdc++ >"$scratch/build.log" 2>&1; then
   grep -E 'error' "$scratch/build.log" | head -n 20 >&2
   echo "fuzz: the targets did not build (see $scratch/build.log)" >&2
@@ -28,12 +42,28 @@ if ! swift build --package-path Tests/Fuzz --scratch-path "$scratch" -c debug \
 fi
 grep -E 'Build complete' "$scratch/build.log" || true
 
+if [ "$mode" = "merge" ]; then
+  for target in "${targets[@]}"; do
+    committed="Tests/Fuzz/corpus/$target"
+    merged="$scratch/merged-$target"
+    rm -rf "$merged" && mkdir -p "$merged" "$committed" "$scratch/corpus/$target"
+    "$scratch/$configuration/$target" -merge=1 -timeout=20 -rss_limit_mb=2048 \
+      "$merged" "$committed" "$scratch/corpus/$target" >"$scratch/merge-$target.log" 2>&1
+    rm -rf "$committed" && mv "$merged" "$committed"
+    echo "fuzz: $target corpus: $(find "$committed" -type f | wc -l) inputs, $(du -sh "$committed" | cut -f1)"
+  done
+  exit 0
+fi
+
 mkdir -p "$scratch/findings"
 for target in "${targets[@]}"; do
-  binary="$scratch/debug/$target"
+  binary="$scratch/$configuration/$target"
   [ -x "$binary" ] || { echo "fuzz: $target did not build" >&2; exit 1; }
   corpus="$scratch/corpus/$target"
   mkdir -p "$corpus"
+  # A committed corpus (grown by earlier long runs) is read as well; new inputs go to $corpus.
+  corpora=("$corpus")
+  [ -d "Tests/Fuzz/corpus/$target" ] && corpora+=("Tests/Fuzz/corpus/$target")
   case "$target" in
     FuzzAnkiPackage) cp fixtures/anki/*.apkg fixtures/anki/*.colpkg "$corpus"/ 2>/dev/null || true ;;
     FuzzDeckJSON)
@@ -46,16 +76,22 @@ for target in "${targets[@]}"; do
       find fixtures/app -maxdepth 1 -type f \( -name '*.plist' -o -name '*.json' -o -name '*.store' -o -name '*.sqlite' \) \
         -exec cp {} "$corpus"/ \; ;;
     FuzzAnkiMember) printf '\x00\x08\x03' > "$corpus/meta"; printf '\x04{"0": "a.png"}' > "$corpus/media" ;;
+    # Programs, not files: the seed collections are read by the target itself.
+    FuzzWriters) ;;
   esac
+  # FuzzWriters's inputs are short programs (choices and at most 24 changes), not files.
+  max_len=262144
+  [ "$target" = FuzzWriters ] && max_len=4096
   log="$scratch/$target.log"
   status=0
-  ASAN_OPTIONS=detect_leaks=0 "$binary" "$corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
-    -max_len=262144 -artifact_prefix="$scratch/findings/$target-" -print_final_stats=1 >"$log" 2>&1 || status=$?
-  runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo "?")
+  # shellcheck disable=SC2086
+  ASAN_OPTIONS=detect_leaks=0 "$binary" "${corpora[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+    -max_len="$max_len" -artifact_prefix="$scratch/findings/$target-" -print_final_stats=1 ${FUZZ_FLAGS:-} >"$log" 2>&1 || status=$?
+  runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | awk '{ total += $2 } END { print (NR ? total : "?") }')
   if [ "$status" -ne 0 ]; then
     echo "fuzz: $target FAILED after $runs executions (see $log and $scratch/findings/)"
     tail -n 30 "$log"
     exit 1
   fi
-  echo "fuzz: $target survived $runs executions in ${seconds}s"
+  echo "fuzz: $target survived $runs executions in ${seconds}s ($build build)"
 done

@@ -34,6 +34,15 @@ let package = Package(
     .executableTarget(
       name: "FuzzDeckJSON",
       dependencies: ["FuzzSupport", .product(name: "DeckJSON", package: "deckport")]),
+    /// Valid collections with hostile values inside, through every writer, its reader, and every writer again.
+    .executableTarget(
+      name: "FuzzWriters",
+      dependencies: [
+        "FuzzSupport", .product(name: "DeckConversion", package: "deckport"),
+        .product(name: "DeckAnki", package: "deckport"), .product(name: "DeckAppStorage", package: "deckport"),
+        .product(name: "DeckCSV", package: "deckport"), .product(name: "DeckIO", package: "deckport"),
+        .product(name: "DeckJSON", package: "deckport"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )
