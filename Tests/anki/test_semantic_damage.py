@@ -30,7 +30,7 @@ from typing import Callable
 import pytest
 
 from conftest import FIXTURES, PACKAGE_DIR
-from test_csv_helpers import deckport, deckport_exists
+from test_csv_helpers import collection_with_note_types, deckport, deckport_exists, import_csv
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
@@ -149,6 +149,7 @@ class Run:
     status: int
     lines: list[str]  # warning and error lines, paths as SRC and OUT, routine warnings left out
     out: str
+    stdout: str = ""  # the summary ("Wrote OUT (csv) from …: N notes, …")
 
 
 def convert(folder: str, source: str, fmt: str) -> Run:
@@ -162,7 +163,7 @@ def convert(folder: str, source: str, fmt: str) -> Run:
         if line.startswith("deckport:   ") or ROUTINE.search(line):
             continue
         lines.append(line.replace(source, "SRC").replace(out, "OUT"))
-    return Run(result.returncode, lines, out)
+    return Run(result.returncode, lines, out, result.stdout)
 
 
 # --------------------------------------------------------------------------------------------
@@ -652,7 +653,7 @@ def case_ids(cases):
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
 @pytest.mark.parametrize("case", CASES, ids=case_ids(CASES))
-def test_deckport(case: Case, fmt: str, tmp_path):
+def test_deckport(case: Case, fmt: str, tmp_path, live_view):
     folder = str(tmp_path)
     source = case.build(folder)
     before = open(EMPTY_STORE, "rb").read()
@@ -670,6 +671,30 @@ def test_deckport(case: Case, fmt: str, tmp_path):
             assert os.listdir(os.path.dirname(run.out)) == []  # no temporary file left either
     elif expected.kept:
         expected.kept(run.out, folder)
+    if run.status == 0 and fmt == "csv":
+        written = int(re.search(r"^Wrote .*?: (\d+) notes", run.stdout, re.MULTILINE).group(1))
+        csv_imports_into_anki(run.out, written, folder, source, live_view)
+
+
+def csv_imports_into_anki(csv_path: str, written: int, folder: str, source: str, live_view) -> None:
+    """Anki's own CSV importer takes every row of the CSV deckport wrote, into a collection
+    holding the note types Anki sees in the damaged source (or, where Anki refuses that source or
+        its note types, in the undamaged fixture): every one of the `written` notes becomes a note of
+    the note type it names, none refused for a missing note type or an empty first field."""
+    with tempfile.TemporaryDirectory(prefix="csv_import_", dir=folder) as scratch:
+        for attempt in ("damaged", "fixture"):
+            os.mkdir(os.path.join(scratch, attempt))
+        try:
+            col = collection_with_note_types(os.path.join(scratch, "damaged"), live_view(source)["noteTypes"])
+        except Exception:  # Anki refuses the damaged source, or will not add its note types
+            col = collection_with_note_types(os.path.join(scratch, "fixture"), live_view(SOURCE)["noteTypes"])
+        try:
+            log = import_csv(col, csv_path)
+            imported = col.note_count()
+        finally:
+            col.close()
+    assert not log.missing_notetype and not log.empty_first_field, log
+    assert imported == len(log.new) == written
 
 
 ANKI_INPUTS = [c for c in CASES if c.anki is not None]
