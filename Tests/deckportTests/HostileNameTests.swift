@@ -244,4 +244,35 @@ struct HostileNameTests {
       Self.expectNothingRaw(convert)
     }
   }
+
+  /// Runs deckport with standard output (and error) on a pseudo-terminal, through `script`, and
+  /// returns what the terminal received, its own carriage returns taken out.
+  static func onTerminal(_ arguments: [String]) throws -> (status: Int32, shown: String) {
+    let command = ([Fixtures.deckportExecutable] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", command, "/dev/null"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r", with: ""))
+  }
+
+  @Test("a deck written to standard output on a terminal shows hostile text visibly; a pipe gets the exact bytes", arguments: ["csv", "tsv", "json"])
+  func deckOnTerminal(format: String) throws {
+    let scratch = try TemporaryDirectory()
+    let package = try Self.hostilePackage(in: scratch)
+    let terminal = try Self.onTerminal(["convert", package, "-", "--to", format, "--quiet"])
+    #expect(terminal.status == 0, "\(terminal.shown)")
+    #expect(Self.raw(terminal.shown).filter { $0 != "\t" }.isEmpty, "\(terminal.shown.debugDescription)")
+    #expect(terminal.shown.contains(format == "json" ? #"\u202e"# : #"r\e[31mred\u{202E}"#))
+
+    let piped = try CommandRun.deckport(["convert", package, "-", "--to", format])
+    #expect(piped.status == 0)
+    let exact = format == "json" ? "\u{202E}" : "r\u{1B}[31mred\u{202E}"
+    #expect(piped.standardOutput.contains(exact))
+  }
 }

@@ -78,3 +78,22 @@ public enum TerminalText {
     }
   }
 }
+
+extension TerminalText {
+  /// Many lines of text (a CSV or TSV file shown on a terminal) made safe as ``escaped(_:)``
+  /// makes a name, except that tabs and line feeds, which only lay text out, are left as they
+  /// are: `a\tb\nc` stays two lines, `\u{1B}[2J` is shown as `\e[2J`.
+  public static func escapedKeepingLayout(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { isEscaped($0) && $0 != "\t" && $0 != "\n" }) else { return text }
+    var result = ""
+    result.reserveCapacity(text.utf8.count + 16)
+    for scalar in text.unicodeScalars {
+      if isEscaped(scalar) && scalar != "\t" && scalar != "\n" {
+        result += notation(for: scalar)
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+}

@@ -149,7 +149,7 @@ extension Deckport {
               progress.printError("deckport: \(shown)")
             }
           }
-          if !dryRun { try streams.finishOutput(outputPath) }
+          if !dryRun { try streams.finishOutput(outputPath, format: report.outputFormat) }
           return report
         }
       }

@@ -47,20 +47,43 @@ final class StandardStreams {
   }
 
   /// Copies the finished output at `path` to standard output, when it stands for `-`. A reader
-  /// that goes away early (`| head`) ends the copy quietly.
-  func finishOutput(_ path: String) throws {
+  /// that goes away early (`| head`) ends the copy quietly. On a terminal, text that could drive
+  /// it is shown visibly, as every name deckport prints is (``TerminalText``): in JSON as `\uXXXX`
+  /// escapes (the same JSON), in CSV and TSV as `\e[2J`, `\u{202E}` (tabs and line breaks kept);
+  /// a pipe or a file gets the exact bytes.
+  func finishOutput(_ path: String, format: OutputFormat) throws {
     guard shownNames[path] == Self.outputName else { return }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw DeckError(.writeFailed, at: SourceLocation(file: Self.outputName), "the converted deck could not be read back to copy it")
     }
     defer { try? handle.close() }
+    let shown = Self.outputIsTerminal ? Self.terminalView(of: format) : nil
+    var pending = Data()
     while true {
       let chunk = handle.readData(ofLength: 1 << 20)
-      if chunk.isEmpty { return }
-      if let failure = Self.writeAll(chunk, to: STDOUT_FILENO) {
+      var bytes = chunk
+      if let shown {
+        // Whole lines only, so no UTF-8 sequence is cut in two.
+        pending.append(chunk)
+        let end = chunk.isEmpty ? pending.endIndex : (pending.lastIndex(of: 0x0A).map { $0 + 1 } ?? pending.startIndex)
+        bytes = Data(shown(String(decoding: pending[pending.startIndex..<end], as: UTF8.self)).utf8)
+        pending = Data(pending[end...])
+      }
+      if let failure = Self.writeAll(bytes, to: STDOUT_FILENO) {
         if failure == EPIPE { return }
         throw DeckError(.writeFailed, at: SourceLocation(file: Self.outputName), "cannot be written (\(String(cString: strerror(failure))))")
       }
+      if chunk.isEmpty { return }
+    }
+  }
+
+  /// How text of `format` is made safe for a terminal, or nil for a format that is not text
+  /// (packages are never written to a terminal).
+  private static func terminalView(of format: OutputFormat) -> ((String) -> String)? {
+    switch format {
+    case .json: return { TerminalText.escapedJSON($0) }
+    case .csv, .tsv: return { TerminalText.escapedKeepingLayout($0) }
+    default: return nil
     }
   }
 
