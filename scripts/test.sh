@@ -6,13 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh debug
 scripts/python-env.sh
 # jq, for the README's pipe example (Tests/anki/test_documented_examples.py runs it).
-if ! command -v jq >/dev/null 2>&1; then
-  echo "test: installing jq"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq jq >/dev/null
-fi
+scripts/apt-install.sh jq
 
 echo "test: the Swift suite"
 swift test 2>&1 | tee .build/swift-test.log
