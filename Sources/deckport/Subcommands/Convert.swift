@@ -135,6 +135,7 @@ extension Deckport {
       let streams = StandardStreams()
       let shownOutput = output == StandardStreams.dash ? StandardStreams.outputName : output
       var warnings: [Diagnostic] = []
+      let warningLines = WarningLines(diagnostics)
       let report = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
         let inputPath = try streams.inputPath(for: input, format: from)
         let outputFormat = to ?? OutputFormat.detect(path: output)
@@ -145,9 +146,7 @@ extension Deckport {
             let shown = streams.shown(warning)
             warnings.append(shown)
             // A dry run lists every warning with its plan; otherwise they are shown as they come.
-            if !dryRun && !json && (diagnostics.verbose || diagnostics.strict || warnings.count <= 5) {
-              progress.printError("deckport: \(shown)")
-            }
+            if !dryRun && !json { warningLines.show(shown, write: progress.printError) }
           }
           if !dryRun { try streams.finishOutput(outputPath, format: report.outputFormat) }
           return report
@@ -167,9 +166,7 @@ extension Deckport {
         ConversionText.plan(report, output: shownOutput, warnings: warnings, replacing: force).forEach(say)
         return
       }
-      if warnings.count > 5 && !diagnostics.verbose && !diagnostics.strict {
-        StandardError.write("deckport: \(warnings.count - 5) more warnings (--verbose shows all)")
-      }
+      warningLines.finish()
       ConversionText.written(report, output: shownOutput, warningCount: warnings.count).forEach(say)
     }
   }

@@ -13,26 +13,22 @@ struct BatchRun {
 
   func run(_ inputs: [String], into folder: String, jobs: Int?) throws {
     let converter = jobs.map { BatchConverter(jobs: $0) } ?? BatchConverter()
-    let shownWarnings = Counter()
+    let warningLines = WarningLines(diagnostics)
     let items = try CommandFailure.reporting(verbose: diagnostics.verbose) {
       try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
         var options = self.options
         options.progress = progress.reporter
-        let verbose = diagnostics.verbose || diagnostics.strict
-        let quietWarnings = json || options.dryRun
+        // A dry run lists each file's warnings with its line, and --json holds them all.
+        let listedLater = json || options.dryRun
         return try converter.convert(inputs: inputs, into: folder, options: options) { _, warning in
-          guard !quietWarnings, shownWarnings.increment() <= 5 || verbose else { return }
-          progress.printError("deckport: \(warning)")
+          if !listedLater { warningLines.show(warning, write: progress.printError) }
         }
       }
     }
     if json {
       StandardOutput.writeJSON(try BatchConversionItem.jsonText(items))
     } else {
-      let hidden = shownWarnings.value - 5
-      if hidden > 0 && !options.dryRun && !(diagnostics.verbose || diagnostics.strict) {
-        StandardError.write("deckport: \(hidden) more warnings (--verbose shows all)")
-      }
+      warningLines.finish()
       lines(for: items, folder: folder).forEach(StandardOutput.write)
     }
     if items.contains(where: { !$0.succeeded }) { throw ExitCode.failure }
@@ -61,25 +57,5 @@ struct BatchRun {
         ? "Dry run: \(done) of \(items.count) files would be written into \(folder)\(failures); nothing was written"
         : "Converted \(done) of \(items.count) files into \(folder)\(failures)")
     return lines
-  }
-}
-
-/// A count shared by the conversions' threads.
-private final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-
-  /// Adds one and returns the new count.
-  func increment() -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    count += 1
-    return count
-  }
-
-  var value: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return count
   }
 }

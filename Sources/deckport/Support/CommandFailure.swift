@@ -44,11 +44,9 @@ enum CommandFailure {
   /// fails when there are any.
   static func handle(warnings: [Diagnostic], options: DiagnosticOptions) throws {
     guard !warnings.isEmpty else { return }
-    let shown = options.verbose || options.strict ? warnings : Array(warnings.prefix(5))
-    for warning in shown { StandardError.write("deckport: \(warning)") }
-    if shown.count < warnings.count {
-      StandardError.write("deckport: \(warnings.count - shown.count) more warnings (--verbose shows all)")
-    }
+    let lines = WarningLines(options)
+    warnings.forEach { lines.show($0) }
+    lines.finish()
     if options.strict {
       StandardError.write("deckport: error: --strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s") above")
       throw ExitCode.failure
