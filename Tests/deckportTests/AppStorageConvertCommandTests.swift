@@ -115,4 +115,21 @@ struct AppStorageConvertCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["quiz.sqlite"])
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == original)
   }
+
+  @Test("many warnings: the first five, then a count of the rest; --verbose shows all")
+  func warningCount() throws {
+    let scratch = try TemporaryDirectory()
+    let arguments = ["convert", Fixtures.path("anki/latest_sched.apkg"), scratch.path(for: "cards.plist"), "--profile", "flashzilla"]
+    let run = try CommandRun.deckport(arguments)
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    let lines = run.standardError.split(separator: "\n").map(String.init)
+    #expect(lines.count == 6)
+    #expect(lines.prefix(5).allSatisfy { $0.contains(": warning: [") })
+    #expect(lines.last == "deckport: 7 more warnings (--verbose shows all)")
+    #expect(run.standardOutput.contains(", 12 warnings\n"))
+
+    let verbose = try CommandRun.deckport(arguments + ["--force", "--verbose"])
+    #expect(verbose.standardError.split(separator: "\n").filter { $0.contains(": warning: [") }.count == 12)
+    #expect(!verbose.standardError.contains("more warnings"))
+  }
 }
