@@ -8,13 +8,9 @@ enum CollectionChecks {
   static let reportLimit = 20
 
   static func warnings(for collection: DeckCollection, location: SourceLocation) -> [Diagnostic] {
-    var warnings: [Diagnostic] = []
-    var counts: [String: Int] = [:]
-    func report(_ category: String, _ where: SourceLocation, _ message: String) {
-      counts[category, default: 0] += 1
-      if counts[category, default: 0] <= reportLimit {
-        warnings.append(Diagnostic(category, at: `where`, message))
-      }
+    var warnings = CappedWarnings(location: location, listedPerCategory: reportLimit)
+    func report(_ category: String, _ place: SourceLocation, _ message: String) {
+      warnings.report(category, at: place, message)
     }
 
     let fieldCounts = Dictionary(
@@ -43,10 +39,6 @@ enum CollectionChecks {
         report("unknown-deck", row, "card is in deck \(card.deckID), which the collection does not define")
       }
     }
-    for (category, count) in counts.sorted(by: { $0.key < $1.key }) where count > reportLimit {
-      warnings.append(
-        Diagnostic(category, at: location, "\(count - reportLimit) more problems of this kind were not listed"))
-    }
-    return warnings
+    return warnings.finished()
   }
 }

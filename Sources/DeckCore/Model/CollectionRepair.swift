@@ -28,7 +28,7 @@ public enum CollectionRepair {
   public static func repaired(
     _ collection: DeckCollection, location: SourceLocation
   ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
-    var warnings = LimitedWarnings(location: location)
+    var warnings = CappedWarnings(location: location, listedPerCategory: listedPerCategory)
     var result = collection
     result.notes = fittedNotes(collection, location: location, warnings: &warnings)
     let noteIDs = Set(collection.notes.map(\.id))
@@ -50,7 +50,7 @@ public enum CollectionRepair {
   public static func fittingFields(
     _ collection: DeckCollection, location: SourceLocation
   ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
-    var warnings = LimitedWarnings(location: location)
+    var warnings = CappedWarnings(location: location, listedPerCategory: listedPerCategory)
     var result = collection
     result.notes = fittedNotes(collection, location: location, warnings: &warnings)
     return (result, warnings.finished())
@@ -65,7 +65,7 @@ public enum CollectionRepair {
   }
 
   private static func fittedNotes(
-    _ collection: DeckCollection, location: SourceLocation, warnings: inout LimitedWarnings
+    _ collection: DeckCollection, location: SourceLocation, warnings: inout CappedWarnings
   ) -> [Note] {
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     var notes = collection.notes
@@ -95,7 +95,7 @@ public enum CollectionRepair {
   /// `collection`'s decks, and one named `recovered<id>` for each deck id `cards` use that no deck
   /// has.
   private static func decks(
-    for cards: [Card], in collection: DeckCollection, location: SourceLocation, warnings: inout LimitedWarnings
+    for cards: [Card], in collection: DeckCollection, location: SourceLocation, warnings: inout CappedWarnings
   ) -> [Deck] {
     var decks = collection.decks
     let defined = Set(decks.map(\.id))
@@ -116,28 +116,5 @@ public enum CollectionRepair {
     }
     decks.sort { $0.id < $1.id }
     return decks
-  }
-}
-
-/// Warnings of categories that may repeat for many rows, listed up to a limit and then counted.
-private struct LimitedWarnings {
-  let location: SourceLocation
-  private(set) var warnings: [Diagnostic] = []
-  private var counts: [String: Int] = [:]
-
-  init(location: SourceLocation) { self.location = location }
-
-  mutating func report(_ category: String, at place: SourceLocation, _ message: String) {
-    counts[category, default: 0] += 1
-    if counts[category, default: 0] <= CollectionRepair.listedPerCategory {
-      warnings.append(Diagnostic(category, at: place, message))
-    }
-  }
-
-  func finished() -> [Diagnostic] {
-    warnings
-      + counts.sorted { $0.key < $1.key }.filter { $0.value > CollectionRepair.listedPerCategory }.map {
-        Diagnostic($0.key, at: location, "\($0.value - CollectionRepair.listedPerCategory) more warnings of this kind were not listed")
-      }
   }
 }
