@@ -6,21 +6,20 @@
 //   deckport (CLI) -> DeckConversion -> format modules (DeckAnki, ...) -> DeckIO -> C system libraries
 //                                                                      -> DeckCore (the shared model, no I/O)
 //   DeckCore -> swift-crypto (SHA-1 and SHA-256 digests only)
+//   DeckKit, the one library product, re-exports the model, the formats and the conversion API.
+//
+// Apps see only DeckKit. Everything else (I/O wrappers, tokenizers, codecs) has `package`
+// access: the CLI, the tests and the fuzz targets in this package use it, apps do not.
+// DECKPORT_FUZZ=1 adds the libFuzzer targets of Tests/Fuzz (built by scripts/fuzz.sh).
 
+import Foundation
 import PackageDescription
 
 let package = Package(
   name: "deckport",
   platforms: [.macOS(.v13)],
   products: [
-    .library(name: "DeckCore", targets: ["DeckCore"]),
-    .library(name: "DeckIO", targets: ["DeckIO"]),
-    .library(name: "DeckAnki", targets: ["DeckAnki"]),
-    .library(name: "DeckJSON", targets: ["DeckJSON"]),
-    .library(name: "DeckCSV", targets: ["DeckCSV"]),
-    .library(name: "DeckAppStorage", targets: ["DeckAppStorage"]),
-    .library(name: "DeckCrowdAnki", targets: ["DeckCrowdAnki"]),
-    .library(name: "DeckConversion", targets: ["DeckConversion"]),
+    .library(name: "DeckKit", targets: ["DeckKit"]),
     .executable(name: "deckport", targets: ["deckport"]),
   ],
   dependencies: [
@@ -69,6 +68,12 @@ let package = Package(
       name: "DeckConversion",
       dependencies: ["DeckCore", "DeckIO", "DeckAnki", "DeckJSON", "DeckCSV", "DeckAppStorage", "DeckCrowdAnki"]),
 
+    // MARK: Library product
+    /// What an app imports: the model, every format and the conversion API, in one module.
+    .target(
+      name: "DeckKit",
+      dependencies: ["DeckCore", "DeckConversion", "DeckAnki", "DeckJSON", "DeckCSV", "DeckAppStorage", "DeckCrowdAnki"]),
+
     // MARK: CLI
     /// The commit the CLI was built from (recorded by scripts/setup.sh), for `--version`.
     .target(name: "CBuildInfo"),
@@ -102,3 +107,33 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// MARK: Fuzz targets (DECKPORT_FUZZ=1, scripts/fuzz.sh)
+if ProcessInfo.processInfo.environment["DECKPORT_FUZZ"] != nil {
+  package.targets += [
+    /// Runs libFuzzer's driver with a Swift closure.
+    .target(name: "FuzzSupport", dependencies: ["DeckCore"], path: "Tests/Fuzz/Sources/FuzzSupport"),
+    /// Whole files given to the Anki package reader.
+    .executableTarget(
+      name: "FuzzAnkiPackage", dependencies: ["FuzzSupport", "DeckAnki"], path: "Tests/Fuzz/Sources/FuzzAnkiPackage"),
+    /// One member of a good package (meta, media map, collection) replaced by fuzz data.
+    .executableTarget(
+      name: "FuzzAnkiMember", dependencies: ["FuzzSupport", "DeckAnki", "DeckIO"],
+      path: "Tests/Fuzz/Sources/FuzzAnkiMember"),
+    /// Whole files given to the CSV/TSV reader.
+    .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "DeckCSV"], path: "Tests/Fuzz/Sources/FuzzCSV"),
+    /// Whole files given to the app storage readers (plist, JSON records, SQLite, Core Data).
+    .executableTarget(
+      name: "FuzzAppStorage", dependencies: ["FuzzSupport", "DeckAppStorage"], path: "Tests/Fuzz/Sources/FuzzAppStorage"),
+    /// Whole files given to the JSON deck reader.
+    .executableTarget(
+      name: "FuzzDeckJSON", dependencies: ["FuzzSupport", "DeckJSON"], path: "Tests/Fuzz/Sources/FuzzDeckJSON"),
+    /// Valid collections with hostile values inside, through every writer, its reader, and every writer again.
+    .executableTarget(
+      name: "FuzzWriters",
+      dependencies: [
+        "FuzzSupport", "DeckConversion", "DeckAnki", "DeckAppStorage", "DeckCSV", "DeckIO", "DeckJSON", "DeckCrowdAnki",
+      ],
+      path: "Tests/Fuzz/Sources/FuzzWriters"),
+  ]
+}

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in Tests/Fuzz with coverage instrumentation and AddressSanitizer,
+# Builds the libFuzzer targets of Tests/Fuzz/Sources (targets of the root package, added to it
+# when DECKPORT_FUZZ is set, so they can use `package` symbols) with coverage instrumentation and AddressSanitizer,
 # seeds each from fixtures/, and runs each for a chosen time.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     default: 60 seconds, every target
 #   scripts/fuzz.sh merge TARGET              minimise TARGET's committed corpus (Tests/Fuzz/corpus/)
@@ -33,14 +34,17 @@ esac
 echo "fuzz: building ${targets[*]} (instrumented, $build build)"
 mkdir -p "$scratch"
 # A failed build must stop here: the binaries of an earlier build would otherwise be fuzzed.
-if ! swift build --package-path Tests/Fuzz --scratch-path "$scratch" -c "$configuration" \
-  ${sanitizer[@]+"${sanitizer[@]}"} -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
-  -Xlinker "$fuzzer_lib" -Xlinker -lstdc++ >"$scratch/build.log" 2>&1; then
-  grep -E 'error' "$scratch/build.log" | head -n 20 >&2
-  echo "fuzz: the targets did not build (see $scratch/build.log)" >&2
-  exit 1
-fi
-grep -E 'Build complete' "$scratch/build.log" || true
+: >"$scratch/build.log"
+for target in "${targets[@]}"; do
+  if ! DECKPORT_FUZZ=1 swift build --scratch-path "$scratch" -c "$configuration" --product "$target" \
+    ${sanitizer[@]+"${sanitizer[@]}"} -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+    -Xlinker "$fuzzer_lib" -Xlinker -lstdc++ >>"$scratch/build.log" 2>&1; then
+    grep -E 'error' "$scratch/build.log" | head -n 20 >&2
+    echo "fuzz: $target did not build (see $scratch/build.log)" >&2
+    exit 1
+  fi
+done
+grep -E 'Build complete' "$scratch/build.log" | tail -n 1 || true
 
 if [ "$mode" = "merge" ]; then
   for target in "${targets[@]}"; do

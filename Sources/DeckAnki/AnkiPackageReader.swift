@@ -3,18 +3,18 @@ import DeckIO
 import Foundation
 
 /// What reading an Anki package gives: the collection, which layout it had, and the warnings.
-public struct AnkiPackageContents: Sendable {
+package struct AnkiPackageContents: Sendable {
   /// Everything the package holds. Media blobs read from the package file while it exists.
-  public var collection: DeckCollection
+  package var collection: DeckCollection
   /// Deck package or collection package.
-  public var kind: AnkiPackageKind
+  package var kind: AnkiPackageKind
   /// The layout generation `meta` (or its absence) selected.
-  public var generation: AnkiPackageGeneration
+  package var generation: AnkiPackageGeneration
   /// Problems found that did not stop the reading, each naming its item.
-  public var warnings: [Diagnostic]
+  package var warnings: [Diagnostic]
 
   /// The format name `deckport inspect` reports, such as `apkg-latest`.
-  public var formatName: String { generation.formatName(for: kind) }
+  package var formatName: String { generation.formatName(for: kind) }
 }
 
 /// Reads Anki packages (`.apkg`, `.colpkg`) of every generation into the shared model.
@@ -28,15 +28,15 @@ public struct AnkiPackageContents: Sendable {
 /// (notes on this thread, cards and the review log on a second one, each row's text split on
 /// its bytes), and removed; media stay in the package and are streamed from it when a
 /// ``MediaBlob`` is read.
-public struct AnkiPackageReader: Sendable {
+package struct AnkiPackageReader: Sendable {
   /// The limits in force.
-  public var limits: Limits
+  package var limits: Limits
   /// Where the reader reports what it is doing (unpacking the collection, reading notes, cards
   /// and the review log), or nil.
-  public var progress: ProgressReporter?
+  package var progress: ProgressReporter?
 
   /// Creates a reader.
-  public init(limits: Limits = Limits(), progress: ProgressReporter? = nil) {
+  package init(limits: Limits = Limits(), progress: ProgressReporter? = nil) {
     self.limits = limits
     self.progress = progress
   }
@@ -46,7 +46,7 @@ public struct AnkiPackageReader: Sendable {
   /// - Throws: ``DeckError`` naming the file and member (and table and row) for every problem
   ///   that prevents reading: not a zip, no collection, unknown `meta` version, not SQLite,
   ///   not an Anki schema, a damaged zstd frame or media map.
-  public func read(path: String, kind: AnkiPackageKind? = nil) throws -> AnkiPackageContents {
+  package func read(path: String, kind: AnkiPackageKind? = nil) throws -> AnkiPackageContents {
     let location = SourceLocation(file: path)
     let zip = try ZipReader(path: path, location: location)
     let generation = try PackageLayout.generation(of: zip, location: location)

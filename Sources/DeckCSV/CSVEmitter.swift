@@ -16,22 +16,22 @@ import DeckIO
 ///   try emitter.flush()
 /// }
 /// ```
-public struct CSVEmitter {
+package struct CSVEmitter {
   private let sink: FileSink
   /// The separator between fields.
-  public let separator: CSVSeparator
+  package let separator: CSVSeparator
   private var buffer: [UInt8] = []
   private static let flushThreshold = 1 << 16
 
   /// Creates an emitter writing to `sink`.
-  public init(sink: FileSink, separator: CSVSeparator) {
+  package init(sink: FileSink, separator: CSVSeparator) {
     self.sink = sink
     self.separator = separator
     buffer.reserveCapacity(Self.flushThreshold + 4096)
   }
 
   /// Whether Anki's writer would quote `field` with this separator.
-  public func needsQuotes(_ field: String) -> Bool {
+  package func needsQuotes(_ field: String) -> Bool {
     let separator = self.separator.byte
     return field.containsUTF8Byte {
       $0 == separator || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "#")
@@ -39,7 +39,7 @@ public struct CSVEmitter {
   }
 
   /// Appends one row, fields quoted where needed, and a line feed.
-  public mutating func writeRow(_ fields: [String]) throws {
+  package mutating func writeRow(_ fields: [String]) throws {
     if fields.count == 1, fields[0].isEmpty {
       buffer += [UInt8(ascii: "\""), UInt8(ascii: "\"")]
     } else {
@@ -53,21 +53,21 @@ public struct CSVEmitter {
   }
 
   /// Appends `text` as it is (a header line) and a line feed.
-  public mutating func writeLine(_ text: String) throws {
+  package mutating func writeLine(_ text: String) throws {
     buffer += text.utf8
     buffer.append(0x0A)
     if buffer.count >= Self.flushThreshold { try flush() }
   }
 
   /// Hands the buffered bytes to the sink.
-  public mutating func flush() throws {
+  package mutating func flush() throws {
     guard !buffer.isEmpty else { return }
     try buffer.withUnsafeBytes { try sink.write($0) }
     buffer.removeAll(keepingCapacity: true)
   }
 
   /// The bytes of one field, quoted if needed.
-  public func encoded(_ field: String) -> [UInt8] {
+  package func encoded(_ field: String) -> [UInt8] {
     var copy = self
     copy.buffer = []
     copy.append(field)

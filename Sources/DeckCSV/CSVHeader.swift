@@ -17,47 +17,47 @@ import Foundation
 /// (so `#html:true,,` from a spreadsheet is `true`). A directive whose value Anki would not
 /// accept is ignored, as Anki ignores it, and reported as a warning; so is an unknown key.
 /// Lines with no `:` are comments.
-public struct CSVHeader: Sendable, Equatable {
+package struct CSVHeader: Sendable, Equatable {
   /// `#separator:`: the separator, by name (`tab`, `comma`, …) or as the character itself.
-  public var separator: CSVSeparator?
+  package var separator: CSVSeparator?
   /// `#html:`: whether fields are HTML (`true`) or plain text to be escaped (`false`).
-  public var isHTML: Bool?
+  package var isHTML: Bool?
   /// `#tags:` (or the legacy first line `tags:`): tags added to every note.
-  public var globalTags: [String] = []
+  package var globalTags: [String] = []
   /// `#columns:`: the column labels, split with the separator in force on that line.
-  public var columnLabels: [String]?
+  package var columnLabels: [String]?
   /// `#notetype:`: the note type of every row, by name.
-  public var noteType: String?
+  package var noteType: String?
   /// `#deck:`: the deck of every row, by name.
-  public var deck: String?
+  package var deck: String?
   /// `#notetype column:`: the 1-based column holding each row's note type.
-  public var noteTypeColumn: Int?
+  package var noteTypeColumn: Int?
   /// `#deck column:`: the 1-based column holding each row's deck.
-  public var deckColumn: Int?
+  package var deckColumn: Int?
   /// `#tags column:`: the 1-based column holding each row's tags.
-  public var tagsColumn: Int?
+  package var tagsColumn: Int?
   /// `#guid column:`: the 1-based column holding each row's GUID.
-  public var guidColumn: Int?
+  package var guidColumn: Int?
   /// `#if matches:`: what Anki's importer does with a row matching an existing note
   /// (`update current`, `keep current`, `keep both`); it matters only when importing into Anki.
-  public var ifMatches: String?
+  package var ifMatches: String?
   /// `#match scope:`: where Anki's importer looks for matches (`notetype`, `notetype + deck`).
-  public var matchScope: String?
+  package var matchScope: String?
   /// How many lines the header has.
-  public var lineCount = 0
+  package var lineCount = 0
 
   /// An empty header.
-  public init() {}
+  package init() {}
 
   /// Whether any directive describes the file's layout (Anki's dialect, as opposed to a plain
   /// spreadsheet).
-  public var hasDirectives: Bool { self != CSVHeader(lineCount: lineCount) }
+  package var hasDirectives: Bool { self != CSVHeader(lineCount: lineCount) }
 
   private init(lineCount: Int) { self.lineCount = lineCount }
 
   /// Reads `lines` (from ``CSVTokenizer/readHeaderLines()``); warnings name the line of each
   /// directive that was ignored.
-  public static func parse(_ lines: [CSVTokenizer.HeaderLine], location: SourceLocation) -> (CSVHeader, [Diagnostic]) {
+  package static func parse(_ lines: [CSVTokenizer.HeaderLine], location: SourceLocation) -> (CSVHeader, [Diagnostic]) {
     var header = CSVHeader()
     var warnings: [Diagnostic] = []
     header.lineCount = lines.count

@@ -26,14 +26,14 @@ import Foundation
 ///   cards in file order. Notes keep the file's order.
 ///
 /// The file is read in chunks; only the model it becomes is held in memory.
-public struct CSVReader: Sendable {
+package struct CSVReader: Sendable {
   /// How to read.
-  public var options: CSVOptions
+  package var options: CSVOptions
   /// Where the rows read are counted (as notes read), or nil.
-  public var progress: ProgressReporter?
+  package var progress: ProgressReporter?
 
   /// Creates a reader.
-  public init(options: CSVOptions = CSVOptions(), progress: ProgressReporter? = nil) {
+  package init(options: CSVOptions = CSVOptions(), progress: ProgressReporter? = nil) {
     self.options = options
     self.progress = progress
   }
@@ -43,7 +43,7 @@ public struct CSVReader: Sendable {
   /// - Throws: ``DeckError`` with the line and column (and the text there) for an unterminated
   ///   quote, bytes that are not UTF-8, or a row with more fields than its note type; for a
   ///   file with no rows; or when the file cannot be read.
-  public func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+  package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let location = SourceLocation(file: path)
     let source = try FileByteSource(path: path, location: location)
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
@@ -55,7 +55,7 @@ public struct CSVReader: Sendable {
   /// Reads CSV text held in memory; errors and warnings name `name`.
   ///
   /// - Throws: as ``read(path:)``.
-  public func read(data: Data, name: String, modificationTime: Int64 = 0) throws
+  package func read(data: Data, name: String, modificationTime: Int64 = 0) throws
     -> (collection: DeckCollection, warnings: [Diagnostic])
   {
     try read(source: DataByteSource(data), location: SourceLocation(file: name), modificationTime: modificationTime)

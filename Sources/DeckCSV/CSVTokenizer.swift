@@ -24,18 +24,18 @@ import Foundation
 /// let header = try tokenizer.readHeaderLines()
 /// while let record = try tokenizer.nextRecord(separator: .tab) { print(record.values) }
 /// ```
-public struct CSVTokenizer {
+package struct CSVTokenizer {
   /// One field of a record.
-  public struct Field: Sendable, Equatable {
+  package struct Field: Sendable, Equatable {
     /// The field's text, quotes removed.
-    public var text: String
+    package var text: String
     /// The 1-based line where the field starts.
-    public var line: Int
+    package var line: Int
     /// The 1-based column (in characters) where the field starts.
-    public var column: Int
+    package var column: Int
 
     /// Creates a field.
-    public init(text: String, line: Int, column: Int) {
+    package init(text: String, line: Int, column: Int) {
       self.text = text
       self.line = line
       self.column = column
@@ -43,22 +43,22 @@ public struct CSVTokenizer {
   }
 
   /// One record (row): its fields, and the line where it starts.
-  public struct Record: Sendable, Equatable {
+  package struct Record: Sendable, Equatable {
     /// The fields, in order; never empty.
-    public var fields: [Field]
+    package var fields: [Field]
     /// The 1-based line where the record starts.
-    public var line: Int
+    package var line: Int
 
     /// The text of each field.
-    public var values: [String] { fields.map(\.text) }
+    package var values: [String] { fields.map(\.text) }
   }
 
   /// A line of the header: a `#key:value` directive, a `#` comment, or the legacy `tags:` line.
-  public struct HeaderLine: Sendable, Equatable {
+  package struct HeaderLine: Sendable, Equatable {
     /// The line's text, without its line break.
-    public var text: String
+    package var text: String
     /// The 1-based line number.
-    public var number: Int
+    package var number: Int
   }
 
   private var source: any ByteSource
@@ -82,7 +82,7 @@ public struct CSVTokenizer {
   private static let carriageReturn: UInt8 = 0x0D
 
   /// Creates a tokenizer over `source`; errors name `location` with a line and column.
-  public init(source: any ByteSource, location: SourceLocation) {
+  package init(source: any ByteSource, location: SourceLocation) {
     self.source = source
     self.location = location
     self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
@@ -90,7 +90,7 @@ public struct CSVTokenizer {
   }
 
   /// A tokenizer over bytes in memory.
-  public init(data: Data, location: SourceLocation) {
+  package init(data: Data, location: SourceLocation) {
     self.init(source: DataByteSource(data), location: location)
   }
 
@@ -100,7 +100,7 @@ public struct CSVTokenizer {
   /// with `#`, up to the first line that does not. Call it before the first ``nextRecord(separator:)``.
   ///
   /// - Throws: ``DeckError`` when a header line is not UTF-8 or the source cannot be read.
-  public mutating func readHeaderLines() throws -> [HeaderLine] {
+  package mutating func readHeaderLines() throws -> [HeaderLine] {
     try skipByteOrderMark()
     var lines: [HeaderLine] = []
     var isFirst = true
@@ -125,7 +125,7 @@ public struct CSVTokenizer {
 
   /// Up to `maximum` of the next bytes, without consuming them (Anki detects the separator in
   /// the first 8 KiB after the header).
-  public mutating func peekBytes(maximum: Int) throws -> [UInt8] {
+  package mutating func peekBytes(maximum: Int) throws -> [UInt8] {
     try skipByteOrderMark()
     try fill(atLeast: maximum)
     return Array(buffer[start..<min(end, start + maximum)])
@@ -138,7 +138,7 @@ public struct CSVTokenizer {
   /// - Throws: ``DeckError`` (``DeckError/Kind/wrongFormat``) at the opening quote of a quoted
   ///   field that has no closing quote, or at the first byte that is not UTF-8; or when the
   ///   source cannot be read.
-  public mutating func nextRecord(separator: CSVSeparator) throws -> Record? {
+  package mutating func nextRecord(separator: CSVSeparator) throws -> Record? {
     try skipByteOrderMark()
     // Empty lines and comment lines where a record would start.
     while let byte = try peekByte() {

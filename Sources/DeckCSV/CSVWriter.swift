@@ -34,20 +34,20 @@ import Foundation
 /// The separator is ``CSVOptions/separator``, else comma for a `.csv` path and tab otherwise.
 /// What a CSV cannot hold (scheduling, the review log, media, note type definitions, deck
 /// settings) is reported in the returned warnings.
-public struct CSVWriter: Sendable {
+package struct CSVWriter: Sendable {
   /// How to write.
-  public var options: CSVOptions
+  package var options: CSVOptions
   /// Where the notes written are counted, or nil.
-  public var progress: ProgressReporter?
+  package var progress: ProgressReporter?
 
   /// Creates a writer.
-  public init(options: CSVOptions = CSVOptions(), progress: ProgressReporter? = nil) {
+  package init(options: CSVOptions = CSVOptions(), progress: ProgressReporter? = nil) {
     self.options = options
     self.progress = progress
   }
 
   /// The separator a file at `path` gets when none is chosen: comma for `.csv`, else tab.
-  public static func defaultSeparator(forPath path: String) -> CSVSeparator {
+  package static func defaultSeparator(forPath path: String) -> CSVSeparator {
     (path as NSString).pathExtension.lowercased() == "csv" ? .comma : .tab
   }
 
@@ -61,7 +61,7 @@ public struct CSVWriter: Sendable {
   ///   each repair.
   /// - Throws: ``DeckError`` when a note's note type is missing, or when writing fails.
   @discardableResult
-  public func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
+  package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
     -> [Diagnostic]
   {
     let location = SourceLocation(file: destination ?? path)

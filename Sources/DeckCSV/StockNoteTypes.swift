@@ -11,21 +11,21 @@ import DeckCore
 /// ```swift
 /// StockNoteTypes.noteType(named: "basic (and reversed card)")?.templates.count   // 2
 /// ```
-public enum StockNoteTypes {
+package enum StockNoteTypes {
   /// The names, in the order Anki lists them.
-  public static let names = [
+  package static let names = [
     basicName, "Basic (and reversed card)", "Basic (optional reversed card)",
     "Basic (type in the answer)", clozeName, "Image Occlusion",
   ]
 
   /// "Basic", the note type of rows that name none.
-  public static let basicName = "Basic"
+  package static let basicName = "Basic"
   /// "Cloze".
-  public static let clozeName = "Cloze"
+  package static let clozeName = "Cloze"
 
   /// The stock note type with this name (compared ignoring case, as Anki compares note type
   /// names), or nil. Its id is derived from the name, so every conversion gives it the same id.
-  public static func noteType(named name: String) -> NoteType? {
+  package static func noteType(named name: String) -> NoteType? {
     let folded = name.lowercased()
     guard let index = names.firstIndex(where: { $0.lowercased() == folded }) else { return nil }
     return all[index]
@@ -33,7 +33,7 @@ public enum StockNoteTypes {
 
   /// Whether `noteType` is a stock note type as Anki creates it: same name, kind, fields,
   /// templates and styling (ids and editor settings aside).
-  public static func isUnchanged(_ noteType: NoteType) -> Bool {
+  package static func isUnchanged(_ noteType: NoteType) -> Bool {
     guard let stock = self.noteType(named: noteType.name) else { return false }
     return stock.name == noteType.name && stock.kind == noteType.kind && stock.fieldNames == noteType.fieldNames
       && stock.css == noteType.css && stock.sortFieldIndex == noteType.sortFieldIndex
@@ -42,7 +42,7 @@ public enum StockNoteTypes {
   }
 
   /// The id deckport gives a note type that a CSV file names but does not define.
-  public static func derivedID(forName name: String) -> Int64 {
+  package static func derivedID(forName name: String) -> Int64 {
     DerivedID.id(for: "notetype\u{1F}" + name)
   }
 

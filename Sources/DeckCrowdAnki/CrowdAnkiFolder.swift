@@ -2,14 +2,14 @@ import Foundation
 
 /// Where things are in a CrowdAnki folder: the deck file (`deck.json`, or `<folder>.json` as
 /// CrowdAnki's importer also accepts) and the `media/` folder beside it.
-public enum CrowdAnkiFolder {
+package enum CrowdAnkiFolder {
   /// The name CrowdAnki gives the deck file.
-  public static let deckFileName = "deck.json"
+  package static let deckFileName = "deck.json"
   /// The folder media files sit in, by their Anki names.
-  public static let mediaFolderName = "media"
+  package static let mediaFolderName = "media"
 
   /// The deck file inside the folder at `path`, or nil when it has none.
-  public static func deckFile(in path: String) -> String? {
+  package static func deckFile(in path: String) -> String? {
     let folder = URL(fileURLWithPath: path)
     let candidates = [deckFileName, folder.standardizedFileURL.lastPathComponent + ".json"]
     return candidates.map { folder.appendingPathComponent($0).path }
@@ -18,7 +18,7 @@ public enum CrowdAnkiFolder {
 
   /// Whether `path` is a folder whose deck file holds a JSON object (its first character other
   /// than white space or a byte order mark is `{`); the reader then judges the rest.
-  public static func looksLikeCrowdAnki(path: String) -> Bool {
+  package static func looksLikeCrowdAnki(path: String) -> Bool {
     guard let file = deckFile(in: path), let handle = FileHandle(forReadingAtPath: file) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 256)) ?? Data()

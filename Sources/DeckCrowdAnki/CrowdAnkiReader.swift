@@ -15,16 +15,16 @@ import Foundation
 /// folder always gives the same deck. Notes, cards and note types get the deck file's
 /// modification time, so a newer version of the folder updates them when imported into Anki. Keys deckport's model has no place for are reported, one
 /// warning per object, never dropped silently.
-public struct CrowdAnkiReader: Sendable {
+package struct CrowdAnkiReader: Sendable {
   /// Creates a reader.
-  public init() {}
+  package init() {}
 
   /// Reads the CrowdAnki folder at `path`.
   ///
   /// - Throws: ``DeckError`` naming the deck file and the JSON path of the first problem (a
   ///   missing key, a value of the wrong type, a note whose `note_model_uuid` names no note model),
   ///   or the media file that cannot be read.
-  public func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+  package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     guard let deckFile = CrowdAnkiFolder.deckFile(in: path) else {
       throw DeckError(
         .missingPart, at: SourceLocation(file: path),

@@ -15,9 +15,9 @@ import Foundation
 /// UUIDs), so writing the same deck twice gives the same folder. Every media file is written, by
 /// its name. What CrowdAnki cannot hold (scheduling, the review log, user flags on cards) is
 /// reported, naming how much was left out.
-public struct CrowdAnkiWriter: Sendable {
+package struct CrowdAnkiWriter: Sendable {
   /// Creates a writer.
-  public init() {}
+  package init() {}
 
   /// Writes `collection` into the folder at `path` (which exists and is empty); `destination` is
   /// the path warnings and errors name.
@@ -27,7 +27,7 @@ public struct CrowdAnkiWriter: Sendable {
   ///
   /// - Throws: ``DeckError`` when a media name would not be a single safe file name or two names
   ///   differ only in case, or when writing fails.
-  public func write(_ collection: DeckCollection, to path: String, reportingAs destination: String) throws
+  package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String) throws
     -> (written: DeckCollection, warnings: [Diagnostic])
   {
     let location = SourceLocation(file: destination)

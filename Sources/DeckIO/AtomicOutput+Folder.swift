@@ -16,7 +16,7 @@ extension AtomicOutput {
   /// - Throws: ``DeckError`` of kind `.invalidRequest` when the destination holds something and
   ///   may not be replaced, `.writeFailed` when the parent folder is not writable or a rename
   ///   fails, and whatever `write` throws.
-  public static func writeFolder<T>(
+  package static func writeFolder<T>(
     to destination: String, replacing: Bool, _ write: (_ temporaryPath: String) throws -> T
   ) throws -> T {
     let location = SourceLocation(file: destination)

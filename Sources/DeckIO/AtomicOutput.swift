@@ -5,7 +5,7 @@ import Foundation
 /// temporary file beside the destination, which is renamed over the destination only when the
 /// writing succeeded. On any failure the temporary file is removed and an existing destination
 /// is left untouched.
-public enum AtomicOutput {
+package enum AtomicOutput {
   /// Calls `write` with a temporary path in the destination's folder, then renames that file to
   /// `destination`.
   ///
@@ -16,7 +16,7 @@ public enum AtomicOutput {
   /// - Throws: ``DeckError`` of kind `.invalidRequest` when the destination exists and may not
   ///   be replaced, `.writeFailed` when the folder is not writable or the rename fails, and
   ///   whatever `write` throws.
-  public static func write<T>(
+  package static func write<T>(
     to destination: String, replacing: Bool, _ write: (_ temporaryPath: String) throws -> T
   ) throws -> T {
     let location = SourceLocation(file: destination)

@@ -2,7 +2,7 @@
 ///
 /// Readers pull chunks of any size; a source fills as much of the buffer as it has ready and
 /// returns 0 only at the end. Conforming types may be classes, whose `read` is not mutating.
-public protocol ByteSource {
+package protocol ByteSource {
   /// Fills the start of `buffer` with the next bytes and returns how many; 0 means the end.
   ///
   /// - Throws: ``DeckError`` naming the source when its bytes cannot be read or decoded.

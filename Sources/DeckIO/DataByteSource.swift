@@ -1,19 +1,19 @@
 import Foundation
 
 /// A ``ByteSource`` over bytes already in memory.
-public struct DataByteSource: ByteSource {
+package struct DataByteSource: ByteSource {
   /// The bytes served.
-  public let data: Data
+  package let data: Data
   /// How many bytes have been served so far.
-  public private(set) var position = 0
+  package private(set) var position = 0
 
   /// Creates a source that serves `data` from its first byte.
-  public init(_ data: Data) {
+  package init(_ data: Data) {
     self.data = data
   }
 
   /// Copies the next bytes of `data` into `buffer`; returns 0 once all were served.
-  public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+  package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let count = min(buffer.count, data.count - position)
     guard count > 0 else { return 0 }
     let start = data.startIndex + position

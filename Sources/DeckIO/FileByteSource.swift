@@ -10,16 +10,16 @@ import Foundation
 /// A ``ByteSource`` that reads a file from disk front to back.
 ///
 /// It holds an open C `FILE` and closes it when released. Use it from one thread at a time.
-public final class FileByteSource: ByteSource {
+package final class FileByteSource: ByteSource {
   /// The file being read, for errors.
-  public let location: SourceLocation
+  package let location: SourceLocation
   private var file: UnsafeMutablePointer<FILE>?
 
   /// Opens the file at `path` for reading.
   ///
   /// - Throws: ``DeckError/Kind/unreadableFile`` when the file is missing, is a directory or
   ///   cannot be opened.
-  public init(path: String, location: SourceLocation) throws {
+  package init(path: String, location: SourceLocation) throws {
     self.location = location
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -38,7 +38,7 @@ public final class FileByteSource: ByteSource {
   /// Reads the next bytes of the file; returns 0 at its end.
   ///
   /// - Throws: ``DeckError/Kind/unreadableFile`` when the operating system reports a read error.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     guard let file, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     let count = fread(base, 1, buffer.count, file)
     if count == 0 && ferror(file) != 0 {

@@ -2,7 +2,7 @@ import DeckCore
 import Foundation
 
 /// Copies a ``ByteSource`` into a file, with a size limit.
-public enum FileCopy {
+package enum FileCopy {
   /// Streams every byte of `source` into a new file at `path` and returns how many were copied.
   ///
   /// The file is created or truncated; after a failure the partial file is removed.
@@ -10,7 +10,7 @@ public enum FileCopy {
   /// - Throws: ``DeckError/Kind/limitExceeded`` at `location` when `source` holds more than
   ///   `limit` bytes, the source's own errors, and ``DeckError/Kind/writeFailed`` naming `path`.
   @discardableResult
-  public static func copy(
+  package static func copy(
     from source: inout some ByteSource, toFile path: String, limit: Int64,
     location: SourceLocation
   ) throws -> Int64 {

@@ -3,17 +3,17 @@ import Foundation
 
 /// Media bytes kept in a file on disk (a CrowdAnki `media/` folder, a json-dir `media/` folder),
 /// read only when a writer asks for them.
-public struct FileMediaSource: MediaSource {
+package struct FileMediaSource: MediaSource {
   /// The file's path.
-  public let path: String
+  package let path: String
 
   /// Creates a source over the file at `path`.
-  public init(path: String) { self.path = path }
+  package init(path: String) { self.path = path }
 
   /// Opens the file for reading from its first byte.
   ///
   /// - Throws: ``DeckError/Kind/unreadableFile`` naming the file when it cannot be opened.
-  public func openReader() throws -> any MediaByteReader {
+  package func openReader() throws -> any MediaByteReader {
     Reader(source: try FileByteSource(path: path, location: SourceLocation(file: path)))
   }
 

@@ -10,14 +10,14 @@ import Foundation
 /// A file being written front to back; a failed write removes the partial file.
 ///
 /// Used by ``FileCopy`` and ``Zstd`` to stream into a file. Single-threaded.
-public final class FileSink {
+package final class FileSink {
   /// The file being written, for errors.
-  public let location: SourceLocation
+  package let location: SourceLocation
   private let path: String
   private var file: UnsafeMutablePointer<FILE>?
 
   /// Creates (or truncates) the file at `path`.
-  public init(path: String) throws {
+  package init(path: String) throws {
     self.path = path
     self.location = SourceLocation(file: path)
     guard let file = fopen(path, "wb") else {
@@ -31,7 +31,7 @@ public final class FileSink {
   }
 
   /// Appends `bytes` to the file.
-  public func write(_ bytes: UnsafeRawBufferPointer) throws {
+  package func write(_ bytes: UnsafeRawBufferPointer) throws {
     guard let file else {
       throw DeckError(.writeFailed, at: location, "cannot write the file (it is already closed)")
     }
@@ -42,7 +42,7 @@ public final class FileSink {
   }
 
   /// Flushes and closes the file.
-  public func close() throws {
+  package func close() throws {
     guard let file else { return }
     self.file = nil
     if fclose(file) != 0 {
@@ -51,7 +51,7 @@ public final class FileSink {
   }
 
   /// Closes and deletes the partial file after a failure; errors are ignored.
-  public func discard() {
+  package func discard() {
     if let file {
       fclose(file)
       self.file = nil
@@ -61,7 +61,7 @@ public final class FileSink {
 
   /// Runs `body` with a sink on a new file at `path`, closing it on success and deleting it
   /// when `body` or the close throws.
-  public static func writing<Result>(to path: String, _ body: (FileSink) throws -> Result) throws -> Result {
+  package static func writing<Result>(to path: String, _ body: (FileSink) throws -> Result) throws -> Result {
     let sink = try FileSink(path: path)
     do {
       let result = try body(sink)

@@ -16,34 +16,34 @@ import Foundation
 /// After ``nextField()``, read the value with the method matching its wire type, or
 /// ``skip(_:)`` it. Errors are ``DeckError/Kind/corrupt`` at `location.offset(n)`, where `n` is
 /// the 0-based offset in this message's bytes of the key or value that is damaged.
-public struct ProtobufReader {
+package struct ProtobufReader {
   private let bytes: [UInt8]
   private let location: SourceLocation
   /// The offset of the next unread byte.
-  public private(set) var position = 0
+  package private(set) var position = 0
   /// The number of the field most recently returned by ``nextField()``, for errors.
   private var currentField = 0
 
   /// Creates a reader over the message `data`; errors name `location`.
-  public init(_ data: Data, location: SourceLocation) {
+  package init(_ data: Data, location: SourceLocation) {
     self.bytes = [UInt8](data)
     self.location = location
   }
 
   /// Creates a reader over the message `bytes`; errors name `location`.
-  public init(_ bytes: [UInt8], location: SourceLocation) {
+  package init(_ bytes: [UInt8], location: SourceLocation) {
     self.bytes = bytes
     self.location = location
   }
 
   /// Whether every byte has been read.
-  public var isAtEnd: Bool { position >= bytes.count }
+  package var isAtEnd: Bool { position >= bytes.count }
 
   /// The next field's number and wire type, or nil at the end of the message.
   ///
   /// - Throws: ``DeckError/Kind/corrupt`` `protobuf: invalid varint` for a damaged key, or an
   ///   invalid field number or wire type.
-  public mutating func nextField() throws -> (number: Int, wireType: ProtobufWireType)? {
+  package mutating func nextField() throws -> (number: Int, wireType: ProtobufWireType)? {
     guard !isAtEnd else { return nil }
     let start = position
     let key = try readRawVarint()
@@ -62,22 +62,22 @@ public struct ProtobufReader {
   ///
   /// - Throws: ``DeckError/Kind/corrupt`` `protobuf: invalid varint` when it is unterminated or
   ///   longer than ten bytes.
-  public mutating func readVarint() throws -> UInt64 {
+  package mutating func readVarint() throws -> UInt64 {
     try readRawVarint()
   }
 
   /// An int64 (or int32, enum) varint.
-  public mutating func readInt64() throws -> Int64 {
+  package mutating func readInt64() throws -> Int64 {
     Int64(bitPattern: try readRawVarint())
   }
 
   /// A uint32 varint (higher bits are dropped, as protobuf specifies).
-  public mutating func readUInt32() throws -> UInt32 {
+  package mutating func readUInt32() throws -> UInt32 {
     UInt32(truncatingIfNeeded: try readRawVarint())
   }
 
   /// A bool varint (any non-zero value is true).
-  public mutating func readBool() throws -> Bool {
+  package mutating func readBool() throws -> Bool {
     try readRawVarint() != 0
   }
 
@@ -85,7 +85,7 @@ public struct ProtobufReader {
   ///
   /// - Throws: ``DeckError/Kind/corrupt`` `protobuf: field N runs past the end of the message
   ///   (buffer underflow)`.
-  public mutating func readLengthDelimited() throws -> Data {
+  package mutating func readLengthDelimited() throws -> Data {
     let range = try lengthDelimitedRange()
     return Data(bytes[range])
   }
@@ -94,7 +94,7 @@ public struct ProtobufReader {
   ///
   /// - Throws: as ``readLengthDelimited()``, and ``DeckError/Kind/corrupt`` when it is not
   ///   valid UTF-8.
-  public mutating func readString() throws -> String {
+  package mutating func readString() throws -> String {
     let start = position
     let range = try lengthDelimitedRange()
     guard let text = String(validating: bytes[range], as: UTF8.self) else {
@@ -104,17 +104,17 @@ public struct ProtobufReader {
   }
 
   /// A float (fixed32) value.
-  public mutating func readFloat() throws -> Float {
+  package mutating func readFloat() throws -> Float {
     Float(bitPattern: try readFixed32())
   }
 
   /// A double (fixed64) value.
-  public mutating func readDouble() throws -> Double {
+  package mutating func readDouble() throws -> Double {
     Double(bitPattern: try readFixed64())
   }
 
   /// A fixed32 value.
-  public mutating func readFixed32() throws -> UInt32 {
+  package mutating func readFixed32() throws -> UInt32 {
     let start = try take(4)
     var value: UInt32 = 0
     for index in 0..<4 { value |= UInt32(bytes[start + index]) << (8 * UInt32(index)) }
@@ -122,7 +122,7 @@ public struct ProtobufReader {
   }
 
   /// A fixed64 value.
-  public mutating func readFixed64() throws -> UInt64 {
+  package mutating func readFixed64() throws -> UInt64 {
     let start = try take(8)
     var value: UInt64 = 0
     for index in 0..<8 { value |= UInt64(bytes[start + index]) << (8 * UInt64(index)) }
@@ -132,7 +132,7 @@ public struct ProtobufReader {
   /// A packed repeated float field: a length-delimited run of fixed32 values.
   ///
   /// - Throws: ``DeckError/Kind/corrupt`` when the length is not a multiple of 4.
-  public mutating func readPackedFloats() throws -> [Float] {
+  package mutating func readPackedFloats() throws -> [Float] {
     let start = position
     let range = try lengthDelimitedRange()
     guard range.count % 4 == 0 else {
@@ -154,7 +154,7 @@ public struct ProtobufReader {
   ///
   /// - Throws: ``DeckError/Kind/corrupt`` when the value runs past the end, or a group is
   ///   not closed.
-  public mutating func skip(_ wireType: ProtobufWireType) throws {
+  package mutating func skip(_ wireType: ProtobufWireType) throws {
     switch wireType {
     case .varint: _ = try readRawVarint()
     case .fixed64: _ = try take(8)

@@ -1,5 +1,5 @@
 /// How a protobuf field's value is encoded, from the low three bits of its key.
-public enum ProtobufWireType: UInt8, Sendable, Hashable {
+package enum ProtobufWireType: UInt8, Sendable, Hashable {
   /// A base-128 varint: int32, int64, uint32, uint64, sint32, sint64, bool, enum.
   case varint = 0
   /// Eight little-endian bytes: fixed64, sfixed64, double.

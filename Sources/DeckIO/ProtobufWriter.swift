@@ -4,61 +4,61 @@ import Foundation
 ///
 /// Every call writes its field, default value or not; proto3 writers leave defaults out, so
 /// the caller decides what to write. Nested messages are written with ``writeMessage(field:_:)``.
-public struct ProtobufWriter: Sendable {
+package struct ProtobufWriter: Sendable {
   /// The encoded message so far.
-  public var data = Data()
+  package var data = Data()
 
   /// Creates an empty message.
-  public init() {}
+  package init() {}
 
   /// Writes a varint field (uint64, or the bits of int64, int32, uint32, enum).
-  public mutating func writeVarint(field: Int, _ value: UInt64) {
+  package mutating func writeVarint(field: Int, _ value: UInt64) {
     appendKey(field, .varint)
     appendVarint(value)
   }
 
   /// Writes an int64 (or int32, enum) field; negative values take ten bytes.
-  public mutating func writeInt64(field: Int, _ value: Int64) {
+  package mutating func writeInt64(field: Int, _ value: Int64) {
     writeVarint(field: field, UInt64(bitPattern: value))
   }
 
   /// Writes a bool field as 0 or 1.
-  public mutating func writeBool(field: Int, _ value: Bool) {
+  package mutating func writeBool(field: Int, _ value: Bool) {
     writeVarint(field: field, value ? 1 : 0)
   }
 
   /// Writes a bytes field.
-  public mutating func writeBytes(field: Int, _ value: Data) {
+  package mutating func writeBytes(field: Int, _ value: Data) {
     appendKey(field, .lengthDelimited)
     appendVarint(UInt64(value.count))
     data.append(value)
   }
 
   /// Writes a string field as UTF-8.
-  public mutating func writeString(field: Int, _ value: String) {
+  package mutating func writeString(field: Int, _ value: String) {
     writeBytes(field: field, Data(value.utf8))
   }
 
   /// Writes a float (fixed32) field.
-  public mutating func writeFloat(field: Int, _ value: Float) {
+  package mutating func writeFloat(field: Int, _ value: Float) {
     appendKey(field, .fixed32)
     appendLittleEndian(value.bitPattern)
   }
 
   /// Writes a double (fixed64) field.
-  public mutating func writeDouble(field: Int, _ value: Double) {
+  package mutating func writeDouble(field: Int, _ value: Double) {
     appendKey(field, .fixed64)
     appendLittleEndian(value.bitPattern)
   }
 
   /// Writes a nested message field.
-  public mutating func writeMessage(field: Int, _ message: ProtobufWriter) {
+  package mutating func writeMessage(field: Int, _ message: ProtobufWriter) {
     writeBytes(field: field, message.data)
   }
 
   /// Writes a packed repeated float field (nothing at all when `values` is empty, as protobuf
   /// does).
-  public mutating func writePackedFloats(field: Int, _ values: [Float]) {
+  package mutating func writePackedFloats(field: Int, _ values: [Float]) {
     guard !values.isEmpty else { return }
     appendKey(field, .lengthDelimited)
     appendVarint(UInt64(values.count * 4))

@@ -3,7 +3,7 @@ extension SHA1 {
   /// The SHA-1 digest and the byte count of everything `source` yields, read in 64 KiB chunks.
   ///
   /// - Throws: the source's own errors.
-  public static func digest(of source: inout some ByteSource) throws -> (digest: [UInt8], size: Int64) {
+  package static func digest(of source: inout some ByteSource) throws -> (digest: [UInt8], size: Int64) {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
     defer { buffer.deallocate() }
     var hasher = SHA1()

@@ -13,9 +13,9 @@ import Foundation
 ///
 /// Calls on the connection hold one lock, so the database may be shared between threads;
 /// each ``SQLiteStatement`` is used from one thread at a time.
-public final class SQLiteDatabase: @unchecked Sendable {
+package final class SQLiteDatabase: @unchecked Sendable {
   /// The database file, for errors.
-  public let location: SourceLocation
+  package let location: SourceLocation
   /// The connection; every use holds `lock`.
   private let connection: OpaquePointer
   private let lock = NSLock()
@@ -28,7 +28,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
   /// - Throws: ``DeckError/Kind/unreadableFile`` when the file cannot be opened;
   ///   ``DeckError/Kind/wrongFormat`` `not an SQLite database (file is not a database)`;
   ///   ``DeckError/Kind/corrupt`` when the schema cannot be read.
-  public init(path: String, readOnly: Bool, location: SourceLocation) throws {
+  package init(path: String, readOnly: Bool, location: SourceLocation) throws {
     self.location = location
     if readOnly && !FileManager.default.fileExists(atPath: path) {
       throw DeckError(.unreadableFile, at: location, "cannot open the database (No such file or directory)")
@@ -72,7 +72,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
   /// order (both sides lowercased, compared by code point), exact order breaking ties.
   ///
   /// Without it, SQLite refuses queries that compare or sort those columns, and every INSERT.
-  public func registerUnicaseCollation() {
+  package func registerUnicaseCollation() {
     withConnection { _ = UnicaseCollation.register(on: $0) }
   }
 
@@ -81,7 +81,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
   /// app's open context about values they changed; with no app running, there is none to tell).
   ///
   /// - Throws: ``DeckError`` at ``location`` when SQLite refuses the name.
-  public func registerNoOpFunction(_ name: String) throws {
+  package func registerNoOpFunction(_ name: String) throws {
     try withConnection { connection in
       let result = sqlite3_create_function_v2(
         connection, name, -1, SQLITE_UTF8, nil, { context, _, _ in sqlite3_result_null(context) }, nil, nil, nil)
@@ -94,7 +94,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
   /// Runs `sql`, which may hold several statements, discarding any rows.
   ///
   /// - Throws: ``DeckError`` at ``location`` with SQLite's message and the SQL.
-  public func execute(_ sql: String) throws {
+  package func execute(_ sql: String) throws {
     try withConnection { connection in
       var errorMessage: UnsafeMutablePointer<CChar>?
       let result = sqlite3_exec(connection, sql, nil, nil, &errorMessage)
@@ -110,7 +110,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
   ///
   /// - Throws: ``DeckError`` at ``location`` (narrowed to `table`) with SQLite's message and
   ///   the SQL, such as `no such column: x`.
-  public func prepare(_ sql: String, table: String? = nil) throws -> SQLiteStatement {
+  package func prepare(_ sql: String, table: String? = nil) throws -> SQLiteStatement {
     let statementLocation = table.map { location.table($0) } ?? location
     let handle: OpaquePointer = try withConnection { connection in
       var handle: OpaquePointer?
@@ -128,7 +128,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
   /// Whether the database has a table (or view) named `name`, compared case-insensitively as
   /// SQLite does; false also when the schema cannot be read.
-  public func tableExists(_ name: String) -> Bool {
+  package func tableExists(_ name: String) -> Bool {
     guard
       let statement = try? prepare(
         "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE")
@@ -140,7 +140,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
   /// The column names of `table`, in declaration order.
   ///
   /// - Throws: ``DeckError/Kind/missingPart`` at the table when there is no such table.
-  public func columnNames(of table: String) throws -> [String] {
+  package func columnNames(of table: String) throws -> [String] {
     let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     let statement = try prepare("PRAGMA table_info(\(quoted))", table: table)
     var names: [String] = []

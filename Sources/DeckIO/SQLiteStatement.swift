@@ -8,11 +8,11 @@ import Foundation
 /// Binding never throws; a failed bind is reported by the next ``step()``. Column indexes are
 /// 0-based and parameter indexes 1-based, as in SQLite. Use a statement from one thread at a
 /// time; it keeps its database open and is finalised when released.
-public final class SQLiteStatement {
+package final class SQLiteStatement {
   /// The statement's location (the database file, and its table when given), for errors.
-  public let location: SourceLocation
+  package let location: SourceLocation
   /// The SQL text, for errors.
-  public let sql: String
+  package let sql: String
   private let database: SQLiteDatabase
   private let handle: OpaquePointer
   /// The first bind failure since the last reset, thrown by the next step.
@@ -35,17 +35,17 @@ public final class SQLiteStatement {
   // MARK: Binding
 
   /// Binds an integer to parameter `index` (1-based).
-  public func bind(_ index: Int32, int64 value: Int64) {
+  package func bind(_ index: Int32, int64 value: Int64) {
     record(sqlite3_bind_int64(handle, index, value), index: index)
   }
 
   /// Binds a float to parameter `index` (1-based).
-  public func bind(_ index: Int32, double value: Double) {
+  package func bind(_ index: Int32, double value: Double) {
     record(sqlite3_bind_double(handle, index, value), index: index)
   }
 
   /// Binds text (copied) to parameter `index` (1-based).
-  public func bind(_ index: Int32, text value: String) {
+  package func bind(_ index: Int32, text value: String) {
     // `withUTF8` hands over a native string's own bytes (no copy); SQLite copies them.
     var text = value
     let result = text.withUTF8 { buffer in
@@ -59,7 +59,7 @@ public final class SQLiteStatement {
 
   /// Binds the UTF-8 text `bytes` (copied) to parameter `index` (1-based), for callers that
   /// assemble a value in a reused buffer instead of making a `String`.
-  public func bind(_ index: Int32, utf8 bytes: UnsafeBufferPointer<UInt8>) {
+  package func bind(_ index: Int32, utf8 bytes: UnsafeBufferPointer<UInt8>) {
     let result = sqlite3_bind_text64(
       handle, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? Self.emptyText,
       sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8))
@@ -72,7 +72,7 @@ public final class SQLiteStatement {
   }
 
   /// Binds bytes (copied) to parameter `index` (1-based); empty data binds an empty blob.
-  public func bind(_ index: Int32, blob value: Data) {
+  package func bind(_ index: Int32, blob value: Data) {
     let result = value.withUnsafeBytes { buffer in
       sqlite3_bind_blob64(handle, index, buffer.baseAddress, sqlite3_uint64(buffer.count), Self.transient)
     }
@@ -85,12 +85,12 @@ public final class SQLiteStatement {
   }
 
   /// Binds NULL to parameter `index` (1-based).
-  public func bindNull(_ index: Int32) {
+  package func bindNull(_ index: Int32) {
     record(sqlite3_bind_null(handle, index), index: index)
   }
 
   /// Binds `value`, whatever its type, to parameter `index` (1-based).
-  public func bind(_ index: Int32, _ value: SQLiteValue) {
+  package func bind(_ index: Int32, _ value: SQLiteValue) {
     switch value {
     case .integer(let number): bind(index, int64: number)
     case .real(let number): bind(index, double: number)
@@ -106,7 +106,7 @@ public final class SQLiteStatement {
   ///
   /// - Throws: ``DeckError`` at ``location`` with SQLite's message and the SQL, or the first
   ///   bind failure since the last ``reset()``.
-  public func step() throws -> Bool {
+  package func step() throws -> Bool {
     if let bindError { throw bindError }
     return try database.withConnection { connection in
       let result = sqlite3_step(handle)
@@ -121,28 +121,28 @@ public final class SQLiteStatement {
   }
 
   /// Rewinds the statement to run again; bindings stay unless ``clearBindings()`` is called.
-  public func reset() {
+  package func reset() {
     database.withConnection { _ in _ = sqlite3_reset(handle) }
     bindError = nil
   }
 
   /// Sets every parameter back to NULL.
-  public func clearBindings() {
+  package func clearBindings() {
     sqlite3_clear_bindings(handle)
   }
 
   // MARK: Columns
 
   /// The number of columns in each row.
-  public var columnCount: Int32 { sqlite3_column_count(handle) }
+  package var columnCount: Int32 { sqlite3_column_count(handle) }
 
   /// The name of column `i` (0-based).
-  public func columnName(_ i: Int32) -> String {
+  package func columnName(_ i: Int32) -> String {
     sqlite3_column_name(handle, i).map { String(cString: $0) } ?? ""
   }
 
   /// The storage class of column `i` (0-based) in the current row.
-  public func columnType(_ i: Int32) -> SQLiteValueType {
+  package func columnType(_ i: Int32) -> SQLiteValueType {
     switch sqlite3_column_type(handle, i) {
     case SQLITE_INTEGER: .integer
     case SQLITE_FLOAT: .real
@@ -153,17 +153,17 @@ public final class SQLiteStatement {
   }
 
   /// Column `i` (0-based) as an integer, converted by SQLite's rules (NULL is 0).
-  public func int64(_ i: Int32) -> Int64 {
+  package func int64(_ i: Int32) -> Int64 {
     sqlite3_column_int64(handle, i)
   }
 
   /// Column `i` (0-based) as a float, converted by SQLite's rules (NULL is 0).
-  public func double(_ i: Int32) -> Double {
+  package func double(_ i: Int32) -> Double {
     sqlite3_column_double(handle, i)
   }
 
   /// Column `i` (0-based) as text; NULL gives an empty string, invalid UTF-8 is repaired.
-  public func text(_ i: Int32) -> String {
+  package func text(_ i: Int32) -> String {
     guard let pointer = sqlite3_column_text(handle, i) else { return "" }
     let count = Int(sqlite3_column_bytes(handle, i))
     return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -171,7 +171,7 @@ public final class SQLiteStatement {
 
   /// Calls `body` with the UTF-8 bytes of column `i` (0-based) in the current row, without
   /// making a `String`; NULL gives no bytes. The bytes are valid only inside `body`.
-  public func withUTF8<Result>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+  package func withUTF8<Result>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
     -> Result
   {
     guard let pointer = sqlite3_column_text(handle, i) else {
@@ -181,18 +181,18 @@ public final class SQLiteStatement {
   }
 
   /// Column `i` (0-based) as text, or nil when it is NULL.
-  public func optionalText(_ i: Int32) -> String? {
+  package func optionalText(_ i: Int32) -> String? {
     columnType(i) == .null ? nil : text(i)
   }
 
   /// Column `i` (0-based) as bytes; NULL gives empty data.
-  public func blob(_ i: Int32) -> Data {
+  package func blob(_ i: Int32) -> Data {
     guard let pointer = sqlite3_column_blob(handle, i) else { return Data() }
     return Data(bytes: pointer, count: Int(sqlite3_column_bytes(handle, i)))
   }
 
   /// Column `i` (0-based) with its storage class.
-  public func value(_ i: Int32) -> SQLiteValue {
+  package func value(_ i: Int32) -> SQLiteValue {
     switch columnType(i) {
     case .integer: .integer(int64(i))
     case .real: .real(double(i))

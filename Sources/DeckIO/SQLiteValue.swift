@@ -1,7 +1,7 @@
 import Foundation
 
 /// The storage class of an SQLite value.
-public enum SQLiteValueType: Sendable, Hashable {
+package enum SQLiteValueType: Sendable, Hashable {
   /// A 64-bit signed integer.
   case integer
   /// A 64-bit IEEE float.
@@ -15,7 +15,7 @@ public enum SQLiteValueType: Sendable, Hashable {
 }
 
 /// One SQLite value with its storage class.
-public enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
   /// A 64-bit signed integer.
   case integer(Int64)
   /// A 64-bit IEEE float.
@@ -28,7 +28,7 @@ public enum SQLiteValue: Sendable, Hashable {
   case null
 
   /// The storage class of this value.
-  public var type: SQLiteValueType {
+  package var type: SQLiteValueType {
     switch self {
     case .integer: .integer
     case .real: .real

@@ -2,10 +2,10 @@ import Foundation
 
 /// Whether two paths name one file: the one check `convert` and `migrate` make before they
 /// write, so that deckport never changes its input.
-public enum SameFile {
+package enum SameFile {
   /// Whether `first` and `second` name the same file (after resolving links, by device and
   /// inode when both exist), or the same path when they do not.
-  public static func check(_ first: String, _ second: String) -> Bool {
+  package static func check(_ first: String, _ second: String) -> Bool {
     let a = URL(fileURLWithPath: first).resolvingSymlinksInPath().standardizedFileURL.path
     let b = URL(fileURLWithPath: second).resolvingSymlinksInPath().standardizedFileURL.path
     if a == b { return true }

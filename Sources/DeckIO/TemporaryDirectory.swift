@@ -8,16 +8,16 @@ import Foundation
 /// let scratch = try TemporaryDirectory()
 /// let databasePath = scratch.path(for: "collection.sqlite")
 /// ```
-public final class TemporaryDirectory: @unchecked Sendable {
+package final class TemporaryDirectory: @unchecked Sendable {
   /// The directory's URL.
-  public let url: URL
+  package let url: URL
   private let lock = NSLock()
   private var removed = false
 
   /// Creates a new, uniquely named directory (`deckport-<UUID>`, or `<prefix><UUID>`).
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` when it cannot be created.
-  public init(prefix: String = "deckport-") throws {
+  package init(prefix: String = "deckport-") throws {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent(prefix + UUID().uuidString, isDirectory: true)
     do {
@@ -35,15 +35,15 @@ public final class TemporaryDirectory: @unchecked Sendable {
   }
 
   /// The directory's path.
-  public var path: String { url.path }
+  package var path: String { url.path }
 
   /// The path of the entry `name` inside the directory (not created).
-  public func path(for name: String) -> String {
+  package func path(for name: String) -> String {
     url.appendingPathComponent(name).path
   }
 
   /// Removes the directory and everything in it now; later calls do nothing.
-  public func remove() {
+  package func remove() {
     lock.lock()
     defer { lock.unlock() }
     guard !removed else { return }

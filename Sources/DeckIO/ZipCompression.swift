@@ -1,5 +1,5 @@
 /// How ``ZipWriter`` stores a member.
-public enum ZipCompression: Sendable, Hashable {
+package enum ZipCompression: Sendable, Hashable {
   /// Stored as is (method 0), as Anki stores its already zstd-compressed members.
   case stored
   /// Deflate (method 8) at `level`, 1 (fastest) to 9 (smallest); values outside are clamped.

@@ -5,9 +5,9 @@ import DeckCore
 ///
 /// Made by ``ZipReader/openEntry(_:)``. It keeps its reader alive and closes the member when
 /// released. Each read holds the reader's lock; use one stream from one thread at a time.
-public final class ZipEntryStream: ByteSource {
+package final class ZipEntryStream: ByteSource {
   /// The archive and member, for errors.
-  public let location: SourceLocation
+  package let location: SourceLocation
   private let reader: ZipReader
   /// libzip's member handle; nil once closed.
   private var file: OpaquePointer?
@@ -26,7 +26,7 @@ public final class ZipEntryStream: ByteSource {
   ///
   /// - Throws: ``DeckError/Kind/corrupt`` with libzip's message (`CRC error`,
   ///   `Zlib error: data error`, …) when the member is damaged.
-  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     guard let file, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     let result: (count: Int64, message: String?) = reader.withArchive { _ in
       let count = zip_fread(file, base, zip_uint64_t(buffer.count))
@@ -41,7 +41,7 @@ public final class ZipEntryStream: ByteSource {
   }
 
   /// Closes the member; later reads return 0. Called automatically when released.
-  public func close() {
+  package func close() {
     guard let file else { return }
     self.file = nil
     reader.withArchive { _ in _ = zip_fclose(file) }

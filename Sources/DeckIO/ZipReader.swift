@@ -11,11 +11,11 @@ import Foundation
 ///
 /// Every call into libzip, including those of the ``ZipEntryStream``s it opens, holds one lock,
 /// so the reader and its streams may be used from several threads.
-public final class ZipReader: @unchecked Sendable {
+package final class ZipReader: @unchecked Sendable {
   /// The archive file, for errors; member errors add the member name.
-  public let location: SourceLocation
+  package let location: SourceLocation
   /// The names of the members, in archive (central directory) order.
-  public let entryNames: [String]
+  package let entryNames: [String]
   /// libzip's archive handle; every use holds `lock`.
   private let archive: OpaquePointer
   /// Serialises every call on `archive`.
@@ -27,7 +27,7 @@ public final class ZipReader: @unchecked Sendable {
   ///   ``DeckError/Kind/wrongFormat`` with libzip's message when it is not a zip archive, such
   ///   as `not a zip archive (Not a zip archive)`; ``DeckError/Kind/corrupt`` with the byte
   ///   offset when it is one cut short or with a damaged central directory (``ZipDamage``).
-  public init(path: String, location: SourceLocation) throws {
+  package init(path: String, location: SourceLocation) throws {
     self.location = location
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -74,14 +74,14 @@ public final class ZipReader: @unchecked Sendable {
   }
 
   /// Whether the archive has a member named exactly `name`.
-  public func contains(_ name: String) -> Bool {
+  package func contains(_ name: String) -> Bool {
     index(of: name) != nil
   }
 
   /// The uncompressed size of member `name`, as its directory entry declares it.
   ///
   /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member.
-  public func uncompressedSize(of name: String) throws -> Int64 {
+  package func uncompressedSize(of name: String) throws -> Int64 {
     let memberLocation = location.member(name)
     guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
     return try withArchive { archive in
@@ -127,7 +127,7 @@ public final class ZipReader: @unchecked Sendable {
   /// - Throws: ``DeckError`` at `location.member(name)`: ``DeckError/Kind/missingPart``
   ///   `member 'x' is missing` when absent, ``DeckError/Kind/limitExceeded`` when larger than
   ///   `limit`, ``DeckError/Kind/corrupt`` with libzip's message on CRC or inflate errors.
-  public func readAll(_ name: String, limit: Int64) throws -> Data {
+  package func readAll(_ name: String, limit: Int64) throws -> Data {
     let declared = try uncompressedSize(of: name)
     let memberLocation = location.member(name)
     guard declared <= limit else {
@@ -164,7 +164,7 @@ public final class ZipReader: @unchecked Sendable {
   /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member;
   ///   ``DeckError/Kind/wrongFormat`` for an unsupported compression or encryption;
   ///   ``DeckError/Kind/corrupt`` when libzip cannot open it otherwise.
-  public func openEntry(_ name: String) throws -> ZipEntryStream {
+  package func openEntry(_ name: String) throws -> ZipEntryStream {
     let memberLocation = location.member(name)
     guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
     let file = try withArchive { archive in

@@ -19,9 +19,9 @@ import Foundation
 /// libzip writes to a temporary file beside `path` and renames it on close. Files added with
 /// ``addFile(name:fromPath:compression:)`` are read only then, so they must stay in place until
 /// ``close()``. Every call holds one lock.
-public final class ZipWriter: @unchecked Sendable {
+package final class ZipWriter: @unchecked Sendable {
   /// The archive being written, for errors.
-  public let location: SourceLocation
+  package let location: SourceLocation
   private let path: String
   /// libzip's archive handle; nil once closed.
   private var archive: OpaquePointer?
@@ -34,7 +34,7 @@ public final class ZipWriter: @unchecked Sendable {
   /// Creates (or truncates) the archive at `path`.
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` with libzip's message when it cannot be created.
-  public init(path: String, location: SourceLocation) throws {
+  package init(path: String, location: SourceLocation) throws {
     self.path = path
     self.location = location
     var code: Int32 = 0
@@ -55,7 +55,7 @@ public final class ZipWriter: @unchecked Sendable {
   /// - Throws: ``DeckError/Kind/unreadableFile`` naming `fromPath` when it is not a readable
   ///   file; ``DeckError/Kind/writeFailed`` when libzip refuses the member (for example a
   ///   duplicate name).
-  public func addFile(name: String, fromPath: String, compression: ZipCompression) throws {
+  package func addFile(name: String, fromPath: String, compression: ZipCompression) throws {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: fromPath, isDirectory: &isDirectory),
       !isDirectory.boolValue, access(fromPath, R_OK) == 0
@@ -77,7 +77,7 @@ public final class ZipWriter: @unchecked Sendable {
   ///
   /// - Throws: ``DeckError/Kind/missingPart`` naming the source member when it is absent;
   ///   ``DeckError/Kind/writeFailed`` when libzip refuses the member.
-  public func addMember(name: String, copying member: String, from reader: ZipReader) throws {
+  package func addMember(name: String, copying member: String, from reader: ZipReader) throws {
     let (sourceIndex, method) = try reader.storage(of: member)
     try add(name: name, compression: .copied(method: method)) { archive in
       reader.withArchive { source in
@@ -93,7 +93,7 @@ public final class ZipWriter: @unchecked Sendable {
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` when libzip refuses the member (for example a
   ///   duplicate name).
-  public func addData(name: String, data: Data, compression: ZipCompression) throws {
+  package func addData(name: String, data: Data, compression: ZipCompression) throws {
     try add(name: name, compression: compression) { archive in
       // libzip frees the copy (freep = 1) once the archive is written or discarded.
       guard !data.isEmpty else { return zip_source_buffer(archive, nil, 0, 0) }
@@ -113,13 +113,13 @@ public final class ZipWriter: @unchecked Sendable {
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` with libzip's message; the archive is then
   ///   discarded.
-  public func close() throws {
+  package func close() throws {
     try close(progress: nil)
   }
 
   /// ``close()``, calling `progress` with the fraction written (0 to 1) as libzip writes the
   /// archive, at most every 1%.
-  public func close(progress: (@Sendable (Double) -> Void)?) throws {
+  package func close(progress: (@Sendable (Double) -> Void)?) throws {
     lock.lock()
     defer { lock.unlock() }
     guard let archive else { return }

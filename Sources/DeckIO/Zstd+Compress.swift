@@ -6,7 +6,7 @@ extension Zstd {
   /// empty `data` gives Anki's 9-byte empty frame).
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` when zstd fails.
-  public static func compress(_ data: Data, level: Int32 = 3) throws -> Data {
+  package static func compress(_ data: Data, level: Int32 = 3) throws -> Data {
     let compressor = ZstdCompressor(level: level)
     var result = Data()
     let append: (UnsafeRawBufferPointer) -> Void = { result.append(contentsOf: $0) }

@@ -4,7 +4,7 @@ import Foundation
 
 /// zstd decompression for Anki's frames, which declare no content size, and one-shot
 /// compression for writers (see also ``ZstdCompressor``).
-public enum Zstd {
+package enum Zstd {
   /// Decompresses every zstd frame `source` yields, handing the output to `sink` in chunks,
   /// and returns the total number of decompressed bytes.
   ///
@@ -15,7 +15,7 @@ public enum Zstd {
   ///   a damaged frame; ``DeckError/Kind/limitExceeded`` when the output would pass `limit`;
   ///   and the errors of `source` and `sink`.
   @discardableResult
-  public static func decompress(
+  package static func decompress(
     from source: inout some ByteSource, limit: Int64, location: SourceLocation,
     into sink: (UnsafeRawBufferPointer) throws -> Void
   ) throws -> Int64 {
@@ -33,7 +33,7 @@ public enum Zstd {
   /// The decompressed bytes of the zstd frames in `data`.
   ///
   /// - Throws: as ``decompress(from:limit:location:into:)``.
-  public static func decompress(_ data: Data, limit: Int64, location: SourceLocation) throws -> Data {
+  package static func decompress(_ data: Data, limit: Int64, location: SourceLocation) throws -> Data {
     var source = DataByteSource(data)
     var result = Data()
     try decompress(from: &source, limit: limit, location: location) { chunk in
@@ -48,7 +48,7 @@ public enum Zstd {
   /// - Throws: as ``decompress(from:limit:location:into:)``, and
   ///   ``DeckError/Kind/writeFailed`` naming `path`.
   @discardableResult
-  public static func decompress(
+  package static func decompress(
     from source: inout some ByteSource, toFile path: String, limit: Int64,
     location: SourceLocation
   ) throws -> Int64 {

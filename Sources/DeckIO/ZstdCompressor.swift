@@ -12,9 +12,9 @@ import Foundation
 /// ```
 ///
 /// After ``finish(into:)`` the compressor starts a new frame. Every call holds one lock.
-public final class ZstdCompressor: @unchecked Sendable {
+package final class ZstdCompressor: @unchecked Sendable {
   /// Where errors are reported.
-  public let location: SourceLocation
+  package let location: SourceLocation
   private let context: OpaquePointer?
   private let output: UnsafeMutableRawBufferPointer
   private let lock = NSLock()
@@ -25,7 +25,7 @@ public final class ZstdCompressor: @unchecked Sendable {
   /// With `workers` above 0, zstd compresses on that many threads of its own (as Anki does for
   /// collections above 10 MiB); the frame is the same kind either way. A libzstd built without
   /// threads ignores it.
-  public init(level: Int32 = 3, workers: Int32 = 0, location: SourceLocation = SourceLocation(file: "(zstd)")) {
+  package init(level: Int32 = 3, workers: Int32 = 0, location: SourceLocation = SourceLocation(file: "(zstd)")) {
     self.location = location
     self.context = ZSTD_createCCtx()
     self.output = .allocate(byteCount: max(ZSTD_CStreamOutSize(), 1 << 16), alignment: 16)
@@ -46,7 +46,7 @@ public final class ZstdCompressor: @unchecked Sendable {
   /// Compresses `bytes`, handing any output that is ready to `sink`.
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` when zstd fails, and the errors of `sink`.
-  public func compress(_ bytes: UnsafeRawBufferPointer, into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+  package func compress(_ bytes: UnsafeRawBufferPointer, into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
     guard bytes.count > 0 else { return }
     lock.lock()
     defer { lock.unlock() }
@@ -59,7 +59,7 @@ public final class ZstdCompressor: @unchecked Sendable {
   /// Ends the frame, handing the rest of the output to `sink`.
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` when zstd fails, and the errors of `sink`.
-  public func finish(into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+  package func finish(into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
     lock.lock()
     defer { lock.unlock() }
     var input = ZSTD_inBuffer(src: nil, size: 0, pos: 0)

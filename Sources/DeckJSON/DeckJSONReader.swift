@@ -13,23 +13,23 @@ import Foundation
 /// decoded one at a time into the model, never all at once, so memory follows the deck's model
 /// and not the file's size. Every declared SHA-1 and size is checked against the data while
 /// reading.
-public struct DeckJSONReader: Sendable {
+package struct DeckJSONReader: Sendable {
   /// Where the reader reports what it is doing (checking the JSON, reading notes, cards and
   /// reviews, checking media), or nil.
-  public var progress: ProgressReporter?
+  package var progress: ProgressReporter?
 
   /// Whether notes, cards and reviews are decoded one at a time (false decodes the document
   /// whole, as the tests compare).
   var splitsArrays = true
 
   /// Creates a reader.
-  public init(progress: ProgressReporter? = nil) {
+  package init(progress: ProgressReporter? = nil) {
     self.progress = progress
   }
 
   /// Whether the file at `path` looks like a deckport deck document (its first bytes name the
   /// format), as opposed to some other JSON.
-  public static func looksLikeDeckDocument(path: String) -> Bool {
+  package static func looksLikeDeckDocument(path: String) -> Bool {
     guard let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 256)) ?? Data()
@@ -41,7 +41,7 @@ public struct DeckJSONReader: Sendable {
   /// - Throws: ``DeckError``: invalid JSON with its line and column; a document of the wrong
   ///   shape with the JSON path of the first problem and what was expected there; an unknown
   ///   format version by number; media whose data does not match its SHA-1 or size.
-  public func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+  package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let location = SourceLocation(file: path)
     let file = try MappedFile(path: path, location: location)
     progress?.start(.checkingJSON, total: Int64(file.bytes.count))

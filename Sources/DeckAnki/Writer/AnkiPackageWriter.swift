@@ -24,21 +24,21 @@ import Foundation
 /// `col.crt` is the model's ``DeckCollection/creationTime``, so day-based due dates mean what
 /// they meant. What the writer refuses or changes is described in ``CollectionValidation``,
 /// ``PackageSelection`` and ``MediaPackager``; every change comes back as a warning.
-public struct AnkiPackageWriter: Sendable {
+package struct AnkiPackageWriter: Sendable {
   /// What to write.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// The container layout: ``AnkiPackageGeneration/legacy2`` (read by every Anki since 2.1),
     /// ``AnkiPackageGeneration/latest`` (as current Anki writes), or
     /// ``AnkiPackageGeneration/legacy1`` (Anki 2.0's layout, without `meta` or placeholder).
-    public var generation: AnkiPackageGeneration
+    package var generation: AnkiPackageGeneration
     /// A deck package or a whole-collection backup.
-    public var kind: AnkiPackageKind
+    package var kind: AnkiPackageKind
     /// What to do with notes that share a GUID: refuse (the default), keep the first, or give
     /// the later ones new GUIDs.
-    public var duplicateGUIDs: DuplicateGUIDPolicy
+    package var duplicateGUIDs: DuplicateGUIDPolicy
 
     /// Creates options.
-    public init(generation: AnkiPackageGeneration, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail) {
+    package init(generation: AnkiPackageGeneration, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail) {
       self.generation = generation
       self.kind = kind
       self.duplicateGUIDs = duplicateGUIDs
@@ -46,13 +46,13 @@ public struct AnkiPackageWriter: Sendable {
   }
 
   /// The options in force.
-  public var options: Options
+  package var options: Options
   /// Where the writer reports what it is doing (writing notes and cards, compressing the
   /// collection, copying media, writing the archive), or nil.
-  public var progress: ProgressReporter?
+  package var progress: ProgressReporter?
 
   /// Creates a writer.
-  public init(options: Options, progress: ProgressReporter? = nil) {
+  package init(options: Options, progress: ProgressReporter? = nil) {
     self.options = options
     self.progress = progress
   }
@@ -73,23 +73,23 @@ public struct AnkiPackageWriter: Sendable {
   ///   ``DuplicateGUIDPolicy/fail``, an unusable media name),
   ///   ``DeckError/Kind/corrupt`` for option-group settings that cannot be read, and
   ///   ``DeckError/Kind/writeFailed`` when writing fails.
-  public func write(_ collection: DeckCollection, to path: String, reportingAs destination: String)
+  package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String)
     throws -> [Diagnostic]
   {
     try writePackage(collection, to: path, reportingAs: destination).warnings
   }
 
   /// What a package holds once written, and what was left out or changed on the way.
-  public struct Result: Sendable {
+  package struct Result: Sendable {
     /// The collection as written: for a deck package without unused note types, decks, option
     /// groups and media; media under the names they were written with.
-    public var written: DeckCollection
+    package var written: DeckCollection
     /// Everything that was left out or changed, each naming its item.
-    public var warnings: [Diagnostic]
+    package var warnings: [Diagnostic]
   }
 
   /// Writes `collection` like ``write(_:to:reportingAs:)`` and also returns what was written.
-  public func writePackage(_ collection: DeckCollection, to path: String, reportingAs destination: String)
+  package func writePackage(_ collection: DeckCollection, to path: String, reportingAs destination: String)
     throws -> Result
   {
     let location = SourceLocation(file: destination)

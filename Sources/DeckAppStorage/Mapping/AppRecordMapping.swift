@@ -16,13 +16,13 @@ import DeckCore
 ///
 /// Everything that does not fit is reported as a ``Diagnostic``: tags and scheduling a record
 /// cannot hold, formatting removed from field HTML, values whose type a generic note loses.
-public enum AppRecordMapping {
+package enum AppRecordMapping {
   /// The deck for `records`: one note type, one deck, a note and a new card per record, media
   /// for their `Data` values.
   ///
   /// - Parameter profile: ``AppProfileChoice/automatic`` uses the records' profile (or the one
   ///   they fit), ``AppProfileChoice/generic`` maps field-for-key.
-  public static func collection(from records: AppRecords, profile: AppProfileChoice = .automatic)
+  package static func collection(from records: AppRecords, profile: AppProfileChoice = .automatic)
     -> (collection: DeckCollection, warnings: [Diagnostic])
   {
     RecordsToDeck(records: records, profile: resolved(profile, records: records)).collection()
@@ -33,7 +33,7 @@ public enum AppRecordMapping {
   /// - Parameter profile: ``AppProfileChoice/automatic`` uses the profile whose note type the
   ///   deck has (one deckport made), else maps field-for-key; a named profile maps the fields by
   ///   name, then by position.
-  public static func records(from collection: DeckCollection, profile: AppProfileChoice = .automatic)
+  package static func records(from collection: DeckCollection, profile: AppProfileChoice = .automatic)
     -> (records: AppRecords, warnings: [Diagnostic])
   {
     let chosen: AppRecordProfile?

@@ -3,7 +3,7 @@ import Foundation
 extension AppRecordProfile {
   /// The built-in profile the records fit (see ``matches(_:)``). Nil for an empty set or another
   /// shape.
-  public static func detect(in records: [AppRecord]) -> AppRecordProfile? {
+  package static func detect(in records: [AppRecord]) -> AppRecordProfile? {
     guard !records.isEmpty else { return nil }
     return all.first { $0.matches(records) }
   }
@@ -11,7 +11,7 @@ extension AppRecordProfile {
   /// Whether the records are this profile's: each one ``fits(_:)``, and when every key of the
   /// profile is optional (Idealic's `title` and `text`), the records together use every key, so a
   /// set of records with a lone `text` key stays generic.
-  public func matches(_ records: [AppRecord]) -> Bool {
+  package func matches(_ records: [AppRecord]) -> Bool {
     guard records.allSatisfy(fits) else { return false }
     guard !fields.contains(where: \.required) else { return true }
     let used = Set(records.flatMap { $0.keys.map { $0.lowercased() } })
@@ -22,7 +22,7 @@ extension AppRecordProfile {
   /// case, since Core Data columns lose it, and each at most once), and every required key is
   /// present except those writing supplies (``Field/mayBeMissing``: a Flashzilla card without an
   /// `id` still fits).
-  public func fits(_ record: AppRecord) -> Bool {
+  package func fits(_ record: AppRecord) -> Bool {
     let known = Set(keys.map { $0.lowercased() })
     let present = Set(record.keys.map { $0.lowercased() })
     return present.count == record.count && present.isSubset(of: known)
@@ -35,7 +35,7 @@ extension AppRecordProfile {
   /// UUID, canonical base64 to data, a number or ISO 8601 string to a date in the records' JSON
   /// date encoding (`dates`, or guessed from the values' range). Values that do not convert
   /// exactly stay as they are.
-  public func apply(to records: AppRecords, dates forced: JSONDateEncoding? = nil) -> AppRecords {
+  package func apply(to records: AppRecords, dates forced: JSONDateEncoding? = nil) -> AppRecords {
     var dates = forced ?? records.jsonDates
     let dateKeys = fields.filter { $0.type == .date }.map(\.key)
     let rawDates = records.records.flatMap { record in

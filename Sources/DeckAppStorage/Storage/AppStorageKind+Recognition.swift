@@ -11,7 +11,7 @@ extension AppStorageKind {
   /// AppStorageKind.recognize(path: "cards.json")   // .jsonFile for an array of records
   /// AppStorageKind.recognize(path: "deck.json")    // nil for {"format": "deckport-deck", …}
   /// ```
-  public static func recognize(path: String) -> AppStorageKind? {
+  package static func recognize(path: String) -> AppStorageKind? {
     guard FileManager.default.fileExists(atPath: path), let kind = try? detect(path: path) else { return nil }
     switch kind {
     case .sqlite, .coreData:

@@ -26,7 +26,7 @@ extension AppStorageReader {
   /// entities hold none; each row is read as the entity it is).
   ///
   /// - Throws: ``DeckError`` when the file is not a Core Data store or cannot be read.
-  public func readStore(path: String) throws -> CoreDataStoreContent {
+  package func readStore(path: String) throws -> CoreDataStoreContent {
     let location = SourceLocation(file: path)
     let snapshot = try SQLiteSnapshot(of: path, location: location)
     let database = try snapshot.open(location: location)

@@ -10,9 +10,9 @@ import Foundation
 /// let content = try AppStorageReader().read(path: "com.example.Flashzilla.plist", options: .init(key: "Cards"))
 /// for card in content.records.records { print(card["prompt"] ?? .null) }
 /// ```
-public struct AppStorageReader: Sendable {
+package struct AppStorageReader: Sendable {
   /// Creates a reader.
-  public init() {}
+  package init() {}
 
   /// Reads the records at `path` (of `kind`, or the kind its content or extension shows).
   ///
@@ -20,7 +20,7 @@ public struct AppStorageReader: Sendable {
   ///   file that is not the kind it claims to be, a key or record type that holds no records,
   ///   JSON that does not decode, an SQLite file of an unknown layout, a store locked by a running
   ///   app, records that do not fit a named profile.
-  public func read(path: String, kind: AppStorageKind? = nil, options: AppStorageOptions = AppStorageOptions()) throws
+  package func read(path: String, kind: AppStorageKind? = nil, options: AppStorageOptions = AppStorageOptions()) throws
     -> AppStorageContent
   {
     let location = SourceLocation(file: path)
@@ -60,7 +60,7 @@ public struct AppStorageReader: Sendable {
 
   /// The record types at `path`: each plist key holding records, a JSON file's array, each
   /// record type of deckport's SQLite schema, each entity of a Core Data store.
-  public func recordTypes(path: String, kind: AppStorageKind? = nil) throws -> [AppRecordTypeSummary] {
+  package func recordTypes(path: String, kind: AppStorageKind? = nil) throws -> [AppRecordTypeSummary] {
     let location = SourceLocation(file: path)
     let kind = try kind ?? AppStorageKind.detect(path: path)
     switch kind {

@@ -16,9 +16,9 @@ import Foundation
 /// ```swift
 /// let report = try AppStorageWriter().write(cards, to: "cards.json", options: AppWriteOptions(existing: .backup))
 /// ```
-public struct AppStorageWriter: Sendable {
+package struct AppStorageWriter: Sendable {
   /// Creates a writer.
-  public init() {}
+  package init() {}
 
   /// Writes `records` to `path` (of `kind`, or the kind the file's content or extension shows).
   ///
@@ -26,7 +26,7 @@ public struct AppStorageWriter: Sendable {
   ///   a kind or layout deckport cannot write into, when a value cannot be stored (naming the
   ///   record and key), when a store is locked or syncs with CloudKit, or when verification
   ///   finds a difference; in every case the destination is left as it was.
-  public func write(
+  package func write(
     _ records: AppRecords, to path: String, kind: AppStorageKind? = nil, options: AppWriteOptions = AppWriteOptions()
   ) throws -> AppWriteReport {
     let location = SourceLocation(file: path)

@@ -16,28 +16,28 @@ import Foundation
 ///
 /// A note's file is named by the lowercase hex of its GUID's UTF-8 bytes, so names are safe on
 /// every file system, case-insensitive ones included; the GUID itself is inside the file.
-public enum DeckJSONDirectory {
+package enum DeckJSONDirectory {
   /// The format name the index file starts with.
-  public static let formatName = "deckport-dir"
+  package static let formatName = "deckport-dir"
   /// The version this deckport reads and writes.
-  public static let currentVersion = 1
+  package static let currentVersion = 1
   /// The index file's name.
-  public static let indexFileName = "deckport-dir.json"
+  package static let indexFileName = "deckport-dir.json"
   /// The folder of note files.
-  public static let notesFolder = "notes"
+  package static let notesFolder = "notes"
   /// The folder of deck files.
-  public static let decksFolder = "decks"
+  package static let decksFolder = "decks"
   /// The folder of note type files.
-  public static let noteTypesFolder = "note-types"
+  package static let noteTypesFolder = "note-types"
   /// The folder of option group files.
-  public static let deckOptionsFolder = "deck-options"
+  package static let deckOptionsFolder = "deck-options"
   /// The folder of media files.
-  public static let mediaFolder = "media"
+  package static let mediaFolder = "media"
   /// GUIDs whose hex would be longer than this many characters name their file by SHA-1.
   static let longestHexName = 200
 
   /// Whether `path` is a folder holding a json-dir index file whose first bytes name the format.
-  public static func looksLikeDirectory(path: String) -> Bool {
+  package static func looksLikeDirectory(path: String) -> Bool {
     let index = URL(fileURLWithPath: path).appendingPathComponent(indexFileName).path
     guard let handle = FileHandle(forReadingAtPath: index) else { return false }
     defer { try? handle.close() }
@@ -49,7 +49,7 @@ public enum DeckJSONDirectory {
   /// (from 1) with that GUID: the lowercase hex of the GUID's UTF-8 bytes (`sha1-` and the
   /// SHA-1 of the GUID when that would be too long), with `~2`, `~3`… for later notes sharing
   /// a GUID, and `~1` for an empty GUID.
-  public static func noteFileStem(guid: String, occurrence: Int) -> String {
+  package static func noteFileStem(guid: String, occurrence: Int) -> String {
     var stem = hex(Array(guid.utf8))
     if stem.count > longestHexName {
       var hash = SHA1()

@@ -12,14 +12,14 @@ import Foundation
 /// of the wrong shape by its JSON path, a note file whose name is not its GUID's, a media file
 /// that is missing or whose bytes do not match the index's SHA-1 and size. Each error names the
 /// file it is in. Media stay in their files and are read when a writer asks for them.
-public struct DeckJSONDirectoryReader: Sendable {
+package struct DeckJSONDirectoryReader: Sendable {
   /// Creates a reader.
-  public init() {}
+  package init() {}
 
   /// Reads the folder at `path`.
   ///
   /// - Throws: ``DeckError`` naming the file (and the JSON path in it) of the first problem.
-  public func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+  package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let folder = URL(fileURLWithPath: path)
     let indexPath = folder.appendingPathComponent(DeckJSONDirectory.indexFileName).path
     let indexLocation = SourceLocation(file: indexPath)

@@ -15,9 +15,9 @@ import Foundation
 /// two-space indentation, a final newline. Editing one note's field changes one file; studying
 /// changes only the files of the notes studied. Media are copied from their source a chunk at a
 /// time, never held whole.
-public struct DeckJSONDirectoryWriter: Sendable {
+package struct DeckJSONDirectoryWriter: Sendable {
   /// Creates a writer.
-  public init() {}
+  package init() {}
 
   /// Writes `collection` into the existing, empty folder at `path`. Errors name `reportingAs`
   /// when given (the final destination of a temporary folder).
@@ -28,7 +28,7 @@ public struct DeckJSONDirectoryWriter: Sendable {
   /// - Throws: ``DeckError`` when a note cannot be keyed by field name, when a media name is not
   ///   one safe file name or differs from another only in case, or when writing fails.
   @discardableResult
-  public func write(
+  package func write(
     _ collection: DeckCollection, to path: String, reportingAs destination: String? = nil
   ) throws -> (written: DeckCollection, warnings: [Diagnostic]) {
     let location = SourceLocation(file: destination ?? path)

@@ -10,35 +10,35 @@
 /// let document = try JSONDecoder().decode(DeckJSONDocument.self, from: data)
 /// let image = Data(base64Encoded: document.media[0].data)
 /// ```
-public struct DeckJSONDocument: Codable, Sendable, Equatable {
+package struct DeckJSONDocument: Codable, Sendable, Equatable {
   /// The format name every document starts with.
-  public static let formatName = "deckport-deck"
+  package static let formatName = "deckport-deck"
   /// The version this deckport reads and writes.
-  public static let currentVersion = 1
+  package static let currentVersion = 1
 
   /// Always ``formatName``.
-  public var format: String
+  package var format: String
   /// The format version; a reader refuses versions it does not know.
-  public var version: Int
+  package var version: Int
   /// The collection's creation time in seconds since 1970; review due dates count days from it.
-  public var creationTime: Int64?
+  package var creationTime: Int64?
   /// Deck option groups.
-  public var deckOptions: [DeckOptionsJSON]?
+  package var deckOptions: [DeckOptionsJSON]?
   /// Decks, full `A::B` names.
-  public var decks: [DeckJSON]?
+  package var decks: [DeckJSON]?
   /// Note types.
-  public var noteTypes: [NoteTypeJSON]
+  package var noteTypes: [NoteTypeJSON]
   /// Notes.
-  public var notes: [NoteJSON]
+  package var notes: [NoteJSON]
   /// Cards with their scheduling.
-  public var cards: [CardJSON]?
+  package var cards: [CardJSON]?
   /// The review log.
-  public var reviews: [ReviewJSON]?
+  package var reviews: [ReviewJSON]?
   /// Media files with their bytes as base64.
-  public var media: [MediaJSON]?
+  package var media: [MediaJSON]?
 
   /// Creates a document.
-  public init(
+  package init(
     creationTime: Int64?, deckOptions: [DeckOptionsJSON]?, decks: [DeckJSON]?,
     noteTypes: [NoteTypeJSON], notes: [NoteJSON], cards: [CardJSON]?, reviews: [ReviewJSON]?,
     media: [MediaJSON]?
@@ -57,169 +57,169 @@ public struct DeckJSONDocument: Codable, Sendable, Equatable {
 }
 
 /// A deck option group.
-public struct DeckOptionsJSON: Codable, Sendable, Equatable {
-  public var id: Int64
-  public var name: String
-  public var modified: Int64?
+package struct DeckOptionsJSON: Codable, Sendable, Equatable {
+  package var id: Int64
+  package var name: String
+  package var modified: Int64?
   /// The settings as Anki's schema-11 `dconf` JSON text, when they came from a schema-11 collection.
-  public var anki11Json: String?
+  package var anki11Json: String?
   /// The settings as Anki's schema-18 `DeckConfig.Config` protobuf, base64, otherwise.
-  public var anki18Protobuf: String?
+  package var anki18Protobuf: String?
 }
 
 /// A deck.
-public struct DeckJSON: Codable, Sendable, Equatable {
-  public var id: Int64?
+package struct DeckJSON: Codable, Sendable, Equatable {
+  package var id: Int64?
   /// The full name, levels separated by `::`.
-  public var name: String
-  public var description: String?
-  public var descriptionIsMarkdown: Bool?
+  package var name: String
+  package var description: String?
+  package var descriptionIsMarkdown: Bool?
   /// The option group of a normal deck.
-  public var options: Int64?
+  package var options: Int64?
   /// Present for a filtered deck.
-  public var filtered: FilteredDeckJSON?
-  public var modified: Int64?
+  package var filtered: FilteredDeckJSON?
+  package var modified: Int64?
   /// The identity CrowdAnki gave the deck, when it has one.
-  public var crowdAnkiUUID: String?
+  package var crowdAnkiUUID: String?
 }
 
 /// The settings of a filtered deck.
-public struct FilteredDeckJSON: Codable, Sendable, Equatable {
-  public var reschedule: Bool
-  public var searchTerms: [SearchTermJSON]
+package struct FilteredDeckJSON: Codable, Sendable, Equatable {
+  package var reschedule: Bool
+  package var searchTerms: [SearchTermJSON]
 
   /// One search of a filtered deck.
-  public struct SearchTermJSON: Codable, Sendable, Equatable {
-    public var search: String
-    public var limit: Int
-    public var order: Int
+  package struct SearchTermJSON: Codable, Sendable, Equatable {
+    package var search: String
+    package var limit: Int
+    package var order: Int
   }
 }
 
 /// A note type.
-public struct NoteTypeJSON: Codable, Sendable, Equatable {
-  public var id: Int64?
-  public var name: String
+package struct NoteTypeJSON: Codable, Sendable, Equatable {
+  package var id: Int64?
+  package var name: String
   /// `standard` or `cloze`.
-  public var kind: String?
-  public var fields: [FieldJSON]
-  public var templates: [TemplateJSON]
-  public var css: String?
+  package var kind: String?
+  package var fields: [FieldJSON]
+  package var templates: [TemplateJSON]
+  package var css: String?
   /// The index of the field the browser sorts by.
-  public var sortField: Int?
-  public var latexPreamble: String?
-  public var latexPostamble: String?
-  public var latexSvg: Bool?
-  public var originalStockKind: Int?
-  public var originalId: Int64?
-  public var modified: Int64?
+  package var sortField: Int?
+  package var latexPreamble: String?
+  package var latexPostamble: String?
+  package var latexSvg: Bool?
+  package var originalStockKind: Int?
+  package var originalId: Int64?
+  package var modified: Int64?
   /// The identity CrowdAnki gave the note type, when it has one.
-  public var crowdAnkiUUID: String?
+  package var crowdAnkiUUID: String?
 
   /// A field of a note type.
-  public struct FieldJSON: Codable, Sendable, Equatable {
-    public var name: String
-    public var font: String?
-    public var fontSize: Int?
-    public var rightToLeft: Bool?
-    public var sticky: Bool?
-    public var description: String?
-    public var plainText: Bool?
-    public var collapsed: Bool?
-    public var excludeFromSearch: Bool?
-    public var ankiId: Int64?
-    public var tag: Int?
-    public var preventDeletion: Bool?
+  package struct FieldJSON: Codable, Sendable, Equatable {
+    package var name: String
+    package var font: String?
+    package var fontSize: Int?
+    package var rightToLeft: Bool?
+    package var sticky: Bool?
+    package var description: String?
+    package var plainText: Bool?
+    package var collapsed: Bool?
+    package var excludeFromSearch: Bool?
+    package var ankiId: Int64?
+    package var tag: Int?
+    package var preventDeletion: Bool?
   }
 
   /// A card template of a note type.
-  public struct TemplateJSON: Codable, Sendable, Equatable {
-    public var name: String
-    public var question: String
-    public var answer: String?
-    public var browserQuestion: String?
-    public var browserAnswer: String?
-    public var browserFont: String?
-    public var browserFontSize: Int?
-    public var targetDeck: Int64?
-    public var ankiId: Int64?
+  package struct TemplateJSON: Codable, Sendable, Equatable {
+    package var name: String
+    package var question: String
+    package var answer: String?
+    package var browserQuestion: String?
+    package var browserAnswer: String?
+    package var browserFont: String?
+    package var browserFontSize: Int?
+    package var targetDeck: Int64?
+    package var ankiId: Int64?
   }
 }
 
 /// A note: field values keyed by field name, in the note type's field order.
-public struct NoteJSON: Codable, Sendable, Equatable {
-  public var id: Int64?
-  public var guid: String?
+package struct NoteJSON: Codable, Sendable, Equatable {
+  package var id: Int64?
+  package var guid: String?
   /// The note type, by id (a number) or by name (a string).
-  public var noteType: Reference
+  package var noteType: Reference
   /// Field values keyed by field name, in field order, exactly as in Anki (HTML untouched).
-  public var fields: NoteFieldsJSON
-  public var tags: [String]?
-  public var modified: Int64?
+  package var fields: NoteFieldsJSON
+  package var tags: [String]?
+  package var modified: Int64?
 }
 
 /// A card and its scheduling state.
-public struct CardJSON: Codable, Sendable, Equatable {
-  public var id: Int64
+package struct CardJSON: Codable, Sendable, Equatable {
+  package var id: Int64
   /// The note's id.
-  public var note: Int64
+  package var note: Int64
   /// The template index (standard) or cloze number minus one (cloze).
-  public var template: Int
+  package var template: Int
   /// The deck, by id (a number) or by name (a string).
-  public var deck: Reference
-  public var modified: Int64?
-  public var scheduling: SchedulingJSON?
+  package var deck: Reference
+  package var modified: Int64?
+  package var scheduling: SchedulingJSON?
 
   /// Anki's scheduling state of a card; see `docs/json-format.md` for each value's meaning.
-  public struct SchedulingJSON: Codable, Sendable, Equatable {
-    public var type: Int
-    public var queue: Int
-    public var due: Int64
-    public var interval: Int
-    public var easeFactor: Int
-    public var reviews: Int
-    public var lapses: Int
-    public var remainingSteps: Int
-    public var flags: Int
-    public var originalDue: Int64
-    public var originalDeck: Int64
-    public var data: String
+  package struct SchedulingJSON: Codable, Sendable, Equatable {
+    package var type: Int
+    package var queue: Int
+    package var due: Int64
+    package var interval: Int
+    package var easeFactor: Int
+    package var reviews: Int
+    package var lapses: Int
+    package var remainingSteps: Int
+    package var flags: Int
+    package var originalDue: Int64
+    package var originalDeck: Int64
+    package var data: String
   }
 }
 
 /// One entry of the review log.
-public struct ReviewJSON: Codable, Sendable, Equatable {
+package struct ReviewJSON: Codable, Sendable, Equatable {
   /// The review time in milliseconds since 1970.
-  public var id: Int64
-  public var card: Int64
+  package var id: Int64
+  package var card: Int64
   /// The answer button, 1 to 4 (0 for a manual reschedule).
-  public var button: Int
-  public var interval: Int64
-  public var lastInterval: Int64
-  public var easeFactor: Int
+  package var button: Int
+  package var interval: Int64
+  package var lastInterval: Int64
+  package var easeFactor: Int
   /// Milliseconds taken.
-  public var duration: Int
-  public var kind: Int
+  package var duration: Int
+  package var kind: Int
 }
 
 /// A media file, its bytes embedded as base64.
-public struct MediaJSON: Codable, Sendable, Equatable {
-  public var name: String
-  public var mimeType: String?
+package struct MediaJSON: Codable, Sendable, Equatable {
+  package var name: String
+  package var mimeType: String?
   /// The SHA-1 of the bytes, 40 hexadecimal digits; checked when the document is read.
-  public var sha1: String?
+  package var sha1: String?
   /// The number of bytes; checked when the document is read.
-  public var size: Int64?
+  package var size: Int64?
   /// The bytes, standard base64.
-  public var data: String
+  package var data: String
 }
 
 /// A reference to a note type or deck: its id, or its name.
-public enum Reference: Codable, Sendable, Equatable, Hashable {
+package enum Reference: Codable, Sendable, Equatable, Hashable {
   case id(Int64)
   case name(String)
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if let id = try? container.decode(Int64.self) {
       self = .id(id)
@@ -232,7 +232,7 @@ public enum Reference: Codable, Sendable, Equatable, Hashable {
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     switch self {
     case .id(let id): try container.encode(id)
@@ -242,20 +242,20 @@ public enum Reference: Codable, Sendable, Equatable, Hashable {
 }
 
 /// A note's field values: a JSON object of field name to value, kept in field order.
-public struct NoteFieldsJSON: Codable, Sendable, Equatable {
+package struct NoteFieldsJSON: Codable, Sendable, Equatable {
   /// The field names, in order.
-  public var names: [String]
+  package var names: [String]
   /// The values, in the same order as ``names``.
-  public var values: [String]
+  package var values: [String]
 
   /// Creates field values from name-value pairs in order.
-  public init(_ pairs: [(name: String, value: String)]) {
+  package init(_ pairs: [(name: String, value: String)]) {
     names = pairs.map(\.name)
     values = pairs.map(\.value)
   }
 
   /// The value of the field named `name`.
-  public subscript(name: String) -> String? {
+  package subscript(name: String) -> String? {
     names.firstIndex(of: name).map { values[$0] }
   }
 
@@ -266,7 +266,7 @@ public struct NoteFieldsJSON: Codable, Sendable, Equatable {
     init?(intValue: Int) { nil }
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container: KeyedDecodingContainer<FieldName>
     do {
       container = try decoder.container(keyedBy: FieldName.self)
@@ -283,7 +283,7 @@ public struct NoteFieldsJSON: Codable, Sendable, Equatable {
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: FieldName.self)
     for (name, value) in zip(names, values) {
       try container.encode(value, forKey: FieldName(stringValue: name))
