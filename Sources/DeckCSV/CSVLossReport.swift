@@ -16,7 +16,7 @@ enum CSVLossReport {
 
     let scheduled = collection.cards.filter { card in
       let s = card.scheduling
-      return s.type != 0 || s.queue != 0 || s.reviews > 0 || s.lapses > 0 || s.flags != 0 || s.interval != 0
+      return s.type != .new || s.queue != .new || s.reviews > 0 || s.lapses > 0 || s.flags != 0 || s.interval != 0
     }
     if !scheduled.isEmpty {
       warn(

@@ -143,7 +143,7 @@ package struct CrowdAnkiWriter: Sendable {
   /// Scheduling, the review log and card flags: what a CrowdAnki folder has no place for.
   private func lossWarnings(_ collection: DeckCollection, location: SourceLocation) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
-    let scheduled = collection.cards.filter { $0.scheduling.type != 0 || $0.scheduling.queue != 0 }.count
+    let scheduled = collection.cards.filter { $0.scheduling.type != .new || $0.scheduling.queue != .new }.count
     if scheduled > 0 {
       warnings.append(
         Diagnostic(

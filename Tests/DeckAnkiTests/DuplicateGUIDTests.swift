@@ -29,7 +29,7 @@ struct DuplicateGUIDTests {
         Note(id: 13, guid: "xyz", noteTypeID: basicID, fields: ["fourth", "4"]),
       ],
       cards: (10...13).map { Card(id: $0 + 10, noteID: $0, templateOrdinal: 0, deckID: 1) },
-      reviews: [Review(id: 1_795_320_000_000, cardID: 21, ease: 3, interval: 1, lastInterval: 0, easeFactor: 2500, duration: 1000, kind: 1)])
+      reviews: [Review(id: 1_795_320_000_000, cardID: 21, ease: 3, interval: 1, lastInterval: 0, easeFactor: 2500, duration: 1000, kind: .review)])
   }
 
   static func write(_ policy: DuplicateGUIDPolicy, kind: AnkiPackageKind = .apkg) throws -> (AnkiPackageContents, [Diagnostic], String) {

@@ -45,7 +45,7 @@ struct FixtureTruthTests {
         let s = card.scheduling
         return AnkiTruth.Card(
           noteGuid: guids[card.noteID] ?? "?", ord: card.templateOrdinal,
-          deck: deckNames[card.deckID] ?? "?", type: s.type, queue: s.queue, due: s.due,
+          deck: deckNames[card.deckID] ?? "?", type: s.type.rawValue, queue: s.queue.rawValue, due: s.due,
           ivl: s.interval, factor: s.easeFactor, reps: s.reviews, lapses: s.lapses,
           left: s.remainingSteps, flags: s.flags, odue: s.originalDue,
           odeck: s.originalDeckID == 0 ? nil : deckNames[s.originalDeckID])
@@ -69,7 +69,7 @@ struct FixtureTruthTests {
         return AnkiTruth.Review(
           noteGuid: card.flatMap { guids[$0.noteID] } ?? "?", ord: card?.templateOrdinal ?? -1,
           ease: review.ease, ivl: review.interval, lastIvl: review.lastInterval,
-          factor: review.easeFactor, time: review.duration, type: review.kind)
+          factor: review.easeFactor, time: review.duration, type: review.kind.rawValue)
       }.enumerated().sorted { ($0.element.noteGuid, $0.element.ord, $0.offset) < ($1.element.noteGuid, $1.element.ord, $1.offset) }
         .map(\.element)
     }

@@ -79,14 +79,14 @@ struct JSONDirectoryTests {
     let latest = original.reviews.map(\.id).max() ?? 1_700_000_000_000
     for (offset, cardIndex) in [3, 11].enumerated() {
       let card = studied.cards[cardIndex]
-      studied.cards[cardIndex].scheduling.type = 2
-      studied.cards[cardIndex].scheduling.queue = 2
+      studied.cards[cardIndex].scheduling.type = .review
+      studied.cards[cardIndex].scheduling.queue = .review
       studied.cards[cardIndex].scheduling.interval = 4
       studied.cards[cardIndex].scheduling.reviews += 1
       studied.reviews.append(
         Review(
           id: latest + Int64(offset + 1) * 1000, cardID: card.id, ease: 3, interval: 4, lastInterval: 1,
-          easeFactor: 2500, duration: 6000, kind: 1))
+          easeFactor: 2500, duration: 6000, kind: .review))
       let note = try #require(original.notes.first { $0.id == card.noteID })
       expected.append("notes/\(DeckJSONDirectory.noteFileStem(guid: note.guid, occurrence: 1)).json")
     }
@@ -103,7 +103,7 @@ struct JSONDirectoryTests {
     original.cards.reverse()
     original.reviews.reverse()
     original.reviews.append(
-      Review(id: 5, cardID: 999_999, ease: 1, interval: 0, lastInterval: 0, easeFactor: 0, duration: 1, kind: 0))
+      Review(id: 5, cardID: 999_999, ease: 1, interval: 0, lastInterval: 0, easeFactor: 0, duration: 1, kind: .learning))
     var twin = original.notes[0]
     twin.id += 1_000_000
     original.notes.append(twin)

@@ -76,9 +76,9 @@ struct JSONStreamingWriterTests {
       cards: [
         Card(
           id: 20, noteID: 10, templateOrdinal: 0, deckID: 1,
-          scheduling: CardScheduling(type: 2, queue: -1, due: -3, data: "{\"pos\":1}"))
+          scheduling: CardScheduling(type: .review, queue: .suspended, due: -3, data: "{\"pos\":1}"))
       ],
-      reviews: [Review(id: 30, cardID: 20, ease: 3, interval: -600, lastInterval: 1, easeFactor: 2500, duration: 4000, kind: 1)],
+      reviews: [Review(id: 30, cardID: 20, ease: 3, interval: -600, lastInterval: 1, easeFactor: 2500, duration: 4000, kind: .review)],
       media: [MediaFile(name: "a.txt", blob: MediaBlob(data: Data("abc".utf8)))])
     #expect(try Self.streamedBytes(collection) == Self.treeBytes(collection))
     #expect(try Self.streamedBytes(DeckCollection()) == Self.treeBytes(DeckCollection()))

@@ -111,13 +111,13 @@ struct DeckDifferenceTests {
     // Answer the changed note's first card: learning, one review.
     let cardIndex = try #require(edited.cards.firstIndex { $0.noteID == changed.id && $0.templateOrdinal == 0 })
     let oldScheduling = edited.cards[cardIndex].scheduling
-    edited.cards[cardIndex].scheduling.type = 1
-    edited.cards[cardIndex].scheduling.queue = 1
+    edited.cards[cardIndex].scheduling.type = .learning
+    edited.cards[cardIndex].scheduling.queue = .learning
     edited.cards[cardIndex].scheduling.reviews += 1
     edited.reviews.append(
       Review(
         id: 1_900_000_000_000, cardID: edited.cards[cardIndex].id, ease: 3, interval: -600, lastInterval: 0,
-        easeFactor: 0, duration: 3000, kind: 0))
+        easeFactor: 0, duration: 3000, kind: .learning))
     edited.media.append(MediaFile(name: "added.png", blob: MediaBlob(data: Data("new bytes".utf8))))
     edited.media.append(MediaFile(name: "unused-by-notes.png", blob: MediaBlob(data: Data("ignored".utf8))))
     let changedMedia = try #require(edited.media.firstIndex { $0.name == "pixel.png" })
@@ -151,7 +151,7 @@ struct DeckDifferenceTests {
     #expect(noteTypeChange.fields.added.isEmpty && noteTypeChange.fields.removed.isEmpty && noteTypeChange.templates.isEmpty)
     #expect(noteTypeChange.templateTextChanged == ["Production"] && noteTypeChange.cssChanged)
     let expectedChanges: [[String]] = [
-      ["type", "\(oldScheduling.type)", "1"], ["queue", "\(oldScheduling.queue)", "1"],
+      ["type", "\(oldScheduling.type.rawValue)", "1"], ["queue", "\(oldScheduling.queue.rawValue)", "1"],
       ["reps", "\(oldScheduling.reviews)", "\(oldScheduling.reviews + 1)"],
     ].filter { $0[1] != $0[2] }
     let cardChange = try #require(difference.scheduling.changed.first)

@@ -114,13 +114,13 @@ struct ExtremeValueTests {
       kept: { deck in
         let r = try review(max, in: deck)
         #expect(r.interval == min && r.lastInterval == max && r.easeFactor == -1 && r.duration == Int(max))
-        #expect(r.ease == Int(max) && r.kind == Int(min))
+        #expect(r.ease == Int(max) && r.kind.rawValue == Int(min))
         #expect(try review(min, in: deck).duration == -5)
       },
       anki: { deck in
         let r = try review(max, in: deck)
         #expect(r.interval == Int64(Int32.min) && r.lastInterval == Int64(Int32.max) && r.easeFactor == 0)
-        #expect(r.duration == Int(UInt32.max) && r.ease == 255 && r.kind == 0)
+        #expect(r.duration == Int(UInt32.max) && r.ease == 255 && r.kind == .learning)
         #expect(try review(min, in: deck).duration == 0)
       },
       ankiWarning: "review \(max): warning: [value-clamped] review of card 1795331276858: ease 9223372036854775807 is written as 255"),

@@ -332,7 +332,7 @@ struct CollectionReader {
           id: rows.int64(0), noteID: rows.int64(1), templateOrdinal: Int(rows.int64(3)),
           deckID: rows.int64(2), modificationTime: rows.int64(4),
           scheduling: CardScheduling(
-            type: Int(rows.int64(5)), queue: Int(rows.int64(6)), due: rows.int64(7),
+            type: CardType(rawValue: Int(rows.int64(5))), queue: CardQueue(rawValue: Int(rows.int64(6))), due: rows.int64(7),
             interval: Int(rows.int64(8)), easeFactor: Int(rows.int64(9)),
             reviews: Int(rows.int64(10)), lapses: Int(rows.int64(11)),
             remainingSteps: Int(rows.int64(12)), flags: Int(rows.int64(15)),
@@ -355,7 +355,7 @@ struct CollectionReader {
         Review(
           id: rows.int64(0), cardID: rows.int64(1), ease: Int(rows.int64(2)),
           interval: rows.int64(3), lastInterval: rows.int64(4), easeFactor: Int(rows.int64(5)),
-          duration: Int(rows.int64(6)), kind: Int(rows.int64(7))))
+          duration: Int(rows.int64(6)), kind: ReviewKind(rawValue: Int(rows.int64(7)))))
     }
     return reviews
   }

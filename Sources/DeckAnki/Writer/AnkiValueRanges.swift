@@ -88,6 +88,11 @@ enum AnkiValueRanges {
     mutating func fit(_ value: Int, _ range: ClosedRange<Int64>, _ column: String) -> Int {
       Int(fit(Int64(value), range, column))
     }
+
+    /// A card type, queue or review kind, fitted by its stored number.
+    mutating func fit<Code: RawRepresentable<Int>>(_ value: Code, _ range: ClosedRange<Int64>, _ column: String) -> Code {
+      Code(rawValue: fit(value.rawValue, range, column)) ?? value
+    }
   }
 
   private static func fittedCard(_ card: Card, _ changes: inout Changes) -> Card {

@@ -106,7 +106,7 @@ struct CollectionWriter {
     let decks = collection.decks.map { (id: $0.id, json: Schema11JSON.deck($0)) }
     // The highest position of a new card, without gathering the new cards.
     var lastPosition: Int64?
-    for card in collection.cards where card.scheduling.type == 0 {
+    for card in collection.cards where card.scheduling.type == .new {
       lastPosition = max(lastPosition ?? card.scheduling.due, card.scheduling.due)
     }
     let currentDeck = collection.decks.contains { $0.id == 1 } ? 1 : (collection.decks.first?.id ?? 1)
@@ -201,8 +201,8 @@ struct CollectionWriter {
       statement.bind(4, int64: Int64(card.templateOrdinal))
       statement.bind(5, int64: card.modificationTime)
       statement.bind(6, int64: Self.localUSN)
-      statement.bind(7, int64: Int64(s.type))
-      statement.bind(8, int64: Int64(s.queue))
+      statement.bind(7, int64: Int64(s.type.rawValue))
+      statement.bind(8, int64: Int64(s.queue.rawValue))
       statement.bind(9, int64: s.due)
       statement.bind(10, int64: Int64(s.interval))
       statement.bind(11, int64: Int64(s.easeFactor))
@@ -234,7 +234,7 @@ struct CollectionWriter {
       statement.bind(6, int64: review.lastInterval)
       statement.bind(7, int64: Int64(review.easeFactor))
       statement.bind(8, int64: Int64(review.duration))
-      statement.bind(9, int64: Int64(review.kind))
+      statement.bind(9, int64: Int64(review.kind.rawValue))
       _ = try statement.step()
     }
   }

@@ -136,7 +136,7 @@ struct DeckToRecords {
       warnings.append(Diagnostic("tags-dropped", at: location, "\(tagged) notes have tags, which the records cannot hold"))
     }
     let noteIDs = Set(notes.map(\.id))
-    let studied = collection.cards.filter { noteIDs.contains($0.noteID) && $0.scheduling.type != 0 }.count
+    let studied = collection.cards.filter { noteIDs.contains($0.noteID) && $0.scheduling.type != .new }.count
     if studied > 0 || !collection.reviews.isEmpty {
       warnings.append(
         Diagnostic(

@@ -30,11 +30,10 @@ public struct Card: Sendable, Equatable, Identifiable {
 
 /// Where a card stands in its schedule, in Anki's terms.
 public struct CardScheduling: Sendable, Equatable {
-  /// Anki's card type: 0 new, 1 learning, 2 review, 3 relearning.
-  public var type: Int
-  /// Anki's queue: 0 new, 1 learning, 2 review, 3 day learning, 4 preview, -1 suspended,
-  /// -2 buried by the scheduler, -3 buried by the user.
-  public var queue: Int
+  /// Where the card is in its life: new, learning, review or relearning.
+  public var type: CardType
+  /// Which queue the scheduler takes it from (or suspended, buried).
+  public var queue: CardQueue
   /// When the card is due. New cards: position. Queues 1 and 4: seconds since 1970.
   /// Queues 2 and 3: days since ``DeckCollection/creationTime``.
   public var due: Int64
@@ -59,7 +58,7 @@ public struct CardScheduling: Sendable, Equatable {
 
   /// Creates a scheduling state; the defaults describe a new card.
   public init(
-    type: Int = 0, queue: Int = 0, due: Int64 = 0, interval: Int = 0, easeFactor: Int = 0,
+    type: CardType = .new, queue: CardQueue = .new, due: Int64 = 0, interval: Int = 0, easeFactor: Int = 0,
     reviews: Int = 0, lapses: Int = 0, remainingSteps: Int = 0, flags: Int = 0,
     originalDue: Int64 = 0, originalDeckID: Int64 = 0, data: String = ""
   ) {

@@ -14,13 +14,14 @@ public struct Review: Sendable, Equatable, Identifiable {
   public var easeFactor: Int
   /// How long the answer took, in milliseconds.
   public var duration: Int
-  /// Anki's review kind: 0 learn, 1 review, 2 relearn, 3 filtered, 4 manual, 5 rescheduled.
-  public var kind: Int
+  /// What the entry records: an answer while learning, reviewing or relearning, in a filtered
+  /// deck, or a change of schedule.
+  public var kind: ReviewKind
 
   /// Creates a review log entry.
   public init(
     id: Int64, cardID: Int64, ease: Int, interval: Int64, lastInterval: Int64, easeFactor: Int,
-    duration: Int, kind: Int
+    duration: Int, kind: ReviewKind
   ) {
     self.id = id
     self.cardID = cardID

@@ -128,7 +128,7 @@ extension CardJSON {
       id: card.id, note: card.noteID, template: card.templateOrdinal, deck: .id(card.deckID),
       modified: card.modificationTime,
       scheduling: SchedulingJSON(
-        type: s.type, queue: s.queue, due: s.due, interval: s.interval, easeFactor: s.easeFactor,
+        type: s.type.rawValue, queue: s.queue.rawValue, due: s.due, interval: s.interval, easeFactor: s.easeFactor,
         reviews: s.reviews, lapses: s.lapses, remainingSteps: s.remainingSteps, flags: s.flags,
         originalDue: s.originalDue, originalDeck: s.originalDeckID, data: s.data))
   }
@@ -139,7 +139,7 @@ extension ReviewJSON {
     self.init(
       id: review.id, card: review.cardID, button: review.ease, interval: review.interval,
       lastInterval: review.lastInterval, easeFactor: review.easeFactor, duration: review.duration,
-      kind: review.kind)
+      kind: review.kind.rawValue)
   }
 }
 
@@ -256,7 +256,7 @@ struct DeckJSONModelMapping {
         modificationTime: card.modified ?? 0,
         scheduling: s.map {
           CardScheduling(
-            type: $0.type, queue: $0.queue, due: $0.due, interval: $0.interval, easeFactor: $0.easeFactor,
+            type: CardType(rawValue: $0.type), queue: CardQueue(rawValue: $0.queue), due: $0.due, interval: $0.interval, easeFactor: $0.easeFactor,
             reviews: $0.reviews, lapses: $0.lapses, remainingSteps: $0.remainingSteps, flags: $0.flags,
             originalDue: $0.originalDue, originalDeckID: $0.originalDeck, data: $0.data)
         } ?? CardScheduling()))
@@ -273,7 +273,7 @@ struct DeckJSONModelMapping {
       Review(
         id: review.id, cardID: review.card, ease: review.button, interval: review.interval,
         lastInterval: review.lastInterval, easeFactor: review.easeFactor, duration: review.duration,
-        kind: review.kind))
+        kind: ReviewKind(rawValue: review.kind)))
   }
 
   /// The media files, last.

@@ -113,8 +113,8 @@ enum Mutations {
     guard let card = slot(&input, collection.cards.count) else { return }
     var scheduling = collection.cards[card].scheduling
     switch input.byte() % 12 {
-    case 0: scheduling.type = input.int()
-    case 1: scheduling.queue = input.int()
+    case 0: scheduling.type = CardType(rawValue: input.int())
+    case 1: scheduling.queue = CardQueue(rawValue: input.int())
     case 2: scheduling.due = input.integer()
     case 3: scheduling.interval = input.int()
     case 4: scheduling.easeFactor = input.int()
@@ -139,7 +139,7 @@ enum Mutations {
     case 4: collection.reviews[review].lastInterval = input.integer()
     case 5: collection.reviews[review].easeFactor = input.int()
     case 6: collection.reviews[review].duration = input.int()
-    default: collection.reviews[review].kind = input.int()
+    default: collection.reviews[review].kind = ReviewKind(rawValue: input.int())
     }
   }
 

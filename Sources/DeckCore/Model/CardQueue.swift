@@ -1,0 +1,43 @@
+/// Which queue the scheduler takes a card from, as Anki records it (the `queue` column of
+/// `cards`): the card's type, or a state that holds the card back (suspended, buried).
+///
+/// Anki defines the values below; any other value a collection holds is kept as it is.
+public struct CardQueue: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  /// The value Anki stores.
+  public var rawValue: Int
+
+  /// The queue with this stored value (defined by Anki or not).
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// New cards, in ``CardScheduling/due`` order (a position).
+  public static let new = CardQueue(rawValue: 0)
+  /// Learning cards due within the day (``CardScheduling/due`` in seconds since 1970).
+  public static let learning = CardQueue(rawValue: 1)
+  /// Review cards (``CardScheduling/due`` in days since the collection's creation).
+  public static let review = CardQueue(rawValue: 2)
+  /// Learning cards whose next step is a day or more away (due in days).
+  public static let dayLearning = CardQueue(rawValue: 3)
+  /// Cards previewed in a filtered deck (due in seconds since 1970).
+  public static let preview = CardQueue(rawValue: 4)
+  /// Suspended by the user.
+  public static let suspended = CardQueue(rawValue: -1)
+  /// Buried by the scheduler (a sibling was studied).
+  public static let buriedBySibling = CardQueue(rawValue: -2)
+  /// Buried by the user.
+  public static let buriedByUser = CardQueue(rawValue: -3)
+
+  /// The queue's name (`new`, `suspended`, `buried by user`, …), or the stored number.
+  public var description: String {
+    switch self {
+    case .new: "new"
+    case .learning: "learning"
+    case .review: "review"
+    case .dayLearning: "day learning"
+    case .preview: "preview"
+    case .suspended: "suspended"
+    case .buriedBySibling: "buried by sibling"
+    case .buriedByUser: "buried by user"
+    default: String(rawValue)
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/// Where a card is in its life, as Anki records it (the `type` column of `cards`).
+///
+/// Anki defines four values; any other value a collection holds is kept as it is, so a deck
+/// converts without losing it:
+///
+/// ```swift
+/// switch card.scheduling.type {
+/// case .new: print("not studied yet")
+/// case .review: print("due in \(card.scheduling.interval) days")
+/// default: print("learning, relearning, or Anki's \(card.scheduling.type.rawValue)")
+/// }
+/// ```
+public struct CardType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  /// The value Anki stores.
+  public var rawValue: Int
+
+  /// The type with this stored value (defined by Anki or not).
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// Never studied.
+  public static let new = CardType(rawValue: 0)
+  /// In its first learning steps.
+  public static let learning = CardType(rawValue: 1)
+  /// Graduated: reviewed at growing intervals.
+  public static let review = CardType(rawValue: 2)
+  /// Forgotten after graduating, back in learning steps.
+  public static let relearning = CardType(rawValue: 3)
+
+  /// `new`, `learning`, `review`, `relearning`, or the stored number.
+  public var description: String {
+    switch self {
+    case .new: "new"
+    case .learning: "learning"
+    case .review: "review"
+    case .relearning: "relearning"
+    default: String(rawValue)
+    }
+  }
+}
