@@ -103,7 +103,7 @@ let package = Package(
       name: "DeckAppStorageTests",
       dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport"]),
     .testTarget(
-      name: "deckportTests", dependencies: ["DeckConversion", "deckport", "DeckTestSupport", "DeckCore", "DeckIO"]),
+      name: "deckportTests", dependencies: ["DeckConversion", "DeckKit", "deckport", "DeckTestSupport", "DeckCore", "DeckIO"]),
   ],
   swiftLanguageModes: [.v6]
 )

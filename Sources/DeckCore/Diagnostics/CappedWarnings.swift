@@ -7,23 +7,23 @@
 /// warnings.report("orphan-card", at: row, "card belongs to note 7, which does not exist")
 /// let all = warnings.finished()
 /// ```
-public struct CappedWarnings: Sendable {
+package struct CappedWarnings: Sendable {
   /// Where the counting warnings point (the file or table as a whole).
-  public let location: SourceLocation
+  package let location: SourceLocation
   /// How many warnings of one category are listed before the rest are counted.
-  public let listedPerCategory: Int
+  package let listedPerCategory: Int
   private var listed: [Diagnostic] = []
   private var counts: [String: Int] = [:]
 
   /// Creates an empty list.
-  public init(location: SourceLocation, listedPerCategory: Int) {
+  package init(location: SourceLocation, listedPerCategory: Int) {
     self.location = location
     self.listedPerCategory = listedPerCategory
   }
 
   /// Records a warning; it is listed only while its category has had at most
   /// `listedPerCategory`.
-  public mutating func report(_ category: String, at place: SourceLocation, _ message: String) {
+  package mutating func report(_ category: String, at place: SourceLocation, _ message: String) {
     counts[category, default: 0] += 1
     if counts[category, default: 0] <= listedPerCategory {
       listed.append(Diagnostic(category, at: place, message))
@@ -32,7 +32,7 @@ public struct CappedWarnings: Sendable {
 
   /// The listed warnings, then one per category that had more, counting the rest (categories
   /// in name order).
-  public func finished() -> [Diagnostic] {
+  package func finished() -> [Diagnostic] {
     listed
       + counts.sorted { $0.key < $1.key }.filter { $0.value > listedPerCategory }.map {
         Diagnostic($0.key, at: location, "\($0.value - listedPerCategory) more warnings of this kind were not listed")

@@ -15,31 +15,31 @@ import Foundation
 /// It is a value: a copy goes on independently of the original (`Insecure.SHA1` copies its
 /// state before it changes a shared one). SHA-1 is used here only to name and check file
 /// contents, as Anki does, never for security.
-public struct SHA1: Sendable {
+package struct SHA1: Sendable {
   private var hasher = Insecure.SHA1()
 
   /// Creates a hasher with nothing hashed yet.
-  public init() {}
+  package init() {}
 
   /// Hashes `bytes` after everything hashed before.
   ///
   /// - Parameter bytes: The next bytes; an empty buffer (even one without a base address)
   ///   changes nothing.
-  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func update(_ bytes: UnsafeRawBufferPointer) {
     hasher.update(bufferPointer: bytes)
   }
 
   /// Hashes `data` after everything hashed before.
   ///
   /// - Parameter data: The next bytes.
-  public mutating func update(_ data: Data) {
+  package mutating func update(_ data: Data) {
     hasher.update(data: data)
   }
 
   /// Finishes the hash.
   ///
   /// - Returns: The 20-byte digest of everything hashed. Call it once; the hasher is spent after.
-  public mutating func finalize() -> [UInt8] {
+  package mutating func finalize() -> [UInt8] {
     hasher.finalize().withUnsafeBytes { Array($0) }
   }
 
@@ -51,7 +51,7 @@ public struct SHA1: Sendable {
   ///
   /// - Parameter data: The bytes to hash.
   /// - Returns: The 20-byte digest.
-  public static func digest(_ data: Data) -> [UInt8] {
+  package static func digest(_ data: Data) -> [UInt8] {
     Insecure.SHA1.hash(data: data).withUnsafeBytes { Array($0) }
   }
 
@@ -59,7 +59,7 @@ public struct SHA1: Sendable {
   ///
   /// - Parameter digest: The bytes, such as the 20 of a SHA-1 digest.
   /// - Returns: The digits, 40 for a SHA-1 digest: `SHA1.hex([0x00, 0xAB])` is `"00ab"`.
-  public static func hex(_ digest: [UInt8]) -> String {
+  package static func hex(_ digest: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var text = [UInt8]()
     text.reserveCapacity(digest.count * 2)

@@ -10,14 +10,14 @@ import Foundation
 /// * Cloze note types: one card per cloze number found in any field (`{{c1::…}}`, `{{c2,3::…}}`),
 ///   card `n - 1` for number `n`, at most 500.
 /// * A note that would get no card gets the first one.
-public struct CardGeneration {
+package struct CardGeneration {
   private var parsedFronts: [Int64: [[TemplateNode]]] = [:]
 
   /// Creates a generator; each note type's templates are parsed once, on first use.
-  public init() {}
+  package init() {}
 
   /// The template ordinals of the cards Anki makes for `fields` of `noteType`, ascending.
-  public mutating func ordinals(for fields: [String], of noteType: NoteType) -> [Int] {
+  package mutating func ordinals(for fields: [String], of noteType: NoteType) -> [Int] {
     let ordinals: [Int]
     switch noteType.kind {
     case .cloze:
@@ -33,12 +33,12 @@ public struct CardGeneration {
   }
 
   /// Anki's `field_is_empty`: nothing but white space and zero-width spaces.
-  public static func isEmpty(_ field: String) -> Bool {
+  package static func isEmpty(_ field: String) -> Bool {
     field.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{200B}" }
   }
 
   /// The cloze numbers in `text`: every `{{c` followed by numbers separated by commas and `::`.
-  public static func clozeNumbers(in text: String) -> [Int] {
+  package static func clozeNumbers(in text: String) -> [Int] {
     guard text.containsUTF8Byte(UInt8(ascii: "{")) else { return [] }
     var numbers: [Int] = []
     let bytes = Array(text.utf8)

@@ -17,15 +17,15 @@
 /// ```swift
 /// let (repaired, warnings) = CollectionRepair.repaired(collection, location: SourceLocation(file: "out.json"))
 /// ```
-public enum CollectionRepair {
+package enum CollectionRepair {
   /// How many warnings of one category are listed one by one before the rest are counted.
-  public static let listedPerCategory = 20
+  package static let listedPerCategory = 20
 
   /// The separator Anki's Check Database puts between the values it joins into a note's last field.
-  public static let joinedFieldSeparator = "; "
+  package static let joinedFieldSeparator = "; "
 
   /// `collection` repaired as described above, and a warning for each change.
-  public static func repaired(
+  package static func repaired(
     _ collection: DeckCollection, location: SourceLocation
   ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
     var warnings = CappedWarnings(location: location, listedPerCategory: listedPerCategory)
@@ -47,7 +47,7 @@ public enum CollectionRepair {
 
   /// `collection` with only its notes' field counts repaired (for writers that hold notes but no
   /// cards or decks), and a warning for each note changed.
-  public static func fittingFields(
+  package static func fittingFields(
     _ collection: DeckCollection, location: SourceLocation
   ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
     var warnings = CappedWarnings(location: location, listedPerCategory: listedPerCategory)
@@ -58,7 +58,7 @@ public enum CollectionRepair {
 
   /// `values` fitted to `count` fields as Anki's Check Database fits them: padded with empty
   /// values, or the values from the last field on joined with `"; "`.
-  public static func fitted(_ values: [String], count: Int) -> [String] {
+  package static func fitted(_ values: [String], count: Int) -> [String] {
     guard count > 0, values.count != count else { return values }
     if values.count < count { return values + Array(repeating: "", count: count - values.count) }
     return Array(values.prefix(count - 1)) + [values.dropFirst(count - 1).joined(separator: joinedFieldSeparator)]

@@ -1,7 +1,7 @@
 /// MIME types of the media files flashcard decks carry, by file extension.
-public enum MIMEType {
+package enum MIMEType {
   /// The MIME type for a file name's extension, or `application/octet-stream`.
-  public static func forFileName(_ name: String) -> String {
+  package static func forFileName(_ name: String) -> String {
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
       return "application/octet-stream"
     }

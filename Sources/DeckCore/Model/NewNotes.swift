@@ -3,18 +3,18 @@
 /// and due in note order. Notes and cards are numbered in source order from bases derived from
 /// the GUIDs, so the same source always gives the same ids, and a package made from it lists
 /// them in the source's order.
-public enum NewNotes {
+package enum NewNotes {
   /// One note as the source gives it.
-  public struct Draft: Sendable {
-    public var guid: String
+  package struct Draft: Sendable {
+    package var guid: String
     /// The position of its note type in the `noteTypes` given to ``assemble(_:noteTypes:idSpace:modificationTime:)``.
-    public var noteTypeIndex: Int
-    public var fields: [String]
-    public var tags: [String]
+    package var noteTypeIndex: Int
+    package var fields: [String]
+    package var tags: [String]
     /// The deck its cards go to.
-    public var deckID: Int64
+    package var deckID: Int64
 
-    public init(guid: String, noteTypeIndex: Int, fields: [String], tags: [String], deckID: Int64) {
+    package init(guid: String, noteTypeIndex: Int, fields: [String], tags: [String], deckID: Int64) {
       self.guid = guid
       self.noteTypeIndex = noteTypeIndex
       self.fields = fields
@@ -25,7 +25,7 @@ public enum NewNotes {
 
   /// The notes and cards of `drafts`. `idSpace` (such as `csv`) keeps the ids of different
   /// kinds of source apart; `modificationTime` is given to every note and card.
-  public static func assemble(
+  package static func assemble(
     _ drafts: [Draft], noteTypes: [NoteType], idSpace: String, modificationTime: Int64
   ) -> (notes: [Note], cards: [Card]) {
     var identity = SHA1()

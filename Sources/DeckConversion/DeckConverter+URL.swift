@@ -1,0 +1,36 @@
+import DeckCore
+import Foundation
+
+extension DeckConverter {
+  /// Reads the deck at the file URL `input` and writes it to the file URL `output`, as
+  /// ``convert(input:output:options:onWarning:)`` does.
+  ///
+  /// ```swift
+  /// let report = try DeckConverter().convert(inputURL, to: backupURL, options: ConversionOptions(to: .json))
+  /// ```
+  ///
+  /// - Throws: ``DeckError`` as ``convert(input:output:options:onWarning:)`` does, and
+  ///   ``DeckError/Kind/invalidRequest`` when either URL is not a file URL.
+  public func convert(
+    _ input: URL, to output: URL, options: ConversionOptions = ConversionOptions(),
+    onWarning: (Diagnostic) -> Void = { _ in }
+  ) throws -> ConversionReport {
+    try convert(input: FileURL.path(of: input), output: FileURL.path(of: output), options: options, onWarning: onWarning)
+  }
+
+  /// Converts on a task of its own, so the caller's actor is not blocked while the decks are
+  /// read and written; `onWarning` is called from that task.
+  ///
+  /// - Throws: as ``convert(_:to:options:onWarning:)``, and `CancellationError` when the
+  ///   calling task was cancelled before the conversion began.
+  public func convert(
+    _ input: URL, to output: URL, options: ConversionOptions = ConversionOptions(),
+    onWarning: @escaping @Sendable (Diagnostic) -> Void = { _ in }
+  ) async throws -> ConversionReport {
+    let inputPath = try FileURL.path(of: input)
+    let outputPath = try FileURL.path(of: output)
+    return try await FileURL.detached { [self] in
+      try convert(input: inputPath, output: outputPath, options: options, onWarning: onWarning)
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import DeckCore
+import Foundation
+
+extension DeckLoader {
+  /// Reads the deck file or folder at the file URL `url`, as ``load(path:format:options:progress:)`` does.
+  ///
+  /// ```swift
+  /// let deck = try DeckLoader().load(Bundle.main.url(forResource: "French", withExtension: "apkg")!)
+  /// ```
+  ///
+  /// - Throws: ``DeckError`` as ``load(path:format:options:progress:)`` does, and
+  ///   ``DeckError/Kind/invalidRequest`` when `url` is not a file URL.
+  public func load(
+    _ url: URL, format: FormatName? = nil, options: FormatOptions = FormatOptions(), progress: ProgressReporter? = nil
+  ) throws -> LoadedDeck {
+    try load(path: FileURL.path(of: url), format: format, options: options, progress: progress)
+  }
+
+  /// Reads the deck at `url` on a task of its own, so the caller's actor (such as the main
+  /// actor of an app's interface) is not blocked while a large package is read.
+  ///
+  /// ```swift
+  /// let deck = try await DeckLoader().load(url)
+  /// ```
+  ///
+  /// - Throws: as ``load(_:format:options:progress:)``, and `CancellationError` when the
+  ///   calling task was cancelled before reading began.
+  public func load(
+    _ url: URL, format: FormatName? = nil, options: FormatOptions = FormatOptions(), progress: ProgressReporter? = nil
+  ) async throws -> LoadedDeck {
+    let path = try FileURL.path(of: url)
+    return try await FileURL.detached { [self] in
+      try load(path: path, format: format, options: options, progress: progress)
+    }
+  }
+}
