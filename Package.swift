@@ -6,6 +6,7 @@
 //   deckport (CLI) -> DeckConversion -> format modules (DeckAnki, ...) -> DeckIO -> C system libraries
 //                                                                      -> DeckCore (the shared model, no I/O)
 //   DeckCore -> swift-crypto (SHA-1 and SHA-256 digests only)
+//   DeckAppStorage -> PlistCodec (binary and XML plists; internal, not a product)
 
 import PackageDescription
 
@@ -56,8 +57,11 @@ let package = Package(
     .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO"]),
     /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets.
     .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO"]),
+    /// Binary and XML property lists read and written with key order kept; internal to the
+    /// package (not a product), used by DeckAppStorage.
+    .target(name: "PlistCodec"),
     /// App storage: UserDefaults plists, JSON record files, SQLite and Core Data/SwiftData stores.
-    .target(name: "DeckAppStorage", dependencies: ["DeckCore", "DeckIO", "CZlib"]),
+    .target(name: "DeckAppStorage", dependencies: ["DeckCore", "DeckIO", "CZlib", "PlistCodec"]),
 
     /// CrowdAnki folders (deck.json + media/). It shares DeckAnki's schema-11 note type and
     /// option group mapping, because CrowdAnki stores exactly those objects.
@@ -96,7 +100,8 @@ let package = Package(
     .testTarget(name: "DeckCSVTests", dependencies: ["DeckCSV", "DeckAnki", "DeckTestSupport"]),
     .testTarget(
       name: "DeckAppStorageTests",
-      dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport"]),
+      dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport", "PlistCodec"]),
+    .testTarget(name: "PlistCodecTests", dependencies: ["PlistCodec", "DeckIO", "DeckTestSupport"]),
     .testTarget(
       name: "deckportTests", dependencies: ["DeckConversion", "deckport", "DeckTestSupport", "DeckCore", "DeckIO"]),
   ],

@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import PlistCodec
 
 /// Writes records under one key of a plist: into an existing plist by replacing only that key
 /// (an XML plist edited in place, a binary plist rewritten with every other key unchanged and in

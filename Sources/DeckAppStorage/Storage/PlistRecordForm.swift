@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import PlistCodec
 
 /// The form records take under one plist key, as found when reading and kept when writing back.
 enum PlistRecordForm: Equatable {

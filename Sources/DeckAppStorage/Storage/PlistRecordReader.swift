@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import PlistCodec
 
 /// Finds app records in a plist: under a key of the top-level dictionary (a UserDefaults domain)
 /// as JSON data, a JSON string, encoded plist data or an array of dictionaries; or, in a plist
