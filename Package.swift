@@ -85,6 +85,7 @@ let package = Package(
         "DeckAnki",
         "DeckCSV",
         "DeckAppStorage",
+        "DeckIO",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -94,10 +95,10 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
-    .testTarget(name: "DeckIOTests", dependencies: ["DeckIO"]),
-    .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport"]),
-    .testTarget(name: "DeckJSONTests", dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport"]),
-    .testTarget(name: "DeckCSVTests", dependencies: ["DeckCSV", "DeckAnki", "DeckTestSupport"]),
+    .testTarget(name: "DeckIOTests", dependencies: ["DeckIO", "DeckCore"]),
+    .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport", "DeckCore"]),
+    .testTarget(name: "DeckJSONTests", dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO"]),
+    .testTarget(name: "DeckCSVTests", dependencies: ["DeckCSV", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO"]),
     .testTarget(
       name: "DeckAppStorageTests",
       dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport", "PlistCodec"]),
