@@ -32,7 +32,7 @@ struct PlistFileWriter: StorageFileWriter {
           if candidates.count > 1 {
             throw DeckError(
               .invalidRequest, at: location,
-              "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with --key")
+              "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with \(setting: .recordKey)")
           }
           key = candidates.first ?? AppStorageOptions.defaultPlistKey
         }

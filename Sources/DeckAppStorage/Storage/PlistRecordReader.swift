@@ -80,8 +80,8 @@ struct PlistRecordReader {
       throw DeckError(
         .invalidRequest, at: location,
         candidates.isEmpty
-          ? "no key holds records (\(Self.describeKeys(dictionary))); name the key with --key"
-          : "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with --key")
+          ? "no key holds records (\(Self.describeKeys(dictionary))); name the key with \(setting: .recordKey)"
+          : "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with \(setting: .recordKey)")
     }
     return only
   }
