@@ -6,6 +6,7 @@
 //   deckport (CLI) -> DeckConversion -> format modules (DeckAnki, ...) -> DeckIO -> C system libraries
 //                                                                      -> DeckCore (the shared model, no I/O)
 //   DeckCore -> swift-crypto (SHA-1 and SHA-256 digests only)
+//   DeckAppStorage -> PlistCodec (binary and XML plists; internal, not a product)
 //   DeckKit, the one library product, re-exports the model, the formats and the conversion API.
 //
 // Apps see only DeckKit. Everything else (I/O wrappers, tokenizers, codecs) has `package`
@@ -55,8 +56,11 @@ let package = Package(
     .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO"]),
     /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets.
     .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO"]),
+    /// Binary and XML property lists read and written with key order kept; internal to the
+    /// package (not a product), used by DeckAppStorage.
+    .target(name: "PlistCodec"),
     /// App storage: UserDefaults plists, JSON record files, SQLite and Core Data/SwiftData stores.
-    .target(name: "DeckAppStorage", dependencies: ["DeckCore", "DeckIO", "CZlib"]),
+    .target(name: "DeckAppStorage", dependencies: ["DeckCore", "DeckIO", "CZlib", "PlistCodec"]),
 
     /// CrowdAnki folders (deck.json + media/). It shares DeckAnki's schema-11 note type and
     /// option group mapping, because CrowdAnki stores exactly those objects.
@@ -86,6 +90,7 @@ let package = Package(
         "DeckAnki",
         "DeckCSV",
         "DeckAppStorage",
+        "DeckIO",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -95,13 +100,14 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
-    .testTarget(name: "DeckIOTests", dependencies: ["DeckIO"]),
-    .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport"]),
-    .testTarget(name: "DeckJSONTests", dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport"]),
-    .testTarget(name: "DeckCSVTests", dependencies: ["DeckCSV", "DeckAnki", "DeckTestSupport"]),
+    .testTarget(name: "DeckIOTests", dependencies: ["DeckIO", "DeckCore"]),
+    .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport", "DeckCore"]),
+    .testTarget(name: "DeckJSONTests", dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO"]),
+    .testTarget(name: "DeckCSVTests", dependencies: ["DeckCSV", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO"]),
     .testTarget(
       name: "DeckAppStorageTests",
-      dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport"]),
+      dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport", "PlistCodec"]),
+    .testTarget(name: "PlistCodecTests", dependencies: ["PlistCodec", "DeckIO", "DeckTestSupport"]),
     .testTarget(
       name: "deckportTests", dependencies: ["DeckConversion", "DeckKit", "deckport", "DeckTestSupport", "DeckCore", "DeckIO"]),
   ],
@@ -115,24 +121,25 @@ if ProcessInfo.processInfo.environment["DECKPORT_FUZZ"] != nil {
     .target(name: "FuzzSupport", dependencies: ["DeckCore"], path: "Tests/Fuzz/Sources/FuzzSupport"),
     /// Whole files given to the Anki package reader.
     .executableTarget(
-      name: "FuzzAnkiPackage", dependencies: ["FuzzSupport", "DeckAnki"], path: "Tests/Fuzz/Sources/FuzzAnkiPackage"),
+      name: "FuzzAnkiPackage", dependencies: ["FuzzSupport", "DeckAnki", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzAnkiPackage"),
     /// One member of a good package (meta, media map, collection) replaced by fuzz data.
     .executableTarget(
-      name: "FuzzAnkiMember", dependencies: ["FuzzSupport", "DeckAnki", "DeckIO"],
+      name: "FuzzAnkiMember", dependencies: ["FuzzSupport", "DeckAnki", "DeckCore", "DeckIO"],
       path: "Tests/Fuzz/Sources/FuzzAnkiMember"),
     /// Whole files given to the CSV/TSV reader.
-    .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "DeckCSV"], path: "Tests/Fuzz/Sources/FuzzCSV"),
+    .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "DeckCSV", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzCSV"),
     /// Whole files given to the app storage readers (plist, JSON records, SQLite, Core Data).
     .executableTarget(
-      name: "FuzzAppStorage", dependencies: ["FuzzSupport", "DeckAppStorage"], path: "Tests/Fuzz/Sources/FuzzAppStorage"),
+      name: "FuzzAppStorage", dependencies: ["FuzzSupport", "DeckAppStorage", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzAppStorage"),
     /// Whole files given to the JSON deck reader.
     .executableTarget(
-      name: "FuzzDeckJSON", dependencies: ["FuzzSupport", "DeckJSON"], path: "Tests/Fuzz/Sources/FuzzDeckJSON"),
+      name: "FuzzDeckJSON", dependencies: ["FuzzSupport", "DeckJSON", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzDeckJSON"),
     /// Valid collections with hostile values inside, through every writer, its reader, and every writer again.
     .executableTarget(
       name: "FuzzWriters",
       dependencies: [
-        "FuzzSupport", "DeckConversion", "DeckAnki", "DeckAppStorage", "DeckCSV", "DeckIO", "DeckJSON", "DeckCrowdAnki",
+        "FuzzSupport", "DeckConversion", "DeckAnki", "DeckAppStorage", "DeckCSV", "DeckCore", "DeckIO", "DeckJSON",
+        "DeckCrowdAnki",
       ],
       path: "Tests/Fuzz/Sources/FuzzWriters"),
   ]

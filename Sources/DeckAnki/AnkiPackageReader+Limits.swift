@@ -85,6 +85,13 @@ final class UnpackBudget: @unchecked Sendable {
     self.limit = limits.budget(packageBytes: packageBytes)
   }
 
+  /// Whether what was unpacked has passed the budget (``account(member:produced:at:)`` threw).
+  var isExceeded: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return total > limit
+  }
+
   /// Records that a read of `member` has produced `produced` bytes so far.
   ///
   /// - Throws: ``DeckError/Kind/limitExceeded`` at `location` when the package's total would

@@ -106,9 +106,7 @@ package struct AnkiPackageReader: Sendable {
           BudgetedByteSource(entry, budget: budget, member: member, location: location), progress: progress)
         _ = try FileCopy.copy(from: &source, toFile: path, limit: limits.collectionBytes, location: location)
       }
-    } catch let error as DeckError where error.kind == .limitExceeded && error.location == location
-      && !error.message.hasPrefix("unpacks to more than this package")
-    {
+    } catch let error as DeckError where error.kind == .limitExceeded && error.location == location && !budget.isExceeded {
       throw DeckError(
         .limitExceeded, at: location,
         "the collection unpacks to more than \(ByteCount.text(limits.collectionBytes)), the limit for a collection database")

@@ -143,7 +143,7 @@ package struct CSVReader: Sendable {
       warnings.append(
         Diagnostic(
           "csv-separator", at: location,
-          "the file has no #separator: line, and the separator found the way Anki finds it is \(detected), not \(expected) as the extension suggests; pass --separator if that is wrong"
+          "the file has no #separator: line, and the separator found the way Anki finds it is \(detected), not \(expected) as the extension suggests; pass \(setting: .csvSeparator) if that is wrong"
         ))
     }
     return detected

@@ -90,7 +90,7 @@ struct CSVRowMapper {
         place.column = field.column
         throw DeckError(
           .corrupt, at: place,
-          "this row has more fields than note type '\(catalog.entries[entry].name)' has (\(names.count): \(names.joined(separator: ", "))): column \(column + 1) is not one of them (near '\(CSVExcerpt.shortened(field.text))'); say what each column holds with --columns, or choose the note type with --note-type"
+          "this row has more fields than note type '\(catalog.entries[entry].name)' has (\(names.count): \(names.joined(separator: ", "))): column \(column + 1) is not one of them (near '\(CSVExcerpt.shortened(field.text))'); say what each column holds with \(setting: .csvColumns), or choose the note type with \(setting: .csvNoteType)"
         )
       }
     }
@@ -152,7 +152,7 @@ struct CSVRowMapper {
     return [
       Diagnostic(
         "csv-dropped", at: place,
-        "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(dropped.count) non-empty cell\(dropped.count == 1 ? "" : "s") in column\(dropped.columns.count == 1 ? "" : "s") \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (line\(dropped.lines.count == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(dropped.lines))); name the columns with --columns or the note type with --note-type to keep them"
+        "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(dropped.count) non-empty cell\(dropped.count == 1 ? "" : "s") in column\(dropped.columns.count == 1 ? "" : "s") \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (line\(dropped.lines.count == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(dropped.lines))); name the columns with \(setting: .csvColumns) or the note type with \(setting: .csvNoteType) to keep them"
       )
     ]
   }

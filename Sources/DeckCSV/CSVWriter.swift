@@ -212,7 +212,7 @@ package struct CSVWriter: Sendable {
     _ mapping: ColumnMapping, collection: DeckCollection, noteTypes: [Int64: NoteType], location: SourceLocation
   ) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
-    func warn(_ message: String) { warnings.append(Diagnostic("csv-columns", at: location, message)) }
+    func warn(_ message: DeckMessage) { warnings.append(Diagnostic("csv-columns", at: location, message)) }
     var notesPerType: [Int64: Int] = [:]
     for note in collection.notes { notesPerType[note.noteTypeID, default: 0] += 1 }
     var leftOut: [String] = []
@@ -224,7 +224,7 @@ package struct CSVWriter: Sendable {
         leftOut.append("\(noteType.name): \(missing.joined(separator: ", ")) (\(count) note\(count == 1 ? "" : "s"))")
       }
     }
-    if !leftOut.isEmpty { warn("fields not in --columns are not written: " + leftOut.joined(separator: "; ")) }
+    if !leftOut.isEmpty { warn("fields not in \(setting: .csvColumns) are not written: \(leftOut.joined(separator: "; "))") }
     if mapping.column(of: .guid) == nil, !collection.notes.isEmpty {
       warn("the notes' GUIDs are not written (no guid column), so importing the sheet again adds new notes instead of updating these")
     }

@@ -196,6 +196,6 @@ public struct DeckConverter: Sendable {
     guard options.strict, !warnings.isEmpty else { return }
     throw DeckError(
       .notFaithful, at: location,
-      "--strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s") (listed above); nothing was written")
+      "\(setting: .strict): \(warnings.count) warning\(warnings.count == 1 ? "" : "s") (listed above); nothing was written")
   }
 }

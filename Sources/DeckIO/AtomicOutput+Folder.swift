@@ -29,7 +29,8 @@ extension AtomicOutput {
       throw DeckError(
         .invalidRequest, at: location,
         isDirectory.boolValue
-          ? "is a folder that is not empty; pass --force to replace it" : "already exists; pass --force to replace it")
+          ? "is a folder that is not empty; pass \(setting: .replaceExisting) to replace it"
+          : "already exists; pass \(setting: .replaceExisting) to replace it")
     }
     let destinationURL = URL(fileURLWithPath: destination).standardizedFileURL
     let parent = destinationURL.deletingLastPathComponent()

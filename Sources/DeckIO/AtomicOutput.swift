@@ -27,7 +27,7 @@ package enum AtomicOutput {
         throw DeckError(.invalidRequest, at: location, "is a directory; name an output file")
       }
       if !replacing {
-        throw DeckError(.invalidRequest, at: location, "already exists; pass --force to replace it")
+        throw DeckError(.invalidRequest, at: location, "already exists; pass \(setting: .replaceExisting) to replace it")
       }
     }
     let destinationURL = URL(fileURLWithPath: destination)

@@ -50,7 +50,7 @@ struct DuplicateGUIDTests {
     #expect(error.location.item == "note 11")
     #expect(
       error.message
-        == "note has the GUID 'abc' of note 10; Anki matches notes by GUID, so importing the package again would update only one of them (--duplicate-guids keep-first or new-guid writes them)"
+        == "note has the GUID 'abc' of note 10; Anki matches notes by GUID, so importing the package again would update only one of them (DuplicateGUIDPolicy keep-first or new-guid writes them)"
     )
   }
 

@@ -2,7 +2,6 @@
 import DeckIO
 import DeckTestSupport
 import Foundation
-import Testing
 
 /// The app-storage fixtures (`fixtures/app/`, made by `make_app_fixtures.py`) and helpers to
 /// work on copies of them.
@@ -45,19 +44,7 @@ enum AppFixtures {
   /// non-zero exit status.
   @discardableResult
   static func python(_ script: String, _ arguments: [String] = []) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "python3 failed: \(String(decoding: errorData, as: UTF8.self))")
-    return String(decoding: data, as: UTF8.self)
+    try PythonScript.run(script, arguments)
   }
 
   /// The three Flashzilla cards of the fixtures, typed as the profile types them.

@@ -45,7 +45,7 @@ struct BadInputTests {
       kind: .corrupt, message: ": key 'launchCount': holds an integer, not records (JSON data, a JSON string, or an array of dictionaries)"),
     Case(
       id: "no key holds records", name: "prefs.plist", bytes: { try plist(["launchCount": 3]) },
-      kind: .invalidRequest, message: ": no key holds records (its keys: 'launchCount'); name the key with --key"),
+      kind: .invalidRequest, message: ": no key holds records (its keys: 'launchCount'); name the key with AppStorageOptions.key"),
     Case(
       id: "JSON data that does not decode", name: "prefs.plist",
       bytes: { try plist(["Cards": Data(#"[{"prompt":"a","answer":"b"},{"prompt":"c" "answer":"d"}]"#.utf8)]) }, key: "Cards",

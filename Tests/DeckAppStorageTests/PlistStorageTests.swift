@@ -2,6 +2,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import PlistCodec
 import Testing
 
 @Suite("Plist storage: records under a key")
@@ -134,7 +135,7 @@ struct PlistStorageTests {
     #expect {
       try AppStorageWriter().write(records, to: path, options: AppWriteOptions(storage: AppStorageOptions(plistStyle: .native)))
     } throws: { error in
-      (error as? DeckError)?.description == "\(path): key 'Cards': record 1, key 'a': a plist cannot hold null; write the records as JSON data (--plist-style json) or to another kind of storage"
+      (error as? DeckError)?.description == "\(path): key 'Cards': record 1, key 'a': a plist cannot hold null; write the records as JSON data (AppStorageOptions.plistStyle json) or to another kind of storage"
     }
     #expect(try AppFixtures.files(in: scratch.path).isEmpty)
   }

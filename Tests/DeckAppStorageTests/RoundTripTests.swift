@@ -2,6 +2,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import PlistCodec
 import Testing
 
 @Suite("Round trips between storage kinds")

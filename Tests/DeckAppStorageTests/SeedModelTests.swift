@@ -2,6 +2,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import PlistCodec
 import Testing
 
 /// The built-in profiles against the seed apps' real models, and what deckport does to fit notes

@@ -44,16 +44,16 @@ struct CSVErrorTests {
     Case(
       "more fields than #notetype:Basic has", "#separator:,\n#notetype:Basic\nq,a\nq2,a2,extra text that goes on and on\n",
       .corrupt,
-      ":4:7: this row has more fields than note type 'Basic' has (2: Front, Back): column 3 is not one of them (near 'extra text that goes on and on'); say what each column holds with --columns, or choose the note type with --note-type"
+      ":4:7: this row has more fields than note type 'Basic' has (2: Front, Back): column 3 is not one of them (near 'extra text that goes on and on'); say what each column holds with CSVOptions.columns, or choose the note type with CSVOptions.noteType"
     ),
     Case(
       "more fields than --note-type has", "q\ta\tt\tsurplus\n", options: basic, .corrupt,
-      ":1:7: this row has more fields than note type 'Basic' has (2: Front, Back): column 4 is not one of them (near 'surplus'); say what each column holds with --columns, or choose the note type with --note-type"
+      ":1:7: this row has more fields than note type 'Basic' has (2: Front, Back): column 4 is not one of them (near 'surplus'); say what each column holds with CSVOptions.columns, or choose the note type with CSVOptions.noteType"
     ),
     Case(
       "a column --columns does not name", "q,a,x\n",
       options: CSVOptions(columns: try? ColumnMapping(parsing: "front,back")), .corrupt,
-      ":1:5: this row has more fields than note type 'Basic' has (2: Front, Back): column 3 is not one of them (near 'x'); say what each column holds with --columns, or choose the note type with --note-type"
+      ":1:5: this row has more fields than note type 'Basic' has (2: Front, Back): column 3 is not one of them (near 'x'); say what each column holds with CSVOptions.columns, or choose the note type with CSVOptions.noteType"
     ),
     Case(
       "Latin-1 bytes", bytes: Array("#separator:,\nfront,".utf8) + [0x63, 0x61, 0x66, 0xE9, 0x20, 0x61, 0x75, 0x20, 0x6C, 0x61, 0x69, 0x74] + [0x0A],

@@ -70,7 +70,7 @@ struct CSVReaderTests {
     #expect(NoteView.all(collection).last?.fields == ["chat", "cat"])
     #expect(
       warnings.map(\.description) == [
-        "\(path):9: warning: [csv-dropped] nothing names the note type, so rows are read as Basic notes (Front, Back) as Anki reads them, and 1 non-empty cell in column 3, which no field takes, is left out as Anki leaves it out (line 9); name the columns with --columns or the note type with --note-type to keep them"
+        "\(path):9: warning: [csv-dropped] nothing names the note type, so rows are read as Basic notes (Front, Back) as Anki reads them, and 1 non-empty cell in column 3, which no field takes, is left out as Anki leaves it out (line 9); name the columns with CSVOptions.columns or the note type with CSVOptions.noteType to keep them"
       ])
   }
 
@@ -82,7 +82,7 @@ struct CSVReaderTests {
     #expect(NoteView.all(collection).map(\.fields) == [["c1", "c2"], ["c1", "c2"]])
     #expect(
       warnings.map(\.description) == [
-        "wide.csv:1: warning: [csv-dropped] nothing names the note type, so rows are read as Basic notes (Front, Back) as Anki reads them, and 99995 non-empty cells in columns 4–50001, which no field takes, are left out as Anki leaves them out (lines 1, 2); name the columns with --columns or the note type with --note-type to keep them"
+        "wide.csv:1: warning: [csv-dropped] nothing names the note type, so rows are read as Basic notes (Front, Back) as Anki reads them, and 99995 non-empty cells in columns 4–50001, which no field takes, are left out as Anki leaves them out (lines 1, 2); name the columns with CSVOptions.columns or the note type with CSVOptions.noteType to keep them"
       ])
   }
 
@@ -238,7 +238,7 @@ struct CSVReaderTests {
     #expect(notes.map(\.fields) == [["front1", "back1,x"]])
     #expect(
       warnings == [
-        "s.csv: warning: [csv-separator] the file has no #separator: line, and the separator found the way Anki finds it is semicolon, not comma as the extension suggests; pass --separator if that is wrong"
+        "s.csv: warning: [csv-separator] the file has no #separator: line, and the separator found the way Anki finds it is semicolon, not comma as the extension suggests; pass CSVOptions.separator if that is wrong"
       ])
     #expect(try Self.read("front1;back1,x\n", CSVOptions(separator: .comma)).notes.map(\.fields) == [["front1;back1", "x"]])
     #expect(try Self.read("one two\n", name: "s.txt").notes.map(\.fields) == [["one", "two"]])

@@ -146,7 +146,7 @@ struct CSVWriterTests {
     let options = CSVOptions(columns: try ColumnMapping(parsing: "Word,tags"))
     let (text, warnings, path) = try write(Self.small, "words.csv", options)
     #expect(text == "bonjour,fr a::b\n{{c1::Paris}}\tcapital,\n\"line\nbreak\",t\n")
-    #expect(warnings.first == "\(path): warning: [csv-columns] fields not in --columns are not written: Basic: Back (2 notes); Cloze: Back Extra (1 note)")
+    #expect(warnings.first == "\(path): warning: [csv-columns] fields not in CSVOptions.columns are not written: Basic: Back (2 notes); Cloze: Back Extra (1 note)")
   }
 
   @Test("what a CSV cannot keep is reported, one warning per kind, with counts and names")

@@ -38,7 +38,7 @@ enum NoteIdentity {
       case .fail:
         throw DeckError(
           .invalidRequest, at: location.item("note \(note.id)"),
-          "note has the GUID '\(note.guid)' of note \(other); Anki matches notes by GUID, so importing the package again would update only one of them (--duplicate-guids keep-first or new-guid writes them)")
+          "note has the GUID '\(note.guid)' of note \(other); Anki matches notes by GUID, so importing the package again would update only one of them (\(setting: .duplicateGUIDs) keep-first or new-guid writes them)")
       case .keepFirst:
         dropped.insert(note.id)
       case .newGUID:

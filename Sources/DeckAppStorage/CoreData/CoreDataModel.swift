@@ -1,4 +1,5 @@
 import Foundation
+import PlistCodec
 
 /// The entities of a Core Data/SwiftData model as its store's `Z_MODELCACHE` describes them:
 /// the entity hierarchy, and each entity's own properties (attributes with their types and flags,

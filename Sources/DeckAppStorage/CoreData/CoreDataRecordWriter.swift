@@ -504,7 +504,7 @@ struct CoreDataRecordWriter {
     do {
       _ = try statement.step()
     } catch let error as DeckError {
-      throw DeckError(error.kind, at: location.table(entity.table), "\(label): \(error.message)")
+      throw DeckError(error.kind, at: location.table(entity.table), "\(label): \(error.wording)" as DeckMessage)
     }
   }
 

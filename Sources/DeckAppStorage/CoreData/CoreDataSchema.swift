@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import PlistCodec
 
 /// The entities of a Core Data/SwiftData store: entity numbers, names and parents from
 /// `Z_PRIMARYKEY`; properties from the model in `Z_MODELCACHE`, each resolved to its column by

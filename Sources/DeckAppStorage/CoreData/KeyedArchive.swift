@@ -1,3 +1,5 @@
+import PlistCodec
+
 /// An NSKeyedArchiver archive read as a plain plist: `$objects` walked by hand through UIDs.
 ///
 /// Linux has no `NSManagedObjectModel` to unarchive into, so the model cache is read this way:

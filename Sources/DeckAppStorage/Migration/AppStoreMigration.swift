@@ -61,7 +61,7 @@ extension AppMigrator {
       guard found == .coreData else {
         throw DeckError(
           .invalidRequest, at: SourceLocation(file: path),
-          "is \(found.displayName), not a Core Data/SwiftData store; a whole-store migration copies one store into another (use --entity for one record type)")
+          "is \(found.displayName), not a Core Data/SwiftData store; a whole-store migration copies one store into another (use \(setting: .recordEntity) for one record type)")
       }
     }
     let content = try AppStorageReader().readStore(path: source)

@@ -94,7 +94,7 @@ struct SQLiteRecordReader {
     guard names.count == 1, let only = names.first else {
       throw DeckError(
         names.isEmpty ? .missingPart : .invalidRequest, at: location,
-        names.isEmpty ? "holds no \(plural)" : "holds several \(plural) (\(listed)); name one with --entity")
+        names.isEmpty ? "holds no \(plural)" : "holds several \(plural) (\(listed)); name one with \(setting: .recordEntity)")
     }
     return only
   }

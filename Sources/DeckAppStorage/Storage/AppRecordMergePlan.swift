@@ -52,7 +52,7 @@ struct AppRecordMergePlan {
         let by = keys.map { "its \($0.joined(separator: " and "))" } ?? "its content"
         throw DeckError(
           .invalidRequest, at: location.item(incoming.label(ofRecord: position)),
-          "matches a record the destination already holds (by \(by)); refusing, as --existing fail asks")
+          "matches a record the destination already holds (by \(by)); refusing, as \(setting: .existingRecords) fail asks")
       }
       index[identity]?.removeFirst()
       matchedExisting[position] = held

@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import PlistCodec
 
 extension AppStorageKind {
   /// The kind of app storage the existing file at `path` holds, judged by its content alone, or

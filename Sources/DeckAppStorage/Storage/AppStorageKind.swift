@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import PlistCodec
 
 /// The ways an app keeps its records on disk.
 ///

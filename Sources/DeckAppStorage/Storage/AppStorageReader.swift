@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import PlistCodec
 
 /// Reads app records from any storage kind: a plist, a JSON file, deckport's SQLite schema, or a
 /// Core Data/SwiftData store. SQLite files are read from a private copy (with their `-wal` and

@@ -65,7 +65,7 @@ package struct AppStorageWriter: Sendable {
     if exists && options.existing == .refuse && !options.dryRun {
       throw DeckError(
         .invalidRequest, at: location,
-        "already exists; pass --backup to keep the old file beside it, or --force to change it")
+        "already exists; pass \(setting: .keepBackup) to keep the old file beside it, or \(setting: .replaceExisting) to change it")
     }
     return exists
   }
@@ -117,7 +117,7 @@ package struct AppStorageWriter: Sendable {
       try writer.verify(at: path)
     } catch let error as DeckError {
       let restore = backupPath.map { "; the old file is kept at \($0)" } ?? ""
-      throw DeckError(.writeFailed, at: location, "\(error.message) (after the file was put in place\(restore))")
+      throw DeckError(.writeFailed, at: location, "\(error.wording) (after the file was put in place\(restore))" as DeckMessage)
     }
     writer.discardReplacedCompanionFiles()
     return backupPath

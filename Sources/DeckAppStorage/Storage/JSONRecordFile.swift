@@ -82,8 +82,8 @@ struct JSONRecordFile {
       throw DeckError(
         .invalidRequest, at: location,
         candidates.isEmpty
-          ? "the JSON object holds no array of records; name its key with --key"
-          : "several keys hold arrays of records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with --key")
+          ? "the JSON object holds no array of records; name its key with \(setting: .recordKey)"
+          : "several keys hold arrays of records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with \(setting: .recordKey)")
     }
     return only
   }

@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import PlistCodec
 
 /// Writes records under one key of a plist: into an existing plist by replacing only that key
 /// (an XML plist edited in place, a binary plist rewritten with every other key unchanged and in
@@ -31,7 +32,7 @@ struct PlistFileWriter: StorageFileWriter {
           if candidates.count > 1 {
             throw DeckError(
               .invalidRequest, at: location,
-              "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with --key")
+              "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with \(setting: .recordKey)")
           }
           key = candidates.first ?? AppStorageOptions.defaultPlistKey
         }

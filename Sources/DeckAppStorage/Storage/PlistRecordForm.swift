@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import PlistCodec
 
 /// The form records take under one plist key, as found when reading and kept when writing back.
 enum PlistRecordForm: Equatable {
@@ -81,7 +82,7 @@ enum PlistRecordForm: Equatable {
     case .null:
       throw DeckError(
         .invalidRequest, at: ValuePath.location(path, in: location),
-        "a plist cannot hold null; write the records as JSON data (--plist-style json) or to another kind of storage")
+        "a plist cannot hold null; write the records as JSON data (\(setting: .plistStyle) json) or to another kind of storage")
     }
   }
 

@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import PlistCodec
 
 /// Finds app records in a plist: under a key of the top-level dictionary (a UserDefaults domain)
 /// as JSON data, a JSON string, encoded plist data or an array of dictionaries; or, in a plist
@@ -79,8 +80,8 @@ struct PlistRecordReader {
       throw DeckError(
         .invalidRequest, at: location,
         candidates.isEmpty
-          ? "no key holds records (\(Self.describeKeys(dictionary))); name the key with --key"
-          : "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with --key")
+          ? "no key holds records (\(Self.describeKeys(dictionary))); name the key with \(setting: .recordKey)"
+          : "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with \(setting: .recordKey)")
     }
     return only
   }

@@ -26,44 +26,70 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRequest
     /// Neither the name nor the content tells the format, and none was named.
     case unknownFormat
-    /// `--strict` was asked for and something could not be kept faithfully.
+    /// Strict conversion (``DeckSetting/strict``) was asked for and something could not be kept
+    /// faithfully.
     case notFaithful
+
+    /// A sentence on what this kind of failure means, naming a setting as ``DeckSetting``.
+    public var explanation: DeckMessage {
+      switch self {
+      case .unreadableFile: "the file does not exist or cannot be opened"
+      case .wrongFormat: "the input is not in the container or encoding its format needs"
+      case .missingPart: "a part the format requires is absent"
+      case .corrupt: "the input is of the right kind, but its content is damaged or inconsistent"
+      case .unsupportedVersion: "the input needs a newer reader"
+      case .limitExceeded: "unpacking would pass a safety limit on size"
+      case .writeFailed: "writing the output failed"
+      case .invalidRequest: "the request cannot be carried out as given"
+      case .unknownFormat: "the format can be told neither from the name nor from the content"
+      case .notFaithful: "\(setting: .strict): something could not be kept faithfully"
+      }
+    }
   }
 
   /// What kind of failure this is.
   public var kind: Kind
   /// Where the failure was found.
   public var location: SourceLocation
-  /// What went wrong, as a sentence fragment without the location.
-  public var message: String
+  /// What went wrong, as a sentence fragment without the location, with the settings it names
+  /// kept typed (``DeckMessage``).
+  public var wording: DeckMessage
   /// Facts for whoever digs deeper (a library's own error code, exact byte counts, offsets),
   /// one per line; the CLI prints them with `--verbose`.
   public var details: [String]
 
   /// Creates an error at `location`.
   public init(_ kind: Kind, at location: SourceLocation, _ message: String, details: [String] = []) {
+    self.init(kind, at: location, DeckMessage(message), details: details)
+  }
+
+  /// Creates an error at `location` whose message names settings
+  /// (`"…; name one with \(setting: .recordKey)"`).
+  public init(_ kind: Kind, at location: SourceLocation, _ wording: DeckMessage, details: [String] = []) {
     self.kind = kind
     self.location = location
-    self.message = message
+    self.wording = wording
     self.details = details
+  }
+
+  /// What went wrong, as a sentence fragment without the location, settings named as the library
+  /// spells them; setting it replaces ``wording`` with plain words.
+  public var message: String {
+    get { wording.text }
+    set { wording = DeckMessage(newValue) }
   }
 
   /// `<location>: <message>` on one line, safe to print on a terminal.
   public var description: String { TerminalText.escaped("\(location.exactDescription): \(message)") }
 
-  /// A sentence on what this kind of failure means.
-  public var kindExplanation: String {
-    switch kind {
-    case .unreadableFile: "the file does not exist or cannot be opened"
-    case .wrongFormat: "the input is not in the container or encoding its format needs"
-    case .missingPart: "a part the format requires is absent"
-    case .corrupt: "the input is of the right kind, but its content is damaged or inconsistent"
-    case .unsupportedVersion: "the input needs a newer reader"
-    case .limitExceeded: "unpacking would pass a safety limit on size"
-    case .writeFailed: "writing the output failed"
-    case .invalidRequest: "the request cannot be carried out as given"
-    case .unknownFormat: "the format can be told neither from the name nor from the content"
-    case .notFaithful: "--strict: something could not be kept faithfully"
-    }
+  /// The error with each setting its message names written as `name` gives it, in plain words
+  /// (so `message` and `description` show those names).
+  public func naming(_ name: (DeckSetting) -> String) -> DeckError {
+    var copy = self
+    copy.wording = DeckMessage(wording.text(naming: name))
+    return copy
   }
+
+  /// A sentence on what this kind of failure means (``Kind/explanation`` in the library's words).
+  public var kindExplanation: String { kind.explanation.text }
 }

@@ -1,5 +1,6 @@
 /// Something a reader or writer could not keep or had to change, reported instead of being
-/// done silently. The CLI prints each as a warning; `--strict` turns any of them into a failure.
+/// done silently. The CLI prints each as a warning; strict conversion (``DeckSetting/strict``)
+/// turns any of them into a failure.
 ///
 /// Its `description` shows control and bidirectional characters the way ``TerminalText`` does,
 /// so a warning that names something from the input cannot drive the terminal;
@@ -9,14 +10,26 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   public var category: String
   /// Where it happened.
   public var location: SourceLocation
-  /// What happened, naming the item.
-  public var message: String
+  /// What happened, naming the item, with the settings it names kept typed (``DeckMessage``).
+  public var wording: DeckMessage
 
   /// Creates a diagnostic.
   public init(_ category: String, at location: SourceLocation, _ message: String) {
+    self.init(category, at: location, DeckMessage(message))
+  }
+
+  /// Creates a diagnostic whose message names settings (`"…; pass \(setting: .csvSeparator)"`).
+  public init(_ category: String, at location: SourceLocation, _ wording: DeckMessage) {
     self.category = category
     self.location = location
-    self.message = message
+    self.wording = wording
+  }
+
+  /// What happened, naming the item, settings named as the library spells them; setting it
+  /// replaces ``wording`` with plain words.
+  public var message: String {
+    get { wording.text }
+    set { wording = DeckMessage(newValue) }
   }
 
   /// `<location>: warning: [<category>] <message>` on one line, safe to print on a terminal.
@@ -24,4 +37,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
   /// The warning as one line, every name exactly as the input holds it (for JSON output).
   public var exactDescription: String { "\(location.exactDescription): warning: [\(category)] \(message)" }
+
+  /// The warning with each setting its message names written as `name` gives it, in plain words
+  /// (so `message`, `description` and `exactDescription` show those names).
+  public func naming(_ name: (DeckSetting) -> String) -> Diagnostic {
+    var copy = self
+    copy.wording = DeckMessage(wording.text(naming: name))
+    return copy
+  }
 }

@@ -24,7 +24,7 @@ struct BatchRun {
           if !listedLater { warningLines.show(warning, write: progress.printError) }
         }
       }
-    }
+    }.map(\.namingFlags)
     if json {
       StandardOutput.writeJSON(try BatchConversionItem.jsonText(items))
     } else {

@@ -18,7 +18,7 @@ enum CommandFailure {
     do {
       return try body()
     } catch let thrown as DeckError {
-      let error = streams?.shown(thrown) ?? thrown
+      let error = (streams?.shown(thrown) ?? thrown).namingFlags
       // The package's own maps (`meta`, `media`) have fixed limits no genuine deck comes near.
       let raisable = error.kind == .limitExceeded && !["meta", "media"].contains(error.location.member)
       let hint =
@@ -33,7 +33,7 @@ enum CommandFailure {
   /// What `--verbose` adds below an error line.
   static func detailLines(of error: DeckError) -> [String] {
     let place = error.location
-    var lines = ["kind: \(error.kind.rawValue) (\(error.kindExplanation))", "file: \(place.file)"]
+    var lines = ["kind: \(error.kind.rawValue) (\(error.kind.explanation.text(naming: \.flag)))", "file: \(place.file)"]
     if let member = place.member { lines.append("zip member: \(member)") }
     if let table = place.table { lines.append("table: \(table)") }
     if let row = place.row { lines.append("row: \(row)") }

@@ -88,16 +88,18 @@ final class StandardStreams {
     }
   }
 
-  /// `error` with the temporary paths it names replaced by `<stdin>` and `<stdout>`.
+  /// `error` with the temporary paths it names replaced by `<stdin>` and `<stdout>`, and the
+  /// settings it names by their options.
   func shown(_ error: DeckError) -> DeckError {
-    var copy = error
+    var copy = error.namingFlags
     copy.location.file = shownNames[error.location.file] ?? error.location.file
     return copy
   }
 
-  /// `warning` with the temporary paths it names replaced by `<stdin>` and `<stdout>`.
+  /// `warning` with the temporary paths it names replaced by `<stdin>` and `<stdout>`, and the
+  /// settings it names by their options.
   func shown(_ warning: Diagnostic) -> Diagnostic {
-    var copy = warning
+    var copy = warning.namingFlags
     copy.location.file = shownNames[warning.location.file] ?? warning.location.file
     return copy
   }

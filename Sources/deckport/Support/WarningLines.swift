@@ -23,7 +23,7 @@ final class WarningLines: @unchecked Sendable {
     count += 1
     let shown = showsAll || count <= Self.shownByDefault
     lock.unlock()
-    if shown { write("deckport: \(warning)") }
+    if shown { write("deckport: \(warning.namingFlags)") }
   }
 
   /// Writes how many warnings were not shown, if any.

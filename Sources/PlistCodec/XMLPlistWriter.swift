@@ -5,10 +5,11 @@ import Foundation
 ///
 /// XML plist dates hold whole seconds only (Apple's parser rejects fractions), so a date with a
 /// fraction is refused rather than silently cut.
-struct XMLPlistWriter {
+package struct XMLPlistWriter {
   /// A value an XML plist cannot hold exactly.
-  struct Unrepresentable: Error {
-    var message: String
+  package struct Unrepresentable: Error {
+    /// Which value, and why it cannot be written.
+    package var message: String
   }
 
   static let header = """
@@ -19,7 +20,7 @@ struct XMLPlistWriter {
     """
 
   /// A whole XML plist document whose top value is `value`.
-  static func data(_ value: PlistValue) throws(Unrepresentable) -> Data {
+  package static func data(_ value: PlistValue) throws(Unrepresentable) -> Data {
     var text = header
     text += try element(value, depth: 0)
     text += "\n</plist>\n"

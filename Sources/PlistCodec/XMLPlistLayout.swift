@@ -1,6 +1,6 @@
 /// Where the parts of an XML plist's top-level dictionary lie in its text, so that one key's
 /// value can be replaced, or a key added, while every other byte stays as it was.
-struct XMLPlistLayout {
+package struct XMLPlistLayout {
   /// One top-level key: where its `<key>` starts and the byte range of its value element.
   struct Entry {
     var key: String
@@ -21,7 +21,7 @@ struct XMLPlistLayout {
   /// The text with `key`'s value replaced by `element` (its first line unindented, later lines
   /// indented for depth 1), or with the key and value added before `</dict>`; nil when the text
   /// cannot be edited in place.
-  func replacing(key: String, with element: String) -> [UInt8]? {
+  package func replacing(key: String, with element: String) -> [UInt8]? {
     guard spliceable else { return nil }
     if let entry = entries.first(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }) {
       return Array(text[..<entry.valueRange.lowerBound]) + Array(element.utf8) + Array(text[entry.valueRange.upperBound...])

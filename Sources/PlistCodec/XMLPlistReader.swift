@@ -7,14 +7,14 @@ import Foundation
 ///
 /// It also returns the ``XMLPlistLayout`` of the top-level dictionary: where each key's value
 /// element lies in the text, so one key can be replaced without touching a byte of the others.
-struct XMLPlistReader {
+package struct XMLPlistReader {
   private let bytes: [UInt8]
   private var index = 0
   private var depth = 0
   private var layout: XMLPlistLayout
 
   /// Parses `data` and returns the top value and its layout.
-  static func read(_ data: Data) throws(PlistFormatError) -> (PlistValue, XMLPlistLayout) {
+  package static func read(_ data: Data) throws(PlistFormatError) -> (PlistValue, XMLPlistLayout) {
     let (text, transcoded) = try utf8Text(data)
     var reader = XMLPlistReader(bytes: text, transcoded: transcoded)
     let value = try reader.document()
@@ -23,7 +23,7 @@ struct XMLPlistReader {
 
   /// Whether `data` looks like an XML plist: after a byte order mark and whitespace, `<?xml`,
   /// `<!DOCTYPE plist` or `<plist`.
-  static func looksLikeXMLPlist(_ data: Data) -> Bool {
+  package static func looksLikeXMLPlist(_ data: Data) -> Bool {
     guard let (text, _) = try? utf8Text(data.prefix(512)) else { return false }
     let head = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return head.hasPrefix("<?xml") || head.hasPrefix("<!DOCTYPE plist") || head.hasPrefix("<plist")

@@ -1,6 +1,7 @@
-@testable import DeckAppStorage
 import DeckIO
+import DeckTestSupport
 import Foundation
+import PlistCodec
 import Testing
 
 @Suite("Plist reading and writing")
@@ -33,7 +34,7 @@ struct PlistFormatTests {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "everything.plist")
     try data.write(to: URL(fileURLWithPath: path))
-    let summary = try AppFixtures.python(
+    let summary = try PythonScript.run(
       "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(list(d)[:3], d['unsigned'], d['true'] is True, d['one'] == 1 and d['one'] is not True, d['when'].isoformat(), d['list'][2]['deep'])",
       [path])
     #expect(summary == "['zeta', 'Cards', 'ünïcødé-キー'] 18446744073709551615 True True 2023-03-08T20:26:40 b'\\x00\\x01\\x02'\n")
@@ -50,7 +51,7 @@ struct PlistFormatTests {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "everything.plist")
     try data.write(to: URL(fileURLWithPath: path))
-    let summary = try AppFixtures.python(
+    let summary = try PythonScript.run(
       "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(d['ünïcødé-キー'] == '😀 <&> \\r\\n', d['unsigned'], d['real'])", [path])
     #expect(summary == "True 18446744073709551615 0.1\n")
   }
@@ -120,7 +121,7 @@ struct PlistFormatTests {
 
   @Test("an XML plist: replacing one key keeps every other byte")
   func xmlSplice() throws {
-    let original = try Data(contentsOf: URL(fileURLWithPath: AppFixtures.path("flashzilla-xml.plist")))
+    let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("app/flashzilla-xml.plist")))
     let document = try PlistDocument(data: original)
     let edited = try document.replacing(key: "Cards", with: .data(Data("[]".utf8)))
     let text = String(decoding: edited, as: UTF8.self)
@@ -144,7 +145,7 @@ struct PlistFormatTests {
 
   @Test("damaged binary plists give errors, never crashes", arguments: [8, 20, 40, 200, 600])
   func truncated(length: Int) throws {
-    let data = try Data(contentsOf: URL(fileURLWithPath: AppFixtures.path("flashzilla-binary.plist")))
+    let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("app/flashzilla-binary.plist")))
     #expect(throws: PlistFormatError.self) { try BinaryPlistReader.read(data.prefix(length)) }
     var flipped = Array(data)
     flipped[flipped.count - 9] ^= 0xFF  // the offset-table position in the trailer

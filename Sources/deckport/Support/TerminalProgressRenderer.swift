@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 
 #if canImport(Glibc)
@@ -21,22 +22,22 @@ import Foundation
 /// `Writing cards 120,000/200,000 · Copying media 35/400`, redrawn at most ten times a second.
 /// ``finish()`` erases the line. Print other messages through ``printAbove(_:)`` so they do not
 /// land in the middle of the line.
-public final class TerminalProgressRenderer: Sendable {
+final class TerminalProgressRenderer: Sendable {
   /// The reporter to hand to readers and writers.
-  public let reporter: ProgressReporter
+  let reporter: ProgressReporter
   private let screen: Screen
 
   /// A renderer on standard error when it is a terminal, else nil.
   ///
   /// - Parameter delay: how long a conversion runs before its progress is shown, in seconds.
-  public static func forStandardError(delay: TimeInterval = 1) -> TerminalProgressRenderer? {
+  static func forStandardError(delay: TimeInterval = 1) -> TerminalProgressRenderer? {
     guard isatty(STDERR_FILENO) == 1 else { return nil }
     return TerminalProgressRenderer(descriptor: STDERR_FILENO, delay: delay)
   }
 
   /// A renderer writing to `descriptor`, whatever it is (for tests; the command uses
   /// ``forStandardError(delay:)``).
-  public init(descriptor: Int32, delay: TimeInterval = 1, columns: Int? = nil) {
+  init(descriptor: Int32, delay: TimeInterval = 1, columns: Int? = nil) {
     let screen = Screen(
       descriptor: descriptor, delay: delay, columns: columns ?? Self.terminalColumns(descriptor))
     self.screen = screen
@@ -46,14 +47,14 @@ public final class TerminalProgressRenderer: Sendable {
   }
 
   /// Erases the line, if one is shown, and shows no more.
-  public func finish() {
+  func finish() {
     reporter.close()
     screen.finish()
   }
 
   /// Runs `body` (which prints something on the terminal) with the progress line erased first;
   /// the line comes back with the next update.
-  public func printAbove(_ body: () -> Void) {
+  func printAbove(_ body: () -> Void) {
     screen.printAbove(body)
   }
 

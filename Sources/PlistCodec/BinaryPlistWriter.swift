@@ -3,12 +3,12 @@ import Foundation
 /// Writes a binary property list (`bplist00`) the way CoreFoundation does: objects depth-first
 /// from the top, equal scalars (strings, numbers, dates, data) stored once, ASCII strings as
 /// 8-bit and others as UTF-16BE, the smallest offset and reference sizes that fit.
-struct BinaryPlistWriter {
+package struct BinaryPlistWriter {
   private var objects: [[UInt8]] = []
   private var unique: [PlistValue: Int] = [:]
 
   /// The bytes of a binary plist whose top object is `value`.
-  static func data(_ value: PlistValue) -> Data {
+  package static func data(_ value: PlistValue) -> Data {
     var writer = BinaryPlistWriter()
     let count = writer.countObjects(value)
     let referenceSize = Self.byteCount(for: UInt64(max(count, 1) - 1))

@@ -6,7 +6,7 @@ import Foundation
 /// Every offset and count is checked against the file's size, object references that loop back
 /// on themselves are refused, and the number of objects visited is capped, so a damaged or
 /// hostile file gives an error, never a crash.
-struct BinaryPlistReader {
+package struct BinaryPlistReader {
   private let bytes: [UInt8]
   private let offsets: [Int]
   private let referenceSize: Int
@@ -14,10 +14,10 @@ struct BinaryPlistReader {
   private var inProgress = Set<Int>()
 
   /// The magic the file starts with.
-  static let magic = Array("bplist0".utf8)
+  package static let magic = Array("bplist0".utf8)
 
   /// Parses `data` and returns its top object.
-  static func read(_ data: Data) throws(PlistFormatError) -> PlistValue {
+  package static func read(_ data: Data) throws(PlistFormatError) -> PlistValue {
     var reader = try BinaryPlistReader(bytes: Array(data))
     return try reader.topObject
   }

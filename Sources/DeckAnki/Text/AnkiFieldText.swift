@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 
 /// The plain-text forms Anki derives from a field: the stripped text it sorts by (`notes.sfld`)

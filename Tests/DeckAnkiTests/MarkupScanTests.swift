@@ -1,7 +1,8 @@
+import DeckCore
 import Foundation
 import Testing
 
-@testable import DeckCore
+@testable import DeckAnki
 
 /// The byte scanners that replace Anki's regular expressions on the hot path must find exactly
 /// what the expressions find.

@@ -2,22 +2,26 @@ import Foundation
 
 /// A property-list file as deckport reads and writes it: its format, its top value, and for XML
 /// the layout that lets one key be replaced in place.
-struct PlistDocument {
+package struct PlistDocument {
   /// The encoding of a plist file.
-  enum Format: String {
+  package enum Format: String {
+    /// `bplist00`.
     case binary
+    /// Apple's XML property list DTD.
     case xml
 
     /// "a binary plist", "an XML plist".
-    var phrase: String { self == .binary ? "a binary plist" : "an XML plist" }
+    package var phrase: String { self == .binary ? "a binary plist" : "an XML plist" }
   }
 
-  var format: Format
-  var root: PlistValue
+  /// Binary or XML.
+  package var format: Format
+  /// The top value (a dictionary for a UserDefaults domain).
+  package var root: PlistValue
   private var layout: XMLPlistLayout?
 
   /// A new document.
-  init(format: Format, root: PlistValue) {
+  package init(format: Format, root: PlistValue) {
     self.format = format
     self.root = root
     self.layout = nil
@@ -27,7 +31,7 @@ struct PlistDocument {
   ///
   /// - Throws: ``PlistFormatError`` naming the byte (binary) or line (XML) of the first problem,
   ///   or saying why the bytes are not a plist deckport reads (OpenStep text, JSON, anything else).
-  init(data: Data) throws(PlistFormatError) {
+  package init(data: Data) throws(PlistFormatError) {
     if data.starts(with: BinaryPlistReader.magic) {
       format = .binary
       root = try BinaryPlistReader.read(data)
@@ -45,7 +49,7 @@ struct PlistDocument {
   /// The file's bytes after setting the top-level dictionary's `key` to `value`: an XML file is
   /// edited in place (every other byte kept), a binary file is written again with every other
   /// key and value unchanged and in the same order.
-  func replacing(key: String, with value: PlistValue) throws(XMLPlistWriter.Unrepresentable) -> Data {
+  package func replacing(key: String, with value: PlistValue) throws(XMLPlistWriter.Unrepresentable) -> Data {
     if format == .xml, let layout, let edited = layout.replacing(key: key, with: try XMLPlistWriter.element(value, depth: 1)) {
       return Data(edited)
     }
@@ -60,7 +64,7 @@ struct PlistDocument {
   }
 
   /// The whole document written in its format.
-  func data() throws(XMLPlistWriter.Unrepresentable) -> Data {
+  package func data() throws(XMLPlistWriter.Unrepresentable) -> Data {
     switch format {
     case .binary: BinaryPlistWriter.data(root)
     case .xml: try XMLPlistWriter.data(root)

@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 
 /// The media references Anki's package export collects beyond the field tags of

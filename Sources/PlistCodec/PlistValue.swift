@@ -5,23 +5,30 @@ import Foundation
 /// Foundation's `PropertyListSerialization` returns unordered dictionaries and cannot tell
 /// `<true/>` from the integer 1 reliably, so deckport reads and writes plists itself: every key
 /// and value it does not change is written back with the same type, value and order.
-enum PlistValue: Hashable, Sendable {
+package enum PlistValue: Hashable, Sendable {
+  /// A string.
   case string(String)
+  /// A signed integer.
   case integer(Int64)
   /// An integer above `Int64.max` (binary plists store these in 16 bytes).
   case unsignedInteger(UInt64)
+  /// A floating-point number.
   case real(Double)
+  /// `<true/>` or `<false/>`.
   case bool(Bool)
   /// Seconds since 2001-01-01T00:00:00Z.
   case date(Double)
+  /// Bytes.
   case data(Data)
+  /// An ordered list of values.
   case array([PlistValue])
+  /// Keys and values in file order.
   case dictionary(PlistDictionary)
   /// An NSKeyedArchiver object reference (binary marker 0x8n).
   case uid(UInt64)
 
   /// The name of the value's type for messages: "a string", "data", "an array".
-  var typeDescription: String {
+  package var typeDescription: String {
     switch self {
     case .string: "a string"
     case .integer, .unsignedInteger: "an integer"
@@ -35,7 +42,7 @@ enum PlistValue: Hashable, Sendable {
     }
   }
 
-  static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
+  package static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
     switch (lhs, rhs) {
     case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
     case (.integer(let a), .integer(let b)): a == b
@@ -51,7 +58,7 @@ enum PlistValue: Hashable, Sendable {
     }
   }
 
-  func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     switch self {
     case .string(let text):
       hasher.combine(0)
@@ -70,31 +77,43 @@ enum PlistValue: Hashable, Sendable {
 }
 
 /// A plist dictionary: keys and values in file order.
-struct PlistDictionary: Hashable, Sendable {
-  struct Entry: Hashable, Sendable {
-    var key: String
-    var value: PlistValue
+package struct PlistDictionary: Hashable, Sendable {
+  /// One key and its value.
+  package struct Entry: Hashable, Sendable {
+    /// The key.
+    package var key: String
+    /// The value under the key.
+    package var value: PlistValue
 
-    static func == (lhs: Entry, rhs: Entry) -> Bool {
+    /// The entry `key`: `value`.
+    package init(key: String, value: PlistValue) {
+      self.key = key
+      self.value = value
+    }
+
+    package static func == (lhs: Entry, rhs: Entry) -> Bool {
       lhs.key.unicodeScalars.elementsEqual(rhs.key.unicodeScalars) && lhs.value == rhs.value
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
       for scalar in key.unicodeScalars { hasher.combine(scalar.value) }
       hasher.combine(value)
     }
   }
 
-  var entries: [Entry]
+  /// The keys and values in file order.
+  package var entries: [Entry]
 
-  init(_ entries: [Entry] = []) {
+  /// A dictionary of `entries`, in their order.
+  package init(_ entries: [Entry] = []) {
     self.entries = entries
   }
 
-  var keys: [String] { entries.map(\.key) }
+  /// The keys in file order.
+  package var keys: [String] { entries.map(\.key) }
 
   /// The value under `key`; setting replaces in place or appends, nil removes.
-  subscript(key: String) -> PlistValue? {
+  package subscript(key: String) -> PlistValue? {
     get { entries.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }?.value }
     set {
       let index = entries.firstIndex { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
