@@ -1,8 +1,8 @@
 /// Sizes in bytes written for people: `512 bytes`, `40 KB`, `1.5 MB`, `16 GB` (decimal units,
 /// the same in every locale).
-public enum ByteCount {
+package enum ByteCount {
   /// `bytes` in the largest decimal unit that keeps it at 1 or more, with one decimal below 10.
-  public static func text(_ bytes: Int64) -> String {
+  package static func text(_ bytes: Int64) -> String {
     let units = ["KB", "MB", "GB", "TB", "PB"]
     guard bytes >= 1000 else { return "\(bytes) byte\(bytes == 1 ? "" : "s")" }
     var value = Double(bytes)

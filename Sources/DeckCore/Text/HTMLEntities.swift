@@ -1,7 +1,7 @@
 /// Decoding of HTML character references (`&amp;`, `&#233;`, `&#x1F389;`) in field text.
-public enum HTMLEntities {
+package enum HTMLEntities {
   /// `text` with its character references decoded; unknown references are left as they are.
-  public static func decode(_ text: String) -> String {
+  package static func decode(_ text: String) -> String {
     guard text.containsUTF8Byte(UInt8(ascii: "&")) else { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count)

@@ -5,11 +5,11 @@ import Foundation
 ///
 /// A name from any package is untrusted; ``normalized(_:)`` turns it into the name Anki would
 /// store, and ``isSafe(_:)`` tells whether a name needs no change.
-public enum MediaFileName {
+package enum MediaFileName {
   /// The longest name Anki stores, in bytes of UTF-8.
-  public static let maximumByteCount = 120
+  package static let maximumByteCount = 120
   /// The longest extension Anki keeps when it shortens a name, in bytes of UTF-8.
-  public static let maximumExtensionByteCount = 10
+  package static let maximumExtensionByteCount = 10
 
   private static let forbiddenCharacters: Set<Unicode.Scalar> = [
     "[", "]", "<", ">", ":", "\"", "/", "?", "*", "^", "\\", "|",
@@ -25,7 +25,7 @@ public enum MediaFileName {
   /// code points removed, NBSP turned into a space, device names and trailing spaces or dots
   /// suffixed with `_`, and the whole cut to 120 bytes. An empty result means nothing usable
   /// was left.
-  public static func normalized(_ name: String) -> String {
+  package static func normalized(_ name: String) -> String {
     // Printable ASCII without a forbidden character (most names) is already NFC and holds
     // nothing to remove: only the device-name, length and trailing rules can apply.
     if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && !forbiddenASCII[Int($0)] }) {
@@ -53,20 +53,20 @@ public enum MediaFileName {
 
   /// Whether `name` is already what Anki would store (normalising changes nothing) and is one
   /// path component.
-  public static func isSafe(_ name: String) -> Bool {
+  package static func isSafe(_ name: String) -> Bool {
     !name.isEmpty && isUnchanged(name, by: normalized(name))
   }
 
   /// Whether two names are the same code points. Swift's `==` treats canonically equivalent
   /// strings (NFD and NFC) as equal, but a file system and Anki's media map do not.
-  public static func isUnchanged(_ name: String, by normalizedName: String) -> Bool {
+  package static func isUnchanged(_ name: String, by normalizedName: String) -> Bool {
     name.unicodeScalars.elementsEqual(normalizedName.unicodeScalars)
   }
 
   /// `name` as it can be shown in a message: what ``TerminalText/escaped(_:)`` escapes, and also
   /// combining marks, format characters and unassigned code points, written as `\u{…}`, so an
   /// NFD name or a hidden character is visible.
-  public static func visible(_ name: String) -> String {
+  package static func visible(_ name: String) -> String {
     TerminalText.escaped(name) { scalar in
       switch scalar.properties.generalCategory {
       case .control, .nonspacingMark, .spacingMark, .enclosingMark, .format, .unassigned,

@@ -2,9 +2,9 @@
 /// `src`/`data` attributes of `img`, `audio`, `video`, `object` and `source` tags, and
 /// `[sound:…]` tags. Names with a path separator (remote URLs, folders) are skipped, because
 /// Anki never packages them.
-public enum MediaReferences {
+package enum MediaReferences {
   /// The file names `field` refers to, in order of appearance, HTML entities decoded.
-  public static func fileNames(in field: String) -> [String] {
+  package static func fileNames(in field: String) -> [String] {
     var field = field
     return field.withUTF8 { bytes in
       // Most fields name no file: without a '<' or a '[' there is nothing to look at.

@@ -9,7 +9,7 @@ extension String {
   /// a `memchr` over the string's storage, many times faster than `contains` on a `String`
   /// argument (which goes through Foundation) or on the `utf8` view (byte by byte).
   @inlinable
-  public func containsUTF8Byte(_ byte: UInt8) -> Bool {
+  package func containsUTF8Byte(_ byte: UInt8) -> Bool {
     if let found = utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
       guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
       return memchr(base, Int32(byte), bytes.count) != nil
