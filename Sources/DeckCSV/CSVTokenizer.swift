@@ -68,9 +68,7 @@ package struct CSVTokenizer {
   private var end = 0
   private var sourceIsExhausted = false
   private var atFileStart = true
-  private var line = 1
-  private var column = 1
-  private var lastWasCR = false
+  private var position = CSVTextPosition()
   private var scratch: [UInt8] = []
   /// Offsets in `scratch` where a doubled quote became one, to map an offset back to a column.
   private var collapsedQuotes: [Int] = []
@@ -78,8 +76,8 @@ package struct CSVTokenizer {
   private static let chunkSize = 1 << 16
   private static let quote = UInt8(ascii: "\"")
   private static let hash = UInt8(ascii: "#")
-  private static let lineFeed: UInt8 = 0x0A
-  private static let carriageReturn: UInt8 = 0x0D
+  private static let lineFeed = CSVTextPosition.lineFeed
+  private static let carriageReturn = CSVTextPosition.carriageReturn
 
   /// Creates a tokenizer over `source`; errors name `location` with a line and column.
   package init(source: any ByteSource, location: SourceLocation) {
@@ -108,10 +106,10 @@ package struct CSVTokenizer {
       var isLegacyTags = false
       if isFirst { isLegacyTags = try peekBytes(maximum: 5) == Array("tags:".utf8) }
       guard byte == Self.hash || isLegacyTags else { break }
-      let number = line
+      let number = position.line
       scratch.removeAll(keepingCapacity: true)
       collapsedQuotes.removeAll()
-      let startColumn = column
+      let startColumn = position.column
       while let next = try peekByte(), next != Self.lineFeed, next != Self.carriageReturn {
         consume(next)
         scratch.append(next)
@@ -151,11 +149,11 @@ package struct CSVTokenizer {
       }
     }
     guard try peekByte() != nil else { return nil }
-    let recordLine = line
+    let recordLine = position.line
     var fields: [Field] = []
     while true {
-      let fieldLine = line
-      let fieldColumn = column
+      let fieldLine = position.line
+      let fieldColumn = position.column
       scratch.removeAll(keepingCapacity: true)
       collapsedQuotes.removeAll()
       var isQuoted = false
@@ -196,31 +194,19 @@ package struct CSVTokenizer {
 
   /// Appends bytes to `scratch` up to the next `"`; false at the end of the file.
   private mutating func scanQuoted() throws -> Bool {
-    while true {
-      if start == end {
-        guard try refill() else { return false }
-      }
-      let runStart = start
-      let limit = end
-      let found: Int? = buffer.withUnsafeBufferPointer { bytes in
-        var index = runStart
-        while index < limit {
-          if bytes[index] == Self.quote { return index }
-          index += 1
-        }
-        return nil
-      }
-      let runEnd = found ?? limit
-      account(runStart, runEnd)
-      scratch.append(contentsOf: buffer[runStart..<runEnd])
-      start = runEnd
-      if found != nil { return true }
-    }
+    try scan(upTo: { $0 == Self.quote }) != nil
   }
 
   /// Appends bytes to `scratch` up to the next separator or line break, which is returned
   /// without being consumed; nil at the end of the file.
   private mutating func scanUnquoted(separator: UInt8) throws -> UInt8? {
+    try scan(upTo: { $0 == separator || $0 == Self.lineFeed || $0 == Self.carriageReturn })
+  }
+
+  /// Appends bytes to `scratch` up to the first byte for which `isStop` is true, which is
+  /// returned without being consumed; nil at the end of the file.
+  @inline(__always)
+  private mutating func scan(upTo isStop: (UInt8) -> Bool) throws -> UInt8? {
     while true {
       if start == end {
         guard try refill() else { return nil }
@@ -230,8 +216,7 @@ package struct CSVTokenizer {
       let found: Int? = buffer.withUnsafeBufferPointer { bytes in
         var index = runStart
         while index < limit {
-          let byte = bytes[index]
-          if byte == separator || byte == Self.lineFeed || byte == Self.carriageReturn { return index }
+          if isStop(bytes[index]) { return index }
           index += 1
         }
         return nil
@@ -253,29 +238,16 @@ package struct CSVTokenizer {
     }
     // Walk the field's bytes up to the bad one to find its line and column; a quoted field's
     // content starts one column later, and each collapsed `""` took one more column.
-    var badLine = fieldLine
-    var badColumn = fieldColumn + (isQuoted ? 1 : 0)
-    var previousWasCR = false
+    var badPosition = CSVTextPosition(line: fieldLine, column: fieldColumn + (isQuoted ? 1 : 0))
     var collapsed = collapsedQuotes[...]
     for offset in 0..<bad {
       while let next = collapsed.first, next == offset {
-        badColumn += 1
+        badPosition.column += 1
         collapsed = collapsed.dropFirst()
       }
-      let byte = scratch[offset]
-      if byte == Self.lineFeed {
-        if !previousWasCR {
-          badLine += 1
-          badColumn = 1
-        }
-      } else if byte == Self.carriageReturn {
-        badLine += 1
-        badColumn = 1
-      } else if byte & 0xC0 != 0x80 {
-        badColumn += 1
-      }
-      previousWasCR = byte == Self.carriageReturn
+      badPosition.advance(past: scratch[offset])
     }
+    let (badLine, badColumn) = (badPosition.line, badPosition.column)
     let lineStart = scratch[..<bad].lastIndex(where: { $0 == Self.lineFeed || $0 == Self.carriageReturn }).map { $0 + 1 } ?? 0
     let excerpt = CSVExcerpt.shortened(String(decoding: scratch[lineStart...], as: UTF8.self), keepingStart: bad - lineStart)
     let hex = String(scratch[bad], radix: 16, uppercase: true)
@@ -317,7 +289,7 @@ package struct CSVTokenizer {
   /// Consumes the byte at the read position, which the caller has peeked as `byte`.
   private mutating func consume(_ byte: UInt8) {
     start += 1
-    track(byte)
+    position.advance(past: byte)
   }
 
   private mutating func consumeLineBreak() throws {
@@ -333,44 +305,11 @@ package struct CSVTokenizer {
   /// Moves the line and column past the buffered bytes `from..<to`.
   private mutating func account(_ from: Int, _ to: Int) {
     guard from < to else { return }
-    var line = self.line
-    var column = self.column
-    var lastWasCR = self.lastWasCR
+    var position = self.position
     buffer.withUnsafeBufferPointer { bytes in
-      for index in from..<to {
-        let byte = bytes[index]
-        if byte == Self.lineFeed {
-          if !lastWasCR {
-            line += 1
-            column = 1
-          }
-        } else if byte == Self.carriageReturn {
-          line += 1
-          column = 1
-        } else if byte & 0xC0 != 0x80 {
-          column += 1
-        }
-        lastWasCR = byte == Self.carriageReturn
-      }
+      for index in from..<to { position.advance(past: bytes[index]) }
     }
-    self.line = line
-    self.column = column
-    self.lastWasCR = lastWasCR
-  }
-
-  private mutating func track(_ byte: UInt8) {
-    if byte == Self.lineFeed {
-      if !lastWasCR {
-        line += 1
-        column = 1
-      }
-    } else if byte == Self.carriageReturn {
-      line += 1
-      column = 1
-    } else if byte & 0xC0 != 0x80 {
-      column += 1
-    }
-    lastWasCR = byte == Self.carriageReturn
+    self.position = position
   }
 
   /// Reads the next chunk when the buffer is used up; false at the end of the source.

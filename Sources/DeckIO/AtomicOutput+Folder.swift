@@ -32,14 +32,9 @@ extension AtomicOutput {
           ? "is a folder that is not empty; pass \(setting: .replaceExisting) to replace it"
           : "already exists; pass \(setting: .replaceExisting) to replace it")
     }
-    let destinationURL = URL(fileURLWithPath: destination).standardizedFileURL
-    let parent = destinationURL.deletingLastPathComponent()
-    guard manager.isWritableFile(atPath: parent.path) else {
-      throw DeckError(.writeFailed, at: location, "cannot write into the folder '\(parent.path)'")
-    }
-    let stamp = UUID().uuidString
-    let temporaryPath = parent.appendingPathComponent(".\(destinationURL.lastPathComponent).deckport-\(stamp).tmp").path
-    let asidePath = parent.appendingPathComponent(".\(destinationURL.lastPathComponent).deckport-\(stamp).old").path
+    let scratch = try scratchPath(beside: URL(fileURLWithPath: destination).standardizedFileURL, location: location)
+    let temporaryPath = scratch + ".tmp"
+    let asidePath = scratch + ".old"
     do {
       try manager.createDirectory(atPath: temporaryPath, withIntermediateDirectories: false)
     } catch {

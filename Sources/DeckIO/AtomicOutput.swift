@@ -30,13 +30,7 @@ package enum AtomicOutput {
         throw DeckError(.invalidRequest, at: location, "already exists; pass \(setting: .replaceExisting) to replace it")
       }
     }
-    let destinationURL = URL(fileURLWithPath: destination)
-    let folder = destinationURL.deletingLastPathComponent().path
-    guard manager.isWritableFile(atPath: folder) else {
-      throw DeckError(.writeFailed, at: location, "cannot write into the folder '\(folder)'")
-    }
-    let temporaryPath = destinationURL.deletingLastPathComponent()
-      .appendingPathComponent(".\(destinationURL.lastPathComponent).deckport-\(UUID().uuidString).tmp").path
+    let temporaryPath = try scratchPath(beside: URL(fileURLWithPath: destination), location: location) + ".tmp"
     do {
       let result = try write(temporaryPath)
       guard rename(temporaryPath, destination) == 0 else {
@@ -48,5 +42,17 @@ package enum AtomicOutput {
       try? manager.removeItem(atPath: temporaryPath)
       throw error
     }
+  }
+
+  /// A new hidden path beside `destinationURL`, `.<name>.deckport-<UUID>`, to which a temporary
+  /// item's suffix is added, once the destination's folder was found writable.
+  ///
+  /// - Throws: ``DeckError/Kind/writeFailed`` at `location` when the folder is not writable.
+  static func scratchPath(beside destinationURL: URL, location: SourceLocation) throws -> String {
+    let folder = destinationURL.deletingLastPathComponent()
+    guard FileManager.default.isWritableFile(atPath: folder.path) else {
+      throw DeckError(.writeFailed, at: location, "cannot write into the folder '\(folder.path)'")
+    }
+    return folder.appendingPathComponent(".\(destinationURL.lastPathComponent).deckport-\(UUID().uuidString)").path
   }
 }

@@ -71,6 +71,11 @@ package struct ProtobufReader {
     Int64(bitPattern: try readRawVarint())
   }
 
+  /// An int32 or enum varint (higher bits are dropped, as protobuf specifies).
+  package mutating func readInt32() throws -> Int32 {
+    Int32(truncatingIfNeeded: try readRawVarint())
+  }
+
   /// A uint32 varint (higher bits are dropped, as protobuf specifies).
   package mutating func readUInt32() throws -> UInt32 {
     UInt32(truncatingIfNeeded: try readRawVarint())

@@ -82,23 +82,12 @@ package final class ZipReader: @unchecked Sendable {
   ///
   /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member.
   package func uncompressedSize(of name: String) throws -> Int64 {
-    let memberLocation = location.member(name)
-    guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
-    return try withArchive { archive in
-      var stat = zip_stat_t()
-      zip_stat_init(&stat)
-      guard zip_stat_index(archive, index, 0, &stat) == 0,
-        stat.valid & zip_uint64_t(ZIP_STAT_SIZE) != 0
-      else {
-        throw DeckError(
-          .corrupt, at: memberLocation,
-          "cannot read the member's size (\(LibzipError.message(archive: archive)))")
-      }
-      guard let size = Int64(exactly: stat.size) else {
-        throw DeckError(.corrupt, at: memberLocation, "the member declares an impossible size (\(stat.size) bytes)")
-      }
-      return size
+    let (_, stat) = try directoryEntry(of: name, field: zip_uint64_t(ZIP_STAT_SIZE), "size")
+    guard let size = Int64(exactly: stat.size) else {
+      throw DeckError(
+        .corrupt, at: location.member(name), "the member declares an impossible size (\(stat.size) bytes)")
     }
+    return size
   }
 
   /// The compression method of member `name` as its directory entry records it (0 stored,
@@ -106,19 +95,31 @@ package final class ZipReader: @unchecked Sendable {
   ///
   /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member.
   func storage(of name: String) throws -> (index: zip_uint64_t, method: Int32) {
+    let (index, stat) = try directoryEntry(of: name, field: zip_uint64_t(ZIP_STAT_COMP_METHOD), "compression method")
+    return (index, Int32(stat.comp_method))
+  }
+
+  /// The index and directory entry of member `name`, whose `field` (a `ZIP_STAT_…` flag, the
+  /// member's `what`) must be valid.
+  ///
+  /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member;
+  ///   ``DeckError/Kind/corrupt`` when libzip cannot read the entry or its `field`.
+  private func directoryEntry(of name: String, field: zip_uint64_t, _ what: String) throws -> (
+    index: zip_uint64_t, stat: zip_stat_t
+  ) {
     let memberLocation = location.member(name)
     guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
     return try withArchive { archive in
       var stat = zip_stat_t()
       zip_stat_init(&stat)
       guard zip_stat_index(archive, index, 0, &stat) == 0,
-        stat.valid & zip_uint64_t(ZIP_STAT_COMP_METHOD) != 0
+        stat.valid & field != 0
       else {
         throw DeckError(
           .corrupt, at: memberLocation,
-          "cannot read the member's compression method (\(LibzipError.message(archive: archive)))")
+          "cannot read the member's \(what) (\(LibzipError.message(archive: archive)))")
       }
-      return (index, Int32(stat.comp_method))
+      return (index, stat)
     }
   }
 

@@ -242,31 +242,18 @@ package struct DeckJSONReader: Sendable {
   /// Refuses documents that are not deckport decks, or of a version this reader does not know,
   /// before their shape is looked at.
   private func checkFormat(_ reduced: Data, location: SourceLocation) throws {
-    struct Header: Decodable {
-      var format: String?
-      var version: Int?
-    }
-    let header: Header
+    let header: DocumentHeader
     do {
-      header = try JSONDecoder().decode(Header.self, from: reduced)
+      header = try JSONDecoder().decode(DocumentHeader.self, from: reduced)
     } catch let error as DecodingError {
       throw DecodingErrorMessage.deckError(error, location: location)
     }
-    guard header.format == DeckJSONDocument.formatName else {
-      var place = location
-      place.jsonPath = "format"
-      throw DeckError(
-        .wrongFormat, at: place,
-        header.format.map { "the format is \"\($0)\", not \"\(DeckJSONDocument.formatName)\"" }
-          ?? "not a deckport deck document: the top-level key \"format\": \"\(DeckJSONDocument.formatName)\" is missing")
-    }
-    guard header.version == DeckJSONDocument.currentVersion else {
-      var place = location
-      place.jsonPath = "version"
-      throw DeckError(
-        .unsupportedVersion, at: place,
-        "deckport deck format version \(header.version.map(String.init) ?? "(missing)") is not supported; this deckport reads version \(DeckJSONDocument.currentVersion)")
-    }
+    try header.check(
+      format: DeckJSONDocument.formatName, version: DeckJSONDocument.currentVersion, at: location,
+      wrongFormat: { found in
+        found.map { "the format is \"\($0)\", not \"\(DeckJSONDocument.formatName)\"" }
+          ?? "not a deckport deck document: the top-level key \"format\": \"\(DeckJSONDocument.formatName)\" is missing"
+      }, formatTitle: "deckport deck format")
   }
 
   private static func blob(

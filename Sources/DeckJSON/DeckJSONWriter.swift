@@ -68,19 +68,13 @@ package struct DeckJSONWriter: Sendable {
     writer.append(",")
 
     writer.appendKey("deckOptions", indent: 1)
-    try writeArray(collection.deckOptions, into: &writer) { options, writer in
-      try writer.write(OrderedJSONEncoder().encode(DeckOptionsJSON(options)), indent: 2)
-    }
+    try writeArray(collection.deckOptions, into: &writer, encodedAs: { DeckOptionsJSON($0) })
     writer.append(",")
     writer.appendKey("decks", indent: 1)
-    try writeArray(collection.decks, into: &writer) { deck, writer in
-      try writer.write(OrderedJSONEncoder().encode(DeckJSON(deck)), indent: 2)
-    }
+    try writeArray(collection.decks, into: &writer, encodedAs: { DeckJSON($0) })
     writer.append(",")
     writer.appendKey("noteTypes", indent: 1)
-    try writeArray(collection.noteTypes, into: &writer) { noteType, writer in
-      try writer.write(OrderedJSONEncoder().encode(NoteTypeJSON(noteType)), indent: 2)
-    }
+    try writeArray(collection.noteTypes, into: &writer, encodedAs: { NoteTypeJSON($0) })
     writer.append(",")
 
     writer.appendKey("notes", indent: 1)
@@ -88,37 +82,30 @@ package struct DeckJSONWriter: Sendable {
       collection.noteTypes.map { ($0.id, $0.fieldNames) }, uniquingKeysWith: { first, _ in first })
     // Names that a JSON object would merge (equal as Swift strings) go the general way.
     let distinctNames = fieldNames.mapValues { Set($0).count == $0.count }
-    progress?.start(.writingNotes, total: Int64(collection.notes.count))
-    try writeArray(collection.notes, into: &writer) { note, writer in
+    try writeArray(collection.notes, into: &writer, reportingAs: .writingNotes) { note, writer in
       let names = try DeckJSONDocument.fieldNames(for: note, in: fieldNames, location: location)
       if distinctNames[note.noteTypeID] == true {
         Self.writeNote(note, names: names, into: &writer)
       } else {
         try writer.write(OrderedJSONEncoder().encode(DeckJSONDocument.noteJSON(note, names: names)), indent: 2)
       }
-    } counting: { progress?.set(.writingNotes, completed: $0) }
-    progress?.finish(.writingNotes)
+    }
     writer.append(",")
 
     writer.appendKey("cards", indent: 1)
-    progress?.start(.writingCards, total: Int64(collection.cards.count))
-    try writeArray(collection.cards, into: &writer) { card, writer in
+    try writeArray(collection.cards, into: &writer, reportingAs: .writingCards) { card, writer in
       Self.writeCard(card, into: &writer)
-    } counting: { progress?.set(.writingCards, completed: $0) }
-    progress?.finish(.writingCards)
+    }
     writer.append(",")
 
     writer.appendKey("reviews", indent: 1)
-    progress?.start(.writingReviews, total: Int64(collection.reviews.count))
-    try writeArray(collection.reviews, into: &writer) { review, writer in
+    try writeArray(collection.reviews, into: &writer, reportingAs: .writingReviews) { review, writer in
       Self.writeReview(review, into: &writer)
-    } counting: { progress?.set(.writingReviews, completed: $0) }
-    progress?.finish(.writingReviews)
+    }
     writer.append(",")
 
     writer.appendKey("media", indent: 1)
-    progress?.start(.copyingMedia, total: Int64(collection.media.count))
-    try writeArray(collection.media, into: &writer) { file, writer in
+    try writeArray(collection.media, into: &writer, reportingAs: .copyingMedia) { file, writer in
       let fingerprint = try file.blob.fingerprint()
       let media = MediaJSON(
         name: file.name, mimeType: file.mimeType, sha1: SHA1.hex(fingerprint.sha1), size: fingerprint.size,
@@ -129,22 +116,35 @@ package struct DeckJSONWriter: Sendable {
         tree = .object(members)
       }
       try writer.write(tree, indent: 2)
-    } counting: { progress?.set(.copyingMedia, completed: $0) }
-    progress?.finish(.copyingMedia)
+    }
     writer.newline(0)
     writer.append(byte: UInt8(ascii: "}"))
   }
 
-  /// A top-level array at indent 1: `[]`, or each element on its own line at indent 2.
+  /// ``writeArray(_:into:reportingAs:_:)`` of elements written as `form` makes them, encoded as
+  /// `Codable` values.
   private func writeArray<Element>(
-    _ elements: [Element], into writer: inout JSONTreeWriter,
-    _ writeElement: (Element, inout JSONTreeWriter) throws -> Void,
-    counting: (Int64) -> Void = { _ in }
+    _ elements: [Element], into writer: inout JSONTreeWriter, encodedAs form: (Element) -> some Encodable
   ) throws {
-    guard !elements.isEmpty else { return writer.append("[]") }
+    try writeArray(elements, into: &writer) { element, writer in
+      try writer.write(OrderedJSONEncoder().encode(form(element)), indent: 2)
+    }
+  }
+
+  /// A top-level array at indent 1: `[]`, or each element on its own line at indent 2. With a
+  /// `phase`, the elements written are reported as that phase.
+  private func writeArray<Element>(
+    _ elements: [Element], into writer: inout JSONTreeWriter, reportingAs phase: ConversionPhase? = nil,
+    _ writeElement: (Element, inout JSONTreeWriter) throws -> Void
+  ) throws {
+    if let phase { progress?.start(phase, total: Int64(elements.count)) }
+    guard !elements.isEmpty else {
+      if let phase { progress?.finish(phase) }
+      return writer.append("[]")
+    }
     writer.append(byte: UInt8(ascii: "["))
     for (index, element) in elements.enumerated() {
-      if index % Self.progressStep == 0 { counting(Int64(index)) }
+      if let phase, index % Self.progressStep == 0 { progress?.set(phase, completed: Int64(index)) }
       writer.newline(2)
       try writeElement(element, &writer)
       if index < elements.count - 1 { writer.append(byte: UInt8(ascii: ",")) }
@@ -152,6 +152,7 @@ package struct DeckJSONWriter: Sendable {
     }
     writer.newline(1)
     writer.append(byte: UInt8(ascii: "]"))
+    if let phase { progress?.finish(phase) }
   }
 
   // MARK: - Notes, cards and reviews, written directly

@@ -34,11 +34,7 @@ public struct CommandRun: Sendable {
     // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandRun(
-      status: process.terminationStatus,
-      standardOutput: String(decoding: outputData, as: UTF8.self),
-      standardError: String(decoding: errorData, as: UTF8.self))
+    return finished(process, output: outputData, error: errorData)
   }
 }
 
@@ -51,6 +47,15 @@ extension CommandRun {
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     return process
+  }
+
+  /// The result of `process` once it has exited, which wrote `output` and `error`.
+  static func finished(_ process: Process, output: Data, error: some Collection<UInt8>) -> CommandRun {
+    process.waitUntilExit()
+    return CommandRun(
+      status: process.terminationStatus,
+      standardOutput: String(decoding: output, as: UTF8.self),
+      standardError: String(decoding: error, as: UTF8.self))
   }
 }
 
@@ -101,11 +106,7 @@ extension CommandRun {
         received += buffer[..<count]
       }
       let outputData = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return CommandRun(
-        status: process.terminationStatus,
-        standardOutput: String(decoding: outputData, as: UTF8.self),
-        standardError: String(decoding: received, as: UTF8.self))
+      return finished(process, output: outputData, error: received)
     }
   }
 #endif

@@ -132,75 +132,62 @@ struct CollectionReader {
   // MARK: - Schema 15+ tables
 
   private func readNoteTypeTables() throws -> [NoteType] {
-    var fieldsByNoteType: [Int64: [NoteType.Field]] = [:]
-    let fields = try database.prepare(
-      "SELECT ntid, ord, name, config FROM fields ORDER BY ntid, ord", table: "fields")
-    while try fields.step() {
+    let fields = try readRows("fields", "SELECT ntid, ord, name, config FROM fields ORDER BY ntid, ord") { fields in
       let noteTypeID = fields.int64(0)
       let rowLocation = location.table("fields").item("note type \(noteTypeID), field \(fields.int64(1))")
-      fieldsByNoteType[noteTypeID, default: []].append(
-        try Schema18Config.field(name: fields.text(2), config: fields.blob(3), location: rowLocation))
+      return (
+        noteTypeID: noteTypeID,
+        field: try Schema18Config.field(name: fields.text(2), config: fields.blob(3), location: rowLocation)
+      )
     }
-    var templatesByNoteType: [Int64: [NoteType.CardTemplate]] = [:]
-    let templates = try database.prepare(
-      "SELECT ntid, ord, name, config FROM templates ORDER BY ntid, ord", table: "templates")
-    while try templates.step() {
+    let fieldsByNoteType = Dictionary(grouping: fields, by: \.noteTypeID).mapValues { $0.map(\.field) }
+    let templates = try readRows(
+      "templates", "SELECT ntid, ord, name, config FROM templates ORDER BY ntid, ord"
+    ) { templates in
       let noteTypeID = templates.int64(0)
       let rowLocation = location.table("templates").item(
         "note type \(noteTypeID), template \(templates.int64(1))")
-      templatesByNoteType[noteTypeID, default: []].append(
-        try Schema18Config.template(
-          name: templates.text(2), config: templates.blob(3), location: rowLocation))
+      return (
+        noteTypeID: noteTypeID,
+        template: try Schema18Config.template(
+          name: templates.text(2), config: templates.blob(3), location: rowLocation)
+      )
     }
-    var noteTypes: [NoteType] = []
-    let rows = try database.prepare(
-      "SELECT id, name, mtime_secs, config FROM notetypes ORDER BY id", table: "notetypes")
-    while try rows.step() {
+    let templatesByNoteType = Dictionary(grouping: templates, by: \.noteTypeID).mapValues { $0.map(\.template) }
+    return try readRows("notetypes", "SELECT id, name, mtime_secs, config FROM notetypes ORDER BY id") { rows in
       let id = rows.int64(0)
       let config = try Schema18Config.noteTypeConfig(
         rows.blob(3), location: location.table("notetypes", row: id).item("column config"))
-      noteTypes.append(
-        NoteType(
-          id: id, name: rows.text(1), kind: config.kind, fields: fieldsByNoteType[id] ?? [],
-          templates: templatesByNoteType[id] ?? [], css: config.css,
-          sortFieldIndex: config.sortFieldIndex, latexPreamble: config.latexPreamble,
-          latexPostamble: config.latexPostamble, latexSVG: config.latexSVG,
-          originalStockKind: config.originalStockKind, originalID: config.originalID,
-          modificationTime: rows.int64(2), crowdAnkiUUID: config.crowdAnkiUUID))
+      return NoteType(
+        id: id, name: rows.text(1), kind: config.kind, fields: fieldsByNoteType[id] ?? [],
+        templates: templatesByNoteType[id] ?? [], css: config.css,
+        sortFieldIndex: config.sortFieldIndex, latexPreamble: config.latexPreamble,
+        latexPostamble: config.latexPostamble, latexSVG: config.latexSVG,
+        originalStockKind: config.originalStockKind, originalID: config.originalID,
+        modificationTime: rows.int64(2), crowdAnkiUUID: config.crowdAnkiUUID)
     }
-    return noteTypes
   }
 
   private func readDeckTable() throws -> [Deck] {
-    var decks: [Deck] = []
-    let rows = try database.prepare(
-      "SELECT id, name, mtime_secs, kind, common FROM decks ORDER BY id", table: "decks")
-    while try rows.step() {
+    try readRows("decks", "SELECT id, name, mtime_secs, kind, common FROM decks ORDER BY id") { rows in
       let id = rows.int64(0)
       let kind = try Schema18Config.deckKind(
         rows.blob(3), location: location.table("decks", row: id).item("column kind"))
       let uuid = try Schema18Config.deckCrowdAnkiUUID(
         common: rows.blob(4), location: location.table("decks", row: id).item("column common"))
-      decks.append(
-        Deck(
-          id: id, name: rows.text(1).replacingOccurrences(of: "\u{1F}", with: Deck.levelSeparator),
-          description: kind.description, descriptionIsMarkdown: kind.isMarkdown, kind: kind.kind,
-          modificationTime: rows.int64(2), crowdAnkiUUID: uuid))
+      return Deck(
+        id: id, name: rows.text(1).replacingOccurrences(of: "\u{1F}", with: Deck.levelSeparator),
+        description: kind.description, descriptionIsMarkdown: kind.isMarkdown, kind: kind.kind,
+        modificationTime: rows.int64(2), crowdAnkiUUID: uuid)
     }
-    return decks
   }
 
   private func readDeckOptionsTable() throws -> [DeckOptions] {
-    var options: [DeckOptions] = []
-    let rows = try database.prepare(
-      "SELECT id, name, mtime_secs, config FROM deck_config ORDER BY id", table: "deck_config")
-    while try rows.step() {
-      options.append(
-        DeckOptions(
-          id: rows.int64(0), name: rows.text(1), modificationTime: rows.int64(2),
-          settings: .anki18Protobuf(rows.blob(3))))
+    try readRows("deck_config", "SELECT id, name, mtime_secs, config FROM deck_config ORDER BY id") { rows in
+      DeckOptions(
+        id: rows.int64(0), name: rows.text(1), modificationTime: rows.int64(2),
+        settings: .anki18Protobuf(rows.blob(3)))
     }
-    return options
   }
 
   // MARK: - Rows common to every schema
@@ -220,26 +207,42 @@ struct CollectionReader {
   /// The notes, and the ids of those whose fields or tags are not valid UTF-8 (read with
   /// U+FFFD in place of each invalid sequence, as Swift decodes them).
   private func readNotes() throws -> (notes: [Note], invalidText: [Int64]) {
-    var notes: [Note] = []
     var invalidText: [Int64] = []
-    let total = rowCount("notes")
-    notes.reserveCapacity(total)
-    progress?.start(.readingNotes, total: Int64(total))
-    defer { progress?.finish(.readingNotes) }
-    let rows = try database.prepare(
-      "SELECT id, guid, mid, mod, tags, flds FROM notes ORDER BY id", table: "notes")
-    while try rows.step() {
-      if notes.count % Self.progressStep == 0 { progress?.set(.readingNotes, completed: Int64(notes.count)) }
+    let notes = try readRows(
+      "notes", "SELECT id, guid, mid, mod, tags, flds FROM notes ORDER BY id", phase: .readingNotes
+    ) { rows in
       let (fields, fieldsValid) = rows.withUTF8(5, Self.checkedFields)
       let tags = rows.withUTF8(4, Self.tags)
       let id = rows.int64(0)
       if !fieldsValid || !rows.withUTF8(4, Self.isValidUTF8) { invalidText.append(id) }
-      notes.append(
-        Note(
-          id: id, guid: rows.text(1), noteTypeID: rows.int64(2), fields: fields, tags: tags,
-          modificationTime: rows.int64(3)))
+      return Note(
+        id: id, guid: rows.text(1), noteTypeID: rows.int64(2), fields: fields, tags: tags,
+        modificationTime: rows.int64(3))
     }
     return (notes, invalidText)
+  }
+
+  /// Every row of `table` that `query` selects, as `row` makes it from the statement standing
+  /// on that row. With a `phase` (the large tables), the array is sized from the table's row
+  /// count first and the rows read are reported as that phase.
+  ///
+  /// - Throws: SQLite's errors naming `table`, and whatever `row` throws.
+  private func readRows<Row>(
+    _ table: String, _ query: String, phase: ConversionPhase? = nil, row: (SQLiteStatement) throws -> Row
+  ) throws -> [Row] {
+    var result: [Row] = []
+    if let phase {
+      let total = rowCount(table)
+      result.reserveCapacity(total)
+      progress?.start(phase, total: Int64(total))
+    }
+    defer { if let phase { progress?.finish(phase) } }
+    let rows = try database.prepare(query, table: table)
+    while try rows.step() {
+      if let phase, result.count % Self.progressStep == 0 { progress?.set(phase, completed: Int64(result.count)) }
+      result.append(try row(rows))
+    }
+    return result
   }
 
   /// ``fields(_:)``, and whether every byte was valid UTF-8 (each value that is not ASCII
@@ -314,49 +317,35 @@ struct CollectionReader {
   }
 
   private func readCards() throws -> [Card] {
-    var cards: [Card] = []
-    let total = rowCount("cards")
-    cards.reserveCapacity(total)
-    progress?.start(.readingCards, total: Int64(total))
-    defer { progress?.finish(.readingCards) }
-    let rows = try database.prepare(
+    try readRows(
+      "cards",
       """
       SELECT id, nid, did, ord, mod, type, queue, due, ivl, factor, reps, lapses, left, odue,
              odid, flags, data
       FROM cards ORDER BY id
-      """, table: "cards")
-    while try rows.step() {
-      if cards.count % Self.progressStep == 0 { progress?.set(.readingCards, completed: Int64(cards.count)) }
-      cards.append(
-        Card(
-          id: rows.int64(0), noteID: rows.int64(1), templateOrdinal: Int(rows.int64(3)),
-          deckID: rows.int64(2), modificationTime: rows.int64(4),
-          scheduling: CardScheduling(
-            type: CardType(rawValue: Int(rows.int64(5))), queue: CardQueue(rawValue: Int(rows.int64(6))), due: rows.int64(7),
-            interval: Int(rows.int64(8)), easeFactor: Int(rows.int64(9)),
-            reviews: Int(rows.int64(10)), lapses: Int(rows.int64(11)),
-            remainingSteps: Int(rows.int64(12)), flags: Int(rows.int64(15)),
-            originalDue: rows.int64(13), originalDeckID: rows.int64(14), data: rows.text(16))))
+      """, phase: .readingCards
+    ) { rows in
+      Card(
+        id: rows.int64(0), noteID: rows.int64(1), templateOrdinal: Int(rows.int64(3)),
+        deckID: rows.int64(2), modificationTime: rows.int64(4),
+        scheduling: CardScheduling(
+          type: CardType(rawValue: Int(rows.int64(5))), queue: CardQueue(rawValue: Int(rows.int64(6))), due: rows.int64(7),
+          interval: Int(rows.int64(8)), easeFactor: Int(rows.int64(9)),
+          reviews: Int(rows.int64(10)), lapses: Int(rows.int64(11)),
+          remainingSteps: Int(rows.int64(12)), flags: Int(rows.int64(15)),
+          originalDue: rows.int64(13), originalDeckID: rows.int64(14), data: rows.text(16)))
     }
-    return cards
   }
 
   private func readReviews() throws -> [Review] {
-    var reviews: [Review] = []
-    let total = rowCount("revlog")
-    reviews.reserveCapacity(total)
-    progress?.start(.readingReviews, total: Int64(total))
-    defer { progress?.finish(.readingReviews) }
-    let rows = try database.prepare(
-      "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id", table: "revlog")
-    while try rows.step() {
-      if reviews.count % Self.progressStep == 0 { progress?.set(.readingReviews, completed: Int64(reviews.count)) }
-      reviews.append(
-        Review(
-          id: rows.int64(0), cardID: rows.int64(1), ease: Int(rows.int64(2)),
-          interval: rows.int64(3), lastInterval: rows.int64(4), easeFactor: Int(rows.int64(5)),
-          duration: Int(rows.int64(6)), kind: ReviewKind(rawValue: Int(rows.int64(7)))))
+    try readRows(
+      "revlog", "SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id",
+      phase: .readingReviews
+    ) { rows in
+      Review(
+        id: rows.int64(0), cardID: rows.int64(1), ease: Int(rows.int64(2)),
+        interval: rows.int64(3), lastInterval: rows.int64(4), easeFactor: Int(rows.int64(5)),
+        duration: Int(rows.int64(6)), kind: ReviewKind(rawValue: Int(rows.int64(7))))
     }
-    return reviews
   }
 }

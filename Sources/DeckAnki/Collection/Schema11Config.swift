@@ -8,7 +8,7 @@ package enum Schema11Config {
   static func entries(_ text: String, column: String, location: SourceLocation) throws
     -> [[String: Any]]
   {
-    let columnLocation = location.table("col", row: 1).item("column \(column)")
+    let columnLocation = Self.columnLocation(column, in: location)
     let object: Any
     do {
       object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [])
@@ -28,11 +28,19 @@ package enum Schema11Config {
     return result
   }
 
+  /// Where errors in column `column` of the `col` row point.
+  private static func columnLocation(_ column: String, in location: SourceLocation) -> SourceLocation {
+    location.table("col", row: 1).item("column \(column)")
+  }
+
+  /// How messages name an entry: `noun` and the entry's id (`deck 1`; `deck ?` without one).
+  private static func entryLabel(_ noun: String, _ object: [String: Any]) -> String {
+    "\(noun) \((object["id"]).map { "\($0)" } ?? "?")"
+  }
+
   /// A note type from one entry of `col.models`.
   static func noteType(_ object: [String: Any], location: SourceLocation) throws -> NoteType {
-    let idLabel = (object["id"]).map { "\($0)" } ?? "?"
-    return try noteType(
-      object, id: nil, label: "note type \(idLabel)", at: location.table("col", row: 1).item("column models"))
+    try noteType(object, id: nil, label: entryLabel("note type", object), at: columnLocation("models", in: location))
   }
 
   /// A note type from a schema-11 note type object found at `modelsLocation`, such as a
@@ -94,9 +102,8 @@ package enum Schema11Config {
 
   /// A deck from one entry of `col.decks`.
   static func deck(_ object: [String: Any], location: SourceLocation) throws -> Deck {
-    let decksLocation = location.table("col", row: 1).item("column decks")
-    let idLabel = (object["id"]).map { "\($0)" } ?? "?"
-    let json = JSONObjectReader(object: object, label: "deck \(idLabel)", location: decksLocation)
+    let json = JSONObjectReader(
+      object: object, label: entryLabel("deck", object), location: columnLocation("decks", in: location))
     let kind: Deck.Kind
     if (json.optionalInt64("dyn") ?? 0) != 0 {
       let terms = (object["terms"] as? [[Any]] ?? []).map { term in
@@ -121,9 +128,8 @@ package enum Schema11Config {
 
   /// An option group from one entry of `col.dconf`, its settings kept as JSON text.
   static func deckOptions(_ object: [String: Any], location: SourceLocation) throws -> DeckOptions {
-    let dconfLocation = location.table("col", row: 1).item("column dconf")
-    let idLabel = (object["id"]).map { "\($0)" } ?? "?"
-    let json = JSONObjectReader(object: object, label: "option group \(idLabel)", location: dconfLocation)
+    let json = JSONObjectReader(
+      object: object, label: entryLabel("option group", object), location: columnLocation("dconf", in: location))
     return DeckOptions(
       id: try json.int64("id"),
       name: json.optionalString("name") ?? "",

@@ -47,28 +47,32 @@ enum AnkiValueRanges {
         "the collection's creation time \(collection.creationTime) is outside the times Anki accepts (\(creationTime.lowerBound)…\(creationTime.upperBound) seconds); \(fitted) is written")
       result.creationTime = fitted
     }
-    // The usual collection needs no change; its arrays are then not copied.
-    for index in collection.cards.indices {
-      var changes = Changes()
-      let card = fittedCard(collection.cards[index], &changes)
-      if !changes.isEmpty {
-        result.cards[index] = card
-        log.reportLimited(
-          "value-clamped", at: location.item("card \(card.id)"), summaryAt: location,
-          "\(changes.text): Anki reads \(changes.columns) in a narrower range and would otherwise refuse the package or read 0")
-      }
+    fitEach(&result.cards, with: fittedCard, location: location, log: &log) { card in
+      (item: "card \(card.id)", subject: "")
     }
-    for index in collection.reviews.indices {
-      var changes = Changes()
-      let review = fittedReview(collection.reviews[index], &changes)
-      if !changes.isEmpty {
-        result.reviews[index] = review
-        log.reportLimited(
-          "value-clamped", at: location.item("review \(review.id)"), summaryAt: location,
-          "review of card \(review.cardID): \(changes.text): Anki reads \(changes.columns) in a narrower range and would otherwise refuse the package or read 0")
-      }
+    fitEach(&result.reviews, with: fittedReview, location: location, log: &log) { review in
+      (item: "review \(review.id)", subject: "review of card \(review.cardID): ")
     }
     return result
+  }
+
+  /// Fits each of `rows` with `fit`, replacing only the rows that change (the usual collection
+  /// needs no change, and its arrays are then not copied), and reports each change at the item
+  /// `describe` names, its message starting with the subject `describe` gives.
+  private static func fitEach<Row>(
+    _ rows: inout [Row], with fit: (Row, inout Changes) -> Row, location: SourceLocation,
+    log: inout DiagnosticLog, describe: (Row) -> (item: String, subject: String)
+  ) {
+    for index in rows.indices {
+      var changes = Changes()
+      let row = fit(rows[index], &changes)
+      guard !changes.isEmpty else { continue }
+      rows[index] = row
+      let (item, subject) = describe(row)
+      log.reportLimited(
+        "value-clamped", at: location.item(item), summaryAt: location,
+        "\(subject)\(changes.text): Anki reads \(changes.columns) in a narrower range and would otherwise refuse the package or read 0")
+    }
   }
 
   /// What was changed in one row, as "ivl -5 is written as 0, factor …".

@@ -147,10 +147,7 @@ struct CollectionWriter {
     // `tags` and `flds` are assembled in reused buffers, not as new strings per note.
     var tags: [UInt8] = []
     var fields: [UInt8] = []
-    progress?.start(.writingNotes, total: Int64(collection.notes.count))
-    defer { progress?.finish(.writingNotes) }
-    for (count, note) in collection.notes.enumerated() {
-      if count % Self.progressStep == 0 { progress?.set(.writingNotes, completed: Int64(count)) }
+    try insertRows(collection.notes, with: statement, phase: .writingNotes) { note in
       let sortIndex = sortFields[note.noteTypeID] ?? 0
       let firstField = AnkiFieldText.strippingHTMLPreservingMediaFileNames(note.fields.first ?? "")
       let sortField =
@@ -171,7 +168,6 @@ struct CollectionWriter {
         if index > 0 { fields.append(0x1F) }
         fields.append(contentsOf: field.utf8)
       }
-      statement.reset()
       statement.bind(1, int64: note.id)
       statement.bind(2, text: note.guid)
       statement.bind(3, int64: note.noteTypeID)
@@ -182,19 +178,14 @@ struct CollectionWriter {
       // Bound as text; the column's integer affinity stores "12" as 12, exactly as Anki does.
       statement.bind(8, text: sortField)
       statement.bind(9, int64: Int64(AnkiFieldText.checksum(firstField)))
-      _ = try statement.step()
     }
   }
 
   private func insertCards(_ database: SQLiteDatabase) throws {
     let statement = try database.prepare(
       "INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", table: "cards")
-    progress?.start(.writingCards, total: Int64(collection.cards.count))
-    defer { progress?.finish(.writingCards) }
-    for (count, card) in collection.cards.enumerated() {
-      if count % Self.progressStep == 0 { progress?.set(.writingCards, completed: Int64(count)) }
+    try insertRows(collection.cards, with: statement, phase: .writingCards) { card in
       let s = card.scheduling
-      statement.reset()
       statement.bind(1, int64: card.id)
       statement.bind(2, int64: card.noteID)
       statement.bind(3, int64: card.deckID)
@@ -214,18 +205,13 @@ struct CollectionWriter {
       statement.bind(17, int64: Int64(s.flags))
       // Kept as stored: Anki reads "" and "{}" alike (CardData::from_str falls back to empty).
       statement.bind(18, text: s.data)
-      _ = try statement.step()
     }
   }
 
   private func insertReviews(_ database: SQLiteDatabase) throws {
     let statement = try database.prepare(
       "INSERT INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", table: "revlog")
-    progress?.start(.writingReviews, total: Int64(collection.reviews.count))
-    defer { progress?.finish(.writingReviews) }
-    for (count, review) in collection.reviews.enumerated() {
-      if count % Self.progressStep == 0 { progress?.set(.writingReviews, completed: Int64(count)) }
-      statement.reset()
+    try insertRows(collection.reviews, with: statement, phase: .writingReviews) { review in
       statement.bind(1, int64: review.id)
       statement.bind(2, int64: review.cardID)
       statement.bind(3, int64: Self.localUSN)
@@ -235,6 +221,20 @@ struct CollectionWriter {
       statement.bind(7, int64: Int64(review.easeFactor))
       statement.bind(8, int64: Int64(review.duration))
       statement.bind(9, int64: Int64(review.kind.rawValue))
+    }
+  }
+
+  /// Inserts one row per element of `rows` with `statement`, after `bind` has bound the
+  /// element's values, and reports the rows written as `phase`.
+  private func insertRows<Row>(
+    _ rows: [Row], with statement: SQLiteStatement, phase: ConversionPhase, bind: (Row) -> Void
+  ) throws {
+    progress?.start(phase, total: Int64(rows.count))
+    defer { progress?.finish(phase) }
+    for (count, row) in rows.enumerated() {
+      if count % Self.progressStep == 0 { progress?.set(phase, completed: Int64(count)) }
+      statement.reset()
+      bind(row)
       _ = try statement.step()
     }
   }

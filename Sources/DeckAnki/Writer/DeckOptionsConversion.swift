@@ -207,30 +207,30 @@ enum DeckOptionsConversion {
 
   // MARK: - Protobuf decoding
 
+  /// The repeated-float fields of `DeckConfig.Config`, by field number.
+  private static let floatListFields: [Int: WritableKeyPath<Settings, [Float]> & Sendable] = [
+    1: \.learnSteps, 2: \.relearnSteps, 3: \.fsrsParams4, 4: \.easyDaysPercentages, 5: \.fsrsParams5,
+    6: \.fsrsParams6,
+  ]
+
   /// The settings in a `DeckConfig.Config` blob; unknown fields are reported and skipped.
   static func decode(
     _ blob: Data, options: DeckOptions, location: SourceLocation, warnings: inout [Diagnostic]
   ) throws -> Settings {
     var reader = ProtobufReader(blob, location: location.item("\(label(options)): settings"))
     var s = Settings.protobufDefaults
-    func floats(_ wireType: ProtobufWireType, into list: inout [Float]) throws {
-      if wireType == .lengthDelimited {
-        list += try reader.readPackedFloats()
-      } else if wireType == .fixed32 {
-        list.append(try reader.readFloat())
-      } else {
-        try reader.skip(wireType)
-      }
-    }
     while let field = try reader.nextField() {
       let wire = field.wireType
+      // A repeated float comes packed, or one value at a time.
+      if let list = floatListFields[field.number], wire == .lengthDelimited || wire == .fixed32 {
+        if wire == .lengthDelimited {
+          s[keyPath: list] += try reader.readPackedFloats()
+        } else {
+          s[keyPath: list].append(try reader.readFloat())
+        }
+        continue
+      }
       switch (field.number, wire) {
-      case (1, _) where wire == .lengthDelimited || wire == .fixed32: try floats(wire, into: &s.learnSteps)
-      case (2, _) where wire == .lengthDelimited || wire == .fixed32: try floats(wire, into: &s.relearnSteps)
-      case (3, _) where wire == .lengthDelimited || wire == .fixed32: try floats(wire, into: &s.fsrsParams4)
-      case (4, _) where wire == .lengthDelimited || wire == .fixed32: try floats(wire, into: &s.easyDaysPercentages)
-      case (5, _) where wire == .lengthDelimited || wire == .fixed32: try floats(wire, into: &s.fsrsParams5)
-      case (6, _) where wire == .lengthDelimited || wire == .fixed32: try floats(wire, into: &s.fsrsParams6)
       case (9, .varint): s.newPerDay = try reader.readUInt32()
       case (10, .varint): s.reviewsPerDay = try reader.readUInt32()
       case (11, .fixed32): s.initialEase = try reader.readFloat()
@@ -242,8 +242,8 @@ enum DeckOptionsConversion {
       case (17, .varint): s.minimumLapseInterval = try reader.readUInt32()
       case (18, .varint): s.graduatingIntervalGood = try reader.readUInt32()
       case (19, .varint): s.graduatingIntervalEasy = try reader.readUInt32()
-      case (20, .varint): s.newCardInsertOrder = Int64(Int32(truncatingIfNeeded: try reader.readInt64()))
-      case (21, .varint): s.leechAction = Int64(Int32(truncatingIfNeeded: try reader.readInt64()))
+      case (20, .varint): s.newCardInsertOrder = Int64(try reader.readInt32())
+      case (21, .varint): s.leechAction = Int64(try reader.readInt32())
       case (22, .varint): s.leechThreshold = try reader.readUInt32()
       case (23, .varint): s.disableAutoplay = try reader.readBool()
       case (24, .varint): s.capAnswerTimeToSecs = try reader.readUInt32()
@@ -252,19 +252,19 @@ enum DeckOptionsConversion {
       case (27, .varint): s.buryNew = try reader.readBool()
       case (28, .varint): s.buryReviews = try reader.readBool()
       case (29, .varint): s.buryInterdayLearning = try reader.readBool()
-      case (30, .varint): s.newMix = Int64(Int32(truncatingIfNeeded: try reader.readInt64()))
-      case (31, .varint): s.interdayLearningMix = Int64(Int32(truncatingIfNeeded: try reader.readInt64()))
-      case (32, .varint): s.newCardSortOrder = Int64(Int32(truncatingIfNeeded: try reader.readInt64()))
-      case (33, .varint): s.reviewOrder = Int64(Int32(truncatingIfNeeded: try reader.readInt64()))
-      case (34, .varint): s.newCardGatherPriority = Int64(Int32(truncatingIfNeeded: try reader.readInt64()))
+      case (30, .varint): s.newMix = Int64(try reader.readInt32())
+      case (31, .varint): s.interdayLearningMix = Int64(try reader.readInt32())
+      case (32, .varint): s.newCardSortOrder = Int64(try reader.readInt32())
+      case (33, .varint): s.reviewOrder = Int64(try reader.readInt32())
+      case (34, .varint): s.newCardGatherPriority = Int64(try reader.readInt32())
       case (35, .varint): s.newPerDayMinimum = try reader.readUInt32()
-      case (36, .varint): s.questionAction = Int64(Int32(truncatingIfNeeded: try reader.readInt64()))
+      case (36, .varint): s.questionAction = Int64(try reader.readInt32())
       case (37, .fixed32): s.desiredRetention = try reader.readFloat()
       case (38, .varint): s.stopTimerOnAnswer = try reader.readBool()
       case (40, .fixed32): s.historicalRetention = try reader.readFloat()
       case (41, .fixed32): s.secondsToShowQuestion = try reader.readFloat()
       case (42, .fixed32): s.secondsToShowAnswer = try reader.readFloat()
-      case (43, .varint): s.answerAction = Int64(Int32(truncatingIfNeeded: try reader.readInt64()))
+      case (43, .varint): s.answerAction = Int64(try reader.readInt32())
       case (44, .varint): s.waitForAudio = try reader.readBool()
       case (45, .lengthDelimited): s.paramSearch = try reader.readString()
       case (46, .lengthDelimited): s.ignoreRevlogsBeforeDate = try reader.readString()
@@ -314,36 +314,19 @@ enum DeckOptionsConversion {
       report("\(what) is not a finite number; 0 is written in its place")
     }
 
+    /// `value` when it is one of `known`; otherwise Anki's `fallback`, named `fallbackName`, reported.
+    func known(
+      _ value: Int64, in known: ClosedRange<Int64>, _ what: String, else fallback: Int64, _ fallbackName: String
+    ) -> Int64 {
+      if known.contains(value) { return value }
+      report("\(what) \(value) is unknown; '\(fallbackName)' is written, as Anki does")
+      return fallback
+    }
     // new.order: insert order Due (0) is legacy 1, Random (1) is legacy 0.
-    let order: Int64
-    switch s.newCardInsertOrder {
-    case 0: order = 1
-    case 1: order = 0
-    default:
-      report("new card insert order \(s.newCardInsertOrder) is unknown; 'due' is written, as Anki does")
-      order = 1
-    }
-    let leechAction: Int64
-    switch s.leechAction {
-    case 0, 1: leechAction = s.leechAction
-    default:
-      report("leech action \(s.leechAction) is unknown; 'suspend' is written, as Anki does")
-      leechAction = 0
-    }
-    let answerAction: Int64
-    switch s.answerAction {
-    case 0...4: answerAction = s.answerAction
-    default:
-      report("answer action \(s.answerAction) is unknown; 'bury card' is written, as Anki does")
-      answerAction = 0
-    }
-    let questionAction: Int64
-    switch s.questionAction {
-    case 0, 1: questionAction = s.questionAction
-    default:
-      report("question action \(s.questionAction) is unknown; 'show answer' is written, as Anki does")
-      questionAction = 0
-    }
+    let order = 1 - known(s.newCardInsertOrder, in: 0...1, "new card insert order", else: 0, "due")
+    let leechAction = known(s.leechAction, in: 0...1, "leech action", else: 0, "suspend")
+    let answerAction = known(s.answerAction, in: 0...4, "answer action", else: 0, "bury card")
+    let questionAction = known(s.questionAction, in: 0...1, "question action", else: 0, "show answer")
     let scaledEase = (s.initialEase.isFinite ? s.initialEase : 0) * 1000
     // Float(UInt32.max) rounds up to 2^32, which UInt32 cannot hold: compare before converting.
     let initialFactor = scaledEase.rounded() >= 4_294_967_296 ? UInt32.max : UInt32(max(0, scaledEase.rounded()))

@@ -21,13 +21,10 @@ enum PackageSelection {
     var result = collection
 
     let usedNoteTypes = Set(collection.notes.map(\.noteTypeID))
-    result.noteTypes = collection.noteTypes.filter { noteType in
-      if usedNoteTypes.contains(noteType.id) { return true }
-      log.report(
-        "note-type-unused", at: location.item(CollectionValidation.label(noteType)),
-        "no note uses this note type; an .apkg carries only the note types its notes use (Anki would not import it), so it is left out")
-      return false
-    }
+    result.noteTypes = kept(
+      collection.noteTypes, where: { usedNoteTypes.contains($0.id) }, log: &log,
+      otherwise: "note-type-unused", at: { location.item(CollectionValidation.label($0)) },
+      "no note uses this note type; an .apkg carries only the note types its notes use (Anki would not import it), so it is left out")
 
     var usedDeckIDs = Set(collection.cards.map(\.deckID))
     usedDeckIDs.formUnion(collection.cards.map(\.scheduling.originalDeckID).filter { $0 != 0 })
@@ -39,29 +36,22 @@ enum PackageSelection {
         levels.removeLast()
       }
     }
-    result.decks = collection.decks.filter { deck in
-      if deck.id == 1 || usedDeckIDs.contains(deck.id)
-        || keptNames.contains(CollectionValidation.uniqueKey(deck.name))
-      {
-        return true
-      }
-      log.report(
-        "deck-unused", at: location.item("deck '\(deck.name)' (id \(deck.id))"),
-        "the deck holds no cards and is no parent of a deck that does; an .apkg carries only those (Anki would not import it), so it is left out")
-      return false
-    }
+    result.decks = kept(
+      collection.decks,
+      where: { deck in
+        deck.id == 1 || usedDeckIDs.contains(deck.id) || keptNames.contains(CollectionValidation.uniqueKey(deck.name))
+      }, log: &log,
+      otherwise: "deck-unused", at: { location.item("deck '\($0.name)' (id \($0.id))") },
+      "the deck holds no cards and is no parent of a deck that does; an .apkg carries only those (Anki would not import it), so it is left out")
 
     var usedOptions: Set<Int64> = [1]
     for deck in result.decks {
       if case .normal(let optionsID) = deck.kind { usedOptions.insert(optionsID) }
     }
-    result.deckOptions = collection.deckOptions.filter { options in
-      if usedOptions.contains(options.id) { return true }
-      log.report(
-        "deck-options-unused", at: location.item(DeckOptionsConversion.label(options)),
-        "no written deck uses this option group; an .apkg carries only the groups its decks use (Anki would not import it), so it is left out")
-      return false
-    }
+    result.deckOptions = kept(
+      collection.deckOptions, where: { usedOptions.contains($0.id) }, log: &log,
+      otherwise: "deck-options-unused", at: { location.item(DeckOptionsConversion.label($0)) },
+      "no written deck uses this option group; an .apkg carries only the groups its decks use (Anki would not import it), so it is left out")
 
     let cardIDs = Set(collection.cards.map(\.id))
     result.reviews = collection.reviews.filter { cardIDs.contains($0.cardID) }
@@ -72,6 +62,19 @@ enum PackageSelection {
         "\(dropped) review-log entr\(dropped == 1 ? "y belongs" : "ies belong") to cards the collection does not hold; an .apkg carries only the reviews of its cards, so \(dropped == 1 ? "it is" : "they are") left out")
     }
     return result
+  }
+
+  /// The elements of `items` that `isKept` accepts; each other one is reported as `category` at
+  /// the place `place` gives, with `message`.
+  private static func kept<Item>(
+    _ items: [Item], where isKept: (Item) -> Bool, log: inout DiagnosticLog,
+    otherwise category: String, at place: (Item) -> SourceLocation, _ message: String
+  ) -> [Item] {
+    items.filter { item in
+      if isKept(item) { return true }
+      log.report(category, at: place(item), message)
+      return false
+    }
   }
 
   /// `collection` with a deck added for every parent level that no deck names (compared as

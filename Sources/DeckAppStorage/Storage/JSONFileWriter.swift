@@ -32,11 +32,7 @@ struct JSONFileWriter: StorageFileWriter {
   }
 
   mutating func produce(at path: String) throws {
-    do {
-      try bytes.write(to: URL(fileURLWithPath: path))
-    } catch {
-      throw DeckError(.writeFailed, at: location, "cannot write the file (\(error.localizedDescription))")
-    }
+    try writingFile(at: location) { try bytes.write(to: URL(fileURLWithPath: path)) }
   }
 
   func verify(at path: String) throws {

@@ -43,7 +43,9 @@ struct JSONRecordFile {
           .wrongFormat, at: location,
           "a deckport deck document (\"format\": \"deckport-deck\"), not app records; convert decks with `deckport convert`")
       }
-      let chosen = try chooseKey(key, in: object)
+      let chosen = try RecordKeyChoice.key(
+        key, candidates: Self.keysHoldingRecords(object), holding: "arrays of records",
+        noneFound: "the JSON object holds no array of records; name its key with \(setting: .recordKey)", at: location)
       guard let value = object[chosen] else {
         throw DeckError(
           .missingPart, at: location.item("key '\(chosen)'"),
@@ -72,19 +74,11 @@ struct JSONRecordFile {
     }
   }
 
-  private func chooseKey(_ key: String?, in object: AppRecord) throws -> String {
-    if let key { return key }
-    let candidates = object.fields.filter { field in
+  /// The keys of `object` whose values are arrays of objects.
+  private static func keysHoldingRecords(_ object: AppRecord) -> [String] {
+    object.fields.filter { field in
       guard case .array(let items) = field.value else { return false }
       return items.allSatisfy { $0.type == .object }
     }.map(\.key)
-    guard candidates.count == 1, let only = candidates.first else {
-      throw DeckError(
-        .invalidRequest, at: location,
-        candidates.isEmpty
-          ? "the JSON object holds no array of records; name its key with \(setting: .recordKey)"
-          : "several keys hold arrays of records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with \(setting: .recordKey)")
-    }
-    return only
   }
 }

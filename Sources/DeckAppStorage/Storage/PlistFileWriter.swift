@@ -29,11 +29,7 @@ struct PlistFileWriter: StorageFileWriter {
       case .dictionary(let dictionary):
         if key == nil {
           let candidates = PlistRecordReader.keysHoldingRecords(dictionary)
-          if candidates.count > 1 {
-            throw DeckError(
-              .invalidRequest, at: location,
-              "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with \(setting: .recordKey)")
-          }
+          if candidates.count > 1 { throw RecordKeyChoice.severalKeys(candidates, holding: "records", at: location) }
           key = candidates.first ?? AppStorageOptions.defaultPlistKey
         }
         if let chosen = key, let existing = dictionary[chosen] {
@@ -93,11 +89,7 @@ struct PlistFileWriter: StorageFileWriter {
   }
 
   mutating func produce(at path: String) throws {
-    do {
-      try bytes.write(to: URL(fileURLWithPath: path))
-    } catch {
-      throw DeckError(.writeFailed, at: location, "cannot write the file (\(error.localizedDescription))")
-    }
+    try writingFile(at: location) { try bytes.write(to: URL(fileURLWithPath: path)) }
   }
 
   func verify(at path: String) throws {

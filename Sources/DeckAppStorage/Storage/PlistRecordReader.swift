@@ -27,7 +27,9 @@ struct PlistRecordReader {
     let document = try Self.document(data, location: location)
     switch document.root {
     case .dictionary(let dictionary):
-      let chosen = try chooseKey(key, in: dictionary)
+      let chosen = try RecordKeyChoice.key(
+        key, candidates: Self.keysHoldingRecords(dictionary), holding: "records",
+        noneFound: "no key holds records (\(Self.describeKeys(dictionary))); name the key with \(setting: .recordKey)", at: location)
       guard let value = dictionary[chosen] else {
         throw DeckError(.missingPart, at: location.item("key '\(chosen)'"), "no such key in the plist (\(Self.describeKeys(dictionary)))")
       }
@@ -71,19 +73,6 @@ struct PlistRecordReader {
       default: return false
       }
     }.map(\.key)
-  }
-
-  private func chooseKey(_ key: String?, in dictionary: PlistDictionary) throws -> String {
-    if let key { return key }
-    let candidates = Self.keysHoldingRecords(dictionary)
-    guard candidates.count == 1, let only = candidates.first else {
-      throw DeckError(
-        .invalidRequest, at: location,
-        candidates.isEmpty
-          ? "no key holds records (\(Self.describeKeys(dictionary))); name the key with \(setting: .recordKey)"
-          : "several keys hold records (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with \(setting: .recordKey)")
-    }
-    return only
   }
 
   private static func describeKeys(_ dictionary: PlistDictionary) -> String {

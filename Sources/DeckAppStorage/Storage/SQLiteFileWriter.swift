@@ -53,11 +53,7 @@ struct SQLiteFileWriter: StorageFileWriter {
       working = scratch.path(for: "new.sqlite")
     }
     try Self.write(records, databasePath: working, location: location)
-    do {
-      try FileManager.default.copyItem(atPath: working, toPath: path)
-    } catch {
-      throw DeckError(.writeFailed, at: location, "cannot write the file (\(error.localizedDescription))")
-    }
+    try writingFile(at: location) { try FileManager.default.copyItem(atPath: working, toPath: path) }
     withExtendedLifetime(keep) {}
   }
 

@@ -28,6 +28,17 @@ extension StorageFileWriter {
   /// Most kinds are a single file.
   func discardReplacedCompanionFiles() {}
 
+  /// Runs `write`, which makes the new file; its failure becomes a write failure at `location`.
+  ///
+  /// - Throws: ``DeckError/Kind/writeFailed`` `cannot write the file (…)`.
+  func writingFile(at location: SourceLocation, _ write: () throws -> Void) throws {
+    do {
+      try write()
+    } catch {
+      throw DeckError(.writeFailed, at: location, "cannot write the file (\(error.localizedDescription))")
+    }
+  }
+
   /// Throws a verification failure naming the first difference, when there is one.
   func requireEqual(expected: [AppRecord], actual: [AppRecord], labels: (Int) -> String, at location: SourceLocation) throws {
     if let difference = AppRecordComparison.firstDifference(expected: expected, actual: actual, labels: labels) {

@@ -7,10 +7,8 @@ extension DeckComparison {
   /// cards are left out on both sides.
   func deckDifferences() -> DeckDifference.DeckDifferences {
     guard compared.contains(.decks) else { return DeckDifference.DeckDifferences() }
-    let matched = paired(used(old), used(new), id: \.id, name: \.name)
-    var result = DeckDifference.DeckDifferences()
-    result.added = matched.added.map { DeckDifference.NamedEntry(id: $0.id, name: $0.name) }.sorted(by: Self.byName)
-    result.removed = matched.removed.map { DeckDifference.NamedEntry(id: $0.id, name: $0.name) }.sorted(by: Self.byName)
+    let matched = pairedByName(used(old), used(new), id: \.id, name: \.name)
+    var result = DeckDifference.DeckDifferences(added: matched.added, removed: matched.removed)
     result.renamed = matched.pairs.filter { $0.old.name != $0.new.name }
       .map { DeckDifference.DeckRename(id: $0.new.id, old: $0.old.name, new: $0.new.name) }
       .sorted { ($0.new, $0.id) < ($1.new, $1.id) }

@@ -7,10 +7,8 @@ extension DeckComparison {
   /// both sides.
   func noteTypeDifferences() -> DeckDifference.NoteTypeDifferences {
     guard compared.contains(.noteTypes) else { return DeckDifference.NoteTypeDifferences() }
-    let matched = paired(used(old), used(new), id: \.id, name: \.name)
-    var result = DeckDifference.NoteTypeDifferences()
-    result.added = matched.added.map { DeckDifference.NamedEntry(id: $0.id, name: $0.name) }.sorted(by: Self.byName)
-    result.removed = matched.removed.map { DeckDifference.NamedEntry(id: $0.id, name: $0.name) }.sorted(by: Self.byName)
+    let matched = pairedByName(used(old), used(new), id: \.id, name: \.name)
+    var result = DeckDifference.NoteTypeDifferences(added: matched.added, removed: matched.removed)
     result.changed = matched.pairs.compactMap { change(from: $0.old, to: $0.new) }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     return result
   }
@@ -75,9 +73,5 @@ extension DeckComparison {
     }
     result.removed = before.indices.filter { !taken.contains($0) }.map { before[$0] }
     return (result, after.indices.compactMap { index in partner[index].map { ($0, index) } })
-  }
-
-  static func byName(_ a: DeckDifference.NamedEntry, _ b: DeckDifference.NamedEntry) -> Bool {
-    (a.name, a.id) < (b.name, b.id)
   }
 }

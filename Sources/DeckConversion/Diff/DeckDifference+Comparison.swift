@@ -78,6 +78,19 @@ struct DeckComparison {
     Dictionary(notes.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
+  /// Pairs items that have an id and a name (note types, decks) as
+  /// ``paired(_:_:id:name:)`` does; the items left without a partner are returned as entries,
+  /// sorted by name, then id.
+  func pairedByName<Item>(
+    _ oldItems: [Item], _ newItems: [Item], id: (Item) -> Int64, name: (Item) -> String
+  ) -> (pairs: [(old: Item, new: Item)], removed: [DeckDifference.NamedEntry], added: [DeckDifference.NamedEntry]) {
+    let matched = paired(oldItems, newItems, id: id, name: name)
+    func entries(_ items: [Item]) -> [DeckDifference.NamedEntry] {
+      items.map { DeckDifference.NamedEntry(id: id($0), name: name($0)) }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    }
+    return (matched.pairs, entries(matched.removed), entries(matched.added))
+  }
+
   /// Pairs items of the old and new side: by id first (when both formats hold ids), then the
   /// rest by name. Returns the pairs (in the new side's order) and the items of each side left
   /// without a partner.

@@ -47,20 +47,23 @@ extension DeckDifference {
     notCompared.isEmpty ? [] : ["Not compared (a format cannot hold it):"] + notCompared.map { "  \($0.explanation)" }
   }
 
-  /// `Title: 1 added, 2 changed` for a part with changes.
-  private static func heading(_ title: String, _ count: SectionCount, changed: String = "changed") -> [String] {
+  /// For a part with changes: `Title: 1 added, 2 changed`, then `+` and the description of each
+  /// entry in `added`, then `-` and that of each entry in `removed`; nothing for a part without.
+  private static func section<Entry>(
+    _ title: String, _ count: SectionCount, added: [Entry], removed: [Entry], changed: String = "changed",
+    _ describe: (Entry) -> String
+  ) -> [String] {
+    guard !count.isEmpty else { return [] }
     let parts = [
       count.added > 0 ? "\(count.added) added" : nil, count.removed > 0 ? "\(count.removed) removed" : nil,
       count.changed > 0 ? "\(count.changed) \(changed)" : nil,
     ].compactMap { $0 }
     return ["\(title): \(parts.joined(separator: ", "))"]
+      + added.map { "  + " + describe($0) } + removed.map { "  - " + describe($0) }
   }
 
   private var noteLines: [String] {
-    guard !counts.notes.isEmpty else { return [] }
-    var lines = Self.heading("Notes", counts.notes)
-    lines += notes.added.map { "  + \(Self.describe($0))" }
-    lines += notes.removed.map { "  - \(Self.describe($0))" }
+    var lines = Self.section("Notes", counts.notes, added: notes.added, removed: notes.removed, Self.describe)
     for change in notes.changed {
       lines.append("  ~ note \(change.guid) (\(change.noteType))")
       if let type = change.noteTypeChange { lines.append("      note type: \(type.old) → \(type.new)") }
@@ -81,9 +84,7 @@ extension DeckDifference {
   }
 
   private var noteTypeLines: [String] {
-    guard !counts.noteTypes.isEmpty else { return [] }
-    var lines = Self.heading("Note types", counts.noteTypes)
-    lines += noteTypes.added.map { "  + \($0.name)" } + noteTypes.removed.map { "  - \($0.name)" }
+    var lines = Self.section("Note types", counts.noteTypes, added: noteTypes.added, removed: noteTypes.removed, \.name)
     for change in noteTypes.changed {
       lines.append("  ~ \(change.name)")
       if let rename = change.rename { lines.append("      renamed: \(rename.old) → \(rename.new)") }
@@ -103,21 +104,18 @@ extension DeckDifference {
   }
 
   private var deckLines: [String] {
-    guard !counts.decks.isEmpty else { return [] }
-    return Self.heading("Decks", counts.decks, changed: "renamed") + decks.added.map { "  + \($0.name)" }
-      + decks.removed.map { "  - \($0.name)" } + decks.renamed.map { "  ~ \($0.old) → \($0.new)" }
+    Self.section("Decks", counts.decks, added: decks.added, removed: decks.removed, changed: "renamed", \.name)
+      + decks.renamed.map { "  ~ \($0.old) → \($0.new)" }
   }
 
   private var tagLines: [String] {
-    guard !counts.tags.isEmpty else { return [] }
-    return Self.heading("Tags", counts.tags) + tags.added.map { "  + \($0)" } + tags.removed.map { "  - \($0)" }
+    Self.section("Tags", counts.tags, added: tags.added, removed: tags.removed) { $0 }
   }
 
   private var schedulingLines: [String] {
-    guard !counts.cards.isEmpty else { return [] }
-    var lines = Self.heading("Scheduling (cards)", counts.cards)
-    lines += scheduling.added.map { "  + card \($0.guid) #\($0.ord + 1)" }
-    lines += scheduling.removed.map { "  - card \($0.guid) #\($0.ord + 1)" }
+    var lines = Self.section("Scheduling (cards)", counts.cards, added: scheduling.added, removed: scheduling.removed) {
+      "card \($0.guid) #\($0.ord + 1)"
+    }
     for change in scheduling.changed {
       var parts = change.changes.map { "\($0.property) \($0.old) → \($0.new)" }
       if let deck = change.deck { parts.append("deck \(deck.old) → \(deck.new)") }
@@ -127,9 +125,7 @@ extension DeckDifference {
   }
 
   private var reviewLines: [String] {
-    guard !counts.reviews.isEmpty else { return [] }
-    return Self.heading("Reviews", counts.reviews) + reviews.added.map { "  + \(Self.describe($0))" }
-      + reviews.removed.map { "  - \(Self.describe($0))" }
+    Self.section("Reviews", counts.reviews, added: reviews.added, removed: reviews.removed, Self.describe)
   }
 
   /// `review 1700000000000 of card GUID #1, ease 3`.
@@ -139,10 +135,9 @@ extension DeckDifference {
   }
 
   private var mediaLines: [String] {
-    guard !counts.media.isEmpty else { return [] }
-    return Self.heading("Media", counts.media)
-      + media.added.map { "  + \($0.name) (\(ByteCount.text($0.size)), sha1 \($0.sha1.prefix(10)))" }
-      + media.removed.map { "  - \($0.name) (\(ByteCount.text($0.size)), sha1 \($0.sha1.prefix(10)))" }
+    Self.section("Media", counts.media, added: media.added, removed: media.removed) {
+      "\($0.name) (\(ByteCount.text($0.size)), sha1 \($0.sha1.prefix(10)))"
+    }
       + media.changed.map {
         "  ~ \($0.new.name) (sha1 \($0.old.sha1.prefix(10)) → \($0.new.sha1.prefix(10)), \(ByteCount.text($0.old.size)) → \(ByteCount.text($0.new.size)))"
       }

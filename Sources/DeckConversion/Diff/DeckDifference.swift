@@ -65,15 +65,9 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   /// How many things changed in each part.
   public var counts: Counts {
     Counts(
-      notes: SectionCount(added: notes.added.count, removed: notes.removed.count, changed: notes.changed.count),
-      noteTypes: SectionCount(
-        added: noteTypes.added.count, removed: noteTypes.removed.count, changed: noteTypes.changed.count),
+      notes: notes.count, noteTypes: noteTypes.count,
       decks: SectionCount(added: decks.added.count, removed: decks.removed.count, changed: decks.renamed.count),
-      tags: SectionCount(added: tags.added.count, removed: tags.removed.count, changed: 0),
-      cards: SectionCount(
-        added: scheduling.added.count, removed: scheduling.removed.count, changed: scheduling.changed.count),
-      reviews: SectionCount(added: reviews.added.count, removed: reviews.removed.count, changed: 0),
-      media: SectionCount(added: media.added.count, removed: media.removed.count, changed: media.changed.count))
+      tags: tags.count, cards: scheduling.count, reviews: reviews.count, media: media.count)
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -150,13 +144,36 @@ extension DeckDifference {
     public var new: Value
   }
 
-  /// Names added and removed.
-  public struct ItemDifferences: Sendable, Equatable, Codable {
-    /// Names only the `to` side has, sorted.
-    public var added: [String] = []
-    /// Names only the `from` side has, sorted.
-    public var removed: [String] = []
+  /// Entries added and removed in one part of the decks.
+  public struct AddedRemoved<Entry: Sendable & Equatable & Codable>: Sendable, Equatable, Codable {
+    /// Entries only the `to` side has.
+    public var added: [Entry] = []
+    /// Entries only the `from` side has.
+    public var removed: [Entry] = []
+
+    /// How many were added and removed.
+    public var count: SectionCount { SectionCount(added: added.count, removed: removed.count, changed: 0) }
   }
+
+  /// Entries added, removed and changed in one part of the decks.
+  public struct AddedRemovedChanged<Entry: Sendable & Equatable & Codable, Changed: Sendable & Equatable & Codable>:
+    Sendable, Equatable, Codable
+  {
+    /// Entries only the `to` side has.
+    public var added: [Entry] = []
+    /// Entries only the `from` side has.
+    public var removed: [Entry] = []
+    /// Entries both sides have that differ.
+    public var changed: [Changed] = []
+
+    /// How many were added, removed and changed.
+    public var count: SectionCount {
+      SectionCount(added: added.count, removed: removed.count, changed: changed.count)
+    }
+  }
+
+  /// Names added and removed, sorted.
+  public typealias ItemDifferences = AddedRemoved<String>
 
   /// Names added, removed and renamed (at the same position, another name) in a list such as a
   /// note type's fields or templates.
@@ -218,15 +235,8 @@ extension DeckDifference {
     public var tagsRemoved: [String]
   }
 
-  /// Notes added, removed and changed.
-  public struct NoteDifferences: Sendable, Equatable, Codable {
-    /// Notes only the `to` deck has, by GUID.
-    public var added: [NoteEntry] = []
-    /// Notes only the `from` deck has, by GUID.
-    public var removed: [NoteEntry] = []
-    /// Notes both have that differ, by GUID.
-    public var changed: [NoteChange] = []
-  }
+  /// Notes added, removed and changed, each list sorted by GUID.
+  public typealias NoteDifferences = AddedRemovedChanged<NoteEntry, NoteChange>
 
   /// A note type or deck by id and name.
   public struct NamedEntry: Sendable, Equatable, Codable {
@@ -254,15 +264,8 @@ extension DeckDifference {
     public var cssChanged: Bool
   }
 
-  /// Note types added, removed and changed.
-  public struct NoteTypeDifferences: Sendable, Equatable, Codable {
-    /// Note types only the `to` deck has.
-    public var added: [NamedEntry] = []
-    /// Note types only the `from` deck has.
-    public var removed: [NamedEntry] = []
-    /// Note types both have that differ.
-    public var changed: [NoteTypeChange] = []
-  }
+  /// Note types added, removed and changed (both have them and they differ).
+  public typealias NoteTypeDifferences = AddedRemovedChanged<NamedEntry, NoteTypeChange>
 
   /// A deck renamed (same id, other name).
   public struct DeckRename: Sendable, Equatable, Codable {
@@ -314,16 +317,9 @@ extension DeckDifference {
     public var deck: Change<String>?
   }
 
-  /// Cards whose scheduling changed, and cards added to or removed from notes both decks have
-  /// (the cards of an added or removed note count with the note).
-  public struct SchedulingDifferences: Sendable, Equatable, Codable {
-    /// Cards only the `to` deck has, of notes both have.
-    public var added: [CardEntry] = []
-    /// Cards only the `from` deck has, of notes both have.
-    public var removed: [CardEntry] = []
-    /// Cards whose scheduling or deck changed.
-    public var changed: [CardChange] = []
-  }
+  /// Cards whose scheduling or deck changed, and cards added to or removed from notes both
+  /// decks have (the cards of an added or removed note count with the note).
+  public typealias SchedulingDifferences = AddedRemovedChanged<CardEntry, CardChange>
 
   /// A review log entry.
   public struct ReviewEntry: Sendable, Equatable, Codable {
@@ -338,12 +334,7 @@ extension DeckDifference {
   }
 
   /// Review log entries added and removed, matched by id.
-  public struct ReviewDifferences: Sendable, Equatable, Codable {
-    /// Entries only the `to` deck has.
-    public var added: [ReviewEntry] = []
-    /// Entries only the `from` deck has.
-    public var removed: [ReviewEntry] = []
-  }
+  public typealias ReviewDifferences = AddedRemoved<ReviewEntry>
 
   /// A media file by name and content.
   public struct MediaEntry: Sendable, Equatable, Codable {
@@ -355,13 +346,7 @@ extension DeckDifference {
     public var size: Int64
   }
 
-  /// Media files added, removed and changed, matched by name (in Unicode NFC, as Anki keeps names).
-  public struct MediaDifferences: Sendable, Equatable, Codable {
-    /// Files only the `to` deck has.
-    public var added: [MediaEntry] = []
-    /// Files only the `from` deck has.
-    public var removed: [MediaEntry] = []
-    /// Files both have with other bytes: the `from` file as `old`, the `to` file as `new`.
-    public var changed: [Change<MediaEntry>] = []
-  }
+  /// Media files added, removed and changed, matched by name (in Unicode NFC, as Anki keeps
+  /// names); a changed file has other bytes, the `from` file as `old`, the `to` file as `new`.
+  public typealias MediaDifferences = AddedRemovedChanged<MediaEntry, Change<MediaEntry>>
 }

@@ -43,31 +43,26 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// This location narrowed to a zip member.
-  public func member(_ name: String) -> SourceLocation {
-    var copy = self
-    copy.member = name
-    return copy
-  }
+  public func member(_ name: String) -> SourceLocation { narrowed(\.member, to: name) }
 
   /// This location narrowed to a table, and optionally a row in it.
   public func table(_ name: String, row: Int64? = nil) -> SourceLocation {
-    var copy = self
-    copy.table = name
-    copy.row = row
-    return copy
+    narrowed(\.table, to: name).narrowed(\.row, to: row)
   }
 
   /// This location narrowed to a named item (a column, a JSON key, a protobuf field).
-  public func item(_ name: String) -> SourceLocation {
-    var copy = self
-    copy.item = name
-    return copy
-  }
+  public func item(_ name: String) -> SourceLocation { narrowed(\.item, to: name) }
+
+  /// This location narrowed to a JSON path, such as `notes[3].fields`.
+  public func atJSONPath(_ path: String) -> SourceLocation { narrowed(\.jsonPath, to: path) }
 
   /// This location narrowed to a byte offset.
-  public func offset(_ offset: Int64) -> SourceLocation {
+  public func offset(_ offset: Int64) -> SourceLocation { narrowed(\.byteOffset, to: offset) }
+
+  /// This location with `value` in the part `part`.
+  private func narrowed<Value>(_ part: WritableKeyPath<SourceLocation, Value?>, to value: Value?) -> SourceLocation {
     var copy = self
-    copy.byteOffset = offset
+    copy[keyPath: part] = value
     return copy
   }
 

@@ -28,9 +28,7 @@ package enum CollectionRepair {
   package static func repaired(
     _ collection: DeckCollection, location: SourceLocation
   ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
-    var warnings = CappedWarnings(location: location, listedPerCategory: listedPerCategory)
-    var result = collection
-    result.notes = fittedNotes(collection, location: location, warnings: &warnings)
+    var (result, warnings) = withFittedNotes(collection, location: location)
     let noteIDs = Set(collection.notes.map(\.id))
     if collection.cards.contains(where: { !noteIDs.contains($0.noteID) }) {
       result.cards.removeAll { card in
@@ -50,10 +48,18 @@ package enum CollectionRepair {
   package static func fittingFields(
     _ collection: DeckCollection, location: SourceLocation
   ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    let (result, warnings) = withFittedNotes(collection, location: location)
+    return (result, warnings.finished())
+  }
+
+  /// `collection` with its notes' field counts repaired, and the warnings so far.
+  private static func withFittedNotes(
+    _ collection: DeckCollection, location: SourceLocation
+  ) -> (collection: DeckCollection, warnings: CappedWarnings) {
     var warnings = CappedWarnings(location: location, listedPerCategory: listedPerCategory)
     var result = collection
     result.notes = fittedNotes(collection, location: location, warnings: &warnings)
-    return (result, warnings.finished())
+    return (result, warnings)
   }
 
   /// `values` fitted to `count` fields as Anki's Check Database fits them: padded with empty

@@ -70,26 +70,13 @@ package struct DeckJSONDirectoryReader: Sendable {
   /// The index file, checked for its format and version.
   static func readIndex(at path: String) throws -> DeckJSONDirectoryIndex {
     let location = SourceLocation(file: path)
-    struct Header: Decodable {
-      var format: String?
-      var version: Int?
-    }
     let data = try FolderReading.contents(of: path)
-    let header = try FolderReading.decode(Header.self, from: data, location: location)
-    guard header.format == DeckJSONDirectory.formatName else {
-      var place = location
-      place.jsonPath = "format"
-      throw DeckError(
-        .wrongFormat, at: place,
-        "not a json-dir index: \"format\" is \(header.format.map { "\"\($0)\"" } ?? "missing"), not \"\(DeckJSONDirectory.formatName)\"")
-    }
-    guard header.version == DeckJSONDirectory.currentVersion else {
-      var place = location
-      place.jsonPath = "version"
-      throw DeckError(
-        .unsupportedVersion, at: place,
-        "json-dir version \(header.version.map(String.init) ?? "(missing)") is not supported; this deckport reads version \(DeckJSONDirectory.currentVersion)")
-    }
+    let header = try FolderReading.decode(DocumentHeader.self, from: data, location: location)
+    try header.check(
+      format: DeckJSONDirectory.formatName, version: DeckJSONDirectory.currentVersion, at: location,
+      wrongFormat: { found in
+        "not a json-dir index: \"format\" is \(found.map { "\"\($0)\"" } ?? "missing"), not \"\(DeckJSONDirectory.formatName)\""
+      }, formatTitle: "json-dir")
     return try FolderReading.decode(DeckJSONDirectoryIndex.self, from: data, location: location)
   }
 
