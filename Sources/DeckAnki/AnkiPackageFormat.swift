@@ -27,7 +27,7 @@ extension DuplicateGUIDPolicy: FormatOptionGroup {
 
 /// Anki packages as formats: `apkg` and `colpkg` (read in every generation, written in the
 /// legacy layout every Anki reads), `apkg-modern` and `colpkg-modern` (written in the latest
-/// layout). Reading takes ``AnkiPackageReader/Limits``; writing takes ``DuplicateGUIDPolicy``.
+/// layout). Reading takes `AnkiPackageReader/Limits`; writing takes ``DuplicateGUIDPolicy``.
 public struct AnkiPackageFormat: DeckFormat {
   /// Deck package or collection package.
   public var kind: AnkiPackageKind
@@ -77,14 +77,14 @@ public struct AnkiPackageFormat: DeckFormat {
     return (try? handle.read(upToCount: 4)) == Data([0x50, 0x4B, 0x03, 0x04])
   }
 
-  /// Reads the package with ``AnkiPackageReader``.
+  /// Reads the package with `AnkiPackageReader`.
   public func read(path: String, context: FormatReadContext) throws -> LoadedDeck {
     let contents = try AnkiPackageReader(limits: context.options[AnkiPackageReader.Limits.self], progress: context.progress)
       .read(path: path, kind: kind)
     return LoadedDeck(collection: contents.collection, formatName: contents.formatName, warnings: contents.warnings)
   }
 
-  /// Writes the package with ``AnkiPackageWriter``.
+  /// Writes the package with `AnkiPackageWriter`.
   public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws -> DeckWriteResult {
     let options = AnkiPackageWriter.Options(
       generation: generation, kind: kind, duplicateGUIDs: context.options[DuplicateGUIDPolicy.self])

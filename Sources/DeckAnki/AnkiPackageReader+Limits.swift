@@ -64,7 +64,7 @@ extension AnkiPackageReader {
 }
 
 /// Counts what is unpacked from one package against its budget
-/// (``AnkiPackageReader/Limits/budget(packageBytes:)``), from every thread that reads it.
+/// (`AnkiPackageReader/Limits/budget(packageBytes:)`), from every thread that reads it.
 ///
 /// Each member counts once, at the most any one read of it produced, so reading a media file
 /// twice (to check it, then to copy it) does not count it twice.

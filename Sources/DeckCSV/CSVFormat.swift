@@ -12,9 +12,9 @@ extension CSVOptions: FormatOptionGroup {
   public init() { self.init(separator: nil) }
 }
 
-/// CSV and TSV in Anki's text-file dialect (`csv`, `tsv`): read with ``CSVReader`` (the file's
+/// CSV and TSV in Anki's text-file dialect (`csv`, `tsv`): read with `CSVReader` (the file's
 /// header directives or detection decide the separator, whichever the name), written with
-/// ``CSVWriter`` (a comma or a tab, unless ``CSVOptions/separator`` says otherwise). Both take
+/// `CSVWriter` (a comma or a tab, unless ``CSVOptions/separator`` says otherwise). Both take
 /// ``CSVOptions``.
 public struct CSVFormat: DeckFormat {
   /// The separator this format writes when the options name none.

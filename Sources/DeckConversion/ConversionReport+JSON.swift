@@ -42,7 +42,7 @@ extension ConversionReport {
     var warnings: [Warning]
   }
 
-  /// This report as one JSON object (``ReportJSON``): `dryRun`, `input`, `inputFormat`,
+  /// This report as one JSON object (`ReportJSON`): `dryRun`, `input`, `inputFormat`,
   /// `output`, `outputFormat`, `outputExisted`, `bytes` (the size of the file written, or that a
   /// dry run would write; absent for app storage), `written` (notes, cards, reviews, media),
   /// `records` (app storage: place, added, updated, unchanged, skipped), `backup` and
@@ -85,7 +85,7 @@ extension BatchConversionItem {
     var failed: Int
   }
 
-  /// A batch as one JSON object (``ReportJSON``): `files` (each with `input`, `output`,
+  /// A batch as one JSON object (`ReportJSON`): `files` (each with `input`, `output`,
   /// `status` — `written`, `would-write` for a dry run, or `failed` — `error` when it failed,
   /// and `report`, the conversion's report as ``ConversionReport/jsonText(input:output:)``
   /// prints it), `converted` and `failed`.

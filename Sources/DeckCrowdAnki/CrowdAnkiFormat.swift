@@ -5,8 +5,8 @@ extension FormatName {
   public static let crowdanki: FormatName = "crowdanki"
 }
 
-/// CrowdAnki folders (`crowdanki`), recognised by their deck file (``CrowdAnkiFolder``): read
-/// with ``CrowdAnkiReader``, written with ``CrowdAnkiWriter``.
+/// CrowdAnki folders (`crowdanki`), recognised by their deck file (`CrowdAnkiFolder`): read
+/// with `CrowdAnkiReader`, written with `CrowdAnkiWriter`.
 public struct CrowdAnkiFormat: DeckFormat {
   public let description = FormatDescription(
     name: .crowdanki,

@@ -7,8 +7,8 @@ extension FormatName {
   public static let jsonDir: FormatName = "json-dir"
 }
 
-/// The deckport JSON deck document (`json`): read with ``DeckJSONReader``, written with
-/// ``DeckJSONWriter``.
+/// The deckport JSON deck document (`json`): read with `DeckJSONReader`, written with
+/// `DeckJSONWriter`.
 public struct DeckJSONFormat: DeckFormat {
   public let description = FormatDescription(
     name: .json, summary: "the deckport JSON deck format, media embedded", extensions: ["json"], reads: true,
@@ -33,7 +33,7 @@ public struct DeckJSONFormat: DeckFormat {
 }
 
 /// A json-dir folder (`json-dir`): the deckport JSON deck split into a file per note, note
-/// type and deck, recognised by its index file (``DeckJSONDirectory``).
+/// type and deck, recognised by its index file (`DeckJSONDirectory`).
 public struct DeckJSONDirectoryFormat: DeckFormat {
   public let description = FormatDescription(
     name: .jsonDir,

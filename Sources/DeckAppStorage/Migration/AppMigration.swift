@@ -62,7 +62,7 @@ public struct AppMigrationReport: Sendable {
 }
 
 /// Moves app records from one storage to another (plist, JSON file, deckport SQLite, Core Data
-/// store) without losing any: it reads every record, writes them with ``AppStorageWriter``
+/// store) without losing any: it reads every record, writes them with `AppStorageWriter`
 /// (which verifies count and content before and after putting the file in place), and never
 /// changes the source.
 ///
@@ -76,8 +76,8 @@ public struct AppMigrator: Sendable {
 
   /// Migrates the records at `source` to `destination`.
   ///
-  /// - Throws: ``DeckError`` from reading or writing (see ``AppStorageReader`` and
-  ///   ``AppStorageWriter``), or when source and destination are the same file.
+  /// - Throws: ``DeckError`` from reading or writing (see `AppStorageReader` and
+  ///   `AppStorageWriter`), or when source and destination are the same file.
   public func migrate(source: String, destination: String, options: AppMigrationOptions = AppMigrationOptions()) throws
     -> AppMigrationReport
   {

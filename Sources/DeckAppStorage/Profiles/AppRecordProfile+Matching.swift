@@ -8,7 +8,7 @@ extension AppRecordProfile {
     return all.first { $0.matches(records) }
   }
 
-  /// Whether the records are this profile's: each one ``fits(_:)``, and when every key of the
+  /// Whether the records are this profile's: each one `fits(_:)`, and when every key of the
   /// profile is optional (Idealic's `title` and `text`), the records together use every key, so a
   /// set of records with a lone `text` key stays generic.
   package func matches(_ records: [AppRecord]) -> Bool {

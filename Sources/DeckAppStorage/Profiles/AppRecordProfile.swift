@@ -30,7 +30,7 @@ public struct AppRecordProfile: Sendable, Hashable, CustomStringConvertible {
     /// from notes always have it. Optional keys may be absent, as `JSONEncoder` leaves out nil
     /// optionals and Core Data stores NULL.
     public var required: Bool
-    /// Whether records without this required key still fit the profile (``AppRecordProfile/fits(_:)``):
+    /// Whether records without this required key still fit the profile (`fits(_:)`):
     /// true for keys that writing can supply (an id derived from the GUID, a creation date, empty
     /// image data, a word type), so records of older app versions and hand-made files still fit.
     public var mayBeMissing: Bool

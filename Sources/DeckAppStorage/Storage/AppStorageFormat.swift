@@ -27,7 +27,7 @@ extension AppRecordMatching: FormatOptionGroup {
 /// An app's own storage as a format (`plist`, `app-json`, `sqlite`, `core-data`; `--from app`
 /// reads any of them): records become notes through a record profile and notes become records.
 /// Reading takes ``AppStorageOptions``; writing takes it and ``AppRecordMatching``, and changes
-/// the destination in place, with ``AppStorageWriter``'s backup and read-back verification; its
+/// the destination in place, with `AppStorageWriter`'s backup and read-back verification; its
 /// ``DeckWriteResult/details`` is the ``AppWriteReport``.
 public struct AppStorageFormat: DeckFormat {
   /// The storage kind written (reading takes whichever kind the content shows).

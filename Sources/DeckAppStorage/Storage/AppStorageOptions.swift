@@ -1,6 +1,6 @@
 /// Which profile records are read with.
 public enum AppProfileChoice: Sendable, Hashable {
-  /// The built-in profile the records fit, if any (see ``AppRecordProfile/detect(in:)``).
+  /// The built-in profile the records fit, if any (see `detect(in:)`).
   case automatic
   /// No profile: values keep the types the storage gives them.
   case generic

@@ -1,5 +1,5 @@
 extension DeckDifference {
-  /// The difference as one JSON object (``ReportJSON``: keys sorted, every string exact and safe
+  /// The difference as one JSON object (`ReportJSON`: keys sorted, every string exact and safe
   /// on a terminal): `from` and `to` (`name`, `format`), `equal`, `counts`, `notCompared`
   /// (`aspect`, `formats`, `explanation`), and `notes`, `noteTypes`, `decks`, `tags`,
   /// `scheduling`, `reviews`, `media`, each with its `added`, `removed` and `changed` (`renamed`

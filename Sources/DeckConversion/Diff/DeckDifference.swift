@@ -16,9 +16,20 @@ import DeckCore
 /// ``jsonText()`` keeps them whole.
 ///
 /// ## Topics
+///
+/// ### Comparing
 /// - ``init(from:to:fromName:toName:)``
-/// - ``isEmpty``, ``counts``, ``notCompared``
-/// - ``lines``, ``statLines``, ``jsonText()``, ``statJSONText()``
+///
+/// ### Reading the result
+/// - ``isEmpty``
+/// - ``counts``
+/// - ``notCompared``
+///
+/// ### Showing it
+/// - ``lines``
+/// - ``statLines``
+/// - ``jsonText()``
+/// - ``statJSONText()``
 public struct DeckDifference: Sendable, Equatable, Encodable {
   /// One of the two decks compared.
   public struct Side: Sendable, Equatable, Codable {

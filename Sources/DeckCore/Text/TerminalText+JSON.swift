@@ -12,7 +12,7 @@ extension TerminalText {
   /// ```swift
   /// TerminalText.escapedJSON("{\"name\":\"a\u{202E}b\"}")  // {"name":"a\u202eb"}
   /// ```
-  package static func escapedJSON(_ json: String) -> String {
+  public static func escapedJSON(_ json: String) -> String {
     let whiteSpace: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r"]
     let needsEscape = { (scalar: Unicode.Scalar) in isEscaped(scalar) && !whiteSpace.contains(scalar) }
     guard json.unicodeScalars.contains(where: needsEscape) else { return json }

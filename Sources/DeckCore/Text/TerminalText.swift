@@ -29,17 +29,17 @@
 /// command's output comes out the same. The price is that a name that really holds the six
 /// characters `\e[2J` looks like one that holds an escape; the text is for reading, and
 /// `deckport inspect --json` gives every name exactly.
-package enum TerminalText {
+public enum TerminalText {
   /// `text` with every character ``isEscaped(_:)`` finds written as ``notation(for:)``; `text`
   /// itself when it holds none.
-  package static func escaped(_ text: String) -> String {
+  public static func escaped(_ text: String) -> String {
     escaped(text, alsoEscaping: { _ in false })
   }
 
   /// `text` with every character ``isEscaped(_:)`` finds, and every one `alsoEscaping` picks,
   /// written as ``notation(for:)``; for messages that must also show invisible characters (such
   /// as a media name's combining marks).
-  package static func escaped(_ text: String, alsoEscaping extra: (Unicode.Scalar) -> Bool) -> String {
+  public static func escaped(_ text: String, alsoEscaping extra: (Unicode.Scalar) -> Bool) -> String {
     guard text.unicodeScalars.contains(where: { isEscaped($0) || extra($0) }) else { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count + 16)
@@ -55,7 +55,7 @@ package enum TerminalText {
 
   /// Whether `scalar` is one a terminal acts on rather than shows: a C0 or C1 control character,
   /// DEL, a bidirectional formatting character, or a line or paragraph separator.
-  package static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+  public static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F: true
     case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
@@ -66,7 +66,7 @@ package enum TerminalText {
 
   /// How `scalar` is written when escaped: `\t`, `\n`, `\r`, `\e`, or `\u{…}` with at least two
   /// upper-case hex digits.
-  package static func notation(for scalar: Unicode.Scalar) -> String {
+  public static func notation(for scalar: Unicode.Scalar) -> String {
     switch scalar {
     case "\t": return "\\t"
     case "\n": return "\\n"
@@ -83,7 +83,7 @@ extension TerminalText {
   /// Many lines of text (a CSV or TSV file shown on a terminal) made safe as ``escaped(_:)``
   /// makes a name, except that tabs and line feeds, which only lay text out, are left as they
   /// are: `a\tb\nc` stays two lines, `\u{1B}[2J` is shown as `\e[2J`.
-  package static func escapedKeepingLayout(_ text: String) -> String {
+  public static func escapedKeepingLayout(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: { isEscaped($0) && $0 != "\t" && $0 != "\n" }) else { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count + 16)

@@ -92,7 +92,7 @@ package enum DeckJSONDirectory {
 
 /// The index file of a json-dir folder, `deckport-dir.json`.
 struct DeckJSONDirectoryIndex: Codable, Equatable {
-  /// Always ``DeckJSONDirectory/formatName``.
+  /// Always `DeckJSONDirectory/formatName`.
   var format: String
   /// The format version.
   var version: Int

@@ -2,7 +2,7 @@ import DeckCore
 import DeckIO
 import Foundation
 
-/// Reads a json-dir folder (``DeckJSONDirectory``) into the shared model.
+/// Reads a json-dir folder (`DeckJSONDirectory`) into the shared model.
 ///
 /// ```swift
 /// let (collection, warnings) = try DeckJSONDirectoryReader().read(path: "French")

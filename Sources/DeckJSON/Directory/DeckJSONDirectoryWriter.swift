@@ -2,7 +2,7 @@ import DeckCore
 import DeckIO
 import Foundation
 
-/// Writes the shared model as a json-dir folder (``DeckJSONDirectory``): the deckport JSON deck
+/// Writes the shared model as a json-dir folder (`DeckJSONDirectory`): the deckport JSON deck
 /// split into one file per note, note type, deck and option group, with raw media.
 ///
 /// ```swift
@@ -22,7 +22,7 @@ package struct DeckJSONDirectoryWriter: Sendable {
   /// Writes `collection` into the existing, empty folder at `path`. Errors name `reportingAs`
   /// when given (the final destination of a temporary folder).
   ///
-  /// References that point nowhere are repaired first, as ``DeckJSONWriter`` does.
+  /// References that point nowhere are repaired first, as `DeckJSONWriter` does.
   ///
   /// - Returns: what was written (the repaired collection) and a warning for each repair.
   /// - Throws: ``DeckError`` when a note cannot be keyed by field name, when a media name is not

@@ -12,7 +12,7 @@ import Foundation
 /// kept in memory (``text``).
 ///
 /// Its pieces (``newline(_:)``, ``appendKey(_:indent:)``, ``appendString(_:)``,
-/// ``appendNumber(_:)``) also let ``DeckJSONWriter`` write the many notes, cards and reviews
+/// ``appendNumber(_:)``) also let `DeckJSONWriter` write the many notes, cards and reviews
 /// of a deck directly, in exactly the layout a tree would have, without building one.
 package struct JSONTreeWriter {
   /// How the text is laid out.
