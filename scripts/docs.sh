@@ -18,7 +18,7 @@ modules=DeckCore,DeckConversion,DeckAnki,DeckJSON,DeckCSV,DeckAppStorage,DeckCro
 includes=(-I .build/debug/Modules)
 for library in Sources/C*/; do includes+=(-I "$library"); done
 swift-symbolgraph-extract -module-name DeckKit -target "$(uname -m)-unknown-linux-gnu" "${includes[@]}" \
-  -minimum-access-level public -skip-inherited-docs -skip-synthesized-members \
+  -minimum-access-level public -skip-synthesized-members \
   -experimental-allowed-reexported-modules="$modules" -output-dir "$graphs"
 rm -rf .build/docs
 docc convert Sources/DeckKit/DeckKit.docc --additional-symbol-graph-dir "$graphs" --output-path .build/docs \
