@@ -2,17 +2,18 @@ import ArgumentParser
 import DeckAppStorage
 import DeckCore
 
-/// The options `convert` takes for app storage (plists, JSON files of records, SQLite, Core Data).
+/// The options `convert` and `migrate` take for writing app storage (plists, JSON files of
+/// records, SQLite, Core Data): where the records go, their profile, the plist style and how
+/// they are matched with those the output already holds.
 struct AppStorageArguments: ParsableArguments, FormatOptionArguments {
   @OptionGroup var reading: AppStorageReadingArguments
 
-  @Option(help: "App storage: how records go under a new plist key: json (JSON data) or native.")
+  @Option(
+    help:
+      "App storage: how records go under a new plist key: json (JSON data, Flashzilla's way) or native (an array of dictionaries).")
   var plistStyle: PlistRecordStyle = .json
 
-  @Flag(help: "App storage: change an existing output, keeping the old file beside it.")
-  var backup = false
-
-  @OptionGroup var matching: RecordMatchingArguments
+  @OptionGroup(title: "Matching records the output already holds") var matching: RecordMatchingArguments
 
   /// The library's options for these arguments.
   var options: AppStorageOptions { reading.options(plistStyle: plistStyle) }

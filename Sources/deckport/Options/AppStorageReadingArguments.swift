@@ -3,15 +3,17 @@ import DeckAppStorage
 import DeckCore
 
 /// Where app storage keeps its records and how they map onto notes: the options every command
-/// that reads app storage takes (`convert` within ``AppStorageArguments``, `diff`).
+/// that reads app storage takes (`convert` and `migrate` within ``AppStorageArguments``, `diff`).
 struct AppStorageReadingArguments: ParsableArguments, FormatOptionArguments {
-  @Option(help: "App storage: the plist key (or JSON object key) holding the records.")
+  @Option(
+    help:
+      "App storage: the plist key (or JSON object key) holding the records; default: the one key that holds records, Cards for a new plist.")
   var key: String?
 
-  @Option(help: "App storage: the Core Data entity or SQLite record type to read or write.")
+  @Option(help: "App storage: the Core Data entity or SQLite record type to read or write; default: the only one.")
   var entity: String?
 
-  @Option(help: "App storage: the record profile (auto, generic, flashzilla, neomnemo, flashcard-quiz, idealic).")
+  @Option(help: "App storage: the record profile: auto, generic, flashzilla, neomnemo, flashcard-quiz or idealic.")
   var profile: String = "auto"
 
   func validate() throws {

@@ -58,27 +58,20 @@ extension Deckport {
         valueName: "file"))
     var files: [String] = []
 
-    @Option(
-      help: ArgumentHelp("The input format (\(FormatArguments.inputList)), when the name and content do not tell."),
-      transform: FormatArguments.input)
-    var from: FormatName?
+    @OptionGroup var from: InputFormatArguments<OneInputDeck>
 
     @Option(
       help: ArgumentHelp("The output format (\(FormatArguments.outputList)); the formats command lists them."),
       transform: FormatArguments.output)
     var to: FormatName?
 
-    @Flag(help: "Replace the output file if it exists.")
-    var force = false
+    @OptionGroup var writing: OutputWritingArguments
 
     @Option(help: "Convert every file named into this folder, each under its own name with the output format's extension (needs --to).")
     var outDir: String?
 
     @Option(help: "With --out-dir: how many files to convert at once (default: the number of cores).")
     var jobs: Int?
-
-    @Flag(help: "Read and convert everything into a scratch location, print what would be written and every warning (what would not be kept), and write nothing at the output; into app storage, the records that would be added, updated and left unchanged.")
-    var dryRun = false
 
     @Flag(help: "Print the result (or, with --dry-run, the plan) as one JSON object on standard output.")
     var json = false
@@ -121,8 +114,8 @@ extension Deckport {
           throw ValidationError("\(to.rawValue) is app storage, written into a file in place; name a file, not -.")
         }
         if format.isFolder { throw ValidationError("\(to.rawValue) is a folder; name a folder to write, not -.") }
-        if json && !dryRun { throw ValidationError("--json prints on standard output, where the deck goes; use one or the other.") }
-        if format.textSyntax == nil, !dryRun, StandardStreams.outputIsTerminal {
+        if json && !writing.dryRun { throw ValidationError("--json prints on standard output, where the deck goes; use one or the other.") }
+        if format.textSyntax == nil, !writing.dryRun, StandardStreams.outputIsTerminal {
           throw ValidationError("Standard output is a terminal; redirect it to a file or a pipe for a \(to.rawValue) package.")
         }
       }
@@ -132,8 +125,8 @@ extension Deckport {
       var formats = FormatOptions()
       for group: any FormatOptionArguments in [csv, anki, app, limits] { try group.fill(&formats) }
       let options = ConversionOptions(
-        from: from, to: to, replacing: force, strict: diagnostics.strict, backup: app.backup, formats: formats,
-        dryRun: dryRun)
+        from: from.format, to: to, replacing: writing.force, strict: diagnostics.strict, backup: writing.backup,
+        formats: formats, dryRun: writing.dryRun)
       if let outDir {
         try BatchRun(options: options, diagnostics: diagnostics, json: json).run(files, into: outDir, jobs: jobs)
       } else {
@@ -148,7 +141,7 @@ extension Deckport {
       var warnings: [Diagnostic] = []
       let warningLines = WarningLines(diagnostics)
       let report = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
-        let inputPath = try streams.inputPath(for: input, format: from)
+        let inputPath = try streams.inputPath(for: input, format: from.format)
         let outputFormat = try Self.outputFormat(named: to, for: output)
         options.to = outputFormat.name
         let outputPath = try streams.outputPath(for: output, format: outputFormat.description)
@@ -158,9 +151,9 @@ extension Deckport {
             let shown = streams.shown(warning)
             warnings.append(shown)
             // A dry run lists every warning with its plan; otherwise they are shown as they come.
-            if !dryRun && !json { warningLines.show(shown, write: progress.printError) }
+            if !writing.dryRun && !json { warningLines.show(shown, write: progress.printError) }
           }
-          if !dryRun { try streams.finishOutput(outputPath, format: outputFormat.description) }
+          if !writing.dryRun { try streams.finishOutput(outputPath, format: outputFormat.description) }
           return report
         }
       }
@@ -172,10 +165,10 @@ extension Deckport {
         return
       }
       // When the deck itself goes to standard output, every message goes to standard error.
-      let toStandardError = output == StandardStreams.dash && !dryRun
+      let toStandardError = output == StandardStreams.dash && !writing.dryRun
       let say: (String) -> Void = { toStandardError ? StandardError.write($0) : StandardOutput.write($0) }
-      if dryRun {
-        ConversionText.plan(report, output: shownOutput, warnings: warnings, replacing: force).forEach(say)
+      if writing.dryRun {
+        ConversionText.plan(report, output: shownOutput, warnings: warnings, replacing: writing.force).forEach(say)
         return
       }
       warningLines.finish()

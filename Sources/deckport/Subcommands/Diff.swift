@@ -47,12 +47,7 @@ extension Deckport {
     @Argument(help: ArgumentHelp("B: the deck to compare to, or - for standard input.", valueName: "B"))
     var new: String
 
-    @Option(
-      help: ArgumentHelp(
-        "The input format (\(FormatArguments.inputList)), when the name and content do not tell; give it twice for A and B in turn.",
-        valueName: "format"),
-      transform: FormatArguments.input)
-    var from: [FormatName] = []
+    @OptionGroup var from: InputFormatArguments<TwoInputDecks>
 
     @Flag(help: "Print only how many things were added, removed and changed in each part.")
     var stat = false
@@ -69,9 +64,6 @@ extension Deckport {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func validate() throws {
-      if from.count > 2 {
-        throw ValidationError("--from is given \(from.count) times; give it once (both decks) or twice (A, then B)")
-      }
       if old == StandardStreams.dash && new == StandardStreams.dash {
         throw ValidationError("only one of the decks can be standard input (-)")
       }
@@ -79,9 +71,9 @@ extension Deckport {
 
     func run() throws {
       let streams = StandardStreams()
-      let formats = [from.first, from.last]
-      let decks = try [old, new].enumerated().map { index, file in
-        try load(file, format: formats[index], streams: streams)
+      let (formatOfA, formatOfB) = from.formatsOfAAndB
+      let decks = try [(old, formatOfA), (new, formatOfB)].map { file, format in
+        try load(file, format: format, streams: streams)
       }
       let warnings = decks.flatMap(\.deck.warnings).map(streams.shown)
       try CommandFailure.handle(warnings: warnings, options: diagnostics, failureStatus: Self.troubleStatus)

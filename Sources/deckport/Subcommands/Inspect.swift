@@ -23,10 +23,7 @@ extension Deckport {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
-    @Option(
-      help: ArgumentHelp("The input format (\(FormatArguments.inputList)), when the name and content do not tell."),
-      transform: FormatArguments.input)
-    var from: FormatName?
+    @OptionGroup var from: InputFormatArguments<OneInputDeck>
 
     @OptionGroup(title: "CSV and TSV options") var csv: CSVArguments
 
@@ -39,10 +36,10 @@ extension Deckport {
       for group: any FormatOptionArguments in [csv, limits] { try group.fill(&formats) }
       let streams = StandardStreams()
       var deck = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
-        let path = try streams.inputPath(for: file, format: from)
+        let path = try streams.inputPath(for: file, format: from.format)
         return try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
           try DeckLoader(registry: FormatArguments.registry).load(
-            path: path, format: from, options: formats, progress: progress.reporter)
+            path: path, format: from.format, options: formats, progress: progress.reporter)
         }
       }
       deck.warnings = deck.warnings.map(streams.shown)

@@ -34,35 +34,18 @@ extension Deckport {
     @Argument(help: "The storage to write (not needed with --list).")
     var destination: String?
 
-    @Option(help: "The plist key (or JSON object key) holding the records; default: the one key that holds records, Cards for a new plist.")
-    var key: String?
+    @OptionGroup var app: AppStorageArguments
 
     @Option(name: .customLong("dest-key"), help: "The key to write under, when it differs from --key.")
     var destinationKey: String?
 
-    @Option(help: "The Core Data entity or SQLite record type to read (and write); default: the only one.")
-    var entity: String?
-
     @Option(name: .customLong("dest-entity"), help: "The entity or record type to write into, when it differs from --entity.")
     var destinationEntity: String?
-
-    @Option(help: "The record profile: auto, generic, flashzilla, neomnemo, flashcard-quiz or idealic.")
-    var profile: String = "auto"
-
-    @Option(help: "How records go under a new plist key: json (JSON data, Flashzilla's way) or native (an array of dictionaries).")
-    var plistStyle: PlistRecordStyle = .json
 
     @Option(help: "How JSON-stored dates are numbers or strings (seconds-since-2001, seconds-since-1970, milliseconds-since-1970, iso8601); default: guessed from the values.")
     var jsonDates: JSONDateEncoding?
 
-    @Flag(help: "Report what would be written (verified in a scratch copy) and write nothing.")
-    var dryRun = false
-
-    @Flag(help: "Change an existing DEST, keeping the old file beside it as DEST.backup-YYYYMMDD-HHMMSS.")
-    var backup = false
-
-    @Flag(help: "Change an existing DEST without keeping the old file.")
-    var force = false
+    @OptionGroup var writing: OutputWritingArguments
 
     @Flag(help: "Copy every entity of a Core Data/SwiftData store into another, relinking relationships to the copied rows.")
     var wholeStore = false
@@ -70,45 +53,39 @@ extension Deckport {
     @Flag(help: "List the record types (plist keys, tables, entities) SRC holds, with counts and fields.")
     var list = false
 
-    @OptionGroup(title: "Matching records DEST already holds") var matching: RecordMatchingArguments
-
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func validate() throws {
-      if backup && force { throw ValidationError("Use either --backup or --force, not both.") }
+      if writing.backup && writing.force { throw ValidationError("Use either --backup or --force, not both.") }
       if !list && destination == nil { throw ValidationError("Missing expected argument '<destination>'.") }
       if list && destination != nil { throw ValidationError("--list takes only the source.") }
       if wholeStore {
         let conflicting = [
-          ("--entity", entity != nil), ("--dest-entity", destinationEntity != nil), ("--key", key != nil),
-          ("--dest-key", destinationKey != nil), ("--list", list), ("--profile", profile != "auto"), ("--json-dates", jsonDates != nil),
+          ("--entity", app.reading.entity != nil), ("--dest-entity", destinationEntity != nil), ("--key", app.reading.key != nil),
+          ("--dest-key", destinationKey != nil), ("--list", list), ("--profile", app.reading.profile != "auto"),
+          ("--json-dates", jsonDates != nil),
         ].filter(\.1).map(\.0)
         if !conflicting.isEmpty {
           throw ValidationError("--whole-store copies every entity as the model has it; it takes no \(conflicting.joined(separator: ", ")).")
         }
       }
-      if profileChoice == nil {
-        throw ValidationError(
-          "Unknown profile '\(profile)'; use auto, generic, \(AppRecordProfile.all.map(\.id).joined(separator: ", ")).")
-      }
     }
-
-    private var profileChoice: AppProfileChoice? { AppProfileChoice(argument: profile) }
 
     func run() throws {
       if list {
         try printList()
         return
       }
-      guard let destination, let profileChoice else { throw ExitCode.validationFailure }
+      guard let destination else { throw ExitCode.validationFailure }
       if wholeStore {
         try migrateStore(to: destination)
         return
       }
+      let storage = app.options
       let options = AppMigrationOptions(
-        key: key, destinationKey: destinationKey, entity: entity, destinationEntity: destinationEntity,
-        profile: profileChoice, plistStyle: plistStyle, jsonDates: jsonDates,
-        existing: backup ? .backup : (force ? .replace : .refuse), dryRun: dryRun, matching: matching.matching)
+        key: storage.key, destinationKey: destinationKey, entity: storage.entity, destinationEntity: destinationEntity,
+        profile: storage.profile, plistStyle: storage.plistStyle, jsonDates: jsonDates,
+        existing: writing.existing, dryRun: writing.dryRun, matching: app.matching.matching)
       let report = try runStrictly(options, warnings: \.warnings) { try AppMigrator().migrate(source: source, destination: destination, options: $0) }
       let read = report.source
       let written = report.destination
@@ -126,7 +103,7 @@ extension Deckport {
     }
 
     private func migrateStore(to destination: String) throws {
-      let options = AppMigrationOptions(existing: backup ? .backup : (force ? .replace : .refuse), dryRun: dryRun, matching: matching.matching)
+      let options = AppMigrationOptions(existing: writing.existing, dryRun: writing.dryRun, matching: app.matching.matching)
       let report = try runStrictly(options, warnings: \.warnings) { try AppMigrator().migrateStore(source: source, destination: destination, options: $0) }
       let entities = report.source.entities.count
       StandardOutput.write("Read \(count(report.source.recordCount)) of \(entities) entit\(entities == 1 ? "y" : "ies") from \(source): Core Data/SwiftData store")
