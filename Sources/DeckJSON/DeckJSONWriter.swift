@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// Writes the shared model as a deckport JSON deck document.
 ///
@@ -43,7 +44,7 @@ public struct DeckJSONWriter: Sendable {
     let location = SourceLocation(file: destination ?? path)
     let (repaired, warnings) = CollectionRepair.repaired(collection, location: location)
     try FileSink.writing(to: path) { sink in
-      var writer = JSONTreeWriter(sink: sink)
+      var writer = JSONStreamWriter(sink: sink)
       try writeDocument(repaired, location: location, into: &writer)
       writer.append(byte: 0x0A)
       try writer.flush()
@@ -52,9 +53,9 @@ public struct DeckJSONWriter: Sendable {
   }
 
   /// The document's top-level object, its members in the order of ``DeckJSONDocument``'s
-  /// properties, laid out exactly as the document's ``JSONTree`` would be.
+  /// properties, laid out exactly as the document's ``JSONValue`` would be.
   private func writeDocument(
-    _ collection: DeckCollection, location: SourceLocation, into writer: inout JSONTreeWriter
+    _ collection: DeckCollection, location: SourceLocation, into writer: inout JSONStreamWriter
   ) throws {
     writer.append(byte: UInt8(ascii: "{"))
     writer.appendKey("format", indent: 1)
@@ -123,12 +124,18 @@ public struct DeckJSONWriter: Sendable {
       let media = MediaJSON(
         name: file.name, mimeType: file.mimeType, sha1: SHA1.hex(fingerprint.sha1), size: fingerprint.size,
         data: "")
-      var tree = try OrderedJSONEncoder().encode(media)
-      if case .object(var members) = tree, let data = members.firstIndex(where: { $0.key == "data" }) {
-        members[data].value = .base64(file.blob)
-        tree = .object(members)
+      // The members as the document value has them, `data` (the last) streamed from the blob.
+      let members = try OrderedJSONEncoder().encode(media).members ?? []
+      writer.append(byte: UInt8(ascii: "{"))
+      for member in members where member.key != "data" {
+        writer.appendKey(member.key, indent: 3)
+        try writer.write(member.value, indent: 3)
+        writer.append(byte: UInt8(ascii: ","))
       }
-      try writer.write(tree, indent: 2)
+      writer.appendKey("data", indent: 3)
+      try writer.appendBase64(file.blob)
+      writer.newline(2)
+      writer.append(byte: UInt8(ascii: "}"))
     } counting: { progress?.set(.copyingMedia, completed: $0) }
     progress?.finish(.copyingMedia)
     writer.newline(0)
@@ -137,8 +144,8 @@ public struct DeckJSONWriter: Sendable {
 
   /// A top-level array at indent 1: `[]`, or each element on its own line at indent 2.
   private func writeArray<Element>(
-    _ elements: [Element], into writer: inout JSONTreeWriter,
-    _ writeElement: (Element, inout JSONTreeWriter) throws -> Void,
+    _ elements: [Element], into writer: inout JSONStreamWriter,
+    _ writeElement: (Element, inout JSONStreamWriter) throws -> Void,
     counting: (Int64) -> Void = { _ in }
   ) throws {
     guard !elements.isEmpty else { return writer.append("[]") }
@@ -157,11 +164,11 @@ public struct DeckJSONWriter: Sendable {
   // MARK: - Notes, cards and reviews, written directly
   //
   // Each writes what `OrderedJSONEncoder` makes of the element's `Codable` type, laid out by
-  // `JSONTreeWriter` at indent 2 (the tests compare the two): the members in declaration order,
+  // `JSONWriter` at indent 2 (the tests compare the two): the members in declaration order,
   // none left out, since the model gives every one a value.
 
   /// A ``NoteJSON``: id, guid, noteType (an id), fields (by name), tags, modified.
-  static func writeNote(_ note: Note, names: [String], into writer: inout JSONTreeWriter) {
+  static func writeNote(_ note: Note, names: [String], into writer: inout JSONStreamWriter) {
     writer.append(byte: UInt8(ascii: "{"))
     writer.appendKey("id", indent: 3)
     writer.appendNumber(note.id)
@@ -207,7 +214,7 @@ public struct DeckJSONWriter: Sendable {
   }
 
   /// A ``CardJSON``: id, note, template, deck (an id), modified, scheduling.
-  static func writeCard(_ card: Card, into writer: inout JSONTreeWriter) {
+  static func writeCard(_ card: Card, into writer: inout JSONStreamWriter) {
     let s = card.scheduling
     writer.append(byte: UInt8(ascii: "{"))
     member("id", card.id, indent: 3, &writer)
@@ -237,7 +244,7 @@ public struct DeckJSONWriter: Sendable {
   }
 
   /// A ``ReviewJSON``: id, card, button, interval, lastInterval, easeFactor, duration, kind.
-  static func writeReview(_ review: Review, into writer: inout JSONTreeWriter) {
+  static func writeReview(_ review: Review, into writer: inout JSONStreamWriter) {
     writer.append(byte: UInt8(ascii: "{"))
     member("id", review.id, indent: 3, &writer)
     member("card", review.cardID, indent: 3, &writer)
@@ -253,7 +260,7 @@ public struct DeckJSONWriter: Sendable {
   }
 
   /// `"key": number,` on a new line at `indent` (a member that is not the object's last).
-  private static func member(_ key: String, _ value: Int64, indent: Int, _ writer: inout JSONTreeWriter) {
+  private static func member(_ key: String, _ value: Int64, indent: Int, _ writer: inout JSONStreamWriter) {
     writer.appendKey(key, indent: indent)
     writer.appendNumber(value)
     writer.append(byte: UInt8(ascii: ","))
