@@ -4,22 +4,117 @@
 ///
 /// Every function reads only inside `bytes` and reports what it found; none traps on any input.
 package enum JSONBytes {
-  /// What ``scanNumber(_:from:)`` found.
-  package enum NumberScan: Sendable, Equatable {
-    /// A number ending before `end`; `isInteger` when it has neither fraction nor exponent.
-    case number(end: Int, isInteger: Bool)
-    /// Not a valid number: the problem and the offset to report it at.
-    case invalid(JSONSyntaxProblem, at: Int)
+  /// A one-character escape (`\n`) standing for a byte, or a `\u` escape of one UTF-16 code unit
+  /// (possibly a surrogate).
+  package enum Escape: Sendable, Equatable {
+    /// The byte the escape stands for.
+    case byte(UInt8)
+    /// The code unit of a `\u` escape.
+    case unit(UInt32)
   }
 
-  /// What ``scanEscape(_:at:)`` found.
-  package enum EscapeScan: Sendable, Equatable {
-    /// A one-character escape (`\n`) standing for `byte`; the string goes on at `next`.
-    case byte(UInt8, next: Int)
-    /// A `\u` escape of one UTF-16 code unit (possibly a surrogate); the string goes on at `next`.
-    case unit(UInt32, next: Int)
-    /// Not a valid escape: the problem and the offset to report it at.
-    case invalid(JSONSyntaxProblem, at: Int)
+  /// Scans the number that starts at `start` (a `-` or a digit), by JSON's grammar.
+  ///
+  /// - Returns: where it ends, and whether it is an integer (no fraction or exponent).
+  /// - Throws: ``JSONSyntaxError`` for a number JSON does not allow.
+  package static func scanNumber(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(JSONSyntaxError)
+    -> (end: Int, isInteger: Bool)
+  {
+    var index = start
+    var isInteger = true
+    func digits(after part: JSONSyntaxProblem.NumberPart) throws(JSONSyntaxError) {
+      guard index < bytes.count, isDigit(bytes[index]) else {
+        throw JSONSyntaxError(.expectedDigit(after: part), at: index, in: bytes)
+      }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "0") {
+      index += 1
+      if index < bytes.count, isDigit(bytes[index]) { throw JSONSyntaxError(.leadingZero, at: start, in: bytes) }
+    } else {
+      try digits(after: .sign)
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      isInteger = false
+      index += 1
+      try digits(after: .decimalPoint)
+    }
+    if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+      isInteger = false
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+      try digits(after: .exponent)
+    }
+    return (index, isInteger)
+  }
+
+  /// Scans the escape whose backslash is at `backslash`, in the string whose opening quote is
+  /// at `openingQuote`.
+  ///
+  /// - Returns: what it stands for, and where the string goes on.
+  /// - Throws: ``JSONSyntaxError`` for an escape JSON does not know, or a string cut short.
+  package static func scanEscape(_ bytes: UnsafeRawBufferPointer, at backslash: Int, openingQuote: Int)
+    throws(JSONSyntaxError) -> (escape: Escape, next: Int)
+  {
+    let index = backslash + 1
+    guard index < bytes.count else { throw JSONSyntaxError(.unterminatedString, at: openingQuote, in: bytes) }
+    switch bytes[index] {
+    case UInt8(ascii: "\""): return (.byte(0x22), index + 1)
+    case UInt8(ascii: "\\"): return (.byte(0x5C), index + 1)
+    case UInt8(ascii: "/"): return (.byte(0x2F), index + 1)
+    case UInt8(ascii: "b"): return (.byte(0x08), index + 1)
+    case UInt8(ascii: "f"): return (.byte(0x0C), index + 1)
+    case UInt8(ascii: "n"): return (.byte(0x0A), index + 1)
+    case UInt8(ascii: "r"): return (.byte(0x0D), index + 1)
+    case UInt8(ascii: "t"): return (.byte(0x09), index + 1)
+    case UInt8(ascii: "u"):
+      var value: UInt32 = 0
+      for offset in 1...4 {
+        guard index + offset < bytes.count, let digit = hexValue(bytes[index + offset]) else {
+          throw JSONSyntaxError(.badUnicodeEscape, at: index, in: bytes)
+        }
+        value = value << 4 | digit
+      }
+      return (.unit(value), index + 5)
+    default: throw JSONSyntaxError(.unknownEscape, at: backslash, in: bytes)
+    }
+  }
+
+  /// Scans string content from `start` to the closing quote or the next backslash, checking
+  /// that it holds no raw control character and only well-formed UTF-8.
+  ///
+  /// - Returns: the offset of the quote or backslash, and whether it is the quote.
+  /// - Throws: ``JSONSyntaxError`` for a control character, a byte that is not UTF-8, or no
+  ///   closing quote (reported at `openingQuote`).
+  package static func scanStringText(_ bytes: UnsafeRawBufferPointer, from start: Int, openingQuote: Int)
+    throws(JSONSyntaxError) -> (stop: Int, isQuote: Bool)
+  {
+    var index = start
+    while true {
+      index = plainRunEnd(bytes, from: index)
+      guard index < bytes.count else { throw JSONSyntaxError(.unterminatedString, at: openingQuote, in: bytes) }
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return (index, byte == UInt8(ascii: "\"")) }
+      if byte < 0x20 { throw JSONSyntaxError(.controlCharacter(byte), at: index, in: bytes) }
+      let length = utf8SequenceLength(bytes, at: index)
+      guard length > 0 else { throw JSONSyntaxError(.notUTF8(byte), at: index, in: bytes) }
+      index += length
+    }
+  }
+
+  /// Scans what follows an array element or object member at `start`: white space, then a
+  /// comma and more white space, or the `closing` byte.
+  ///
+  /// - Returns: where the next element starts, or the offset after `closing` (then `ends`).
+  /// - Throws: ``JSONSyntaxError`` with `problem` when neither follows.
+  package static func scanListContinuation(
+    _ bytes: UnsafeRawBufferPointer, from start: Int, closing: UInt8, orElse problem: JSONSyntaxProblem
+  ) throws(JSONSyntaxError) -> (next: Int, ends: Bool) {
+    let index = whitespaceEnd(bytes, from: start)
+    if index < bytes.count, bytes[index] == UInt8(ascii: ",") { return (whitespaceEnd(bytes, from: index + 1), false) }
+    guard index < bytes.count, bytes[index] == closing else { throw JSONSyntaxError(problem, at: index, in: bytes) }
+    return (index + 1, true)
   }
 
   /// Whether `byte` is JSON white space (space, tab, line feed, carriage return).
@@ -61,64 +156,6 @@ package enum JSONBytes {
     var position = start
     while position < bytes.count, isWhitespace(bytes[position]) { position &+= 1 }
     return position
-  }
-
-  /// Scans the number that starts at `start` (a `-` or a digit), by JSON's grammar.
-  package static func scanNumber(_ bytes: UnsafeRawBufferPointer, from start: Int) -> NumberScan {
-    var index = start
-    var isInteger = true
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-    guard index < bytes.count, isDigit(bytes[index]) else { return .invalid(.expectedDigit(after: .sign), at: index) }
-    if bytes[index] == UInt8(ascii: "0") {
-      index += 1
-      if index < bytes.count, isDigit(bytes[index]) { return .invalid(.leadingZero, at: start) }
-    } else {
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      isInteger = false
-      index += 1
-      guard index < bytes.count, isDigit(bytes[index]) else {
-        return .invalid(.expectedDigit(after: .decimalPoint), at: index)
-      }
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-    }
-    if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-      isInteger = false
-      index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-      guard index < bytes.count, isDigit(bytes[index]) else {
-        return .invalid(.expectedDigit(after: .exponent), at: index)
-      }
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-    }
-    return .number(end: index, isInteger: isInteger)
-  }
-
-  /// Scans the escape whose backslash is at `backslash`.
-  package static func scanEscape(_ bytes: UnsafeRawBufferPointer, at backslash: Int) -> EscapeScan {
-    let index = backslash + 1
-    guard index < bytes.count else { return .invalid(.unterminatedString, at: backslash) }
-    switch bytes[index] {
-    case UInt8(ascii: "\""): return .byte(0x22, next: index + 1)
-    case UInt8(ascii: "\\"): return .byte(0x5C, next: index + 1)
-    case UInt8(ascii: "/"): return .byte(0x2F, next: index + 1)
-    case UInt8(ascii: "b"): return .byte(0x08, next: index + 1)
-    case UInt8(ascii: "f"): return .byte(0x0C, next: index + 1)
-    case UInt8(ascii: "n"): return .byte(0x0A, next: index + 1)
-    case UInt8(ascii: "r"): return .byte(0x0D, next: index + 1)
-    case UInt8(ascii: "t"): return .byte(0x09, next: index + 1)
-    case UInt8(ascii: "u"):
-      var value: UInt32 = 0
-      for offset in 1...4 {
-        guard index + offset < bytes.count, let digit = hexValue(bytes[index + offset]) else {
-          return .invalid(.badUnicodeEscape, at: index)
-        }
-        value = value << 4 | digit
-      }
-      return .unit(value, next: index + 5)
-    default: return .invalid(.unknownEscape, at: backslash)
-    }
   }
 
   /// The length of the well-formed UTF-8 sequence starting at `offset` (2 to 4), or 0 when the

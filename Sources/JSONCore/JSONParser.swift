@@ -100,22 +100,11 @@ package struct JSONParser {
     try enter()
     defer { depth -= 1 }
     var elements: [JSONValue] = []
-    if peek(UInt8(ascii: "]")) {
-      index += 1
-      return .array(elements)
-    }
-    while true {
+    guard !closes(UInt8(ascii: "]")) else { return .array(elements) }
+    repeat {
       elements.append(try parseValue())
-      skipWhitespace()
-      if peek(UInt8(ascii: ",")) {
-        index += 1
-        skipWhitespace()
-        continue
-      }
-      guard peek(UInt8(ascii: "]")) else { throw error(.expectedCommaOrBracket) }
-      index += 1
-      return .array(elements)
-    }
+    } while try continues(closing: UInt8(ascii: "]"), orElse: .expectedCommaOrBracket)
+    return .array(elements)
   }
 
   private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
@@ -123,11 +112,8 @@ package struct JSONParser {
     defer { depth -= 1 }
     var members: [(key: String, value: JSONValue)] = []
     var seen = Set<[Unicode.Scalar]>()
-    if peek(UInt8(ascii: "}")) {
-      index += 1
-      return .object(members)
-    }
-    while true {
+    guard !closes(UInt8(ascii: "}")) else { return .object(members) }
+    repeat {
       guard peek(UInt8(ascii: "\"")) else { throw error(.expectedKey) }
       let keyStart = index
       let key = try parseString()
@@ -140,16 +126,23 @@ package struct JSONParser {
       index += 1
       skipWhitespace()
       members.append((key, try parseValue()))
-      skipWhitespace()
-      if peek(UInt8(ascii: ",")) {
-        index += 1
-        skipWhitespace()
-        continue
-      }
-      guard peek(UInt8(ascii: "}")) else { throw error(.expectedCommaOrBrace) }
-      index += 1
-      return .object(members)
-    }
+    } while try continues(closing: UInt8(ascii: "}"), orElse: .expectedCommaOrBrace)
+    return .object(members)
+  }
+
+  /// Whether the list closes at once (`[]`, `{}`), consuming the closing byte if so.
+  private mutating func closes(_ closing: UInt8) -> Bool {
+    guard peek(closing) else { return false }
+    index += 1
+    return true
+  }
+
+  /// After an element: true at a comma (consumed, with the white space after it), false at the
+  /// closing byte (consumed).
+  private mutating func continues(closing: UInt8, orElse problem: JSONSyntaxProblem) throws(JSONSyntaxError) -> Bool {
+    let (next, ends) = try JSONBytes.scanListContinuation(bytes, from: index, closing: closing, orElse: problem)
+    index = next
+    return !ends
   }
 
   /// A string, from its opening quote.
@@ -160,24 +153,12 @@ package struct JSONParser {
     var escaped = false
     scratch.removeAll(keepingCapacity: true)
     while true {
-      index = JSONBytes.plainRunEnd(bytes, from: index)
-      guard index < bytes.count else {
-        index = start
-        throw error(.unterminatedString)
-      }
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") { break }
-      if byte < 0x20 { throw error(.controlCharacter(byte)) }
-      if byte >= 0x80 {
-        let length = JSONBytes.utf8SequenceLength(bytes, at: index)
-        guard length > 0 else { throw error(.notUTF8(byte)) }
-        index += length
-        continue
-      }
-      // A backslash.
+      let found = try JSONBytes.scanStringText(bytes, from: index, openingQuote: start)
+      index = found.stop
+      if found.isQuote { break }
       escaped = true
       scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
-      try appendEscape()
+      try appendEscape(openingQuote: start)
       runStart = index
     }
     let text: String
@@ -192,34 +173,24 @@ package struct JSONParser {
   }
 
   /// Decodes the escape at `index` (a backslash) into `scratch`.
-  private mutating func appendEscape() throws(JSONSyntaxError) {
+  private mutating func appendEscape(openingQuote: Int) throws(JSONSyntaxError) {
     let backslash = index
-    switch JSONBytes.scanEscape(bytes, at: index) {
-    case .invalid(let problem, let offset):
-      index = offset
-      throw error(problem)
-    case .byte(let byte, let next):
-      scratch.append(byte)
-      index = next
-    case .unit(let unit, let next):
-      index = next
+    let (escape, next) = try JSONBytes.scanEscape(bytes, at: index, openingQuote: openingQuote)
+    index = next
+    switch escape {
+    case .byte(let byte): scratch.append(byte)
+    case .unit(let unit):
       var value = unit
       if (0xD800..<0xDC00).contains(unit) {
         guard index < bytes.count, bytes[index] == 0x5C,
-          case .unit(let low, let afterLow) = JSONBytes.scanEscape(bytes, at: index), (0xDC00..<0xE000).contains(low)
-        else {
-          index = backslash
-          throw error(.unpairedHighSurrogate(unit))
-        }
-        value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+          let (low, afterLow) = try? JSONBytes.scanEscape(bytes, at: index, openingQuote: openingQuote),
+          case .unit(let lowUnit) = low, (0xDC00..<0xE000).contains(lowUnit)
+        else { throw JSONSyntaxError(.unpairedHighSurrogate(unit), at: backslash, in: bytes) }
+        value = 0x10000 + ((unit - 0xD800) << 10) + (lowUnit - 0xDC00)
         index = afterLow
-      } else if (0xDC00..<0xE000).contains(unit) {
-        index = backslash
-        throw error(.loneLowSurrogate(unit))
       }
       guard let scalar = Unicode.Scalar(value) else {
-        index = backslash
-        throw error(.loneLowSurrogate(unit))
+        throw JSONSyntaxError(.loneLowSurrogate(unit), at: backslash, in: bytes)
       }
       scratch.append(contentsOf: String(scalar).utf8)
     }
@@ -227,22 +198,17 @@ package struct JSONParser {
 
   private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
     let start = index
-    switch JSONBytes.scanNumber(bytes, from: index) {
-    case .invalid(let problem, let offset):
-      index = offset
-      throw error(problem)
-    case .number(let end, let isInteger):
-      index = end
-      let digits = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-      if isInteger, let number = Self.int64(digits) { return .integer(number) }
-      let text = String(decoding: digits, as: UTF8.self)
-      if !isInteger, let number = Double(text), number.isFinite { return .double(number) }
-      if options.requiresInt64OrFiniteDouble {
-        index = start
-        throw error(isInteger ? .integerTooLarge(text) : .numberOutOfRange(text))
-      }
-      return .number(text)
+    let (end, isInteger) = try JSONBytes.scanNumber(bytes, from: index)
+    index = end
+    let digits = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    if isInteger, let number = Self.int64(digits) { return .integer(number) }
+    let text = String(decoding: digits, as: UTF8.self)
+    if !isInteger, let number = Double(text), number.isFinite { return .double(number) }
+    if options.requiresInt64OrFiniteDouble {
+      index = start
+      throw error(isInteger ? .integerTooLarge(text) : .numberOutOfRange(text))
     }
+    return .number(text)
   }
 
   /// The value of an integer's text (an optional `-` and digits) when it fits in 64 bits.

@@ -77,21 +77,20 @@ struct AppValueJSONTests {
     }
   }
 
-  @Test("syntax errors give line and column", arguments: [
-    ("[1,\n 2,,]", 2, 4, "expected a value (an object, array, string, number, true, false or null)"),
-    ("{\"a\" 1}", 1, 6, "expected ':' after the key"),
-    ("[\"abc", 1, 2, "this string has no closing quote"),
-    ("[01]", 1, 2, "a number cannot have a leading zero"),
-    ("{\"a\":1,\"a\":2}", 1, 8, "the key \"a\" occurs twice in this object"),
-    ("[99999999999999999999]", 1, 2, "the integer 99999999999999999999 does not fit in 64 bits"),
-    ("[1] x", 1, 5, "unexpected text after the end of the document"),
-  ])
-  func syntaxErrors(text: String, line: Int, column: Int, message: String) {
-    #expect {
-      try AppValue(json: Data(text.utf8))
-    } throws: { error in
-      guard let error = error as? JSONSyntaxError else { return false }
-      return error.line == line && error.column == column && error.message == message
+  @Test("app JSON refuses a key twice and integers beyond 64 bits, at their line and column")
+  func strictErrors() {
+    // The grammar's own errors are the JSON core's (JSONCoreTests); these two are app JSON's.
+    let expected = [
+      "{\"a\":1,\n\"a\":2}": "2:1: the key \"a\" occurs twice in this object",
+      "[\n 99999999999999999999]": "2:2: the integer 99999999999999999999 does not fit in 64 bits",
+    ]
+    for (text, message) in expected {
+      #expect(throws: JSONSyntaxError.self) { try AppValue(json: Data(text.utf8)) }
+      do {
+        _ = try AppValue(json: Data(text.utf8))
+      } catch {
+        #expect(error.description == message)
+      }
     }
   }
 

@@ -77,10 +77,17 @@ struct JSONSyntaxPass {
     self.placeholderPrefix = "\u{0}" + UUID().uuidString + ":"
     reduced.reserveCapacity(min(bytes.count, splitting.isEmpty ? 1 << 24 : 1 << 20))
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte order mark
-    skipWhitespace()
-    try value()
-    skipWhitespace()
-    if index < bytes.count { throw error(.textAfterValue) }
+    do {
+      skipWhitespace()
+      try value()
+      skipWhitespace()
+      if index < bytes.count { throw error(.textAfterValue) }
+    } catch let error as JSONSyntaxError {
+      var place = location
+      place.line = error.line
+      place.column = error.column
+      throw DeckError(.wrongFormat, at: place, "invalid JSON: \(error.message) (\(error.near))")
+    }
     reached?(bytes.count)
   }
 
@@ -167,16 +174,13 @@ struct JSONSyntaxPass {
     }
     while true {
       try element(&self)
-      skipWhitespace()
-      if peek(UInt8(ascii: ",")) {
-        copy(1)
-        skipWhitespace()
-        continue
+      let (next, ends) = try JSONBytes.scanListContinuation(bytes, from: index, closing: close, orElse: problem)
+      append(index..<next)
+      index = next
+      if ends {
+        depth -= 1
+        return
       }
-      guard peek(close) else { throw error(problem) }
-      copy(1)
-      depth -= 1
-      return
     }
   }
 
@@ -190,32 +194,13 @@ struct JSONSyntaxPass {
     index += 1
     var hasEscape = false
     while true {
-      // Skip plain text fast: most of a document (base64 media above all) is string content.
-      index = JSONBytes.plainRunEnd(bytes, from: index)
-      guard index < bytes.count else {
-        index = start
-        throw error(.unterminatedString)
-      }
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") { break }
-      if byte < 0x20 { throw error(.controlCharacter(byte)) }
-      if byte >= 0x80 {
-        let length = JSONBytes.utf8SequenceLength(bytes, at: index)
-        guard length > 0 else { throw error(.notUTF8(byte)) }
-        index += length
-        continue
-      }
-      // A backslash: the escape is checked here, and decoded (surrogates paired) by the decoder.
+      // Plain text is skipped fast: most of a document (base64 media above all) is string content.
+      let found = try JSONBytes.scanStringText(bytes, from: index, openingQuote: start)
+      index = found.stop
+      if found.isQuote { break }
+      // An escape: checked here, decoded (surrogates paired) by the decoder.
       hasEscape = true
-      switch JSONBytes.scanEscape(bytes, at: index) {
-      case .byte(_, let next), .unit(_, let next): index = next
-      case .invalid(.unterminatedString, _):
-        index = start
-        throw error(.unterminatedString)
-      case .invalid(let problem, let offset):
-        index = offset
-        throw error(problem)
-      }
+      index = try JSONBytes.scanEscape(bytes, at: index, openingQuote: start).next
     }
     let contentStart = start + 1
     let contentLength = index - contentStart
@@ -237,14 +222,9 @@ struct JSONSyntaxPass {
   }
 
   private mutating func number() throws {
-    switch JSONBytes.scanNumber(bytes, from: index) {
-    case .invalid(let problem, let offset):
-      index = offset
-      throw error(problem)
-    case .number(let end, _):
-      append(index..<end)
-      index = end
-    }
+    let end = try JSONBytes.scanNumber(bytes, from: index).end
+    append(index..<end)
+    index = end
   }
 
   private mutating func literal(_ word: StaticString) throws {
@@ -288,13 +268,9 @@ struct JSONSyntaxPass {
     reduced.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
   }
 
-  /// A syntax error at the current byte: line and column (counted in characters), and the
-  /// text around it.
-  private func error(_ problem: JSONSyntaxProblem) -> DeckError {
-    let found = JSONSyntaxError(problem, at: index, in: bytes)
-    var place = location
-    place.line = found.line
-    place.column = found.column
-    return DeckError(.wrongFormat, at: place, "invalid JSON: \(found.message) (\(found.near))")
+  /// A syntax error at the current byte (``init(bytes:location:splitting:reached:)`` turns it
+  /// into a ``DeckError`` at its line and column, with the text there).
+  private func error(_ problem: JSONSyntaxProblem) -> JSONSyntaxError {
+    JSONSyntaxError(problem, at: index, in: bytes)
   }
 }
