@@ -84,42 +84,26 @@ public struct DeckJSONWriter: Sendable {
     }
     writer.append(",")
 
-    writer.appendKey("notes", indent: 1)
     let fieldNames = Dictionary(
       collection.noteTypes.map { ($0.id, $0.fieldNames) }, uniquingKeysWith: { first, _ in first })
     // Names that a JSON object would merge (equal as Swift strings) go the general way.
     let distinctNames = fieldNames.mapValues { Set($0).count == $0.count }
-    progress?.start(.writingNotes, total: Int64(collection.notes.count))
-    try writeArray(collection.notes, into: &writer) { note, writer in
+    try writeSection("notes", collection.notes, phase: .writingNotes, into: &writer) { note, writer in
       let names = try DeckJSONDocument.fieldNames(for: note, in: fieldNames, location: location)
       if distinctNames[note.noteTypeID] == true {
         Self.writeNote(note, names: names, into: &writer)
       } else {
         try writer.write(OrderedJSONEncoder().encode(DeckJSONDocument.noteJSON(note, names: names)), indent: 2)
       }
-    } counting: { progress?.set(.writingNotes, completed: $0) }
-    progress?.finish(.writingNotes)
+    }
     writer.append(",")
-
-    writer.appendKey("cards", indent: 1)
-    progress?.start(.writingCards, total: Int64(collection.cards.count))
-    try writeArray(collection.cards, into: &writer) { card, writer in
-      Self.writeCard(card, into: &writer)
-    } counting: { progress?.set(.writingCards, completed: $0) }
-    progress?.finish(.writingCards)
+    try writeSection("cards", collection.cards, phase: .writingCards, into: &writer) { Self.writeCard($0, into: &$1) }
     writer.append(",")
-
-    writer.appendKey("reviews", indent: 1)
-    progress?.start(.writingReviews, total: Int64(collection.reviews.count))
-    try writeArray(collection.reviews, into: &writer) { review, writer in
-      Self.writeReview(review, into: &writer)
-    } counting: { progress?.set(.writingReviews, completed: $0) }
-    progress?.finish(.writingReviews)
+    try writeSection("reviews", collection.reviews, phase: .writingReviews, into: &writer) {
+      Self.writeReview($0, into: &$1)
+    }
     writer.append(",")
-
-    writer.appendKey("media", indent: 1)
-    progress?.start(.copyingMedia, total: Int64(collection.media.count))
-    try writeArray(collection.media, into: &writer) { file, writer in
+    try writeSection("media", collection.media, phase: .copyingMedia, into: &writer) { file, writer in
       let fingerprint = try file.blob.fingerprint()
       let media = MediaJSON(
         name: file.name, mimeType: file.mimeType, sha1: SHA1.hex(fingerprint.sha1), size: fingerprint.size,
@@ -136,10 +120,21 @@ public struct DeckJSONWriter: Sendable {
       try writer.appendBase64(file.blob)
       writer.newline(2)
       writer.append(byte: UInt8(ascii: "}"))
-    } counting: { progress?.set(.copyingMedia, completed: $0) }
-    progress?.finish(.copyingMedia)
+    }
     writer.newline(0)
     writer.append(byte: UInt8(ascii: "}"))
+  }
+
+  /// The member `key` of the top-level object, an array of `elements` (see
+  /// ``writeArray(_:into:_:counting:)``), its progress reported as `phase`.
+  private func writeSection<Element>(
+    _ key: String, _ elements: [Element], phase: ConversionPhase, into writer: inout JSONStreamWriter,
+    _ writeElement: (Element, inout JSONStreamWriter) throws -> Void
+  ) throws {
+    writer.appendKey(key, indent: 1)
+    progress?.start(phase, total: Int64(elements.count))
+    try writeArray(elements, into: &writer, writeElement) { progress?.set(phase, completed: $0) }
+    progress?.finish(phase)
   }
 
   /// A top-level array at indent 1: `[]`, or each element on its own line at indent 2.
@@ -217,24 +212,20 @@ public struct DeckJSONWriter: Sendable {
   static func writeCard(_ card: Card, into writer: inout JSONStreamWriter) {
     let s = card.scheduling
     writer.append(byte: UInt8(ascii: "{"))
-    member("id", card.id, indent: 3, &writer)
-    member("note", card.noteID, indent: 3, &writer)
-    member("template", Int64(card.templateOrdinal), indent: 3, &writer)
-    member("deck", card.deckID, indent: 3, &writer)
-    member("modified", card.modificationTime, indent: 3, &writer)
+    members(
+      [
+        "id": card.id, "note": card.noteID, "template": Int64(card.templateOrdinal), "deck": card.deckID,
+        "modified": card.modificationTime,
+      ], indent: 3, &writer)
     writer.appendKey("scheduling", indent: 3)
     writer.append(byte: UInt8(ascii: "{"))
-    member("type", Int64(s.type), indent: 4, &writer)
-    member("queue", Int64(s.queue), indent: 4, &writer)
-    member("due", s.due, indent: 4, &writer)
-    member("interval", Int64(s.interval), indent: 4, &writer)
-    member("easeFactor", Int64(s.easeFactor), indent: 4, &writer)
-    member("reviews", Int64(s.reviews), indent: 4, &writer)
-    member("lapses", Int64(s.lapses), indent: 4, &writer)
-    member("remainingSteps", Int64(s.remainingSteps), indent: 4, &writer)
-    member("flags", Int64(s.flags), indent: 4, &writer)
-    member("originalDue", s.originalDue, indent: 4, &writer)
-    member("originalDeck", s.originalDeckID, indent: 4, &writer)
+    members(
+      [
+        "type": Int64(s.type), "queue": Int64(s.queue), "due": s.due, "interval": Int64(s.interval),
+        "easeFactor": Int64(s.easeFactor), "reviews": Int64(s.reviews), "lapses": Int64(s.lapses),
+        "remainingSteps": Int64(s.remainingSteps), "flags": Int64(s.flags), "originalDue": s.originalDue,
+        "originalDeck": s.originalDeckID,
+      ], indent: 4, &writer)
     writer.appendKey("data", indent: 4)
     writer.appendString(s.data)
     writer.newline(3)
@@ -246,23 +237,25 @@ public struct DeckJSONWriter: Sendable {
   /// A ``ReviewJSON``: id, card, button, interval, lastInterval, easeFactor, duration, kind.
   static func writeReview(_ review: Review, into writer: inout JSONStreamWriter) {
     writer.append(byte: UInt8(ascii: "{"))
-    member("id", review.id, indent: 3, &writer)
-    member("card", review.cardID, indent: 3, &writer)
-    member("button", Int64(review.ease), indent: 3, &writer)
-    member("interval", review.interval, indent: 3, &writer)
-    member("lastInterval", review.lastInterval, indent: 3, &writer)
-    member("easeFactor", Int64(review.easeFactor), indent: 3, &writer)
-    member("duration", Int64(review.duration), indent: 3, &writer)
-    writer.appendKey("kind", indent: 3)
-    writer.appendNumber(Int64(review.kind))
+    members(
+      [
+        "id": review.id, "card": review.cardID, "button": Int64(review.ease), "interval": review.interval,
+        "lastInterval": review.lastInterval, "easeFactor": Int64(review.easeFactor),
+        "duration": Int64(review.duration), "kind": Int64(review.kind),
+      ], indent: 3, &writer, last: true)
     writer.newline(2)
     writer.append(byte: UInt8(ascii: "}"))
   }
 
-  /// `"key": number,` on a new line at `indent` (a member that is not the object's last).
-  private static func member(_ key: String, _ value: Int64, indent: Int, _ writer: inout JSONStreamWriter) {
-    writer.appendKey(key, indent: indent)
-    writer.appendNumber(value)
-    writer.append(byte: UInt8(ascii: ","))
+  /// `"key": number,` for each pair, each on a new line at `indent`; no comma after the last
+  /// when `last` (the object's last members).
+  private static func members(
+    _ pairs: KeyValuePairs<String, Int64>, indent: Int, _ writer: inout JSONStreamWriter, last: Bool = false
+  ) {
+    for (position, pair) in pairs.enumerated() {
+      writer.appendKey(pair.key, indent: indent)
+      writer.appendNumber(pair.value)
+      if !last || position < pairs.count - 1 { writer.append(byte: UInt8(ascii: ",")) }
+    }
   }
 }
