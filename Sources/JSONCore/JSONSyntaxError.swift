@@ -102,6 +102,7 @@ package enum JSONSyntaxProblem: Sendable, Equatable, CustomStringConvertible {
     case exponent
   }
 
+  /// The problem as a sentence users see: `expected ':' after the key`.
   package var description: String {
     switch self {
     case .endWhereValueShouldBe: "the document ends where a value should be"

@@ -24,13 +24,17 @@ extension JSONValue {
   }
 
   /// The value of a `JSONSerialization`-style object (`[String: Any]`, `[Any]`, `String`,
-  /// `NSNumber`, `NSNull`, or Swift's `Bool`, integers and `Double`), object keys sorted by code
-  /// point so the same object always gives the same text; nil for anything JSON cannot hold.
+  /// `NSNumber`, `NSNull`, or Swift's `Bool`, integers and `Double`), object keys sorted by
+  /// `keyOrder` (by code point unless given) so the same object always gives the same text; nil
+  /// for anything JSON cannot hold.
   ///
   /// An `NSNumber` is told apart by its stored type: a Boolean, an integer, or a floating-point
   /// number (a ``double(_:)``, unless `wholeDoublesAsIntegers`, which writes a whole one as
   /// `JSONSerialization` does, `1` for `1.0`).
-  package init?(foundation value: Any, wholeDoublesAsIntegers: Bool = false) {
+  package init?(
+    foundation value: Any, wholeDoublesAsIntegers: Bool = false,
+    keyOrder: (String, String) -> Bool = JSONValue.codePointOrder
+  ) {
     switch value {
     case is NSNull: self = .null
     case let text as String: self = .string(text)
@@ -43,20 +47,24 @@ extension JSONValue {
     case let integer as Int32: self = .integer(Int64(integer))
     case let integer as UInt64: self = integer <= UInt64(Int64.max) ? .integer(Int64(integer)) : .number(String(integer))
     case let double as Double:
-      guard double.isFinite else { return nil }
-      self = .double(double)
+      guard let number = JSONValue(double: double, wholeDoublesAsIntegers: wholeDoublesAsIntegers) else { return nil }
+      self = number
     case let items as [Any]:
       var elements: [JSONValue] = []
       elements.reserveCapacity(items.count)
       for item in items {
-        guard let element = JSONValue(foundation: item, wholeDoublesAsIntegers: wholeDoublesAsIntegers) else { return nil }
+        guard let element = JSONValue(foundation: item, wholeDoublesAsIntegers: wholeDoublesAsIntegers, keyOrder: keyOrder)
+        else { return nil }
         elements.append(element)
       }
       self = .array(elements)
     case let object as [String: Any]:
       var members: [(key: String, value: JSONValue)] = []
-      for key in object.keys.sorted(by: Self.codePointOrder) {
-        guard let member = object[key].flatMap({ JSONValue(foundation: $0, wholeDoublesAsIntegers: wholeDoublesAsIntegers) })
+      for key in object.keys.sorted(by: keyOrder) {
+        guard
+          let member = object[key].flatMap({
+            JSONValue(foundation: $0, wholeDoublesAsIntegers: wholeDoublesAsIntegers, keyOrder: keyOrder)
+          })
         else { return nil }
         members.append((key, member))
       }
@@ -70,18 +78,24 @@ extension JSONValue {
     switch UInt8(bitPattern: number.objCType.pointee) {
     case UInt8(ascii: "c"), UInt8(ascii: "B"): self = .bool(number.boolValue)
     case UInt8(ascii: "d"), UInt8(ascii: "f"):
-      let double = number.doubleValue
-      guard double.isFinite else { return nil }
-      if wholeDoublesAsIntegers, double == double.rounded() {
-        let text = double.description
-        self = .number(text.hasSuffix(".0") ? String(text.dropLast(2)) : text)
-      } else {
-        self = .double(double)
-      }
+      guard let double = JSONValue(double: number.doubleValue, wholeDoublesAsIntegers: wholeDoublesAsIntegers)
+      else { return nil }
+      self = double
     case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"):
       let whole = number.uint64Value
       self = whole <= UInt64(Int64.max) ? .integer(Int64(whole)) : .number(String(whole))
     default: self = .integer(number.int64Value)
+    }
+  }
+
+  /// A finite double, a whole one written `1` when `wholeDoublesAsIntegers`; nil when not finite.
+  private init?(double: Double, wholeDoublesAsIntegers: Bool) {
+    guard double.isFinite else { return nil }
+    if wholeDoublesAsIntegers, double == double.rounded() {
+      let text = double.description
+      self = .number(text.hasSuffix(".0") ? String(text.dropLast(2)) : text)
+    } else {
+      self = .double(double)
     }
   }
 

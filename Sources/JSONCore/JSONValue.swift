@@ -27,6 +27,8 @@ package indirect enum JSONValue: Sendable, Equatable {
   /// An object, its members in order (a key may occur more than once when the text had it so).
   case object([(key: String, value: JSONValue)])
 
+  /// Whether two values are the same: members in the same order, numbers of the same kind and
+  /// value (NaN equal to NaN, so a value always equals itself).
   package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): true

@@ -66,11 +66,20 @@ enum FoundationJSON {
   }
 
   /// The JSON text of an object, keys sorted so the same object always gives the same text,
-  /// written as `JSONSerialization` writes it (`/` escaped, a whole double as `1`).
+  /// written as `JSONSerialization` writes it with `.sortedKeys` (`/` escaped, a whole double
+  /// as `1`, keys in ``serializationKeyOrder(_:_:)``).
   static func text(of object: Any) -> String {
-    guard let value = JSONValue(foundation: object, wholeDoublesAsIntegers: true), value.members != nil
+    guard let value = JSONValue(foundation: object, wholeDoublesAsIntegers: true, keyOrder: serializationKeyOrder),
+      value.members != nil
     else { return "{}" }
     return JSONWriter.text(of: value, escapesSlashes: true)
+  }
+
+  /// The order `JSONSerialization`'s `.sortedKeys` writes keys in: case-insensitive, digit runs
+  /// as numbers, ties broken by code (`a`, `B`, `x9`, `x10`).
+  static func serializationKeyOrder(_ a: String, _ b: String) -> Bool {
+    a.compare(b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.startIndex..<a.endIndex, locale: NSLocale.system)
+      == .orderedAscending
   }
 
   /// The `JSONSerialization`-style object of JSON text.

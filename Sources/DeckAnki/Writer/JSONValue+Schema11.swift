@@ -30,7 +30,7 @@ extension JSONValue {
   /// `1` as `JSONSerialization` writes it), for JSON the writer passes through without
   /// interpreting it; `null` for anything JSON cannot hold.
   static func fromFoundation(_ value: Any) -> JSONValue {
-    JSONValue(foundation: value, wholeDoublesAsIntegers: true) ?? .null
+    JSONValue(foundation: value, wholeDoublesAsIntegers: true, keyOrder: { $0 < $1 }) ?? .null
   }
 
   /// The compact JSON text.
