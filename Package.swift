@@ -46,25 +46,28 @@ let package = Package(
     /// The shared deck model: decks, note types, notes, cards, reviews, media. No I/O. Its
     /// SHA-1 and SHA-256 come from swift-crypto.
     .target(name: "DeckCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+    /// The one ordered-JSON core: a value type, a parser with line/column and a depth limit, and
+    /// a writer. Internal to the package (its API is `package`), not a product.
+    .target(name: "JSONCore"),
     /// Thin wrappers over SQLite, libzip and libzstd, plus the protobuf wire codec and SHA-1.
     .target(name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd"]),
 
     // MARK: Formats
     /// Anki packages (.apkg, .colpkg) of every generation.
-    .target(name: "DeckAnki", dependencies: ["DeckCore", "DeckIO"]),
+    .target(name: "DeckAnki", dependencies: ["DeckCore", "DeckIO", "JSONCore"]),
     /// The deckport JSON deck format (media embedded as base64, streamed).
-    .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO"]),
+    .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO", "JSONCore"]),
     /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets.
     .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO"]),
     /// Binary and XML property lists read and written with key order kept; internal to the
     /// package (not a product), used by DeckAppStorage.
     .target(name: "PlistCodec"),
     /// App storage: UserDefaults plists, JSON record files, SQLite and Core Data/SwiftData stores.
-    .target(name: "DeckAppStorage", dependencies: ["DeckCore", "DeckIO", "CZlib", "PlistCodec"]),
+    .target(name: "DeckAppStorage", dependencies: ["DeckCore", "DeckIO", "CZlib", "JSONCore", "PlistCodec"]),
 
     /// CrowdAnki folders (deck.json + media/). It shares DeckAnki's schema-11 note type and
     /// option group mapping, because CrowdAnki stores exactly those objects.
-    .target(name: "DeckCrowdAnki", dependencies: ["DeckCore", "DeckIO", "DeckAnki", "DeckJSON"]),
+    .target(name: "DeckCrowdAnki", dependencies: ["DeckCore", "DeckIO", "DeckAnki", "JSONCore"]),
 
     // MARK: Conversion
     /// Format detection, inspection and the convert pipeline that the CLI and apps call.
@@ -101,12 +104,14 @@ let package = Package(
     // MARK: Tests
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
     .testTarget(name: "DeckIOTests", dependencies: ["DeckIO", "DeckCore"]),
+    .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
     .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport", "DeckCore"]),
-    .testTarget(name: "DeckJSONTests", dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO"]),
+    .testTarget(
+      name: "DeckJSONTests", dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO", "JSONCore"]),
     .testTarget(name: "DeckCSVTests", dependencies: ["DeckCSV", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO"]),
     .testTarget(
       name: "DeckAppStorageTests",
-      dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport", "PlistCodec"]),
+      dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport", "PlistCodec", "JSONCore"]),
     .testTarget(name: "PlistCodecTests", dependencies: ["PlistCodec", "DeckIO", "DeckTestSupport"]),
     .testTarget(
       name: "deckportTests", dependencies: ["DeckConversion", "DeckKit", "deckport", "DeckTestSupport", "DeckCore", "DeckIO"]),

@@ -170,25 +170,6 @@ package struct CSVReader: Sendable {
 
   /// Plain text as Anki stores it: `&`, `<`, `>`, `"` and `'` escaped, line feeds as `<br>`.
   static func escapingHTML(_ text: String) -> String {
-    guard
-      text.containsUTF8Byte(where: {
-        $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"")
-          || $0 == UInt8(ascii: "'") || $0 == 0x0A
-      })
-    else { return text }
-    var result = ""
-    result.reserveCapacity(text.utf8.count + 16)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&#x27;"
-      case "\n": result += "<br>"
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
+    HTMLEntities.escaping(text, quotes: true)
   }
 }

@@ -1,3 +1,5 @@
+import DeckCore
+
 /// Small string tests the CSV reader and writer run on every field.
 extension String {
   /// The string without leading and trailing spaces, tabs and line breaks.
@@ -7,13 +9,6 @@ extension String {
       return ""
     }
     return String(self[first...last])
-  }
-
-  /// Whether the UTF-8 of the string holds a byte for which `isMatch` is true; a fast scan of
-  /// the contiguous storage native strings have.
-  func containsUTF8Byte(where isMatch: (UInt8) -> Bool) -> Bool {
-    if let found = utf8.withContiguousStorageIfAvailable({ $0.contains(where: isMatch) }) { return found }
-    return utf8.contains(where: isMatch)
   }
 
   /// Whether the UTF-8 of the string holds `byte`.

@@ -1,7 +1,7 @@
 import DeckCore
 import DeckIO
-import DeckJSON
 import Foundation
+import JSONCore
 
 /// CrowdAnki's `deck.json` text: what Python's `json.dumps(deck, sort_keys=True, indent=4,
 /// ensure_ascii=False)` writes, the call CrowdAnki's exporter makes (`export/anki_exporter.py`).
@@ -17,45 +17,24 @@ enum CrowdAnkiJSON {
     let path: String
   }
 
-  /// The tree of `value` (as `JSONSerialization` gives it, or Swift's own values), keys sorted.
-  static func tree(_ value: Any, path: String = "") throws -> JSONTree {
+  /// The value of `value` (as `JSONSerialization` gives it, or Swift's own values), keys sorted
+  /// by code point; floating-point numbers stay floating-point (`1.0`), as Python's `repr` writes
+  /// them (Swift's `description` follows the same rules).
+  ///
+  /// - Throws: ``Unrepresentable`` with the path of the first value JSON cannot hold.
+  static func value(_ value: Any, path: String = "") throws(Unrepresentable) -> JSONValue {
+    if let json = JSONValue(foundation: value) { return json }
+    // Find the value that is not JSON, to name it.
     switch value {
-    case is NSNull: return .null
-    case let text as String: return .string(text)
-    case let stored as NSNumber where type(of: value) is NSNumber.Type: return number(stored)
-    case let flag as Bool: return .bool(flag)
-    case let integer as Int: return .number(String(integer))
-    case let integer as Int64: return .number(String(integer))
-    case let integer as Int32: return .number(String(integer))
-    case let integer as UInt64: return .number(String(integer))
-    case let double as Double: return try floating(double, path: path)
     case let items as [Any]:
-      return .array(try items.enumerated().map { try tree($1, path: "\(path)[\($0)]") })
+      for (index, item) in items.enumerated() { _ = try Self.value(item, path: "\(path)[\(index)]") }
     case let object as [String: Any]:
-      let keys = object.keys.sorted { Array($0.unicodeScalars.map(\.value)).lexicographicallyPrecedes($1.unicodeScalars.map(\.value)) }
-      return .object(try keys.map { key in (key, try tree(object[key] ?? NSNull(), path: path.isEmpty ? key : "\(path).\(key)")) })
-    default: throw Unrepresentable(path: path)
+      for key in object.keys.sorted(by: JSONValue.codePointOrder) {
+        _ = try Self.value(object[key] ?? NSNull(), path: path.isEmpty ? key : "\(path).\(key)")
+      }
+    default: break
     }
-  }
-
-  /// A number from `JSONSerialization`: a Boolean, a floating-point number or an integer, told
-  /// apart by its stored type.
-  private static func number(_ number: NSNumber) -> JSONTree {
-    let kind = String(cString: number.objCType)
-    switch kind {
-    case "c", "B": return .bool(number.boolValue)
-    case "d", "f": return (try? floating(number.doubleValue, path: "")) ?? .null
-    case "Q": return .number(String(number.uint64Value))
-    default: return .number(String(number.int64Value))
-    }
-  }
-
-  /// Python's `repr` of a float: the shortest text that reads back as the same number, with
-  /// `.0` on whole numbers and an exponent from 1e16 up and below 1e-4 (Swift's `description`
-  /// follows the same rules).
-  private static func floating(_ double: Double, path: String) throws -> JSONTree {
-    guard double.isFinite else { throw Unrepresentable(path: path) }
-    return .number(double.description)
+    throw Unrepresentable(path: path)
   }
 
   /// `value` with each whole number that `stored` holds as a float at the same place (the
@@ -82,15 +61,11 @@ enum CrowdAnkiJSON {
 
   /// The `deck.json` bytes of `deck`.
   static func deckFileText(_ deck: [String: Any]) throws -> [UInt8] {
-    var writer = JSONTreeWriter(layout: .indented(spaces: 4))
-    try writer.write(tree(deck), finalNewline: false)
-    return writer.text
+    JSONWriter.bytes(of: try value(deck), layout: .indented(spaces: 4))
   }
 
   /// Compact JSON text of `object`, keys sorted and floats kept as floats (`0.0` stays `0.0`).
   static func compactText(_ object: [String: Any]) throws -> String {
-    var writer = JSONTreeWriter(layout: .compact)
-    try writer.write(tree(object), finalNewline: false)
-    return String(decoding: writer.text, as: UTF8.self)
+    JSONWriter.text(of: try value(object))
   }
 }

@@ -2,6 +2,7 @@ import DeckAnki
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// Reads a CrowdAnki folder (`deck.json` and `media/`) into the shared model.
 ///
@@ -38,10 +39,12 @@ package struct CrowdAnkiReader: Sendable {
     }
     let parsed: Any
     do {
-      parsed = try JSONSerialization.jsonObject(with: data)
+      parsed = try JSONParser.parse(data).foundationObject
     } catch {
-      let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
-      throw DeckError(.wrongFormat, at: SourceLocation(file: deckFile), "invalid JSON (\(reason))")
+      var place = SourceLocation(file: deckFile)
+      place.line = error.line
+      place.column = error.column
+      throw DeckError(.wrongFormat, at: place, "invalid JSON: \(error.message) (\(error.near))")
     }
     guard let top = parsed as? [String: Any] else {
       throw DeckError(.wrongFormat, at: SourceLocation(file: deckFile), "expected a JSON object (a CrowdAnki Deck)")

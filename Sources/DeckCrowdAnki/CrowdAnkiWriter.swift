@@ -2,6 +2,7 @@ import DeckAnki
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// Writes the shared model as a CrowdAnki folder: `deck.json` and `media/`.
 ///
@@ -52,7 +53,7 @@ package struct CrowdAnkiWriter: Sendable {
       var (object, optionWarnings) = try Schema11Objects.deckOptions(options, location: location)
       warnings += optionWarnings
       if case .anki11JSON(let text) = options.settings,
-        let stored = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+        let stored = (try? JSONParser.parse(Array(text.utf8)))?.foundationObject as? [String: Any]
       {
         object = CrowdAnkiJSON.keepingFloats(object, from: stored) as? [String: Any] ?? object
       }

@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// Writes the shared model as a deckport JSON deck document.
 ///
@@ -12,12 +13,12 @@ import Foundation
 /// it is made: notes, cards and reviews one at a time, straight into the file, and media
 /// base64-encoded from their source one chunk at a time, so a deck of 100,000 notes and
 /// gigabytes of media needs no more memory than its model.
-package struct DeckJSONWriter: Sendable {
+public struct DeckJSONWriter: Sendable {
   /// Where the writer reports what it is doing (writing notes, cards, reviews and media), or nil.
-  package var progress: ProgressReporter?
+  public var progress: ProgressReporter?
 
   /// Creates a writer.
-  package init(progress: ProgressReporter? = nil) {
+  public init(progress: ProgressReporter? = nil) {
     self.progress = progress
   }
 
@@ -37,13 +38,13 @@ package struct DeckJSONWriter: Sendable {
   /// - Throws: ``DeckError`` when a note cannot be keyed by field name (an unknown note type) or
   ///   when writing fails; a file begun is then removed.
   @discardableResult
-  package func write(
+  public func write(
     _ collection: DeckCollection, to path: String, reportingAs destination: String? = nil
   ) throws -> (written: DeckCollection, warnings: [Diagnostic]) {
     let location = SourceLocation(file: destination ?? path)
     let (repaired, warnings) = CollectionRepair.repaired(collection, location: location)
     try FileSink.writing(to: path) { sink in
-      var writer = JSONTreeWriter(sink: sink)
+      var writer = JSONStreamWriter(sink: sink)
       try writeDocument(repaired, location: location, into: &writer)
       writer.append(byte: 0x0A)
       try writer.flush()
@@ -52,9 +53,9 @@ package struct DeckJSONWriter: Sendable {
   }
 
   /// The document's top-level object, its members in the order of ``DeckJSONDocument``'s
-  /// properties, laid out exactly as the document's ``JSONTree`` would be.
+  /// properties, laid out exactly as the document's ``JSONValue`` would be.
   private func writeDocument(
-    _ collection: DeckCollection, location: SourceLocation, into writer: inout JSONTreeWriter
+    _ collection: DeckCollection, location: SourceLocation, into writer: inout JSONStreamWriter
   ) throws {
     writer.append(byte: UInt8(ascii: "{"))
     writer.appendKey("format", indent: 1)
@@ -68,21 +69,26 @@ package struct DeckJSONWriter: Sendable {
     writer.append(",")
 
     writer.appendKey("deckOptions", indent: 1)
-    try writeArray(collection.deckOptions, into: &writer, encodedAs: { DeckOptionsJSON($0) })
+    try writeArray(collection.deckOptions, into: &writer) { options, writer in
+      try writer.write(OrderedJSONEncoder().encode(DeckOptionsJSON(options)), indent: 2)
+    }
     writer.append(",")
     writer.appendKey("decks", indent: 1)
-    try writeArray(collection.decks, into: &writer, encodedAs: { DeckJSON($0) })
+    try writeArray(collection.decks, into: &writer) { deck, writer in
+      try writer.write(OrderedJSONEncoder().encode(DeckJSON(deck)), indent: 2)
+    }
     writer.append(",")
     writer.appendKey("noteTypes", indent: 1)
-    try writeArray(collection.noteTypes, into: &writer, encodedAs: { NoteTypeJSON($0) })
+    try writeArray(collection.noteTypes, into: &writer) { noteType, writer in
+      try writer.write(OrderedJSONEncoder().encode(NoteTypeJSON(noteType)), indent: 2)
+    }
     writer.append(",")
 
-    writer.appendKey("notes", indent: 1)
     let fieldNames = Dictionary(
       collection.noteTypes.map { ($0.id, $0.fieldNames) }, uniquingKeysWith: { first, _ in first })
     // Names that a JSON object would merge (equal as Swift strings) go the general way.
     let distinctNames = fieldNames.mapValues { Set($0).count == $0.count }
-    try writeArray(collection.notes, into: &writer, reportingAs: .writingNotes) { note, writer in
+    try writeSection("notes", collection.notes, phase: .writingNotes, into: &writer) { note, writer in
       let names = try DeckJSONDocument.fieldNames(for: note, in: fieldNames, location: location)
       if distinctNames[note.noteTypeID] == true {
         Self.writeNote(note, names: names, into: &writer)
@@ -91,60 +97,56 @@ package struct DeckJSONWriter: Sendable {
       }
     }
     writer.append(",")
-
-    writer.appendKey("cards", indent: 1)
-    try writeArray(collection.cards, into: &writer, reportingAs: .writingCards) { card, writer in
-      Self.writeCard(card, into: &writer)
+    try writeSection("cards", collection.cards, phase: .writingCards, into: &writer) { Self.writeCard($0, into: &$1) }
+    writer.append(",")
+    try writeSection("reviews", collection.reviews, phase: .writingReviews, into: &writer) {
+      Self.writeReview($0, into: &$1)
     }
     writer.append(",")
-
-    writer.appendKey("reviews", indent: 1)
-    try writeArray(collection.reviews, into: &writer, reportingAs: .writingReviews) { review, writer in
-      Self.writeReview(review, into: &writer)
-    }
-    writer.append(",")
-
-    writer.appendKey("media", indent: 1)
-    try writeArray(collection.media, into: &writer, reportingAs: .copyingMedia) { file, writer in
+    try writeSection("media", collection.media, phase: .copyingMedia, into: &writer) { file, writer in
       let fingerprint = try file.blob.fingerprint()
       let media = MediaJSON(
         name: file.name, mimeType: file.mimeType, sha1: SHA1.hex(fingerprint.sha1), size: fingerprint.size,
         data: "")
-      var tree = try OrderedJSONEncoder().encode(media)
-      if case .object(var members) = tree, let data = members.firstIndex(where: { $0.key == "data" }) {
-        members[data].value = .base64(file.blob)
-        tree = .object(members)
+      // The members as the document value has them, `data` (the last) streamed from the blob.
+      let members = try OrderedJSONEncoder().encode(media).members ?? []
+      writer.append(byte: UInt8(ascii: "{"))
+      for member in members where member.key != "data" {
+        writer.appendKey(member.key, indent: 3)
+        try writer.write(member.value, indent: 3)
+        writer.append(byte: UInt8(ascii: ","))
       }
-      try writer.write(tree, indent: 2)
+      writer.appendKey("data", indent: 3)
+      try writer.appendBase64(file.blob)
+      writer.newline(2)
+      writer.append(byte: UInt8(ascii: "}"))
     }
     writer.newline(0)
     writer.append(byte: UInt8(ascii: "}"))
   }
 
-  /// ``writeArray(_:into:reportingAs:_:)`` of elements written as `form` makes them, encoded as
-  /// `Codable` values.
-  private func writeArray<Element>(
-    _ elements: [Element], into writer: inout JSONTreeWriter, encodedAs form: (Element) -> some Encodable
+  /// The member `key` of the top-level object, an array of `elements` (see
+  /// ``writeArray(_:into:_:counting:)``), its progress reported as `phase`.
+  private func writeSection<Element>(
+    _ key: String, _ elements: [Element], phase: ConversionPhase, into writer: inout JSONStreamWriter,
+    _ writeElement: (Element, inout JSONStreamWriter) throws -> Void
   ) throws {
-    try writeArray(elements, into: &writer) { element, writer in
-      try writer.write(OrderedJSONEncoder().encode(form(element)), indent: 2)
-    }
+    writer.appendKey(key, indent: 1)
+    progress?.start(phase, total: Int64(elements.count))
+    try writeArray(elements, into: &writer, writeElement) { progress?.set(phase, completed: $0) }
+    progress?.finish(phase)
   }
 
-  /// A top-level array at indent 1: `[]`, or each element on its own line at indent 2. With a
-  /// `phase`, the elements written are reported as that phase.
+  /// A top-level array at indent 1: `[]`, or each element on its own line at indent 2.
   private func writeArray<Element>(
-    _ elements: [Element], into writer: inout JSONTreeWriter, reportingAs phase: ConversionPhase? = nil,
-    _ writeElement: (Element, inout JSONTreeWriter) throws -> Void
+    _ elements: [Element], into writer: inout JSONStreamWriter,
+    _ writeElement: (Element, inout JSONStreamWriter) throws -> Void,
+    counting: (Int64) -> Void = { _ in }
   ) throws {
-    if let phase { progress?.start(phase, total: Int64(elements.count)) }
-    guard !elements.isEmpty else {
-      if let phase { progress?.finish(phase) }
-      return writer.append("[]")
-    }
+    guard !elements.isEmpty else { return writer.append("[]") }
     writer.append(byte: UInt8(ascii: "["))
     for (index, element) in elements.enumerated() {
-      if let phase, index % Self.progressStep == 0 { progress?.set(phase, completed: Int64(index)) }
+      if index % Self.progressStep == 0 { counting(Int64(index)) }
       writer.newline(2)
       try writeElement(element, &writer)
       if index < elements.count - 1 { writer.append(byte: UInt8(ascii: ",")) }
@@ -152,17 +154,16 @@ package struct DeckJSONWriter: Sendable {
     }
     writer.newline(1)
     writer.append(byte: UInt8(ascii: "]"))
-    if let phase { progress?.finish(phase) }
   }
 
   // MARK: - Notes, cards and reviews, written directly
   //
   // Each writes what `OrderedJSONEncoder` makes of the element's `Codable` type, laid out by
-  // `JSONTreeWriter` at indent 2 (the tests compare the two): the members in declaration order,
+  // `JSONWriter` at indent 2 (the tests compare the two): the members in declaration order,
   // none left out, since the model gives every one a value.
 
   /// A ``NoteJSON``: id, guid, noteType (an id), fields (by name), tags, modified.
-  static func writeNote(_ note: Note, names: [String], into writer: inout JSONTreeWriter) {
+  static func writeNote(_ note: Note, names: [String], into writer: inout JSONStreamWriter) {
     writer.append(byte: UInt8(ascii: "{"))
     writer.appendKey("id", indent: 3)
     writer.appendNumber(note.id)
@@ -208,27 +209,23 @@ package struct DeckJSONWriter: Sendable {
   }
 
   /// A ``CardJSON``: id, note, template, deck (an id), modified, scheduling.
-  static func writeCard(_ card: Card, into writer: inout JSONTreeWriter) {
+  static func writeCard(_ card: Card, into writer: inout JSONStreamWriter) {
     let s = card.scheduling
     writer.append(byte: UInt8(ascii: "{"))
-    member("id", card.id, indent: 3, &writer)
-    member("note", card.noteID, indent: 3, &writer)
-    member("template", Int64(card.templateOrdinal), indent: 3, &writer)
-    member("deck", card.deckID, indent: 3, &writer)
-    member("modified", card.modificationTime, indent: 3, &writer)
+    members(
+      [
+        "id": card.id, "note": card.noteID, "template": Int64(card.templateOrdinal), "deck": card.deckID,
+        "modified": card.modificationTime,
+      ], indent: 3, &writer)
     writer.appendKey("scheduling", indent: 3)
     writer.append(byte: UInt8(ascii: "{"))
-    member("type", Int64(s.type.rawValue), indent: 4, &writer)
-    member("queue", Int64(s.queue.rawValue), indent: 4, &writer)
-    member("due", s.due, indent: 4, &writer)
-    member("interval", Int64(s.interval), indent: 4, &writer)
-    member("easeFactor", Int64(s.easeFactor), indent: 4, &writer)
-    member("reviews", Int64(s.reviews), indent: 4, &writer)
-    member("lapses", Int64(s.lapses), indent: 4, &writer)
-    member("remainingSteps", Int64(s.remainingSteps), indent: 4, &writer)
-    member("flags", Int64(s.flags), indent: 4, &writer)
-    member("originalDue", s.originalDue, indent: 4, &writer)
-    member("originalDeck", s.originalDeckID, indent: 4, &writer)
+    members(
+      [
+        "type": Int64(s.type.rawValue), "queue": Int64(s.queue.rawValue), "due": s.due, "interval": Int64(s.interval),
+        "easeFactor": Int64(s.easeFactor), "reviews": Int64(s.reviews), "lapses": Int64(s.lapses),
+        "remainingSteps": Int64(s.remainingSteps), "flags": Int64(s.flags), "originalDue": s.originalDue,
+        "originalDeck": s.originalDeckID,
+      ], indent: 4, &writer)
     writer.appendKey("data", indent: 4)
     writer.appendString(s.data)
     writer.newline(3)
@@ -238,25 +235,27 @@ package struct DeckJSONWriter: Sendable {
   }
 
   /// A ``ReviewJSON``: id, card, button, interval, lastInterval, easeFactor, duration, kind.
-  static func writeReview(_ review: Review, into writer: inout JSONTreeWriter) {
+  static func writeReview(_ review: Review, into writer: inout JSONStreamWriter) {
     writer.append(byte: UInt8(ascii: "{"))
-    member("id", review.id, indent: 3, &writer)
-    member("card", review.cardID, indent: 3, &writer)
-    member("button", Int64(review.ease), indent: 3, &writer)
-    member("interval", review.interval, indent: 3, &writer)
-    member("lastInterval", review.lastInterval, indent: 3, &writer)
-    member("easeFactor", Int64(review.easeFactor), indent: 3, &writer)
-    member("duration", Int64(review.duration), indent: 3, &writer)
-    writer.appendKey("kind", indent: 3)
-    writer.appendNumber(Int64(review.kind.rawValue))
+    members(
+      [
+        "id": review.id, "card": review.cardID, "button": Int64(review.ease), "interval": review.interval,
+        "lastInterval": review.lastInterval, "easeFactor": Int64(review.easeFactor),
+        "duration": Int64(review.duration), "kind": Int64(review.kind.rawValue),
+      ], indent: 3, &writer, last: true)
     writer.newline(2)
     writer.append(byte: UInt8(ascii: "}"))
   }
 
-  /// `"key": number,` on a new line at `indent` (a member that is not the object's last).
-  private static func member(_ key: String, _ value: Int64, indent: Int, _ writer: inout JSONTreeWriter) {
-    writer.appendKey(key, indent: indent)
-    writer.appendNumber(value)
-    writer.append(byte: UInt8(ascii: ","))
+  /// `"key": number,` for each pair, each on a new line at `indent`; no comma after the last
+  /// when `last` (the object's last members).
+  private static func members(
+    _ pairs: KeyValuePairs<String, Int64>, indent: Int, _ writer: inout JSONStreamWriter, last: Bool = false
+  ) {
+    for (position, pair) in pairs.enumerated() {
+      writer.appendKey(pair.key, indent: indent)
+      writer.appendNumber(pair.value)
+      if !last || position < pairs.count - 1 { writer.append(byte: UInt8(ascii: ",")) }
+    }
   }
 }

@@ -3,13 +3,14 @@ import DeckCore
 import DeckIO
 import DeckTestSupport
 import Foundation
+import JSONCore
 import Testing
 
 @testable import DeckJSON
 
 /// The writer streams notes, cards and reviews straight into the file; its output must be the
-/// bytes the whole-document tree (`OrderedJSONEncoder` over ``DeckJSONDocument``, laid out by
-/// `JSONTreeWriter`) gives.
+/// bytes the whole-document value (`OrderedJSONEncoder` over ``DeckJSONDocument``, laid out by
+/// `JSONWriter`) gives.
 @Suite("JSON deck format: the streaming writer writes what the document tree would")
 struct JSONStreamingWriterTests {
   /// The document written the way the writer did before it streamed.
@@ -26,13 +27,15 @@ struct JSONStreamingWriterTests {
           guard case .object(var fields) = item, let data = fields.firstIndex(where: { $0.key == "data" }) else {
             return item
           }
-          fields[data].value = .base64(file.blob)
+          var bytes = Data()
+          try? file.blob.forEachChunk { bytes.append(contentsOf: $0) }
+          fields[data].value = .string(bytes.base64EncodedString())
           return .object(fields)
         })
       tree = .object(entries)
     }
     try FileSink.writing(to: path) { sink in
-      var writer = JSONTreeWriter(sink: sink)
+      var writer = JSONStreamWriter(sink: sink)
       try writer.write(tree)
     }
     return try Data(contentsOf: URL(fileURLWithPath: path))

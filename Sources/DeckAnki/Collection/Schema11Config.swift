@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import JSONCore
 
 /// Note types, decks and option groups of a schema-11 collection, stored as JSON text in the
 /// `col` row (`models`, `decks`, `dconf`). Schemas 12–14 keep note types and decks there too.
@@ -11,9 +12,9 @@ package enum Schema11Config {
     let columnLocation = Self.columnLocation(column, in: location)
     let object: Any
     do {
-      object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [])
+      object = try FoundationJSON.object(text.utf8)
     } catch {
-      throw DeckError(.corrupt, at: columnLocation, "not valid JSON (\(error.localizedDescription))")
+      throw DeckError(.corrupt, at: columnLocation, FoundationJSON.invalid(error))
     }
     guard let map = object as? [String: Any] else {
       throw DeckError(.corrupt, at: columnLocation, "expected a JSON object of id to entry")
@@ -108,9 +109,9 @@ package enum Schema11Config {
     if (json.optionalInt64("dyn") ?? 0) != 0 {
       let terms = (object["terms"] as? [[Any]] ?? []).map { term in
         FilteredDeck.SearchTerm(
-          search: term.first.flatMap(JSONValue.string) ?? "",
-          limit: Int(term.dropFirst().first.flatMap(JSONValue.int64) ?? 0),
-          order: Int(term.dropFirst(2).first.flatMap(JSONValue.int64) ?? 0))
+          search: term.first.flatMap(FoundationJSON.string) ?? "",
+          limit: Int(term.dropFirst().first.flatMap(FoundationJSON.int64) ?? 0),
+          order: Int(term.dropFirst(2).first.flatMap(FoundationJSON.int64) ?? 0))
       }
       kind = .filtered(FilteredDeck(reschedule: json.optionalBool("resched") ?? true, searchTerms: terms))
     } else {
@@ -134,12 +135,12 @@ package enum Schema11Config {
       id: try json.int64("id"),
       name: json.optionalString("name") ?? "",
       modificationTime: json.optionalInt64("mod") ?? 0,
-      settings: .anki11JSON(JSONValue.text(of: object)))
+      settings: .anki11JSON(FoundationJSON.text(of: object)))
   }
 
   /// Entries sorted by their `ord` key when every entry has one, else in array order.
   private static func ordered(_ objects: [[String: Any]]) throws -> [[String: Any]] {
-    let ords = objects.compactMap { $0["ord"].flatMap(JSONValue.int64) }
+    let ords = objects.compactMap { $0["ord"].flatMap(FoundationJSON.int64) }
     guard ords.count == objects.count else { return objects }
     return zip(ords, objects).sorted { $0.0 < $1.0 }.map(\.1)
   }

@@ -58,7 +58,7 @@ enum Schema18Config {
   /// `crowdanki_uuid` of the JSON object in an `other` field (the schema-11 keys Anki does not
   /// model); nil when it has none or the bytes are not a JSON object.
   static func crowdAnkiUUID(other: Data) -> String? {
-    let object = (try? JSONSerialization.jsonObject(with: other)) as? [String: Any]
+    let object = (try? FoundationJSON.object(other)) as? [String: Any]
     return object?["crowdanki_uuid"] as? String
   }
 

@@ -85,9 +85,9 @@ enum MediaManifest {
   static func jsonEntries(_ bytes: Data, location: SourceLocation) throws -> [MediaManifestEntry] {
     let object: Any
     do {
-      object = try JSONSerialization.jsonObject(with: bytes, options: [])
+      object = try FoundationJSON.object(bytes)
     } catch {
-      throw DeckError(.corrupt, at: location, "the media map is not valid JSON (\(error.localizedDescription))")
+      throw DeckError(.corrupt, at: location, "the media map is \(FoundationJSON.invalid(error))")
     }
     guard let map = object as? [String: Any] else {
       throw DeckError(.corrupt, at: location, "the media map is not a JSON object of member numbers to file names")

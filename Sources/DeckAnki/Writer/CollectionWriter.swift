@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// Writes a schema-11 Anki collection database: the tables exactly as Anki creates them, the
 /// `col` row with the JSON of note types, decks and option groups, and one row per note, card
@@ -59,7 +60,7 @@ struct CollectionWriter {
   /// The checked collection to write.
   let collection: DeckCollection
   /// The `dconf` entries.
-  let deckOptions: [(id: Int64, json: JSONText)]
+  let deckOptions: [(id: Int64, json: JSONValue)]
   /// Deck package or collection package (decides the tag registry).
   let kind: AnkiPackageKind
   /// Where errors point: the output file and the collection member.

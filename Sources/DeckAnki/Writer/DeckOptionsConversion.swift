@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// Turns an option group of the model into its schema-11 `dconf` entry.
 ///
@@ -116,7 +117,7 @@ enum DeckOptionsConversion {
   /// - Throws: ``DeckError/Kind/corrupt`` at `location` when the stored settings are not a JSON
   ///   object or not a valid protobuf message.
   static func entry(for options: DeckOptions, location: SourceLocation) throws
-    -> (json: JSONText, warnings: [Diagnostic])
+    -> (json: JSONValue, warnings: [Diagnostic])
   {
     let itemLocation = location.item(label(options))
     switch options.settings {
@@ -133,7 +134,7 @@ enum DeckOptionsConversion {
   }
 
   /// Anki's default option group ("Default", id 1 unless given), as a new collection has it.
-  static func defaultEntry(id: Int64 = 1, name: String = "Default") -> JSONText {
+  static func defaultEntry(id: Int64 = 1, name: String = "Default") -> JSONValue {
     var ignored: [Diagnostic] = []
     let options = DeckOptions(id: id, name: name, settings: .anki11JSON("{}"))
     return schema11JSON(
@@ -150,10 +151,9 @@ enum DeckOptionsConversion {
   /// Checks a stored JSON entry: it must be an object; its `id`, `name` and `mod` follow the
   /// model; keys the importer requires and that are missing get Anki's default, reported.
   private static func legacyEntry(_ text: String, options: DeckOptions, location: SourceLocation)
-    throws -> (json: JSONText, warnings: [Diagnostic])
+    throws -> (json: JSONValue, warnings: [Diagnostic])
   {
-    guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: []),
-      var object = parsed as? [String: Any]
+    guard let parsed = try? JSONParser.parse(Array(text.utf8)), var object = parsed.foundationObject as? [String: Any]
     else {
       throw DeckError(
         .corrupt, at: location,
@@ -173,8 +173,8 @@ enum DeckOptionsConversion {
     }
     var warnings: [Diagnostic] = []
     guard
-      let defaults = try? JSONSerialization.jsonObject(with: Data(defaultEntry().text.utf8)) as? [String: Any]
-    else { return (.raw(text), warnings) }
+      let defaults = defaultEntry().foundationObject as? [String: Any]
+    else { return (parsed, warnings) }
     var filled: [String] = []
     for key in requiredKeys where object[key] == nil || object[key] is NSNull {
       object[key] = defaults[key]
@@ -202,7 +202,7 @@ enum DeckOptionsConversion {
           "deck-options-incomplete", at: location,
           "the settings lack \(filled.map { "'\($0)'" }.joined(separator: ", ")), which Anki requires; Anki's defaults are written"))
     }
-    return (changed ? JSONText.fromFoundation(object) : .raw(text), warnings)
+    return (changed ? JSONValue.fromFoundation(object) : parsed, warnings)
   }
 
   // MARK: - Protobuf decoding
@@ -286,12 +286,12 @@ enum DeckOptionsConversion {
   static func schema11JSON(
     _ s: Settings, id: Int64, name: String, modificationTime: Int64, options: DeckOptions,
     location: SourceLocation, warnings: inout [Diagnostic]
-  ) -> JSONText {
+  ) -> JSONValue {
     func report(_ message: String) {
       warnings.append(Diagnostic("deck-options-changed", at: location, message))
     }
-    func floats(_ values: [Float]) -> JSONText { .array(values.map(JSONText.float)) }
-    func uint16(_ value: UInt32, _ what: String) -> JSONText {
+    func floats(_ values: [Float]) -> JSONValue { .array(values.map(JSONValue.float)) }
+    func uint16(_ value: UInt32, _ what: String) -> JSONValue {
       if value > UInt32(UInt16.max) {
         report("\(what) \(value) is larger than the legacy format holds; \(UInt16.max) is written")
         return .int(Int64(UInt16.max))
@@ -335,7 +335,7 @@ enum DeckOptionsConversion {
     if let problem = other.problem {
       report("its extra legacy keys cannot be read (\(problem)) and are left out")
     }
-    let new: [(String, JSONText)] =
+    let new: [(String, JSONValue)] =
       [
         ("bury", .bool(s.buryNew)),
         ("delays", floats(s.learnSteps)),
@@ -350,7 +350,7 @@ enum DeckOptionsConversion {
         ("order", .int(order)),
         ("perDay", .int(Int64(s.newPerDay))),
       ] + other.take("new", except: reservedNewKeys)
-    let rev: [(String, JSONText)] =
+    let rev: [(String, JSONValue)] =
       [
         ("bury", .bool(s.buryReviews)),
         ("ease4", .float(s.easyMultiplier)),
@@ -359,7 +359,7 @@ enum DeckOptionsConversion {
         ("perDay", .int(Int64(s.reviewsPerDay))),
         ("hardFactor", .float(s.hardMultiplier)),
       ] + other.take("rev", except: reservedRevKeys)
-    let lapse: [(String, JSONText)] =
+    let lapse: [(String, JSONValue)] =
       [
         ("delays", floats(s.relearnSteps)),
         ("leechAction", .int(leechAction)),
@@ -367,7 +367,7 @@ enum DeckOptionsConversion {
         ("minInt", .int(Int64(s.minimumLapseInterval))),
         ("mult", .float(s.lapseMultiplier)),
       ] + other.take("lapse", except: reservedLapseKeys)
-    let top: [(String, JSONText)] = [
+    let top: [(String, JSONValue)] = [
       ("id", .int(id)),
       ("mod", .int(modificationTime)),
       ("name", .string(name)),
@@ -414,8 +414,7 @@ enum DeckOptionsConversion {
 
     init(_ data: Data) {
       guard !data.isEmpty else { return }
-      guard let parsed = try? JSONSerialization.jsonObject(with: data, options: []),
-        let object = parsed as? [String: Any]
+      guard let object = (try? FoundationJSON.object(data)) as? [String: Any]
       else {
         problem = "not a JSON object"
         return
@@ -424,17 +423,17 @@ enum DeckOptionsConversion {
     }
 
     /// The members of sub-object `key`, minus `reserved`, sorted by key; removes `key`.
-    mutating func take(_ key: String, except reserved: Set<String>) -> [(String, JSONText)] {
+    mutating func take(_ key: String, except reserved: Set<String>) -> [(String, JSONValue)] {
       guard let sub = object.removeValue(forKey: key) as? [String: Any] else { return [] }
       return sub.keys.sorted().filter { !reserved.contains($0) }.compactMap { name in
-        sub[name].map { (name, JSONText.fromFoundation($0)) }
+        sub[name].map { (name, JSONValue.fromFoundation($0)) }
       }
     }
 
     /// The remaining top-level members, minus `reserved`, sorted by key.
-    func remaining(except reserved: Set<String>) -> [(String, JSONText)] {
+    func remaining(except reserved: Set<String>) -> [(String, JSONValue)] {
       object.keys.sorted().filter { !reserved.contains($0) && !["new", "rev", "lapse"].contains($0) }
-        .compactMap { name in object[name].map { (name, JSONText.fromFoundation($0)) } }
+        .compactMap { name in object[name].map { (name, JSONValue.fromFoundation($0)) } }
     }
   }
 }

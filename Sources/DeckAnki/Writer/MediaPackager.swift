@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// Chooses the media files a package carries, under the names Anki accepts, and streams them
 /// into the archive entry by entry with their manifest (the `media` member).
@@ -164,7 +165,7 @@ enum MediaPackager {
   /// Adds prepared file *i* as member `"i"`, then the manifest as member `media`.
   static func add(_ prepared: [Prepared], generation: AnkiPackageGeneration, to zip: ZipWriter) throws {
     var manifest = ProtobufWriter()
-    var legacyMap: [(String, JSONText)] = []
+    var legacyMap: [(String, JSONValue)] = []
     for (index, file) in prepared.enumerated() {
       let member = String(index)
       switch file.payload {
@@ -185,7 +186,7 @@ enum MediaPackager {
     if generation == .latest {
       manifestData = try Zstd.compress(manifest.data, level: manifestZstdLevel)
     } else {
-      manifestData = Data(JSONText.object(legacyMap).text.utf8)
+      manifestData = Data(JSONValue.object(legacyMap).text.utf8)
     }
     try zip.addData(name: "media", data: manifestData, compression: .stored)
   }

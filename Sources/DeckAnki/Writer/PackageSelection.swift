@@ -1,4 +1,5 @@
 import DeckCore
+import JSONCore
 
 /// What a package carries besides notes and cards: which note types, decks, option groups and
 /// review-log entries.
@@ -125,7 +126,7 @@ enum PackageSelection {
   /// missing, decks that name a group that does not exist moved to group 1 with a warning.
   static func deckOptionEntries(
     _ collection: inout DeckCollection, location: SourceLocation, log: inout DiagnosticLog
-  ) throws -> [(id: Int64, json: JSONText)] {
+  ) throws -> [(id: Int64, json: JSONValue)] {
     let known = Set(collection.deckOptions.map(\.id)).union([1])
     for index in collection.decks.indices {
       guard case .normal(let optionsID) = collection.decks[index].kind, !known.contains(optionsID) else {
@@ -137,7 +138,7 @@ enum PackageSelection {
         "the deck uses option group \(optionsID), which the collection does not define; it is given option group 1 (Default), as Anki would need")
       collection.decks[index].kind = .normal(optionsID: 1)
     }
-    var entries: [(id: Int64, json: JSONText)] = []
+    var entries: [(id: Int64, json: JSONValue)] = []
     if !collection.deckOptions.contains(where: { $0.id == 1 }) {
       entries.append((1, DeckOptionsConversion.defaultEntry()))
     }

@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import JSONCore
 
 /// The JSON columns of a schema-11 `col` row (`models`, `decks`, `conf`, `tags`), built from
 /// the model with every key Anki's importer requires, in the order Anki writes them.
@@ -9,15 +10,15 @@ import Foundation
 /// substitutes its own defaults.
 enum Schema11JSON {
   /// `{"<id>": entry, …}`, the shape of `models`, `decks` and `dconf`.
-  static func map(_ entries: [(id: Int64, json: JSONText)]) -> JSONText {
+  static func map(_ entries: [(id: Int64, json: JSONValue)]) -> JSONValue {
     .object(entries.map { (String($0.id), $0.json) })
   }
 
   // MARK: - models
 
   /// One note type.
-  static func noteType(_ noteType: NoteType) -> JSONText {
-    var members: [(String, JSONText)] = [
+  static func noteType(_ noteType: NoteType) -> JSONValue {
+    var members: [(String, JSONValue)] = [
       ("id", .int(noteType.id)),
       ("name", .string(noteType.name)),
       ("type", .int(noteType.kind == .cloze ? 1 : 0)),
@@ -44,8 +45,8 @@ enum Schema11JSON {
     return .object(members)
   }
 
-  private static func template(ordinal: Int, _ template: NoteType.CardTemplate) -> JSONText {
-    let members: [(String, JSONText)] = [
+  private static func template(ordinal: Int, _ template: NoteType.CardTemplate) -> JSONValue {
+    let members: [(String, JSONValue)] = [
       ("name", .string(template.name)),
       ("ord", .int(ordinal)),
       ("qfmt", .string(template.questionFormat)),
@@ -60,8 +61,8 @@ enum Schema11JSON {
     return .object(members)
   }
 
-  private static func field(ordinal: Int, _ field: NoteType.Field) -> JSONText {
-    let members: [(String, JSONText)] = [
+  private static func field(ordinal: Int, _ field: NoteType.Field) -> JSONValue {
+    let members: [(String, JSONValue)] = [
       ("name", .string(field.name)),
       ("ord", .int(ordinal)),
       ("sticky", .bool(field.sticky)),
@@ -83,8 +84,8 @@ enum Schema11JSON {
 
   /// One deck. The model keeps no daily counters, collapse state or per-deck limits, so those
   /// are written as a fresh deck has them.
-  static func deck(_ deck: Deck) -> JSONText {
-    var members: [(String, JSONText)] = [
+  static func deck(_ deck: Deck) -> JSONValue {
+    var members: [(String, JSONValue)] = [
       ("id", .int(deck.id)),
       ("mod", .int(deck.modificationTime)),
       ("name", .string(deck.name)),
@@ -140,8 +141,8 @@ enum Schema11JSON {
   /// `creationTime`, which Anki sets to 04:00 local time of the day the collection was made.
   static func collectionConfig(
     creationTime: Int64, currentNoteTypeID: Int64?, currentDeckID: Int64, nextPosition: Int64
-  ) -> JSONText {
-    var members: [(String, JSONText)] = [
+  ) -> JSONValue {
+    var members: [(String, JSONValue)] = [
       ("activeDecks", .array([.int(currentDeckID)])),
       ("addToCur", .bool(true)),
       ("collapseTime", .int(1200)),
@@ -181,10 +182,10 @@ enum Schema11JSON {
 
   /// The tag registry: every tag the notes use, once (compared case-insensitively, the first
   /// spelling kept), as a collection holds it; an `.apkg` leaves it empty, as Anki does.
-  static func tagRegistry(_ notes: [Note], kind: AnkiPackageKind) -> JSONText {
+  static func tagRegistry(_ notes: [Note], kind: AnkiPackageKind) -> JSONValue {
     guard kind == .colpkg else { return .object([]) }
     var seen = Set<String>()
-    var members: [(String, JSONText)] = []
+    var members: [(String, JSONValue)] = []
     for note in notes {
       for tag in note.tags where seen.insert(tag.lowercased()).inserted {
         members.append((tag, .int(-1)))

@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import JSONCore
 
 /// Note types and option groups as the schema-11 JSON objects Anki's legacy collections hold,
 /// for other deckport modules whose formats embed those objects (CrowdAnki's `NoteModel` and
@@ -7,7 +8,7 @@ import Foundation
 package enum Schema11Objects {
   /// The schema-11 object of `noteType`, with every key the Anki writer writes (`req` included).
   package static func noteType(_ noteType: NoteType) -> [String: Any] {
-    object(from: Schema11JSON.noteType(noteType).text)
+    object(from: Schema11JSON.noteType(noteType))
   }
 
   /// The schema-11 `dconf` object of `options` (converted from a schema-18 protobuf when that is
@@ -18,7 +19,7 @@ package enum Schema11Objects {
     -> (object: [String: Any], warnings: [Diagnostic])
   {
     let (json, warnings) = try DeckOptionsConversion.entry(for: options, location: location)
-    return (object(from: json.text), warnings)
+    return (object(from: json), warnings)
   }
 
   /// The note type a schema-11 object describes (see ``Schema11Config/noteType(_:id:label:at:)``).
@@ -44,7 +45,7 @@ package enum Schema11Objects {
     "name", "ord", "qfmt", "afmt", "bqfmt", "bafmt", "did", "bfont", "bsize", "id",
   ]
 
-  private static func object(from text: String) -> [String: Any] {
-    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+  private static func object(from value: JSONValue) -> [String: Any] {
+    value.foundationObject as? [String: Any] ?? [:]
   }
 }

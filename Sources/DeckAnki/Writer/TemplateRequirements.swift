@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import JSONCore
 
 /// The `req` key of a schema-11 note type: for each template, which fields must be non-empty
 /// for the card to exist (`[[ord, "any"|"all"|"none", [field ords]], …]`).
@@ -12,7 +13,7 @@ import Foundation
 /// ("all"), else "none". A template that does not parse gives "none".
 enum TemplateRequirements {
   /// The `req` array for `noteType`.
-  static func json(for noteType: NoteType) -> JSONText {
+  static func json(for noteType: NoteType) -> JSONValue {
     let fieldOrdinals = Dictionary(
       noteType.fields.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
     return .array(

@@ -86,7 +86,7 @@ enum CoreDataValueEncoding {
 
   /// A version-5-style UUID from the SHA-1 of the entity name and the record's JSON text.
   static func derivedUUID(for record: AppRecord, entity: String) -> UUID {
-    let text = (try? JSONTextWriter(tagged: true).data(.object(record))) ?? Data()
+    let text = (try? AppValue.object(record).jsonData(tagged: true)) ?? Data()
     return UUID(nameBasedOn: Data("deckport\u{1F}\(entity)\u{1F}".utf8) + text)
   }
 }

@@ -7,28 +7,7 @@ import Foundation
 enum FieldText {
   /// `text` as note-field HTML (`\r\n` and a lone `\r` as marked `<br>`s, so they come back).
   static func html(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    let scalars = Array(text.unicodeScalars)
-    var index = 0
-    while index < scalars.count {
-      switch scalars[index] {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\n": result += "<br>"
-      case "\r":
-        if index + 1 < scalars.count, scalars[index + 1] == "\n" {
-          result += "<br data-crlf>"
-          index += 1
-        } else {
-          result += "<br data-cr>"
-        }
-      default: result.unicodeScalars.append(scalars[index])
-      }
-      index += 1
-    }
-    return result
+    HTMLEntities.escaping(text, carriageReturns: .markedBreaks)
   }
 
   /// What converting `html` to text did besides the exact inverse of ``html(_:)``.

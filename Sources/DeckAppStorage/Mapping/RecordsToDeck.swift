@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import JSONCore
 
 /// Builds a deck from app records (see ``AppRecordMapping/collection(from:profile:)``).
 struct RecordsToDeck {
@@ -106,7 +107,7 @@ struct RecordsToDeck {
     case .null: return ""
     case .string(let text): return FieldText.html(text)
     case .integer(let number): return String(number)
-    case .double(let number): return JSONTextWriter.doubleText(number)
+    case .double(let number): return JSONWriter.text(of: number)
     case .bool(let flag): return flag ? "true" : "false"
     case .uuid(let uuid): return uuid.uuidString
     case .date(let date):
@@ -120,7 +121,7 @@ struct RecordsToDeck {
       if names.insert(name).inserted { media.append(MediaFile(name: name, blob: MediaBlob(data: data))) }
       return MediaSniffing.fieldText(for: name, reference: kind.reference)
     case .array, .object:
-      let text = (try? JSONTextWriter().data(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+      let text = (try? value.jsonData()).map { String(decoding: $0, as: UTF8.self) } ?? ""
       return FieldText.html(text)
     }
   }

@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// Reads app records from a database in deckport's schema (``SQLiteRecordSchema``), checking
 /// every cell against the type the metadata declares for its column.
@@ -143,7 +144,7 @@ struct SQLiteRecordReader {
   private func keys(_ listed: String?, fields: [Field], at location: SourceLocation) throws -> [String] {
     guard let listed else { return fields.map(\.key) }
     let keysLocation = location.item("column '\(SQLiteRecordSchema.keysColumn)'")
-    guard case .array(let items)? = try? JSONTextParser.parse(Data(listed.utf8)) else {
+    guard case .array(let items)? = try? AppValue(json: Data(listed.utf8)) else {
       throw DeckError(.corrupt, at: keysLocation, "expected a JSON array of keys")
     }
     return try items.map { item in
@@ -179,9 +180,11 @@ struct SQLiteRecordReader {
     case (.array, .text(let text)), (.object, .text(let text)), (.any, .text(let text)):
       let value: AppValue
       do {
-        value = try JSONTextParser.parse(Data(text.utf8), tagged: true)
-      } catch {
+        value = try AppValue(taggedJSON: Data(text.utf8))
+      } catch let error as JSONSyntaxError {
         throw DeckError(.corrupt, at: location, "the JSON text does not parse: line \(error.line), column \(error.column): \(error.message)")
+      } catch {
+        throw DeckError(.corrupt, at: location, "the JSON text does not parse: \(error)")
       }
       if type == .array, value.type != .array { throw mismatch("a JSON array") }
       if type == .object, value.type != .object { throw mismatch("a JSON object") }

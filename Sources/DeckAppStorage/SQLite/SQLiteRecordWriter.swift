@@ -95,7 +95,7 @@ struct SQLiteRecordWriter {
         insert.bindNull(2)
       } else {
         let list = AppValue.array(keys.map(AppValue.string))
-        insert.bind(2, text: String(decoding: (try? JSONTextWriter().data(list)) ?? Data("[]".utf8), as: UTF8.self))
+        insert.bind(2, text: String(decoding: (try? list.jsonData()) ?? Data("[]".utf8), as: UTF8.self))
       }
       for field in record.fields {
         guard let column = shape.fields.firstIndex(where: { $0.key.unicodeScalars.elementsEqual(field.key.unicodeScalars) }) else {
@@ -123,7 +123,7 @@ struct SQLiteRecordWriter {
     case (.data, .data(let data)): return .blob(data)
     case (.array, .array), (.object, .object), (.any, _):
       do {
-        return .text(String(decoding: try JSONTextWriter(tagged: true).data(value), as: UTF8.self))
+        return .text(String(decoding: try value.jsonData(tagged: true), as: UTF8.self))
       } catch {
         throw DeckError(.invalidRequest, at: location, "\(error.path): \(error.message)")
       }

@@ -18,7 +18,7 @@ struct JSONFileWriter: StorageFileWriter {
     var found: JSONRecordFile.Found?
     if exists {
       let data = try AppStorageReader.contents(of: destination)
-      if case .object? = try? JSONTextParser.parse(data) {
+      if case .object? = try? AppValue(json: data) {
         found = try JSONRecordFile(location: location).read(data, key: options.key)
       }
     }

@@ -23,7 +23,7 @@ struct JSONRecordFile {
   func read(_ data: Data, key: String?, keyOnlyWhereKeyed: Bool = false) throws -> Found {
     let root: AppValue
     do {
-      root = try JSONTextParser.parse(data)
+      root = try AppValue(json: data)
     } catch {
       var place = location
       place.line = error.line
@@ -68,7 +68,7 @@ struct JSONRecordFile {
       root = .object(object)
     }
     do {
-      return try JSONTextWriter(dates: records.jsonDates).data(root)
+      return try root.jsonData(dates: records.jsonDates)
     } catch {
       throw DeckError(.invalidRequest, at: ValuePath.location(error.path, in: location), error.message)
     }

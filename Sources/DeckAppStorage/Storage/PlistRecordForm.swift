@@ -49,7 +49,7 @@ enum PlistRecordForm: Equatable {
   /// The records as JSON text, in their JSON date encoding.
   static func json(_ records: AppRecords, at location: SourceLocation) throws -> Data {
     do {
-      return try JSONTextWriter(dates: records.jsonDates).data(.array(records.records.map(AppValue.object)))
+      return try AppValue.array(records.records.map(AppValue.object)).jsonData(dates: records.jsonDates)
     } catch {
       throw DeckError(.invalidRequest, at: ValuePath.location(error.path, in: location), error.message)
     }

@@ -117,7 +117,7 @@ struct PlistRecordReader {
     guard !data.isEmpty else { return AppRecords(name: key, records: []) }
     let value: AppValue
     do {
-      value = try JSONTextParser.parse(data)
+      value = try AppValue(json: data)
     } catch {
       throw DeckError(
         .corrupt, at: place,

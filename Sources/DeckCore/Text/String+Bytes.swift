@@ -18,4 +18,11 @@ extension String {
     }
     return utf8.contains(byte)
   }
+
+  /// Whether the UTF-8 of the string holds a byte for which `isMatch` is true; a fast scan of
+  /// the contiguous storage native strings have.
+  package func containsUTF8Byte(where isMatch: (UInt8) -> Bool) -> Bool {
+    if let found = utf8.withContiguousStorageIfAvailable({ $0.contains(where: isMatch) }) { return found }
+    return utf8.contains(where: isMatch)
+  }
 }

@@ -75,10 +75,10 @@ package struct DeckJSONDirectoryWriter: Sendable {
 
   /// Writes `value` as indented JSON with a final newline.
   static func writeJSON(_ value: some Encodable, to path: String) throws {
-    let tree = try OrderedJSONEncoder().encode(value)
+    let json = try OrderedJSONEncoder().encode(value)
     try FileSink.writing(to: path) { sink in
-      var writer = JSONTreeWriter(sink: sink)
-      try writer.write(tree)
+      var writer = JSONStreamWriter(sink: sink)
+      try writer.write(json)
     }
   }
 

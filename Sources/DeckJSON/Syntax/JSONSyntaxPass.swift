@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import JSONCore
 
 /// One pass over a JSON document's bytes that checks its syntax (reporting line and column) and
 /// sets aside the long string values of `data` keys, which hold base64 media: the document is
@@ -12,6 +13,9 @@ import Foundation
 /// occurs twice, or an element holding text that is not UTF-8, makes ``canSplit`` false: the
 /// reader then decodes the whole document at once, as JSON decoders judge such documents as a
 /// whole.
+///
+/// Its grammar pieces (white space, numbers, escapes, UTF-8, plain string runs) and its errors
+/// are the JSON core's (``JSONBytes``, ``JSONSyntaxError``), as ``JSONParser`` uses them.
 struct JSONSyntaxPass {
   /// A string value left in the file: where its content starts and how many bytes it has.
   struct SetAside: Equatable {
@@ -73,10 +77,17 @@ struct JSONSyntaxPass {
     self.placeholderPrefix = "\u{0}" + UUID().uuidString + ":"
     reduced.reserveCapacity(min(bytes.count, splitting.isEmpty ? 1 << 24 : 1 << 20))
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte order mark
-    skipWhitespace()
-    try value()
-    skipWhitespace()
-    if index < bytes.count { throw error("unexpected text after the end of the document") }
+    do {
+      skipWhitespace()
+      try value()
+      skipWhitespace()
+      if index < bytes.count { throw error(.textAfterValue) }
+    } catch let error as JSONSyntaxError {
+      var place = location
+      place.line = error.line
+      place.column = error.column
+      throw DeckError(.wrongFormat, at: place, "invalid JSON: \(error.message) (\(error.near))")
+    }
     reached?(bytes.count)
   }
 
@@ -94,7 +105,7 @@ struct JSONSyntaxPass {
   // MARK: - Grammar
 
   private mutating func value() throws {
-    guard index < bytes.count else { throw error("the document ends where a value should be") }
+    guard index < bytes.count else { throw error(.endWhereValueShouldBe) }
     if index >= nextReport, let reached {
       reached(index)
       nextReport = index + Self.reportStep
@@ -111,16 +122,16 @@ struct JSONSyntaxPass {
     case UInt8(ascii: "f"): try literal("false")
     case UInt8(ascii: "n"): try literal("null")
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
-    default: throw error("expected a value (an object, array, string, number, true, false or null)")
+    default: throw error(.expectedValue)
     }
   }
 
   private mutating func object() throws {
-    try list(closing: "}", afterElement: "after an object value") {
-      guard $0.peek(UInt8(ascii: "\"")) else { throw $0.error("expected a key in double quotes") }
+    try list(closing: UInt8(ascii: "}"), orElse: .expectedCommaOrBrace) {
+      guard $0.peek(UInt8(ascii: "\"")) else { throw $0.error(.expectedKey) }
       try $0.string(isKey: true)
       $0.skipWhitespace()
-      guard $0.peek(UInt8(ascii: ":")) else { throw $0.error("expected ':' after the key") }
+      guard $0.peek(UInt8(ascii: ":")) else { throw $0.error(.expectedColon) }
       $0.copy(1)
       $0.skipWhitespace()
       try $0.value()
@@ -128,7 +139,7 @@ struct JSONSyntaxPass {
   }
 
   private mutating func array() throws {
-    try list(closing: "]", afterElement: "after an array element") { try $0.value() }
+    try list(closing: UInt8(ascii: "]"), orElse: .expectedCommaOrBracket) { try $0.value() }
   }
 
   /// A split array: `[]` in the reduced document, each element checked and its place recorded.
@@ -137,7 +148,7 @@ struct JSONSyntaxPass {
     var found = Elements()
     append(index..<(index + 1))
     suspended = true
-    try list(closing: "]", afterElement: "after an array element") { pass in
+    try list(closing: UInt8(ascii: "]"), orElse: .expectedCommaOrBracket) { pass in
       let start = pass.index
       try pass.value()
       found.offsets.append(start)
@@ -151,12 +162,11 @@ struct JSONSyntaxPass {
 
   /// An object or array: the opening byte, elements separated by commas, the closing byte.
   private mutating func list(
-    closing: Unicode.Scalar, afterElement: String, element: (inout JSONSyntaxPass) throws -> Void
+    closing close: UInt8, orElse problem: JSONSyntaxProblem, element: (inout JSONSyntaxPass) throws -> Void
   ) throws {
     try enter()
     copy(1)
     skipWhitespace()
-    let close = UInt8(ascii: closing)
     if peek(close) {
       copy(1)
       depth -= 1
@@ -164,22 +174,19 @@ struct JSONSyntaxPass {
     }
     while true {
       try element(&self)
-      skipWhitespace()
-      if peek(UInt8(ascii: ",")) {
-        copy(1)
-        skipWhitespace()
-        continue
+      let (next, ends) = try JSONBytes.scanListContinuation(bytes, from: index, closing: close, orElse: problem)
+      append(index..<next)
+      index = next
+      if ends {
+        depth -= 1
+        return
       }
-      guard peek(close) else { throw error("expected ',' or '\(closing)' \(afterElement)") }
-      copy(1)
-      depth -= 1
-      return
     }
   }
 
   private mutating func enter() throws {
     depth += 1
-    if depth > Self.maximumDepth { throw error("nested more than \(Self.maximumDepth) levels deep") }
+    if depth > Self.maximumDepth { throw error(.tooDeep(limit: Self.maximumDepth)) }
   }
 
   private mutating func string(isKey: Bool) throws {
@@ -187,44 +194,13 @@ struct JSONSyntaxPass {
     index += 1
     var hasEscape = false
     while true {
-      // Skip plain text fast: most of a document (base64 media above all) is string content.
-      index = Self.plainRun(bytes, from: index)
-      guard index < bytes.count else {
-        index = start
-        throw error("this string has no closing quote")
-      }
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") { break }
-      if byte < 0x20 { throw error("a control character must be escaped inside a string") }
-      if byte >= 0x80 {
-        let length = Self.utf8SequenceLength(bytes, at: index)
-        guard length > 0 else {
-          let hex = String(byte, radix: 16, uppercase: true)
-          throw error("not UTF-8: byte 0x\(hex) in a string is not part of a valid character; a JSON document must be UTF-8")
-        }
-        index += length
-        continue
-      }
-      if byte == UInt8(ascii: "\\") {
-        hasEscape = true
-        index += 1
-        guard index < bytes.count else { continue }
-        switch bytes[index] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-          UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-          index += 1
-        case UInt8(ascii: "u"):
-          for offset in 1...4 {
-            guard index + offset < bytes.count, isHexDigit(bytes[index + offset]) else {
-              throw error("\\u must be followed by four hexadecimal digits")
-            }
-          }
-          index += 5
-        default: throw error("unknown escape sequence in a string")
-        }
-        continue
-      }
-      index += 1
+      // Plain text is skipped fast: most of a document (base64 media above all) is string content.
+      let found = try JSONBytes.scanStringText(bytes, from: index, openingQuote: start)
+      index = found.stop
+      if found.isQuote { break }
+      // An escape: checked here, decoded (surrogates paired) by the decoder.
+      hasEscape = true
+      index = try JSONBytes.scanEscape(bytes, at: index, openingQuote: start).next
     }
     let contentStart = start + 1
     let contentLength = index - contentStart
@@ -246,34 +222,14 @@ struct JSONSyntaxPass {
   }
 
   private mutating func number() throws {
-    let start = index
-    if peek(UInt8(ascii: "-")) { index += 1 }
-    guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit") }
-    if bytes[index] == UInt8(ascii: "0") {
-      index += 1
-    } else {
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-    }
-    if peek(UInt8(ascii: ".")) {
-      index += 1
-      guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '.'") }
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-    }
-    if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
-      index += 1
-      if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
-      guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-    }
-    append(start..<index)
+    let end = try JSONBytes.scanNumber(bytes, from: index).end
+    append(index..<end)
+    index = end
   }
 
   private mutating func literal(_ word: StaticString) throws {
-    let text = word.withUTF8Buffer { Array($0) }
-    guard index + text.count <= bytes.count, bytes[index..<(index + text.count)].elementsEqual(text) else {
-      throw error("expected a value (an object, array, string, number, true, false or null)")
-    }
-    copy(text.count)
+    guard JSONBytes.hasWord(word, in: bytes, at: index) else { throw error(.expectedValue) }
+    copy(word.utf8CodeUnitCount)
   }
 
   // MARK: - Bytes
@@ -285,72 +241,7 @@ struct JSONSyntaxPass {
     lastKey.count == key.count && bytes[lastKey].elementsEqual(key)
   }
 
-  /// The offset of the first byte at or after `start` that is a quote, a backslash, a control
-  /// character or not ASCII (or the end).
-  private static func plainRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-    guard let base = bytes.baseAddress else { return start }
-    var position = start
-    let end = bytes.count
-    // Eight bytes at a time: a word holds none of the bytes sought when no byte has its high
-    // bit set, none is below 0x20, and none equals '"' or '\\' (the classic "has zero byte"
-    // test on the word and on its XOR with each of those).
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let bytePointer = base.assumingMemoryBound(to: UInt8.self)
-    while position &+ 8 <= end {
-      let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-      let quote = word ^ (ones &* 0x22)
-      let backslash = word ^ (ones &* 0x5C)
-      let hasQuote = (quote &- ones) & ~quote
-      let hasBackslash = (backslash &- ones) & ~backslash
-      let hasControl = (word &- ones &* 0x20) & ~word
-      if (word | hasQuote | hasBackslash | hasControl) & highs != 0 {
-        // Something in this word (or a false alarm): look at its bytes one by one.
-        for offset in 0..<8 {
-          let byte = bytePointer[position &+ offset]
-          if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { return position &+ offset }
-        }
-      }
-      position &+= 8
-    }
-    while position < end {
-      let byte = bytePointer[position]
-      if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { return position }
-      position &+= 1
-    }
-    return position
-  }
-
-  /// The length of the well-formed UTF-8 sequence starting at `offset` (2 to 4), or 0 when the
-  /// bytes there are not one (a stray continuation byte, an overlong form, a surrogate, a value
-  /// above U+10FFFF, or a sequence cut short).
-  static func utf8SequenceLength(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
-    let lead = bytes[offset]
-    let length: Int
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0: length = 3; low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED: length = 3; high = 0x9F
-    case 0xF0: length = 4; low = 0x90
-    case 0xF1...0xF3: length = 4
-    case 0xF4: length = 4; high = 0x8F
-    default: return 0
-    }
-    guard offset + length <= bytes.count else { return 0 }
-    let second = bytes[offset + 1]
-    guard second >= low, second <= high else { return 0 }
-    for next in 2..<length where bytes[offset + next] & 0xC0 != 0x80 { return 0 }
-    return length
-  }
-
   private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
-  private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-  private func isHexDigit(_ byte: UInt8) -> Bool {
-    isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
-  }
 
   private mutating func skipWhitespace() {
     let start = index
@@ -359,7 +250,7 @@ struct JSONSyntaxPass {
       let end = bytes.count
       while position < end {
         let byte = base[position]
-        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+        guard JSONBytes.isWhitespace(byte) else { break }
         position &+= 1
       }
       index = position
@@ -377,24 +268,9 @@ struct JSONSyntaxPass {
     reduced.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
   }
 
-  /// A syntax error at the current byte: line and column (counted in characters), and the
-  /// text around it.
-  private func error(_ message: String) -> DeckError {
-    var line = 1
-    var lineStart = 0
-    for offset in 0..<min(index, bytes.count) where bytes[offset] == 0x0A {
-      line += 1
-      lineStart = offset + 1
-    }
-    let prefix = Data(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<min(index, bytes.count)]))
-    let column = String(decoding: prefix, as: UTF8.self).count + 1
-    var place = location
-    place.line = line
-    place.column = column
-    let excerptEnd = min(bytes.count, index + 24)
-    let excerpt = String(decoding: Data(UnsafeRawBufferPointer(rebasing: bytes[min(index, bytes.count)..<excerptEnd])), as: UTF8.self)
-      .replacingOccurrences(of: "\n", with: "\\n")
-    let near = index >= bytes.count ? "at the end of the file" : "near '\(excerpt)'"
-    return DeckError(.wrongFormat, at: place, "invalid JSON: \(message) (\(near))")
+  /// A syntax error at the current byte (``init(bytes:location:splitting:reached:)`` turns it
+  /// into a ``DeckError`` at its line and column, with the text there).
+  private func error(_ problem: JSONSyntaxProblem) -> JSONSyntaxError {
+    JSONSyntaxError(problem, at: index, in: bytes)
   }
 }

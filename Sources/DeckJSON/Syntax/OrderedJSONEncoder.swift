@@ -1,8 +1,10 @@
-/// An `Encoder` that turns `Encodable` values into a ``JSONTree`` whose objects keep keys in
+import JSONCore
+
+/// An `Encoder` that turns `Encodable` values into a ``JSONValue`` whose objects keep keys in
 /// encoding order (the declaration order of synthesized conformances). Optional values that are
 /// nil are left out, as `JSONEncoder` does.
 struct OrderedJSONEncoder {
-  func encode(_ value: some Encodable) throws -> JSONTree {
+  func encode(_ value: some Encodable) throws -> JSONValue {
     let encoder = TreeEncoder(codingPath: [])
     try value.encode(to: encoder)
     return encoder.storage.tree
@@ -13,14 +15,14 @@ struct OrderedJSONEncoder {
 private final class TreeStorage {
   enum Value {
     case empty
-    case tree(JSONTree)
+    case tree(JSONValue)
     case object([(key: String, value: TreeStorage)])
     case array([TreeStorage])
   }
 
   var value: Value = .empty
 
-  var tree: JSONTree {
+  var tree: JSONValue {
     switch value {
     case .empty: .null
     case .tree(let tree): tree
@@ -88,16 +90,16 @@ private final class TreeEncoder: Encoder {
     }
   }
 
-  static func primitiveTree(_ value: Any) -> JSONTree? {
+  static func primitiveTree(_ value: Any) -> JSONValue? {
     switch value {
     case let text as String: .string(text)
     case let flag as Bool: .bool(flag)
-    case let number as Int: .number(String(number))
-    case let number as Int64: .number(String(number))
-    case let number as Int32: .number(String(number))
-    case let number as UInt32: .number(String(number))
-    case let number as UInt64: .number(String(number))
-    case let number as Double: .number(number.description)
+    case let number as Int: .integer(Int64(number))
+    case let number as Int64: .integer(number)
+    case let number as Int32: .integer(Int64(number))
+    case let number as UInt32: .integer(Int64(number))
+    case let number as UInt64: number <= UInt64(Int64.max) ? .integer(Int64(number)) : .number(String(number))
+    case let number as Double: number.isFinite ? .double(number) : .number(number.description)
     case let number as Float: .number(number.description)
     default: nil
     }

@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import JSONCore
 
 /// Typed access to the loosely typed JSON objects of a schema-11 collection, with errors that
 /// name the object and the key.
@@ -23,19 +24,20 @@ struct JSONObjectReader {
     object[key].flatMap(convert)
   }
 
-  func string(_ key: String) throws -> String { try require(key, JSONValue.string) }
-  func int64(_ key: String) throws -> Int64 { try require(key, JSONValue.int64) }
-  func optionalString(_ key: String) -> String? { optional(key, JSONValue.string) }
-  func optionalInt64(_ key: String) -> Int64? { optional(key, JSONValue.int64) }
-  func optionalBool(_ key: String) -> Bool? { optional(key, JSONValue.bool) }
+  func string(_ key: String) throws -> String { try require(key, FoundationJSON.string) }
+  func int64(_ key: String) throws -> Int64 { try require(key, FoundationJSON.int64) }
+  func optionalString(_ key: String) -> String? { optional(key, FoundationJSON.string) }
+  func optionalInt64(_ key: String) -> Int64? { optional(key, FoundationJSON.int64) }
+  func optionalBool(_ key: String) -> Bool? { optional(key, FoundationJSON.bool) }
 
   func objects(_ key: String) throws -> [[String: Any]] {
     try require(key) { $0 as? [[String: Any]] }
   }
 }
 
-/// Conversions from `JSONSerialization` values.
-enum JSONValue {
+/// Conversions from `JSONSerialization`-style values (which ``FoundationJSON/object(_:)`` makes
+/// from JSON text).
+enum FoundationJSON {
   static func string(_ value: Any) -> String? { value as? String }
 
   /// An integer from a JSON number (a whole float too, and `true`/`false` as 1/0, which Anki
@@ -63,11 +65,32 @@ enum JSONValue {
     return nil
   }
 
-  /// The JSON text of an object, keys sorted so the same object always gives the same text.
+  /// The JSON text of an object, keys sorted so the same object always gives the same text,
+  /// written as `JSONSerialization` writes it with `.sortedKeys` (`/` escaped, a whole double
+  /// as `1`, keys in ``serializationKeyOrder(_:_:)``).
   static func text(of object: Any) -> String {
-    guard JSONSerialization.isValidJSONObject(object),
-      let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    guard let value = JSONValue(foundation: object, wholeDoublesAsIntegers: true, keyOrder: serializationKeyOrder),
+      value.members != nil
     else { return "{}" }
-    return String(decoding: data, as: UTF8.self)
+    return JSONWriter.text(of: value, escapesSlashes: true)
+  }
+
+  /// The order `JSONSerialization`'s `.sortedKeys` writes keys in: case-insensitive, digit runs
+  /// as numbers, ties broken by code (`a`, `B`, `x9`, `x10`).
+  static func serializationKeyOrder(_ a: String, _ b: String) -> Bool {
+    a.compare(b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.startIndex..<a.endIndex, locale: NSLocale.system)
+      == .orderedAscending
+  }
+
+  /// The `JSONSerialization`-style object of JSON text.
+  ///
+  /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
+  static func object(_ text: some Sequence<UInt8>) throws(JSONSyntaxError) -> Any {
+    try JSONParser.parse(text).foundationObject
+  }
+
+  /// `not valid JSON: line 1, column 2: expected a key in double quotes`.
+  static func invalid(_ error: JSONSyntaxError) -> String {
+    "not valid JSON: line \(error.line), column \(error.column): \(error.message)"
   }
 }

@@ -1,0 +1,237 @@
+/// Parses JSON text into a ``JSONValue``: members in their order, numbers as their text says
+/// (see ``JSONValue``), errors with line and column, nesting limited so hostile input cannot
+/// exhaust the stack.
+///
+/// ```swift
+/// do {
+///   let value = try JSONParser.parse(bytes)
+/// } catch {
+///   print("\(error.line):\(error.column): \(error.message)")
+/// }
+/// ```
+///
+/// Strings must be well-formed UTF-8 and their `\u` escapes must pair surrogates, since a Swift
+/// string can hold neither a broken byte nor a lone surrogate. A UTF-8 byte order mark and white
+/// space around the value are allowed.
+package struct JSONParser {
+  /// What the parser accepts beyond JSON's grammar.
+  package struct Options: Sendable {
+    /// How deeply arrays and objects may nest.
+    package var maximumDepth = 512
+    /// Whether an object with a key twice (compared scalar by scalar) is an error, rather than
+    /// kept as it is.
+    package var rejectsDuplicateKeys = false
+    /// Whether an integer beyond 64 bits or a number beyond a double's range is an error,
+    /// rather than kept as its text.
+    package var requiresInt64OrFiniteDouble = false
+
+    /// JSON's grammar, a depth of 512, repeated keys and every number kept.
+    package init() {}
+  }
+
+  private let bytes: UnsafeRawBufferPointer
+  private let options: Options
+  private var index = 0
+  private var depth = 0
+  /// Bytes of the string being decoded, when it has escapes.
+  private var scratch: [UInt8] = []
+
+  /// Parses `bytes` as one JSON value.
+  ///
+  /// - Throws: ``JSONSyntaxError`` at the first problem.
+  package static func parse(_ bytes: some Sequence<UInt8>, options: Options = Options()) throws(JSONSyntaxError)
+    -> JSONValue
+  {
+    let array = Array(bytes)
+    let result: Result<JSONValue, JSONSyntaxError> = array.withUnsafeBytes { buffer in
+      Result { () throws(JSONSyntaxError) -> JSONValue in try parse(buffer: buffer, options: options) }
+    }
+    return try result.get()
+  }
+
+  /// Parses the bytes in `buffer` as one JSON value.
+  ///
+  /// - Throws: ``JSONSyntaxError`` at the first problem.
+  package static func parse(buffer: UnsafeRawBufferPointer, options: Options = Options()) throws(JSONSyntaxError)
+    -> JSONValue
+  {
+    var parser = JSONParser(bytes: buffer, options: options)
+    if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+    parser.skipWhitespace()
+    let value = try parser.parseValue()
+    parser.skipWhitespace()
+    if parser.index < buffer.count { throw parser.error(.textAfterValue) }
+    return value
+  }
+
+  private init(bytes: UnsafeRawBufferPointer, options: Options) {
+    self.bytes = bytes
+    self.options = options
+  }
+
+  private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    guard index < bytes.count else { throw error(.endWhereValueShouldBe) }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try parseObject()
+    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): return try parseWord("true", .bool(true))
+    case UInt8(ascii: "f"): return try parseWord("false", .bool(false))
+    case UInt8(ascii: "n"): return try parseWord("null", .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+    default: throw error(.expectedValue)
+    }
+  }
+
+  private mutating func parseWord(_ word: StaticString, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+    guard JSONBytes.hasWord(word, in: bytes, at: index) else { throw error(.expectedValue) }
+    index += word.utf8CodeUnitCount
+    return value
+  }
+
+  private mutating func enter() throws(JSONSyntaxError) {
+    depth += 1
+    if depth > options.maximumDepth { throw error(.tooDeep(limit: options.maximumDepth)) }
+    index += 1
+    skipWhitespace()
+  }
+
+  private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    try enter()
+    defer { depth -= 1 }
+    var elements: [JSONValue] = []
+    guard !closes(UInt8(ascii: "]")) else { return .array(elements) }
+    repeat {
+      elements.append(try parseValue())
+    } while try continues(closing: UInt8(ascii: "]"), orElse: .expectedCommaOrBracket)
+    return .array(elements)
+  }
+
+  private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    try enter()
+    defer { depth -= 1 }
+    var members: [(key: String, value: JSONValue)] = []
+    var seen = Set<[Unicode.Scalar]>()
+    guard !closes(UInt8(ascii: "}")) else { return .object(members) }
+    repeat {
+      guard peek(UInt8(ascii: "\"")) else { throw error(.expectedKey) }
+      let keyStart = index
+      let key = try parseString()
+      if options.rejectsDuplicateKeys, !seen.insert(Array(key.unicodeScalars)).inserted {
+        index = keyStart
+        throw error(.duplicateKey(key))
+      }
+      skipWhitespace()
+      guard peek(UInt8(ascii: ":")) else { throw error(.expectedColon) }
+      index += 1
+      skipWhitespace()
+      members.append((key, try parseValue()))
+    } while try continues(closing: UInt8(ascii: "}"), orElse: .expectedCommaOrBrace)
+    return .object(members)
+  }
+
+  /// Whether the list closes at once (`[]`, `{}`), consuming the closing byte if so.
+  private mutating func closes(_ closing: UInt8) -> Bool {
+    guard peek(closing) else { return false }
+    index += 1
+    return true
+  }
+
+  /// After an element: true at a comma (consumed, with the white space after it), false at the
+  /// closing byte (consumed).
+  private mutating func continues(closing: UInt8, orElse problem: JSONSyntaxProblem) throws(JSONSyntaxError) -> Bool {
+    let (next, ends) = try JSONBytes.scanListContinuation(bytes, from: index, closing: closing, orElse: problem)
+    index = next
+    return !ends
+  }
+
+  /// A string, from its opening quote.
+  private mutating func parseString() throws(JSONSyntaxError) -> String {
+    let start = index
+    index += 1
+    var runStart = index
+    var escaped = false
+    scratch.removeAll(keepingCapacity: true)
+    while true {
+      let found = try JSONBytes.scanStringText(bytes, from: index, openingQuote: start)
+      index = found.stop
+      if found.isQuote { break }
+      escaped = true
+      scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+      try appendEscape(openingQuote: start)
+      runStart = index
+    }
+    let text: String
+    if escaped {
+      scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+      text = String(decoding: scratch, as: UTF8.self)
+    } else {
+      text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)
+    }
+    index += 1
+    return text
+  }
+
+  /// Decodes the escape at `index` (a backslash) into `scratch`.
+  private mutating func appendEscape(openingQuote: Int) throws(JSONSyntaxError) {
+    let backslash = index
+    let (escape, next) = try JSONBytes.scanEscape(bytes, at: index, openingQuote: openingQuote)
+    index = next
+    switch escape {
+    case .byte(let byte): scratch.append(byte)
+    case .unit(let unit):
+      var value = unit
+      if (0xD800..<0xDC00).contains(unit) {
+        guard index < bytes.count, bytes[index] == 0x5C,
+          let (low, afterLow) = try? JSONBytes.scanEscape(bytes, at: index, openingQuote: openingQuote),
+          case .unit(let lowUnit) = low, (0xDC00..<0xE000).contains(lowUnit)
+        else { throw JSONSyntaxError(.unpairedHighSurrogate(unit), at: backslash, in: bytes) }
+        value = 0x10000 + ((unit - 0xD800) << 10) + (lowUnit - 0xDC00)
+        index = afterLow
+      }
+      guard let scalar = Unicode.Scalar(value) else {
+        throw JSONSyntaxError(.loneLowSurrogate(unit), at: backslash, in: bytes)
+      }
+      scratch.append(contentsOf: String(scalar).utf8)
+    }
+  }
+
+  private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+    let start = index
+    let (end, isInteger) = try JSONBytes.scanNumber(bytes, from: index)
+    index = end
+    let digits = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    if isInteger, let number = Self.int64(digits) { return .integer(number) }
+    let text = String(decoding: digits, as: UTF8.self)
+    if !isInteger, let number = Double(text), number.isFinite { return .double(number) }
+    if options.requiresInt64OrFiniteDouble {
+      index = start
+      throw error(isInteger ? .integerTooLarge(text) : .numberOutOfRange(text))
+    }
+    return .number(text)
+  }
+
+  /// The value of an integer's text (an optional `-` and digits) when it fits in 64 bits.
+  private static func int64(_ text: UnsafeRawBufferPointer) -> Int64? {
+    guard let first = text.first else { return nil }
+    let negative = first == UInt8(ascii: "-")
+    // Accumulated negatively, so that Int64.min fits.
+    var value: Int64 = 0
+    for byte in text.dropFirst(negative ? 1 : 0) {
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (next, underflow) = shifted.subtractingReportingOverflow(Int64(byte &- 0x30))
+      guard !overflow, !underflow else { return nil }
+      value = next
+    }
+    if negative { return value }
+    return value == .min ? nil : -value
+  }
+
+  private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+
+  private mutating func skipWhitespace() { index = JSONBytes.whitespaceEnd(bytes, from: index) }
+
+  private func error(_ problem: JSONSyntaxProblem) -> JSONSyntaxError {
+    JSONSyntaxError(problem, at: index, in: bytes)
+  }
+}

@@ -1,0 +1,108 @@
+/// A JSON value whose objects keep their members in order, and whose numbers keep what their
+/// text says: a whole number that fits in 64 bits is an ``integer(_:)``, a number with a fraction
+/// or exponent a ``double(_:)``, and any other number (an integer beyond 64 bits, `1e400`) its
+/// text, ``number(_:)``, so nothing is rounded or clamped on the way through.
+///
+/// ```swift
+/// let value = try JSONParser.parse(Array(#"{"b":1,"a":2.5,"big":18446744073709551616}"#.utf8))
+/// value["big"]  // .number("18446744073709551616")
+/// JSONWriter.text(of: value)  // {"b":1,"a":2.5,"big":18446744073709551616}
+/// ```
+package indirect enum JSONValue: Sendable, Equatable {
+  /// `null`.
+  case null
+  /// `true` or `false`.
+  case bool(Bool)
+  /// A whole number that fits in 64 bits (written without fraction or exponent).
+  case integer(Int64)
+  /// A floating-point number, written in its shortest form that reads back the same (`1.0`,
+  /// `2.5`, `1e-05`); a non-finite one, which JSON cannot hold, is written as `null`.
+  case double(Double)
+  /// A number as JSON text, written as it is (the caller vouches that it is a JSON number).
+  case number(String)
+  /// A string.
+  case string(String)
+  /// An array.
+  case array([JSONValue])
+  /// An object, its members in order (a key may occur more than once when the text had it so).
+  case object([(key: String, value: JSONValue)])
+
+  /// Whether two values are the same: members in the same order, numbers of the same kind and
+  /// value (NaN equal to NaN, so a value always equals itself).
+  package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): true
+    case (.bool(let a), .bool(let b)): a == b
+    case (.integer(let a), .integer(let b)): a == b
+    case (.double(let a), .double(let b)): a == b || (a.isNaN && b.isNaN)
+    case (.number(let a), .number(let b)): a == b
+    case (.string(let a), .string(let b)): a == b
+    case (.array(let a), .array(let b)): a == b
+    case (.object(let a), .object(let b)):
+      a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    default: false
+    }
+  }
+
+  /// The value of the last member named `key` (as JSON readers keep the last of repeated keys),
+  /// or nil when there is none or this is not an object.
+  package subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.last(where: { $0.key == key })?.value
+  }
+
+  /// The members, when this is an object.
+  package var members: [(key: String, value: JSONValue)]? {
+    if case .object(let members) = self { return members }
+    return nil
+  }
+
+  /// The elements, when this is an array.
+  package var elements: [JSONValue]? {
+    if case .array(let elements) = self { return elements }
+    return nil
+  }
+
+  /// The text, when this is a string.
+  package var string: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The value, when this is `true` or `false`.
+  package var bool: Bool? {
+    if case .bool(let flag) = self { return flag }
+    return nil
+  }
+
+  /// The value as a 64-bit integer: an integer, or a double or number text with no fraction
+  /// that fits; nil otherwise.
+  package var int64: Int64? {
+    switch self {
+    case .integer(let number): return number
+    case .double(let number):
+      guard number == number.rounded(), number >= -9.2e18, number <= 9.2e18 else { return nil }
+      return Int64(number)
+    case .number(let text):
+      return Int64(text) ?? Double(text).flatMap { JSONValue.double($0).int64 }
+    default: return nil
+    }
+  }
+
+  /// The value as a double (an integer or number text converted, possibly rounded), when this
+  /// is a number.
+  package var double: Double? {
+    switch self {
+    case .integer(let number): Double(number)
+    case .double(let number): number
+    case .number(let text): Double(text)
+    default: nil
+    }
+  }
+
+  /// Whether this is `null`.
+  package var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+}
