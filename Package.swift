@@ -79,7 +79,9 @@ let package = Package(
     /// What an app imports: the model, every format and the conversion API, in one module.
     .target(
       name: "DeckKit",
-      dependencies: ["DeckCore", "DeckConversion", "DeckAnki", "DeckJSON", "DeckCSV", "DeckAppStorage", "DeckCrowdAnki"]),
+      dependencies: [
+        "DeckCore", "DeckConversion", "DeckAnki", "DeckJSON", "DeckCSV", "DeckAppStorage", "DeckCrowdAnki",
+      ]),
 
     // MARK: CLI
     /// The commit the CLI was built from (recorded by scripts/setup.sh), for `--version`.
@@ -107,14 +109,16 @@ let package = Package(
     .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
     .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport", "DeckCore"]),
     .testTarget(
-      name: "DeckJSONTests", dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO", "JSONCore"]),
+      name: "DeckJSONTests",
+      dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO", "JSONCore"]),
     .testTarget(name: "DeckCSVTests", dependencies: ["DeckCSV", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO"]),
     .testTarget(
       name: "DeckAppStorageTests",
       dependencies: ["DeckAppStorage", "DeckCore", "DeckIO", "DeckTestSupport", "deckport", "PlistCodec", "JSONCore"]),
     .testTarget(name: "PlistCodecTests", dependencies: ["PlistCodec", "DeckIO", "DeckTestSupport"]),
     .testTarget(
-      name: "deckportTests", dependencies: ["DeckConversion", "DeckKit", "deckport", "DeckTestSupport", "DeckCore", "DeckIO"]),
+      name: "deckportTests",
+      dependencies: ["DeckConversion", "DeckKit", "deckport", "DeckTestSupport", "DeckCore", "DeckIO"]),
   ],
   swiftLanguageModes: [.v6]
 )
@@ -126,19 +130,23 @@ if ProcessInfo.processInfo.environment["DECKPORT_FUZZ"] != nil {
     .target(name: "FuzzSupport", dependencies: ["DeckCore"], path: "Tests/Fuzz/Sources/FuzzSupport"),
     /// Whole files given to the Anki package reader.
     .executableTarget(
-      name: "FuzzAnkiPackage", dependencies: ["FuzzSupport", "DeckAnki", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzAnkiPackage"),
+      name: "FuzzAnkiPackage", dependencies: ["FuzzSupport", "DeckAnki", "DeckCore"],
+      path: "Tests/Fuzz/Sources/FuzzAnkiPackage"),
     /// One member of a good package (meta, media map, collection) replaced by fuzz data.
     .executableTarget(
       name: "FuzzAnkiMember", dependencies: ["FuzzSupport", "DeckAnki", "DeckCore", "DeckIO"],
       path: "Tests/Fuzz/Sources/FuzzAnkiMember"),
     /// Whole files given to the CSV/TSV reader.
-    .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "DeckCSV", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzCSV"),
+    .executableTarget(
+      name: "FuzzCSV", dependencies: ["FuzzSupport", "DeckCSV", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzCSV"),
     /// Whole files given to the app storage readers (plist, JSON records, SQLite, Core Data).
     .executableTarget(
-      name: "FuzzAppStorage", dependencies: ["FuzzSupport", "DeckAppStorage", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzAppStorage"),
+      name: "FuzzAppStorage", dependencies: ["FuzzSupport", "DeckAppStorage", "DeckCore"],
+      path: "Tests/Fuzz/Sources/FuzzAppStorage"),
     /// Whole files given to the JSON deck reader.
     .executableTarget(
-      name: "FuzzDeckJSON", dependencies: ["FuzzSupport", "DeckJSON", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzDeckJSON"),
+      name: "FuzzDeckJSON", dependencies: ["FuzzSupport", "DeckJSON", "DeckCore"],
+      path: "Tests/Fuzz/Sources/FuzzDeckJSON"),
     /// Valid collections with hostile values inside, through every writer, its reader, and every writer again.
     .executableTarget(
       name: "FuzzWriters",

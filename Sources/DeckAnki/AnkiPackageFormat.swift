@@ -43,7 +43,8 @@ public struct AnkiPackageFormat: DeckFormat {
   public static let apkg = AnkiPackageFormat(
     kind: .apkg, generation: .legacy2,
     FormatDescription(
-      name: .apkg, summary: "Anki deck package; read in every generation, written in the legacy layout every Anki reads",
+      name: .apkg,
+      summary: "Anki deck package; read in every generation, written in the legacy layout every Anki reads",
       extensions: ["apkg"], reads: true, writes: true, cannotHold: deckExportLosses, holds: deckParts))
   /// `apkg-modern`: written in the latest layout.
   public static let apkgModern = AnkiPackageFormat(
@@ -79,13 +80,17 @@ public struct AnkiPackageFormat: DeckFormat {
 
   /// Reads the package with `AnkiPackageReader`.
   public func read(path: String, context: FormatReadContext) throws -> LoadedDeck {
-    let contents = try AnkiPackageReader(limits: context.options[AnkiPackageReader.Limits.self], progress: context.progress)
-      .read(path: path, kind: kind)
+    let contents = try AnkiPackageReader(
+      limits: context.options[AnkiPackageReader.Limits.self], progress: context.progress
+    )
+    .read(path: path, kind: kind)
     return LoadedDeck(collection: contents.collection, formatName: contents.formatName, warnings: contents.warnings)
   }
 
   /// Writes the package with `AnkiPackageWriter`.
-  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws -> DeckWriteResult {
+  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
+    -> DeckWriteResult
+  {
     let options = AnkiPackageWriter.Options(
       generation: generation, kind: kind, duplicateGUIDs: context.options[DuplicateGUIDPolicy.self])
     let result = try AnkiPackageWriter(options: options, progress: context.progress)

@@ -138,7 +138,8 @@ final class UnpackBudget: @unchecked Sendable {
     let (product, overflow) = max(packageBytes, 0).multipliedReportingOverflow(by: max(limits.expansionRatio, 1))
     let relative = max(limits.expansionAllowance, overflow ? Int64.max : product)
     if limit < relative { return "\(ByteCount.text(limit)) in all" }
-    return "\(ByteCount.text(limit)): \(limits.expansionRatio) times the package's \(ByteCount.text(packageBytes)), at least \(ByteCount.text(limits.expansionAllowance))"
+    return
+      "\(ByteCount.text(limit)): \(limits.expansionRatio) times the package's \(ByteCount.text(packageBytes)), at least \(ByteCount.text(limits.expansionAllowance))"
   }
 }
 

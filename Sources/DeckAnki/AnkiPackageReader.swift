@@ -66,7 +66,8 @@ package struct AnkiPackageReader: Sendable {
       warnings.append(
         Diagnostic(
           "placeholder-collection", at: collectionLocation,
-          "this is the placeholder collection modern Anki adds for old versions (\"Please update to the latest Anki version…\"); the package's real content is missing"))
+          "this is the placeholder collection modern Anki adds for old versions (\"Please update to the latest Anki version…\"); the package's real content is missing"
+        ))
     }
     let entries = try MediaManifest.entries(in: zip, generation: generation, location: location)
     try checkDeclaredMediaSizes(entries, zip: zip, generation: generation, budget: budget, location: location)
@@ -106,10 +107,13 @@ package struct AnkiPackageReader: Sendable {
           BudgetedByteSource(entry, budget: budget, member: member, location: location), progress: progress)
         _ = try FileCopy.copy(from: &source, toFile: path, limit: limits.collectionBytes, location: location)
       }
-    } catch let error as DeckError where error.kind == .limitExceeded && error.location == location && !budget.isExceeded {
+    } catch let error as DeckError
+      where error.kind == .limitExceeded && error.location == location && !budget.isExceeded
+    {
       throw DeckError(
         .limitExceeded, at: location,
-        "the collection unpacks to more than \(ByteCount.text(limits.collectionBytes)), the limit for a collection database")
+        "the collection unpacks to more than \(ByteCount.text(limits.collectionBytes)), the limit for a collection database"
+      )
     }
   }
 
@@ -124,7 +128,8 @@ package struct AnkiPackageReader: Sendable {
       let size = generation == .latest ? entry.size : try? zip.uncompressedSize(of: entry.member)
       declared = declared.addingReportingOverflow(max(size ?? 0, 0)).partialValue
     }
-    let collection = (try? zip.uncompressedSize(of: generation.collectionMember)).map { generation == .latest ? 0 : $0 } ?? 0
+    let collection =
+      (try? zip.uncompressedSize(of: generation.collectionMember)).map { generation == .latest ? 0 : $0 } ?? 0
     try budget.check(
       declared: declared + collection, what: "its \(entries.count) media files and collection declare",
       at: location)
@@ -164,7 +169,8 @@ package struct AnkiPackageReader: Sendable {
         guard generation != .latest else {
           throw DeckError(
             .corrupt, at: entryLocation,
-            "media name '\(MediaFileName.visible(entry.name))' is not a safe, normalised file name; Anki refuses such a package")
+            "media name '\(MediaFileName.visible(entry.name))' is not a safe, normalised file name; Anki refuses such a package"
+          )
         }
         guard !name.isEmpty, !entry.name.contains("/"), !entry.name.contains("\\"),
           entry.name != ".."

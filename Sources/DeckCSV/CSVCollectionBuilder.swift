@@ -72,7 +72,10 @@ struct CSVCollectionBuilder {
     }
 
     let (notes, cards) = NewNotes.assemble(
-      rows.map { NewNotes.Draft(guid: $0.guid, noteTypeIndex: $0.noteType, fields: $0.values, tags: $0.tags, deckID: decks.id(for: $0.deck)) },
+      rows.map {
+        NewNotes.Draft(
+          guid: $0.guid, noteTypeIndex: $0.noteType, fields: $0.values, tags: $0.tags, deckID: decks.id(for: $0.deck))
+      },
       noteTypes: noteTypes, idSpace: "csv", modificationTime: modificationTime)
 
     if paddedCount > 0 {

@@ -38,7 +38,8 @@ public struct CSVFormat: DeckFormat {
     defaultSeparator: .tab,
     FormatDescription(
       name: .tsv, summary: "tab-separated notes, as Anki's \"Notes in Plain Text\" export writes them",
-      extensions: ["tsv", "txt"], reads: true, writes: true, cannotHold: losses, holds: parts, holdsInPart: partial, textSyntax: .delimited))
+      extensions: ["tsv", "txt"], reads: true, writes: true, cannotHold: losses, holds: parts, holdsInPart: partial,
+      textSyntax: .delimited))
 
   private init(defaultSeparator: CSVSeparator, _ description: FormatDescription) {
     self.defaultSeparator = defaultSeparator
@@ -48,11 +49,14 @@ public struct CSVFormat: DeckFormat {
   /// Reads the file.
   public func read(path: String, context: FormatReadContext) throws -> LoadedDeck {
     LoadedDeck(
-      try CSVReader(options: context.options[CSVOptions.self], progress: context.progress).read(path: path), as: description)
+      try CSVReader(options: context.options[CSVOptions.self], progress: context.progress).read(path: path),
+      as: description)
   }
 
   /// Writes the file.
-  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws -> DeckWriteResult {
+  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
+    -> DeckWriteResult
+  {
     var options = context.options[CSVOptions.self]
     options.separator = options.separator ?? defaultSeparator
     let warnings = try CSVWriter(options: options, progress: context.progress)

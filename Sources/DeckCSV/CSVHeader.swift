@@ -80,7 +80,9 @@ package struct CSVHeader: Sendable, Equatable {
         if let separator = CSVSeparator.fromDirective(cut(value)) {
           header.separator = separator
         } else {
-          ignore("'#separator:\(value)' names no separator Anki knows (tab, pipe, semicolon, colon, comma, space, or one of | ; : , as the character)")
+          ignore(
+            "'#separator:\(value)' names no separator Anki knows (tab, pipe, semicolon, colon, comma, space, or one of | ; : , as the character)"
+          )
         }
       case "html":
         switch cut(value).lowercased() {
@@ -114,7 +116,9 @@ package struct CSVHeader: Sendable, Equatable {
       case "match scope":
         header.matchScope = value
       default:
-        ignore("'#\(body[..<colon]):' is not a directive Anki knows (separator, html, tags, columns, notetype, deck, notetype column, deck column, tags column, guid column, if matches, match scope)")
+        ignore(
+          "'#\(body[..<colon]):' is not a directive Anki knows (separator, html, tags, columns, notetype, deck, notetype column, deck column, tags column, guid column, if matches, match scope)"
+        )
       }
     }
     return (header, warnings)

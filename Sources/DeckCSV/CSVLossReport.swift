@@ -27,7 +27,8 @@ enum CSVLossReport {
     if !collection.reviews.isEmpty {
       warn(
         "csv-reviews",
-        "the review log is not kept: \(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") (a CSV holds no review history)")
+        "the review log is not kept: \(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") (a CSV holds no review history)"
+      )
     }
     if !collection.media.isEmpty {
       warn(
@@ -93,13 +94,15 @@ enum CSVLossReport {
     if !filteredCards.isEmpty {
       warn(
         "csv-deck",
-        "\(filteredCards.count) card\(filteredCards.count == 1 ? " is" : "s are") borrowed by a filtered deck; the CSV names \(filteredCards.count == 1 ? "its" : "their") home deck, and filtered decks are not kept")
+        "\(filteredCards.count) card\(filteredCards.count == 1 ? " is" : "s are") borrowed by a filtered deck; the CSV names \(filteredCards.count == 1 ? "its" : "their") home deck, and filtered decks are not kept"
+      )
     }
 
     let namesWithCards = Set(deckOfNote.values.compactMap { id in collection.deck(id: id)?.name })
     let empty = collection.decks.filter { deck in
       if case .filtered = deck.kind { return false }
-      return deck.id != 1 && !namesWithCards.contains { $0 == deck.name || $0.hasPrefix(deck.name + Deck.levelSeparator) }
+      return deck.id != 1
+        && !namesWithCards.contains { $0 == deck.name || $0.hasPrefix(deck.name + Deck.levelSeparator) }
     }
     if !empty.isEmpty {
       warn(

@@ -48,7 +48,8 @@ package struct CSVReader: Sendable {
     let source = try FileByteSource(path: path, location: location)
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
     // A file system may hold any time; one beyond the 64-bit seconds (or not a number) counts as 0.
-    let modified = (attributes?[.modificationDate] as? Date).flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.down)) } ?? 0
+    let modified =
+      (attributes?[.modificationDate] as? Date).flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.down)) } ?? 0
     return try read(source: source, location: location, modificationTime: modified)
   }
 
@@ -81,7 +82,8 @@ package struct CSVReader: Sendable {
       let what = headerRow == nil ? "" : " after its header row"
       throw DeckError(
         .corrupt, at: location,
-        "has no rows to read\(what) (\(header.lineCount) header line\(header.lineCount == 1 ? "" : "s")); Anki refuses such a file as empty")
+        "has no rows to read\(what) (\(header.lineCount) header line\(header.lineCount == 1 ? "" : "s")); Anki refuses such a file as empty"
+      )
     }
     let isHTML =
       options.isHTML ?? header.isHTML

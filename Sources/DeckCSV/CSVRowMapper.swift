@@ -36,7 +36,8 @@ struct CSVRowMapper {
       guard let column, column < fields.count else { return nil }
       return fields[column].text
     }
-    let typeName = cell(layout.noteTypeColumn).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+    let typeName =
+      cell(layout.noteTypeColumn).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
       ?? layout.defaultNoteType
     let meta = layout.metaColumns
     let entry: Int
@@ -71,7 +72,8 @@ struct CSVRowMapper {
       noteUnmappedFields(entry, targets: filled.map { $0 ? 0 : nil }, line: record.line)
     }
 
-    if case .otherColumns = layout.fields {} else {
+    if case .otherColumns = layout.fields {
+    } else {
       // Columns that are neither meta nor a field of the note type: Anki drops them silently.
       for (column, field) in fields.enumerated()
       where !field.text.isEmpty && !meta.contains(column) && !fieldColumns.contains(column)
@@ -104,7 +106,8 @@ struct CSVRowMapper {
     catalog.use(entry, line: record.line, values: values)
     var tags = cell(layout.tagsColumn).map(CSVHeader.tags(in:)) ?? []
     for tag in globalTags where !tags.contains(tag) { tags.append(tag) }
-    let deck = cell(layout.deckColumn).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultDeck
+    let deck =
+      cell(layout.deckColumn).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultDeck
     rows.append(
       CSVCollectionBuilder.Row(
         noteType: entry, values: values, supplied: supplied, tags: tags, deck: deck,

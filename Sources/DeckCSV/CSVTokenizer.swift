@@ -115,7 +115,8 @@ package struct CSVTokenizer {
         scratch.append(next)
       }
       try consumeLineBreak()
-      lines.append(HeaderLine(text: try decodeScratch(line: number, column: startColumn, isQuoted: false), number: number))
+      lines.append(
+        HeaderLine(text: try decodeScratch(line: number, column: startColumn, isQuoted: false), number: number))
       isFirst = false
     }
     return lines
@@ -164,7 +165,9 @@ package struct CSVTokenizer {
       }
       let stop = try scanUnquoted(separator: separator.byte)
       fields.append(
-        Field(text: try decodeScratch(line: fieldLine, column: fieldColumn, isQuoted: isQuoted), line: fieldLine, column: fieldColumn))
+        Field(
+          text: try decodeScratch(line: fieldLine, column: fieldColumn, isQuoted: isQuoted), line: fieldLine,
+          column: fieldColumn))
       guard let stop else { break }
       consume(stop)
       if stop == separator.byte { continue }
@@ -182,7 +185,8 @@ package struct CSVTokenizer {
         let excerpt = CSVExcerpt.shortened("\"" + String(decoding: scratch, as: UTF8.self))
         throw DeckError(
           .wrongFormat, at: place(fieldLine, fieldColumn),
-          "unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\(excerpt)')")
+          "unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\(excerpt)')"
+        )
       }
       consume(Self.quote)
       guard try peekByte() == Self.quote else { return }
@@ -248,17 +252,21 @@ package struct CSVTokenizer {
       badPosition.advance(past: scratch[offset])
     }
     let (badLine, badColumn) = (badPosition.line, badPosition.column)
-    let lineStart = scratch[..<bad].lastIndex(where: { $0 == Self.lineFeed || $0 == Self.carriageReturn }).map { $0 + 1 } ?? 0
-    let excerpt = CSVExcerpt.shortened(String(decoding: scratch[lineStart...], as: UTF8.self), keepingStart: bad - lineStart)
+    let lineStart =
+      scratch[..<bad].lastIndex(where: { $0 == Self.lineFeed || $0 == Self.carriageReturn }).map { $0 + 1 } ?? 0
+    let excerpt = CSVExcerpt.shortened(
+      String(decoding: scratch[lineStart...], as: UTF8.self), keepingStart: bad - lineStart)
     let hex = String(scratch[bad], radix: 16, uppercase: true)
     if badLine == 1, badColumn == 1, scratch.starts(with: [0xFF, 0xFE]) || scratch.starts(with: [0xFE, 0xFF]) {
       throw DeckError(
         .wrongFormat, at: place(1, 1),
-        "not UTF-8: the file starts with the byte order mark of UTF-16 (0x\(hex) 0x\(String(scratch[1], radix: 16, uppercase: true))); deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8")
+        "not UTF-8: the file starts with the byte order mark of UTF-16 (0x\(hex) 0x\(String(scratch[1], radix: 16, uppercase: true))); deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8"
+      )
     }
     throw DeckError(
       .wrongFormat, at: place(badLine, badColumn),
-      "not UTF-8: byte 0x\(hex) is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near '\(excerpt)')")
+      "not UTF-8: byte 0x\(hex) is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near '\(excerpt)')"
+    )
   }
 
   private func place(_ line: Int, _ column: Int) -> SourceLocation {

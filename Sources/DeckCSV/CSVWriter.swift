@@ -73,7 +73,8 @@ package struct CSVWriter: Sendable {
     for note in collection.notes where noteTypes[note.noteTypeID] == nil {
       throw DeckError(
         .invalidRequest, at: location,
-        "note \(note.id) (GUID '\(note.guid)') uses note type \(note.noteTypeID), which the deck does not define; a CSV row needs the note type's name")
+        "note \(note.id) (GUID '\(note.guid)') uses note type \(note.noteTypeID), which the deck does not define; a CSV row needs the note type's name"
+      )
     }
 
     // The deck of each note: the home deck of its card with the lowest template ordinal.
@@ -112,7 +113,8 @@ package struct CSVWriter: Sendable {
     // With a deck column, parents before children, so Anki's importer does not rename a
     // parent deck; otherwise the collection's order.
     var ordered = collection.notes
-    if case .columns(let mapping) = layout, mapping.column(of: .deck) == nil {} else {
+    if case .columns(let mapping) = layout, mapping.column(of: .deck) == nil {
+    } else {
       var depthOfDeck: [Int64: Int] = [:]
       for deck in collection.decks { depthOfDeck[deck.id] = deck.nameComponents.count }
       let depths = collection.notes.map { note in deckOfNote[note.id].flatMap { depthOfDeck[$0] } ?? 0 }
@@ -144,7 +146,8 @@ package struct CSVWriter: Sendable {
               switch role {
               case .field:
                 defer { fieldColumn += 1 }
-                return fieldTargets[fieldColumn].flatMap { note.fields.indices.contains($0) ? note.fields[$0] : nil } ?? ""
+                return fieldTargets[fieldColumn].flatMap { note.fields.indices.contains($0) ? note.fields[$0] : nil }
+                  ?? ""
               case .guid: return note.guid
               case .noteType: return noteType.name
               case .deck: return deckName(note)
@@ -170,7 +173,8 @@ package struct CSVWriter: Sendable {
   ) throws {
     let used = Set(notes.map(\.noteTypeID)).compactMap { noteTypes[$0] }
     let fieldColumns = used.map(\.fields.count).max() ?? 0
-    try emitter.writeLine("#separator:\(emitter.separator.ankiName ?? String(decoding: [emitter.separator.byte], as: UTF8.self))")
+    try emitter.writeLine(
+      "#separator:\(emitter.separator.ankiName ?? String(decoding: [emitter.separator.byte], as: UTF8.self))")
     try emitter.writeLine("#html:true")
     try emitter.writeLine("#guid column:1")
     try emitter.writeLine("#notetype column:2")
@@ -180,7 +184,8 @@ package struct CSVWriter: Sendable {
       let labels = ["guid", "notetype", "deck"] + only.fieldNames + ["tags"]
       if !labels.contains(where: { $0.contains("\n") || $0.contains("\r") }) {
         let encoded = labels.map { String(decoding: emitter.encoded($0), as: UTF8.self) }
-        try emitter.writeLine("#columns:" + encoded.joined(separator: String(decoding: [emitter.separator.byte], as: UTF8.self)))
+        try emitter.writeLine(
+          "#columns:" + encoded.joined(separator: String(decoding: [emitter.separator.byte], as: UTF8.self)))
       }
     }
     for note in notes {
@@ -224,9 +229,13 @@ package struct CSVWriter: Sendable {
         leftOut.append("\(noteType.name): \(missing.joined(separator: ", ")) (\(count) note\(count == 1 ? "" : "s"))")
       }
     }
-    if !leftOut.isEmpty { warn("fields not in \(setting: .csvColumns) are not written: \(leftOut.joined(separator: "; "))") }
+    if !leftOut.isEmpty {
+      warn("fields not in \(setting: .csvColumns) are not written: \(leftOut.joined(separator: "; "))")
+    }
     if mapping.column(of: .guid) == nil, !collection.notes.isEmpty {
-      warn("the notes' GUIDs are not written (no guid column), so importing the sheet again adds new notes instead of updating these")
+      warn(
+        "the notes' GUIDs are not written (no guid column), so importing the sheet again adds new notes instead of updating these"
+      )
     }
     if mapping.column(of: .noteType) == nil {
       let names = Set(collection.notes.compactMap { noteTypes[$0.noteTypeID]?.name }).sorted()
@@ -235,7 +244,8 @@ package struct CSVWriter: Sendable {
       }
     }
     if mapping.column(of: .deck) == nil {
-      let deckIDs = Set(collection.cards.map { $0.scheduling.originalDeckID != 0 ? $0.scheduling.originalDeckID : $0.deckID })
+      let deckIDs = Set(
+        collection.cards.map { $0.scheduling.originalDeckID != 0 ? $0.scheduling.originalDeckID : $0.deckID })
       let names = deckIDs.compactMap { collection.deck(id: $0)?.name }.sorted()
       if names.count > 1 || names.contains(where: { $0 != "Default" }) {
         warn("decks are not written (no deck column): \(CSVLossReport.named(names))")
@@ -243,7 +253,9 @@ package struct CSVWriter: Sendable {
     }
     if mapping.column(of: .tags) == nil {
       let tagged = collection.notes.filter { !$0.tags.isEmpty }.count
-      if tagged > 0 { warn("tags are not written (no tags column): \(tagged) note\(tagged == 1 ? " has" : "s have") tags") }
+      if tagged > 0 {
+        warn("tags are not written (no tags column): \(tagged) note\(tagged == 1 ? " has" : "s have") tags")
+      }
     }
     return warnings
   }

@@ -164,12 +164,13 @@ package enum StockNoteTypes {
 
     """#
 
-  private static let imageOcclusionBack = imageOcclusionFront + #"""
+  private static let imageOcclusionBack =
+    imageOcclusionFront + #"""
 
-    <div><button id="toggle">Toggle Masks</button></div>
-    {{#Back Extra}}<div>{{Back Extra}}</div>{{/Back Extra}}
+      <div><button id="toggle">Toggle Masks</button></div>
+      {{#Back Extra}}<div>{{Back Extra}}</div>{{/Back Extra}}
 
-    """#
+      """#
 
   private static let imageOcclusionCSS = #"""
     #image-occlusion-canvas {

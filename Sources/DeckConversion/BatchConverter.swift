@@ -144,7 +144,8 @@ public struct BatchConverter: Sendable {
   }
 
   private func convertOne(
-    _ file: PlannedFile, index: Int, options: ConversionOptions, onWarning: @escaping @Sendable (Int, Diagnostic) -> Void
+    _ file: PlannedFile, index: Int, options: ConversionOptions,
+    onWarning: @escaping @Sendable (Int, Diagnostic) -> Void
   ) -> BatchConversionItem {
     var warnings: [Diagnostic] = []
     guard let output = file.output, file.refusal == nil else {
@@ -152,7 +153,8 @@ public struct BatchConverter: Sendable {
       return BatchConversionItem(input: file.input, output: file.output, result: .failure(error), warnings: [])
     }
     do {
-      let report = try DeckConverter(registry: registry).convert(input: file.input, output: output, options: options) { warning in
+      let report = try DeckConverter(registry: registry).convert(input: file.input, output: output, options: options) {
+        warning in
         warnings.append(warning)
         onWarning(index, warning)
       }

@@ -97,7 +97,9 @@ extension BatchConversionItem {
           input: item.input, output: item.output, status: report.dryRun ? "would-write" : "written", error: nil,
           report: report.document(input: item.input, output: item.output ?? ""))
       case .failure(let error):
-        return Document(input: item.input, output: item.output, status: "failed", error: "\(error.location.exactDescription): \(error.message)", report: nil)
+        return Document(
+          input: item.input, output: item.output, status: "failed",
+          error: "\(error.location.exactDescription): \(error.message)", report: nil)
       }
     }
     let failed = items.filter { !$0.succeeded }.count

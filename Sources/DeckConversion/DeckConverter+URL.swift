@@ -15,7 +15,8 @@ extension DeckConverter {
     _ input: URL, to output: URL, options: ConversionOptions = ConversionOptions(),
     onWarning: (Diagnostic) -> Void = { _ in }
   ) throws -> ConversionReport {
-    try convert(input: FileURL.path(of: input), output: FileURL.path(of: output), options: options, onWarning: onWarning)
+    try convert(
+      input: FileURL.path(of: input), output: FileURL.path(of: output), options: options, onWarning: onWarning)
   }
 
   /// Converts on a task of its own, so the caller's actor is not blocked while the decks are

@@ -106,7 +106,8 @@ public struct DeckConverter: Sendable {
     try failIfStrict(options, warnings, at: SourceLocation(file: input))
 
     if format.description.changesInPlace {
-      return try writeInPlace(deck, format: format, output: output, options: options, warnings: warnings, onWarning: onWarning)
+      return try writeInPlace(
+        deck, format: format, output: output, options: options, warnings: warnings, onWarning: onWarning)
     }
     let outputExisted = FileManager.default.fileExists(atPath: output)
     let context = FormatWriteContext(destination: output, options: options.formats, progress: options.progress)
@@ -188,14 +189,17 @@ public struct DeckConverter: Sendable {
     let report = result.details as? AppWriteReport
     return ConversionReport(
       inputFormat: deck.formatName, outputFormat: format.name, warnings: warnings,
-      summary: DeckSummary(LoadedDeck(collection: result.written, formatName: format.name.rawValue, warnings: warnings)),
+      summary: DeckSummary(
+        LoadedDeck(collection: result.written, formatName: format.name.rawValue, warnings: warnings)),
       appWrite: report, dryRun: options.dryRun, outputExisted: report.map { !$0.created } ?? false)
   }
 
-  private func failIfStrict(_ options: ConversionOptions, _ warnings: [Diagnostic], at location: SourceLocation) throws {
+  private func failIfStrict(_ options: ConversionOptions, _ warnings: [Diagnostic], at location: SourceLocation) throws
+  {
     guard options.strict, !warnings.isEmpty else { return }
     throw DeckError(
       .notFaithful, at: location,
-      "\(setting: .strict): \(warnings.count) warning\(warnings.count == 1 ? "" : "s") (listed above); nothing was written")
+      "\(setting: .strict): \(warnings.count) warning\(warnings.count == 1 ? "" : "s") (listed above); nothing was written"
+    )
   }
 }

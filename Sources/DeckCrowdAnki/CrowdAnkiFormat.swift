@@ -32,7 +32,9 @@ public struct CrowdAnkiFormat: DeckFormat {
   }
 
   /// Writes the deck file and media into the (new, empty) folder at `path`.
-  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws -> DeckWriteResult {
+  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
+    -> DeckWriteResult
+  {
     DeckWriteResult(try CrowdAnkiWriter().write(collection, to: path, reportingAs: context.destination))
   }
 }

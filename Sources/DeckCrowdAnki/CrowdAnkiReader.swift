@@ -35,7 +35,8 @@ package struct CrowdAnkiReader: Sendable {
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: deckFile))
     } catch {
-      throw DeckError(.unreadableFile, at: SourceLocation(file: deckFile), "cannot be read (\(error.localizedDescription))")
+      throw DeckError(
+        .unreadableFile, at: SourceLocation(file: deckFile), "cannot be read (\(error.localizedDescription))")
     }
     let parsed: Any
     do {
@@ -52,7 +53,8 @@ package struct CrowdAnkiReader: Sendable {
     // The deck file's modification time stands for when its notes last changed: CrowdAnki keeps
     // none, and a later version of the folder (a git pull rewrites the file) is then newer, so
     // Anki's import updates the notes it already has.
-    let modified = (try? FileManager.default.attributesOfItem(atPath: deckFile)[.modificationDate] as? Date)
+    let modified =
+      (try? FileManager.default.attributesOfItem(atPath: deckFile)[.modificationDate] as? Date)
       .map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? 0
     var state = ReadState(file: deckFile, modificationTime: max(0, modified))
     let root = JSONPathObject(object: top, path: "", file: deckFile)
@@ -113,7 +115,8 @@ private struct ReadState {
         warnings.append(
           Diagnostic(
             "crowdanki-deck-config-missing", at: deck.location("deck_config_uuid"),
-            "deck '\(name)' uses option group \(configUUID), which the file does not hold; it gets the default options"))
+            "deck '\(name)' uses option group \(configUUID), which the file does not hold; it gets the default options")
+        )
       }
     }
     if (try? deck.optionalInt("dyn")) ?? 0 != 0 {
@@ -155,7 +158,9 @@ private struct ReadState {
 
   mutating func readNoteModel(_ model: JSONPathObject) throws {
     let name = try model.string("name")
-    let uuid = try model.optionalString("crowdanki_uuid") ?? UUID(nameBasedOn: Data("crowdanki note model\u{1F}\(name)".utf8)).uuidString.lowercased()
+    let uuid =
+      try model.optionalString("crowdanki_uuid")
+      ?? UUID(nameBasedOn: Data("crowdanki note model\u{1F}\(name)".utf8)).uuidString.lowercased()
     guard noteTypeIDs[uuid] == nil else { return }
     let id = DerivedID.id(for: "crowdanki note model\u{1F}" + uuid)
     var noteType = try Schema11Objects.noteType(
@@ -164,7 +169,9 @@ private struct ReadState {
     noteType.modificationTime = modificationTime
     noteTypeIDs[uuid] = noteTypes.count
     noteTypes.append(noteType)
-    reportUnknownKeys(model, known: Schema11Objects.noteTypeKeys.union(["__type__"]), ignored: [], what: "note model '\(name)'") {
+    reportUnknownKeys(
+      model, known: Schema11Objects.noteTypeKeys.union(["__type__"]), ignored: [], what: "note model '\(name)'"
+    ) {
       key, value in (key == "tags" || key == "vers") && ((value as? [Any])?.isEmpty ?? false)
     }
     for field in try model.objects("flds") {
@@ -173,7 +180,9 @@ private struct ReadState {
       }
     }
     for template in try model.objects("tmpls") {
-      reportUnknownKeys(template, known: Schema11Objects.templateKeys, ignored: [], what: "a template of note model '\(name)'") { _, _ in false }
+      reportUnknownKeys(
+        template, known: Schema11Objects.templateKeys, ignored: [], what: "a template of note model '\(name)'"
+      ) { _, _ in false }
     }
   }
 
@@ -195,11 +204,15 @@ private struct ReadState {
     }
     if let flags = try note.optionalInt("flags"), flags != 0 {
       warnings.append(
-        Diagnostic("crowdanki-note-flags", at: note.location("flags"), "note \(guid): the note flags (\(flags)) are not kept; Anki does not use them"))
+        Diagnostic(
+          "crowdanki-note-flags", at: note.location("flags"),
+          "note \(guid): the note flags (\(flags)) are not kept; Anki does not use them"))
     }
     if let data = try note.optionalString("data"), !data.isEmpty {
       warnings.append(
-        Diagnostic("crowdanki-note-data", at: note.location("data"), "note \(guid): the note's data text is not kept; Anki does not use it"))
+        Diagnostic(
+          "crowdanki-note-data", at: note.location("data"),
+          "note \(guid): the note's data text is not kept; Anki does not use it"))
     }
     reportUnknownKeys(note, known: Self.noteKeys, ignored: [], what: "note \(guid)") { _, _ in false }
     let tags = try note.strings("tags")
@@ -210,7 +223,8 @@ private struct ReadState {
     {
       if notes[first].deckID != deckID {
         let known = decks
-        let name = { (id: Int64) in known.first { $0.id == id }.map { "'\(TerminalText.escaped($0.name))'" } ?? "\(id)" }
+        let name = { (id: Int64) in known.first { $0.id == id }.map { "'\(TerminalText.escaped($0.name))'" } ?? "\(id)"
+        }
         warnings.append(
           Diagnostic(
             "note-decks-merged", at: note.location("guid"),
@@ -249,7 +263,8 @@ private struct ReadState {
       let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-        warnings.append(Diagnostic("media-skipped", at: SourceLocation(file: path), "is a folder, not a media file; skipped"))
+        warnings.append(
+          Diagnostic("media-skipped", at: SourceLocation(file: path), "is a folder, not a media file; skipped"))
         continue
       }
       guard MediaFileName.isSafe(name) else {
@@ -264,7 +279,9 @@ private struct ReadState {
     }
     for (name, place) in listedMedia where !present.contains(name) {
       warnings.append(
-        Diagnostic("media-missing", at: place, "'\(MediaFileName.visible(name))' is listed but the media folder has no such file"))
+        Diagnostic(
+          "media-missing", at: place, "'\(MediaFileName.visible(name))' is listed but the media folder has no such file"
+        ))
     }
   }
 
@@ -272,7 +289,9 @@ private struct ReadState {
   /// the GUIDs, so the same folder gives the same ids.
   func collection() -> DeckCollection {
     let (modelNotes, cards) = NewNotes.assemble(
-      notes.map { NewNotes.Draft(guid: $0.guid, noteTypeIndex: $0.noteType, fields: $0.fields, tags: $0.tags, deckID: $0.deckID) },
+      notes.map {
+        NewNotes.Draft(guid: $0.guid, noteTypeIndex: $0.noteType, fields: $0.fields, tags: $0.tags, deckID: $0.deckID)
+      },
       noteTypes: noteTypes, idSpace: "crowdanki", modificationTime: modificationTime)
     return DeckCollection(
       decks: decks, deckOptions: deckOptions, noteTypes: noteTypes, notes: modelNotes, cards: cards, media: media)

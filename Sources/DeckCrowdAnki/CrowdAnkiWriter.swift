@@ -117,10 +117,12 @@ package struct CrowdAnkiWriter: Sendable {
     do {
       json = try CrowdAnkiJSON.deckFileText(root)
     } catch let error as CrowdAnkiJSON.Unrepresentable {
-      throw DeckError(.writeFailed, at: location, "cannot encode the deck as JSON (the value at \(error.path) is not a JSON value)")
+      throw DeckError(
+        .writeFailed, at: location, "cannot encode the deck as JSON (the value at \(error.path) is not a JSON value)")
     }
     try write(Data(json), to: folder.appendingPathComponent(CrowdAnkiFolder.deckFileName).path, location: location)
-    try writeMedia(collection.media, into: folder.appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path, location: location)
+    try writeMedia(
+      collection.media, into: folder.appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path, location: location)
     return (collection, warnings)
   }
 
@@ -156,12 +158,15 @@ package struct CrowdAnkiWriter: Sendable {
       warnings.append(
         Diagnostic(
           "review-log", at: location,
-          "\(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") of the review log \(collection.reviews.count == 1 ? "is" : "are") not kept: CrowdAnki holds no review log"))
+          "\(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") of the review log \(collection.reviews.count == 1 ? "is" : "are") not kept: CrowdAnki holds no review log"
+        ))
     }
     let flagged = collection.cards.filter { $0.scheduling.flags & 0b111 != 0 }.count
     if flagged > 0 {
       warnings.append(
-        Diagnostic("card-flags", at: location, "the flags of \(flagged) card\(flagged == 1 ? "" : "s") are not kept: CrowdAnki holds no cards"))
+        Diagnostic(
+          "card-flags", at: location,
+          "the flags of \(flagged) card\(flagged == 1 ? "" : "s") are not kept: CrowdAnki holds no cards"))
     }
     return warnings
   }
@@ -193,7 +198,8 @@ package struct CrowdAnkiWriter: Sendable {
       if let other = seen[folded] {
         throw DeckError(
           .invalidRequest, at: location.item("media file '\(MediaFileName.visible(file.name))'"),
-          "differs from '\(MediaFileName.visible(other))' only in case; one would overwrite the other on a case-insensitive file system")
+          "differs from '\(MediaFileName.visible(other))' only in case; one would overwrite the other on a case-insensitive file system"
+        )
       }
       seen[folded] = file.name
       let target = URL(fileURLWithPath: folder).appendingPathComponent(file.name).path

@@ -47,7 +47,9 @@ struct DeckTree {
     // Each kept deck under its parent; a parent level missing from the collection is made up so
     // that the deck keeps its full name.
     var decksByName: [String: Deck] = [:]
-    for deck in collection.decks where !filtered.contains(deck.id) { decksByName[deck.name] = decksByName[deck.name] ?? deck }
+    for deck in collection.decks where !filtered.contains(deck.id) {
+      decksByName[deck.name] = decksByName[deck.name] ?? deck
+    }
     let top = root
     let added = rootAdded
     var childLists: [Int64: [Deck]] = [:]
@@ -78,12 +80,14 @@ struct DeckTree {
         warnings.append(
           Diagnostic(
             "deck-dropped", at: location,
-            "filtered deck '\(deck.name)' is not written (CrowdAnki does not export filtered decks); its cards are written under their home decks"))
+            "filtered deck '\(deck.name)' is not written (CrowdAnki does not export filtered decks); its cards are written under their home decks"
+          ))
       } else if Self.carriesData(deck) {
         warnings.append(
           Diagnostic(
             "deck-dropped", at: location,
-            "deck '\(deck.name)' holds no cards and is outside '\(top.name)'; it is not written, and with it its description or option group"))
+            "deck '\(deck.name)' holds no cards and is outside '\(top.name)'; it is not written, and with it its description or option group"
+          ))
       }
     }
     childrenByParent = childLists.mapValues { $0.sorted { $0.name < $1.name } }
@@ -115,7 +119,9 @@ struct DeckTree {
   /// Each note under the home deck of its first card (notes without cards go to the top), in
   /// the collection's note order. A note whose cards sit in several decks is reported with
   /// `note-decks-split`, one warning naming how many notes and the first few.
-  func notesByDeck(_ collection: DeckCollection, location: SourceLocation, warnings: inout [Diagnostic]) -> [Int64: [Note]] {
+  func notesByDeck(_ collection: DeckCollection, location: SourceLocation, warnings: inout [Diagnostic]) -> [Int64:
+    [Note]]
+  {
     var firstCard: [Int64: Card] = [:]
     var decksOfNote: [Int64: Set<Int64>] = [:]
     for card in collection.cards {

@@ -38,13 +38,15 @@ extension AtomicOutput {
     do {
       try manager.createDirectory(atPath: temporaryPath, withIntermediateDirectories: false)
     } catch {
-      throw DeckError(.writeFailed, at: location, "cannot create a temporary folder beside it (\(error.localizedDescription))")
+      throw DeckError(
+        .writeFailed, at: location, "cannot create a temporary folder beside it (\(error.localizedDescription))")
     }
     do {
       let result = try write(temporaryPath)
       if exists {
         guard rename(destination, asidePath) == 0 else {
-          throw DeckError(.writeFailed, at: location, "cannot move the old output aside (\(String(cString: strerror(errno))))")
+          throw DeckError(
+            .writeFailed, at: location, "cannot move the old output aside (\(String(cString: strerror(errno))))")
         }
       }
       guard rename(temporaryPath, destination) == 0 else {

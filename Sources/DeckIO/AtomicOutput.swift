@@ -27,7 +27,8 @@ package enum AtomicOutput {
         throw DeckError(.invalidRequest, at: location, "is a directory; name an output file")
       }
       if !replacing {
-        throw DeckError(.invalidRequest, at: location, "already exists; pass \(setting: .replaceExisting) to replace it")
+        throw DeckError(
+          .invalidRequest, at: location, "already exists; pass \(setting: .replaceExisting) to replace it")
       }
     }
     let temporaryPath = try scratchPath(beside: URL(fileURLWithPath: destination), location: location) + ".tmp"

@@ -2,9 +2,9 @@ import DeckCore
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// A ``ByteSource`` that reads a file from disk front to back.

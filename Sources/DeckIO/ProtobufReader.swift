@@ -141,7 +141,9 @@ package struct ProtobufReader {
     let start = position
     let range = try lengthDelimitedRange()
     guard range.count % 4 == 0 else {
-      throw error(at: start, "protobuf: packed floats of field \(currentField) have a length of \(range.count) bytes, not a multiple of 4")
+      throw error(
+        at: start,
+        "protobuf: packed floats of field \(currentField) have a length of \(range.count) bytes, not a multiple of 4")
     }
     var floats: [Float] = []
     floats.reserveCapacity(range.count / 4)

@@ -1,4 +1,5 @@
 import DeckCore
+
 extension SHA1 {
   /// The SHA-1 digest and the byte count of everything `source` yields, read in 64 KiB chunks.
   ///

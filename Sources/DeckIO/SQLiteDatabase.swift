@@ -86,7 +86,8 @@ package final class SQLiteDatabase: @unchecked Sendable {
       let result = sqlite3_create_function_v2(
         connection, name, -1, SQLITE_UTF8, nil, { context, _, _ in sqlite3_result_null(context) }, nil, nil, nil)
       guard result == SQLITE_OK else {
-        throw SQLiteError.make(code: result, message: String(cString: sqlite3_errmsg(connection)), sql: "function \(name)", at: location)
+        throw SQLiteError.make(
+          code: result, message: String(cString: sqlite3_errmsg(connection)), sql: "function \(name)", at: location)
       }
     }
   }

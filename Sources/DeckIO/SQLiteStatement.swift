@@ -51,7 +51,8 @@ package final class SQLiteStatement {
     let result = text.withUTF8 { buffer in
       // A pointer is needed even for "": a null pointer would bind NULL.
       sqlite3_bind_text64(
-        handle, index, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? Self.emptyText,
+        handle, index,
+        buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? Self.emptyText,
         sqlite3_uint64(buffer.count), Self.transient, UInt8(SQLITE_UTF8))
     }
     record(result, index: index)
@@ -61,7 +62,8 @@ package final class SQLiteStatement {
   /// assemble a value in a reused buffer instead of making a `String`.
   package func bind(_ index: Int32, utf8 bytes: UnsafeBufferPointer<UInt8>) {
     let result = sqlite3_bind_text64(
-      handle, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? Self.emptyText,
+      handle, index,
+      bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? Self.emptyText,
       sqlite3_uint64(bytes.count), Self.transient, UInt8(SQLITE_UTF8))
     record(result, index: index)
   }

@@ -32,7 +32,8 @@ enum UnicaseCollation {
     let common = min(a.count, b.count)
     var index = 0
     while index < common {
-      let l = a[index], r = b[index]
+      let l = a[index]
+      let r = b[index]
       if l >= 0x80 || r >= 0x80 { return nil }
       if l != r {
         let lowerL = l >= 0x41 && l <= 0x5A ? l + 0x20 : l

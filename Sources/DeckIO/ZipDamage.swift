@@ -22,7 +22,8 @@ enum ZipDamage {
       place.byteOffset = size
       return DeckError(
         .corrupt, at: place,
-        "the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (\(libzipMessage))")
+        "the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (\(libzipMessage))"
+      )
     }
     let endOffset = size - tailLength + Int64(end.lowerBound)
     let record = tail[end.lowerBound...]
@@ -41,10 +42,12 @@ enum ZipDamage {
     if directoryOffset + directorySize > endOffset || !signature.starts(with: [0x50, 0x4B, 0x01, 0x02]) {
       return DeckError(
         .corrupt, at: place,
-        "the zip archive's central directory (the list of its members, which the end record at byte \(endOffset) places here) is damaged (\(libzipMessage))")
+        "the zip archive's central directory (the list of its members, which the end record at byte \(endOffset) places here) is damaged (\(libzipMessage))"
+      )
     }
     return DeckError(
       .corrupt, at: place,
-      "the zip archive is damaged: its central directory (the list of its members, here) does not match the members themselves (\(libzipMessage))")
+      "the zip archive is damaged: its central directory (the list of its members, here) does not match the members themselves (\(libzipMessage))"
+    )
   }
 }

@@ -3,9 +3,9 @@ import DeckCore
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// A new zip archive written with libzip; nothing reaches the disk until ``close()``.

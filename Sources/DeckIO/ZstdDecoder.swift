@@ -108,7 +108,9 @@ final class ZstdDecoder {
   private func fail(_ kind: DeckError.Kind, _ message: String) -> DeckError {
     let error = DeckError(
       kind, at: location, message,
-      details: ["zstd: \(completedFrames) complete frame\(completedFrames == 1 ? "" : "s") before the problem; \(produced) bytes decompressed"])
+      details: [
+        "zstd: \(completedFrames) complete frame\(completedFrames == 1 ? "" : "s") before the problem; \(produced) bytes decompressed"
+      ])
     failed = error
     return error
   }

@@ -3,9 +3,9 @@ import DeckIO
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// Media bytes kept as base64 text in a range of a JSON file, decoded chunk by chunk when read,
@@ -59,7 +59,8 @@ struct Base64FileRangeSource: MediaSource {
         guard try refill() else { return 0 }
       }
       let count = min(buffer.count, decodedEnd - decodedStart)
-      buffer.baseAddress!.copyMemory(from: decoded.baseAddress! + decodedStart, byteCount: count)
+      guard count > 0, let target = buffer.baseAddress, let bytes = decoded.baseAddress else { return 0 }
+      target.copyMemory(from: bytes + decodedStart, byteCount: count)
       decodedStart += count
       return count
     }
@@ -73,7 +74,8 @@ struct Base64FileRangeSource: MediaSource {
         return false
       }
       let wanted = min(Self.chunk, remaining)
-      let count = pread(descriptor, text.baseAddress! + carried, wanted, off_t(position))
+      guard let textStart = text.baseAddress else { return false }
+      let count = pread(descriptor, textStart + carried, wanted, off_t(position))
       guard count > 0 else {
         throw DeckError(.corrupt, at: source.location, "the file ended inside the media data")
       }
@@ -90,7 +92,7 @@ struct Base64FileRangeSource: MediaSource {
       // Keep the characters of an incomplete group for the next chunk.
       carried = available - usable
       if carried > 0 {
-        text.baseAddress!.copyMemory(from: text.baseAddress! + usable, byteCount: carried)
+        textStart.copyMemory(from: textStart + usable, byteCount: carried)
       }
       decodedStart = 0
       decodedEnd = produced
@@ -122,8 +124,10 @@ enum Base64 {
     return table.withUnsafeBufferPointer { table -> Int? in
       for group in 0..<groups {
         let at = input + group * 4
-        let a = table[Int(at[0])], b = table[Int(at[1])]
-        var c = table[Int(at[2])], d = table[Int(at[3])]
+        let a = table[Int(at[0])]
+        let b = table[Int(at[1])]
+        var c = table[Int(at[2])]
+        var d = table[Int(at[3])]
         var length = 3
         if (a | b | c | d) & 0x80 != 0 {
           // Padding, which only the very last group may have: "xx==" or "xxx=".
@@ -141,8 +145,12 @@ enum Base64 {
         }
         let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
         out.storeBytes(of: UInt8(truncatingIfNeeded: value >> 16), toByteOffset: written, as: UInt8.self)
-        if length > 1 { out.storeBytes(of: UInt8(truncatingIfNeeded: value >> 8), toByteOffset: written + 1, as: UInt8.self) }
-        if length > 2 { out.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: written + 2, as: UInt8.self) }
+        if length > 1 {
+          out.storeBytes(of: UInt8(truncatingIfNeeded: value >> 8), toByteOffset: written + 1, as: UInt8.self)
+        }
+        if length > 2 {
+          out.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: written + 2, as: UInt8.self)
+        }
         written += length
       }
       return written

@@ -26,7 +26,9 @@ public struct DeckJSONFormat: DeckFormat {
   }
 
   /// Writes the document.
-  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws -> DeckWriteResult {
+  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
+    -> DeckWriteResult
+  {
     DeckWriteResult(
       try DeckJSONWriter(progress: context.progress).write(collection, to: path, reportingAs: context.destination))
   }
@@ -52,7 +54,9 @@ public struct DeckJSONDirectoryFormat: DeckFormat {
   }
 
   /// Writes the folder's content into the (new, empty) folder at `path`.
-  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws -> DeckWriteResult {
+  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
+    -> DeckWriteResult
+  {
     DeckWriteResult(try DeckJSONDirectoryWriter().write(collection, to: path, reportingAs: context.destination))
   }
 }

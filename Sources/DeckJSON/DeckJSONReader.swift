@@ -186,13 +186,16 @@ package struct DeckJSONReader: Sendable {
         do {
           switch section {
           case .notes:
-            let note = try decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.note)
+            let note = try decodeElement(
+              bytes, section, index, decoder, location: location, fast: JSONElementDecoder.note)
             if map { try mapping.add(note: note, index: index) }
           case .cards:
-            let card = try decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.card)
+            let card = try decodeElement(
+              bytes, section, index, decoder, location: location, fast: JSONElementDecoder.card)
             if map { try mapping.add(card: card, index: index) }
           case .reviews:
-            let review = try decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.review)
+            let review = try decodeElement(
+              bytes, section, index, decoder, location: location, fast: JSONElementDecoder.review)
             if map { mapping.add(review: review, index: index) }
           }
         } catch let error as ElementDecodingError {
@@ -278,7 +281,8 @@ package struct DeckJSONReader: Sendable {
     }
     if let sha1 = media.sha1, sha1.lowercased() != SHA1.hex(actual.sha1) {
       throw DeckError(
-        .corrupt, at: dataLocation, "the SHA-1 of '\(media.name)' is \(SHA1.hex(actual.sha1)), but its sha1 says \(sha1)")
+        .corrupt, at: dataLocation,
+        "the SHA-1 of '\(media.name)' is \(SHA1.hex(actual.sha1)), but its sha1 says \(sha1)")
     }
     return blob
   }

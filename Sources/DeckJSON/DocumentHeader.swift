@@ -27,7 +27,8 @@ struct DocumentHeader: Decodable {
     guard version == expectedVersion else {
       throw DeckError(
         .unsupportedVersion, at: location.atJSONPath("version"),
-        "\(formatTitle) version \(version.map(String.init) ?? "(missing)") is not supported; this deckport reads version \(expectedVersion)")
+        "\(formatTitle) version \(version.map(String.init) ?? "(missing)") is not supported; this deckport reads version \(expectedVersion)"
+      )
     }
   }
 }

@@ -2,9 +2,9 @@ import DeckCore
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// A file mapped into memory read-only, whose pages the reader lets go of once it has passed

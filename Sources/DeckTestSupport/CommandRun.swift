@@ -60,53 +60,54 @@ extension CommandRun {
 }
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 
-  // The pseudo-terminal calls of the C library, which Swift's Glibc module does not import
-  // (they sit behind _XOPEN_SOURCE). Their arguments are plain integers and pointers.
-  @_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
-  @_silgen_name("grantpt") private func grantpt(_ descriptor: Int32) -> Int32
-  @_silgen_name("unlockpt") private func unlockpt(_ descriptor: Int32) -> Int32
-  @_silgen_name("ptsname") private func ptsname(_ descriptor: Int32) -> UnsafeMutablePointer<CChar>?
+// The pseudo-terminal calls of the C library, which Swift's Glibc module does not import
+// (they sit behind _XOPEN_SOURCE). Their arguments are plain integers and pointers.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
+@_silgen_name("grantpt") private func grantpt(_ descriptor: Int32) -> Int32
+@_silgen_name("unlockpt") private func unlockpt(_ descriptor: Int32) -> Int32
+@_silgen_name("ptsname") private func ptsname(_ descriptor: Int32) -> UnsafeMutablePointer<CChar>?
 
-  extension CommandRun {
-    /// Runs the built `deckport` with its standard error on a pseudo-terminal (standard output
-    /// stays a pipe), as when a person runs it in a terminal, and returns everything the
-    /// terminal received as `standardError`.
-    public static func deckportOnTerminal(_ arguments: [String], environment: [String: String] = [:]) throws
-      -> CommandRun
-    {
-      let controller = posix_openpt(O_RDWR | O_NOCTTY)
-      guard controller >= 0, grantpt(controller) == 0, unlockpt(controller) == 0, let name = ptsname(controller)
-      else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal"]) }
-      let terminal = open(name, O_RDWR | O_NOCTTY)
-      guard terminal >= 0 else {
-        close(controller)
-        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot open \(String(cString: name))"])
-      }
-      defer { close(controller) }
-
-      let process = deckportProcess(arguments, environment: environment)
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
-      do {
-        try process.run()
-      } catch {
-        close(terminal)
-        throw error
-      }
-      close(terminal)  // the child holds its own copy; reading ends when it exits
-
-      var received: [UInt8] = []
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      while true {
-        let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
-        if count <= 0 { break }
-        received += buffer[..<count]
-      }
-      let outputData = output.fileHandleForReading.readDataToEndOfFile()
-      return finished(process, output: outputData, error: received)
+extension CommandRun {
+  /// Runs the built `deckport` with its standard error on a pseudo-terminal (standard output
+  /// stays a pipe), as when a person runs it in a terminal, and returns everything the
+  /// terminal received as `standardError`.
+  public static func deckportOnTerminal(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> CommandRun
+  {
+    let controller = posix_openpt(O_RDWR | O_NOCTTY)
+    guard controller >= 0, grantpt(controller) == 0, unlockpt(controller) == 0, let name = ptsname(controller)
+    else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal"]) }
+    let terminal = open(name, O_RDWR | O_NOCTTY)
+    guard terminal >= 0 else {
+      close(controller)
+      throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot open \(String(cString: name))"])
     }
+    defer { close(controller) }
+
+    let process = deckportProcess(arguments, environment: environment)
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+    do {
+      try process.run()
+    } catch {
+      close(terminal)
+      throw error
+    }
+    close(terminal)  // the child holds its own copy; reading ends when it exits
+
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
+      if count <= 0 { break }
+      received += buffer[..<count]
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    return finished(process, output: outputData, error: received)
   }
+}
 #endif

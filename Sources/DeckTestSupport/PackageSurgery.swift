@@ -1,5 +1,5 @@
-import DeckIO
 import DeckCore
+import DeckIO
 import Foundation
 
 /// Builds damaged packages for tests: copies a good package member by member, replacing,

@@ -45,7 +45,8 @@ extension JSONValue {
     case let integer as Int: self = .integer(Int64(integer))
     case let integer as Int64: self = .integer(integer)
     case let integer as Int32: self = .integer(Int64(integer))
-    case let integer as UInt64: self = integer <= UInt64(Int64.max) ? .integer(Int64(integer)) : .number(String(integer))
+    case let integer as UInt64:
+      self = integer <= UInt64(Int64.max) ? .integer(Int64(integer)) : .number(String(integer))
     case let double as Double:
       guard let number = JSONValue(double: double, wholeDoublesAsIntegers: wholeDoublesAsIntegers) else { return nil }
       self = number
@@ -53,7 +54,8 @@ extension JSONValue {
       var elements: [JSONValue] = []
       elements.reserveCapacity(items.count)
       for item in items {
-        guard let element = JSONValue(foundation: item, wholeDoublesAsIntegers: wholeDoublesAsIntegers, keyOrder: keyOrder)
+        guard
+          let element = JSONValue(foundation: item, wholeDoublesAsIntegers: wholeDoublesAsIntegers, keyOrder: keyOrder)
         else { return nil }
         elements.append(element)
       }

@@ -130,7 +130,8 @@ package struct JSONWriter: Sendable {
     output.append(UInt8(ascii: "\""))
     // Most text needs no escape: copy it whole, and look byte by byte only when it does.
     let plain = text.utf8.allSatisfy {
-      $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && !(escapingSlashes && $0 == UInt8(ascii: "/"))
+      $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        && !(escapingSlashes && $0 == UInt8(ascii: "/"))
     }
     if plain {
       output.append(contentsOf: text.utf8)

@@ -37,7 +37,8 @@ package struct BinaryPlistReader {
     let tableOffset = Self.unsigned(bytes, at: trailer + 24, size: 8)
     guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
       throw PlistFormatError(
-        message: "the trailer gives offset size \(offsetSize) and reference size \(referenceSize) (each must be 1 to 8)",
+        message:
+          "the trailer gives offset size \(offsetSize) and reference size \(referenceSize) (each must be 1 to 8)",
         byteOffset: trailer + 6)
     }
     guard objectCount > 0, topObject < objectCount, tableOffset >= 8,
@@ -45,7 +46,8 @@ package struct BinaryPlistReader {
       UInt64(trailer) - tableOffset >= objectCount * UInt64(offsetSize)
     else {
       throw PlistFormatError(
-        message: "the trailer is inconsistent (\(objectCount) objects, top object \(topObject), offset table at \(tableOffset))",
+        message:
+          "the trailer is inconsistent (\(objectCount) objects, top object \(topObject), offset table at \(tableOffset))",
         byteOffset: trailer + 8)
     }
     var offsets: [Int] = []
@@ -82,10 +84,13 @@ package struct BinaryPlistReader {
 
   private mutating func object(_ reference: Int) throws(PlistFormatError) -> PlistValue {
     guard reference >= 0, reference < offsets.count else {
-      throw PlistFormatError(message: "a reference to object \(reference), but there are \(offsets.count)", byteOffset: nil)
+      throw PlistFormatError(
+        message: "a reference to object \(reference), but there are \(offsets.count)", byteOffset: nil)
     }
     budget -= 1
-    guard budget > 0 else { throw PlistFormatError(message: "too many objects (shared objects repeated too often)", byteOffset: nil) }
+    guard budget > 0 else {
+      throw PlistFormatError(message: "too many objects (shared objects repeated too often)", byteOffset: nil)
+    }
     let start = offsets[reference]
     let marker = bytes[start]
     let low = Int(marker & 0x0F)
@@ -94,7 +99,9 @@ package struct BinaryPlistReader {
       switch marker {
       case 0x08: return .bool(false)
       case 0x09: return .bool(true)
-      default: throw PlistFormatError(message: String(format: "marker 0x%02X is not a value a plist can hold", marker), byteOffset: start)
+      default:
+        throw PlistFormatError(
+          message: String(format: "marker 0x%02X is not a value a plist can hold", marker), byteOffset: start)
       }
     case 0x1:
       return try integer(at: start + 1, size: 1 << low)
@@ -107,7 +114,9 @@ package struct BinaryPlistReader {
       default: throw PlistFormatError(message: "a real of \(size) bytes (4 or 8 expected)", byteOffset: start)
       }
     case 0x3:
-      guard marker == 0x33 else { throw PlistFormatError(message: String(format: "marker 0x%02X is not a date", marker), byteOffset: start) }
+      guard marker == 0x33 else {
+        throw PlistFormatError(message: String(format: "marker 0x%02X is not a date", marker), byteOffset: start)
+      }
       try need(8, at: start + 1)
       return .date(Double(bitPattern: Self.unsigned(bytes, at: start + 1, size: 8)))
     case 0x4:
@@ -155,7 +164,9 @@ package struct BinaryPlistReader {
       }
     case 0xD:
       let (count, body) = try length(low, at: start)
-      guard count <= Int.max / 2 else { throw PlistFormatError(message: "a dictionary is too large", byteOffset: start) }
+      guard count <= Int.max / 2 else {
+        throw PlistFormatError(message: "a dictionary is too large", byteOffset: start)
+      }
       let references = try self.references(count * 2, at: body)
       return try nested(reference) { reader throws(PlistFormatError) in
         var entries: [PlistDictionary.Entry] = []
@@ -169,7 +180,8 @@ package struct BinaryPlistReader {
         return .dictionary(PlistDictionary(entries))
       }
     default:
-      throw PlistFormatError(message: String(format: "marker 0x%02X is not a value a plist can hold", marker), byteOffset: start)
+      throw PlistFormatError(
+        message: String(format: "marker 0x%02X is not a value a plist can hold", marker), byteOffset: start)
     }
   }
 
@@ -214,7 +226,8 @@ package struct BinaryPlistReader {
       throw PlistFormatError(message: "a length marker must be an integer", byteOffset: start + 1)
     }
     let size = 1 << Int(marker & 0x0F)
-    guard case .integer(let count) = try integer(at: start + 2, size: size), count >= 0, count < Int64(bytes.count) * 8 else {
+    guard case .integer(let count) = try integer(at: start + 2, size: size), count >= 0, count < Int64(bytes.count) * 8
+    else {
       throw PlistFormatError(message: "a length is negative or larger than the file", byteOffset: start + 1)
     }
     return (Int(count), start + 2 + size)

@@ -47,14 +47,16 @@ package struct BinaryPlistWriter {
     case .array(let items):
       let index = reserve()
       let references = items.map { add($0, referenceSize: referenceSize) }
-      objects[index] = Self.header(0xA, count: references.count)
+      objects[index] =
+        Self.header(0xA, count: references.count)
         + references.flatMap { Self.bigEndian(UInt64($0), size: referenceSize) }
       return index
     case .dictionary(let dictionary):
       let index = reserve()
       let keys = dictionary.entries.map { add(.string($0.key), referenceSize: referenceSize) }
       let values = dictionary.entries.map { add($0.value, referenceSize: referenceSize) }
-      objects[index] = Self.header(0xD, count: keys.count)
+      objects[index] =
+        Self.header(0xD, count: keys.count)
         + (keys + values).flatMap { Self.bigEndian(UInt64($0), size: referenceSize) }
       return index
     default:

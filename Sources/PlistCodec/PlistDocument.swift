@@ -50,7 +50,9 @@ package struct PlistDocument {
   /// edited in place (every other byte kept), a binary file is written again with every other
   /// key and value unchanged and in the same order.
   package func replacing(key: String, with value: PlistValue) throws(XMLPlistWriter.Unrepresentable) -> Data {
-    if format == .xml, let layout, let edited = layout.replacing(key: key, with: try XMLPlistWriter.element(value, depth: 1)) {
+    if format == .xml, let layout,
+      let edited = layout.replacing(key: key, with: try XMLPlistWriter.element(value, depth: 1))
+    {
       return Data(edited)
     }
     var copy = self
@@ -77,7 +79,8 @@ package struct PlistDocument {
     let head = String(decoding: data.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     if head.hasPrefix("[") || head.hasPrefix("{\"") { return "not a property list (it looks like JSON)" }
     if head.hasPrefix("{") || head.hasPrefix("(") {
-      return "an OpenStep (old-style text) property list, which deckport does not read; convert it with `plutil -convert xml1`"
+      return
+        "an OpenStep (old-style text) property list, which deckport does not read; convert it with `plutil -convert xml1`"
     }
     if data.starts(with: Array("SQLite format 3".utf8)) { return "not a property list (it is an SQLite database)" }
     return "not a property list (neither a binary plist starting with 'bplist00' nor an XML plist)"

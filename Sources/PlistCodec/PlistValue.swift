@@ -63,15 +63,33 @@ package enum PlistValue: Hashable, Sendable {
     case .string(let text):
       hasher.combine(0)
       for scalar in text.unicodeScalars { hasher.combine(scalar.value) }
-    case .integer(let number): hasher.combine(1); hasher.combine(number)
-    case .unsignedInteger(let number): hasher.combine(2); hasher.combine(number)
-    case .real(let number): hasher.combine(3); hasher.combine(number.bitPattern)
-    case .bool(let flag): hasher.combine(4); hasher.combine(flag)
-    case .date(let seconds): hasher.combine(5); hasher.combine(seconds.bitPattern)
-    case .data(let data): hasher.combine(6); hasher.combine(data)
-    case .array(let items): hasher.combine(7); hasher.combine(items)
-    case .dictionary(let dictionary): hasher.combine(8); hasher.combine(dictionary)
-    case .uid(let number): hasher.combine(9); hasher.combine(number)
+    case .integer(let number):
+      hasher.combine(1)
+      hasher.combine(number)
+    case .unsignedInteger(let number):
+      hasher.combine(2)
+      hasher.combine(number)
+    case .real(let number):
+      hasher.combine(3)
+      hasher.combine(number.bitPattern)
+    case .bool(let flag):
+      hasher.combine(4)
+      hasher.combine(flag)
+    case .date(let seconds):
+      hasher.combine(5)
+      hasher.combine(seconds.bitPattern)
+    case .data(let data):
+      hasher.combine(6)
+      hasher.combine(data)
+    case .array(let items):
+      hasher.combine(7)
+      hasher.combine(items)
+    case .dictionary(let dictionary):
+      hasher.combine(8)
+      hasher.combine(dictionary)
+    case .uid(let number):
+      hasher.combine(9)
+      hasher.combine(number)
     }
   }
 }

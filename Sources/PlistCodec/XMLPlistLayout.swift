@@ -24,7 +24,8 @@ package struct XMLPlistLayout {
   package func replacing(key: String, with element: String) -> [UInt8]? {
     guard spliceable else { return nil }
     if let entry = entries.first(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }) {
-      return Array(text[..<entry.valueRange.lowerBound]) + Array(element.utf8) + Array(text[entry.valueRange.upperBound...])
+      return Array(text[..<entry.valueRange.lowerBound]) + Array(element.utf8)
+        + Array(text[entry.valueRange.upperBound...])
     }
     guard let closeTagStart else { return nil }
     var lineStart = closeTagStart

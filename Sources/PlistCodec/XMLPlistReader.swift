@@ -98,16 +98,22 @@ package struct XMLPlistReader {
       return .real(number)
     case "true", "false":
       if !tag.selfClosing {
-        guard try content(of: tag).allSatisfy(\.isWhitespace) else { throw error("<\(tag.name)> must be empty", at: tag.start) }
+        guard try content(of: tag).allSatisfy(\.isWhitespace) else {
+          throw error("<\(tag.name)> must be empty", at: tag.start)
+        }
       }
       return .bool(tag.name == "true")
     case "date":
       let text = try content(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)
-      guard let seconds = Self.date(text) else { throw error("<date>\(text)</date> is not an ISO 8601 date", at: tag.start) }
+      guard let seconds = Self.date(text) else {
+        throw error("<date>\(text)</date> is not an ISO 8601 date", at: tag.start)
+      }
       return .date(seconds)
     case "data":
       let text = try content(of: tag).filter { !$0.isWhitespace }
-      guard let data = Data(base64Encoded: text) else { throw error("<data> does not hold valid base64", at: tag.start) }
+      guard let data = Data(base64Encoded: text) else {
+        throw error("<data> does not hold valid base64", at: tag.start)
+      }
       return .data(data)
     default:
       throw error("<\(tag.name)> is not a plist element", at: tag.start)
@@ -131,7 +137,9 @@ package struct XMLPlistReader {
         return .dictionary(dictionary)
       }
       let keyTag = try openTag()
-      guard keyTag.name == "key" else { throw error("expected <key> in a dictionary, found <\(keyTag.name)>", at: keyTag.start) }
+      guard keyTag.name == "key" else {
+        throw error("expected <key> in a dictionary, found <\(keyTag.name)>", at: keyTag.start)
+      }
       let key = try content(of: keyTag)
       try skipMisc()
       let valueStart = index
@@ -168,9 +176,13 @@ package struct XMLPlistReader {
 
   private mutating func atCloseTag(_ name: String) throws(PlistFormatError) -> Bool {
     let closing = Array("</\(name)".utf8)
-    guard bytes.count - index >= closing.count, Array(bytes[index..<(index + closing.count)]) == closing else { return false }
+    guard bytes.count - index >= closing.count, Array(bytes[index..<(index + closing.count)]) == closing else {
+      return false
+    }
     guard let end = find(">", from: index) else { throw error("</\(name) is not closed with '>'") }
-    guard String(decoding: bytes[(index + closing.count)..<end], as: UTF8.self).allSatisfy(\.isWhitespace) else { return false }
+    guard String(decoding: bytes[(index + closing.count)..<end], as: UTF8.self).allSatisfy(\.isWhitespace) else {
+      return false
+    }
     index = end + 1
     return true
   }
@@ -197,7 +209,9 @@ package struct XMLPlistReader {
           index = end + 3
           continue
         }
-        guard try atCloseTag(tag.name) else { throw error("<\(tag.name)> holds an element; expected text and </\(tag.name)>") }
+        guard try atCloseTag(tag.name) else {
+          throw error("<\(tag.name)> holds an element; expected text and </\(tag.name)>")
+        }
         return String(decoding: text, as: UTF8.self)
       }
       if bytes[index] == UInt8(ascii: "&") {
@@ -211,7 +225,9 @@ package struct XMLPlistReader {
   }
 
   private mutating func entity() throws(PlistFormatError) -> String {
-    guard let end = find(";", from: index), end - index <= 12 else { throw error("an '&' does not start a character reference") }
+    guard let end = find(";", from: index), end - index <= 12 else {
+      throw error("an '&' does not start a character reference")
+    }
     let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
     let decoded: String?
     switch name {
@@ -272,7 +288,9 @@ package struct XMLPlistReader {
     guard bytes.count >= pattern.count, start <= bytes.count - pattern.count else { return nil }
     var position = start
     while position <= bytes.count - pattern.count {
-      if bytes[position] == pattern[0], Array(bytes[position..<(position + pattern.count)]) == pattern { return position }
+      if bytes[position] == pattern[0], Array(bytes[position..<(position + pattern.count)]) == pattern {
+        return position
+      }
       position += 1
     }
     return nil
@@ -283,14 +301,21 @@ package struct XMLPlistReader {
   private func integer(_ text: String, at start: Int) throws(PlistFormatError) -> PlistValue {
     var digits = Substring(text)
     var negative = false
-    if digits.hasPrefix("-") { negative = true; digits = digits.dropFirst() } else if digits.hasPrefix("+") { digits = digits.dropFirst() }
+    if digits.hasPrefix("-") {
+      negative = true
+      digits = digits.dropFirst()
+    } else if digits.hasPrefix("+") {
+      digits = digits.dropFirst()
+    }
     let radix = digits.hasPrefix("0x") || digits.hasPrefix("0X") ? 16 : 10
     if radix == 16 { digits = digits.dropFirst(2) }
     guard let magnitude = UInt64(digits, radix: radix) else {
       throw error("<integer>\(text)</integer> is not a 64-bit integer", at: start)
     }
     if negative {
-      guard magnitude <= UInt64(Int64.max) + 1 else { throw error("<integer>\(text)</integer> is below the 64-bit range", at: start) }
+      guard magnitude <= UInt64(Int64.max) + 1 else {
+        throw error("<integer>\(text)</integer> is below the 64-bit range", at: start)
+      }
       return .integer(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
     }
     return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .unsignedInteger(magnitude)

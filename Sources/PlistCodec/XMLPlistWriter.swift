@@ -39,7 +39,9 @@ package struct XMLPlistWriter {
     case .bool(let flag): return flag ? "<true/>" : "<false/>"
     case .date(let seconds):
       guard seconds.isFinite, seconds == seconds.rounded() else {
-        throw Unrepresentable(message: "the date \(seconds) (seconds since 2001) has a fraction of a second, which an XML plist cannot hold")
+        throw Unrepresentable(
+          message: "the date \(seconds) (seconds since 2001) has a fraction of a second, which an XML plist cannot hold"
+        )
       }
       let formatter = ISO8601DateFormatter()
       formatter.formatOptions = [.withInternetDateTime]

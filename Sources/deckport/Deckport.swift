@@ -2,9 +2,9 @@ import ArgumentParser
 import CBuildInfo
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// The `deckport` command: moves flashcard decks between formats without losing anything.
@@ -46,12 +46,12 @@ struct Deckport: ParsableCommand {
       if status.isSuccess {
         if !text.isEmpty { print(text) }
       } else if !text.isEmpty {
-        text.split(separator: "\n", omittingEmptySubsequences: false).forEach { StandardError.write(String($0)) }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { StandardError.write(String(line)) }
       }
       #if canImport(Glibc)
-        Glibc.exit(status.rawValue)
+      Glibc.exit(status.rawValue)
       #else
-        Darwin.exit(status.rawValue)
+      Darwin.exit(status.rawValue)
       #endif
     }
   }

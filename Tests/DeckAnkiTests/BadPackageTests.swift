@@ -35,7 +35,8 @@ struct BadPackageTests {
       let scratch = try TemporaryDirectory()
       let databasePath = scratch.path(for: "collection.anki21")
       try PackageSurgery.member("collection.anki21", of: base).write(to: URL(fileURLWithPath: databasePath))
-      let database = try SQLiteDatabase(path: databasePath, readOnly: false, location: SourceLocation(file: databasePath))
+      let database = try SQLiteDatabase(
+        path: databasePath, readOnly: false, location: SourceLocation(file: databasePath))
       try database.execute(sql)
       let data = try Data(contentsOf: URL(fileURLWithPath: databasePath))
       try PackageSurgery.copy(base, to: output, applying: .init(replace: ["collection.anki21": data]))
@@ -54,7 +55,9 @@ struct BadPackageTests {
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: output))
       },
       kind: .corrupt,
-      message: "byte 30089: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"),
+      message:
+        "byte 30089: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"
+    ),
     Case(
       id: "zip without a collection", base: legacy,
       damage: surgery(.init(remove: ["meta", "collection.anki21", "collection.anki2"])),
@@ -64,17 +67,22 @@ struct BadPackageTests {
       id: "meta names a missing collection", base: latest,
       damage: surgery(.init(remove: ["collection.anki21b"])),
       kind: .missingPart,
-      message: "member 'meta': 'meta' says package version 3, but the member 'collection.anki21b' it requires is missing"),
+      message:
+        "member 'meta': 'meta' says package version 3, but the member 'collection.anki21b' it requires is missing"),
     Case(
       id: "unknown meta version", base: latest,
       damage: surgery(.init(replace: ["meta": Data([0x08, 0x04])])),
       kind: .unsupportedVersion,
-      message: "member 'meta': package version 4 is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\""),
+      message:
+        "member 'meta': package version 4 is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\""
+    ),
     Case(
       id: "meta version 0", base: latest,
       damage: surgery(.init(replace: ["meta": Data()])),
       kind: .unsupportedVersion,
-      message: "member 'meta': package version 0 is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\""),
+      message:
+        "member 'meta': package version 0 is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\""
+    ),
     Case(
       id: "meta not protobuf", base: latest,
       damage: surgery(.init(replace: ["meta": Data([0xFF, 0xFF, 0xFF])])),
@@ -96,7 +104,9 @@ struct BadPackageTests {
       id: "schema too new", base: legacy,
       damage: alteredCollection("UPDATE col SET ver = 19"),
       kind: .unsupportedVersion,
-      message: "member 'collection.anki21': table col, row 1: column ver: collection schema 19 is newer than the schemas deckport reads (11 to 18)"),
+      message:
+        "member 'collection.anki21': table col, row 1: column ver: collection schema 19 is newer than the schemas deckport reads (11 to 18)"
+    ),
     Case(
       id: "models not JSON", base: legacy,
       damage: alteredCollection("UPDATE col SET models = '{oops'"),
@@ -106,7 +116,8 @@ struct BadPackageTests {
       id: "latest without media map", base: latest,
       damage: surgery(.init(remove: ["media"])),
       kind: .missingPart,
-      message: "member 'media': the media map is missing; a package of the latest generation must have one, even when empty"),
+      message:
+        "member 'media': the media map is missing; a package of the latest generation must have one, even when empty"),
     Case(
       id: "latest media map not zstd", base: latest,
       damage: surgery(.init(replace: ["media": Data("{}".utf8)])),
@@ -124,7 +135,8 @@ struct BadPackageTests {
       id: "media name escapes the folder", base: legacy,
       damage: surgery(.init(replace: ["media": Data(#"{"0": "../evil.png"}"#.utf8)])),
       kind: .corrupt,
-      message: "member 'media': entry 0: media name '../evil.png' is not a single file name; Anki refuses such a package"),
+      message:
+        "member 'media': entry 0: media name '../evil.png' is not a single file name; Anki refuses such a package"),
     Case(
       id: "latest media name not NFC", base: latest,
       damage: { base, output in
@@ -136,10 +148,13 @@ struct BadPackageTests {
         entries.writeMessage(field: 1, entry)
         try PackageSurgery.copy(
           base, to: output,
-          applying: .init(replace: ["media": try Zstd.compress(entries.data), "0": try Zstd.compress(Data("abc".utf8))]))
+          applying: .init(replace: ["media": try Zstd.compress(entries.data), "0": try Zstd.compress(Data("abc".utf8))])
+        )
       },
       kind: .corrupt,
-      message: "member 'media': entry 0: media name 'cafe\\u{301}.png' is not a safe, normalised file name; Anki refuses such a package"),
+      message:
+        "member 'media': entry 0: media name 'cafe\\u{301}.png' is not a safe, normalised file name; Anki refuses such a package"
+    ),
   ]
 
   @Test(arguments: cases)

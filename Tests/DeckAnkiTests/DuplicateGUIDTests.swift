@@ -29,10 +29,16 @@ struct DuplicateGUIDTests {
         Note(id: 13, guid: "xyz", noteTypeID: basicID, fields: ["fourth", "4"]),
       ],
       cards: (10...13).map { Card(id: $0 + 10, noteID: $0, templateOrdinal: 0, deckID: 1) },
-      reviews: [Review(id: 1_795_320_000_000, cardID: 21, ease: 3, interval: 1, lastInterval: 0, easeFactor: 2500, duration: 1000, kind: .review)])
+      reviews: [
+        Review(
+          id: 1_795_320_000_000, cardID: 21, ease: 3, interval: 1, lastInterval: 0, easeFactor: 2500, duration: 1000,
+          kind: .review)
+      ])
   }
 
-  static func write(_ policy: DuplicateGUIDPolicy, kind: AnkiPackageKind = .apkg) throws -> (AnkiPackageContents, [Diagnostic], String) {
+  static func write(_ policy: DuplicateGUIDPolicy, kind: AnkiPackageKind = .apkg) throws -> (
+    AnkiPackageContents, [Diagnostic], String
+  ) {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "out.\(kind.rawValue)")
     let warnings = try AnkiPackageWriter(options: .init(generation: .legacy2, kind: kind, duplicateGUIDs: policy))
@@ -54,7 +60,9 @@ struct DuplicateGUIDTests {
     )
   }
 
-  @Test("keep-first writes the first note and leaves out each later one with its cards and reviews", arguments: [AnkiPackageKind.apkg, .colpkg])
+  @Test(
+    "keep-first writes the first note and leaves out each later one with its cards and reviews",
+    arguments: [AnkiPackageKind.apkg, .colpkg])
   func keepFirst(kind: AnkiPackageKind) throws {
     let (contents, warnings, _) = try Self.write(.keepFirst, kind: kind)
     let written = contents.collection
@@ -64,9 +72,10 @@ struct DuplicateGUIDTests {
     #expect(written.reviews.isEmpty, "the review of note 11's card goes with it")
     let duplicates = warnings.filter { $0.category == "guid-duplicate" }
     #expect(
-      duplicates.map(\.description) == [11, 12].map {
-        "out.\(kind.rawValue): note \($0): warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards"
-      })
+      duplicates.map(\.description)
+        == [11, 12].map {
+          "out.\(kind.rawValue): note \($0): warning: [guid-duplicate] note has the GUID 'abc' of note 10, and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards"
+        })
   }
 
   @Test("new-guid keeps every note; later ones get GUIDs derived from the old GUID and the note id")

@@ -70,8 +70,10 @@ struct FixtureTruthTests {
           noteGuid: card.flatMap { guids[$0.noteID] } ?? "?", ord: card?.templateOrdinal ?? -1,
           ease: review.ease, ivl: review.interval, lastIvl: review.lastInterval,
           factor: review.easeFactor, time: review.duration, type: review.kind.rawValue)
-      }.enumerated().sorted { ($0.element.noteGuid, $0.element.ord, $0.offset) < ($1.element.noteGuid, $1.element.ord, $1.offset) }
-        .map(\.element)
+      }.enumerated().sorted {
+        ($0.element.noteGuid, $0.element.ord, $0.offset) < ($1.element.noteGuid, $1.element.ord, $1.offset)
+      }
+      .map(\.element)
     }
   }
 
@@ -85,7 +87,11 @@ struct FixtureTruthTests {
     let observed = try Observed(package)
     // Anki stores tags canonically sorted; deckport keeps the stored order, so compare as sets.
     let normalise: ([AnkiTruth.Note]) -> [AnkiTruth.Note] = {
-      $0.map { var note = $0; note.tags.sort(); return note }
+      $0.map {
+        var note = $0
+        note.tags.sort()
+        return note
+      }
     }
     #expect(normalise(observed.notes) == normalise(observed.truth.notes))
   }

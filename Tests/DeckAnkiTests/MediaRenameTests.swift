@@ -1,15 +1,17 @@
-@testable import DeckAnki
 import DeckCore
 import DeckIO
 import DeckTestSupport
 import Foundation
 import Testing
 
+@testable import DeckAnki
+
 /// A legacy media map naming a file as Anki would not (a control character, decomposed Unicode):
 /// the file is renamed as Anki renames it, and so is every note's reference to it.
 @Suite("Reading Anki packages: renamed media files")
 struct MediaRenameTests {
-  static let map = #"{"0":"日本.png","1":"_vocab.css","2":"café.png","3":"beep.wav","4":"pix\u0007el.png","5":"my photo.png"}"#
+  static let map =
+    #"{"0":"日本.png","1":"_vocab.css","2":"café.png","3":"beep.wav","4":"pix\u0007el.png","5":"my photo.png"}"#
 
   @Test("a media name with a control character is renamed, with the notes' references to it")
   func controlCharacterName() throws {

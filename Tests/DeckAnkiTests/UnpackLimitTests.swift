@@ -38,10 +38,12 @@ struct UnpackLimitTests {
     #expect(ByteCount.text(64 << 30) == "69 GB")
   }
 
-  @Test("every fixture passes the default limits", arguments: [
-    "anki/latest_sched.apkg", "anki/legacy2_sched.apkg", "anki/latest.colpkg", "anki/legacy1.apkg",
-    "real/french-phrases-latest.apkg",
-  ])
+  @Test(
+    "every fixture passes the default limits",
+    arguments: [
+      "anki/latest_sched.apkg", "anki/legacy2_sched.apkg", "anki/latest.colpkg", "anki/legacy1.apkg",
+      "real/french-phrases-latest.apkg",
+    ])
   func fixturesPass(_ fixture: String) throws {
     let contents = try AnkiPackageReader().read(path: Fixtures.path(fixture))
     try Self.readAllMedia(contents)
@@ -56,7 +58,8 @@ struct UnpackLimitTests {
     #expect(error.kind == .limitExceeded)
     #expect(
       error.description
-        == "\(path): member 'collection.anki21b': unpacks to more than this package may unpack to (\(ByteCount.text(size)): 1 times the package's \(ByteCount.text(size)), at least 0 bytes); a decompression bomb or a damaged package")
+        == "\(path): member 'collection.anki21b': unpacks to more than this package may unpack to (\(ByteCount.text(size)): 1 times the package's \(ByteCount.text(size)), at least 0 bytes); a decompression bomb or a damaged package"
+    )
     _ = try AnkiPackageReader(limits: AnkiPackageReader.Limits(expansionAllowance: 0)).read(path: path)
   }
 
@@ -73,7 +76,8 @@ struct UnpackLimitTests {
     #expect(error.kind == .limitExceeded)
     #expect(
       error.description
-        == "\(bomb): member 'collection.anki21b': unpacks to more than this package may unpack to (\(ByteCount.text(100 * size)): 100 times the package's \(ByteCount.text(size)), at least 4 MB); a decompression bomb or a damaged package")
+        == "\(bomb): member 'collection.anki21b': unpacks to more than this package may unpack to (\(ByteCount.text(100 * size)): 100 times the package's \(ByteCount.text(size)), at least 4 MB); a decompression bomb or a damaged package"
+    )
   }
 
   @Test("a Latest media member that is a zstd bomb (its media map lying about its size) stops at the budget")
@@ -89,13 +93,17 @@ struct UnpackLimitTests {
     #expect(error.kind == .limitExceeded)
     #expect(error.location.member == "0")
     #expect(error.message.hasPrefix("unpacks to more than this package may unpack to ("))
-    #expect(error.message.hasSuffix("times the package's \(ByteCount.text(size)), at least 4 MB); a decompression bomb or a damaged package"))
+    #expect(
+      error.message.hasSuffix(
+        "times the package's \(ByteCount.text(size)), at least 4 MB); a decompression bomb or a damaged package"))
   }
 
   @Test("reading a media file twice counts it once")
   func rereadCountsOnce() throws {
     let path = Fixtures.path("anki/latest_sched.apkg")
-    let contents = try AnkiPackageReader(limits: AnkiPackageReader.Limits(expansionRatio: 1, expansionAllowance: 1_000_000)).read(path: path)
+    let contents = try AnkiPackageReader(
+      limits: AnkiPackageReader.Limits(expansionRatio: 1, expansionAllowance: 1_000_000)
+    ).read(path: path)
     for _ in 0..<50 { try Self.readAllMedia(contents) }
   }
 
@@ -113,7 +121,8 @@ struct UnpackLimitTests {
     #expect(error.location == SourceLocation(file: bomb))
     #expect(
       error.message
-        == "its 6 media files and collection declare 67 MB unpacked, more than this package may unpack to (\(ByteCount.text(100 * size)): 100 times the package's \(ByteCount.text(size)), at least 4 MB)")
+        == "its 6 media files and collection declare 67 MB unpacked, more than this package may unpack to (\(ByteCount.text(100 * size)): 100 times the package's \(ByteCount.text(size)), at least 4 MB)"
+    )
     // Raised limits let it through.
     let raised = try AnkiPackageReader(limits: AnkiPackageReader.Limits(expansionAllowance: 128 << 20)).read(path: bomb)
     try Self.readAllMedia(raised)
@@ -126,6 +135,9 @@ struct UnpackLimitTests {
     limits.collectionBytes = 10_000
     let error = try #require(throws: DeckError.self) { try AnkiPackageReader(limits: limits).read(path: path) }
     #expect(error.kind == .limitExceeded)
-    #expect(error.description == "\(path): member 'collection.anki21': the collection unpacks to more than 10 KB, the limit for a collection database")
+    #expect(
+      error.description
+        == "\(path): member 'collection.anki21': the collection unpacks to more than 10 KB, the limit for a collection database"
+    )
   }
 }

@@ -1,9 +1,10 @@
-@testable import DeckAnki
 import DeckCore
 import DeckIO
 import DeckTestSupport
 import Foundation
 import Testing
+
+@testable import DeckAnki
 
 /// The details of what the writer puts in a package: layout, identity, derived columns, media
 /// selection and deck option conversion.
@@ -88,7 +89,8 @@ struct WriterBehaviourTests {
       #expect(members.map(\.method) == [0, 0, 0, 0])
       #expect(try PackageSurgery.member("meta", of: path) == Data([0x08, 0x03]))
       #expect(try PackageSurgery.member("collection.anki21b", of: path).prefix(4) == Data([0x28, 0xB5, 0x2F, 0xFD]))
-      #expect(try PackageSurgery.member("media", of: path) == Data([0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x00, 0x01, 0x00, 0x00]))
+      #expect(
+        try PackageSurgery.member("media", of: path) == Data([0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x00, 0x01, 0x00, 0x00]))
     }
   }
 
@@ -122,7 +124,8 @@ struct WriterBehaviourTests {
         MediaFile(name: "_style.css", blob: MediaBlob(data: bytes)),
       ])
     let (legacy, _) = try Self.write(source, .legacy2, in: scratch)
-    let map = try JSONSerialization.jsonObject(with: try PackageSurgery.member("media", of: legacy)) as? [String: String]
+    let map =
+      try JSONSerialization.jsonObject(with: try PackageSurgery.member("media", of: legacy)) as? [String: String]
     #expect(map == ["0": "a.png", "1": "b c.mp3", "2": "_style.css"])
     #expect(try PackageSurgery.member("2", of: legacy) == bytes)
 
@@ -156,7 +159,8 @@ struct WriterBehaviourTests {
         MediaFile(name: latexName, blob: MediaBlob(data: Data([5]))),
       ])
     let (apkg, apkgWarnings) = try Self.write(source, .legacy2, .apkg, in: scratch)
-    #expect(try AnkiPackageReader().read(path: apkg).collection.media.map(\.name) == ["pic.png", "_style.css", latexName])
+    #expect(
+      try AnkiPackageReader().read(path: apkg).collection.media.map(\.name) == ["pic.png", "_style.css", latexName])
     #expect(apkgWarnings.map(\.category) == ["media-unused", "media-unused"])
     #expect(apkgWarnings.map(\.location.item) == ["media file 'unused.png'", "media file '_other.js'"])
     #expect(apkgWarnings.allSatisfy { $0.location.file == apkg })
@@ -178,7 +182,10 @@ struct WriterBehaviourTests {
 
   @Test("anki references: underscored files in CSS and templates, LaTeX image names")
   func ankiReferences() {
-    #expect(MediaReferences.underscoredFileNames(inCSS: "@import \"_vocab.css\";\n.card{background:url(_bg.png)}") == ["_vocab.css", "_bg.png"])
+    #expect(
+      MediaReferences.underscoredFileNames(inCSS: "@import \"_vocab.css\";\n.card{background:url(_bg.png)}") == [
+        "_vocab.css", "_bg.png",
+      ])
     #expect(MediaReferences.underscoredFileNames(inCSS: "@import \"vocab.css\";") == [])
     #expect(
       MediaReferences.underscoredFileNames(inTemplate: "<script src=\"_x.js\"></script>[sound:_y.mp3]<img src=_z.png>")
@@ -196,7 +203,9 @@ struct WriterBehaviourTests {
 
   @Test("sfld and csum as Anki computes them")
   func sortFieldAndChecksum() throws {
-    #expect(AnkiFieldText.strippingHTMLPreservingMediaFileNames("Hello <b>world</b> &amp; friends") == "Hello world & friends")
+    #expect(
+      AnkiFieldText.strippingHTMLPreservingMediaFileNames("Hello <b>world</b> &amp; friends") == "Hello world & friends"
+    )
     #expect(AnkiFieldText.checksum("Hello world & friends") == 3_916_110_777)
     #expect(AnkiFieldText.strippingHTMLPreservingMediaFileNames("<img src=\"a.png\">x") == " a.png x")
     #expect(AnkiFieldText.strippingHTMLPreservingMediaFileNames("<IMG SRC=pic.jpg alt=x>") == " pic.jpg ")
@@ -267,7 +276,9 @@ struct WriterBehaviourTests {
       ])
     let back = try AnkiPackageReader().read(path: path).collection
     #expect(back.notes.map(\.fields) == [["only", ""], ["a", "b; c; "], ["d", "e"]])
-    #expect(back.cards.first { $0.id == 202 }.flatMap { card in back.decks.first { $0.id == card.deckID } }?.name == "recovered4242")
+    #expect(
+      back.cards.first { $0.id == 202 }.flatMap { card in back.decks.first { $0.id == card.deckID } }?.name
+        == "recovered4242")
   }
 
   @Test("legacy JSON deck options missing keys Anki requires get Anki's defaults, reported")
@@ -346,7 +357,8 @@ struct WriterBehaviourTests {
     #expect(
       TemplateRequirements.requirement(questionFormat: "{{#Add Reverse}}{{Back}}{{/Add Reverse}}", fields: fields)
         == ("all", [1, 2]))
-    #expect(TemplateRequirements.requirement(questionFormat: "{{Front}}\n\n{{type:Back}}", fields: fields) == ("any", [0, 1]))
+    #expect(
+      TemplateRequirements.requirement(questionFormat: "{{Front}}\n\n{{type:Back}}", fields: fields) == ("any", [0, 1]))
     #expect(TemplateRequirements.requirement(questionFormat: "{{#Front}}", fields: fields) == ("none", []))
     #expect(TemplateRequirements.requirement(questionFormat: "{{cloze:Front}}", fields: fields) == ("any", [0]))
   }

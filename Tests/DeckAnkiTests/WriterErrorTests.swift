@@ -103,7 +103,9 @@ struct WriterErrorTests {
         $0.notes.append(Note(id: 11, guid: "abc", noteTypeID: 1_700_000_000_000, fields: ["x", "y"]))
         $0.cards.append(Card(id: 21, noteID: 11, templateOrdinal: 0, deckID: 1))
       }, item: "note 11",
-      message: "note has the GUID 'abc' of note 10; Anki matches notes by GUID, so importing the package again would update only one of them (DuplicateGUIDPolicy keep-first or new-guid writes them)"),
+      message:
+        "note has the GUID 'abc' of note 10; Anki matches notes by GUID, so importing the package again would update only one of them (DuplicateGUIDPolicy keep-first or new-guid writes them)"
+    ),
     Case(
       id: "two notes with one id",
       change: { $0.notes.append(Note(id: 10, guid: "def", noteTypeID: 1_700_000_000_000, fields: ["x", "y"])) },

@@ -57,7 +57,9 @@ struct WriterFastPathTests {
     frame.removeLast(10)
     let source = try Self.latestPackage(frame: frame, in: scratch)
     let collection = try AnkiPackageReader().read(path: source).collection
-    let error = try #require(throws: DeckError.self) { try WriterBehaviourTests.write(collection, .latest, in: scratch) }
+    let error = try #require(throws: DeckError.self) {
+      try WriterBehaviourTests.write(collection, .latest, in: scratch)
+    }
     #expect(error.kind == .corrupt)
     #expect(error.location.member == "0")
   }
@@ -71,7 +73,6 @@ struct WriterFastPathTests {
     #expect(back.notes == collection.notes)
     #expect(back.media == collection.media.filter { file in back.media.contains { $0.name == file.name } })
   }
-
 
   @Test("reader and writer report their phases", arguments: [AnkiPackageGeneration.legacy2, .latest])
   func phases(generation: AnkiPackageGeneration) throws {

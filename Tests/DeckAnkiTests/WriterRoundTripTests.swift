@@ -1,9 +1,10 @@
-@testable import DeckAnki
 import DeckCore
 import DeckIO
 import DeckTestSupport
 import Foundation
 import Testing
+
+@testable import DeckAnki
 
 /// Every fixture package, read and written again in each of the four outputs, must read back as
 /// the collection it was read as.
@@ -135,7 +136,8 @@ struct WriterRoundTripTests {
     guard case .anki18Protobuf = options.settings else { return options }
     let (json, _) = try DeckOptionsConversion.entry(for: options, location: SourceLocation(file: "test"))
     let object = try JSONSerialization.jsonObject(with: Data(json.text.utf8))
-    let text = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    let text = String(
+      decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     var converted = options
     converted.settings = .anki11JSON(text)
     return converted

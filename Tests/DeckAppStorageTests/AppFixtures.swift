@@ -1,7 +1,8 @@
-@testable import DeckAppStorage
 import DeckIO
 import DeckTestSupport
 import Foundation
+
+@testable import DeckAppStorage
 
 /// The app-storage fixtures (`fixtures/app/`, made by `make_app_fixtures.py`) and helpers to
 /// work on copies of them.
@@ -50,7 +51,10 @@ enum AppFixtures {
   /// The three Flashzilla cards of the fixtures, typed as the profile types them.
   static let flashzillaCards: [[(String, String)]] = [
     [("id", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), ("prompt", "Zwölf? 日本 🃏"), ("answer", "12")],
-    [("id", "0B6B5A8E-2C1D-4E6F-9A7B-3C2D1E0F9A8B"), ("prompt", "a/b \"quoted\"\nsecond line"), ("answer", "<b>not bold</b> & more")],
+    [
+      ("id", "0B6B5A8E-2C1D-4E6F-9A7B-3C2D1E0F9A8B"), ("prompt", "a/b \"quoted\"\nsecond line"),
+      ("answer", "<b>not bold</b> & more"),
+    ],
     [("id", "7C1EA5A6-0D9B-4B74-A530-13251F4943D8"), ("prompt", "Capital of France?"), ("answer", "Paris")],
   ]
 }
@@ -59,7 +63,8 @@ extension AppFixtures {
   /// ``flashzillaCards`` as records: `id` a UUID, the rest strings.
   static var flashzillaRecords: [AppRecord] {
     flashzillaCards.map { card in
-      AppRecord(card.map { key, text in (key, key == "id" ? AppValue.uuid(UUID(uuidString: text) ?? UUID()) : .string(text)) })
+      AppRecord(
+        card.map { key, text in (key, key == "id" ? AppValue.uuid(UUID(uuidString: text) ?? UUID()) : .string(text)) })
     }
   }
 }

@@ -1,8 +1,9 @@
-@testable import DeckAppStorage
 import DeckCore
 import DeckIO
 import Foundation
 import Testing
+
+@testable import DeckAppStorage
 
 @Suite("Records and notes")
 struct AppRecordMappingTests {
@@ -64,18 +65,27 @@ struct AppRecordMappingTests {
     let records = AppRecords(
       name: "Words",
       records: [
-        AppRecord([("front", .string("Hund")), ("back", .string("dog")), ("level", .integer(3)), ("tags:x", .array([.string("a")]))])
+        AppRecord([
+          ("front", .string("Hund")), ("back", .string("dog")), ("level", .integer(3)),
+          ("tags:x", .array([.string("a")])),
+        ])
       ])
     let (deck, warnings) = AppRecordMapping.collection(from: records)
     #expect(deck.noteTypes.first?.name == "Words (app records)")
     #expect(deck.noteTypes.first?.fieldNames == ["front", "back", "level", "tagsx"])
     #expect(deck.notes.first?.fields == ["Hund", "dog", "3", "[\"a\"]"])
-    #expect(warnings.map(\.description) == [
-      "Words: key 'level': warning: [type-to-text] integer values become note text; converting the deck back gives strings unless a profile types the key",
-      "Words: key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back gives strings unless a profile types the key",
-    ])
+    #expect(
+      warnings.map(\.description) == [
+        "Words: key 'level': warning: [type-to-text] integer values become note text; converting the deck back gives strings unless a profile types the key",
+        "Words: key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back gives strings unless a profile types the key",
+      ])
     let (back, _) = AppRecordMapping.records(from: deck)
-    #expect(back.records == [AppRecord([("front", .string("Hund")), ("back", .string("dog")), ("level", .string("3")), ("tagsx", .string("[\"a\"]"))])])
+    #expect(
+      back.records == [
+        AppRecord([
+          ("front", .string("Hund")), ("back", .string("dog")), ("level", .string("3")), ("tagsx", .string("[\"a\"]")),
+        ])
+      ])
   }
 
   /// An Anki-style deck: a Basic note type, a note whose Back shows a picture, formatting and tags.
@@ -87,7 +97,9 @@ struct AppRecordMappingTests {
     return DeckCollection(
       decks: [Deck(id: 1, name: "Default")], noteTypes: [basic],
       notes: [
-        Note(id: 1_700_000_000_000, guid: "abc", noteTypeID: 1, fields: ["<b>Katze</b>", "A cat.<br><img src=\"cat.png\">"], tags: ["animals"]),
+        Note(
+          id: 1_700_000_000_000, guid: "abc", noteTypeID: 1,
+          fields: ["<b>Katze</b>", "A cat.<br><img src=\"cat.png\">"], tags: ["animals"]),
         Note(id: 1_700_000_000_001, guid: "def", noteTypeID: 1, fields: ["Hund", "A dog &amp; a bone"]),
       ],
       cards: [Card(id: 1, noteID: 1_700_000_000_000, templateOrdinal: 0, deckID: 1)],
@@ -121,9 +133,11 @@ struct AppRecordMappingTests {
     #expect(katze.fields[1] == "A cat.<br>")
   }
 
-  @Test("app text with line endings and markup-looking characters survives the note and back", arguments: [
-    "plain", "a\nb", "a\r\nb", "a\rb", "<b>&amp;</b>", "&nbsp; literally", "  spaces  ", "",
-  ])
+  @Test(
+    "app text with line endings and markup-looking characters survives the note and back",
+    arguments: [
+      "plain", "a\nb", "a\r\nb", "a\rb", "<b>&amp;</b>", "&nbsp; literally", "  spaces  ", "",
+    ])
   func fieldText(text: String) {
     var losses = FieldText.Losses()
     #expect(FieldText.text(FieldText.html(text), losses: &losses) == text)

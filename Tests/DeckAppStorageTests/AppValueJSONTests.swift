@@ -1,7 +1,8 @@
-@testable import DeckAppStorage
 import Foundation
 import JSONCore
 import Testing
+
+@testable import DeckAppStorage
 
 @Suite("JSON text: order, numbers, escapes, tags")
 struct AppValueJSONTests {
@@ -47,14 +48,20 @@ struct AppValueJSONTests {
       name: "Cards",
       records: [
         AppRecord([
-          ("id", .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID())), ("prompt", .string("Zwölf?")),
+          ("id", .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID())),
+          ("prompt", .string("Zwölf?")),
           ("answer", .string("12")), ("created", .date(Date(timeIntervalSinceReferenceDate: 700_000_000.5))),
           ("image", .data(Data([1, 2, 3]))),
         ])
       ])
     let data = try AppValue.array(records.records.map(AppValue.object)).jsonData(dates: records.jsonDates)
     let cards = try JSONDecoder().decode([Card].self, from: data)
-    #expect(cards == [Card(id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID(), prompt: "Zwölf?", answer: "12", created: Date(timeIntervalSinceReferenceDate: 700_000_000.5), image: Data([1, 2, 3]))])
+    #expect(
+      cards == [
+        Card(
+          id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID(), prompt: "Zwölf?", answer: "12",
+          created: Date(timeIntervalSinceReferenceDate: 700_000_000.5), image: Data([1, 2, 3]))
+      ])
   }
 
   @Test("tagged JSON keeps every type, including objects that look like tags")

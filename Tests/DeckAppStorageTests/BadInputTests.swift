@@ -1,8 +1,9 @@
-@testable import DeckAppStorage
 import DeckCore
 import DeckIO
 import Foundation
 import Testing
+
+@testable import DeckAppStorage
 
 @Suite("Bad input: clear messages naming the file, key or table, and record")
 struct BadInputTests {
@@ -18,7 +19,9 @@ struct BadInputTests {
     var testDescription: String { id }
   }
 
-  static func plist(_ root: [String: Any], format: PropertyListSerialization.PropertyListFormat = .binary) throws -> Data {
+  static func plist(_ root: [String: Any], format: PropertyListSerialization.PropertyListFormat = .binary) throws
+    -> Data
+  {
     try PropertyListSerialization.data(fromPropertyList: root, format: format, options: 0)
   }
 
@@ -28,35 +31,53 @@ struct BadInputTests {
       message: ": not a property list (neither a binary plist starting with 'bplist00' nor an XML plist)"),
     Case(
       id: "OpenStep text", name: "prefs.plist", bytes: { Data("{ Cards = <5b5d>; }".utf8) }, kind: .wrongFormat,
-      message: ": an OpenStep (old-style text) property list, which deckport does not read; convert it with `plutil -convert xml1`"),
+      message:
+        ": an OpenStep (old-style text) property list, which deckport does not read; convert it with `plutil -convert xml1`"
+    ),
     Case(
       id: "truncated binary plist", name: "prefs.plist",
       bytes: { try Data(contentsOf: URL(fileURLWithPath: AppFixtures.path("flashzilla-binary.plist"))).prefix(300) },
-      kind: .corrupt, message: ": byte 274: the plist is damaged: the trailer gives offset size 34 and reference size 58 (each must be 1 to 8)"),
+      kind: .corrupt,
+      message:
+        ": byte 274: the plist is damaged: the trailer gives offset size 34 and reference size 58 (each must be 1 to 8)"
+    ),
     Case(
       id: "XML plist with a bad element", name: "prefs.plist",
-      bytes: { Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>Cards</key>\n<blob>x</blob>\n</dict>\n</plist>\n".utf8) },
+      bytes: {
+        Data(
+          "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>Cards</key>\n<blob>x</blob>\n</dict>\n</plist>\n"
+            .utf8)
+      },
       kind: .corrupt, message: ":5: the plist is damaged: <blob> is not a plist element"),
     Case(
       id: "missing key", name: "prefs.plist", bytes: { try plist(["Cards": Data("[]".utf8)]) }, key: "Cardz",
       kind: .missingPart, message: ": key 'Cardz': no such key in the plist (its keys: 'Cards')"),
     Case(
-      id: "a key that holds no records", name: "prefs.plist", bytes: { try plist(["launchCount": 3]) }, key: "launchCount",
-      kind: .corrupt, message: ": key 'launchCount': holds an integer, not records (JSON data, a JSON string, or an array of dictionaries)"),
+      id: "a key that holds no records", name: "prefs.plist", bytes: { try plist(["launchCount": 3]) },
+      key: "launchCount",
+      kind: .corrupt,
+      message:
+        ": key 'launchCount': holds an integer, not records (JSON data, a JSON string, or an array of dictionaries)"),
     Case(
       id: "no key holds records", name: "prefs.plist", bytes: { try plist(["launchCount": 3]) },
-      kind: .invalidRequest, message: ": no key holds records (its keys: 'launchCount'); name the key with AppStorageOptions.key"),
+      kind: .invalidRequest,
+      message: ": no key holds records (its keys: 'launchCount'); name the key with AppStorageOptions.key"),
     Case(
       id: "JSON data that does not decode", name: "prefs.plist",
-      bytes: { try plist(["Cards": Data(#"[{"prompt":"a","answer":"b"},{"prompt":"c" "answer":"d"}]"#.utf8)]) }, key: "Cards",
+      bytes: { try plist(["Cards": Data(#"[{"prompt":"a","answer":"b"},{"prompt":"c" "answer":"d"}]"#.utf8)]) },
+      key: "Cards",
       kind: .corrupt,
-      message: ": key 'Cards': the JSON data does not decode: line 1, column 44 of the JSON: expected ',' or '}' after an object value"),
+      message:
+        ": key 'Cards': the JSON data does not decode: line 1, column 44 of the JSON: expected ',' or '}' after an object value"
+    ),
     Case(
-      id: "JSON data holding an object", name: "prefs.plist", bytes: { try plist(["Cards": Data(#"{"prompt":"a"}"#.utf8)]) },
+      id: "JSON data holding an object", name: "prefs.plist",
+      bytes: { try plist(["Cards": Data(#"{"prompt":"a"}"#.utf8)]) },
       key: "Cards", kind: .corrupt, message: ": key 'Cards': the JSON data holds an object, not an array of records"),
     Case(
       id: "a record that is not an object", name: "prefs.plist",
-      bytes: { try plist(["Cards": Data(#"[{"prompt":"a","answer":"b"},"oops"]"#.utf8)]) }, key: "Cards", kind: .corrupt,
+      bytes: { try plist(["Cards": Data(#"[{"prompt":"a","answer":"b"},"oops"]"#.utf8)]) }, key: "Cards",
+      kind: .corrupt,
       message: ": key 'Cards': record 1: is a string, not an object"),
     Case(
       id: "a native record that is not a dictionary", name: "prefs.plist",
@@ -64,22 +85,37 @@ struct BadInputTests {
       message: ": key 'Cards': record 1: is an integer, not a dictionary"),
     Case(
       id: "an NSKeyedArchiver archive", name: "prefs.plist",
-      bytes: { try plist(["Cards": try NSKeyedArchiver.archivedData(withRootObject: ["a"] as NSArray, requiringSecureCoding: false)]) },
+      bytes: {
+        try plist([
+          "Cards": try NSKeyedArchiver.archivedData(withRootObject: ["a"] as NSArray, requiringSecureCoding: false)
+        ])
+      },
       key: "Cards", kind: .wrongFormat,
-      message: ": key 'Cards': holds an NSKeyedArchiver archive (root class NSArray), not Codable records; deckport reads JSON data, a JSON string, PropertyListEncoder data or an array of dictionaries"),
+      message:
+        ": key 'Cards': holds an NSKeyedArchiver archive (root class NSArray), not Codable records; deckport reads JSON data, a JSON string, PropertyListEncoder data or an array of dictionaries"
+    ),
     Case(
-      id: "invalid JSON file", name: "cards.json", bytes: { Data("[\n  {\"prompt\": \"a\"},\n  {\"prompt\": }\n]".utf8) },
-      kind: .wrongFormat, message: ":3:14: invalid JSON: expected a value (an object, array, string, number, true, false or null)"),
-    Case(
-      id: "a deck document, not records", name: "deck.json", bytes: { Data(#"{"format": "deckport-deck", "version": 1, "notes": []}"#.utf8) },
+      id: "invalid JSON file", name: "cards.json",
+      bytes: { Data("[\n  {\"prompt\": \"a\"},\n  {\"prompt\": }\n]".utf8) },
       kind: .wrongFormat,
-      message: ": a deckport deck document (\"format\": \"deckport-deck\"), not app records; convert decks with `deckport convert`"),
+      message: ":3:14: invalid JSON: expected a value (an object, array, string, number, true, false or null)"),
+    Case(
+      id: "a deck document, not records", name: "deck.json",
+      bytes: { Data(#"{"format": "deckport-deck", "version": 1, "notes": []}"#.utf8) },
+      kind: .wrongFormat,
+      message:
+        ": a deckport deck document (\"format\": \"deckport-deck\"), not app records; convert decks with `deckport convert`"
+    ),
     Case(
       id: "an SQLite file of an unknown layout", name: "cards.sqlite",
-      bytes: { try Data(contentsOf: URL(fileURLWithPath: AppFixtures.path("unknown-layout.sqlite"))) }, kind: .wrongFormat,
-      message: ": an SQLite file of an unknown layout: its tables are cards, settings; deckport reads its own app-records schema (table deckport_app_storage) and Core Data/SwiftData stores (tables Z_PRIMARYKEY and Z_METADATA)"),
+      bytes: { try Data(contentsOf: URL(fileURLWithPath: AppFixtures.path("unknown-layout.sqlite"))) },
+      kind: .wrongFormat,
+      message:
+        ": an SQLite file of an unknown layout: its tables are cards, settings; deckport reads its own app-records schema (table deckport_app_storage) and Core Data/SwiftData stores (tables Z_PRIMARYKEY and Z_METADATA)"
+    ),
     Case(
-      id: "a .sqlite that is not a database", name: "cards.sqlite", bytes: { Data("SQLite format 3\0garbage".utf8) + Data(count: 100) },
+      id: "a .sqlite that is not a database", name: "cards.sqlite",
+      bytes: { Data("SQLite format 3\0garbage".utf8) + Data(count: 100) },
       kind: .wrongFormat, message: ": not an SQLite database (file is not a database)"),
   ]
 
@@ -101,10 +137,15 @@ struct BadInputTests {
   func badCell() throws {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "cards.sqlite")
-    _ = try AppStorageWriter().write(AppRecords(name: "cards", records: AppFixtures.flashzillaRecords, profile: .flashzilla), to: path)
-    try AppFixtures.python("import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"update cards set prompt = x'0001' where deckport_position = 1\"); c.commit()", [path])
+    _ = try AppStorageWriter().write(
+      AppRecords(name: "cards", records: AppFixtures.flashzillaRecords, profile: .flashzilla), to: path)
+    try AppFixtures.python(
+      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"update cards set prompt = x'0001' where deckport_position = 1\"); c.commit()",
+      [path])
     let error = try #require(throws: DeckError.self) { try AppStorageReader().read(path: path) }
-    #expect(error.description == "\(path): table cards, row 1: column 'prompt': expected text for a string value, found a blob of 2 bytes")
+    #expect(
+      error.description
+        == "\(path): table cards, row 1: column 'prompt': expected text for a string value, found a blob of 2 bytes")
   }
 
   /// Starts a Python process that opens `path` and runs `statements`, and waits until it says so.
@@ -123,10 +164,12 @@ struct BadInputTests {
     return process
   }
 
-  @Test("a store locked by a running app (a write in progress, or a WAL store held open) is refused", arguments: [
-    ("flashcard-quiz.sqlite", "c.execute('BEGIN EXCLUSIVE')", "is writing it", "flashcard-quiz.sqlite"),
-    ("flashzilla.store", "c.execute('select count(*) from ZCARD').fetchone()", "has it open", "flashzilla.store"),
-  ])
+  @Test(
+    "a store locked by a running app (a write in progress, or a WAL store held open) is refused",
+    arguments: [
+      ("flashcard-quiz.sqlite", "c.execute('BEGIN EXCLUSIVE')", "is writing it", "flashcard-quiz.sqlite"),
+      ("flashzilla.store", "c.execute('select count(*) from ZCARD').fetchone()", "has it open", "flashzilla.store"),
+    ])
   func locked(name: String, statements: String, what: String, lockFile: String) throws {
     let scratch = try TemporaryDirectory()
     let store = try AppFixtures.copy(name, into: scratch)
@@ -139,7 +182,8 @@ struct BadInputTests {
     let error = try #require(throws: DeckError.self) { try AppStorageReader().read(path: store) }
     #expect(
       error.description
-        == "\(store): the store is locked (SQLITE_BUSY): process \(app.processIdentifier) \(what) (lock on \(lockFile)); quit the app that uses it and try again")
+        == "\(store): the store is locked (SQLITE_BUSY): process \(app.processIdentifier) \(what) (lock on \(lockFile)); quit the app that uses it and try again"
+    )
     let target = scratch.path(for: "out.json")
     #expect(throws: DeckError.self) { try AppMigrator().migrate(source: store, destination: target) }
     #expect(!FileManager.default.fileExists(atPath: target))
@@ -148,12 +192,14 @@ struct BadInputTests {
 
 @Suite("Telling app storage from other files")
 struct RecognitionTests {
-  @Test("recognize: app storage by content; deck documents and other layouts are not", arguments: [
-    ("flashzilla-binary.plist", "plist"), ("flashzilla-xml.plist", "plist"), ("flashzilla-cards.json", "json"),
-    ("flashzilla.store", "core-data"), ("flashcard-quiz.sqlite", "core-data"), ("Idealic.sqlite", "core-data"),
-    ("flashzilla-swiftdata.store", "core-data"), ("unknown-layout.sqlite", "none"),
-    ("make_app_fixtures.py", "none"),
-  ])
+  @Test(
+    "recognize: app storage by content; deck documents and other layouts are not",
+    arguments: [
+      ("flashzilla-binary.plist", "plist"), ("flashzilla-xml.plist", "plist"), ("flashzilla-cards.json", "json"),
+      ("flashzilla.store", "core-data"), ("flashcard-quiz.sqlite", "core-data"), ("Idealic.sqlite", "core-data"),
+      ("flashzilla-swiftdata.store", "core-data"), ("unknown-layout.sqlite", "none"),
+      ("make_app_fixtures.py", "none"),
+    ])
   func recognize(name: String, expected: String) {
     #expect(AppStorageKind.recognize(path: AppFixtures.path(name))?.rawValue ?? "none" == expected)
   }

@@ -1,9 +1,10 @@
-@testable import DeckAppStorage
 import DeckCore
 import DeckIO
 import DeckTestSupport
 import Foundation
 import Testing
+
+@testable import DeckAppStorage
 
 @Suite("Core Data / SwiftData stores")
 struct CoreDataStoreTests {
@@ -14,7 +15,10 @@ struct CoreDataStoreTests {
     let card = try #require(types.first)
     #expect(card.name == "Card")
     #expect(card.count == 3)
-    #expect(card.fields == [.init(key: "id", type: .uuid), .init(key: "prompt", type: .string), .init(key: "answer", type: .string)])
+    #expect(
+      card.fields == [
+        .init(key: "id", type: .uuid), .init(key: "prompt", type: .string), .init(key: "answer", type: .string),
+      ])
     #expect(card.profile == .flashzilla)
     #expect(card.detail == "table ZCARD, Z_ENT 1, Z_MAX 3")
   }
@@ -55,7 +59,8 @@ struct CoreDataStoreTests {
     #expect(content.records.records.last?["prompt"] == .string("Also later"))
     #expect(try AppFixtures.snapshot(path) == before)
     let mainOnly = try AppFixtures.python(
-      "import sqlite3,sys; print(sqlite3.connect('file:'+sys.argv[1]+'?immutable=1', uri=True).execute('select count(*) from ZCARD').fetchone()[0])", [path])
+      "import sqlite3,sys; print(sqlite3.connect('file:'+sys.argv[1]+'?immutable=1', uri=True).execute('select count(*) from ZCARD').fetchone()[0])",
+      [path])
     #expect(mainOnly == "3\n")
   }
 
@@ -64,14 +69,19 @@ struct CoreDataStoreTests {
     let content = try AppStorageReader().read(path: AppFixtures.path("neomnemo.store"))
     #expect(content.records.profile == .neoMnemo)
     let records = content.records.records
-    #expect(records.map { $0.keys } == [["keyword", "story", "image"], ["keyword", "story", "image"], ["keyword", "story", "image"]])
+    #expect(
+      records.map { $0.keys } == [
+        ["keyword", "story", "image"], ["keyword", "story", "image"], ["keyword", "story", "image"],
+      ])
     #expect(records[2]["image"] == .data(Data()))
     guard case .data(let inline)? = records[0]["image"], case .data(let external)? = records[1]["image"] else {
       Issue.record("images are not data")
       return
     }
     #expect(inline.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-    let file = try Data(contentsOf: URL(fileURLWithPath: AppFixtures.path(".neomnemo_SUPPORT/_EXTERNAL_DATA/3F2504E0-4F89-41D3-9A0C-0305E82C3301")))
+    let file = try Data(
+      contentsOf: URL(
+        fileURLWithPath: AppFixtures.path(".neomnemo_SUPPORT/_EXTERNAL_DATA/3F2504E0-4F89-41D3-9A0C-0305E82C3301")))
     #expect(external == file)
   }
 
@@ -94,13 +104,17 @@ struct CoreDataStoreTests {
       "import sqlite3,sys,hashlib; c=sqlite3.connect(sys.argv[1]); print(hashlib.sha1(c.execute('select Z_PLIST from Z_METADATA').fetchone()[0] + c.execute('select Z_CONTENT from Z_MODELCACHE').fetchone()[0]).hexdigest())",
       [store])
     let report = try AppMigrator().migrate(
-      source: AppFixtures.path("flashzilla-binary.plist"), destination: store, options: AppMigrationOptions(existing: .replace))
+      source: AppFixtures.path("flashzilla-binary.plist"), destination: store,
+      options: AppMigrationOptions(existing: .replace))
     #expect(report.destination.place == "entity Card (table ZCARD)")
     #expect(report.destination.recordCount == 3)
     let rows = try AppFixtures.python(
       "import sqlite3,sys,uuid; c=sqlite3.connect(sys.argv[1]); print(c.execute('select Z_PK, Z_ENT, Z_OPT, ZPROMPT from ZCARD order by Z_PK').fetchall()); print(c.execute('select Z_MAX from Z_PRIMARYKEY where Z_NAME = \"Card\"').fetchone()[0]); print(str(uuid.UUID(bytes=c.execute('select ZID from ZCARD where Z_PK = 1').fetchone()[0])).upper()); print(c.execute('pragma integrity_check').fetchone()[0])",
       [store])
-    #expect(rows == "[(1, 1, 1, 'Zwölf? 日本 🃏'), (2, 1, 1, 'a/b \"quoted\"\\nsecond line'), (3, 1, 1, 'Capital of France?')]\n3\nE621E1F8-C36C-495A-93FC-0C247A3E6E5F\nok\n")
+    #expect(
+      rows
+        == "[(1, 1, 1, 'Zwölf? 日本 🃏'), (2, 1, 1, 'a/b \"quoted\"\\nsecond line'), (3, 1, 1, 'Capital of France?')]\n3\nE621E1F8-C36C-495A-93FC-0C247A3E6E5F\nok\n"
+    )
     let metadataAfter = try AppFixtures.python(
       "import sqlite3,sys,hashlib; c=sqlite3.connect(sys.argv[1]); print(hashlib.sha1(c.execute('select Z_PLIST from Z_METADATA').fetchone()[0] + c.execute('select Z_CONTENT from Z_MODELCACHE').fetchone()[0]).hexdigest())",
       [store])
@@ -108,7 +122,8 @@ struct CoreDataStoreTests {
     #expect(try AppStorageReader().read(path: store).records.records == AppFixtures.flashzillaRecords)
     // The same cards again match by id: nothing changes.
     let again = try AppMigrator().migrate(
-      source: AppFixtures.path("flashzilla-binary.plist"), destination: store, options: AppMigrationOptions(existing: .replace))
+      source: AppFixtures.path("flashzilla-binary.plist"), destination: store,
+      options: AppMigrationOptions(existing: .replace))
     #expect(again.destination.merge == AppRecordMergeSummary(unchanged: 3))
     #expect(try AppStorageReader().read(path: store).records.records == AppFixtures.flashzillaRecords)
     // Added regardless, the unique index refuses them: nothing is written.
@@ -118,7 +133,8 @@ struct CoreDataStoreTests {
         source: AppFixtures.path("flashzilla-binary.plist"), destination: store,
         options: AppMigrationOptions(existing: .replace, matching: AppRecordMatching(policy: .add)))
     } throws: { error in
-      (error as? DeckError)?.description == "\(store): table ZCARD: record 0: SQLite: UNIQUE constraint failed: ZCARD.ZID (SQL: INSERT INTO \"ZCARD\" (\"Z_PK\", \"Z_ENT\", \"Z_OPT\", \"ZID\", \"ZPROMPT\", \"ZANSWER\") VALUES (?, ?, ?, ?, ?, ?))"
+      (error as? DeckError)?.description
+        == "\(store): table ZCARD: record 0: SQLite: UNIQUE constraint failed: ZCARD.ZID (SQL: INSERT INTO \"ZCARD\" (\"Z_PK\", \"Z_ENT\", \"Z_OPT\", \"ZID\", \"ZPROMPT\", \"ZANSWER\") VALUES (?, ?, ?, ?, ?, ?))"
     }
     #expect(try AppFixtures.snapshot(store) == before)
   }
@@ -128,7 +144,13 @@ struct CoreDataStoreTests {
     let scratch = try TemporaryDirectory()
     let store = try AppFixtures.copy("flashzilla-wal.store", into: scratch)
     let cards = AppRecords(
-      name: "Card", records: [AppRecord([("id", .uuid(UUID(uuidString: "AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE") ?? UUID())), ("prompt", .string("six")), ("answer", .string("6"))])],
+      name: "Card",
+      records: [
+        AppRecord([
+          ("id", .uuid(UUID(uuidString: "AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE") ?? UUID())), ("prompt", .string("six")),
+          ("answer", .string("6")),
+        ])
+      ],
       profile: .flashzilla)
     let report = try AppStorageWriter().write(cards, to: store, options: AppWriteOptions(existing: .backup))
     let backup = try #require(report.backupPath)
@@ -144,7 +166,9 @@ struct CoreDataStoreTests {
   func derivedIdentity() throws {
     let scratch = try TemporaryDirectory()
     let store = try AppFixtures.copy("flashzilla-empty.store", into: scratch)
-    let cards = AppRecords(name: "Card", records: [AppRecord([("prompt", .string("no id")), ("answer", .string("yet"))])], profile: .flashzilla)
+    let cards = AppRecords(
+      name: "Card", records: [AppRecord([("prompt", .string("no id")), ("answer", .string("yet"))])],
+      profile: .flashzilla)
     let report = try AppStorageWriter().write(cards, to: store, options: AppWriteOptions(existing: .replace))
     #expect(report.warnings.map(\.category) == ["generated-uuid"])
     let stored = try AppStorageReader().read(path: store).records.records
@@ -157,13 +181,15 @@ struct CoreDataStoreTests {
     let scratch = try TemporaryDirectory()
     let store = try AppFixtures.copy("neomnemo.store", into: scratch)
     let report = try AppMigrator().migrate(
-      source: AppFixtures.path("neomnemo-mnemonics.json"), destination: store, options: AppMigrationOptions(existing: .replace))
+      source: AppFixtures.path("neomnemo-mnemonics.json"), destination: store,
+      options: AppMigrationOptions(existing: .replace))
     #expect(report.source.records.profile == .neoMnemo)
     let content = try AppStorageReader().read(path: store)
     let source = try AppStorageReader().read(path: AppFixtures.path("neomnemo-mnemonics.json"))
     #expect(Array(content.records.records.suffix(2)).map { $0["image"] } == source.records.records.map { $0["image"] })
     let tag = try AppFixtures.python(
-      "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select hex(substr(ZIMAGE,1,2)) from ZMNEMONIC where Z_PK = 4').fetchone()[0])", [store])
+      "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select hex(substr(ZIMAGE,1,2)) from ZMNEMONIC where Z_PK = 4').fetchone()[0])",
+      [store])
     #expect(tag == "0189\n")
   }
 
@@ -173,9 +199,12 @@ struct CoreDataStoreTests {
     let store = try AppFixtures.copy("cloudkit.store", into: scratch)
     let before = try AppFixtures.snapshot(store)
     #expect {
-      try AppMigrator().migrate(source: AppFixtures.path("flashzilla-binary.plist"), destination: store, options: AppMigrationOptions(existing: .replace))
+      try AppMigrator().migrate(
+        source: AppFixtures.path("flashzilla-binary.plist"), destination: store,
+        options: AppMigrationOptions(existing: .replace))
     } throws: { error in
-      (error as? DeckError)?.description == "\(store): refusing to write: the store syncs with CloudKit (it has the CloudKit mirroring table ANSCKRECORDMETADATA); rows written outside the app would not be uploaded and could be overwritten"
+      (error as? DeckError)?.description
+        == "\(store): refusing to write: the store syncs with CloudKit (it has the CloudKit mirroring table ANSCKRECORDMETADATA); rows written outside the app would not be uploaded and could be overwritten"
     }
     #expect(try AppFixtures.snapshot(store) == before)
     #expect(try AppFixtures.files(in: scratch.path) == ["cloudkit.store"])
@@ -197,11 +226,13 @@ struct CoreDataStoreTests {
   func unknownAttribute() throws {
     let scratch = try TemporaryDirectory()
     let store = try AppFixtures.copy("flashzilla-empty.store", into: scratch)
-    let records = AppRecords(name: "Card", records: [AppRecord([("prompt", .string("p")), ("answer", .string("a")), ("hint", .string("h"))])])
+    let records = AppRecords(
+      name: "Card", records: [AppRecord([("prompt", .string("p")), ("answer", .string("a")), ("hint", .string("h"))])])
     #expect {
       try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))
     } throws: { error in
-      (error as? DeckError)?.description == "\(store): table ZCARD: record 0, key 'hint': the entity Card has no property for this key (its properties: id, prompt, answer)"
+      (error as? DeckError)?.description
+        == "\(store): table ZCARD: record 0, key 'hint': the entity Card has no property for this key (its properties: id, prompt, answer)"
     }
   }
 
@@ -210,7 +241,8 @@ struct CoreDataStoreTests {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "challenges.store")
     for suffix in ["", "-shm", "-wal"] {
-      try FileManager.default.copyItem(atPath: Fixtures.path("apple-stores/VacuumTest-challenges.store" + suffix), toPath: path + suffix)
+      try FileManager.default.copyItem(
+        atPath: Fixtures.path("apple-stores/VacuumTest-challenges.store" + suffix), toPath: path + suffix)
     }
     let database = try SQLiteDatabase(path: path, readOnly: true, location: SourceLocation(file: path))
     let statement = try database.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE")
@@ -219,7 +251,11 @@ struct CoreDataStoreTests {
     let challenge = try #require(model.entities["Challenge"])
     let rating = CoreDataModel.Composite(
       name: "rating", isOptional: true,
-      elements: [.init(name: "rating", typeCode: 700, isOptional: true, isTransient: false, allowsExternalStorage: false, defaultValue: nil)])
+      elements: [
+        .init(
+          name: "rating", typeCode: 700, isOptional: true, isTransient: false, allowsExternalStorage: false,
+          defaultValue: nil)
+      ])
     #expect(challenge.properties.contains(.composite(rating)))
 
     let content = try AppStorageReader().read(path: path)

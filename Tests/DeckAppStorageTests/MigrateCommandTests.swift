@@ -12,9 +12,18 @@ struct MigrateCommandTests {
     let source = try AppFixtures.copy("flashzilla-binary.plist", into: scratch, as: "prefs.plist")
     let before = try AppFixtures.snapshot(source)
     let steps = [
-      (source, "cards.json", "Read 3 records from \(source): plist, key 'Cards' (JSON data in a binary plist), profile Flashzilla Card\nWrote 3 records to %@: JSON file, the top-level array; 3 added, 0 updated, 0 unchanged; verified: read back, every value equal\n"),
-      ("cards.json", "cards.sqlite", "Read 3 records from %s: JSON file, the top-level array, profile Flashzilla Card\nWrote 3 records to %@: deckport SQLite, record type 'cards'; 3 added, 0 updated, 0 unchanged; verified: read back, every value equal\n"),
-      ("cards.sqlite", "back.plist", "Read 3 records from %s: deckport SQLite, record type 'cards', profile Flashzilla Card\nWrote 3 records to %@: plist, key 'Cards' (JSON data in a binary plist); 3 added, 0 updated, 0 unchanged; verified: read back, every value equal\n"),
+      (
+        source, "cards.json",
+        "Read 3 records from \(source): plist, key 'Cards' (JSON data in a binary plist), profile Flashzilla Card\nWrote 3 records to %@: JSON file, the top-level array; 3 added, 0 updated, 0 unchanged; verified: read back, every value equal\n"
+      ),
+      (
+        "cards.json", "cards.sqlite",
+        "Read 3 records from %s: JSON file, the top-level array, profile Flashzilla Card\nWrote 3 records to %@: deckport SQLite, record type 'cards'; 3 added, 0 updated, 0 unchanged; verified: read back, every value equal\n"
+      ),
+      (
+        "cards.sqlite", "back.plist",
+        "Read 3 records from %s: deckport SQLite, record type 'cards', profile Flashzilla Card\nWrote 3 records to %@: plist, key 'Cards' (JSON data in a binary plist); 3 added, 0 updated, 0 unchanged; verified: read back, every value equal\n"
+      ),
     ]
     for (from, to, expected) in steps {
       let input = from.hasPrefix("/") ? from : scratch.path(for: from)
@@ -22,7 +31,9 @@ struct MigrateCommandTests {
       let run = try CommandRun.deckport(["migrate", input, output])
       #expect(run.status == 0, "stderr: \(run.standardError)")
       #expect(run.standardError == "")
-      #expect(run.standardOutput == expected.replacingOccurrences(of: "%s", with: input).replacingOccurrences(of: "%@", with: output))
+      #expect(
+        run.standardOutput
+          == expected.replacingOccurrences(of: "%s", with: input).replacingOccurrences(of: "%@", with: output))
     }
     let original = try AppStorageReader().read(path: source).records.records
     #expect(try AppStorageReader().read(path: scratch.path(for: "back.plist")).records.records == original)
@@ -36,14 +47,22 @@ struct MigrateCommandTests {
     let output = scratch.path(for: "cards.sqlite")
     let run = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-binary.plist"), output, "--dry-run"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
-    #expect(run.standardOutput.hasSuffix("Dry run: would write 3 records to \(output): deckport SQLite, record type 'Cards' (a new file); 3 added, 0 updated, 0 unchanged; verified in a scratch copy; nothing was written\n"))
+    #expect(
+      run.standardOutput.hasSuffix(
+        "Dry run: would write 3 records to \(output): deckport SQLite, record type 'Cards' (a new file); 3 added, 0 updated, 0 unchanged; verified in a scratch copy; nothing was written\n"
+      ))
     #expect(try AppFixtures.files(in: scratch.path).isEmpty)
 
     let existing = try AppFixtures.copy("flashzilla-xml.plist", into: scratch)
     let before = try AppFixtures.snapshot(existing)
-    let again = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-cards.json"), existing, "--dry-run", "--backup"])
+    let again = try CommandRun.deckport([
+      "migrate", AppFixtures.path("flashzilla-cards.json"), existing, "--dry-run", "--backup",
+    ])
     #expect(again.status == 0, "stderr: \(again.standardError)")
-    #expect(again.standardOutput.contains("Dry run: would write 3 records to \(existing): plist, key 'Cards' (JSON data in an XML plist); 0 added, 0 updated, 3 unchanged; verified in a scratch copy; nothing was written"))
+    #expect(
+      again.standardOutput.contains(
+        "Dry run: would write 3 records to \(existing): plist, key 'Cards' (JSON data in an XML plist); 0 added, 0 updated, 3 unchanged; verified in a scratch copy; nothing was written"
+      ))
     #expect(try AppFixtures.snapshot(existing) == before)
     #expect(try AppFixtures.files(in: scratch.path) == ["flashzilla-xml.plist"])
   }
@@ -56,7 +75,10 @@ struct MigrateCommandTests {
     let run = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-binary.plist"), output])
     #expect(run.status == 1)
     #expect(run.standardOutput == "")
-    #expect(run.standardError == "deckport: error: \(output): already exists; pass --backup to keep the old file beside it, or --force to change it\n")
+    #expect(
+      run.standardError
+        == "deckport: error: \(output): already exists; pass --backup to keep the old file beside it, or --force to change it\n"
+    )
     #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("precious".utf8))
     #expect(try AppFixtures.files(in: scratch.path) == ["cards.json"])
   }
@@ -66,7 +88,9 @@ struct MigrateCommandTests {
     let scratch = try TemporaryDirectory()
     let output = try AppFixtures.copy("flashzilla-native.plist", into: scratch, as: "prefs.plist")
     let old = try Data(contentsOf: URL(fileURLWithPath: output))
-    let run = try CommandRun.deckport(["migrate", AppFixtures.path("neomnemo-mnemonics.json"), output, "--key", "Mnemonics", "--backup"])
+    let run = try CommandRun.deckport([
+      "migrate", AppFixtures.path("neomnemo-mnemonics.json"), output, "--key", "Mnemonics", "--backup",
+    ])
     #expect(run.status == 0, "stderr: \(run.standardError)")
     let files = try AppFixtures.files(in: scratch.path)
     #expect(files.count == 2)
@@ -75,10 +99,16 @@ struct MigrateCommandTests {
     #expect(run.standardOutput.contains("Kept the old \(output) as \(scratch.path(for: backup))\n"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path(for: backup))) == old)
     // The old key is still there, the new one beside it.
-    #expect(try AppStorageReader().read(path: output, options: AppStorageOptions(key: "Cards")).records.records == AppFixtures.flashzillaRecords)
-    #expect(try AppStorageReader().read(path: output, options: AppStorageOptions(key: "Mnemonics")).records.records.count == 2)
+    #expect(
+      try AppStorageReader().read(path: output, options: AppStorageOptions(key: "Cards")).records.records
+        == AppFixtures.flashzillaRecords)
+    #expect(
+      try AppStorageReader().read(path: output, options: AppStorageOptions(key: "Mnemonics")).records.records.count == 2
+    )
 
-    let forced = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-cards.json"), output, "--key", "Mnemonics", "--force"])
+    let forced = try CommandRun.deckport([
+      "migrate", AppFixtures.path("flashzilla-cards.json"), output, "--key", "Mnemonics", "--force",
+    ])
     #expect(forced.status == 0, "stderr: \(forced.standardError)")
     #expect(try AppFixtures.files(in: scratch.path).count == 2)
   }
@@ -91,24 +121,34 @@ struct MigrateCommandTests {
     #expect(try CommandRun.deckport(["migrate", "a.plist"]).status == 64)
     let profile = try CommandRun.deckport(["migrate", "a.plist", "b.json", "--profile", "anki"])
     #expect(profile.status == 64)
-    #expect(profile.standardError.contains("Unknown profile 'anki'; use auto, generic, flashzilla, neomnemo, flashcard-quiz, idealic."))
+    #expect(
+      profile.standardError.contains(
+        "Unknown profile 'anki'; use auto, generic, flashzilla, neomnemo, flashcard-quiz, idealic."))
   }
 
   @Test("bad input: exit status 1, one line naming the file, key and record, nothing written")
   func badInput() throws {
     let scratch = try TemporaryDirectory()
     let input = scratch.path(for: "prefs.plist")
-    try PropertyListSerialization.data(fromPropertyList: ["Cards": Data("[{\"prompt\": 1,}]".utf8)], format: .binary, options: 0)
-      .write(to: URL(fileURLWithPath: input))
+    try PropertyListSerialization.data(
+      fromPropertyList: ["Cards": Data("[{\"prompt\": 1,}]".utf8)], format: .binary, options: 0
+    )
+    .write(to: URL(fileURLWithPath: input))
     let output = scratch.path(for: "out.json")
     let run = try CommandRun.deckport(["migrate", input, output, "--key", "Cards"])
     #expect(run.status == 1)
-    #expect(run.standardError == "deckport: error: \(input): key 'Cards': the JSON data does not decode: line 1, column 15 of the JSON: expected a key in double quotes\n")
+    #expect(
+      run.standardError
+        == "deckport: error: \(input): key 'Cards': the JSON data does not decode: line 1, column 15 of the JSON: expected a key in double quotes\n"
+    )
     #expect(try AppFixtures.files(in: scratch.path) == ["prefs.plist"])
 
     let unknown = try CommandRun.deckport(["migrate", AppFixtures.path("unknown-layout.sqlite"), output])
     #expect(unknown.status == 1)
-    #expect(unknown.standardError.hasPrefix("deckport: error: \(AppFixtures.path("unknown-layout.sqlite")): an SQLite file of an unknown layout: its tables are cards, settings;"))
+    #expect(
+      unknown.standardError.hasPrefix(
+        "deckport: error: \(AppFixtures.path("unknown-layout.sqlite")): an SQLite file of an unknown layout: its tables are cards, settings;"
+      ))
     #expect(try AppFixtures.files(in: scratch.path) == ["prefs.plist"])
   }
 
@@ -116,7 +156,8 @@ struct MigrateCommandTests {
   func locked() throws {
     let scratch = try TemporaryDirectory()
     let store = try AppFixtures.copy("flashzilla.store", into: scratch)
-    let app = try BadInputTests.holdOpen(store, "c.execute('BEGIN IMMEDIATE'); c.execute('select 1 from ZCARD').fetchall()")
+    let app = try BadInputTests.holdOpen(
+      store, "c.execute('BEGIN IMMEDIATE'); c.execute('select 1 from ZCARD').fetchall()")
     defer {
       kill(app.processIdentifier, SIGKILL)
       app.waitUntilExit()
@@ -124,7 +165,9 @@ struct MigrateCommandTests {
     let output = scratch.path(for: "cards.json")
     let run = try CommandRun.deckport(["migrate", store, output])
     #expect(run.status == 1)
-    #expect(run.standardError.hasPrefix("deckport: error: \(store): the store is locked (SQLITE_BUSY): process \(app.processIdentifier)"))
+    #expect(
+      run.standardError.hasPrefix(
+        "deckport: error: \(store): the store is locked (SQLITE_BUSY): process \(app.processIdentifier)"))
     #expect(!FileManager.default.fileExists(atPath: output))
     let into = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-cards.json"), store, "--force"])
     #expect(into.status == 1)
@@ -135,13 +178,14 @@ struct MigrateCommandTests {
   func list() throws {
     let run = try CommandRun.deckport(["migrate", "--list", AppFixtures.path("neomnemo.store")])
     #expect(run.status == 0, "stderr: \(run.standardError)")
-    #expect(run.standardOutput == """
-      \(AppFixtures.path("neomnemo.store")): Core Data/SwiftData store
-        Mnemonic: 3 records, profile neomnemo
-          fields: keyword (string), story (string), image (data)
-          table ZMNEMONIC, Z_ENT 1, Z_MAX 3
+    #expect(
+      run.standardOutput == """
+        \(AppFixtures.path("neomnemo.store")): Core Data/SwiftData store
+          Mnemonic: 3 records, profile neomnemo
+            fields: keyword (string), story (string), image (data)
+            table ZMNEMONIC, Z_ENT 1, Z_MAX 3
 
-      """)
+        """)
   }
 
   @Test("a store is filled through the CLI, and the source is never the destination")
@@ -150,7 +194,10 @@ struct MigrateCommandTests {
     let store = try AppFixtures.copy("flashzilla-empty.store", into: scratch)
     let run = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-xml.plist"), store, "--backup"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
-    #expect(run.standardOutput.hasSuffix("Wrote 3 records to \(store): Core Data/SwiftData store, entity Card (table ZCARD); 3 added, 0 updated, 0 unchanged; verified: read back, every value equal\n"))
+    #expect(
+      run.standardOutput.hasSuffix(
+        "Wrote 3 records to \(store): Core Data/SwiftData store, entity Card (table ZCARD); 3 added, 0 updated, 0 unchanged; verified: read back, every value equal\n"
+      ))
     #expect(try AppStorageReader().read(path: store).records.records == AppFixtures.flashzillaRecords)
     let same = try CommandRun.deckport(["migrate", store, store, "--force"])
     #expect(same.status == 1)
@@ -161,12 +208,16 @@ struct MigrateCommandTests {
   func strict() throws {
     let scratch = try TemporaryDirectory()
     let output = scratch.path(for: "out.json")
-    let strict = try CommandRun.deckport(["migrate", AppFixtures.path("neomnemo.store"), output, "--profile", "generic", "--strict"])
+    let strict = try CommandRun.deckport([
+      "migrate", AppFixtures.path("neomnemo.store"), output, "--profile", "generic", "--strict",
+    ])
     #expect(strict.status == 1)
     #expect(strict.standardError.contains("warning: [type-changed] 3 data values come back from a JSON file as string"))
     #expect(strict.standardError.hasSuffix("deckport: error: --strict: 1 warning above\n"))
     #expect(!FileManager.default.fileExists(atPath: output))
-    let lenient = try CommandRun.deckport(["migrate", AppFixtures.path("neomnemo.store"), output, "--profile", "generic"])
+    let lenient = try CommandRun.deckport([
+      "migrate", AppFixtures.path("neomnemo.store"), output, "--profile", "generic",
+    ])
     #expect(lenient.status == 0)
   }
 }

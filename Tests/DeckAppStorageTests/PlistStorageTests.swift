@@ -1,13 +1,16 @@
-@testable import DeckAppStorage
 import DeckCore
 import DeckIO
 import Foundation
 import PlistCodec
 import Testing
 
+@testable import DeckAppStorage
+
 @Suite("Plist storage: records under a key")
 struct PlistStorageTests {
-  @Test("plistlib's binary and XML plists: the cards under 'Cards' as JSON data", arguments: ["flashzilla-binary.plist", "flashzilla-xml.plist"])
+  @Test(
+    "plistlib's binary and XML plists: the cards under 'Cards' as JSON data",
+    arguments: ["flashzilla-binary.plist", "flashzilla-xml.plist"])
   func pythonWritten(name: String) throws {
     let content = try AppStorageReader().read(path: AppFixtures.path(name), options: AppStorageOptions(key: "Cards"))
     #expect(content.kind == .plist)
@@ -47,8 +50,12 @@ struct PlistStorageTests {
     let scratch = try TemporaryDirectory()
     for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
       let path = scratch.path(for: "domain-\(format.rawValue).plist")
-      try PropertyListSerialization.data(fromPropertyList: domain, format: format, options: 0).write(to: URL(fileURLWithPath: path))
-      for (key, form) in [("jsonData", "JSON data"), ("plistData", "binary plist data"), ("jsonString", "a JSON string"), ("native", "an array of dictionaries")] {
+      try PropertyListSerialization.data(fromPropertyList: domain, format: format, options: 0).write(
+        to: URL(fileURLWithPath: path))
+      for (key, form) in [
+        ("jsonData", "JSON data"), ("plistData", "binary plist data"), ("jsonString", "a JSON string"),
+        ("native", "an array of dictionaries"),
+      ] {
         let content = try AppStorageReader().read(path: path, options: AppStorageOptions(key: key))
         #expect(content.place.hasPrefix("key '\(key)' (\(form)"))
         // Dictionary order from Foundation is not the app's, so compare key by key.
@@ -60,7 +67,9 @@ struct PlistStorageTests {
     }
   }
 
-  @Test("writing into an existing binary plist: only the key changes, the file stays binary, the other keys keep their values, types and order")
+  @Test(
+    "writing into an existing binary plist: only the key changes, the file stays binary, the other keys keep their values, types and order"
+  )
   func replaceInBinary() throws {
     let scratch = try TemporaryDirectory()
     let path = try AppFixtures.copy("flashzilla-binary.plist", into: scratch)
@@ -111,9 +120,13 @@ struct PlistStorageTests {
     let records = AppRecords(name: "Cards", records: AppFixtures.flashzillaRecords, profile: .flashzilla)
     for style in PlistRecordStyle.allCases {
       let path = scratch.path(for: "new-\(style.rawValue).plist")
-      let report = try AppStorageWriter().write(records, to: path, options: AppWriteOptions(storage: AppStorageOptions(plistStyle: style)))
+      let report = try AppStorageWriter().write(
+        records, to: path, options: AppWriteOptions(storage: AppStorageOptions(plistStyle: style)))
       #expect(report.created)
-      #expect(report.place == (style == .json ? "key 'Cards' (JSON data in a binary plist)" : "key 'Cards' (an array of dictionaries in a binary plist)"))
+      #expect(
+        report.place
+          == (style == .json
+            ? "key 'Cards' (JSON data in a binary plist)" : "key 'Cards' (an array of dictionaries in a binary plist)"))
       let raw = try PlistDocument(data: Data(contentsOf: URL(fileURLWithPath: path)))
       guard case .dictionary(let root) = raw.root else {
         Issue.record("not a dictionary")
@@ -121,7 +134,12 @@ struct PlistStorageTests {
       }
       if style == .json {
         let json = try #require(root["Cards"])
-        #expect(json == .data(Data(#"[{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","prompt":"Zwölf? 日本 🃏","answer":"12"},{"id":"0B6B5A8E-2C1D-4E6F-9A7B-3C2D1E0F9A8B","prompt":"a\/b \"quoted\"\nsecond line","answer":"<b>not bold<\/b> & more"},{"id":"7C1EA5A6-0D9B-4B74-A530-13251F4943D8","prompt":"Capital of France?","answer":"Paris"}]"#.utf8)))
+        #expect(
+          json
+            == .data(
+              Data(
+                #"[{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","prompt":"Zwölf? 日本 🃏","answer":"12"},{"id":"0B6B5A8E-2C1D-4E6F-9A7B-3C2D1E0F9A8B","prompt":"a\/b \"quoted\"\nsecond line","answer":"<b>not bold<\/b> & more"},{"id":"7C1EA5A6-0D9B-4B74-A530-13251F4943D8","prompt":"Capital of France?","answer":"Paris"}]"#
+                  .utf8)))
       }
       #expect(try AppStorageReader().read(path: path).records.records == AppFixtures.flashzillaRecords)
     }
@@ -133,9 +151,11 @@ struct PlistStorageTests {
     let path = scratch.path(for: "out.plist")
     let records = AppRecords(name: "Cards", records: [AppRecord([("a", .integer(1))]), AppRecord([("a", .null)])])
     #expect {
-      try AppStorageWriter().write(records, to: path, options: AppWriteOptions(storage: AppStorageOptions(plistStyle: .native)))
+      try AppStorageWriter().write(
+        records, to: path, options: AppWriteOptions(storage: AppStorageOptions(plistStyle: .native)))
     } throws: { error in
-      (error as? DeckError)?.description == "\(path): key 'Cards': record 1, key 'a': a plist cannot hold null; write the records as JSON data (AppStorageOptions.plistStyle json) or to another kind of storage"
+      (error as? DeckError)?.description
+        == "\(path): key 'Cards': record 1, key 'a': a plist cannot hold null; write the records as JSON data (AppStorageOptions.plistStyle json) or to another kind of storage"
     }
     #expect(try AppFixtures.files(in: scratch.path).isEmpty)
   }

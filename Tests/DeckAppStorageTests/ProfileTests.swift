@@ -1,23 +1,26 @@
-@testable import DeckAppStorage
 import Foundation
 import Testing
 
+@testable import DeckAppStorage
+
 @Suite("Profiles")
 struct ProfileTests {
-  @Test("each seed shape is detected; other shapes are generic", arguments: [
-    (["id", "prompt", "answer"], "flashzilla"),
-    (["prompt", "answer"], "flashzilla"),
-    (["keyword", "story", "image"], "neomnemo"),
-    (["keyword", "story"], "neomnemo"),
-    (["keyword", "story", "image", "notes"], "generic"),
-    (["word", "definition", "createdAt", "wordTypeRaw"], "flashcard-quiz"),
-    (["WORD", "definition", "createdat"], "flashcard-quiz"),
-    (["title", "text"], "idealic"),
-    (["TITLE", "text"], "idealic"),
-    (["title"], "generic"),
-    (["prompt", "answer", "hint"], "generic"),
-    (["text"], "generic"),
-  ])
+  @Test(
+    "each seed shape is detected; other shapes are generic",
+    arguments: [
+      (["id", "prompt", "answer"], "flashzilla"),
+      (["prompt", "answer"], "flashzilla"),
+      (["keyword", "story", "image"], "neomnemo"),
+      (["keyword", "story"], "neomnemo"),
+      (["keyword", "story", "image", "notes"], "generic"),
+      (["word", "definition", "createdAt", "wordTypeRaw"], "flashcard-quiz"),
+      (["WORD", "definition", "createdat"], "flashcard-quiz"),
+      (["title", "text"], "idealic"),
+      (["TITLE", "text"], "idealic"),
+      (["title"], "generic"),
+      (["prompt", "answer", "hint"], "generic"),
+      (["text"], "generic"),
+    ])
   func detection(keys: [String], expected: String) {
     let record = AppRecord(keys.map { ($0, AppValue.string("x")) })
     #expect(AppRecordProfile.detect(in: [record])?.id ?? "generic" == expected)
@@ -28,8 +31,12 @@ struct ProfileTests {
     let records = AppRecords(
       name: "Cards",
       records: [
-        AppRecord([("id", .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")), ("prompt", .string("a")), ("answer", .string("b"))]),
-        AppRecord([("id", .string("e621e1f8-c36c-495a-93fc-0c247a3e6e5f")), ("prompt", .string("a")), ("answer", .string("b"))]),
+        AppRecord([
+          ("id", .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")), ("prompt", .string("a")), ("answer", .string("b")),
+        ]),
+        AppRecord([
+          ("id", .string("e621e1f8-c36c-495a-93fc-0c247a3e6e5f")), ("prompt", .string("a")), ("answer", .string("b")),
+        ]),
       ])
     let typed = AppRecordProfile.flashzilla.apply(to: records)
     #expect(typed.records[0]["id"] == .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()))
@@ -38,16 +45,19 @@ struct ProfileTests {
     #expect(typed.profile == .flashzilla)
   }
 
-  @Test("dates: the encoding is guessed from the values' range, and typing is exact", arguments: [
-    (AppValue.integer(700_000_000), JSONDateEncoding.secondsSince2001, 700_000_000.0),
-    (AppValue.double(700_000_000.5), .secondsSince2001, 700_000_000.5),
-    (AppValue.integer(1_678_307_200), .secondsSince1970, 700_000_000.0),
-    (AppValue.integer(1_678_307_200_123), .millisecondsSince1970, 700_000_000.123),
-    (AppValue.string("2023-03-08T20:26:40Z"), .iso8601, 700_000_000.0),
-  ])
+  @Test(
+    "dates: the encoding is guessed from the values' range, and typing is exact",
+    arguments: [
+      (AppValue.integer(700_000_000), JSONDateEncoding.secondsSince2001, 700_000_000.0),
+      (AppValue.double(700_000_000.5), .secondsSince2001, 700_000_000.5),
+      (AppValue.integer(1_678_307_200), .secondsSince1970, 700_000_000.0),
+      (AppValue.integer(1_678_307_200_123), .millisecondsSince1970, 700_000_000.123),
+      (AppValue.string("2023-03-08T20:26:40Z"), .iso8601, 700_000_000.0),
+    ])
   func dates(raw: AppValue, encoding: JSONDateEncoding, seconds: Double) {
     let records = AppRecords(
-      name: "Flashcards", records: [AppRecord([("word", .string("w")), ("definition", .string("d")), ("createdAt", raw)])])
+      name: "Flashcards",
+      records: [AppRecord([("word", .string("w")), ("definition", .string("d")), ("createdAt", raw)])])
     let typed = AppRecordProfile.flashcardQuiz.apply(to: records)
     #expect(typed.jsonDates == encoding)
     guard case .date(let date)? = typed.records[0]["createdAt"] else {
@@ -62,7 +72,12 @@ struct ProfileTests {
   func respelling() {
     let records = AppRecords(
       name: "Flashcard",
-      records: [AppRecord([("createdat", .date(Date(timeIntervalSinceReferenceDate: 1))), ("word", .string("w")), ("definition", .string("d")), ("wordtyperaw", .string("noun"))])])
+      records: [
+        AppRecord([
+          ("createdat", .date(Date(timeIntervalSinceReferenceDate: 1))), ("word", .string("w")),
+          ("definition", .string("d")), ("wordtyperaw", .string("noun")),
+        ])
+      ])
     let typed = AppRecordProfile.flashcardQuiz.apply(to: records)
     #expect(typed.records[0].keys == ["createdAt", "word", "definition", "wordTypeRaw"])
     #expect(typed.shape.keys == ["createdAt", "word", "definition", "wordTypeRaw"])

@@ -1,9 +1,10 @@
-@testable import DeckAppStorage
 import DeckCore
 import DeckIO
 import Foundation
 import PlistCodec
 import Testing
+
+@testable import DeckAppStorage
 
 @Suite("Round trips between storage kinds")
 struct RoundTripTests {
@@ -17,11 +18,20 @@ struct RoundTripTests {
         ("when", .date(Date(timeIntervalSinceReferenceDate: 700_000_000.123456))),
         ("id", .uuid(UUID(uuidString: "7C1EA5A6-0D9B-4B74-A530-13251F4943D8") ?? UUID())),
         ("blob", .data(Data([0, 1, 2, 255]))), ("empty", .data(Data())),
-        ("list", .array([.integer(1), .string("two"), .array([]), .object(AppRecord([("k", .date(Date(timeIntervalSinceReferenceDate: -1.5)))]))])),
+        (
+          "list",
+          .array([
+            .integer(1), .string("two"), .array([]),
+            .object(AppRecord([("k", .date(Date(timeIntervalSinceReferenceDate: -1.5)))])),
+          ])
+        ),
         ("nested", .object(AppRecord([("b", .integer(2)), ("a", .object(AppRecord([("deep", .data(Data([9])))])))]))),
         ("nothing", .null),
       ]),
-      AppRecord([("text", .string("")), ("zulu", .string("order differs")), ("int", .integer(Int64.max)), ("double", .double(-0.0)), ("flag", .bool(false))]),
+      AppRecord([
+        ("text", .string("")), ("zulu", .string("order differs")), ("int", .integer(Int64.max)),
+        ("double", .double(-0.0)), ("flag", .bool(false)),
+      ]),
       AppRecord([("int", .integer(0)), ("double", .double(.nan)), ("mixed", .string("a string here"))]),
       AppRecord([("mixed", .integer(7)), ("double", .double(1e300))]),
     ])
@@ -39,7 +49,10 @@ struct RoundTripTests {
     let columns = try AppFixtures.python(
       "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('select type, column_name from deckport_fields order by position').fetchall()[:4]); print(c.execute('select typeof(\"when\"), \"when\", typeof(id), id, typeof(blob) from Everything where deckport_position = 0').fetchone())",
       [path])
-    #expect(columns == "[('string', 'zulu'), ('string', 'text'), ('integer', 'int'), ('double', 'double')]\n('real', 700000000.123456, 'text', '7C1EA5A6-0D9B-4B74-A530-13251F4943D8', 'blob')\n")
+    #expect(
+      columns
+        == "[('string', 'zulu'), ('string', 'text'), ('integer', 'int'), ('double', 'double')]\n('real', 700000000.123456, 'text', '7C1EA5A6-0D9B-4B74-A530-13251F4943D8', 'blob')\n"
+    )
   }
 
   @Test("a second record type in the same SQLite file is kept when the first is replaced")
@@ -52,7 +65,9 @@ struct RoundTripTests {
     let types = try AppStorageReader().recordTypes(path: path)
     #expect(types.map(\.name) == ["Everything", "Cards"])
     #expect(types.map(\.count) == [4, 3])
-    #expect(try AppStorageReader().read(path: path, options: AppStorageOptions(entity: "Everything", profile: .generic)).records.records == Self.corpus.records)
+    #expect(
+      try AppStorageReader().read(path: path, options: AppStorageOptions(entity: "Everything", profile: .generic))
+        .records.records == Self.corpus.records)
     #expect(throws: DeckError.self) { try AppStorageReader().read(path: path) }
   }
 
@@ -65,7 +80,10 @@ struct RoundTripTests {
     let report = try AppStorageWriter().write(records, to: path)
     #expect(report.warnings.map(\.category) == ["type-changed", "type-changed", "type-changed", "type-changed"])
     #expect(report.warnings.map { $0.location.item ?? "" } == ["key 'when'", "key 'id'", "key 'blob'", "key 'empty'"])
-    #expect(report.warnings.first?.description == "\(path): key 'when': warning: [type-changed] 1 date value comes back from a JSON file as double (no profile types this key); the content is kept")
+    #expect(
+      report.warnings.first?.description
+        == "\(path): key 'when': warning: [type-changed] 1 date value comes back from a JSON file as double (no profile types this key); the content is kept"
+    )
     let back = try AppStorageReader().read(path: path, options: AppStorageOptions(profile: .generic)).records.records
     #expect(back[0]["text"] == records.records[0]["text"])
     #expect(back[0]["id"] == .string("7C1EA5A6-0D9B-4B74-A530-13251F4943D8"))
@@ -111,7 +129,9 @@ struct RoundTripTests {
     }
     #expect(original.records == AppFixtures.flashzillaRecords)
     // The JSON file is what Flashzilla's JSONEncoder writes, byte for byte.
-    #expect(try Data(contentsOf: URL(fileURLWithPath: json)) == Data(contentsOf: URL(fileURLWithPath: AppFixtures.path("flashzilla-cards.json"))))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: json))
+        == Data(contentsOf: URL(fileURLWithPath: AppFixtures.path("flashzilla-cards.json"))))
     // And the JSON data under 'Cards' in the final plist is the same bytes as in the original.
     guard case .dictionary(let old) = try PlistDocument(data: Data(contentsOf: URL(fileURLWithPath: source))).root,
       case .dictionary(let new) = try PlistDocument(data: Data(contentsOf: URL(fileURLWithPath: plist))).root
@@ -131,11 +151,14 @@ struct RoundTripTests {
       AppRecord(fields: record.fields.filter { !$0.value.isNull && $0.key != "double" && $0.key != "id" })
     }
     let plist = scratch.path(for: "native.plist")
-    _ = try AppStorageWriter().write(records, to: plist, options: AppWriteOptions(storage: AppStorageOptions(key: "Things", plistStyle: .native)))
+    _ = try AppStorageWriter().write(
+      records, to: plist, options: AppWriteOptions(storage: AppStorageOptions(key: "Things", plistStyle: .native)))
     let sqlite = scratch.path(for: "native.sqlite")
     _ = try AppMigrator().migrate(source: plist, destination: sqlite, options: AppMigrationOptions(profile: .generic))
     let back = scratch.path(for: "back.plist")
-    _ = try AppMigrator().migrate(source: sqlite, destination: back, options: AppMigrationOptions(destinationKey: "Things", profile: .generic, plistStyle: .native))
+    _ = try AppMigrator().migrate(
+      source: sqlite, destination: back,
+      options: AppMigrationOptions(destinationKey: "Things", profile: .generic, plistStyle: .native))
     let final = try AppStorageReader().read(path: back, options: AppStorageOptions(profile: .generic)).records.records
     #expect(final == records.records)
     #expect(final[0]["when"] == .date(Date(timeIntervalSinceReferenceDate: 700_000_000.123456)))

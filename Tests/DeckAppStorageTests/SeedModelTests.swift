@@ -1,9 +1,10 @@
-@testable import DeckAppStorage
 import DeckCore
 import DeckIO
 import Foundation
 import PlistCodec
 import Testing
+
+@testable import DeckAppStorage
 
 /// The built-in profiles against the seed apps' real models, and what deckport does to fit notes
 /// to them.
@@ -17,23 +18,40 @@ struct SeedModelTests {
     var description: String { "\(key): \(type.rawValue)\(required ? "" : "?")" }
   }
 
-  @Test("each profile's keys, types and required flags are the app's real model", arguments: [
-    (AppRecordProfile.flashzilla, "Card", [
-      ModelKey(key: "id", type: .uuid, required: true), ModelKey(key: "prompt", type: .string, required: true),
-      ModelKey(key: "answer", type: .string, required: true),
-    ]),
-    (AppRecordProfile.neoMnemo, "Mnemonic", [
-      ModelKey(key: "keyword", type: .string, required: true), ModelKey(key: "story", type: .string, required: true),
-      ModelKey(key: "image", type: .data, required: true),
-    ]),
-    (AppRecordProfile.flashcardQuiz, "Flashcard", [
-      ModelKey(key: "word", type: .string, required: true), ModelKey(key: "definition", type: .string, required: true),
-      ModelKey(key: "createdAt", type: .date, required: true), ModelKey(key: "wordTypeRaw", type: .string, required: true),
-    ]),
-    (AppRecordProfile.idealic, "Logs", [
-      ModelKey(key: "title", type: .string, required: false), ModelKey(key: "text", type: .string, required: false),
-    ]),
-  ])
+  @Test(
+    "each profile's keys, types and required flags are the app's real model",
+    arguments: [
+      (
+        AppRecordProfile.flashzilla, "Card",
+        [
+          ModelKey(key: "id", type: .uuid, required: true), ModelKey(key: "prompt", type: .string, required: true),
+          ModelKey(key: "answer", type: .string, required: true),
+        ]
+      ),
+      (
+        AppRecordProfile.neoMnemo, "Mnemonic",
+        [
+          ModelKey(key: "keyword", type: .string, required: true),
+          ModelKey(key: "story", type: .string, required: true),
+          ModelKey(key: "image", type: .data, required: true),
+        ]
+      ),
+      (
+        AppRecordProfile.flashcardQuiz, "Flashcard",
+        [
+          ModelKey(key: "word", type: .string, required: true),
+          ModelKey(key: "definition", type: .string, required: true),
+          ModelKey(key: "createdAt", type: .date, required: true),
+          ModelKey(key: "wordTypeRaw", type: .string, required: true),
+        ]
+      ),
+      (
+        AppRecordProfile.idealic, "Logs",
+        [
+          ModelKey(key: "title", type: .string, required: false), ModelKey(key: "text", type: .string, required: false),
+        ]
+      ),
+    ])
   func realModels(profile: AppRecordProfile, recordType: String, model: [ModelKey]) {
     #expect(profile.recordType == recordType)
     #expect(profile.fields.map { ModelKey(key: $0.key, type: $0.type, required: $0.required) } == model)
@@ -60,9 +78,11 @@ struct SeedModelTests {
 
   @Test("the word types are Flashcard Quiz's WordType raw values")
   func wordTypes() {
-    #expect(AppRecordProfile.flashcardQuiz.fields.last?.choices?.values == [
-      "noun", "verb", "adjective", "adverb", "preposition", "conjunction", "pronoun", "interjection", "determiner", "phrase",
-    ])
+    #expect(
+      AppRecordProfile.flashcardQuiz.fields.last?.choices?.values == [
+        "noun", "verb", "adjective", "adverb", "preposition", "conjunction", "pronoun", "interjection", "determiner",
+        "phrase",
+      ])
   }
 
   @Test("detection stays tolerant: keys writing supplies may be missing; an Idealic set uses both keys")
@@ -72,7 +92,9 @@ struct SeedModelTests {
     #expect(AppRecordProfile.detect(in: [card]) == .flashzilla)
     let withNotes = AppRecord([("keyword", .string("k")), ("story", .string("s")), ("notes", .string("n"))])
     #expect(AppRecordProfile.detect(in: [withNotes]) == nil)
-    let logs = [AppRecord([("title", .string("t")), ("text", .string("x"))]), AppRecord([("text", .string("only text"))])]
+    let logs = [
+      AppRecord([("title", .string("t")), ("text", .string("x"))]), AppRecord([("text", .string("only text"))]),
+    ]
     #expect(AppRecordProfile.detect(in: logs) == .idealic)
     #expect(AppRecordProfile.idealic.fits(AppRecord([("text", .string("only text"))])))
     #expect(AppRecordProfile.detect(in: [AppRecord([("text", .string("only text"))])]) == nil)
@@ -96,7 +118,10 @@ struct SeedModelTests {
     let canonical = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
     let deck = Self.deck(
       fields: ["Front", "Back"],
-      notes: [("f:Ab3#x", ["Hund", "dog"], []), (canonical, ["Katze", "cat"], []), ("e621e1f8-c36c-495a-93fc-0c247a3e6e5f", ["Maus", "mouse"], [])])
+      notes: [
+        ("f:Ab3#x", ["Hund", "dog"], []), (canonical, ["Katze", "cat"], []),
+        ("e621e1f8-c36c-495a-93fc-0c247a3e6e5f", ["Maus", "mouse"], []),
+      ])
     let first = AppRecordMapping.records(from: deck, profile: .named(.flashzilla)).records
     let second = AppRecordMapping.records(from: deck, profile: .named(.flashzilla)).records
     #expect(first.records == second.records)
@@ -122,14 +147,18 @@ struct SeedModelTests {
   func neoMnemoFromNotes() throws {
     let deck = Self.deck(
       fields: ["Keyword", "Story", "Notes"],
-      notes: [("g1", ["Haus", "A mouse in the HOUSE.", "noun, das"], ["german"]), ("g2", ["Baum", "A BOMb in the tree.", ""], [])])
+      notes: [
+        ("g1", ["Haus", "A mouse in the HOUSE.", "noun, das"], ["german"]),
+        ("g2", ["Baum", "A BOMb in the tree.", ""], []),
+      ])
     let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
     #expect(records.records.map(\.keys) == [["keyword", "story", "image"], ["keyword", "story", "image"]])
     #expect(records.records.allSatisfy { $0["image"] == .data(Data()) })
-    #expect(warnings.map(\.description) == [
-      "Mnemonic: note 1700000000000, field 'Notes': warning: [field-dropped] the field has no place in a NeoMnemo Mnemonic and is left out",
-      "Mnemonic: warning: [tags-dropped] 1 notes have tags, which the records cannot hold",
-    ])
+    #expect(
+      warnings.map(\.description) == [
+        "Mnemonic: note 1700000000000, field 'Notes': warning: [field-dropped] the field has no place in a NeoMnemo Mnemonic and is left out",
+        "Mnemonic: warning: [tags-dropped] 1 notes have tags, which the records cannot hold",
+      ])
     // Empty image data comes back as no picture, and the records come back equal.
     let (again, _) = AppRecordMapping.collection(from: records)
     #expect(again.media.isEmpty)
@@ -145,25 +174,33 @@ struct SeedModelTests {
     let (records, _) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
     _ = try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))
     let stored = try AppStorageReader().read(path: store).records.records
-    #expect(stored.last == AppRecord([("keyword", .string("Tisch")), ("story", .string("A TEA-SHirt on the table.")), ("image", .data(Data()))]))
+    #expect(
+      stored.last
+        == AppRecord([
+          ("keyword", .string("Tisch")), ("story", .string("A TEA-SHirt on the table.")), ("image", .data(Data())),
+        ]))
     let tag = try AppFixtures.python(
-      "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select hex(ZIMAGE) from ZMNEMONIC where Z_PK = 4').fetchone()[0])", [store])
+      "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select hex(ZIMAGE) from ZMNEMONIC where Z_PK = 4').fetchone()[0])",
+      [store])
     #expect(tag == "01\n")
   }
 
-  @Test("Flashcard Quiz: the Word Type field is matched trimmed and without case; anything else is mapped with a warning", arguments: [
-    ("verb", "run", "verb", false),
-    (" Adjective ", "big", "adjective", false),
-    ("NOUN", "Hund", "noun", false),
-    ("<b>phrase</b>", "by heart", "phrase", false),
-    ("Nomen", "Hund", "noun", true),
-    ("", "ice cream", "phrase", true),
-    ("", "run", "noun", true),
-    ("idiom", "  kick the bucket ", "phrase", true),
-    ("verbs", "  run  ", "noun", true),
-  ])
+  @Test(
+    "Flashcard Quiz: the Word Type field is matched trimmed and without case; anything else is mapped with a warning",
+    arguments: [
+      ("verb", "run", "verb", false),
+      (" Adjective ", "big", "adjective", false),
+      ("NOUN", "Hund", "noun", false),
+      ("<b>phrase</b>", "by heart", "phrase", false),
+      ("Nomen", "Hund", "noun", true),
+      ("", "ice cream", "phrase", true),
+      ("", "run", "noun", true),
+      ("idiom", "  kick the bucket ", "phrase", true),
+      ("verbs", "  run  ", "noun", true),
+    ])
   func quizWordTypes(wordType: String, word: String, expected: String, warned: Bool) throws {
-    let deck = Self.deck(fields: ["Word", "Definition", "Word Type"], notes: [("g1", [word, "a definition", wordType], [])])
+    let deck = Self.deck(
+      fields: ["Word", "Definition", "Word Type"], notes: [("g1", [word, "a definition", wordType], [])])
     let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.flashcardQuiz))
     let record = try #require(records.records.first)
     #expect(record["wordTypeRaw"] == .string(expected))
@@ -174,7 +211,8 @@ struct SeedModelTests {
       let shown = wordType.isEmpty ? "an empty word type" : "'\(wordType)', not a Flashcard Quiz word type,"
       #expect(
         warning.description
-          == "Flashcard: note 1700000000000, field 'Word Type': warning: [word-type-mapped] \(shown) becomes '\(expected)' in wordTypeRaw (Flashcard Quiz takes noun, verb, adjective, adverb, preposition, conjunction, pronoun, interjection, determiner, phrase)")
+          == "Flashcard: note 1700000000000, field 'Word Type': warning: [word-type-mapped] \(shown) becomes '\(expected)' in wordTypeRaw (Flashcard Quiz takes noun, verb, adjective, adverb, preposition, conjunction, pronoun, interjection, determiner, phrase)"
+      )
     }
   }
 
@@ -199,7 +237,9 @@ struct SeedModelTests {
     #expect(content.records.name == "Logs")
     #expect(content.records.profile == .idealic)
     #expect(content.records.records.count == 4)
-    #expect(content.records.records[0] == AppRecord([("title", .string("Morning pages")), ("text", .string("Wrote three pages before breakfast."))]))
+    #expect(
+      content.records.records[0]
+        == AppRecord([("title", .string("Morning pages")), ("text", .string("Wrote three pages before breakfast."))]))
     #expect(content.records.records[1].keys == ["text"])
     #expect(content.records.records[2].keys == ["title"])
     let types = try AppStorageReader().recordTypes(path: path)
@@ -211,14 +251,19 @@ struct SeedModelTests {
   func idealicFill() throws {
     let scratch = try TemporaryDirectory()
     let store = try AppFixtures.copy("Idealic.sqlite", into: scratch)
-    let deck = Self.deck(fields: ["Title", "Text"], notes: [("g1", ["", "untitled thought"], []), ("g2", ["Plan", "Write tests"], [])])
+    let deck = Self.deck(
+      fields: ["Title", "Text"], notes: [("g1", ["", "untitled thought"], []), ("g2", ["Plan", "Write tests"], [])])
     let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.idealic))
     #expect(warnings.isEmpty)
     #expect(records.name == "Logs")
     let report = try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))
     #expect(report.place == "entity Logs (table ZLOGS)")
     let stored = try AppStorageReader().read(path: store).records.records
-    #expect(Array(stored.suffix(2)) == [AppRecord([("text", .string("untitled thought"))]), AppRecord([("title", .string("Plan")), ("text", .string("Write tests"))])])
+    #expect(
+      Array(stored.suffix(2)) == [
+        AppRecord([("text", .string("untitled thought"))]),
+        AppRecord([("title", .string("Plan")), ("text", .string("Write tests"))]),
+      ])
   }
 
   @Test("Flashzilla's SwiftData store: entity CardEntity is read with the profile and filled from cards")
@@ -239,7 +284,8 @@ struct SeedModelTests {
     #expect(again.merge == AppRecordMergeSummary(unchanged: 3))
     #expect(try AppStorageReader().read(path: store).records.records == AppFixtures.flashzillaRecords)
     #expect(throws: DeckError.self) {
-      try AppStorageWriter().write(cards, to: store, options: AppWriteOptions(existing: .replace, matching: AppRecordMatching(policy: .add)))
+      try AppStorageWriter().write(
+        cards, to: store, options: AppWriteOptions(existing: .replace, matching: AppRecordMatching(policy: .add)))
     }
   }
 
@@ -258,7 +304,10 @@ struct SeedModelTests {
       .string("Mnemonic"),
       object([("NS.keys", .array([.uid(5)])), ("NS.objects", .array([.uid(6)])), ("$class", .uid(8))]),
       .string("image"),
-      object([("$class", .uid(7)), ("NSPropertyName", .uid(5)), ("NSAttributeType", .integer(1000)), ("NSFlagsKey", .integer(4))]),
+      object([
+        ("$class", .uid(7)), ("NSPropertyName", .uid(5)), ("NSAttributeType", .integer(1000)),
+        ("NSFlagsKey", .integer(4)),
+      ]),
       type("NSAttributeDescription"),
       type("NSDictionary"),
     ]

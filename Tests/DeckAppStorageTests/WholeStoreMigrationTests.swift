@@ -1,9 +1,10 @@
-@testable import DeckAppStorage
 import DeckCore
 import DeckIO
 import DeckTestSupport
 import Foundation
 import Testing
+
+@testable import DeckAppStorage
 
 /// The library's whole-store migration on CoreDataPlus's store (made by Core Data: inheritance
 /// Car ← SportCar ← ExpensiveSportCar, Car.owner ⟷ Person.cars, a uniqueness constraint on
@@ -25,7 +26,8 @@ struct WholeStoreMigrationTests {
   func copiesAndRelinks() throws {
     let scratch = try TemporaryDirectory()
     let (source, destination) = try stores(in: scratch)
-    let report = try AppMigrator().migrateStore(source: source, destination: destination, options: .init(existing: .replace))
+    let report = try AppMigrator().migrateStore(
+      source: source, destination: destination, options: .init(existing: .replace))
     #expect(report.entities.map(\.entity) == ["Car", "SportCar", "ExpensiveSportCar", "Person"])
     #expect(report.entities.map(\.merge.added) == [115, 5, 5, 20])
     // Person.cars and Car.owner are two sides of one link: each car with an owner counts on both.
@@ -37,7 +39,8 @@ struct WholeStoreMigrationTests {
     #expect(try keys.step())
     #expect(keys.int64(0) > 1000)
     // Each copied car's owner is the copied person with the same name as the source's owner.
-    let owners = "SELECT c.ZNUMBERPLATE, p.ZFIRSTNAME, p.ZLASTNAME FROM ZCAR c JOIN ZPERSON p ON p.Z_PK = c.ZOWNER ORDER BY 1"
+    let owners =
+      "SELECT c.ZNUMBERPLATE, p.ZFIRSTNAME, p.ZLASTNAME FROM ZCAR c JOIN ZPERSON p ON p.Z_PK = c.ZOWNER ORDER BY 1"
     let original = try SQLiteDatabase(path: source, readOnly: true, location: SourceLocation(file: source))
     #expect(try rows(owners, in: database) == rows(owners, in: original))
     #expect(try !rows(owners, in: database).isEmpty)
@@ -48,7 +51,8 @@ struct WholeStoreMigrationTests {
     let scratch = try TemporaryDirectory()
     let (source, destination) = try stores(in: scratch)
     _ = try AppMigrator().migrateStore(source: source, destination: destination, options: .init(existing: .replace))
-    let again = try AppMigrator().migrateStore(source: source, destination: destination, options: .init(existing: .replace))
+    let again = try AppMigrator().migrateStore(
+      source: source, destination: destination, options: .init(existing: .replace))
     #expect(again.entities.allSatisfy { $0.merge.added == 0 && $0.merge.updated == 0 && $0.links == 0 })
     #expect(again.entities.map(\.merge.unchanged) == [115, 5, 5, 20])
   }

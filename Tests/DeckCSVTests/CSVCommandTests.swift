@@ -20,7 +20,9 @@ struct CSVCommandTests {
   func spreadsheetToJSON() throws {
     let sheet = try file("words.csv", "Term,Definition\nle chat,the cat\nla maison,\"the house, the home\"\n")
     let output = scratch.path(for: "words.json")
-    let run = try CommandRun.deckport(["convert", sheet, output, "--header", "--columns", "front,back", "--deck", "French"])
+    let run = try CommandRun.deckport([
+      "convert", sheet, output, "--header", "--columns", "front,back", "--deck", "French",
+    ])
     #expect(run.status == 0, "stderr: \(run.standardError)")
     #expect(run.standardError == "")
     #expect(run.standardOutput == "Wrote \(output) (json) from csv: 2 notes, 2 cards, 0 reviews, 0 media files\n")
@@ -35,14 +37,19 @@ struct CSVCommandTests {
     let output = scratch.path(for: "deck.txt")
     let run = try CommandRun.deckport(["convert", Fixtures.path("anki/latest_sched.apkg"), output, "--verbose"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
-    #expect(run.standardOutput == "Wrote \(output) (tsv) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files, 4 warnings\n")
+    #expect(
+      run.standardOutput
+        == "Wrote \(output) (tsv) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files, 4 warnings\n")
     #expect(run.standardError.components(separatedBy: "\n").filter { $0.contains("warning: [csv-") }.count == 4)
-    #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("#separator:tab\n#html:true\n#guid column:1\n"))
+    #expect(
+      try String(contentsOfFile: output, encoding: .utf8).hasPrefix("#separator:tab\n#html:true\n#guid column:1\n"))
 
     let strictOutput = scratch.path(for: "strict.csv")
     let strict = try CommandRun.deckport(["convert", Fixtures.path("anki/latest_sched.apkg"), strictOutput, "--strict"])
     #expect(strict.status == 1)
-    #expect(strict.standardError.hasSuffix("deckport: error: \(strictOutput): --strict: 4 warnings (listed above); nothing was written\n"))
+    #expect(
+      strict.standardError.hasSuffix(
+        "deckport: error: \(strictOutput): --strict: 4 warnings (listed above); nothing was written\n"))
     #expect(!FileManager.default.fileExists(atPath: strictOutput))
   }
 
@@ -54,7 +61,8 @@ struct CSVCommandTests {
     #expect(run.status == 1)
     #expect(
       run.standardError
-        == "deckport: error: \(broken):3:1: unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\"never closed,x\\n')\n")
+        == "deckport: error: \(broken):3:1: unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\"never closed,x\\n')\n"
+    )
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["broken.csv"])
   }
 
@@ -64,7 +72,9 @@ struct CSVCommandTests {
     let separator = try CommandRun.deckport(["inspect", sheet, "--separator", "\""])
     #expect(separator.status == 64)
     #expect(separator.standardError.contains("--separator '\"' is not a separator"))
-    let columns = try CommandRun.deckport(["convert", sheet, scratch.path(for: "o.json"), "--columns", "front,tags,tags"])
+    let columns = try CommandRun.deckport([
+      "convert", sheet, scratch.path(for: "o.json"), "--columns", "front,tags,tags",
+    ])
     #expect(columns.status == 64)
     #expect(columns.standardError.contains("--columns 'front,tags,tags': the tags column is named twice"))
   }

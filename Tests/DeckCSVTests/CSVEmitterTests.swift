@@ -50,13 +50,18 @@ struct CSVEmitterTests {
 
   @Test("a row of one empty field is written as \"\" so it is not an empty line; lines end with LF")
   func emptyRow() throws {
-    #expect(try Self.written([[""], ["a", ""], ["", ""]], separator: .tab, lines: ["#html:true"]) == "#html:true\n\"\"\na\t\n\t\n")
+    #expect(
+      try Self.written([[""], ["a", ""], ["", ""]], separator: .tab, lines: ["#html:true"])
+        == "#html:true\n\"\"\na\t\n\t\n")
   }
 
   @Test("the notes_all sample's rows are written byte for byte as Anki wrote them")
   func ankiSampleBytes() throws {
     let rows = [
-      ["zq.~M:S$@3", "Basic", "Parent::Child", "Hello <b>world</b> &amp; friends", #"<img src="pixel.png">"#, "", "a::b greeting"],
+      [
+        "zq.~M:S$@3", "Basic", "Parent::Child", "Hello <b>world</b> &amp; friends", #"<img src="pixel.png">"#, "",
+        "a::b greeting",
+      ],
       ["q(AA[xz#x8", "Basic", "Parent", "Plain, with \"quotes\"; and\ttab", "line1<br>line2\nline3", "", "marked"],
     ]
     let expected =

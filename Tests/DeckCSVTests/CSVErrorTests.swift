@@ -37,12 +37,15 @@ struct CSVErrorTests {
     Case(
       "unterminated quote", "#separator:tab\nfront\tback\n\"Plain, with \"\"quotes\"\" and a missing end\tx\n",
       .wrongFormat,
-      ":3:1: unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\"Plain, with \"quotes\" and a mis…')"),
+      ":3:1: unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\"Plain, with \"quotes\" and a mis…')"
+    ),
     Case(
       "unterminated quote in a later field", "a,\"b\nc,d\n", .wrongFormat,
-      ":1:3: unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\"b\\nc,d\\n')"),
+      ":1:3: unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\"b\\nc,d\\n')"
+    ),
     Case(
-      "more fields than #notetype:Basic has", "#separator:,\n#notetype:Basic\nq,a\nq2,a2,extra text that goes on and on\n",
+      "more fields than #notetype:Basic has",
+      "#separator:,\n#notetype:Basic\nq,a\nq2,a2,extra text that goes on and on\n",
       .corrupt,
       ":4:7: this row has more fields than note type 'Basic' has (2: Front, Back): column 3 is not one of them (near 'extra text that goes on and on'); say what each column holds with CSVOptions.columns, or choose the note type with CSVOptions.noteType"
     ),
@@ -56,19 +59,27 @@ struct CSVErrorTests {
       ":1:5: this row has more fields than note type 'Basic' has (2: Front, Back): column 3 is not one of them (near 'x'); say what each column holds with CSVOptions.columns, or choose the note type with CSVOptions.noteType"
     ),
     Case(
-      "Latin-1 bytes", bytes: Array("#separator:,\nfront,".utf8) + [0x63, 0x61, 0x66, 0xE9, 0x20, 0x61, 0x75, 0x20, 0x6C, 0x61, 0x69, 0x74] + [0x0A],
+      "Latin-1 bytes",
+      bytes: Array("#separator:,\nfront,".utf8) + [
+        0x63, 0x61, 0x66, 0xE9, 0x20, 0x61, 0x75, 0x20, 0x6C, 0x61, 0x69, 0x74,
+      ] + [0x0A],
       .wrongFormat,
-      ":2:10: not UTF-8: byte 0xE9 is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near 'caf\u{FFFD} au lait')"),
+      ":2:10: not UTF-8: byte 0xE9 is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near 'caf\u{FFFD} au lait')"
+    ),
     Case(
-      "bad bytes after doubled quotes in a quoted field", bytes: Array("a,\"x\"\"y\n\"\"z".utf8) + [0xFF] + Array("\",b\n".utf8),
+      "bad bytes after doubled quotes in a quoted field",
+      bytes: Array("a,\"x\"\"y\n\"\"z".utf8) + [0xFF] + Array("\",b\n".utf8),
       .wrongFormat,
-      ":2:4: not UTF-8: byte 0xFF is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near '\"z\u{FFFD}')"),
+      ":2:4: not UTF-8: byte 0xFF is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near '\"z\u{FFFD}')"
+    ),
     Case(
       "bad bytes in a header line", bytes: Array("#tags:".utf8) + [0xC3, 0x28] + [0x0A, 0x61, 0x0A], .wrongFormat,
-      ":1:7: not UTF-8: byte 0xC3 is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near '#tags:\u{FFFD}(')"),
+      ":1:7: not UTF-8: byte 0xC3 is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near '#tags:\u{FFFD}(')"
+    ),
     Case(
       "a UTF-16 file", bytes: [0xFF, 0xFE, 0x61, 0x00, 0x2C, 0x00, 0x62, 0x00, 0x0A, 0x00], .wrongFormat,
-      ":1:1: not UTF-8: the file starts with the byte order mark of UTF-16 (0xFF 0xFE); deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8"),
+      ":1:1: not UTF-8: the file starts with the byte order mark of UTF-16 (0xFF 0xFE); deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8"
+    ),
     Case(
       "only header lines", "#separator:tab\n#html:true\n", .corrupt,
       ": has no rows to read (2 header lines); Anki refuses such a file as empty"),

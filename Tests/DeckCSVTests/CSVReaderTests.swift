@@ -1,10 +1,11 @@
 import DeckAnki
-@testable import DeckCSV
 import DeckCore
 import DeckIO
 import DeckTestSupport
 import Foundation
 import Testing
+
+@testable import DeckCSV
 
 @Suite("CSV reader: rows to the model, as Anki's importer reads them")
 struct CSVReaderTests {
@@ -53,7 +54,11 @@ struct CSVReaderTests {
     let notes = NoteView.all(collection)
     #expect(notes.map(\.decks) == [["Parent::Child"], ["Parent"], ["Parent::Child"], ["Parent"], ["Default"]])
     #expect(notes[1].guid == "q(AA[xz#x8")
-    #expect(notes[4] == NoteView(guid: "q{@p%d%NhH", noteType: "Vocab (3 fields)", fields: ["chat", "cat", "Le chat dort."], tags: ["vocab"], decks: ["Default"], cards: [0]))
+    #expect(
+      notes[4]
+        == NoteView(
+          guid: "q{@p%d%NhH", noteType: "Vocab (3 fields)", fields: ["chat", "cat", "Le chat dort."], tags: ["vocab"],
+          decks: ["Default"], cards: [0]))
     let vocab = try #require(collection.noteTypes.first { $0.name == "Vocab (3 fields)" })
     #expect(vocab.fieldNames == ["Field 1", "Field 2", "Field 3"])
     #expect(vocab.templates.map(\.questionFormat) == ["{{Field 1}}"])
@@ -63,7 +68,9 @@ struct CSVReaderTests {
       ])
   }
 
-  @Test("notes_html_tags: the Vocab row's third column, which Basic has no field for, is left out as Anki leaves it, with a warning")
+  @Test(
+    "notes_html_tags: the Vocab row's third column, which Basic has no field for, is left out as Anki leaves it, with a warning"
+  )
   func notesHTMLTagsSample() throws {
     let path = Fixtures.path("csv/anki/notes_html_tags.txt")
     let (collection, warnings) = try CSVReader().read(path: path)
@@ -90,12 +97,15 @@ struct CSVReaderTests {
   func rangeLists() {
     #expect(CSVNoteTypeCatalog.rangeList([3]) == "3")
     #expect(CSVNoteTypeCatalog.rangeList([5, 3, 4, 9]) == "3–5, 9")
-    #expect(CSVNoteTypeCatalog.rangeList(Array(stride(from: 1, through: 40, by: 2))) == "1, 3, 5, 7, 9, 11, 13, 15, 17, 19, …")
+    #expect(
+      CSVNoteTypeCatalog.rangeList(Array(stride(from: 1, through: 40, by: 2))) == "1, 3, 5, 7, 9, 11, 13, 15, 17, 19, …"
+    )
   }
 
   // MARK: - Stock note types
 
-  @Test("stock note types are the real ones: same as in a collection the real Anki made", arguments: StockNoteTypes.names)
+  @Test(
+    "stock note types are the real ones: same as in a collection the real Anki made", arguments: StockNoteTypes.names)
   func stockNoteTypes(_ name: String) throws {
     let collection = try AnkiPackageReader().read(path: Fixtures.path("anki/latest.colpkg")).collection
     let real = try #require(collection.noteTypes.first { $0.name == name })
@@ -153,10 +163,15 @@ struct CSVReaderTests {
   @Test("a spreadsheet with a header row: names map the columns, BOM and CRLF handled, tags column named")
   func headerRow() throws {
     let options = CSVOptions(hasHeaderRow: true, deck: "Words")
-    let (collection, warnings) = try CSVReader(options: options).read(path: Fixtures.path("csv/sheets/header_bom_crlf.csv"))
+    let (collection, warnings) = try CSVReader(options: options).read(
+      path: Fixtures.path("csv/sheets/header_bom_crlf.csv"))
     #expect(warnings.isEmpty)
     let notes = NoteView.all(collection)
-    #expect(notes.map(\.fields) == [["bonjour", "hello"], ["merci, beaucoup", #"thank you "very" much"#], ["deux\nlignes", "two lines"], ["<b>gras</b>", "bold"]])
+    #expect(
+      notes.map(\.fields) == [
+        ["bonjour", "hello"], ["merci, beaucoup", #"thank you "very" much"#], ["deux\nlignes", "two lines"],
+        ["<b>gras</b>", "bold"],
+      ])
     #expect(notes.map(\.tags) == [["french", "greeting"], ["french"], [], ["html"]])
     #expect(Set(notes.flatMap(\.decks)) == ["Words"])
   }
@@ -186,7 +201,12 @@ struct CSVReaderTests {
   func unknownNoteTypeFromColumns() throws {
     let options = CSVOptions(columns: try ColumnMapping(parsing: "Word,Meaning,Example"), noteType: "Vocab")
     let (notes, collection, warnings) = try Self.read("être,to be,Je suis.\n", options)
-    #expect(notes == [NoteView(guid: notes[0].guid, noteType: "Vocab", fields: ["être", "to be", "Je suis."], tags: [], decks: ["Default"], cards: [0])])
+    #expect(
+      notes == [
+        NoteView(
+          guid: notes[0].guid, noteType: "Vocab", fields: ["être", "to be", "Je suis."], tags: [], decks: ["Default"],
+          cards: [0])
+      ])
     #expect(collection.noteTypes.first?.fieldNames == ["Word", "Meaning", "Example"])
     #expect(
       warnings == [
@@ -207,7 +227,8 @@ struct CSVReaderTests {
 
   @Test("a stock note type that rows give more fields keeps them, named by #columns, with a warning")
   func widenedStockType() throws {
-    let text = "#separator:tab\n#html:true\n#notetype column:1\n#columns:type\tText\tBack Extra\tFrequency\tImage\nCloze\t{{c1::a}}\t\t3\t\nBasic\tq\ta\t\t\n"
+    let text =
+      "#separator:tab\n#html:true\n#notetype column:1\n#columns:type\tText\tBack Extra\tFrequency\tImage\nCloze\t{{c1::a}}\t\t3\t\nBasic\tq\ta\t\t\n"
     let (notes, collection, warnings) = try Self.read(text, name: "w.txt")
     let cloze = try #require(collection.noteTypes.first { $0.name == "Cloze" })
     #expect(cloze.fieldNames == ["Text", "Back Extra", "Frequency"])
@@ -240,7 +261,8 @@ struct CSVReaderTests {
       warnings == [
         "s.csv: warning: [csv-separator] the file has no #separator: line, and the separator found the way Anki finds it is semicolon, not comma as the extension suggests; pass CSVOptions.separator if that is wrong"
       ])
-    #expect(try Self.read("front1;back1,x\n", CSVOptions(separator: .comma)).notes.map(\.fields) == [["front1;back1", "x"]])
+    #expect(
+      try Self.read("front1;back1,x\n", CSVOptions(separator: .comma)).notes.map(\.fields) == [["front1;back1", "x"]])
     #expect(try Self.read("one two\n", name: "s.txt").notes.map(\.fields) == [["one", "two"]])
   }
 
@@ -263,7 +285,8 @@ struct CSVReaderTests {
       ])
   }
 
-  @Test("GUIDs: a GUID column is kept; otherwise derived from content, the same on every read; a repeated GUID is replaced")
+  @Test(
+    "GUIDs: a GUID column is kept; otherwise derived from content, the same on every read; a repeated GUID is replaced")
   func guids() throws {
     let text = "#separator:,\n#guid column:1\nabc,q1,a1\n,q2,a2\nabc,q3,a3\n,q2,a2\n"
     let first = try Self.read(text, name: "g.csv")

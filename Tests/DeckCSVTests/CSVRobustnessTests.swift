@@ -13,11 +13,14 @@ struct CSVRobustnessTests {
     CSVOptions(separator: .comma, noteType: "Unknown type"),
   ]
 
-  @Test("thousands of mutated fixtures: each reads, or fails with a DeckError naming a line", arguments: CSVTruth.fixtures)
+  @Test(
+    "thousands of mutated fixtures: each reads, or fails with a DeckError naming a line", arguments: CSVTruth.fixtures)
   func mutations(_ fixture: String) throws {
     let original = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(fixture))))
     var generator = SplitMix(seed: UInt64(fixture.utf8.count) &* 7919)
-    let inserts: [[UInt8]] = [[0x22], [0x22, 0x22], [0x0A], [0x0D], [0x09], [0x2C], [0x23], [0xFF], [0xC3], [0xEF, 0xBB, 0xBF], [0x00]]
+    let inserts: [[UInt8]] = [
+      [0x22], [0x22, 0x22], [0x0A], [0x0D], [0x09], [0x2C], [0x23], [0xFF], [0xC3], [0xEF, 0xBB, 0xBF], [0x00],
+    ]
     for round in 0..<300 {
       var bytes = original
       for _ in 0..<Int(generator.next() % 4 + 1) {
@@ -31,9 +34,10 @@ struct CSVRobustnessTests {
       let options = Self.options[round % Self.options.count]
       do {
         let (collection, _) = try CSVReader(options: options).read(data: Data(bytes), name: "m.csv")
-        #expect(collection.notes.allSatisfy { note in
-          collection.noteTypes.first { $0.id == note.noteTypeID }?.fields.count == note.fields.count
-        })
+        #expect(
+          collection.notes.allSatisfy { note in
+            collection.noteTypes.first { $0.id == note.noteTypeID }?.fields.count == note.fields.count
+          })
         #expect(Set(collection.notes.map(\.guid)).count == collection.notes.count)
       } catch let error as DeckError {
         #expect(error.description.hasPrefix("m.csv"))

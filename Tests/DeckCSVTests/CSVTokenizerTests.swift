@@ -48,7 +48,8 @@ struct CSVTokenizerTests {
     Case("CRLF line ends", "a,b\r\nc,d\r\n", .comma, [["a", "b"], ["c", "d"]]),
     Case("lone CR ends a record", "a,b\rc,d\r\ne,f\n", .comma, [["a", "b"], ["c", "d"], ["e", "f"]]),
     Case("empty lines are skipped", "a,b\n\n\r\n\nc,d\n", .comma, [["a", "b"], ["c", "d"]]),
-    Case("a # line where a record starts is a comment", "#note\na,b\n#c,d\ne,#f\n", .comma, [["a", "b"], ["e", "#f"]]),
+    Case(
+      "a # line where a record starts is a comment", "#note\na,b\n#c,d\ne,#f\n", .comma, [["a", "b"], ["e", "#f"]]),
     Case("a # line inside a quoted field is text", "\"x\n#y\",z\n", .comma, [["x\n#y", "z"]]),
     Case("text after a closing quote is appended", #""ab"cd,x"#, .comma, [["abcd", "x"]]),
     Case("a quote inside an unquoted field is text", #"a"b,c"d""#, .comma, [[#"a"b"#, #"c"d""#]]),

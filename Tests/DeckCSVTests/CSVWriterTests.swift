@@ -76,13 +76,17 @@ struct CSVWriterTests {
       notes: [Note(id: 1, guid: "v1", noteTypeID: 5, fields: ["chat", "cat"])],
       cards: [Card(id: 1, noteID: 1, templateOrdinal: 0, deckID: 1)])
     let (text, _, path) = try write(collection, "vocab.tsv")
-    #expect(text.contains("#tags column:6\n#columns:guid\tnotetype\tdeck\tWord\tMeaning\ttags\nv1\tVocab\tDefault\tchat\tcat\t\n"))
+    #expect(
+      text.contains(
+        "#tags column:6\n#columns:guid\tnotetype\tdeck\tWord\tMeaning\ttags\nv1\tVocab\tDefault\tchat\tcat\t\n"))
     let readBack = try CSVReader().read(path: path).collection
     #expect(readBack.noteTypes.map(\.fieldNames) == [["Word", "Meaning"]])
     #expect(readBack.notes.map(\.fields) == [["chat", "cat"]])
   }
 
-  @Test("every fixture package -> CSV -> model keeps each note's GUID, note type, fields, tags and deck", arguments: Fixtures.ankiPackages)
+  @Test(
+    "every fixture package -> CSV -> model keeps each note's GUID, note type, fields, tags and deck",
+    arguments: Fixtures.ankiPackages)
   func roundTrip(_ package: String) throws {
     let original = try AnkiPackageReader().read(path: Fixtures.path(package)).collection
     for name in ["deck.txt", "deck.csv"] {
@@ -110,7 +114,9 @@ struct CSVWriterTests {
       var fields = note.fields
       while fields.last == "" { fields.removeLast() }
       rows[note.guid] =
-        [noteTypes[note.noteTypeID] ?? "?", deck.flatMap { decks[$0] } ?? "?"] + fields + ["tags: " + note.tags.joined(separator: " ")]
+        [noteTypes[note.noteTypeID] ?? "?", deck.flatMap { decks[$0] } ?? "?"] + fields + [
+          "tags: " + note.tags.joined(separator: " ")
+        ]
     }
     return rows
   }
@@ -129,7 +135,8 @@ struct CSVWriterTests {
       ])
   }
 
-  @Test("--header alone: every column with a row of names; reading it back with --header (as HTML) gives the same notes")
+  @Test(
+    "--header alone: every column with a row of names; reading it back with --header (as HTML) gives the same notes")
   func headerOnlySheet() throws {
     let options = CSVOptions(hasHeaderRow: true)
     let (text, _, path) = try write(Self.small, "sheet.tsv", options)
@@ -146,7 +153,10 @@ struct CSVWriterTests {
     let options = CSVOptions(columns: try ColumnMapping(parsing: "Word,tags"))
     let (text, warnings, path) = try write(Self.small, "words.csv", options)
     #expect(text == "bonjour,fr a::b\n{{c1::Paris}}\tcapital,\n\"line\nbreak\",t\n")
-    #expect(warnings.first == "\(path): warning: [csv-columns] fields not in CSVOptions.columns are not written: Basic: Back (2 notes); Cloze: Back Extra (1 note)")
+    #expect(
+      warnings.first
+        == "\(path): warning: [csv-columns] fields not in CSVOptions.columns are not written: Basic: Back (2 notes); Cloze: Back Extra (1 note)"
+    )
   }
 
   @Test("what a CSV cannot keep is reported, one warning per kind, with counts and names")
@@ -170,7 +180,8 @@ struct CSVWriterTests {
         fields: ["front \(index) \"quoted\", with\ttab", "back\nline \(index) 日本語"], tags: ["t\(index % 7)"])
     }
     let cards = notes.map { Card(id: $0.id, noteID: $0.id, templateOrdinal: 0, deckID: 1) }
-    let collection = DeckCollection(decks: [Deck(id: 1, name: "Default")], noteTypes: [Self.basic], notes: notes, cards: cards)
+    let collection = DeckCollection(
+      decks: [Deck(id: 1, name: "Default")], noteTypes: [Self.basic], notes: notes, cards: cards)
     let (_, warnings, path) = try write(collection, "large.txt")
     #expect(warnings.isEmpty)
     let (readBack, readWarnings) = try CSVReader().read(path: path)

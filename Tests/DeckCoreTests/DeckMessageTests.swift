@@ -25,13 +25,16 @@ struct DeckMessageTests {
 
   @Test("errors and warnings keep the setting; naming writes it into the words")
   func errorsAndWarnings() {
-    let error = DeckError(.invalidRequest, at: SourceLocation(file: "out.apkg"), "already exists; pass \(setting: .replaceExisting) to replace it")
+    let error = DeckError(
+      .invalidRequest, at: SourceLocation(file: "out.apkg"),
+      "already exists; pass \(setting: .replaceExisting) to replace it")
     #expect(error.message == "already exists; pass ExistingFilePolicy.replace to replace it")
     #expect(error.wording.settings == [.replaceExisting])
     let named = error.naming { _ in "--force" }
     #expect(named.description == "out.apkg: already exists; pass --force to replace it")
     #expect(named.wording.settings.isEmpty)
-    let warning = Diagnostic("csv-separator", at: SourceLocation(file: "s.csv"), "pass \(setting: .csvSeparator) if that is wrong")
+    let warning = Diagnostic(
+      "csv-separator", at: SourceLocation(file: "s.csv"), "pass \(setting: .csvSeparator) if that is wrong")
     #expect(warning.naming { _ in "--separator" }.message == "pass --separator if that is wrong")
     #expect(DeckError.Kind.notFaithful.explanation.settings == [.strict])
   }

@@ -34,9 +34,14 @@ struct ProgressTests {
 
   @Test("descriptions")
   func descriptions() {
-    #expect(ConversionProgress(phase: .readingNotes, completed: 12_000, total: 100_000).description == "Reading notes 12,000/100,000")
+    #expect(
+      ConversionProgress(phase: .readingNotes, completed: 12_000, total: 100_000).description
+        == "Reading notes 12,000/100,000")
     #expect(ConversionProgress(phase: .copyingMedia, completed: 5, total: nil).description == "Copying media 5")
-    #expect(ConversionProgress(phase: .unpackingCollection, completed: 12_500_000, total: nil).description == "Unpacking the collection 12 MB")
-    #expect(ConversionProgress(phase: .writingPackage, completed: 420, total: 1000).description == "Writing the package 42%")
+    #expect(
+      ConversionProgress(phase: .unpackingCollection, completed: 12_500_000, total: nil).description
+        == "Unpacking the collection 12 MB")
+    #expect(
+      ConversionProgress(phase: .writingPackage, completed: 420, total: 1000).description == "Writing the package 42%")
   }
 }

@@ -48,7 +48,8 @@ struct TerminalTextTests {
 
   @Test("every code point the rule names is escaped, and none of the printable ASCII or Latin-1")
   func rule() throws {
-    let named = Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F)
+    let named =
+      Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F)
       + [0x061C, 0x200E, 0x200F] + Array(0x202A...0x202E) + Array(0x2066...0x2069)
     for value in named {
       let scalar = try #require(Unicode.Scalar(UInt32(value)))

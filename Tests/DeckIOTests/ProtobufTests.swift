@@ -21,7 +21,9 @@ struct ProtobufTests {
     var entry = ProtobufReader(try reader.readLengthDelimited(), location: Self.location.item("entry 0"))
     #expect(try reader.nextField() == nil)
 
-    var name = "", size: UInt32 = 0, digest: [UInt8] = []
+    var name = ""
+    var size: UInt32 = 0
+    var digest: [UInt8] = []
     while let field = try entry.nextField() {
       switch (field.number, field.wireType) {
       case (1, .lengthDelimited): name = try entry.readString()
@@ -61,22 +63,36 @@ struct ProtobufTests {
       let field = try #require(try reader.nextField())
       return (field.number, field.wireType)
     }
-    #expect(try next() == (1, .varint)); #expect(try reader.readVarint() == 3)
-    #expect(try next() == (2, .varint)); #expect(try reader.readVarint() == UInt64.max)
-    #expect(try next() == (3, .varint)); #expect(try reader.readInt64() == -5)
-    #expect(try next() == (4, .varint)); #expect(try reader.readBool())
-    #expect(try next() == (5, .varint)); #expect(try reader.readBool() == false)
-    #expect(try next() == (6, .lengthDelimited)); #expect(try reader.readLengthDelimited() == Data([0, 1, 2]))
-    #expect(try next() == (7, .lengthDelimited)); #expect(try reader.readString() == "")
-    #expect(try next() == (8, .fixed32)); #expect(try reader.readFloat() == 1.5)
-    #expect(try next() == (9, .fixed64)); #expect(try reader.readDouble() == -2.25)
+    #expect(try next() == (1, .varint))
+    #expect(try reader.readVarint() == 3)
+    #expect(try next() == (2, .varint))
+    #expect(try reader.readVarint() == UInt64.max)
+    #expect(try next() == (3, .varint))
+    #expect(try reader.readInt64() == -5)
+    #expect(try next() == (4, .varint))
+    #expect(try reader.readBool())
+    #expect(try next() == (5, .varint))
+    #expect(try reader.readBool() == false)
+    #expect(try next() == (6, .lengthDelimited))
+    #expect(try reader.readLengthDelimited() == Data([0, 1, 2]))
+    #expect(try next() == (7, .lengthDelimited))
+    #expect(try reader.readString() == "")
+    #expect(try next() == (8, .fixed32))
+    #expect(try reader.readFloat() == 1.5)
+    #expect(try next() == (9, .fixed64))
+    #expect(try reader.readDouble() == -2.25)
     #expect(try next() == (10, .lengthDelimited))
     var nested = ProtobufReader(try reader.readLengthDelimited(), location: Self.location)
-    #expect(try nested.nextField()?.number == 1); #expect(try nested.readString() == "caféblue.png")
-    #expect(try nested.nextField()?.number == 2); #expect(try nested.readUInt32() == 69)
-    #expect(try next() == (11, .lengthDelimited)); #expect(try reader.readPackedFloats() == [0.5, -1, 3.25])
-    #expect(try next() == (255, .varint)); #expect(try reader.readVarint() == 7)
-    #expect(try next() == (0x1FFF_FFFF, .varint)); #expect(try reader.readVarint() == 1)
+    #expect(try nested.nextField()?.number == 1)
+    #expect(try nested.readString() == "caféblue.png")
+    #expect(try nested.nextField()?.number == 2)
+    #expect(try nested.readUInt32() == 69)
+    #expect(try next() == (11, .lengthDelimited))
+    #expect(try reader.readPackedFloats() == [0.5, -1, 3.25])
+    #expect(try next() == (255, .varint))
+    #expect(try reader.readVarint() == 7)
+    #expect(try next() == (0x1FFF_FFFF, .varint))
+    #expect(try reader.readVarint() == 1)
     #expect(try reader.nextField() == nil)
   }
 
@@ -145,7 +161,9 @@ struct ProtobufTests {
     #expect(try reader.nextField()?.number == 3)
     let error = try #require(throws: DeckError.self) { _ = try reader.readLengthDelimited() }
     #expect(error.kind == .corrupt)
-    #expect(error.description == "deck.apkg: member 'media': byte 3: protobuf: field 3 runs past the end of the message (buffer underflow)")
+    #expect(
+      error.description
+        == "deck.apkg: member 'media': byte 3: protobuf: field 3 runs past the end of the message (buffer underflow)")
 
     var fixed = ProtobufReader(Data([0x0D, 0x00, 0x00]), location: Self.location)
     _ = try fixed.nextField()

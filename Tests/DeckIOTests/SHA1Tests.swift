@@ -38,7 +38,9 @@ struct SHA1Tests {
     #expect(hasher.finalize() == SHA1.digest(data))
   }
 
-  @Test("padding boundaries match sha1sum", .enabled(if: Shell.has("sha1sum")), arguments: [55, 56, 57, 63, 64, 65, 119, 120, 128])
+  @Test(
+    "padding boundaries match sha1sum", .enabled(if: Shell.has("sha1sum")),
+    arguments: [55, 56, 57, 63, 64, 65, 119, 120, 128])
   func boundaries(length: Int) throws {
     let data = Shell.randomBytes(length, seed: UInt64(length))
     let output = try Shell.run("sha1sum", input: data).output

@@ -93,10 +93,12 @@ struct SQLiteTests {
     try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
     for readOnly in [true, false] {
       let error = try #require(throws: DeckError.self) {
-        _ = try SQLiteDatabase(path: path, readOnly: readOnly, location: SourceLocation(file: "deck.apkg", member: "collection.anki21"))
+        _ = try SQLiteDatabase(
+          path: path, readOnly: readOnly, location: SourceLocation(file: "deck.apkg", member: "collection.anki21"))
       }
       #expect(error.kind == .wrongFormat)
-      #expect(error.description == "deck.apkg: member 'collection.anki21': not an SQLite database (file is not a database)")
+      #expect(
+        error.description == "deck.apkg: member 'collection.anki21': not an SQLite database (file is not a database)")
     }
   }
 

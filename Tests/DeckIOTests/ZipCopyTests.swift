@@ -31,7 +31,8 @@ struct ZipCopyTests {
     #expect(copyBytes.count < sourceBytes.count + 2_000, "nothing was stored uncompressed")
     try #require(Shell.has("python3"))
     let check = try Shell.run(
-      "python3 -c \"import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip(), ';'.join(i.filename + ':' + str(i.compress_type) for i in z.infolist()))\" '\(copyPath)'")
+      "python3 -c \"import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip(), ';'.join(i.filename + ':' + str(i.compress_type) for i in z.infolist()))\" '\(copyPath)'"
+    )
     let text = String(decoding: check.output, as: UTF8.self)
     #expect(text.hasPrefix("None "))
     #expect(text.contains("copy/text.txt:8"))

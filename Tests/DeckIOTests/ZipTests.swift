@@ -175,7 +175,8 @@ struct ZipTests {
   func notAZip() throws {
     let scratch = try TemporaryDirectory()
     let good = try Data(contentsOf: URL(fileURLWithPath: try Self.makeArchive(in: scratch)))
-    let cut = "the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"
+    let cut =
+      "the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"
     let cases: [(String, Data, DeckError.Kind, String)] = [
       ("text.apkg", Data("just some text\n".utf8), .wrongFormat, "not a zip archive (Not a zip archive)"),
       ("half.apkg", good.prefix(good.count / 2), .corrupt, "byte \(good.count / 2): \(cut)"),

@@ -58,9 +58,11 @@ struct ZstdTests {
     #expect(try Zstd.decompress(joined, limit: 100, location: Self.location) == Data("first second".utf8))
   }
 
-  @Test("garbage is wrongFormat: not a zstd frame (Unknown frame descriptor)", arguments: [
-    Data("SQLite format 3\0 not compressed".utf8), Data("{}".utf8), Data([0x00]),
-  ])
+  @Test(
+    "garbage is wrongFormat: not a zstd frame (Unknown frame descriptor)",
+    arguments: [
+      Data("SQLite format 3\0 not compressed".utf8), Data("{}".utf8), Data([0x00]),
+    ])
   func garbage(input: Data) throws {
     let error = try #require(throws: DeckError.self) {
       _ = try Zstd.decompress(input, limit: 1 << 20, location: Self.location)
@@ -106,7 +108,9 @@ struct ZstdTests {
       _ = try Zstd.decompress(frame, limit: 99_999, location: Self.location)
     }
     #expect(error.kind == .limitExceeded)
-    #expect(error.description == "deck.apkg: member 'collection.anki21b': the decompressed data is larger than the limit of 99999 bytes")
+    #expect(
+      error.description
+        == "deck.apkg: member 'collection.anki21b': the decompressed data is larger than the limit of 99999 bytes")
   }
 
   @Test("decompressing into a file writes it, and removes it after a failure")

@@ -37,7 +37,9 @@ struct JSONDirectoryTests {
     return folder
   }
 
-  @Test("package -> json-dir -> model equals the model, the folder's bytes are the same every time, and the JSON document written from it is byte-identical", arguments: packages)
+  @Test(
+    "package -> json-dir -> model equals the model, the folder's bytes are the same every time, and the JSON document written from it is byte-identical",
+    arguments: packages)
   func roundTrip(package: String) throws {
     let original = try AnkiPackageReader().read(path: Fixtures.path(package)).collection
     let scratch = try TemporaryDirectory()
@@ -51,7 +53,8 @@ struct JSONDirectoryTests {
     #expect(try Self.files(first) == (try Self.files(second)))
     try DeckJSONWriter().write(original, to: scratch.path(for: "a.json"))
     try DeckJSONWriter().write(readBack, to: scratch.path(for: "b.json"))
-    #expect(FileManager.default.contentsEqual(atPath: scratch.path(for: "a.json"), andPath: scratch.path(for: "b.json")))
+    #expect(
+      FileManager.default.contentsEqual(atPath: scratch.path(for: "a.json"), andPath: scratch.path(for: "b.json")))
     // Media are raw files, byte for byte.
     for file in original.media {
       let copied = MediaBlob(source: FileMediaSource(path: first + "/media/" + file.name))
@@ -103,7 +106,8 @@ struct JSONDirectoryTests {
     original.cards.reverse()
     original.reviews.reverse()
     original.reviews.append(
-      Review(id: 5, cardID: 999_999, ease: 1, interval: 0, lastInterval: 0, easeFactor: 0, duration: 1, kind: .learning))
+      Review(id: 5, cardID: 999_999, ease: 1, interval: 0, lastInterval: 0, easeFactor: 0, duration: 1, kind: .learning)
+    )
     var twin = original.notes[0]
     twin.id += 1_000_000
     original.notes.append(twin)
@@ -130,7 +134,8 @@ struct JSONDirectoryTests {
     #expect(DeckJSONDirectory.noteFileStem(guid: String(repeating: "x", count: 300), occurrence: 1).hasPrefix("sha1-"))
   }
 
-  @Test("media names that are not one safe file name, or differ only in case, are refused and nothing is written outside")
+  @Test(
+    "media names that are not one safe file name, or differ only in case, are refused and nothing is written outside")
   func hostileMediaNames() throws {
     let original = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy1.apkg")).collection
     for names in [["../escape.png"], ["a/b.png"], ["Pic.png", "pic.png"]] {

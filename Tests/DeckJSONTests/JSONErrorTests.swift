@@ -16,45 +16,90 @@ struct JSONErrorTests {
   }
 
   static let valid = #""format": "deckport-deck", "version": 1"#
-  static let basic = #""noteTypes": [{"name": "Basic", "fields": [{"name": "Front"}, {"name": "Back"}], "templates": [{"name": "Card 1", "question": "{{Front}}"}]}]"#
+  static let basic =
+    #""noteTypes": [{"name": "Basic", "fields": [{"name": "Front"}, {"name": "Back"}], "templates": [{"name": "Card 1", "question": "{{Front}}"}]}]"#
 
   static let cases: [Case] = [
-    Case(id: "not JSON", json: "hello", kind: .wrongFormat,
-         message: ":1:1: invalid JSON: expected a value (an object, array, string, number, true, false or null) (near 'hello')"),
-    Case(id: "missing comma", json: "{\n  \"format\": \"deckport-deck\"\n  \"version\": 1}", kind: .wrongFormat,
-         message: ":3:3: invalid JSON: expected ',' or '}' after an object value (near '\"version\": 1}')"),
-    Case(id: "unterminated string", json: "{\"format\": \"deckport-deck", kind: .wrongFormat,
-         message: ":1:12: invalid JSON: this string has no closing quote (near '\"deckport-deck')"),
-    Case(id: "truncated", json: "{\"format\": ", kind: .wrongFormat,
-         message: ":1:12: invalid JSON: the document ends where a value should be (at the end of the file)"),
-    Case(id: "not a deck document", json: "[1, 2]", kind: .corrupt,
-         message: ": at (top level): expected an object"),
-    Case(id: "no format marker", json: #"{"notes": []}"#, kind: .wrongFormat,
-         message: #": at format: not a deckport deck document: the top-level key "format": "deckport-deck" is missing"#),
-    Case(id: "unknown version", json: #"{"format": "deckport-deck", "version": 7, "notes": 3}"#, kind: .unsupportedVersion,
-         message: ": at version: deckport deck format version 7 is not supported; this deckport reads version 1"),
-    Case(id: "fields not an object", json: "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Basic\", \"fields\": [\"a\", \"b\"]}]}", kind: .corrupt,
-         message: ": at notes[0].fields: expected an object of strings"),
-    Case(id: "field value not a string", json: "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Basic\", \"fields\": {\"Front\": 3}}]}", kind: .corrupt,
-         message: ": at notes[0].fields.Front: expected a string"),
-    Case(id: "missing key", json: "{\(valid), \(basic), \"notes\": [{\"fields\": {}}]}", kind: .corrupt,
-         message: #": at notes[0].noteType: the key "noteType" is missing"#),
-    Case(id: "unknown field", json: "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Basic\", \"fields\": {\"Frnt\": \"x\"}}]}", kind: .corrupt,
-         message: ": at notes[0].fields: 'Frnt' is not a field of note type 'Basic' (its fields: Front, Back)"),
-    Case(id: "unknown note type", json: "{\(valid), \(basic), \"notes\": [{\"noteType\": 42, \"fields\": {}}]}", kind: .corrupt,
-         message: ": at notes[0].noteType: no note type has the id 42"),
-    Case(id: "two notes with one id", json: "{\(valid), \(basic), \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}, {\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}]}", kind: .corrupt,
-         message: ": at notes[1].id: notes[0] has the same id 5; cards refer to notes by id, so each note needs its own"),
-    Case(id: "two cards with one id", json: "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"D\"}], \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}], \"cards\": [{\"id\": 7, \"note\": 5, \"template\": 0, \"deck\": 1}, {\"id\": 7, \"note\": 5, \"template\": 0, \"deck\": 1}]}", kind: .corrupt,
-         message: ": at cards[1].id: cards[0] has the same id 7; reviews refer to cards by id, so each card needs its own"),
-    Case(id: "bad kind", json: "{\(valid), \"noteTypes\": [{\"name\": \"X\", \"kind\": \"clozz\", \"fields\": [], \"templates\": []}], \"notes\": []}", kind: .corrupt,
-         message: #": at noteTypes[0].kind: expected "standard" or "cloze", found "clozz""#),
-    Case(id: "unsafe media name", json: "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"../x.png\", \"data\": \"\"}]}", kind: .corrupt,
-         message: ": at media[0].name: '../x.png' is not a safe media file name (one path component, NFC, none of []<>:\"/?*^\\| or control characters)"),
-    Case(id: "media SHA-1 mismatch", json: "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.txt\", \"sha1\": \"0000000000000000000000000000000000000000\", \"data\": \"YWJj\"}]}", kind: .corrupt,
-         message: ": at media[0].data: the SHA-1 of 'a.txt' is a9993e364706816aba3e25717850c26c9cd0d89d, but its sha1 says 0000000000000000000000000000000000000000"),
-    Case(id: "media not base64", json: "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.txt\", \"data\": \"@@@\"}]}", kind: .corrupt,
-         message: ": at media[0].data: not valid base64"),
+    Case(
+      id: "not JSON", json: "hello", kind: .wrongFormat,
+      message:
+        ":1:1: invalid JSON: expected a value (an object, array, string, number, true, false or null) (near 'hello')"),
+    Case(
+      id: "missing comma", json: "{\n  \"format\": \"deckport-deck\"\n  \"version\": 1}", kind: .wrongFormat,
+      message: ":3:3: invalid JSON: expected ',' or '}' after an object value (near '\"version\": 1}')"),
+    Case(
+      id: "unterminated string", json: "{\"format\": \"deckport-deck", kind: .wrongFormat,
+      message: ":1:12: invalid JSON: this string has no closing quote (near '\"deckport-deck')"),
+    Case(
+      id: "truncated", json: "{\"format\": ", kind: .wrongFormat,
+      message: ":1:12: invalid JSON: the document ends where a value should be (at the end of the file)"),
+    Case(
+      id: "not a deck document", json: "[1, 2]", kind: .corrupt,
+      message: ": at (top level): expected an object"),
+    Case(
+      id: "no format marker", json: #"{"notes": []}"#, kind: .wrongFormat,
+      message: #": at format: not a deckport deck document: the top-level key "format": "deckport-deck" is missing"#),
+    Case(
+      id: "unknown version", json: #"{"format": "deckport-deck", "version": 7, "notes": 3}"#, kind: .unsupportedVersion,
+      message: ": at version: deckport deck format version 7 is not supported; this deckport reads version 1"),
+    Case(
+      id: "fields not an object",
+      json: "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Basic\", \"fields\": [\"a\", \"b\"]}]}", kind: .corrupt,
+      message: ": at notes[0].fields: expected an object of strings"),
+    Case(
+      id: "field value not a string",
+      json: "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Basic\", \"fields\": {\"Front\": 3}}]}", kind: .corrupt,
+      message: ": at notes[0].fields.Front: expected a string"),
+    Case(
+      id: "missing key", json: "{\(valid), \(basic), \"notes\": [{\"fields\": {}}]}", kind: .corrupt,
+      message: #": at notes[0].noteType: the key "noteType" is missing"#),
+    Case(
+      id: "unknown field",
+      json: "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Basic\", \"fields\": {\"Frnt\": \"x\"}}]}",
+      kind: .corrupt,
+      message: ": at notes[0].fields: 'Frnt' is not a field of note type 'Basic' (its fields: Front, Back)"),
+    Case(
+      id: "unknown note type", json: "{\(valid), \(basic), \"notes\": [{\"noteType\": 42, \"fields\": {}}]}",
+      kind: .corrupt,
+      message: ": at notes[0].noteType: no note type has the id 42"),
+    Case(
+      id: "two notes with one id",
+      json:
+        "{\(valid), \(basic), \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}, {\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}]}",
+      kind: .corrupt,
+      message: ": at notes[1].id: notes[0] has the same id 5; cards refer to notes by id, so each note needs its own"),
+    Case(
+      id: "two cards with one id",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"D\"}], \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}], \"cards\": [{\"id\": 7, \"note\": 5, \"template\": 0, \"deck\": 1}, {\"id\": 7, \"note\": 5, \"template\": 0, \"deck\": 1}]}",
+      kind: .corrupt,
+      message: ": at cards[1].id: cards[0] has the same id 7; reviews refer to cards by id, so each card needs its own"),
+    Case(
+      id: "bad kind",
+      json:
+        "{\(valid), \"noteTypes\": [{\"name\": \"X\", \"kind\": \"clozz\", \"fields\": [], \"templates\": []}], \"notes\": []}",
+      kind: .corrupt,
+      message: #": at noteTypes[0].kind: expected "standard" or "cloze", found "clozz""#),
+    Case(
+      id: "unsafe media name",
+      json: "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"../x.png\", \"data\": \"\"}]}",
+      kind: .corrupt,
+      message:
+        ": at media[0].name: '../x.png' is not a safe media file name (one path component, NFC, none of []<>:\"/?*^\\| or control characters)"
+    ),
+    Case(
+      id: "media SHA-1 mismatch",
+      json:
+        "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.txt\", \"sha1\": \"0000000000000000000000000000000000000000\", \"data\": \"YWJj\"}]}",
+      kind: .corrupt,
+      message:
+        ": at media[0].data: the SHA-1 of 'a.txt' is a9993e364706816aba3e25717850c26c9cd0d89d, but its sha1 says 0000000000000000000000000000000000000000"
+    ),
+    Case(
+      id: "media not base64",
+      json: "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.txt\", \"data\": \"@@@\"}]}",
+      kind: .corrupt,
+      message: ": at media[0].data: not valid base64"),
   ]
 
   @Test(arguments: cases)

@@ -27,7 +27,9 @@ struct JSONRoundTripTests {
     }
   }
 
-  @Test("a card whose note is missing, a card in a missing deck and a note with extra fields give a document deckport reads back")
+  @Test(
+    "a card whose note is missing, a card in a missing deck and a note with extra fields give a document deckport reads back"
+  )
   func damagedCollectionIsRepairedSoItReadsBack() throws {
     var original = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
     original.notes.removeAll { $0.id == 1_795_331_276_845 }
@@ -80,9 +82,13 @@ struct JSONRoundTripTests {
   func largeMediaStream() throws {
     let scratch = try TemporaryDirectory()
     var bytes = Data(count: 3_000_001)
-    for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 2654435761 >> 13) }
+    for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 13) }
     let collection = DeckCollection(
-      noteTypes: [NoteType(id: 1, name: "Basic", fields: [.init(name: "Front")], templates: [.init(name: "Card 1", questionFormat: "{{Front}}", answerFormat: "")])],
+      noteTypes: [
+        NoteType(
+          id: 1, name: "Basic", fields: [.init(name: "Front")],
+          templates: [.init(name: "Card 1", questionFormat: "{{Front}}", answerFormat: "")])
+      ],
       notes: [Note(id: 5, guid: "g", noteTypeID: 1, fields: [#"<img src="big.bin">"#])],
       media: [MediaFile(name: "big.bin", blob: MediaBlob(data: bytes))])
     let json = scratch.path(for: "big.json")

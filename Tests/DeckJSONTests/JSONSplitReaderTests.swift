@@ -42,30 +42,61 @@ struct JSONSplitReaderTests {
     }
   }
 
-  static let head = #""format": "deckport-deck", "version": 1, "noteTypes": [{"id": 5, "name": "Basic", "fields": [{"name": "Front"}, {"name": "Back"}], "templates": [{"name": "Card 1", "question": "{{Front}}"}]}], "decks": [{"id": 1, "name": "Default"}]"#
-  static let note = #"{"id": 10, "guid": "g", "noteType": 5, "fields": {"Front": "a", "Back": "b"}, "tags": ["t"], "modified": 3}"#
-  static let card = #"{"id": 20, "note": 10, "template": 0, "deck": 1, "modified": 4, "scheduling": {"type": 2, "queue": 2, "due": 5, "interval": 3, "easeFactor": 2500, "reviews": 1, "lapses": 0, "remainingSteps": 0, "flags": 0, "originalDue": 0, "originalDeck": 0, "data": ""}}"#
-  static let review = #"{"id": 30, "card": 20, "button": 3, "interval": 3, "lastInterval": 0, "easeFactor": 2500, "duration": 900, "kind": 1}"#
+  static let head =
+    #""format": "deckport-deck", "version": 1, "noteTypes": [{"id": 5, "name": "Basic", "fields": [{"name": "Front"}, {"name": "Back"}], "templates": [{"name": "Card 1", "question": "{{Front}}"}]}], "decks": [{"id": 1, "name": "Default"}]"#
+  static let note =
+    #"{"id": 10, "guid": "g", "noteType": 5, "fields": {"Front": "a", "Back": "b"}, "tags": ["t"], "modified": 3}"#
+  static let card =
+    #"{"id": 20, "note": 10, "template": 0, "deck": 1, "modified": 4, "scheduling": {"type": 2, "queue": 2, "due": 5, "interval": 3, "easeFactor": 2500, "reviews": 1, "lapses": 0, "remainingSteps": 0, "flags": 0, "originalDue": 0, "originalDeck": 0, "data": ""}}"#
+  static let review =
+    #"{"id": 30, "card": 20, "button": 3, "interval": 3, "lastInterval": 0, "easeFactor": 2500, "duration": 900, "kind": 1}"#
 
-  static func document(notes: [String] = [note], cards: [String] = [card], reviews: [String] = [review], extra: String = "") -> String {
+  static func document(
+    notes: [String] = [note], cards: [String] = [card], reviews: [String] = [review], extra: String = ""
+  ) -> String {
     "{\(head), \"notes\": [\(notes.joined(separator: ", "))], \"cards\": [\(cards.joined(separator: ", "))], \"reviews\": [\(reviews.joined(separator: ", "))]\(extra)}"
   }
 
   @Test("valid documents, written oddly") func valid() {
     Self.expectSame(Self.document())
-    Self.expectSame(Self.document(notes: [#"{"noteType": "Basic", "fields": {"Back": "x\ty\\\"z\/", "Front": "\u00e9"}, "extra": [1, {"a": "]"}]}"#], cards: [], reviews: []))
-    Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "caf\u0065\u0301", "Back": ""}, "id": -0}"#], cards: [], reviews: []))
+    Self.expectSame(
+      Self.document(
+        notes: [
+          #"{"noteType": "Basic", "fields": {"Back": "x\ty\\\"z\/", "Front": "\u00e9"}, "extra": [1, {"a": "]"}]}"#
+        ], cards: [], reviews: []))
+    Self.expectSame(
+      Self.document(
+        notes: [#"{"noteType": 5, "fields": {"Front": "caf\u0065\u0301", "Back": ""}, "id": -0}"#], cards: [],
+        reviews: []))
     Self.expectSame(Self.document(cards: [#"{"id": 20, "note": 10, "template": 0, "deck": "Default"}"#]))
-    Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a", "Front": "b"}}"#], cards: [], reviews: []))
+    Self.expectSame(
+      Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a", "Front": "b"}}"#], cards: [], reviews: []))
     Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {}, "id": 1, "id": 2}"#], cards: [], reviews: []))
-    Self.expectSame(Self.document(reviews: [#"{"id": 30, "card": 99, "button": 3, "interval": 3, "lastInterval": 0, "easeFactor": 2500, "duration": 900, "kind": 1}"#]))
+    Self.expectSame(
+      Self.document(reviews: [
+        #"{"id": 30, "card": 99, "button": 3, "interval": 3, "lastInterval": 0, "easeFactor": 2500, "duration": 900, "kind": 1}"#
+      ]))
     Self.expectSame("{\(Self.head), \"notes\": []}")
-    Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "id": -9223372036854775808, "modified": 9223372036854775807}"#], cards: [], reviews: []))
-    Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "id": 9223372036854775808}"#], cards: [], reviews: []))
+    Self.expectSame(
+      Self.document(
+        notes: [
+          #"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "id": -9223372036854775808, "modified": 9223372036854775807}"#
+        ], cards: [], reviews: []))
+    Self.expectSame(
+      Self.document(
+        notes: [#"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "id": 9223372036854775808}"#], cards: [],
+        reviews: []))
     Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "extra": 1e999}"#]))
-    Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "extra": "\ud800"}"#]))
-    Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "extra": 123456789012345678901234567890}"#]))
-    Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "extra": [1.5e3, -0.0, "\u00e9"]}"#]))
+    Self.expectSame(
+      Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "extra": "\ud800"}"#]))
+    Self.expectSame(
+      Self.document(notes: [
+        #"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "extra": 123456789012345678901234567890}"#
+      ]))
+    Self.expectSame(
+      Self.document(notes: [
+        #"{"noteType": 5, "fields": {"Front": "a", "Back": "b"}, "extra": [1.5e3, -0.0, "\u00e9"]}"#
+      ]))
   }
 
   @Test("the first problem is the same") func problems() {
@@ -75,19 +106,25 @@ struct JSONSplitReaderTests {
     let orphanCard = #"{"id": 20, "note": 77, "template": 0, "deck": 1}"#
     let badReview = #"{"id": 30, "card": 20}"#
     Self.expectSame(Self.document(notes: [Self.note, badNote]))
-    Self.expectSame(Self.document(notes: [unknownType], cards: [badCard]), "a decoding problem comes before a problem of meaning")
+    Self.expectSame(
+      Self.document(notes: [unknownType], cards: [badCard]), "a decoding problem comes before a problem of meaning")
     Self.expectSame(Self.document(cards: [orphanCard], reviews: [badReview]))
-    Self.expectSame(Self.document(notes: [unknownType], extra: #", "media": [{"name": 3, "data": ""}]"#), "media decoding before note meaning")
+    Self.expectSame(
+      Self.document(notes: [unknownType], extra: #", "media": [{"name": 3, "data": ""}]"#),
+      "media decoding before note meaning")
     Self.expectSame(Self.document(notes: [badNote], extra: #", "media": [{"name": 3, "data": ""}]"#))
     Self.expectSame(Self.document(notes: ["1", "null", "[]"]))
     Self.expectSame(Self.document(cards: [#"{"id": 20, "note": 10, "template": 0, "deck": true}"#]))
-    Self.expectSame(Self.document(cards: [#"{"id": 20, "note": 10, "template": 0, "deck": 1, "scheduling": {"type": 1}}"#]))
+    Self.expectSame(
+      Self.document(cards: [#"{"id": 20, "note": 10, "template": 0, "deck": 1, "scheduling": {"type": 1}}"#]))
     Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "a"}, "id": 99999999999999999999}"#]))
     Self.expectSame(Self.document(notes: [#"{"noteType": 5, "fields": {"Front": "\ud800"}}"#]))
     Self.expectSame("{\(Self.head), \"notes\": 3, \"cards\": [\(Self.card)]}")
     Self.expectSame("{\(Self.head), \"cards\": [\(#"{"id": 1}"#)]}", "notes missing, and a bad card")
     Self.expectSame("{\"format\": \"deckport-deck\", \"version\": 1, \"noteTypes\": 3, \"notes\": [\(badNote)]}")
-    Self.expectSame(Self.document() .replacingOccurrences(of: "\"notes\": [", with: "\"notes\": [\(Self.note), ") + "", "duplicate ids")
+    Self.expectSame(
+      Self.document().replacingOccurrences(of: "\"notes\": [", with: "\"notes\": [\(Self.note), ") + "", "duplicate ids"
+    )
     Self.expectSame("{\(Self.head), \"notes\": [\(Self.note)], \"notes\": [\(badNote)]}", "a split key twice")
   }
 
@@ -134,7 +171,7 @@ struct Base64DecodingTests {
   @Test func sameAsFoundation() {
     var state: UInt64 = 42
     for length in 0..<200 {
-      var bytes = [UInt8]()
+      var bytes: [UInt8] = []
       for _ in 0..<length {
         state = state &* 6_364_136_223_846_793_005 &+ 1
         bytes.append(UInt8(truncatingIfNeeded: state >> 33))

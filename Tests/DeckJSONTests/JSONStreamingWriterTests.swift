@@ -69,7 +69,8 @@ struct JSONStreamingWriterTests {
         NoteType(
           id: 2, name: "Merged", fields: [.init(name: "caf\u{E9}"), .init(name: nfd)],
           templates: [.init(name: "Card 1", questionFormat: "x", answerFormat: "")]),
-        NoteType(id: 3, name: "None", fields: [], templates: [.init(name: "Card 1", questionFormat: "x", answerFormat: "")]),
+        NoteType(
+          id: 3, name: "None", fields: [], templates: [.init(name: "Card 1", questionFormat: "x", answerFormat: "")]),
       ],
       notes: [
         Note(id: 10, guid: "g\u{1}\t", noteTypeID: 1, fields: ["\u{0}\u{1F}é\r\n", ""], tags: ["a", "b::c"]),
@@ -81,7 +82,10 @@ struct JSONStreamingWriterTests {
           id: 20, noteID: 10, templateOrdinal: 0, deckID: 1,
           scheduling: CardScheduling(type: .review, queue: .suspended, due: -3, data: "{\"pos\":1}"))
       ],
-      reviews: [Review(id: 30, cardID: 20, ease: 3, interval: -600, lastInterval: 1, easeFactor: 2500, duration: 4000, kind: .review)],
+      reviews: [
+        Review(
+          id: 30, cardID: 20, ease: 3, interval: -600, lastInterval: 1, easeFactor: 2500, duration: 4000, kind: .review)
+      ],
       media: [MediaFile(name: "a.txt", blob: MediaBlob(data: Data("abc".utf8)))])
     #expect(try Self.streamedBytes(collection) == Self.treeBytes(collection))
     #expect(try Self.streamedBytes(DeckCollection()) == Self.treeBytes(DeckCollection()))

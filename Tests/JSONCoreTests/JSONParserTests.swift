@@ -16,20 +16,22 @@ struct JSONParserTests {
     #expect(value["a"]?.members?.map(\.key) == ["b", "a"])
   }
 
-  @Test("integers, doubles and number text stay apart; nothing is rounded", arguments: [
-    ("0", JSONValue.integer(0)),
-    ("-0", .integer(0)),
-    ("-0.0", .double(-0.0)),
-    ("9223372036854775807", .integer(.max)),
-    ("-9223372036854775808", .integer(.min)),
-    ("9223372036854775808", .number("9223372036854775808")),
-    ("-99999999999999999999", .number("-99999999999999999999")),
-    ("1.0", .double(1)),
-    ("1e3", .double(1000)),
-    ("2.5E-3", .double(0.0025)),
-    ("1e400", .number("1e400")),
-    ("-1e400", .number("-1e400")),
-  ])
+  @Test(
+    "integers, doubles and number text stay apart; nothing is rounded",
+    arguments: [
+      ("0", JSONValue.integer(0)),
+      ("-0", .integer(0)),
+      ("-0.0", .double(-0.0)),
+      ("9223372036854775807", .integer(.max)),
+      ("-9223372036854775808", .integer(.min)),
+      ("9223372036854775808", .number("9223372036854775808")),
+      ("-99999999999999999999", .number("-99999999999999999999")),
+      ("1.0", .double(1)),
+      ("1e3", .double(1000)),
+      ("2.5E-3", .double(0.0025)),
+      ("1e400", .number("1e400")),
+      ("-1e400", .number("-1e400")),
+    ])
   func numbers(text: String, expected: JSONValue) throws {
     let value = try parse(text)
     #expect(value == expected)
@@ -49,27 +51,29 @@ struct JSONParserTests {
     #expect(try parse("\"é🃏\"") == .string("é🃏"))
   }
 
-  @Test("errors are placed by line and column (in characters)", arguments: [
-    ("[1,\n 2,,]", 2, 4, "expected a value (an object, array, string, number, true, false or null)"),
-    ("{\"a\" 1}", 1, 6, "expected ':' after the key"),
-    ("[\"abc", 1, 2, "this string has no closing quote"),
-    ("[01]", 1, 2, "a number cannot have a leading zero"),
-    ("[1] x", 1, 5, "unexpected text after the end of the document"),
-    ("[\"é\", tru]", 1, 7, "expected a value (an object, array, string, number, true, false or null)"),
-    ("[", 1, 2, "the document ends where a value should be"),
-    ("{\"a\":1 \"b\"}", 1, 8, "expected ',' or '}' after an object value"),
-    ("[1 2]", 1, 4, "expected ',' or ']' after an array element"),
-    ("{1:2}", 1, 2, "expected a key in double quotes"),
-    ("[-]", 1, 3, "expected a digit"),
-    ("[1.]", 1, 4, "expected a digit after '.'"),
-    ("[1e+]", 1, 5, "expected a digit in the exponent"),
-    ("[\"a\u{1}\"]", 1, 4, "a control character (U+0001) must be escaped inside a string"),
-    ("[\"\\x\"]", 1, 3, "unknown escape sequence in a string"),
-    ("[\"\\u12G4\"]", 1, 4, "\\u must be followed by four hexadecimal digits"),
-    ("[\"\\ud83c\"]", 1, 3, "a high surrogate \\ud83c is not followed by a low surrogate"),
-    ("[\"\\ud83c\\u0041\"]", 1, 3, "a high surrogate \\ud83c is not followed by a low surrogate"),
-    ("[\"\\udccf\"]", 1, 3, "a lone low surrogate \\udccf"),
-  ])
+  @Test(
+    "errors are placed by line and column (in characters)",
+    arguments: [
+      ("[1,\n 2,,]", 2, 4, "expected a value (an object, array, string, number, true, false or null)"),
+      ("{\"a\" 1}", 1, 6, "expected ':' after the key"),
+      ("[\"abc", 1, 2, "this string has no closing quote"),
+      ("[01]", 1, 2, "a number cannot have a leading zero"),
+      ("[1] x", 1, 5, "unexpected text after the end of the document"),
+      ("[\"é\", tru]", 1, 7, "expected a value (an object, array, string, number, true, false or null)"),
+      ("[", 1, 2, "the document ends where a value should be"),
+      ("{\"a\":1 \"b\"}", 1, 8, "expected ',' or '}' after an object value"),
+      ("[1 2]", 1, 4, "expected ',' or ']' after an array element"),
+      ("{1:2}", 1, 2, "expected a key in double quotes"),
+      ("[-]", 1, 3, "expected a digit"),
+      ("[1.]", 1, 4, "expected a digit after '.'"),
+      ("[1e+]", 1, 5, "expected a digit in the exponent"),
+      ("[\"a\u{1}\"]", 1, 4, "a control character (U+0001) must be escaped inside a string"),
+      ("[\"\\x\"]", 1, 3, "unknown escape sequence in a string"),
+      ("[\"\\u12G4\"]", 1, 4, "\\u must be followed by four hexadecimal digits"),
+      ("[\"\\ud83c\"]", 1, 3, "a high surrogate \\ud83c is not followed by a low surrogate"),
+      ("[\"\\ud83c\\u0041\"]", 1, 3, "a high surrogate \\ud83c is not followed by a low surrogate"),
+      ("[\"\\udccf\"]", 1, 3, "a lone low surrogate \\udccf"),
+    ])
   func errors(text: String, line: Int, column: Int, message: String) {
     #expect {
       try parse(text)
@@ -123,8 +127,9 @@ struct JSONParserTests {
 
   @Test("a byte order mark and white space around the value are allowed")
   func surroundings() throws {
-    #expect(try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array(" \n\t[true, false, null]\r\n".utf8))
-      == .array([.bool(true), .bool(false), .null]))
+    #expect(
+      try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array(" \n\t[true, false, null]\r\n".utf8))
+        == .array([.bool(true), .bool(false), .null]))
   }
 
   @Test("the excerpt of an error shows what follows, line feeds as \\n")

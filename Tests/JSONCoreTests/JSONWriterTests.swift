@@ -33,7 +33,8 @@ struct JSONWriterTests {
   func roundTrip() throws {
     let value = JSONValue.object([
       ("text", .string("a\u{0}\u{7F}\u{2028}🃏\"\\/")), ("big", .number("123456789012345678901234567890")),
-      ("min", .integer(.min)), ("tiny", .double(.leastNonzeroMagnitude)), ("neg", .double(-0.0)), ("huge", .double(1e300)),
+      ("min", .integer(.min)), ("tiny", .double(.leastNonzeroMagnitude)), ("neg", .double(-0.0)),
+      ("huge", .double(1e300)),
     ])
     let bytes = JSONWriter.bytes(of: value)
     #expect(try JSONParser.parse(bytes) == value)
@@ -41,10 +42,12 @@ struct JSONWriterTests {
     #expect(parsed?["text"] as? String == "a\u{0}\u{7F}\u{2028}🃏\"\\/")
   }
 
-  @Test("doubles in their shortest form, always with a fraction or exponent", arguments: [
-    (1.0, "1.0"), (2.5, "2.5"), (1e-5, "1e-05"), (1e16, "1e+16"), (0.1, "0.1"), (-0.0, "-0.0"),
-    (Double.nan, "null"), (Double.infinity, "null"),
-  ])
+  @Test(
+    "doubles in their shortest form, always with a fraction or exponent",
+    arguments: [
+      (1.0, "1.0"), (2.5, "2.5"), (1e-5, "1e-05"), (1e16, "1e+16"), (0.1, "0.1"), (-0.0, "-0.0"),
+      (Double.nan, "null"), (Double.infinity, "null"),
+    ])
   func doubles(number: Double, text: String) {
     #expect(JSONWriter.text(of: number) == text)
   }
@@ -58,6 +61,8 @@ struct JSONWriterTests {
     #expect(JSONWriter.text(of: asSerialization) == #"{"a":true,"b":1,"é":[null,"x",3]}"#)
     #expect(JSONValue(foundation: Double.nan) == nil)
     let back = try JSONParser.parse(Array(#"{"a":[1,2.5,true,null,"s"]}"#.utf8)).foundationObject
-    #expect(JSONValue(foundation: back) == .object([("a", .array([.integer(1), .double(2.5), .bool(true), .null, .string("s")]))]))
+    #expect(
+      JSONValue(foundation: back)
+        == .object([("a", .array([.integer(1), .double(2.5), .bool(true), .null, .string("s")]))]))
   }
 }

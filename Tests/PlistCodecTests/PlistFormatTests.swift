@@ -22,7 +22,11 @@ struct PlistFormatTests {
       .init(key: "real", value: .real(0.1)),
       .init(key: "when", value: .date(700_000_000)),
       .init(key: "empty", value: .dictionary(PlistDictionary())),
-      .init(key: "list", value: .array([.integer(1), .array([]), .dictionary(PlistDictionary([.init(key: "deep", value: .data(Data([0, 1, 2])))]))])),
+      .init(
+        key: "list",
+        value: .array([
+          .integer(1), .array([]), .dictionary(PlistDictionary([.init(key: "deep", value: .data(Data([0, 1, 2])))])),
+        ])),
       .init(key: "long", value: .string(String(repeating: "x", count: 300))),
     ]))
 
@@ -37,7 +41,9 @@ struct PlistFormatTests {
     let summary = try PythonScript.run(
       "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(list(d)[:3], d['unsigned'], d['true'] is True, d['one'] == 1 and d['one'] is not True, d['when'].isoformat(), d['list'][2]['deep'])",
       [path])
-    #expect(summary == "['zeta', 'Cards', 'ünïcødé-キー'] 18446744073709551615 True True 2023-03-08T20:26:40 b'\\x00\\x01\\x02'\n")
+    #expect(
+      summary
+        == "['zeta', 'Cards', 'ünïcødé-キー'] 18446744073709551615 True True 2023-03-08T20:26:40 b'\\x00\\x01\\x02'\n")
   }
 
   @Test("XML: written in Apple's layout, read back equal, and Python's plistlib reads it")
@@ -52,7 +58,8 @@ struct PlistFormatTests {
     let path = scratch.path(for: "everything.plist")
     try data.write(to: URL(fileURLWithPath: path))
     let summary = try PythonScript.run(
-      "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(d['ünïcødé-キー'] == '😀 <&> \\r\\n', d['unsigned'], d['real'])", [path])
+      "import plistlib,sys; d=plistlib.load(open(sys.argv[1],'rb')); print(d['ünïcødé-キー'] == '😀 <&> \\r\\n', d['unsigned'], d['real'])",
+      [path])
     #expect(summary == "True 18446744073709551615 0.1\n")
   }
 
@@ -71,12 +78,14 @@ struct PlistFormatTests {
       var answer: String
     }
     struct Domain: Codable {
-      var Cards: Data
+      // swift-format-ignore: AlwaysUseLowerCamelCase
+      var Cards: Data  // the key Flashzilla stores under
       var launchCount: Int
       var flag: Bool
       var ratio: Double
     }
-    let card = Card(id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID(), prompt: "Zwölf?", answer: "12")
+    let card = Card(
+      id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID(), prompt: "Zwölf?", answer: "12")
     let json = try JSONEncoder().encode([card])
     for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
       let encoder = PropertyListEncoder()
@@ -94,7 +103,8 @@ struct PlistFormatTests {
       #expect(root["ratio"] == .real(2.5))
 
       let serialized = try PropertyListSerialization.data(
-        fromPropertyList: ["when": Date(timeIntervalSinceReferenceDate: 700_000_000), "n": 7, "b": false, "s": "ü"], format: format, options: 0)
+        fromPropertyList: ["when": Date(timeIntervalSinceReferenceDate: 700_000_000), "n": 7, "b": false, "s": "ü"],
+        format: format, options: 0)
       guard case .dictionary(let other) = try PlistDocument(data: serialized).root else {
         Issue.record("not a dictionary")
         continue
@@ -130,7 +140,8 @@ struct PlistFormatTests {
     // Everything before the key is untouched, the key now holds "[]", and the rest follows unchanged.
     #expect(text.hasPrefix(String(before[..<cardsRange.upperBound])))
     #expect(text.contains("<key>Cards</key>\n\t<data>\n\tW10=\n\t</data>\n</dict>\n</plist>\n"))
-    guard case .dictionary(let old) = document.root, case .dictionary(let new) = try PlistDocument(data: edited).root else {
+    guard case .dictionary(let old) = document.root, case .dictionary(let new) = try PlistDocument(data: edited).root
+    else {
       Issue.record("not dictionaries")
       return
     }
@@ -158,7 +169,10 @@ struct PlistFormatTests {
     var bytes = Array("bplist00".utf8) + [0xA1, 0x00]
     let table = bytes.count
     bytes += [0x08]
-    bytes += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+    bytes +=
+      [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [
+        0, 0, 0, 0, 0, 0, 0, UInt8(table),
+      ]
     #expect(throws: PlistFormatError.self) { try BinaryPlistReader.read(Data(bytes)) }
   }
 }

@@ -58,13 +58,15 @@ struct AppStorageConvertCommandTests {
     // Every picture the source notes show arrives as a media file with the same bytes, or a
     // warning names it (a NeoMnemo record holds one image; a note with two keeps the first).
     let reader = try ZipReader(path: source, location: .init(file: source))
-    let map = try JSONSerialization.jsonObject(with: reader.readAll("media", limit: 1 << 20)) as? [String: String] ?? [:]
+    let map =
+      try JSONSerialization.jsonObject(with: reader.readAll("media", limit: 1 << 20)) as? [String: String] ?? [:]
     var sourceImages: [String: String] = [:]
     for (member, name) in map where name.hasSuffix(".png") {
       sourceImages[name] = SHA1.hex(SHA1.digest(try reader.readAll(member, limit: 1 << 24)))
     }
     let backReader = try ZipReader(path: back, location: .init(file: back))
-    let backMap = try JSONSerialization.jsonObject(with: backReader.readAll("media", limit: 1 << 20)) as? [String: String] ?? [:]
+    let backMap =
+      try JSONSerialization.jsonObject(with: backReader.readAll("media", limit: 1 << 20)) as? [String: String] ?? [:]
     let backImages = Set(try backMap.keys.map { SHA1.hex(SHA1.digest(try backReader.readAll($0, limit: 1 << 24))) })
     #expect(sourceImages.count == 4)
     var arrived = 0
@@ -84,14 +86,18 @@ struct AppStorageConvertCommandTests {
     let plist = scratch.path(for: "prefs.plist")
     try FileManager.default.copyItem(atPath: Fixtures.path("app/flashzilla-binary.plist"), toPath: plist)
     let original = try Data(contentsOf: URL(fileURLWithPath: plist))
-    let refused = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), plist, "--profile", "flashzilla"])
+    let refused = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/legacy1.apkg"), plist, "--profile", "flashzilla",
+    ])
     #expect(refused.status == 1)
     #expect(try Data(contentsOf: URL(fileURLWithPath: plist)) == original)
     let backedUp = try CommandRun.deckport([
       "convert", Fixtures.path("anki/legacy1.apkg"), plist, "--profile", "flashzilla", "--key", "Cards", "--backup",
     ])
     #expect(backedUp.status == 0, "stderr: \(backedUp.standardError)")
-    let backups = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("prefs.plist.backup-") }
+    let backups = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter {
+      $0.hasPrefix("prefs.plist.backup-")
+    }
     #expect(backups.count == 1)
     #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path(for: backups.first ?? "-"))) == original)
   }
@@ -110,20 +116,26 @@ struct AppStorageConvertCommandTests {
         "--entity", "Flashcard", "--backup",
       ])
       #expect(run.status == 1)
-      #expect(run.standardError.contains("deckport: error: \(store): table ZFLASHCARD: record 0, key 'Front': the entity Flashcard has no property for this key"))
+      #expect(
+        run.standardError.contains(
+          "deckport: error: \(store): table ZFLASHCARD: record 0, key 'Front': the entity Flashcard has no property for this key"
+        ))
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["quiz.sqlite"])
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == original)
   }
 
-  @Test("a store without a model cache, named .sqlite: found by content, the profile's keys fill its columns, a second import adds nothing")
+  @Test(
+    "a store without a model cache, named .sqlite: found by content, the profile's keys fill its columns, a second import adds nothing"
+  )
   func storeWithoutModelCacheTakesProfileKeys() throws {
     let scratch = try TemporaryDirectory()
     let store = scratch.path(for: "Model.sqlite")
     try FileManager.default.copyItem(atPath: Fixtures.path("app/flashcard-quiz.sqlite"), toPath: store)
     func rows() throws -> [[String]] {
       let query = try SQLiteDatabase(path: store, readOnly: true, location: SourceLocation(file: store))
-        .prepare("SELECT Z_PK, ZWORD, ZDEFINITION, ZWORDTYPERAW, typeof(ZCREATEDAT), ZCREATEDAT FROM ZFLASHCARD ORDER BY Z_PK")
+        .prepare(
+          "SELECT Z_PK, ZWORD, ZDEFINITION, ZWORDTYPERAW, typeof(ZCREATEDAT), ZCREATEDAT FROM ZFLASHCARD ORDER BY Z_PK")
       var rows: [[String]] = []
       while try query.step() { rows.append((0..<6).map { query.optionalText($0) ?? "NULL" }) }
       return rows
@@ -154,7 +166,9 @@ struct AppStorageConvertCommandTests {
   @Test("many warnings: the first five, then a count of the rest; --verbose shows all")
   func warningCount() throws {
     let scratch = try TemporaryDirectory()
-    let arguments = ["convert", Fixtures.path("anki/latest_sched.apkg"), scratch.path(for: "cards.plist"), "--profile", "flashzilla"]
+    let arguments = [
+      "convert", Fixtures.path("anki/latest_sched.apkg"), scratch.path(for: "cards.plist"), "--profile", "flashzilla",
+    ]
     let run = try CommandRun.deckport(arguments)
     #expect(run.status == 0, "stderr: \(run.standardError)")
     let lines = run.standardError.split(separator: "\n").map(String.init)

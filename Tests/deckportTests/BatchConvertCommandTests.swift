@@ -25,7 +25,8 @@ struct BatchConvertCommandTests {
   }
 
   static func notes(in jsonDeck: String) throws -> Int? {
-    let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: jsonDeck))) as? [String: Any]
+    let document =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: jsonDeck))) as? [String: Any]
     return (document?["notes"] as? [Any])?.count
   }
 
@@ -35,7 +36,8 @@ struct BatchConvertCommandTests {
     let decks = try Self.decks(50, in: scratch)
     let out = scratch.path(for: "out")
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-    let run = try CommandRun.deckport(["convert"] + decks.map(\.path) + ["--out-dir", out, "--to", "json", "--jobs", "2"])
+    let run = try CommandRun.deckport(
+      ["convert"] + decks.map(\.path) + ["--out-dir", out, "--to", "json", "--jobs", "2"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
     let lines = run.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.count == 51)
@@ -59,13 +61,18 @@ struct BatchConvertCommandTests {
       applying: .init(replace: ["collection.anki21b": Data("not zstd".utf8)]))
     let out = scratch.path(for: "out")
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-    let run = try CommandRun.deckport(["convert", decks[0].path, damaged, decks[1].path, decks[2].path, "--out-dir", out, "--to", "csv"])
+    let run = try CommandRun.deckport([
+      "convert", decks[0].path, damaged, decks[1].path, decks[2].path, "--out-dir", out, "--to", "csv",
+    ])
     #expect(run.status == 1)
     let lines = run.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.count == 5)
     #expect(lines[1].hasPrefix("failed: \(damaged): member 'collection.anki21b': not a zstd frame"))
     #expect(lines.last == "Converted 3 of 4 files into \(out); 1 failed")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["deck-01.csv", "deck-02.csv", "deck-03.csv"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [
+        "deck-01.csv", "deck-02.csv", "deck-03.csv",
+      ])
   }
 
   @Test("two inputs with one output name: the later one fails unread, the first is written")
@@ -82,8 +89,10 @@ struct BatchConvertCommandTests {
     let run = try CommandRun.deckport(["convert", first, second, "--out-dir", out, "--to", "json"])
     #expect(run.status == 1)
     let target = (out as NSString).appendingPathComponent("French.json")
-    #expect(run.standardOutput.contains(
-      "failed: \(second): would be written to \(target), as \(first) is; rename one of them (nothing was written for this file)"))
+    #expect(
+      run.standardOutput.contains(
+        "failed: \(second): would be written to \(target), as \(first) is; rename one of them (nothing was written for this file)"
+      ))
     #expect(try Self.notes(in: target) == 9)
   }
 
@@ -93,16 +102,19 @@ struct BatchConvertCommandTests {
     let decks = try Self.decks(2, in: scratch)
     let out = scratch.path(for: "out")
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-    let run = try CommandRun.deckport(["convert"] + decks.map(\.path) + ["--out-dir", out, "--to", "apkg-modern", "--json"])
+    let run = try CommandRun.deckport(
+      ["convert"] + decks.map(\.path) + ["--out-dir", out, "--to", "apkg-modern", "--json"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
     let document = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
     #expect(document?["converted"] as? Int == 2)
     #expect(document?["failed"] as? Int == 0)
     let files = document?["files"] as? [[String: Any]] ?? []
     #expect(files.map { $0["status"] as? String } == ["written", "written"])
-    #expect(files.map { $0["output"] as? String } == [
-      (out as NSString).appendingPathComponent("deck-01.apkg"), (out as NSString).appendingPathComponent("deck-02.apkg"),
-    ])
+    #expect(
+      files.map { $0["output"] as? String } == [
+        (out as NSString).appendingPathComponent("deck-01.apkg"),
+        (out as NSString).appendingPathComponent("deck-02.apkg"),
+      ])
     let report = files.first?["report"] as? [String: Any]
     #expect(report?["outputFormat"] as? String == "apkg-modern")
     #expect((report?["written"] as? [String: Any])?["notes"] as? Int == decks[0].notes)
@@ -116,20 +128,28 @@ struct BatchConvertCommandTests {
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     let run = try CommandRun.deckport(["convert"] + decks.map(\.path) + ["--out-dir", out, "--to", "csv", "--dry-run"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
-    #expect(run.standardOutput.contains("would write: \(decks[0].path) -> \((out as NSString).appendingPathComponent("deck-01.csv"))"))
+    #expect(
+      run.standardOutput.contains(
+        "would write: \(decks[0].path) -> \((out as NSString).appendingPathComponent("deck-01.csv"))"))
     #expect(run.standardOutput.contains("warning: [csv-scheduling]"))
     #expect(run.standardOutput.hasSuffix("Dry run: 2 of 2 files would be written into \(out); nothing was written\n"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
   }
 
-  @Test("usage errors (exit status 64)", arguments: [
-    (["--to", "core-data"], "Error: core-data writes into a store the app created, one file at a time; --out-dir makes new files."),
-    ([], "Error: --out-dir needs the output format: --to FORMAT."),
-    (["--to", "json", "--jobs", "0"], "Error: --jobs takes a number of 1 or more."),
-  ])
+  @Test(
+    "usage errors (exit status 64)",
+    arguments: [
+      (
+        ["--to", "core-data"],
+        "Error: core-data writes into a store the app created, one file at a time; --out-dir makes new files."
+      ),
+      ([], "Error: --out-dir needs the output format: --to FORMAT."),
+      (["--to", "json", "--jobs", "0"], "Error: --jobs takes a number of 1 or more."),
+    ])
   func usage(extra: [String], message: String) throws {
     let scratch = try TemporaryDirectory()
-    let run = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), "--out-dir", scratch.path] + extra)
+    let run = try CommandRun.deckport(
+      ["convert", Fixtures.path("anki/legacy1.apkg"), "--out-dir", scratch.path] + extra)
     #expect(run.status == 64)
     #expect(run.standardError.hasPrefix(message + "\n"))
   }
@@ -138,13 +158,17 @@ struct BatchConvertCommandTests {
   func outputFolder() throws {
     let scratch = try TemporaryDirectory()
     let missing = scratch.path(for: "new/backup")
-    let created = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), "--out-dir", missing, "--to", "json"])
+    let created = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/legacy1.apkg"), "--out-dir", missing, "--to", "json",
+    ])
     #expect(created.status == 0, "stderr: \(created.standardError)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: missing) == ["legacy1.json"])
 
     let file = scratch.path(for: "file")
     try Data("x".utf8).write(to: URL(fileURLWithPath: file))
-    let run = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), "--out-dir", file, "--to", "json"])
+    let run = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/legacy1.apkg"), "--out-dir", file, "--to", "json",
+    ])
     #expect(run.status == 1)
     #expect(run.standardError == "deckport: error: \(file): is a file, not a folder\n")
   }

@@ -15,7 +15,8 @@ struct ConvertCommandTests {
     let output = scratch.path(for: "deck.json")
     let run = try CommandRun.deckport(["convert", Fixtures.path("anki/latest_sched.apkg"), output])
     #expect(run.status == 0, "stderr: \(run.standardError)")
-    #expect(run.standardOutput == "Wrote \(output) (json) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files\n")
+    #expect(
+      run.standardOutput == "Wrote \(output) (json) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files\n")
     let inspect = try CommandRun.deckport(["inspect", output, "--json"])
     #expect(inspect.status == 0, "stderr: \(inspect.standardError)")
     let summary = try JSONSerialization.jsonObject(with: Data(inspect.standardOutput.utf8)) as? [String: Any]
@@ -73,16 +74,22 @@ struct ConvertCommandTests {
     #expect(run.status == 64)
     #expect(
       run.standardError
-        == "deckport: error: \(output): cannot tell the output format from the name; name it with --to (one of: apkg, apkg-modern, colpkg, colpkg-modern, json, json-dir, crowdanki, csv, tsv, plist, app-json, sqlite, core-data)\n")
+        == "deckport: error: \(output): cannot tell the output format from the name; name it with --to (one of: apkg, apkg-modern, colpkg, colpkg-modern, json, json-dir, crowdanki, csv, tsv, plist, app-json, sqlite, core-data)\n"
+    )
     #expect(!FileManager.default.fileExists(atPath: output))
     let unknown = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), output, "--to", "docx"])
     #expect(unknown.status == 64)
     #expect(
       unknown.standardError.hasPrefix(
         "Error: The value 'docx' is invalid for '--to <to>': not a format deckport writes (apkg, apkg-modern, colpkg,"))
-    let unread = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), output, "--from", "apkg-modern"])
+    let unread = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/legacy1.apkg"), output, "--from", "apkg-modern",
+    ])
     #expect(unread.status == 64)
-    #expect(unread.standardError.contains("not a format deckport reads (apkg, colpkg, json, json-dir, crowdanki, csv, tsv, plist, app-json, sqlite, core-data, app)"))
+    #expect(
+      unread.standardError.contains(
+        "not a format deckport reads (apkg, colpkg, json, json-dir, crowdanki, csv, tsv, plist, app-json, sqlite, core-data, app)"
+      ))
     let named = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), output, "--to", "json"])
     #expect(named.status == 0, "stderr: \(named.standardError)")
   }
@@ -113,7 +120,10 @@ struct ConvertCommandTests {
       .write(to: URL(fileURLWithPath: input))
     let run = try CommandRun.deckport(["convert", input, scratch.path(for: "out.json")])
     #expect(run.status == 1)
-    #expect(run.standardError == "deckport: error: \(input):4:13: invalid JSON: expected a value (an object, array, string, number, true, false or null) (near '}\\n')\n")
+    #expect(
+      run.standardError
+        == "deckport: error: \(input):4:13: invalid JSON: expected a value (an object, array, string, number, true, false or null) (near '}\\n')\n"
+    )
   }
 }
 

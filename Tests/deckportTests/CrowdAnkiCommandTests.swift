@@ -23,12 +23,15 @@ struct CrowdAnkiCommandTests {
     #expect(uuids(again, "note_models") == uuids(original, "note_models"))
     #expect(uuids(again, "deck_configurations") == uuids(original, "deck_configurations"))
     let notes = { (deck: [String: Any]) in
-      ((deck["notes"] as? [[String: Any]]) ?? []).map { "\($0["guid"] ?? "")|\($0["fields"] ?? "")|\($0["tags"] ?? "")" }
+      ((deck["notes"] as? [[String: Any]]) ?? []).map {
+        "\($0["guid"] ?? "")|\($0["fields"] ?? "")|\($0["tags"] ?? "")"
+      }
     }
     #expect(notes(again) == notes(original))
     #expect((again["media_files"] as? [String])?.sorted() == (original["media_files"] as? [String])?.sorted())
     for name in (original["media_files"] as? [String]) ?? [] {
-      #expect(FileManager.default.contentsEqual(atPath: Self.folder + "/media/" + name, andPath: output + "/media/" + name))
+      #expect(
+        FileManager.default.contentsEqual(atPath: Self.folder + "/media/" + name, andPath: output + "/media/" + name))
     }
     // The same input gives the same bytes.
     let second = scratch.path(for: "second")
@@ -70,7 +73,9 @@ struct CrowdAnkiCommandTests {
     try JSONSerialization.data(withJSONObject: deck).write(to: URL(fileURLWithPath: folder + "/deck.json"))
     let run = try CommandRun.deckport(["convert", folder, scratch.path(for: "out.apkg")])
     #expect(run.status != 0)
-    #expect(run.standardError.contains("\(folder)/deck.json: at notes[2].fields: expected an array of strings"), "\(run.standardError)")
+    #expect(
+      run.standardError.contains("\(folder)/deck.json: at notes[2].fields: expected an array of strings"),
+      "\(run.standardError)")
     #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "out.apkg")))
   }
 
@@ -123,7 +128,9 @@ struct CrowdAnkiCommandTests {
     let run = try CommandRun.deckport(["convert", package, folder, "--to", "crowdanki", "--verbose"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
     #expect(run.standardError.contains("warning: [scheduling]"))
-    let strict = try CommandRun.deckport(["convert", package, scratch.path(for: "strict"), "--to", "crowdanki", "--strict"])
+    let strict = try CommandRun.deckport([
+      "convert", package, scratch.path(for: "strict"), "--to", "crowdanki", "--strict",
+    ])
     #expect(strict.status != 0)
     #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "strict")))
 
@@ -183,7 +190,8 @@ struct CrowdAnkiCommandTests {
     let guid = try #require(notes[0]["guid"] as? String)
     #expect(
       run.standardError.contains(
-        "[note-decks-merged] note \(guid) is in deck 'Ultimate Geography' and again in deck 'Ultimate Geography::Capitals'"),
+        "[note-decks-merged] note \(guid) is in deck 'Ultimate Geography' and again in deck 'Ultimate Geography::Capitals'"
+      ),
       "\(run.standardError)")
     let summary = try CommandRun.deckport(["inspect", output, "--json"])
     let inspected = try JSONSerialization.jsonObject(with: Data(summary.standardOutput.utf8)) as? [String: Any]

@@ -35,7 +35,9 @@ struct DamagedInputTests {
   static func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
   /// The fixture cut to the length `length` gives for its size.
-  static func truncated(_ fixture: String, _ length: @escaping @Sendable (Int) -> Int) -> @Sendable (String) throws -> Void {
+  static func truncated(_ fixture: String, _ length: @escaping @Sendable (Int) -> Int)
+    -> @Sendable (String) throws -> Void
+  {
     { path in
       let data = try bytes(fixture)
       try data.prefix(length(data.count)).write(to: URL(fileURLWithPath: path))
@@ -43,7 +45,9 @@ struct DamagedInputTests {
   }
 
   /// The fixture with the byte at each offset `offsets` finds inverted.
-  static func flipped(_ fixture: String, _ offsets: @escaping @Sendable (Data) -> [Int]) -> @Sendable (String) throws -> Void {
+  static func flipped(_ fixture: String, _ offsets: @escaping @Sendable (Data) -> [Int])
+    -> @Sendable (String) throws -> Void
+  {
     { path in
       var data = try bytes(fixture)
       for offset in offsets(data) { data[offset] ^= 0xFF }
@@ -99,41 +103,63 @@ struct DamagedInputTests {
     // Truncation at several points.
     Case(
       id: "legacy package cut inside its first member", name: "cut.apkg", make: truncated(legacy) { _ in 1000 },
-      message: ": byte 1000: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"),
+      message:
+        ": byte 1000: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"
+    ),
     Case(
       id: "legacy package cut inside its central directory", name: "cut.apkg",
       make: { path in
         let data = try bytes(legacy)
         try data.prefix(centralDirectory(data) + 60).write(to: URL(fileURLWithPath: path))
       },
-      message: ": byte 65309: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"),
+      message:
+        ": byte 65309: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"
+    ),
     Case(
       id: "legacy package cut inside its end record", name: "cut.apkg", make: truncated(legacy) { $0 - 10 },
-      message: ": byte 65769: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"),
+      message:
+        ": byte 65769: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"
+    ),
     Case(
       id: "latest package cut in half", name: "cut.apkg", make: truncated(latest) { $0 / 2 },
-      message: ": byte 30089: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"),
+      message:
+        ": byte 30089: the zip archive is cut short: it ends here, without the end record that lists its members; a download or copy probably stopped early (Not a zip archive)"
+    ),
     Case(
       id: "JSON deck cut in half", name: "cut.json", make: jsonDeck { String($0.prefix($0.count / 2)) },
-      output: "out.apkg", message: ":410:14: invalid JSON: this string has no closing quote (near '\"@import \\\"_vocab.css\\\";')"),
+      output: "out.apkg",
+      message: ":410:14: invalid JSON: this string has no closing quote (near '\"@import \\\"_vocab.css\\\";')"),
     Case(
       id: "binary plist cut", name: "cut.plist",
       make: truncated(Fixtures.path("app/flashzilla-binary.plist")) { $0 - 20 }, output: "out.apkg",
-      message: ": byte 615: the plist is damaged: the trailer gives offset size 0 and reference size 242 (each must be 1 to 8)"),
+      message:
+        ": byte 615: the plist is damaged: the trailer gives offset size 0 and reference size 242 (each must be 1 to 8)"
+    ),
     Case(
       id: "SQLite app store cut", name: "cut.sqlite",
       make: truncated(Fixtures.path("app/flashcard-quiz.sqlite")) { $0 / 2 }, output: "out.apkg",
-      message: ": table sqlite_master: the SQLite database is damaged: its schema cannot be read (database disk image is malformed)"),
+      message:
+        ": table sqlite_master: the SQLite database is damaged: its schema cannot be read (database disk image is malformed)"
+    ),
     // Flipped bytes.
     Case(
       id: "zip central directory signature flipped", name: "flipped.apkg",
-      make: flipped(legacy) { [centralDirectory($0)] }, message: ": byte 65249: the zip archive's central directory (the list of its members, which the end record at byte 65757 places here) is damaged (Not a zip archive)"),
+      make: flipped(legacy) { [centralDirectory($0)] },
+      message:
+        ": byte 65249: the zip archive's central directory (the list of its members, which the end record at byte 65757 places here) is damaged (Not a zip archive)"
+    ),
     Case(
       id: "zip central directory compressed size flipped", name: "flipped.apkg",
-      make: flipped(legacy) { [centralDirectory($0) + 20, centralDirectory($0) + 21] }, message: ": byte 65249: the zip archive is damaged: its central directory (the list of its members, here) does not match the members themselves (Not a zip archive)"),
+      make: flipped(legacy) { [centralDirectory($0) + 20, centralDirectory($0) + 21] },
+      message:
+        ": byte 65249: the zip archive is damaged: its central directory (the list of its members, here) does not match the members themselves (Not a zip archive)"
+    ),
     Case(
       id: "zip central directory member name flipped", name: "flipped.apkg",
-      make: flipped(legacy) { [centralDirectory($0) + 46] }, message: ": byte 65249: the zip archive is damaged: its central directory (the list of its members, here) does not match the members themselves (Zip archive inconsistent)"),
+      make: flipped(legacy) { [centralDirectory($0) + 46] },
+      message:
+        ": byte 65249: the zip archive is damaged: its central directory (the list of its members, here) does not match the members themselves (Zip archive inconsistent)"
+    ),
     Case(
       id: "SQLite header magic flipped", name: "flipped.apkg", make: flippedCollection([0, 1, 2]),
       message: ": member 'collection.anki21': not an SQLite database (file is not a database)"),
@@ -143,30 +169,41 @@ struct DamagedInputTests {
     // Missing members, wrong meta, bad zstd.
     Case(
       id: "no collection", name: "missing.apkg",
-      make: surgery(legacy, .init(remove: ["meta", "collection.anki21", "collection.anki2"])), message: ": not an Anki package: it has none of the members 'meta', 'collection.anki21' or 'collection.anki2'"),
+      make: surgery(legacy, .init(remove: ["meta", "collection.anki21", "collection.anki2"])),
+      message: ": not an Anki package: it has none of the members 'meta', 'collection.anki21' or 'collection.anki2'"),
     Case(
       id: "media map names a missing member", name: "missing.apkg", make: surgery(legacy, .init(remove: ["0"])),
       message: ": member '0': the media map lists '日本.png' in member '0', but the package has no such member"),
     Case(
       id: "meta version 0", name: "meta.apkg", make: surgery(latest, .init(replace: ["meta": Data([0x08, 0x00])])),
-      message: ": member 'meta': package version 0 is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\""),
+      message:
+        ": member 'meta': package version 0 is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\""
+    ),
     Case(
       id: "meta version 9", name: "meta.apkg", make: surgery(latest, .init(replace: ["meta": Data([0x08, 0x09])])),
-      message: ": member 'meta': package version 9 is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\""),
+      message:
+        ": member 'meta': package version 9 is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\""
+    ),
     Case(
       id: "meta garbage", name: "meta.apkg",
-      make: surgery(latest, .init(replace: ["meta": Data("garbage!".utf8)])), message: ": member 'meta': byte 0: protobuf: invalid wire type 7 for field 12"),
+      make: surgery(latest, .init(replace: ["meta": Data("garbage!".utf8)])),
+      message: ": member 'meta': byte 0: protobuf: invalid wire type 7 for field 12"),
     Case(
       id: "latest collection not zstd", name: "zstd.apkg",
-      make: surgery(latest, .init(replace: ["collection.anki21b": Data("not zstd at all".utf8)])), message: ": member 'collection.anki21b': not a zstd frame (Unknown frame descriptor)"),
+      make: surgery(latest, .init(replace: ["collection.anki21b": Data("not zstd at all".utf8)])),
+      message: ": member 'collection.anki21b': not a zstd frame (Unknown frame descriptor)"),
     Case(
       id: "latest media member not zstd", name: "zstd.apkg",
       make: surgery(latest, .init(replace: ["0": Data("not zstd at all".utf8)])), output: "out.apkg",
       message: ": member '0': not a zstd frame (Unknown frame descriptor)"),
     // Invalid UTF-8.
     Case(
-      id: "invalid UTF-8 in a CSV field", name: "bad.csv", make: data(Data("front,back\nok,fine\n".utf8) + Data([0x61, 0x2C, 0x62, 0xFF, 0x63, 0x0A])),
-      output: "out.apkg", message: ":3:4: not UTF-8: byte 0xFF is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near 'b\u{FFFD}c')"),
+      id: "invalid UTF-8 in a CSV field", name: "bad.csv",
+      make: data(Data("front,back\nok,fine\n".utf8) + Data([0x61, 0x2C, 0x62, 0xFF, 0x63, 0x0A])),
+      output: "out.apkg",
+      message:
+        ":3:4: not UTF-8: byte 0xFF is not part of a valid character; deckport reads CSV and TSV files as UTF-8, so save the file as UTF-8 (near 'b\u{FFFD}c')"
+    ),
     Case(
       id: "invalid UTF-8 in a JSON string", name: "bad.json",
       make: { path in
@@ -176,31 +213,47 @@ struct DamagedInputTests {
         data[at] = 0xFF
         try data.write(to: URL(fileURLWithPath: path))
       },
-      output: "out.apkg", message: ":8:16: invalid JSON: not UTF-8: byte 0xFF in a string is not part of a valid character; a JSON document must be UTF-8 (near '\u{FFFD}efault\",\\n      \"modifie')"),
+      output: "out.apkg",
+      message:
+        ":8:16: invalid JSON: not UTF-8: byte 0xFF in a string is not part of a valid character; a JSON document must be UTF-8 (near '\u{FFFD}efault\",\\n      \"modifie')"
+    ),
     Case(
       id: "invalid UTF-8 in a note's fields", name: "utf8.apkg",
-      make: alteredCollection("UPDATE notes SET flds = CAST(X'66FF1F62' AS TEXT) WHERE id = (SELECT min(id) FROM notes)"),
+      make: alteredCollection(
+        "UPDATE notes SET flds = CAST(X'66FF1F62' AS TEXT) WHERE id = (SELECT min(id) FROM notes)"),
       strict: true,
-      warning: ": member 'collection.anki21': table notes, row 1795331276845: warning: [invalid-utf8] the note's fields or tags are not valid UTF-8; each invalid byte sequence is read as U+FFFD (\u{FFFD})",
+      warning:
+        ": member 'collection.anki21': table notes, row 1795331276845: warning: [invalid-utf8] the note's fields or tags are not valid UTF-8; each invalid byte sequence is read as U+FFFD (\u{FFFD})",
       message: ": --strict: 1 warning (listed above); nothing was written"),
     // CSV quoting, JSON shape, media names.
     Case(
       id: "unterminated quote in CSV", name: "quote.csv", make: text("front,back\n\"never closed,x\nmore,rows\n"),
-      output: "out.apkg", message: ":2:1: unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\"never closed,x\\nmore,rows\\n')"),
+      output: "out.apkg",
+      message:
+        ":2:1: unterminated quote: the quoted field that starts here has no closing quote before the end of the file (near '\"never closed,x\\nmore,rows\\n')"
+    ),
     Case(
-      id: "wrong JSON shape", name: "shape.json", make: jsonDeck { $0.replacingOccurrences(of: "\"notes\": [", with: "\"notes\": [42, ") },
+      id: "wrong JSON shape", name: "shape.json",
+      make: jsonDeck { $0.replacingOccurrences(of: "\"notes\": [", with: "\"notes\": [42, ") },
       output: "out.apkg", message: ": at notes[0]: expected an object"),
     Case(
       id: "media name with ../ in a legacy media map", name: "escape.apkg",
       make: surgery(legacy, .init(replace: ["media": Data(#"{"0": "../escaped.png"}"#.utf8)])), output: "out.apkg",
-      message: ": member 'media': entry 0: media name '../escaped.png' is not a single file name; Anki refuses such a package"),
+      message:
+        ": member 'media': entry 0: media name '../escaped.png' is not a single file name; Anki refuses such a package"),
     Case(
       id: "media name with ../ in a JSON deck", name: "escape.json",
       make: jsonDeck { text in
-        guard let range = text.range(of: #""name": ""#, range: (text.range(of: #""media": ["#)?.upperBound ?? text.startIndex)..<text.endIndex) else { return text }
+        guard
+          let range = text.range(
+            of: #""name": ""#, range: (text.range(of: #""media": ["#)?.upperBound ?? text.startIndex)..<text.endIndex)
+        else { return text }
         return text.replacingCharacters(in: range, with: #""name": "../"#)
       },
-      output: "out.apkg", message: ": at media[0].name: '../日本.png' is not a safe media file name (one path component, NFC, none of []<>:\"/?*^\\| or control characters)"),
+      output: "out.apkg",
+      message:
+        ": at media[0].name: '../日本.png' is not a safe media file name (one path component, NFC, none of []<>:\"/?*^\\| or control characters)"
+    ),
   ]
 
   @Test("damaged input", arguments: cases)
@@ -220,8 +273,10 @@ struct DamagedInputTests {
     #expect(run.status == 1, "stdout: \(run.standardOutput) stderr: \(run.standardError)")
     let warningLine = testCase.warning.map { "deckport: \(input)\($0)\n" } ?? ""
     #expect(run.standardError == warningLine + "deckport: error: \(input)\(testCase.message)\n")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: outputFolder) == [], "nothing left in the output folder")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["out"], "nothing outside the output folder")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: outputFolder) == [], "nothing left in the output folder")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["out"], "nothing outside the output folder")
     #expect(try FileManager.default.contentsOfDirectory(atPath: inputFolder.path) == [testCase.name])
     #expect(try Self.bytes(input) == before, "the input is unchanged")
   }

@@ -18,7 +18,8 @@ struct DeckDifferenceTests {
     let scratch = try TemporaryDirectory()
     defer { scratch.remove() }
     let source = Fixtures.path("anki/latest_sched.apkg")
-    let copy = scratch.path(for: "copy.\(format.hasPrefix("colpkg") ? "colpkg" : format.hasPrefix("apkg") ? "apkg" : format)")
+    let copy = scratch.path(
+      for: "copy.\(format.hasPrefix("colpkg") ? "colpkg" : format.hasPrefix("apkg") ? "apkg" : format)")
     let run = try CommandRun.deckport(["convert", source, copy, "--to", format, "--quiet"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
     let difference = try DeckDifference(from: Self.load(source), to: Self.load(copy))
@@ -90,7 +91,10 @@ struct DeckDifferenceTests {
       from: Self.load(Fixtures.path("app/flashzilla.store")), to: Self.load(Fixtures.path("app/flashzilla-cards.json")))
     #expect(difference.isEmpty, "\(difference.lines.joined(separator: "\n"))")
     #expect(difference.notCompared.map(\.aspect) == DeckAspect.allCases.filter { $0 != .media })
-    #expect(difference.notCompared.contains { $0.explanation == "scheduling: not compared (app-core-data and app-json hold none)" })
+    #expect(
+      difference.notCompared.contains {
+        $0.explanation == "scheduling: not compared (app-core-data and app-json hold none)"
+      })
   }
 
   @Test("an edited copy: exactly the edits, part by part")
@@ -143,12 +147,16 @@ struct DeckDifferenceTests {
     #expect(tagChange.fields.isEmpty && tagChange.tagsAdded == ["reviewed"])
     // The removed note was the only one tagged "marked".
     #expect(difference.tags.added == ["reviewed"] && difference.tags.removed == ["marked"])
-    #expect(difference.decks.renamed.map { "\($0.old) → \($0.new)" } == ["Languages::French::Verbs → Languages::French::Verbes"])
+    #expect(
+      difference.decks.renamed.map { "\($0.old) → \($0.new)" } == [
+        "Languages::French::Verbs → Languages::French::Verbes"
+      ])
     #expect(difference.decks.added.isEmpty && difference.decks.removed.isEmpty)
     let noteTypeChange = try #require(difference.noteTypes.changed.first)
     #expect(difference.noteTypes.changed.count == 1 && noteTypeChange.name == "Vocab (3 fields)")
     #expect(noteTypeChange.fields.renamed.map { [$0.old, $0.new] } == [["Example", "Sentence"]])
-    #expect(noteTypeChange.fields.added.isEmpty && noteTypeChange.fields.removed.isEmpty && noteTypeChange.templates.isEmpty)
+    #expect(
+      noteTypeChange.fields.added.isEmpty && noteTypeChange.fields.removed.isEmpty && noteTypeChange.templates.isEmpty)
     #expect(noteTypeChange.templateTextChanged == ["Production"] && noteTypeChange.cssChanged)
     let expectedChanges: [[String]] = [
       ["type", "\(oldScheduling.type.rawValue)", "1"], ["queue", "\(oldScheduling.queue.rawValue)", "1"],
@@ -156,7 +164,8 @@ struct DeckDifferenceTests {
     ].filter { $0[1] != $0[2] }
     let cardChange = try #require(difference.scheduling.changed.first)
     #expect(difference.scheduling.changed.count == 1 && cardChange.guid == changed.guid && cardChange.ord == 0)
-    #expect(cardChange.changes.map { [$0.property, "\($0.old)", "\($0.new)"] } == expectedChanges && cardChange.deck == nil)
+    #expect(
+      cardChange.changes.map { [$0.property, "\($0.old)", "\($0.new)"] } == expectedChanges && cardChange.deck == nil)
     #expect(difference.scheduling.added.isEmpty && difference.scheduling.removed.isEmpty)
     let review = try #require(difference.reviews.added.first)
     #expect(difference.reviews.added.count == 1 && review.id == 1_900_000_000_000)

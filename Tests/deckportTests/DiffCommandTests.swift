@@ -40,7 +40,8 @@ struct DiffCommandTests {
     #expect(counts["reviews"] == ["added": 0, "removed": 8, "changed": 0])
     #expect(counts["cards"]?["changed"] == 8)
     let statJSON = try CommandRun.deckport(["diff", Self.deck, other, "--stat", "--json"])
-    let statObject = try #require(try JSONSerialization.jsonObject(with: Data(statJSON.standardOutput.utf8)) as? [String: Any])
+    let statObject = try #require(
+      try JSONSerialization.jsonObject(with: Data(statJSON.standardOutput.utf8)) as? [String: Any])
     #expect(Set(statObject.keys) == ["from", "to", "equal", "counts", "notCompared"])
     #expect(statObject["counts"] as? [String: [String: Int]] == counts)
   }
@@ -75,7 +76,9 @@ struct DiffCommandTests {
     #expect(try CommandRun.deckport(["diff", package, package, "--from", "apkg"]).status == 0)
     let both = try CommandRun.deckport(["diff", package, document, "--from", "apkg", "--from", "json"])
     #expect(both.status == 0, "stderr: \(both.standardError)")
-    let three = try CommandRun.deckport(["diff", package, document, "--from", "apkg", "--from", "json", "--from", "csv"])
+    let three = try CommandRun.deckport([
+      "diff", package, document, "--from", "apkg", "--from", "json", "--from", "csv",
+    ])
     #expect(three.status == 64)
   }
 
@@ -95,10 +98,12 @@ struct DiffCommandTests {
     let before = scratch.path(for: "before.csv")
     let after = scratch.path(for: "after.csv")
     try "#separator:comma\n#guid column:1\nabc,front,back\n".write(toFile: before, atomically: true, encoding: .utf8)
-    try "#separator:comma\n#guid column:1\nabc,front\u{1B}[2J\u{07},back\n".write(toFile: after, atomically: true, encoding: .utf8)
+    try "#separator:comma\n#guid column:1\nabc,front\u{1B}[2J\u{07},back\n".write(
+      toFile: after, atomically: true, encoding: .utf8)
     let run = try CommandRun.deckport(["diff", before, after])
     #expect(run.status == 1, "stderr: \(run.standardError)")
     #expect(run.standardOutput.contains("      Front: \"front\" → \"front\\e[2J\\u{07}\"\n"))
-    #expect(!run.standardOutput.unicodeScalars.contains("\u{1B}") && !run.standardOutput.unicodeScalars.contains("\u{07}"))
+    #expect(
+      !run.standardOutput.unicodeScalars.contains("\u{1B}") && !run.standardOutput.unicodeScalars.contains("\u{07}"))
   }
 }

@@ -15,12 +15,15 @@ struct DryRunCommandTests {
     #expect(run.status == 0, "stderr: \(run.standardError)")
     #expect(run.standardError.isEmpty)
     let lines = run.standardOutput.split(separator: "\n").map(String.init)
-    #expect(lines.first?.hasPrefix("Dry run: would write \(output) (csv) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files, ") == true)
+    #expect(
+      lines.first?.hasPrefix(
+        "Dry run: would write \(output) (csv) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files, ") == true)
     #expect(lines.first?.hasSuffix(" bytes; nothing was written") == true)
     #expect(lines[1] == "What would be changed or left out (4 warnings):")
-    #expect(lines.dropFirst(2).map { $0.components(separatedBy: "warning: [").last?.components(separatedBy: "]").first } == [
-      "csv-scheduling", "csv-reviews", "csv-media", "csv-note-type",
-    ])
+    #expect(
+      lines.dropFirst(2).map { $0.components(separatedBy: "warning: [").last?.components(separatedBy: "]").first } == [
+        "csv-scheduling", "csv-reviews", "csv-media", "csv-note-type",
+      ])
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
 
     // The real conversion reports the same losses and writes as many bytes as the plan said.
@@ -104,9 +107,11 @@ struct FormatsCommandTests {
     let document = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
     let formats = document?["formats"] as? [[String: Any]] ?? []
     let names = formats.compactMap { $0["name"] as? String }
-    #expect(names == [
-      "apkg", "apkg-modern", "colpkg", "colpkg-modern", "json", "json-dir", "crowdanki", "csv", "tsv", "plist", "app-json", "sqlite", "core-data",
-    ])
+    #expect(
+      names == [
+        "apkg", "apkg-modern", "colpkg", "colpkg-modern", "json", "json-dir", "crowdanki", "csv", "tsv", "plist",
+        "app-json", "sqlite", "core-data",
+      ])
     let csv = formats.first { $0["name"] as? String == "csv" }
     #expect(csv?["reads"] as? Bool == true)
     #expect(csv?["writes"] as? Bool == true)
@@ -155,7 +160,9 @@ struct VersionTests {
   func version() throws {
     let run = try CommandRun.deckport(["--version"])
     #expect(run.status == 0)
-    #expect(run.standardOutput.range(of: #"^0\.1\.0 \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n$"#, options: .regularExpression) != nil)
+    #expect(
+      run.standardOutput.range(
+        of: #"^0\.1\.0 \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n$"#, options: .regularExpression) != nil)
     // scripts/setup.sh records the commit it built; a binary built after it carries it.
     let header = Fixtures.path("../Sources/CBuildInfo/BuildCommit.h")
     if let recorded = try? String(contentsOfFile: header, encoding: .utf8),

@@ -19,7 +19,9 @@ struct DuplicateGUIDCommandTests {
     return path
   }
 
-  @Test("without the option (fail): exit 1, both notes named, nothing written", arguments: ["apkg", "apkg-modern", "colpkg"])
+  @Test(
+    "without the option (fail): exit 1, both notes named, nothing written",
+    arguments: ["apkg", "apkg-modern", "colpkg"])
   func refused(format: String) throws {
     let scratch = try TemporaryDirectory()
     let input = try Self.input(in: scratch)
@@ -33,7 +35,9 @@ struct DuplicateGUIDCommandTests {
     #expect(!FileManager.default.fileExists(atPath: output))
   }
 
-  @Test("keep-first: the first note is written, the later one left out with its card and named", arguments: ["apkg", "apkg-modern", "colpkg"])
+  @Test(
+    "keep-first: the first note is written, the later one left out with its card and named",
+    arguments: ["apkg", "apkg-modern", "colpkg"])
   func keepFirst(format: String) throws {
     let scratch = try TemporaryDirectory()
     let input = try Self.input(in: scratch)
@@ -62,7 +66,9 @@ struct DuplicateGUIDCommandTests {
     #expect(!FileManager.default.fileExists(atPath: output))
   }
 
-  @Test("new-guid: every note is written, the later one with a GUID derived from its old GUID and id", arguments: ["apkg", "apkg-modern", "colpkg"])
+  @Test(
+    "new-guid: every note is written, the later one with a GUID derived from its old GUID and id",
+    arguments: ["apkg", "apkg-modern", "colpkg"])
   func newGUID(format: String) throws {
     let scratch = try TemporaryDirectory()
     let input = try Self.input(in: scratch)
@@ -83,7 +89,9 @@ struct DuplicateGUIDCommandTests {
   @Test("an unknown policy is a usage error (exit 64)")
   func unknownPolicy() throws {
     let scratch = try TemporaryDirectory()
-    let run = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy2_sched.apkg"), scratch.path(for: "o.apkg"), "--duplicate-guids", "merge"])
+    let run = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/legacy2_sched.apkg"), scratch.path(for: "o.apkg"), "--duplicate-guids", "merge",
+    ])
     #expect(run.status == 64)
     #expect(run.standardError.contains("--duplicate-guids"))
   }

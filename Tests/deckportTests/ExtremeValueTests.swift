@@ -69,10 +69,12 @@ struct ExtremeValueTests {
         let s = try card(reviewCard, in: deck)
         #expect(s.due == Int64(Int32.min) && s.originalDue == Int64(Int32.max))
       },
-      ankiWarning: "card \(reviewCard): warning: [value-clamped] due -9223372036854775808 is written as -2147483648, odue"),
+      ankiWarning:
+        "card \(reviewCard): warning: [value-clamped] due -9223372036854775808 is written as -2147483648, odue"),
     Case(
       id: "counters at both ends",
-      sql: "UPDATE cards SET reps = \(max), lapses = \(min), left = -1, flags = \(max), ivl = \(max), factor = \(min) WHERE id = \(reviewCard)",
+      sql:
+        "UPDATE cards SET reps = \(max), lapses = \(min), left = -1, flags = \(max), ivl = \(max), factor = \(min) WHERE id = \(reviewCard)",
       kept: { deck in
         let s = try card(reviewCard, in: deck)
         #expect(s.reviews == Int(max) && s.lapses == Int(min) && s.remainingSteps == -1 && s.flags == Int(max))
@@ -123,7 +125,9 @@ struct ExtremeValueTests {
         #expect(r.duration == Int(UInt32.max) && r.ease == 255 && r.kind == .learning)
         #expect(try review(min, in: deck).duration == 0)
       },
-      ankiWarning: "review \(max): warning: [value-clamped] review of card 1795331276858: ease 9223372036854775807 is written as 255"),
+      ankiWarning:
+        "review \(max): warning: [value-clamped] review of card 1795331276858: ease 9223372036854775807 is written as 255"
+    ),
     Case(
       id: "collection creation time Int64.max",
       sql: "UPDATE col SET crt = \(max)",

@@ -44,7 +44,8 @@ struct HostileNameTests {
   /// deckport renames (as Anki does on import) with a warning.
   static func hostileMediaPackage(in scratch: TemporaryDirectory) throws -> String {
     let path = scratch.path(for: "hostile-media.apkg")
-    let map = #"{"2":"caf\u001b[2J\u0007\u202e.png","4":"pixel.png","5":"my photo.png","3":"beep.wav","1":"_vocab.css","0":"日本.png"}"#
+    let map =
+      #"{"2":"caf\u001b[2J\u0007\u202e.png","4":"pixel.png","5":"my photo.png","3":"beep.wav","1":"_vocab.css","0":"日本.png"}"#
     try PackageSurgery.copy(legacy, to: path, applying: .init(replace: ["media": Data(map.utf8)]))
     return path
   }
@@ -65,13 +66,17 @@ struct HostileNameTests {
   /// The characters in `text` a terminal would act on, line breaks between lines aside; the
   /// progress line's own `\r` and `ESC[K` are taken out first when `progress` is set.
   static func raw(_ text: String, progress: Bool = false) -> [Unicode.Scalar] {
-    let text = progress ? text.replacingOccurrences(of: "\u{1B}[K", with: "").replacingOccurrences(of: "\r", with: "") : text
+    let text =
+      progress ? text.replacingOccurrences(of: "\u{1B}[K", with: "").replacingOccurrences(of: "\r", with: "") : text
     return text.unicodeScalars.filter { TerminalText.isEscaped($0) && $0 != "\n" }
   }
 
   /// Checks that neither output of `run` holds a raw control or bidi character.
-  static func expectNothingRaw(_ run: CommandRun, progress: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-    #expect(raw(run.standardOutput).isEmpty, "stdout: \(run.standardOutput.debugDescription)", sourceLocation: sourceLocation)
+  static func expectNothingRaw(
+    _ run: CommandRun, progress: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      raw(run.standardOutput).isEmpty, "stdout: \(run.standardOutput.debugDescription)", sourceLocation: sourceLocation)
     #expect(
       raw(run.standardError, progress: progress).isEmpty, "stderr: \(run.standardError.debugDescription)",
       sourceLocation: sourceLocation)
@@ -104,7 +109,8 @@ struct HostileNameTests {
     #expect(exact(try #require(object["decks"] as? [String])).contains(Array(Self.deck.unicodeScalars)))
     #expect(exact(try #require(object["missingMedia"] as? [String])).contains(Array(Self.missingMedia.unicodeScalars)))
     let noteTypes = try #require(object["noteTypes"] as? [[String: Any]])
-    let hostile = try #require(noteTypes.first { ($0["name"] as? String)?.unicodeScalars.elementsEqual(Self.noteType.unicodeScalars) == true })
+    let hostile = try #require(
+      noteTypes.first { ($0["name"] as? String)?.unicodeScalars.elementsEqual(Self.noteType.unicodeScalars) == true })
     #expect(exact(try #require(hostile["fields"] as? [String])) == exact([Self.field, "Back"]))
     #expect(exact(try #require(hostile["templates"] as? [String])) == exact([Self.template, "Card 2"]))
   }
@@ -146,7 +152,8 @@ struct HostileNameTests {
       ["convert", try Self.hostileMediaJSON(in: scratch), scratch.path(for: "refused.apkg"), "--verbose"])
     #expect(refused.status == 1)
     Self.expectNothingRaw(refused)
-    #expect(refused.standardError.contains(#"at media[4].name: 'pix\e[2Jel\u{202E}.png' is not a safe media file name"#))
+    #expect(
+      refused.standardError.contains(#"at media[4].name: 'pix\e[2Jel\u{202E}.png' is not a safe media file name"#))
 
     let strict = try CommandRun.deckport(
       ["convert", try Self.hostilePackage(in: scratch), scratch.path(for: "strict.apkg"), "--strict"])
@@ -180,8 +187,11 @@ struct HostileNameTests {
   func csv() throws {
     let scratch = try TemporaryDirectory()
     let good = scratch.path(for: "hostile.csv")
-    try Data("#separator:comma\n#deck:Evil\u{1B}[2J\u{202E}\n#notetype:Basic\n#tags column:3\nfront\u{1B}[31m,back,tag\u{07}x\n".utf8)
-      .write(to: URL(fileURLWithPath: good))
+    try Data(
+      "#separator:comma\n#deck:Evil\u{1B}[2J\u{202E}\n#notetype:Basic\n#tags column:3\nfront\u{1B}[31m,back,tag\u{07}x\n"
+        .utf8
+    )
+    .write(to: URL(fileURLWithPath: good))
     let inspect = try CommandRun.deckport(["inspect", good])
     #expect(inspect.status == 0, "stderr: \(inspect.standardError)")
     Self.expectNothingRaw(inspect)
@@ -190,7 +200,10 @@ struct HostileNameTests {
     let json = try CommandRun.deckport(["inspect", good, "--json"])
     Self.expectNothingRaw(json)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
-    #expect((object["decks"] as? [String])?.map { Array($0.unicodeScalars) } == [Array("Evil\u{1B}[2J\u{202E}".unicodeScalars)])
+    #expect(
+      (object["decks"] as? [String])?.map { Array($0.unicodeScalars) } == [
+        Array("Evil\u{1B}[2J\u{202E}".unicodeScalars)
+      ])
 
     let convert = try CommandRun.deckport(["convert", good, scratch.path(for: "out.apkg")])
     #expect(convert.status == 0, "stderr: \(convert.standardError)")
@@ -261,7 +274,9 @@ struct HostileNameTests {
     return (process.terminationStatus, String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r", with: ""))
   }
 
-  @Test("a deck written to standard output on a terminal shows hostile text visibly; a pipe gets the exact bytes", arguments: ["csv", "tsv", "json"])
+  @Test(
+    "a deck written to standard output on a terminal shows hostile text visibly; a pipe gets the exact bytes",
+    arguments: ["csv", "tsv", "json"])
   func deckOnTerminal(format: String) throws {
     let scratch = try TemporaryDirectory()
     let package = try Self.hostilePackage(in: scratch)

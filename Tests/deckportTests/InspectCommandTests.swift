@@ -28,15 +28,17 @@ struct InspectCommandTests {
     #expect(noteTypes.contains { $0["name"] as? String == "Cloze" && $0["kind"] as? String == "cloze" })
   }
 
-  @Test("every generation is named", arguments: [
-    ("legacy1.apkg", "apkg-legacy-1"),
-    ("genanki_legacy1.apkg", "apkg-legacy-1"),
-    ("legacy2_sched.apkg", "apkg-legacy-2"),
-    ("legacy2_nometa.apkg", "apkg-legacy-2"),
-    ("latest_nosched.apkg", "apkg-latest"),
-    ("legacy.colpkg", "colpkg-legacy"),
-    ("latest.colpkg", "colpkg-latest"),
-  ])
+  @Test(
+    "every generation is named",
+    arguments: [
+      ("legacy1.apkg", "apkg-legacy-1"),
+      ("genanki_legacy1.apkg", "apkg-legacy-1"),
+      ("legacy2_sched.apkg", "apkg-legacy-2"),
+      ("legacy2_nometa.apkg", "apkg-legacy-2"),
+      ("latest_nosched.apkg", "apkg-latest"),
+      ("legacy.colpkg", "colpkg-legacy"),
+      ("latest.colpkg", "colpkg-latest"),
+    ])
   func formatNames(file: String, format: String) throws {
     let run = try CommandRun.deckport(["inspect", Fixtures.path("anki/\(file)"), "--json"])
     #expect(run.status == 0, "stderr: \(run.standardError)")

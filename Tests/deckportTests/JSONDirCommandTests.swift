@@ -9,7 +9,8 @@ struct JSONDirCommandTests {
 
   /// Converts `package` to a JSON deck `deck.json` and that to the json-dir folder `dir` in
   /// `scratch`, and returns both paths.
-  static func jsonAndFolder(_ package: String, in scratch: TemporaryDirectory) throws -> (json: String, folder: String) {
+  static func jsonAndFolder(_ package: String, in scratch: TemporaryDirectory) throws -> (json: String, folder: String)
+  {
     let json = scratch.path(for: "deck.json")
     let folder = scratch.path(for: "dir")
     let toJSON = try CommandRun.deckport(["convert", Fixtures.path(package), json])
@@ -21,7 +22,8 @@ struct JSONDirCommandTests {
 
   /// The notes of a JSON deck document, each as its JSON text.
   static func notes(_ path: String) throws -> [String] {
-    let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+    let document =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
     return try ((document?["notes"] as? [Any]) ?? []).map {
       String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self)
     }
@@ -30,7 +32,9 @@ struct JSONDirCommandTests {
   /// The one note file of the folder whose text contains `text`.
   static func noteFile(in folder: String, containing text: String) throws -> String {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/notes").sorted()
-    let matches = try names.filter { try String(contentsOfFile: folder + "/notes/" + $0, encoding: .utf8).contains(text) }
+    let matches = try names.filter {
+      try String(contentsOfFile: folder + "/notes/" + $0, encoding: .utf8).contains(text)
+    }
     return folder + "/notes/" + (try #require(matches.first))
   }
 
@@ -70,7 +74,8 @@ struct JSONDirCommandTests {
   func mediaBytes() throws {
     let scratch = try TemporaryDirectory()
     let (json, folder) = try Self.jsonAndFolder("real/mixed-note-types-legacy2.apkg", in: scratch)
-    let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
+    let document =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
     let media = (document?["media"] as? [[String: Any]]) ?? []
     #expect(!media.isEmpty)
     for entry in media {
@@ -142,9 +147,13 @@ struct JSONDirCommandTests {
       let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder + "/media").sorted().first)
       try FileManager.default.copyItem(atPath: folder + "/media/" + name, toPath: folder + "/escape.png")
       let index = folder + "/deckport-dir.json"
-      try String(contentsOfFile: index, encoding: .utf8).replacingOccurrences(of: "\"name\": \"\(name)\"", with: "\"name\": \"../escape.png\"")
-        .write(toFile: index, atomically: true, encoding: .utf8)
-      return ["\(folder)/deckport-dir.json: at media[", "]: names '\(folder)/media/../escape.png', which does not exist"]
+      try String(contentsOfFile: index, encoding: .utf8).replacingOccurrences(
+        of: "\"name\": \"\(name)\"", with: "\"name\": \"../escape.png\""
+      )
+      .write(toFile: index, atomically: true, encoding: .utf8)
+      return [
+        "\(folder)/deckport-dir.json: at media[", "]: names '\(folder)/media/../escape.png', which does not exist",
+      ]
     },
     Damage(description: "a file in notes/ that holds no note") { folder in
       try Data("{}\n".utf8).write(to: URL(fileURLWithPath: folder + "/notes/extra.json"))
@@ -170,7 +179,8 @@ struct JSONDirCommandTests {
     let scratch = try TemporaryDirectory()
     let out = scratch.path(for: "out")
     let run = try CommandRun.deckport([
-      "convert", Fixtures.path("anki/legacy1.apkg"), Fixtures.path("anki/latest.colpkg"), "--out-dir", out, "--to", "json-dir",
+      "convert", Fixtures.path("anki/legacy1.apkg"), Fixtures.path("anki/latest.colpkg"), "--out-dir", out, "--to",
+      "json-dir",
     ])
     #expect(run.status == 0, "stderr: \(run.standardError)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["latest", "legacy1"])

@@ -26,7 +26,8 @@ struct LibraryEntryPointTests {
     let url = try #require(URL(string: "https://example.com/French.apkg"))
     let error = try #require(await #expect(throws: DeckError.self) { try await DeckLoader().load(url) })
     #expect(error.kind == .invalidRequest)
-    #expect(error.description.contains("https://example.com/French.apkg") && error.description.contains("not a file URL"))
+    #expect(
+      error.description.contains("https://example.com/French.apkg") && error.description.contains("not a file URL"))
   }
 
   @Test("a cancelled task does not start reading")
@@ -47,7 +48,8 @@ struct LibraryEntryPointTests {
       URL(filePath: Self.package), to: output, options: ConversionOptions(to: .json), onWarning: { _ in })
     #expect(report.outputFormat == .json && report.summary.notes == 9)
     let back = try DeckLoader().load(path: output.path(percentEncoded: false))
-    #expect(back.collection.notes.map(\.guid) == (try DeckLoader().load(path: Self.package)).collection.notes.map(\.guid))
+    #expect(
+      back.collection.notes.map(\.guid) == (try DeckLoader().load(path: Self.package)).collection.notes.map(\.guid))
   }
 
   @Test("media are written into a folder by name, byte for byte; an unsafe name is refused and nothing escapes")
@@ -62,7 +64,9 @@ struct LibraryEntryPointTests {
       #expect(saved.lastPathComponent == file.name)
       #expect(try Data(contentsOf: saved) == file.blob.data())
     }
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)).count == deck.collection.media.count)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)).count
+        == deck.collection.media.count)
 
     let first = try #require(deck.collection.media.first)
     #expect(throws: DeckError.self) { try first.write(into: folder) }  // exists, not replacing
@@ -71,14 +75,17 @@ struct LibraryEntryPointTests {
     let hostile = MediaFile(name: "../escaped.png", blob: MediaBlob(data: Data("x".utf8)))
     let error = try #require(#expect(throws: DeckError.self) { try hostile.write(into: folder) })
     #expect(error.kind == .invalidRequest)
-    #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appending(path: "escaped.png").path))
+    #expect(
+      !FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appending(path: "escaped.png").path))
   }
 
-  @Test("card type, queue and review kind carry Anki's values under their names (checked against the real backend's view)")
+  @Test(
+    "card type, queue and review kind carry Anki's values under their names (checked against the real backend's view)")
   func typedScheduling() throws {
     let deck = try DeckLoader().load(path: Self.package)
-    let truth = try JSONSerialization.jsonObject(
-      with: Data(contentsOf: URL(filePath: Self.package + ".truth.json"))) as? [String: Any]
+    let truth =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(filePath: Self.package + ".truth.json"))) as? [String: Any]
     let truthCards = try #require(truth?["cards"] as? [[String: Any]])
     func count(_ key: String, _ value: Int) -> Int { truthCards.filter { $0[key] as? Int == value }.count }
     let scheduling = deck.collection.cards.map(\.scheduling)

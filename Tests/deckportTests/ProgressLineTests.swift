@@ -20,7 +20,9 @@ struct ProgressLineTests {
     #expect(run.standardOutput.hasPrefix("Wrote \(output) (json)"))
     let terminal = run.standardError
     #expect(terminal.contains("\rUnpacking the collection"), "terminal: \(terminal.debugDescription)")
-    #expect(terminal.contains("Writing notes 0/9") || terminal.contains("Writing notes 9/9"), "terminal: \(terminal.debugDescription)")
+    #expect(
+      terminal.contains("Writing notes 0/9") || terminal.contains("Writing notes 9/9"),
+      "terminal: \(terminal.debugDescription)")
     #expect(terminal.hasSuffix("\r\u{1B}[K"), "the line is erased at the end: \(terminal.debugDescription)")
   }
 

@@ -47,7 +47,8 @@ struct ReadmeLibraryExampleTests {
     #expect(section.contains(#".product(name: "DeckKit", package: "deckport")"#))
   }
 
-  @Test("the code runs: one flashcard per card, fields, decks and schedules as the real Anki backend saw them, media saved")
+  @Test(
+    "the code runs: one flashcard per card, fields, decks and schedules as the real Anki backend saw them, media saved")
   func runs() async throws {
     let package = Fixtures.path("anki/latest_sched.apkg")
     let scratch = try TemporaryDirectory()
@@ -57,7 +58,8 @@ struct ReadmeLibraryExampleTests {
 
     let flashcards = try await importAnkiDeck(from: URL(filePath: package), mediaInto: media)
 
-    let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(filePath: package + ".truth.json"))) as? [String: Any]
+    let truth =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(filePath: package + ".truth.json"))) as? [String: Any]
     let cards = try #require(truth?["cards"] as? [[String: Any]])
     let notes = try #require(truth?["notes"] as? [[String: Any]])
     #expect(flashcards.count == cards.count)

@@ -56,7 +56,8 @@ struct SharedOptionTests {
   @Test(
     "each command's help says how many times --from may be given",
     arguments: [
-      ("convert", "give it once."), ("inspect", "give it once."), ("diff", "give it once (both decks) or twice (A, then B)."),
+      ("convert", "give it once."), ("inspect", "give it once."),
+      ("diff", "give it once (both decks) or twice (A, then B)."),
     ])
   func fromHelp(command: String, count: String) throws {
     let help = try CommandRun.deckport([command, "--help"])
@@ -69,7 +70,8 @@ struct SharedOptionTests {
   @Test(
     "convert and migrate describe the options they share in the same words",
     arguments: [
-      "--key", "--entity", "--profile", "--plist-style", "--existing", "--match-key", "--force", "--backup", "--dry-run",
+      "--key", "--entity", "--profile", "--plist-style", "--existing", "--match-key", "--force", "--backup",
+      "--dry-run",
       "--strict",
     ])
   func sameWords(option: String) throws {

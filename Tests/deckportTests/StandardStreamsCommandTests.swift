@@ -15,7 +15,8 @@ struct StandardStreamsCommandTests {
   func packageToStandardOutput() throws {
     let run = try CommandRun.deckport(["convert", Self.package, "-", "--to", "json"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
-    #expect(run.standardError == "Wrote <stdout> (json) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files\n")
+    #expect(
+      run.standardError == "Wrote <stdout> (json) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files\n")
     let document = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
     #expect(document?["format"] as? String == "deckport-deck")
     #expect((document?["notes"] as? [Any])?.count == 9)
@@ -57,15 +58,20 @@ struct StandardStreamsCommandTests {
     #expect(run.standardOutput.contains("chat\tcat"))
     #expect(run.standardOutput.contains("chien\tdog"))
     // Messages go to standard error, naming the output <stdout>.
-    #expect(run.standardError.contains("deckport: <stdout>: warning: [csv-columns] decks are not written (no deck column): 'French'\n"))
-    #expect(run.standardError.hasSuffix("Wrote <stdout> (tsv) from csv: 2 notes, 2 cards, 0 reviews, 0 media files, 2 warnings\n"))
+    #expect(
+      run.standardError.contains(
+        "deckport: <stdout>: warning: [csv-columns] decks are not written (no deck column): 'French'\n"))
+    #expect(
+      run.standardError.hasSuffix(
+        "Wrote <stdout> (tsv) from csv: 2 notes, 2 cards, 0 reviews, 0 media files, 2 warnings\n"))
   }
 
   @Test("damaged input on standard input: the error names <stdin> and its member; nothing on standard output")
   func damagedStandardInput() throws {
     let scratch = try TemporaryDirectory()
     let damaged = scratch.path(for: "damaged.apkg")
-    try PackageSurgery.copy(Self.package, to: damaged, applying: .init(replace: ["collection.anki21b": Data("not zstd".utf8)]))
+    try PackageSurgery.copy(
+      Self.package, to: damaged, applying: .init(replace: ["collection.anki21b": Data("not zstd".utf8)]))
     let run = try CommandRun.deckport(["convert", "-", "-", "--to", "json"], standardInput: try Self.bytes(damaged))
     #expect(run.status == 1)
     #expect(run.standardError.hasPrefix("deckport: error: <stdin>: member 'collection.anki21b': not a zstd frame"))
@@ -75,14 +81,20 @@ struct StandardStreamsCommandTests {
     #expect(unknown.status == 1)
     #expect(
       unknown.standardError
-        == "deckport: error: <stdin>: cannot tell the format from the name or the content; name it with --from (one of: apkg, colpkg, json, json-dir, crowdanki, csv, tsv, plist, app-json, sqlite, core-data, app)\n")
+        == "deckport: error: <stdin>: cannot tell the format from the name or the content; name it with --from (one of: apkg, colpkg, json, json-dir, crowdanki, csv, tsv, plist, app-json, sqlite, core-data, app)\n"
+    )
   }
 
-  @Test("- as the output needs --to and a deck format: usage errors (exit status 64)", arguments: [
-    (["--to", "plist"], "Error: plist is app storage, written into a file in place; name a file, not -."),
-    ([], "Error: Writing to standard output (-) needs the output format: --to FORMAT."),
-    (["--to", "json", "--json"], "Error: --json prints on standard output, where the deck goes; use one or the other."),
-  ])
+  @Test(
+    "- as the output needs --to and a deck format: usage errors (exit status 64)",
+    arguments: [
+      (["--to", "plist"], "Error: plist is app storage, written into a file in place; name a file, not -."),
+      ([], "Error: Writing to standard output (-) needs the output format: --to FORMAT."),
+      (
+        ["--to", "json", "--json"],
+        "Error: --json prints on standard output, where the deck goes; use one or the other."
+      ),
+    ])
   func standardOutputUsage(extra: [String], message: String) throws {
     let run = try CommandRun.deckport(["convert", Self.package, "-"] + extra)
     #expect(run.status == 64)
@@ -94,7 +106,8 @@ struct StandardStreamsCommandTests {
   func readerGoesAway() throws {
     // A deck whose JSON (about 1 MB) is far more than a pipe holds, so writes fail with EPIPE.
     let deck = Fixtures.path("real/french-phrases-latest.apkg")
-    let script = "set -o pipefail; '\(Fixtures.deckportExecutable)' convert '\(deck)' - --to json | head -c 100 >/dev/null"
+    let script =
+      "set -o pipefail; '\(Fixtures.deckportExecutable)' convert '\(deck)' - --to json | head -c 100 >/dev/null"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = ["-c", script]

@@ -5,9 +5,9 @@ import Testing
 @testable import deckport
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 @Suite("Terminal progress renderer")
@@ -30,7 +30,8 @@ struct TerminalProgressRendererTests {
     renderer.printAbove {}
     renderer.finish()
     close(descriptors[1])
-    let output = String(decoding: FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
+    let output = String(
+      decoding: FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
     #expect(output.hasPrefix("\rWriting cards 0/200,000\u{1B}[K"))
     #expect(output.contains("\rWriting cards 0/200,000 · Copying media 0/400\u{1B}[K") || output.contains("…"))
     #expect(output.hasSuffix("\r\u{1B}[K"))

@@ -26,7 +26,8 @@ struct UnpackLimitCommandTests {
     #expect(run.status == 1)
     #expect(
       run.standardError
-        == "deckport: error: \(input): its 6 media files and collection declare 67 MB unpacked, more than this package may unpack to (17 MB in all); if the deck is genuine, raise the limit with --max-expansion or --max-unpacked\n")
+        == "deckport: error: \(input): its 6 media files and collection declare 67 MB unpacked, more than this package may unpack to (17 MB in all); if the deck is genuine, raise the limit with --max-expansion or --max-unpacked\n"
+    )
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["inflating.apkg"])
   }
 
@@ -38,7 +39,9 @@ struct UnpackLimitCommandTests {
     #expect(run.status == 1)
     let lines = run.standardError.split(separator: "\n").map(String.init)
     #expect(lines.count == 6, "stderr: \(run.standardError)")
-    #expect(lines.first?.hasPrefix("deckport: error: \(input): its 6 media files and collection declare 67 MB unpacked") == true)
+    #expect(
+      lines.first?.hasPrefix("deckport: error: \(input): its 6 media files and collection declare 67 MB unpacked")
+        == true)
     #expect(
       Array(lines.dropFirst()) == [
         "deckport:   kind: limitExceeded (unpacking would pass a safety limit on size)",
@@ -74,9 +77,11 @@ struct UnpackLimitCommandTests {
     #expect(inspect.status == 0, "stderr: \(inspect.standardError)")
   }
 
-  @Test("bad limit values are usage errors (exit 64)", arguments: [
-    ["--max-unpacked", "12Q"], ["--max-unpacked", "0"], ["--max-expansion", "0"], ["--max-unpacked", "99999999T"],
-  ])
+  @Test(
+    "bad limit values are usage errors (exit 64)",
+    arguments: [
+      ["--max-unpacked", "12Q"], ["--max-unpacked", "0"], ["--max-expansion", "0"], ["--max-unpacked", "99999999T"],
+    ])
   func badValues(_ option: [String]) throws {
     let scratch = try TemporaryDirectory()
     let run = try CommandRun.deckport(

@@ -26,7 +26,8 @@ enum CollectionChecks {
       if note.fields.count != expected {
         report(
           "field-count", row,
-          "note has \(note.fields.count) field\(note.fields.count == 1 ? "" : "s"), but its note type has \(expected); Anki would refuse it on import")
+          "note has \(note.fields.count) field\(note.fields.count == 1 ? "" : "s"), but its note type has \(expected); Anki would refuse it on import"
+        )
       }
     }
     let deckIDs = Set(collection.decks.map(\.id))

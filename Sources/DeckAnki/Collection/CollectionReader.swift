@@ -86,7 +86,11 @@ struct CollectionReader {
     let more = invalidText.count - textWarnings.count
     let summary =
       more > 0
-      ? [Diagnostic("invalid-utf8", at: location.table("notes"), "\(more) more notes have fields or tags that are not valid UTF-8")]
+      ? [
+        Diagnostic(
+          "invalid-utf8", at: location.table("notes"), "\(more) more notes have fields or tags that are not valid UTF-8"
+        )
+      ]
       : []
     return (collection, textWarnings + summary + CollectionChecks.warnings(for: collection, location: location))
   }
@@ -329,7 +333,8 @@ struct CollectionReader {
         id: rows.int64(0), noteID: rows.int64(1), templateOrdinal: Int(rows.int64(3)),
         deckID: rows.int64(2), modificationTime: rows.int64(4),
         scheduling: CardScheduling(
-          type: CardType(rawValue: Int(rows.int64(5))), queue: CardQueue(rawValue: Int(rows.int64(6))), due: rows.int64(7),
+          type: CardType(rawValue: Int(rows.int64(5))), queue: CardQueue(rawValue: Int(rows.int64(6))),
+          due: rows.int64(7),
           interval: Int(rows.int64(8)), easeFactor: Int(rows.int64(9)),
           reviews: Int(rows.int64(10)), lapses: Int(rows.int64(11)),
           remainingSteps: Int(rows.int64(12)), flags: Int(rows.int64(15)),

@@ -78,7 +78,9 @@ enum FoundationJSON {
   /// The order `JSONSerialization`'s `.sortedKeys` writes keys in: case-insensitive, digit runs
   /// as numbers, ties broken by code (`a`, `B`, `x9`, `x10`).
   static func serializationKeyOrder(_ a: String, _ b: String) -> Bool {
-    a.compare(b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.startIndex..<a.endIndex, locale: NSLocale.system)
+    a.compare(
+      b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.startIndex..<a.endIndex,
+      locale: NSLocale.system)
       == .orderedAscending
   }
 

@@ -1,6 +1,6 @@
-import Foundation
 import DeckCore
 import DeckIO
+import Foundation
 
 /// Decides which collection member of a package holds the content, exactly as current Anki
 /// decides: `meta` when present (1, 2 or 3; anything else is refused), otherwise
@@ -35,12 +35,14 @@ enum PackageLayout {
     default:
       throw DeckError(
         .unsupportedVersion, at: metaLocation,
-        "package version \(version) is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\"")
+        "package version \(version) is unknown (known: 1, 2, 3); it needs a newer reader, as Anki says: \"This collection requires a newer version of Anki to open.\""
+      )
     }
     guard zip.contains(generation.collectionMember) else {
       throw DeckError(
         .missingPart, at: metaLocation,
-        "'meta' says package version \(version), but the member '\(generation.collectionMember)' it requires is missing")
+        "'meta' says package version \(version), but the member '\(generation.collectionMember)' it requires is missing"
+      )
     }
     return generation
   }

@@ -79,7 +79,8 @@ public enum AnkiFieldText {
     /// Anki's `HTML_MEDIA_TAGS`: an img/audio/video/object/source tag with a `src` or `data`
     /// attribute, double-quoted (group 1), single-quoted (2) or bare (3).
     static let mediaTag = try? NSRegularExpression(
-      pattern: #"<\b(?:img|audio|video|object|source)\b(?:[^>]|"[^"]+?"|'[^']+?')+?\b(?:src|data)\b=(?:"([^"]+?)"[^>]*>|'([^']+?)'[^>]*>|([^ >]+?)(?: [^>]*>|>))"#,
+      pattern:
+        #"<\b(?:img|audio|video|object|source)\b(?:[^>]|"[^"]+?"|'[^']+?')+?\b(?:src|data)\b=(?:"([^"]+?)"[^>]*>|'([^']+?)'[^>]*>|([^ >]+?)(?: [^>]*>|>))"#,
       options: [.caseInsensitive, .dotMatchesLineSeparators])
   }
 }

@@ -38,7 +38,8 @@ package struct AnkiPackageWriter: Sendable {
     package var duplicateGUIDs: DuplicateGUIDPolicy
 
     /// Creates options.
-    package init(generation: AnkiPackageGeneration, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail) {
+    package init(generation: AnkiPackageGeneration, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail)
+    {
       self.generation = generation
       self.kind = kind
       self.duplicateGUIDs = duplicateGUIDs

@@ -44,7 +44,8 @@ enum AnkiValueRanges {
       let fitted = clamp(collection.creationTime, to: creationTime)
       log.report(
         "value-clamped", at: location.table("col"),
-        "the collection's creation time \(collection.creationTime) is outside the times Anki accepts (\(creationTime.lowerBound)…\(creationTime.upperBound) seconds); \(fitted) is written")
+        "the collection's creation time \(collection.creationTime) is outside the times Anki accepts (\(creationTime.lowerBound)…\(creationTime.upperBound) seconds); \(fitted) is written"
+      )
       result.creationTime = fitted
     }
     fitEach(&result.cards, with: fittedCard, location: location, log: &log) { card in
@@ -71,7 +72,8 @@ enum AnkiValueRanges {
       let (item, subject) = describe(row)
       log.reportLimited(
         "value-clamped", at: location.item(item), summaryAt: location,
-        "\(subject)\(changes.text): Anki reads \(changes.columns) in a narrower range and would otherwise refuse the package or read 0")
+        "\(subject)\(changes.text): Anki reads \(changes.columns) in a narrower range and would otherwise refuse the package or read 0"
+      )
     }
   }
 
@@ -94,7 +96,8 @@ enum AnkiValueRanges {
     }
 
     /// A card type, queue or review kind, fitted by its stored number.
-    mutating func fit<Code: RawRepresentable<Int>>(_ value: Code, _ range: ClosedRange<Int64>, _ column: String) -> Code {
+    mutating func fit<Code: RawRepresentable<Int>>(_ value: Code, _ range: ClosedRange<Int64>, _ column: String) -> Code
+    {
       Code(rawValue: fit(value.rawValue, range, column)) ?? value
     }
   }

@@ -86,7 +86,8 @@ enum CollectionValidation {
           throw refuse("field name '\(field.name)' \(problem)")
         }
         guard fieldNames.insert(uniqueKey(field.name)).inserted else {
-          throw refuse("two fields are named '\(field.name)' (Anki compares names ignoring case); Anki would rename one")
+          throw refuse(
+            "two fields are named '\(field.name)' (Anki compares names ignoring case); Anki would rename one")
         }
       }
       var templateNames = Set<String>()
@@ -95,7 +96,9 @@ enum CollectionValidation {
           throw refuse("template name '\(template.name)' \(problem)")
         }
         guard templateNames.insert(uniqueKey(template.name)).inserted else {
-          throw refuse("two card templates are named '\(template.name)' (Anki compares names ignoring case); Anki would rename one")
+          throw refuse(
+            "two card templates are named '\(template.name)' (Anki compares names ignoring case); Anki would rename one"
+          )
         }
       }
       guard noteType.fields.indices.contains(noteType.sortFieldIndex) else {
@@ -149,7 +152,8 @@ enum CollectionValidation {
       guard note.fields.count == noteType.fields.count else {
         throw DeckError(
           .invalidRequest, at: location.item("note \(note.id)"),
-          "note has \(note.fields.count) fields, but its \(label(noteType)) has \(noteType.fields.count); Anki would refuse the package")
+          "note has \(note.fields.count) fields, but its \(label(noteType)) has \(noteType.fields.count); Anki would refuse the package"
+        )
       }
       // U+001F is a grapheme of its own (a control character), so looking for its byte finds
       // exactly the values `contains(Character)` would.
@@ -157,7 +161,8 @@ enum CollectionValidation {
         notes[index].fields[fieldIndex] = value.replacingOccurrences(of: String(fieldSeparator), with: "")
         log.reportLimited(
           "field-changed", at: location.item("note \(note.id)"), summaryAt: location,
-          "field '\(noteType.fields[fieldIndex].name)' holds the control character U+001F, which Anki uses between fields; it is removed")
+          "field '\(noteType.fields[fieldIndex].name)' holds the control character U+001F, which Anki uses between fields; it is removed"
+        )
       }
       if !note.tags.allSatisfy(isCleanTag) {
         notes[index].tags = checkedTags(note.tags, at: location.item("note \(note.id)"), location: location, log: &log)
@@ -199,7 +204,8 @@ enum CollectionValidation {
       if cleaned != tag {
         log.reportLimited(
           "tag-changed", at: here, summaryAt: location,
-          "tag '\(MediaFileName.visible(tag))' holds spaces or control characters, which Anki treats as separators; it is written as '\(cleaned)'")
+          "tag '\(MediaFileName.visible(tag))' holds spaces or control characters, which Anki treats as separators; it is written as '\(cleaned)'"
+        )
       }
       result.append(cleaned)
     }
@@ -221,7 +227,8 @@ enum CollectionValidation {
       if !normalized.unicodeScalars.elementsEqual(deck.name.unicodeScalars) {
         log.report(
           "deck-renamed", at: here,
-          "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level); it is written as '\(normalized)'")
+          "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level); it is written as '\(normalized)'"
+        )
         result[index].name = normalized
       }
       if let other = names[uniqueKey(normalized)] {
@@ -241,7 +248,8 @@ enum CollectionValidation {
       let kept = String(
         String.UnicodeScalarView(
           level.precomposedStringWithCanonicalMapping.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-      let trimmed = kept.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ":")))
+      let trimmed = kept.trimmingCharacters(
+        in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ":")))
       return trimmed.isEmpty ? "blank" : trimmed
     }.joined(separator: Deck.levelSeparator)
   }

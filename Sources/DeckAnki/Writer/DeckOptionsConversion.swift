@@ -200,7 +200,8 @@ enum DeckOptionsConversion {
       warnings.append(
         Diagnostic(
           "deck-options-incomplete", at: location,
-          "the settings lack \(filled.map { "'\($0)'" }.joined(separator: ", ")), which Anki requires; Anki's defaults are written"))
+          "the settings lack \(filled.map { "'\($0)'" }.joined(separator: ", ")), which Anki requires; Anki's defaults are written"
+        ))
     }
     return (changed ? JSONValue.fromFoundation(object) : parsed, warnings)
   }

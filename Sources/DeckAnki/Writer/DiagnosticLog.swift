@@ -39,7 +39,8 @@ struct DiagnosticLog {
     for (category, count) in counts.sorted(by: { $0.key < $1.key }) where count > Self.listedPerCategory {
       let location = summaryLocation[category] ?? SourceLocation(file: "")
       result.append(
-        Diagnostic(category, at: location, "\(count - Self.listedPerCategory) more warnings of this kind were not listed"))
+        Diagnostic(
+          category, at: location, "\(count - Self.listedPerCategory) more warnings of this kind were not listed"))
     }
     return result
   }

@@ -40,7 +40,8 @@ enum MediaPackager {
       if kind == .apkg && !referenced.contains(Array(name.unicodeScalars)) {
         log.report(
           "media-unused", at: here,
-          "no note refers to this file (nor a note type's CSS or templates, for '_' files); an .apkg carries only referenced media, so it is left out")
+          "no note refers to this file (nor a note type's CSS or templates, for '_' files); an .apkg carries only referenced media, so it is left out"
+        )
         continue
       }
       guard !name.isEmpty else {
@@ -51,7 +52,8 @@ enum MediaPackager {
       if !MediaFileName.isUnchanged(file.name, by: name) {
         log.report(
           "media-renamed", at: here,
-          "Anki accepts only normalised file names; the file is written as '\(name)' (references to the old name are not changed)")
+          "Anki accepts only normalised file names; the file is written as '\(name)' (references to the old name are not changed)"
+        )
       }
       guard written.insert(Array(name.unicodeScalars)).inserted else {
         log.report(

@@ -38,7 +38,8 @@ enum NoteIdentity {
       case .fail:
         throw DeckError(
           .invalidRequest, at: location.item("note \(note.id)"),
-          "note has the GUID '\(note.guid)' of note \(other); Anki matches notes by GUID, so importing the package again would update only one of them (\(setting: .duplicateGUIDs) keep-first or new-guid writes them)")
+          "note has the GUID '\(note.guid)' of note \(other); Anki matches notes by GUID, so importing the package again would update only one of them (\(setting: .duplicateGUIDs) keep-first or new-guid writes them)"
+        )
       case .keepFirst:
         dropped.insert(note.id)
       case .newGUID:
@@ -55,7 +56,8 @@ enum NoteIdentity {
       result[index].guid = guid
       log.report(
         "guid-duplicate", at: location.item("note \(note.id)"),
-        "note has the GUID '\(old)' of note \(owners[old] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid)'")
+        "note has the GUID '\(old)' of note \(owners[old] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid)'"
+      )
     }
     for index in result.indices where result[index].guid.isEmpty {
       let note = result[index]
@@ -67,7 +69,8 @@ enum NoteIdentity {
       for note in notes where dropped.contains(note.id) {
         log.report(
           "guid-duplicate", at: location.item("note \(note.id)"),
-          "note has the GUID '\(note.guid)' of note \(owners[note.guid] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards")
+          "note has the GUID '\(note.guid)' of note \(owners[note.guid] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards"
+        )
       }
       result.removeAll { dropped.contains($0.id) }
     }

@@ -25,7 +25,8 @@ enum PackageSelection {
     result.noteTypes = kept(
       collection.noteTypes, where: { usedNoteTypes.contains($0.id) }, log: &log,
       otherwise: "note-type-unused", at: { location.item(CollectionValidation.label($0)) },
-      "no note uses this note type; an .apkg carries only the note types its notes use (Anki would not import it), so it is left out")
+      "no note uses this note type; an .apkg carries only the note types its notes use (Anki would not import it), so it is left out"
+    )
 
     var usedDeckIDs = Set(collection.cards.map(\.deckID))
     usedDeckIDs.formUnion(collection.cards.map(\.scheduling.originalDeckID).filter { $0 != 0 })
@@ -43,7 +44,8 @@ enum PackageSelection {
         deck.id == 1 || usedDeckIDs.contains(deck.id) || keptNames.contains(CollectionValidation.uniqueKey(deck.name))
       }, log: &log,
       otherwise: "deck-unused", at: { location.item("deck '\($0.name)' (id \($0.id))") },
-      "the deck holds no cards and is no parent of a deck that does; an .apkg carries only those (Anki would not import it), so it is left out")
+      "the deck holds no cards and is no parent of a deck that does; an .apkg carries only those (Anki would not import it), so it is left out"
+    )
 
     var usedOptions: Set<Int64> = [1]
     for deck in result.decks {
@@ -52,7 +54,8 @@ enum PackageSelection {
     result.deckOptions = kept(
       collection.deckOptions, where: { usedOptions.contains($0.id) }, log: &log,
       otherwise: "deck-options-unused", at: { location.item(DeckOptionsConversion.label($0)) },
-      "no written deck uses this option group; an .apkg carries only the groups its decks use (Anki would not import it), so it is left out")
+      "no written deck uses this option group; an .apkg carries only the groups its decks use (Anki would not import it), so it is left out"
+    )
 
     let cardIDs = Set(collection.cards.map(\.id))
     result.reviews = collection.reviews.filter { cardIDs.contains($0.cardID) }
@@ -60,7 +63,8 @@ enum PackageSelection {
     if dropped > 0 {
       log.report(
         "reviews-unused", at: location.table("revlog"),
-        "\(dropped) review-log entr\(dropped == 1 ? "y belongs" : "ies belong") to cards the collection does not hold; an .apkg carries only the reviews of its cards, so \(dropped == 1 ? "it is" : "they are") left out")
+        "\(dropped) review-log entr\(dropped == 1 ? "y belongs" : "ies belong") to cards the collection does not hold; an .apkg carries only the reviews of its cards, so \(dropped == 1 ? "it is" : "they are") left out"
+      )
     }
     return result
   }
@@ -100,7 +104,8 @@ enum PackageSelection {
         result.decks.append(Deck(id: nextID, name: name, modificationTime: deck.modificationTime))
         log.report(
           "deck-added", at: location.item("deck '\(name)' (id \(nextID))"),
-          "deck '\(deck.name)' has no parent deck '\(name)'; a collection needs it, so it is added (as Anki's Check Database would)")
+          "deck '\(deck.name)' has no parent deck '\(name)'; a collection needs it, so it is added (as Anki's Check Database would)"
+        )
         takenIDs.insert(nextID)
         nextID = freeID(after: nextID, taken: takenIDs)
       }
@@ -135,7 +140,8 @@ enum PackageSelection {
       let deck = collection.decks[index]
       log.report(
         "deck-options-missing", at: location.item("deck '\(deck.name)' (id \(deck.id))"),
-        "the deck uses option group \(optionsID), which the collection does not define; it is given option group 1 (Default), as Anki would need")
+        "the deck uses option group \(optionsID), which the collection does not define; it is given option group 1 (Default), as Anki would need"
+      )
       collection.decks[index].kind = .normal(optionsID: 1)
     }
     var entries: [(id: Int64, json: JSONValue)] = []

@@ -80,13 +80,14 @@ struct CoreDataEntityLayout {
   /// The keys a write does not set directly: relationships (linked separately) and derived
   /// attributes (computed by the store's triggers).
   var keysNotWrittenAsValues: Set<String> {
-    Set(members.compactMap { member -> String? in
-      switch member {
-      case .relationship(let relationship): relationship.key
-      case .attribute(let column) where column.attribute?.isDerived == true: column.key
-      default: nil
-      }
-    })
+    Set(
+      members.compactMap { member -> String? in
+        switch member {
+        case .relationship(let relationship): relationship.key
+        case .attribute(let column) where column.attribute?.isDerived == true: column.key
+        default: nil
+        }
+      })
   }
 
   /// The relationships, in member order.
@@ -101,7 +102,8 @@ struct CoreDataEntityLayout {
   func spellingKeys(of record: AppRecord) -> AppRecord {
     let exact = Set(members.map(\.key))
     let withoutModel = Dictionary(
-      columns.filter { $0.attribute == nil }.map { ($0.key.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
+      columns.filter { $0.attribute == nil }.map { ($0.key.lowercased(), $0.key) },
+      uniquingKeysWith: { first, _ in first })
     guard !withoutModel.isEmpty else { return record }
     let present = Set(record.map(\.key))
     return AppRecord(

@@ -29,7 +29,8 @@ enum CoreDataExternalStorage {
       return .inline(Data(blob.dropFirst()))
     case fileTag:
       guard blob.count >= 37, blob.count <= 64 else { return .untagged }
-      let text = String(decoding: blob.dropFirst(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines.union(["\0"]))
+      let text = String(decoding: blob.dropFirst(), as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines.union(["\0"]))
       guard let uuid = UUID(uuidString: text), uuid.uuidString == text.uppercased() else { return .untagged }
       return .file(text)
     default:
@@ -47,6 +48,7 @@ enum CoreDataExternalStorage {
   static func folder(forStore path: String) -> URL {
     let store = URL(fileURLWithPath: path)
     let stem = store.deletingPathExtension().lastPathComponent
-    return store.deletingLastPathComponent().appendingPathComponent(".\(stem)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
+    return store.deletingLastPathComponent().appendingPathComponent(".\(stem)_SUPPORT").appendingPathComponent(
+      "_EXTERNAL_DATA")
   }
 }

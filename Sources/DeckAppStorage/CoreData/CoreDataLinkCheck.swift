@@ -19,7 +19,8 @@ enum CoreDataLinkCheck {
   ///   - expected: row key → relationship → the keys the writer linked.
   ///   - readBack: the rows as read from the written store, by key.
   static func require(
-    _ expected: [Int64: [String: [Int64]]], readBack: [Int64: AppRecord], entity: CoreDataEntityLayout, location: SourceLocation
+    _ expected: [Int64: [String: [Int64]]], readBack: [Int64: AppRecord], entity: CoreDataEntityLayout,
+    location: SourceLocation
   ) throws {
     let ordered = Set(entity.relationships.filter(\.model.isOrdered).map(\.key))
     for (key, links) in expected.sorted(by: { $0.key < $1.key }) {
@@ -30,7 +31,8 @@ enum CoreDataLinkCheck {
         guard same else {
           throw DeckError(
             .writeFailed, at: location.table(entity.table, row: key),
-            "verification failed: the relationship \(relationship) should link Z_PK \(describe(wanted)) but links \(describe(found))")
+            "verification failed: the relationship \(relationship) should link Z_PK \(describe(wanted)) but links \(describe(found))"
+          )
         }
       }
     }

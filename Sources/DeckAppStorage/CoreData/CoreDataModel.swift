@@ -104,7 +104,9 @@ struct CoreDataModel {
     } catch {
       throw Failure(message: "the inflated model is not a binary plist (\(error.text))")
     }
-    guard let archive = KeyedArchive(root) else { throw Failure(message: "the inflated model is not an NSKeyedArchiver archive") }
+    guard let archive = KeyedArchive(root) else {
+      throw Failure(message: "the inflated model is not an NSKeyedArchiver archive")
+    }
     return decode(archive)
   }
 
@@ -123,7 +125,9 @@ struct CoreDataModel {
     for (name, entity) in archived {
       let superentity = archive.dictionary(entity["NSSuperentity"]).flatMap { archive.string($0["NSEntityName"]) }
       let inherited = Set(
-        superentity.flatMap { archived[$0] }.map { archive.entries($0["NSProperties"]).compactMap { propertyName($0, archive) } } ?? [])
+        superentity.flatMap { archived[$0] }.map {
+          archive.entries($0["NSProperties"]).compactMap { propertyName($0, archive) }
+        } ?? [])
       var properties: [Property] = []
       for entry in archive.entries(entity["NSProperties"]) {
         guard let property = archive.dictionary(entry.value), let className = archive.className(property),
@@ -143,7 +147,8 @@ struct CoreDataModel {
             else { return nil }
             return attribute(description, name: elementName, archive)
           }
-          properties.append(.composite(Composite(name: name, isOptional: isOptional(property, archive), elements: elements)))
+          properties.append(
+            .composite(Composite(name: name, isOptional: isOptional(property, archive), elements: elements)))
         case "NSRelationshipDescription":
           let destination =
             archive.string(property["_NSDestinationEntityName"])
@@ -155,7 +160,8 @@ struct CoreDataModel {
             .relationship(
               Relationship(
                 name: name, destination: destination, inverse: inverse,
-                minCount: archive.integer(property["NSMinCount"]) ?? 0, maxCount: archive.integer(property["NSMaxCount"]) ?? 1,
+                minCount: archive.integer(property["NSMinCount"]) ?? 0,
+                maxCount: archive.integer(property["NSMaxCount"]) ?? 1,
                 isOptional: isOptional(property, archive), isOrdered: archive.bool(property["NSIsOrdered"]) ?? false,
                 isTransient: archive.bool(property["NSIsTransient"]) ?? false)))
         default:
@@ -209,9 +215,11 @@ struct CoreDataModel {
   private static func attribute(_ property: PlistDictionary, name: String, _ archive: KeyedArchive) -> Attribute {
     let flags = archive.integer(property["NSFlagsKey"]) ?? 0
     return Attribute(
-      name: name, typeCode: archive.integer(property["NSAttributeType"]) ?? 0, isOptional: isOptional(property, archive),
+      name: name, typeCode: archive.integer(property["NSAttributeType"]) ?? 0,
+      isOptional: isOptional(property, archive),
       isTransient: archive.bool(property["NSIsTransient"]) ?? false,
-      allowsExternalStorage: flags & externalStorageFlag != 0, defaultValue: defaultValue(property["NSDefaultValue"], archive))
+      allowsExternalStorage: flags & externalStorageFlag != 0,
+      defaultValue: defaultValue(property["NSDefaultValue"], archive))
   }
 
   /// `NSUniqueTuples`: an array of arrays whose members are property names (or archived
@@ -219,7 +227,8 @@ struct CoreDataModel {
   private static func uniquenessConstraints(_ value: PlistValue?, _ archive: KeyedArchive) -> [[String]] {
     archive.entries(value).compactMap { tuple in
       let names = archive.entries(tuple.value).compactMap { member in
-        archive.string(member.value) ?? archive.dictionary(member.value).flatMap { archive.string($0["NSPropertyName"]) }
+        archive.string(member.value)
+          ?? archive.dictionary(member.value).flatMap { archive.string($0["NSPropertyName"]) }
       }
       return names.isEmpty ? nil : names
     }
@@ -234,8 +243,12 @@ struct CoreDataModel {
     case .bool(let flag)?: return .bool(flag)
     case .data(let data)?: return .data(data)
     case .dictionary(let object)?:
-      if case .data(let bytes)? = archive.resolve(object["NS.uuidbytes"]), bytes.count == 16 { return .uuid(UUID(bytes: bytes)) }
-      if case .real(let seconds)? = archive.resolve(object["NS.time"]) { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+      if case .data(let bytes)? = archive.resolve(object["NS.uuidbytes"]), bytes.count == 16 {
+        return .uuid(UUID(bytes: bytes))
+      }
+      if case .real(let seconds)? = archive.resolve(object["NS.time"]) {
+        return .date(Date(timeIntervalSinceReferenceDate: seconds))
+      }
       if case .data(let bytes)? = archive.resolve(object["NS.data"]) { return .data(bytes) }
       if let text = archive.string(object["NS.string"]) { return .string(text) }
       return nil

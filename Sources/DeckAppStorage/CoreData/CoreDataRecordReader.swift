@@ -41,7 +41,8 @@ struct CoreDataRecordReader {
         warnings.append(
           Diagnostic(
             "relationship-missing", at: location.table(entity.table),
-            "entity \(entity.name): the relationship \(relationship.key) should be kept in \(what), which the store lacks; it is not read"))
+            "entity \(entity.name): the relationship \(relationship.key) should be kept in \(what), which the store lacks; it is not read"
+          ))
       }
     }
     let scalarColumns = entity.columns
@@ -85,10 +86,13 @@ struct CoreDataRecordReader {
           let elements = composite.elements.compactMap { element in
             cells[element.column].map { AppRecord.Field(key: element.key, value: $0) }
           }
-          if !elements.isEmpty { record.fields.append(.init(key: composite.key, value: .object(AppRecord(fields: elements)))) }
+          if !elements.isEmpty {
+            record.fields.append(.init(key: composite.key, value: .object(AppRecord(fields: elements))))
+          }
         case .relationship(let relationship):
           if let value = try references.value(
-            of: relationship, primaryKey: primaryKey, foreignKeys: foreignKeyValues, at: rowLocation.item("relationship \(relationship.key)"))
+            of: relationship, primaryKey: primaryKey, foreignKeys: foreignKeyValues,
+            at: rowLocation.item("relationship \(relationship.key)"))
           {
             record.fields.append(.init(key: relationship.key, value: value))
           }
@@ -102,7 +106,8 @@ struct CoreDataRecordReader {
         switch member {
         case .attribute(let column): .init(key: column.key, type: column.type.valueType)
         case .composite(let composite): .init(key: composite.key, type: .object)
-        case .relationship(let relationship): .init(key: relationship.key, type: relationship.model.isToMany ? .array : .object)
+        case .relationship(let relationship):
+          .init(key: relationship.key, type: relationship.model.isToMany ? .array : .object)
         }
       })
     return (AppRecords(name: entity.name, records: records, declared: declared, primaryKeys: primaryKeys), warnings)
@@ -117,7 +122,9 @@ struct CoreDataRecordReader {
     return Int(statement.int64(0))
   }
 
-  private func value(_ cell: SQLiteValue, column: CoreDataEntityLayout.Column, at location: SourceLocation) throws -> AppValue {
+  private func value(_ cell: SQLiteValue, column: CoreDataEntityLayout.Column, at location: SourceLocation) throws
+    -> AppValue
+  {
     func mismatch(_ expected: String) -> DeckError {
       DeckError(.corrupt, at: location, "expected \(expected), found a value of storage class \(cell.type)")
     }
@@ -131,7 +138,9 @@ struct CoreDataRecordReader {
     case (.date, .integer(let seconds)): return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
     case (.string, .text(let text)): return .string(text)
     case (.uuid, .blob(let bytes)):
-      guard bytes.count == 16 else { throw DeckError(.corrupt, at: location, "a UUID blob has \(bytes.count) bytes, not 16") }
+      guard bytes.count == 16 else {
+        throw DeckError(.corrupt, at: location, "a UUID blob has \(bytes.count) bytes, not 16")
+      }
       return .uuid(UUID(bytes: bytes))
     case (.uuid, .text(let text)):
       guard let uuid = UUID(uuidString: text) else { throw mismatch("a UUID") }
@@ -163,11 +172,13 @@ struct CoreDataRecordReader {
       }
       throw DeckError(
         .missingPart, at: location,
-        "the value is stored outside the database in \(externalDataFolder.appendingPathComponent(name).path), which is missing")
+        "the value is stored outside the database in \(externalDataFolder.appendingPathComponent(name).path), which is missing"
+      )
     case .untagged:
       throw DeckError(
         .corrupt, at: location,
-        "the attribute allows external storage, so its blob starts with 0x01 (bytes inline) or 0x02 (a file name); this one starts with \(bytes.first.map { String(format: "0x%02X", $0) } ?? "nothing")")
+        "the attribute allows external storage, so its blob starts with 0x01 (bytes inline) or 0x02 (a file name); this one starts with \(bytes.first.map { String(format: "0x%02X", $0) } ?? "nothing")"
+      )
     }
   }
 

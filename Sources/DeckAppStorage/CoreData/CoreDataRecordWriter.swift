@@ -63,7 +63,8 @@ struct CoreDataRecordWriter {
       let concrete = schema.entities.filter { $0.superentityNumber == entity.entityNumber }.map(\.name)
       throw DeckError(
         .invalidRequest, at: tableLocation,
-        "the entity \(entity.name) is abstract: Core Data keeps no rows of it; write into one of its subentities (\(concrete.joined(separator: ", ")))")
+        "the entity \(entity.name) is abstract: Core Data keeps no rows of it; write into one of its subentities (\(concrete.joined(separator: ", ")))"
+      )
     }
     let resolver = self.resolver
     var next: Int64? = try nextPrimaryKey()
@@ -87,17 +88,21 @@ struct CoreDataRecordWriter {
         let (following, overflow) = key.addingReportingOverflow(1)
         next = overflow ? nil : following
         var links: [String: [Int64]] = [:]
-        try insert(row: &row, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
+        try insert(
+          row: &row, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links,
+          warnings: &result.warnings)
         if !links.isEmpty { result.links[primaryKey] = links }
       }
       if !deferLinks {
         var links = result.links[primaryKey] ?? [:]
         if change.primaryKey != nil {
           try linkForeignKeys(
-            row.toOne, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
+            row.toOne, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links,
+            warnings: &result.warnings)
         }
         try linkToMany(
-          change.record, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
+          change.record, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links,
+          warnings: &result.warnings)
         result.links[primaryKey] = links
       }
       for (name, _) in row.files { result.externalFiles.append(name) }
@@ -106,7 +111,8 @@ struct CoreDataRecordWriter {
       result.expected.append(row.expected)
     }
     if let lastInserted {
-      let update = try database.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX < ?", table: "Z_PRIMARYKEY")
+      let update = try database.prepare(
+        "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX < ?", table: "Z_PRIMARYKEY")
       update.bind(1, int64: lastInserted)
       update.bind(2, int64: entity.rootNumber)
       update.bind(3, int64: lastInserted)
@@ -133,7 +139,8 @@ struct CoreDataRecordWriter {
             // The source holds the row so; Core Data checks required values only when the app saves that object.
             result.warnings.append(
               Diagnostic(
-                "required-link-empty", at: location.table(entity.table).item("\(change.label), relationship '\(relationship.key)'"),
+                "required-link-empty",
+                at: location.table(entity.table).item("\(change.label), relationship '\(relationship.key)'"),
                 "the model requires \(relationship.key), but the source row has none; the copy has none either"))
           }
           continue
@@ -141,8 +148,12 @@ struct CoreDataRecordWriter {
         toOne.append((relationship, try reference(value, relationship: relationship, label: change.label)))
       }
       var links: [String: [Int64]] = [:]
-      try linkForeignKeys(toOne, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
-      try linkToMany(change.record, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links, warnings: &result.warnings)
+      try linkForeignKeys(
+        toOne, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links,
+        warnings: &result.warnings)
+      try linkToMany(
+        change.record, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links,
+        warnings: &result.warnings)
       result.primaryKeys.append(primaryKey)
       result.links[primaryKey] = links
     }
@@ -173,7 +184,9 @@ struct CoreDataRecordWriter {
   }
 
   /// The reference a relationship value holds (nil for null), or an error naming the record.
-  private func reference(_ value: AppValue, relationship: CoreDataEntityLayout.Relationship, label: String) throws -> CoreDataReference? {
+  private func reference(_ value: AppValue, relationship: CoreDataEntityLayout.Relationship, label: String) throws
+    -> CoreDataReference?
+  {
     if value.isNull { return nil }
     guard let reference = CoreDataReference(value) else {
       throw DeckError(
@@ -199,7 +212,9 @@ struct CoreDataRecordWriter {
     _ = try largest.step()
     let (sum, overflow) = max(rootMaximum, largest.int64(0)).addingReportingOverflow(1)
     guard !overflow else {
-      throw DeckError(.corrupt, at: location.table("Z_PRIMARYKEY"), "the entity \(entity.rootName)'s Z_MAX is at the largest key; no key is left")
+      throw DeckError(
+        .corrupt, at: location.table("Z_PRIMARYKEY"),
+        "the entity \(entity.rootName)'s Z_MAX is at the largest key; no key is left")
     }
     return sum
   }
@@ -213,12 +228,15 @@ struct CoreDataRecordWriter {
     var expected = AppRecord()
   }
 
-  private func rowValues(_ record: AppRecord, label: String, dates: JSONDateEncoding, warnings: inout [Diagnostic]) throws -> Row {
+  private func rowValues(_ record: AppRecord, label: String, dates: JSONDateEncoding, warnings: inout [Diagnostic])
+    throws -> Row
+  {
     let known = Set(entity.members.map(\.key))
     for field in record where !known.contains(field.key) {
       throw DeckError(
         .invalidRequest, at: location.table(entity.table).item("\(label), key '\(field.key)'"),
-        "the entity \(entity.name) has no property for this key (its properties: \(entity.members.map(\.key).joined(separator: ", ")))")
+        "the entity \(entity.name) has no property for this key (its properties: \(entity.members.map(\.key).joined(separator: ", ")))"
+      )
     }
     var row = Row()
     for member in entity.members {
@@ -227,7 +245,9 @@ struct CoreDataRecordWriter {
       case .attribute(let column) where column.attribute?.isDerived == true:
         continue  // the store's triggers compute it
       case .attribute(let column):
-        let value = try attributeValue(record[column.key] ?? .null, column: column, record: record, label: label, at: here, dates: dates, warnings: &warnings)
+        let value = try attributeValue(
+          record[column.key] ?? .null, column: column, record: record, label: label, at: here, dates: dates,
+          warnings: &warnings)
         append(value, column: column, to: &row)
         if !value.isNull { row.expected.fields.append(.init(key: column.key, value: value)) }
       case .composite(let composite):
@@ -236,17 +256,21 @@ struct CoreDataRecordWriter {
         case .object(let given)?: object = given
         case nil, .null?:
           guard composite.isOptional else {
-            throw DeckError(.invalidRequest, at: here, "the entity \(entity.name) requires \(composite.key), which the record lacks")
+            throw DeckError(
+              .invalidRequest, at: here, "the entity \(entity.name) requires \(composite.key), which the record lacks")
           }
           object = AppRecord()
         case let other?:
-          throw DeckError(.invalidRequest, at: here, "the composite attribute \(composite.key) takes an object of its elements, not \(other)")
+          throw DeckError(
+            .invalidRequest, at: here,
+            "the composite attribute \(composite.key) takes an object of its elements, not \(other)")
         }
         let elementNames = Set(composite.elements.map(\.key))
         if let stray = object.first(where: { !elementNames.contains($0.key) }) {
           throw DeckError(
             .invalidRequest, at: here,
-            "the composite attribute \(composite.key) has no element \(stray.key) (its elements: \(composite.elements.map(\.key).joined(separator: ", ")))")
+            "the composite attribute \(composite.key) has no element \(stray.key) (its elements: \(composite.elements.map(\.key).joined(separator: ", ")))"
+          )
         }
         var expectedObject = AppRecord()
         for element in composite.elements {
@@ -254,10 +278,13 @@ struct CoreDataRecordWriter {
           append(value, column: element, to: &row)
           if !value.isNull { expectedObject.fields.append(.init(key: element.key, value: value)) }
         }
-        if !expectedObject.isEmpty { row.expected.fields.append(.init(key: composite.key, value: .object(expectedObject))) }
+        if !expectedObject.isEmpty {
+          row.expected.fields.append(.init(key: composite.key, value: .object(expectedObject)))
+        }
       case .relationship(let relationship):
         guard !relationship.model.isToMany, case .foreignKey = relationship.storage else { continue }
-        row.toOne.append((relationship, try reference(record[relationship.key] ?? .null, relationship: relationship, label: label)))
+        row.toOne.append(
+          (relationship, try reference(record[relationship.key] ?? .null, relationship: relationship, label: label)))
       }
     }
     return row
@@ -274,22 +301,33 @@ struct CoreDataRecordWriter {
       warnings.append(
         Diagnostic(
           "generated-uuid", at: here,
-          "the record has no \(column.key); it gets \(uuid.uuidString), derived from its content so the same record always gets the same UUID"))
+          "the record has no \(column.key); it gets \(uuid.uuidString), derived from its content so the same record always gets the same UUID"
+        ))
       return .uuid(uuid)
     }
-    if let fallback = attribute.defaultValue, let converted = CoreDataValueEncoding.convert(fallback, to: column.type, dates: dates) {
-      warnings.append(Diagnostic("default-value", at: here, "the record has no \(column.key); it gets the model's default \(fallback)"))
+    if let fallback = attribute.defaultValue,
+      let converted = CoreDataValueEncoding.convert(fallback, to: column.type, dates: dates)
+    {
+      warnings.append(
+        Diagnostic(
+          "default-value", at: here, "the record has no \(column.key); it gets the model's default \(fallback)"))
       return converted
     }
     throw DeckError(
-      .invalidRequest, at: here, "the entity \(entity.name) requires \(column.key), which the record lacks, and the model gives no default")
+      .invalidRequest, at: here,
+      "the entity \(entity.name) requires \(column.key), which the record lacks, and the model gives no default")
   }
 
-  private func convert(_ value: AppValue, column: CoreDataEntityLayout.Column, at here: SourceLocation, dates: JSONDateEncoding = .secondsSince2001)
+  private func convert(
+    _ value: AppValue, column: CoreDataEntityLayout.Column, at here: SourceLocation,
+    dates: JSONDateEncoding = .secondsSince2001
+  )
     throws -> AppValue
   {
     guard let converted = CoreDataValueEncoding.convert(value, to: column.type, dates: dates) else {
-      throw DeckError(.invalidRequest, at: here, "the attribute \(column.key) (\(column.type.valueType.rawValue)) cannot hold \(value)")
+      throw DeckError(
+        .invalidRequest, at: here,
+        "the attribute \(column.key) (\(column.type.valueType.rawValue)) cannot hold \(value)")
     }
     if let problem = CoreDataValueEncoding.rangeProblem(converted, column: column) {
       throw DeckError(.invalidRequest, at: here, problem)
@@ -307,10 +345,13 @@ struct CoreDataRecordWriter {
   }
 
   private func insert(
-    row: inout Row, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver, links: inout [String: [Int64]],
+    row: inout Row, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver,
+    links: inout [String: [Int64]],
     warnings: inout [Diagnostic]
   ) throws {
-    var cells: [(String, SQLiteValue)] = [("Z_PK", .integer(primaryKey)), ("Z_ENT", .integer(entity.entityNumber)), ("Z_OPT", .integer(1))]
+    var cells: [(String, SQLiteValue)] = [
+      ("Z_PK", .integer(primaryKey)), ("Z_ENT", .integer(entity.entityNumber)), ("Z_OPT", .integer(1)),
+    ]
     cells += row.cells
     if !deferLinks {
       cells += try foreignKeyCells(row.toOne, label: label, resolver: resolver, links: &links, warnings: &warnings)
@@ -329,12 +370,16 @@ struct CoreDataRecordWriter {
     let external = Set(entity.columns.filter { $0.type == .data(external: true) }.map(\.column))
     for index in row.cells.indices where external.contains(row.cells[index].column) {
       let column = row.cells[index].column
-      let statement = try database.prepare("SELECT \(quoted(column)) FROM \(quoted(entity.table)) WHERE Z_PK = ?", table: entity.table)
+      let statement = try database.prepare(
+        "SELECT \(quoted(column)) FROM \(quoted(entity.table)) WHERE Z_PK = ?", table: entity.table)
       statement.bind(1, int64: primaryKey)
       guard try statement.step(), statement.columnType(0) == .blob,
         case .file(let oldName) = CoreDataExternalStorage.decode(statement.blob(0))
       else { continue }
-      let newName: String? = if case .blob(let blob) = row.cells[index].value, case .file(let name) = CoreDataExternalStorage.decode(blob) { name } else { nil }
+      let newName: String? =
+        if case .blob(let blob) = row.cells[index].value, case .file(let name) = CoreDataExternalStorage.decode(blob) {
+          name
+        } else { nil }
       let newData = newName.flatMap { name in row.files.first { $0.name == name }?.data }
       if let newName, let newData, let folder = externalDataFolder,
         let oldData = try? Data(contentsOf: folder.appendingPathComponent(oldName)), oldData == newData
@@ -350,7 +395,8 @@ struct CoreDataRecordWriter {
   private func update(row: Row, primaryKey: Int64, label: String) throws {
     let assignments = row.cells.map { "\(quoted($0.column)) = ?" } + ["Z_OPT = Z_OPT + 1"]
     let statement = try database.prepare(
-      "UPDATE \(quoted(entity.table)) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_ENT = ?", table: entity.table)
+      "UPDATE \(quoted(entity.table)) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_ENT = ?",
+      table: entity.table)
     for (index, cell) in row.cells.enumerated() { statement.bind(Int32(index + 1), cell.value) }
     statement.bind(Int32(row.cells.count + 1), int64: primaryKey)
     statement.bind(Int32(row.cells.count + 2), int64: entity.entityNumber)
@@ -371,7 +417,8 @@ struct CoreDataRecordWriter {
       if target == nil, !relationship.model.isOptional || relationship.model.minCount > 0 {
         throw DeckError(
           .invalidRequest, at: location.table(entity.table).item("\(label), relationship '\(relationship.key)'"),
-          "the entity \(entity.name) requires \(relationship.key), and no \(relationship.model.destination) in this store matches the record's reference")
+          "the entity \(entity.name) requires \(relationship.key), and no \(relationship.model.destination) in this store matches the record's reference"
+        )
       }
       cells.append((column, target.map { .integer($0.primaryKey) } ?? .null))
       links[relationship.key] = target.map { [$0.primaryKey] } ?? []
@@ -382,7 +429,8 @@ struct CoreDataRecordWriter {
 
   /// For a row already in the table: set the to-one columns given.
   private func linkForeignKeys(
-    _ toOne: [(relationship: CoreDataEntityLayout.Relationship, reference: CoreDataReference?)], primaryKey: Int64, label: String,
+    _ toOne: [(relationship: CoreDataEntityLayout.Relationship, reference: CoreDataReference?)], primaryKey: Int64,
+    label: String,
     resolver: CoreDataReferenceResolver, links: inout [String: [Int64]], warnings: inout [Diagnostic]
   ) throws {
     let cells = try foreignKeyCells(toOne, label: label, resolver: resolver, links: &links, warnings: &warnings)
@@ -397,19 +445,24 @@ struct CoreDataRecordWriter {
 
   /// Links the record's to-many relationships (those it has a key for) and notes every target.
   private func linkToMany(
-    _ record: AppRecord, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver, links: inout [String: [Int64]],
+    _ record: AppRecord, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver,
+    links: inout [String: [Int64]],
     warnings: inout [Diagnostic]
   ) throws {
     for relationship in entity.relationships where relationship.model.isToMany {
       guard let value = record[relationship.key], !value.isNull else { continue }
       let here = location.table(entity.table).item("\(label), relationship '\(relationship.key)'")
       guard case .array(let items) = value else {
-        throw DeckError(.invalidRequest, at: here, "the to-many relationship \(relationship.key) takes an array of references, not \(value)")
+        throw DeckError(
+          .invalidRequest, at: here,
+          "the to-many relationship \(relationship.key) takes an array of references, not \(value)")
       }
       var targets: [Int64] = []
       for item in items {
         guard let reference = CoreDataReference(item) else {
-          throw DeckError(.invalidRequest, at: here, "the relationship \(relationship.key) takes references (objects with entity and uri), not \(item)")
+          throw DeckError(
+            .invalidRequest, at: here,
+            "the relationship \(relationship.key) takes references (objects with entity and uri), not \(item)")
         }
         if let target = try resolved(reference, relationship, label: label, resolver: resolver, warnings: &warnings) {
           targets.append(target.primaryKey)
@@ -418,7 +471,8 @@ struct CoreDataRecordWriter {
       switch relationship.storage {
       case .destinationColumn(let column, let order):
         let current = try database.prepare(
-          "SELECT \(quoted(column)) FROM \(quoted(relationship.destinationTable)) WHERE Z_PK = ?", table: relationship.destinationTable)
+          "SELECT \(quoted(column)) FROM \(quoted(relationship.destinationTable)) WHERE Z_PK = ?",
+          table: relationship.destinationTable)
         for target in targets {
           current.reset()
           current.bind(1, int64: target)
@@ -426,11 +480,13 @@ struct CoreDataRecordWriter {
             warnings.append(
               Diagnostic(
                 "relationship-moved", at: here,
-                "\(relationship.model.destination) Z_PK \(target) belonged to the row Z_PK \(current.int64(0)); each \(relationship.model.destination) belongs to one \(entity.name) at a time, so it now belongs to this record"))
+                "\(relationship.model.destination) Z_PK \(target) belonged to the row Z_PK \(current.int64(0)); each \(relationship.model.destination) belongs to one \(entity.name) at a time, so it now belongs to this record"
+              ))
           }
         }
         for (index, target) in targets.enumerated() {
-          let assignments = ["\(quoted(column)) = ?"] + (order.map { ["\(quoted($0)) = \(index)"] } ?? []) + ["Z_OPT = Z_OPT + 1"]
+          let assignments =
+            ["\(quoted(column)) = ?"] + (order.map { ["\(quoted($0)) = \(index)"] } ?? []) + ["Z_OPT = Z_OPT + 1"]
           let statement = try database.prepare(
             "UPDATE \(quoted(relationship.destinationTable)) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?",
             table: relationship.destinationTable)
@@ -441,7 +497,8 @@ struct CoreDataRecordWriter {
       case .joinTable(let table, let own, let destination, let order):
         // Pairs are kept, added or removed one by one, so linking the other side of a
         // many-to-many leaves the order this side's column keeps.
-        let held = try database.prepare("SELECT \(quoted(destination)) FROM \(quoted(table)) WHERE \(quoted(own)) = ?", table: table)
+        let held = try database.prepare(
+          "SELECT \(quoted(destination)) FROM \(quoted(table)) WHERE \(quoted(own)) = ?", table: table)
         held.bind(1, int64: primaryKey)
         var existing: Set<Int64> = []
         while try held.step() { existing.insert(held.int64(0)) }
@@ -458,7 +515,8 @@ struct CoreDataRecordWriter {
           if existing.contains(target) {
             guard let order else { continue }
             statement = try database.prepare(
-              "UPDATE \(quoted(table)) SET \(quoted(order)) = \(index) WHERE \(quoted(own)) = ? AND \(quoted(destination)) = ?", table: table)
+              "UPDATE \(quoted(table)) SET \(quoted(order)) = \(index) WHERE \(quoted(own)) = ? AND \(quoted(destination)) = ?",
+              table: table)
           } else {
             let columns = [own, destination] + (order.map { [$0] } ?? [])
             statement = try database.prepare(
@@ -486,7 +544,8 @@ struct CoreDataRecordWriter {
     warnings.append(
       Diagnostic(
         "relationship-dropped", at: location.table(entity.table).item("\(label), relationship '\(relationship.key)'"),
-        "the link to \(reference.uri) is dropped: no \(relationship.model.destination) in this store is that object\(reference.unique == nil ? "" : " or has its unique values")"))
+        "the link to \(reference.uri) is dropped: no \(relationship.model.destination) in this store is that object\(reference.unique == nil ? "" : " or has its unique values")"
+      ))
     return nil
   }
 
@@ -496,7 +555,8 @@ struct CoreDataRecordWriter {
       try FileManager.default.createDirectory(at: stagingFolder, withIntermediateDirectories: true)
       for file in files { try file.data.write(to: stagingFolder.appendingPathComponent(file.name)) }
     } catch {
-      throw DeckError(.writeFailed, at: location, "cannot write an external-storage file (\(error.localizedDescription))")
+      throw DeckError(
+        .writeFailed, at: location, "cannot write an external-storage file (\(error.localizedDescription))")
     }
   }
 

@@ -33,7 +33,8 @@ final class CoreDataReferenceReader {
     case .destinationColumn(let column, let order):
       let sql =
         "SELECT Z_PK, Z_ENT FROM \(quoted(relationship.destinationTable)) WHERE \(quoted(column)) = ? ORDER BY \(order.map(quoted) ?? "Z_PK")"
-      return try references(sql, table: relationship.destinationTable, primaryKey: primaryKey, relationship, at: location)
+      return try references(
+        sql, table: relationship.destinationTable, primaryKey: primaryKey, relationship, at: location)
     case .joinTable(let table, let own, let destination, let order):
       let sql =
         "SELECT j.\(quoted(destination)), d.Z_ENT FROM \(quoted(table)) j LEFT JOIN \(quoted(relationship.destinationTable)) d ON d.Z_PK = j.\(quoted(destination)) WHERE j.\(quoted(own)) = ? ORDER BY j.\(quoted(order ?? destination))"
@@ -67,7 +68,8 @@ final class CoreDataReferenceReader {
     var target = entityNumber.flatMap { schema.entity(number: $0) }
     if target == nil, let destination = schema.entity(number: relationship.destinationNumber) {
       if destination.hasSubentities {
-        let statement = try prepared("SELECT Z_ENT FROM \(quoted(destination.table)) WHERE Z_PK = ?", table: destination.table)
+        let statement = try prepared(
+          "SELECT Z_ENT FROM \(quoted(destination.table)) WHERE Z_PK = ?", table: destination.table)
         statement.reset()
         statement.bind(1, int64: key)
         if try statement.step() { target = schema.entity(number: statement.int64(0)) }
@@ -81,7 +83,9 @@ final class CoreDataReferenceReader {
   }
 
   /// The target's values of the first uniqueness constraint of its entity made of attributes.
-  private func uniqueValues(of entity: CoreDataEntityLayout, primaryKey: Int64, at location: SourceLocation) throws -> AppRecord? {
+  private func uniqueValues(of entity: CoreDataEntityLayout, primaryKey: Int64, at location: SourceLocation) throws
+    -> AppRecord?
+  {
     guard let model = schema.model else { return nil }
     let columns = entity.columns
     for constraint in model.uniquenessConstraints(of: entity.name) {

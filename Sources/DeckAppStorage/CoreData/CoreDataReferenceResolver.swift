@@ -20,7 +20,8 @@ struct CoreDataReferenceResolver {
 
   /// The row `reference` names, which must be a `destination` (or one of its subentities).
   func resolve(_ reference: CoreDataReference, destination: String) throws -> Target? {
-    guard let model = schema.model, let destinationLayout = schema.entities.first(where: { $0.name == destination }) else {
+    guard let model = schema.model, let destinationLayout = schema.entities.first(where: { $0.name == destination })
+    else {
       return nil
     }
     let kinds = schema.entities.filter { model.entity($0.name, isKindOf: destination) }.map(\.entityNumber)
@@ -37,7 +38,8 @@ struct CoreDataReferenceResolver {
       if try statement.step() { return Target(primaryKey: reference.primaryKey, entityNumber: statement.int64(0)) }
     }
     guard let unique = reference.unique, !unique.isEmpty else { return nil }
-    let target = schema.entities.first { $0.name == reference.entity && kinds.contains($0.entityNumber) } ?? destinationLayout
+    let target =
+      schema.entities.first { $0.name == reference.entity && kinds.contains($0.entityNumber) } ?? destinationLayout
     var conditions: [String] = []
     var values: [SQLiteValue] = []
     for field in unique {

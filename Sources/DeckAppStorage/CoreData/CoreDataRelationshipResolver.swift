@@ -22,7 +22,8 @@ struct CoreDataRelationshipResolver {
   func resolve(
     _ relationship: CoreDataModel.Relationship, declaredBy owner: String, columns: CoreDataColumnNaming.EntityColumns
   ) -> CoreDataEntityLayout.Relationship? {
-    guard let destinationNumber = numbers[relationship.destination], let destinationTable = tableOf(relationship.destination),
+    guard let destinationNumber = numbers[relationship.destination],
+      let destinationTable = tableOf(relationship.destination),
       let ownerNumber = numbers[owner]
     else { return nil }
     let storage: CoreDataRelationshipStorage
@@ -33,7 +34,9 @@ struct CoreDataRelationshipResolver {
       } else {
         storage = .missing("column \(columns.foreignKeys[relationship.name] ?? "Z" + relationship.name.uppercased())")
       }
-    } else if let inverseName = relationship.inverse, let inverse = inverseRelationship(inverseName, of: relationship.destination) {
+    } else if let inverseName = relationship.inverse,
+      let inverse = inverseRelationship(inverseName, of: relationship.destination)
+    {
       if !inverse.relationship.isToMany {
         let column = naming[inverse.declaredBy]?.foreignKeys[inverseName] ?? "Z" + inverseName.uppercased()
         storage =
@@ -53,12 +56,15 @@ struct CoreDataRelationshipResolver {
         : .missing("column \(column) of \(destinationTable)")
     }
     return CoreDataEntityLayout.Relationship(
-      key: relationship.name, model: relationship, destinationNumber: destinationNumber, destinationTable: destinationTable,
+      key: relationship.name, model: relationship, destinationNumber: destinationNumber,
+      destinationTable: destinationTable,
       storage: storage)
   }
 
   /// The inverse relationship and the entity (the destination or one of its ancestors) that declares it.
-  private func inverseRelationship(_ name: String, of destination: String) -> (relationship: CoreDataModel.Relationship, declaredBy: String)? {
+  private func inverseRelationship(_ name: String, of destination: String) -> (
+    relationship: CoreDataModel.Relationship, declaredBy: String
+  )? {
     for entity in model.lineage(of: destination) {
       for case .relationship(let relationship) in entity.properties where relationship.name == name {
         return (relationship, entity.name)
@@ -72,7 +78,9 @@ struct CoreDataRelationshipResolver {
   ) -> CoreDataRelationshipStorage {
     let ownColumn = "Z_\(ownerNumber)" + inverse.uppercased()
     let destinationColumn = "Z_\(inverseOwnerNumber)" + relationship.name.uppercased()
-    let candidates = ["Z_\(ownerNumber)" + relationship.name.uppercased(), "Z_\(inverseOwnerNumber)" + inverse.uppercased()]
+    let candidates = [
+      "Z_\(ownerNumber)" + relationship.name.uppercased(), "Z_\(inverseOwnerNumber)" + inverse.uppercased(),
+    ]
     for table in candidates where tableColumns[table] != nil {
       if hasColumn(table, ownColumn) && hasColumn(table, destinationColumn) {
         return .joinTable(
@@ -80,7 +88,8 @@ struct CoreDataRelationshipResolver {
           orderColumn: orderColumn(table, destinationColumn))
       }
     }
-    return .missing("join table \(candidates.joined(separator: " or ")) with columns \(ownColumn) and \(destinationColumn)")
+    return .missing(
+      "join table \(candidates.joined(separator: " or ")) with columns \(ownColumn) and \(destinationColumn)")
   }
 
   /// The ordering column Core Data keeps beside a column of an ordered relationship (`Z_FOK_…`).

@@ -47,27 +47,40 @@ struct CoreDataRowAudit {
     }
 
     let wanted = Set(primaryKeys)
-    let rows = try database.prepare("SELECT * FROM \(table) WHERE Z_PK IN (\(wanted.map(String.init).joined(separator: ", ")))", table: entity.table)
+    let rows = try database.prepare(
+      "SELECT * FROM \(table) WHERE Z_PK IN (\(wanted.map(String.init).joined(separator: ", ")))", table: entity.table)
     var usedColumns = Set<String>()
     while try rows.step() {
       var cells: [String: SQLiteValue] = [:]
       for index in 0..<rows.columnCount { cells[rows.columnName(index)] = rows.value(index) }
       guard case .integer(let key)? = cells["Z_PK"] else { continue }
       let here = location.table(entity.table, row: key)
-      guard case .integer(entity.entityNumber)? = cells["Z_ENT"] else { throw failure(here, "Z_ENT is not \(entity.entityNumber)") }
-      guard case .integer(let version)? = cells["Z_OPT"], version >= 1 else { throw failure(here, "Z_OPT is not a positive integer") }
+      guard case .integer(entity.entityNumber)? = cells["Z_ENT"] else {
+        throw failure(here, "Z_ENT is not \(entity.entityNumber)")
+      }
+      guard case .integer(let version)? = cells["Z_OPT"], version >= 1 else {
+        throw failure(here, "Z_OPT is not a positive integer")
+      }
       guard key <= rootMaximum else {
-        throw failure(here, "the key is above Z_MAX \(rootMaximum) of the root entity \(entity.rootName); the app's next save would reuse it")
+        throw failure(
+          here,
+          "the key is above Z_MAX \(rootMaximum) of the root entity \(entity.rootName); the app's next save would reuse it"
+        )
       }
       for (name, type) in declared where !["Z_PK", "Z_ENT", "Z_OPT"].contains(name) {
         guard let cell = cells[name], cell.type != .null else { continue }
-        if let expected = Self.storageClass(declaredType: type), cell.type != expected, !(expected == .real && cell.type == .integer) {
-          throw failure(here.item("column \(name)"), "the column is declared \(type) but holds a value of storage class \(cell.type)")
+        if let expected = Self.storageClass(declaredType: type), cell.type != expected,
+          !(expected == .real && cell.type == .integer)
+        {
+          throw failure(
+            here.item("column \(name)"),
+            "the column is declared \(type) but holds a value of storage class \(cell.type)")
         }
         guard model != nil else { continue }
         if try isOtherSidesColumn(name, lineage: lineage) { continue }
         guard let property = base(name) else {
-          throw failure(here.item("column \(name)"), "the column belongs to no property of \(entity.name) or its superentities")
+          throw failure(
+            here.item("column \(name)"), "the column belongs to no property of \(entity.name) or its superentities")
         }
         if ownNames.contains(property) { usedColumns.insert(name) }
       }
@@ -83,7 +96,8 @@ struct CoreDataRowAudit {
         let number = other.int64(0)
         throw failure(
           location.table(entity.table).item("column \(column)"),
-          "the new rows of \(entity.name) use a column that rows of entity number \(number) use; the value went into another entity's column")
+          "the new rows of \(entity.name) use a column that rows of entity number \(number) use; the value went into another entity's column"
+        )
       }
     }
   }
@@ -100,12 +114,15 @@ struct CoreDataRowAudit {
     let lineageNames = Set(lineage.map(\.name))
     if digits.isEmpty {
       // Z_FOK_<NAME>: the order of the to-many that is the inverse of this row's to-one NAME.
-      return isOrder && lineage.contains { owner in
-        owner.properties.contains { property in
-          if case .relationship(let relationship) = property { return !relationship.isToMany && relationship.name.uppercased() == name }
-          return false
+      return isOrder
+        && lineage.contains { owner in
+          owner.properties.contains { property in
+            if case .relationship(let relationship) = property {
+              return !relationship.isToMany && relationship.name.uppercased() == name
+            }
+            return false
+          }
         }
-      }
     }
     guard let number = Int64(digits) else { return false }
     let relationshipName = name.dropFirst(digits.count)
@@ -116,7 +133,8 @@ struct CoreDataRowAudit {
       owner.properties.contains { property in
         guard case .relationship(let relationship) = property else { return false }
         return relationship.isToMany && relationship.name.uppercased() == relationshipName
-          && model.lineage(of: entity.name).contains { $0.name == relationship.destination } && lineageNames.contains(relationship.destination)
+          && model.lineage(of: entity.name).contains { $0.name == relationship.destination }
+          && lineageNames.contains(relationship.destination)
       }
     }
   }
@@ -142,7 +160,9 @@ struct CoreDataRowAudit {
   static func baseName(_ column: String) -> String {
     var name = Substring(column.uppercased())
     if name.hasPrefix("Z") { name = name.dropFirst() }
-    if let underscore = name.firstIndex(of: "_"), name[..<underscore].allSatisfy(\.isNumber) { name = name[name.index(after: underscore)...] }
+    if let underscore = name.firstIndex(of: "_"), name[..<underscore].allSatisfy(\.isNumber) {
+      name = name[name.index(after: underscore)...]
+    }
     while let last = name.last, last.isNumber { name = name.dropLast() }
     return String(name)
   }

@@ -38,7 +38,8 @@ struct CoreDataSchema {
       "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT", table: "Z_PRIMARYKEY")
     var rows: [KeyRow] = []
     while try statement.step() {
-      let row = KeyRow(number: statement.int64(0), name: statement.text(1), parent: statement.int64(2), max: statement.int64(3))
+      let row = KeyRow(
+        number: statement.int64(0), name: statement.text(1), parent: statement.int64(2), max: statement.int64(3))
       if row.number < Self.firstPrivateEntityNumber { rows.append(row) }
     }
     let byNumber = Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
@@ -46,14 +47,18 @@ struct CoreDataSchema {
     func root(of row: KeyRow) -> KeyRow {
       var current = row
       var seen: Set<Int64> = [row.number]
-      while current.parent != 0, let parent = byNumber[current.parent], seen.insert(parent.number).inserted { current = parent }
+      while current.parent != 0, let parent = byNumber[current.parent], seen.insert(parent.number).inserted {
+        current = parent
+      }
       return current
     }
     func hasSubentities(_ name: String) -> Bool {
       guard let number = numbers[name] else { return false }
       return rows.contains { $0.parent == number }
     }
-    func table(of name: String) -> String? { numbers[name].flatMap { byNumber[$0] }.map { "Z" + root(of: $0).name.uppercased() } }
+    func table(of name: String) -> String? {
+      numbers[name].flatMap { byNumber[$0] }.map { "Z" + root(of: $0).name.uppercased() }
+    }
 
     // Every table's columns, read once; each hierarchy's table with the columns the rule gives
     // each of its entities (with a model).
@@ -102,7 +107,8 @@ struct CoreDataSchema {
           warnings.append(
             Diagnostic(
               "column-missing", at: location.table(table),
-              "entity \(row.name): the model stores \(column.property) in column \(column.column), which the table lacks; it is not read"))
+              "entity \(row.name): the model stores \(column.property) in column \(column.column), which the table lacks; it is not read"
+            ))
         }
         let lineage = Set(model.lineage(of: row.name).map(\.name))
         let hierarchyMembers = hierarchies[rootRow.number] ?? []
@@ -133,11 +139,14 @@ struct CoreDataSchema {
       }
       for index in entities.indices {
         entities[index].unclaimedColumns = (tableColumns[entities[index].table] ?? []).map(\.name).filter { name in
-          !["Z_PK", "Z_ENT", "Z_OPT"].contains(name.uppercased()) && !name.uppercased().hasPrefix("Z_FOK_") && !claimed.contains(name)
+          !["Z_PK", "Z_ENT", "Z_OPT"].contains(name.uppercased()) && !name.uppercased().hasPrefix("Z_FOK_")
+            && !claimed.contains(name)
         }
       }
       for table in Set(entities.map(\.table)).sorted() {
-        guard let unclaimed = entities.first(where: { $0.table == table })?.unclaimedColumns, !unclaimed.isEmpty else { continue }
+        guard let unclaimed = entities.first(where: { $0.table == table })?.unclaimedColumns, !unclaimed.isEmpty else {
+          continue
+        }
         warnings.append(
           Diagnostic(
             "column-unclaimed", at: location.table(table),
@@ -150,7 +159,8 @@ struct CoreDataSchema {
 
   /// The entity named `name`, or the only one when nil.
   func entity(_ name: String?, location: SourceLocation) throws -> CoreDataEntityLayout {
-    let chosen = try SQLiteRecordReader.choose(name, among: entities.map(\.name), location: location, noun: "entity", plural: "entities")
+    let chosen = try SQLiteRecordReader.choose(
+      name, among: entities.map(\.name), location: location, noun: "entity", plural: "entities")
     guard let entity = entities.first(where: { $0.name == chosen }) else {
       throw DeckError(.missingPart, at: location, "no entity '\(chosen)'")
     }
@@ -207,7 +217,9 @@ struct CoreDataSchema {
         switch property {
         case .attribute(let attribute):
           guard !attribute.isTransient else { continue }
-          if let resolved = column(attribute, key: attribute.name, named: columns.attributes[attribute.name], property: attribute.name) {
+          if let resolved = column(
+            attribute, key: attribute.name, named: columns.attributes[attribute.name], property: attribute.name)
+          {
             members.append(.attribute(resolved))
           }
         case .composite(let composite):
@@ -219,7 +231,8 @@ struct CoreDataSchema {
           }
           members.append(.composite(.init(key: composite.name, isOptional: composite.isOptional, elements: elements)))
         case .relationship(let relationship):
-          guard !relationship.isTransient, let resolved = resolver.resolve(relationship, declaredBy: owner.name, columns: columns)
+          guard !relationship.isTransient,
+            let resolved = resolver.resolve(relationship, declaredBy: owner.name, columns: columns)
           else { continue }
           members.append(.relationship(resolved))
         }
@@ -239,11 +252,14 @@ struct CoreDataSchema {
       guard upper.hasPrefix("Z"), !["Z_PK", "Z_ENT", "Z_OPT"].contains(upper), !upper.hasPrefix("Z_FOK_"),
         upper.range(of: #"^Z[0-9]+_"#, options: .regularExpression) == nil
       else { return nil }
-      return .init(key: String(name.dropFirst()).lowercased(), column: name, type: .from(declaredType: type), attribute: nil)
+      return .init(
+        key: String(name.dropFirst()).lowercased(), column: name, type: .from(declaredType: type), attribute: nil)
     }
   }
 
-  private static func declaredColumns(of table: String, database: SQLiteDatabase) throws -> [(name: String, type: String)] {
+  private static func declaredColumns(of table: String, database: SQLiteDatabase) throws -> [(
+    name: String, type: String
+  )] {
     let info = try database.prepare("PRAGMA table_info(\(SQLiteRecordSchema.quoted(table)))", table: table)
     var declared: [(name: String, type: String)] = []
     while try info.step() { declared.append((info.text(1), info.text(2))) }
@@ -271,7 +287,8 @@ struct CoreDataSchema {
     let statement = try database.prepare("SELECT Z_PLIST, Z_UUID FROM Z_METADATA", table: "Z_METADATA")
     guard try statement.step() else { return (nil, "") }
     let identifier = statement.optionalText(1) ?? ""
-    guard statement.columnType(0) == .blob, case .dictionary(let dictionary)? = try? PlistDocument(data: statement.blob(0)).root
+    guard statement.columnType(0) == .blob,
+      case .dictionary(let dictionary)? = try? PlistDocument(data: statement.blob(0)).root
     else { return (nil, identifier) }
     return (dictionary, identifier)
   }

@@ -32,11 +32,15 @@ enum CoreDataValueEncoding {
     for member in entity.members {
       switch member {
       case .attribute(let column):
-        if let value = record[column.key], let converted = convert(value, to: column.type, dates: dates) { typed[column.key] = converted }
+        if let value = record[column.key], let converted = convert(value, to: column.type, dates: dates) {
+          typed[column.key] = converted
+        }
       case .composite(let composite):
         guard case .object(var object)? = record[composite.key] else { continue }
         for element in composite.elements {
-          if let value = object[element.key], let converted = convert(value, to: element.type, dates: dates) { object[element.key] = converted }
+          if let value = object[element.key], let converted = convert(value, to: element.type, dates: dates) {
+            object[element.key] = converted
+          }
         }
         typed[composite.key] = .object(object)
       case .relationship:
@@ -51,7 +55,8 @@ enum CoreDataValueEncoding {
     guard case .integer(let number) = value, let code = column.attribute?.typeCode,
       let range = CoreDataColumnType.integerRange(attributeType: code), !range.contains(number)
     else { return nil }
-    return "\(number) is outside the range of the attribute \(column.key) (Integer \(code == 100 ? 16 : 32): \(range.lowerBound)…\(range.upperBound))"
+    return
+      "\(number) is outside the range of the attribute \(column.key) (Integer \(code == 100 ? 16 : 32): \(range.lowerBound)…\(range.upperBound))"
   }
 
   /// How an external-storage value is stored.

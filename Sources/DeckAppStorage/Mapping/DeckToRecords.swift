@@ -20,7 +20,8 @@ struct DeckToRecords {
       let others = notes.filter { $0.noteTypeID != own.id }.count
       if others > 0 {
         warnings.append(
-          Diagnostic("note-skipped", at: location, "\(others) notes of other note types than \(profile.title) are left out"))
+          Diagnostic(
+            "note-skipped", at: location, "\(others) notes of other note types than \(profile.title) are left out"))
       }
       notes = notes.filter { $0.noteTypeID == own.id }
     }
@@ -104,7 +105,9 @@ struct DeckToRecords {
         }
         for (index, fieldName) in fieldNames.enumerated() where !used.contains(index) && !noteField(index).isEmpty {
           warnings.append(
-            Diagnostic("field-dropped", at: fieldPlace(fieldName), "the field has no place in a \(profile.title) and is left out"))
+            Diagnostic(
+              "field-dropped", at: fieldPlace(fieldName), "the field has no place in a \(profile.title) and is left out"
+            ))
         }
       } else {
         for (index, fieldName) in fieldNames.enumerated() where index < note.fields.count {
@@ -129,11 +132,13 @@ struct DeckToRecords {
       warnings.append(
         Diagnostic(
           "formatting-dropped", at: location,
-          "\(removedMarkup) note\(removedMarkup == 1 ? "" : "s") had HTML formatting, which plain app text cannot keep"))
+          "\(removedMarkup) note\(removedMarkup == 1 ? "" : "s") had HTML formatting, which plain app text cannot keep")
+      )
     }
     let tagged = notes.filter { !$0.tags.isEmpty }.count
     if tagged > 0 {
-      warnings.append(Diagnostic("tags-dropped", at: location, "\(tagged) notes have tags, which the records cannot hold"))
+      warnings.append(
+        Diagnostic("tags-dropped", at: location, "\(tagged) notes have tags, which the records cannot hold"))
     }
     let noteIDs = Set(notes.map(\.id))
     let studied = collection.cards.filter { noteIDs.contains($0.noteID) && $0.scheduling.type != .new }.count
@@ -141,7 +146,8 @@ struct DeckToRecords {
       warnings.append(
         Diagnostic(
           "scheduling-dropped", at: location,
-          "\(studied) cards have been studied and there are \(collection.reviews.count) reviews; the records keep no scheduling"))
+          "\(studied) cards have been studied and there are \(collection.reviews.count) reviews; the records keep no scheduling"
+        ))
     }
     let result = AppRecords(name: name, records: records, declared: nil, profile: profile)
     return (result, warnings)

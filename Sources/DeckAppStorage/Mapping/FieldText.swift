@@ -29,7 +29,8 @@ enum FieldText {
         break
       }
       let tag = html[html.index(after: open)..<close].lowercased()
-      let name = tag.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "\t" || $0 == "\n" }).first.map(String.init) ?? ""
+      let name =
+        tag.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "\t" || $0 == "\n" }).first.map(String.init) ?? ""
       switch name {
       case "br":
         result += tag.contains("data-crlf") ? "\r\n" : (tag.contains("data-cr") ? "\r" : "\n")

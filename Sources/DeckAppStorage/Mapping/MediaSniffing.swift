@@ -34,7 +34,9 @@ enum MediaSniffing {
     }
     if ascii("BM") { return ("bmp", .image) }
     if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return ("tif", .image) }
-    if ascii("ID3") || starts([0xFF, 0xFB]) || starts([0xFF, 0xF3]) || starts([0xFF, 0xF2]) { return ("mp3", .sound) }
+    if ascii("ID3") || starts([0xFF, 0xFB]) || starts([0xFF, 0xF3]) || starts([0xFF, 0xF2]) {
+      return ("mp3", .sound)
+    }
     if ascii("OggS") { return ("ogg", .sound) }
     if ascii("fLaC") { return ("flac", .sound) }
     if ascii("%PDF") { return ("pdf", .object) }

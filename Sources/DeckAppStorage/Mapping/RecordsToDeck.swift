@@ -8,7 +8,8 @@ struct RecordsToDeck {
   let profile: AppRecordProfile?
 
   /// The Anki default style sheet.
-  static let css = ".card {\n    font-family: arial;\n    font-size: 20px;\n    text-align: center;\n    color: black;\n    background-color: white;\n}\n"
+  static let css =
+    ".card {\n    font-family: arial;\n    font-size: 20px;\n    text-align: center;\n    color: black;\n    background-color: white;\n}\n"
 
   /// Which record key fills which note field, in field order.
   private var fieldKeys: [(field: String, key: String)] {
@@ -78,7 +79,8 @@ struct RecordsToDeck {
               warnings.append(
                 Diagnostic(
                   "date-precision", at: location.item(records.label(ofRecord: index)),
-                  "\(field.key) \(date.timeIntervalSinceReferenceDate) has more than millisecond precision; the note id keeps milliseconds"))
+                  "\(field.key) \(date.timeIntervalSinceReferenceDate) has more than millisecond precision; the note id keeps milliseconds"
+                ))
             }
           }
         default: break
@@ -96,7 +98,8 @@ struct RecordsToDeck {
       warnings.append(
         Diagnostic(
           "type-to-text", at: location.item("key '\(key)'"),
-          "\(type.rawValue) values become note text; converting the deck back gives strings unless a profile types the key"))
+          "\(type.rawValue) values become note text; converting the deck back gives strings unless a profile types the key"
+        ))
     }
     return (collection, warnings)
   }
@@ -112,7 +115,8 @@ struct RecordsToDeck {
     case .uuid(let uuid): return uuid.uuidString
     case .date(let date):
       let formatter = ISO8601DateFormatter()
-      formatter.formatOptions = date.timeIntervalSinceReferenceDate.rounded() == date.timeIntervalSinceReferenceDate
+      formatter.formatOptions =
+        date.timeIntervalSinceReferenceDate.rounded() == date.timeIntervalSinceReferenceDate
         ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
       return formatter.string(from: date)
     case .data(let data):

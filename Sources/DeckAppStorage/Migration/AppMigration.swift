@@ -82,9 +82,11 @@ public struct AppMigrator: Sendable {
     -> AppMigrationReport
   {
     if SameFile.check(source, destination) {
-      throw DeckError(.invalidRequest, at: SourceLocation(file: destination), "is the source file; deckport never changes its source")
+      throw DeckError(
+        .invalidRequest, at: SourceLocation(file: destination), "is the source file; deckport never changes its source")
     }
-    var reading = AppStorageOptions(key: options.key, entity: options.entity, profile: options.profile, jsonDates: options.jsonDates)
+    var reading = AppStorageOptions(
+      key: options.key, entity: options.entity, profile: options.profile, jsonDates: options.jsonDates)
     reading.keyOnlyWhereKeyed = true
     let content = try AppStorageReader().read(path: source, kind: options.sourceKind, options: reading)
     var destinationKey = options.destinationKey ?? options.key
@@ -96,7 +98,8 @@ public struct AppMigrator: Sendable {
         key: destinationKey, entity: options.destinationEntity ?? options.entity, profile: options.profile,
         plistStyle: options.plistStyle),
       existing: options.existing, dryRun: options.dryRun, matching: options.matching)
-    let report = try AppStorageWriter().write(content.records, to: destination, kind: options.destinationKind, options: write)
+    let report = try AppStorageWriter().write(
+      content.records, to: destination, kind: options.destinationKind, options: write)
     return AppMigrationReport(source: content, destination: report)
   }
 }

@@ -17,7 +17,8 @@ extension AppMigrator {
   ///
   /// - Throws: as ``migrate(_:to:options:)``, and `CancellationError` when the calling task was
   ///   cancelled before the migration began.
-  public func migrate(_ source: URL, to destination: URL, options: AppMigrationOptions = AppMigrationOptions()) async throws
+  public func migrate(_ source: URL, to destination: URL, options: AppMigrationOptions = AppMigrationOptions())
+    async throws
     -> AppMigrationReport
   {
     let sourcePath = try FileURL.path(of: source)

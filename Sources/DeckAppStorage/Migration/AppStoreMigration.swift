@@ -50,18 +50,21 @@ extension AppMigrator {
   ///   destination are the same file, when a record does not fit the destination's model
   ///   (naming the entity, record and property), or when verification finds a difference; the
   ///   destination is then left as it was.
-  public func migrateStore(source: String, destination: String, options: AppMigrationOptions = AppMigrationOptions()) throws
+  public func migrateStore(source: String, destination: String, options: AppMigrationOptions = AppMigrationOptions())
+    throws
     -> AppStoreMigrationReport
   {
     if SameFile.check(source, destination) {
-      throw DeckError(.invalidRequest, at: SourceLocation(file: destination), "is the source file; deckport never changes its source")
+      throw DeckError(
+        .invalidRequest, at: SourceLocation(file: destination), "is the source file; deckport never changes its source")
     }
     for (path, kind) in [(source, options.sourceKind), (destination, options.destinationKind)] {
       let found = try kind ?? AppStorageKind.detect(path: path)
       guard found == .coreData else {
         throw DeckError(
           .invalidRequest, at: SourceLocation(file: path),
-          "is \(found.displayName), not a Core Data/SwiftData store; a whole-store migration copies one store into another (use \(setting: .recordEntity) for one record type)")
+          "is \(found.displayName), not a Core Data/SwiftData store; a whole-store migration copies one store into another (use \(setting: .recordEntity) for one record type)"
+        )
       }
     }
     let content = try AppStorageReader().readStore(path: source)
@@ -69,10 +72,12 @@ extension AppMigrator {
     let writer = AppStorageWriter()
     let exists = try AppStorageWriter.destinationExists(destination, options: write)
     if exists { try SQLiteLockProbe.requireUnlocked(destination, location: SourceLocation(file: destination)) }
-    var storeWriter = try CoreDataStoreFileWriter(content: content, destination: destination, exists: exists, matching: options.matching)
+    var storeWriter = try CoreDataStoreFileWriter(
+      content: content, destination: destination, exists: exists, matching: options.matching)
     let backupPath = try writer.commit(&storeWriter, to: destination, kind: .coreData, exists: exists, options: write)
     return AppStoreMigrationReport(
-      source: content, destination: destination, entities: storeWriter.outcomes, backupPath: backupPath, dryRun: options.dryRun,
+      source: content, destination: destination, entities: storeWriter.outcomes, backupPath: backupPath,
+      dryRun: options.dryRun,
       warnings: content.warnings + storeWriter.warnings)
   }
 }

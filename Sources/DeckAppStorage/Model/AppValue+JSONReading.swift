@@ -52,7 +52,8 @@ extension AppValue {
     case .string(let text): self = .string(text)
     case .array(let elements): self = .array(elements.map(AppValue.init(untagged:)))
     case .object(let members):
-      self = .object(AppRecord(fields: members.map { AppRecord.Field(key: $0.key, value: AppValue(untagged: $0.value)) }))
+      self = .object(
+        AppRecord(fields: members.map { AppRecord.Field(key: $0.key, value: AppValue(untagged: $0.value)) }))
     }
   }
 
@@ -71,7 +72,8 @@ extension AppValue {
       for (position, member) in members.enumerated() {
         let memberPath = path.isEmpty ? member.key : path + "." + member.key
         let isWrapper = position == 0 && member.key == "$object"
-        fields.append(AppRecord.Field(key: member.key, value: try untagging(member.value, path: memberPath, literal: isWrapper)))
+        fields.append(
+          AppRecord.Field(key: member.key, value: try untagging(member.value, path: memberPath, literal: isWrapper)))
       }
       let record = AppRecord(fields: fields)
       return literal ? .object(record) : try untag(record, path: path)

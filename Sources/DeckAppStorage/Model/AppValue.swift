@@ -75,14 +75,30 @@ public enum AppValue: Sendable, Hashable, CustomStringConvertible {
     case .string(let text):
       hasher.combine(0)
       for scalar in text.unicodeScalars { hasher.combine(scalar.value) }
-    case .integer(let number): hasher.combine(1); hasher.combine(number)
-    case .double(let number): hasher.combine(2); hasher.combine(number.bitPattern)
-    case .bool(let flag): hasher.combine(3); hasher.combine(flag)
-    case .date(let date): hasher.combine(4); hasher.combine(date.timeIntervalSinceReferenceDate.bitPattern)
-    case .uuid(let uuid): hasher.combine(5); hasher.combine(uuid)
-    case .data(let data): hasher.combine(6); hasher.combine(data)
-    case .array(let items): hasher.combine(7); hasher.combine(items)
-    case .object(let record): hasher.combine(8); hasher.combine(record)
+    case .integer(let number):
+      hasher.combine(1)
+      hasher.combine(number)
+    case .double(let number):
+      hasher.combine(2)
+      hasher.combine(number.bitPattern)
+    case .bool(let flag):
+      hasher.combine(3)
+      hasher.combine(flag)
+    case .date(let date):
+      hasher.combine(4)
+      hasher.combine(date.timeIntervalSinceReferenceDate.bitPattern)
+    case .uuid(let uuid):
+      hasher.combine(5)
+      hasher.combine(uuid)
+    case .data(let data):
+      hasher.combine(6)
+      hasher.combine(data)
+    case .array(let items):
+      hasher.combine(7)
+      hasher.combine(items)
+    case .object(let record):
+      hasher.combine(8)
+      hasher.combine(record)
     case .null: hasher.combine(9)
     }
   }
@@ -97,7 +113,8 @@ public enum AppValue: Sendable, Hashable, CustomStringConvertible {
     case .integer(let number): return String(number)
     case .double(let number): return String(number)
     case .bool(let flag): return flag ? "true" : "false"
-    case .date(let date): return "date \(date.timeIntervalSinceReferenceDate) (\(ISO8601DateFormatter().string(from: date)))"
+    case .date(let date):
+      return "date \(date.timeIntervalSinceReferenceDate) (\(ISO8601DateFormatter().string(from: date)))"
     case .uuid(let uuid): return "UUID \(uuid.uuidString)"
     case .data(let data): return "\(data.count) bytes"
     case .array(let items): return "an array of \(items.count)"

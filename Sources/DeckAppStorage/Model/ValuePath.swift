@@ -8,7 +8,9 @@ enum ValuePath {
     var place = location
     var rest = Substring(path)
     var parts: [String] = []
-    if rest.hasPrefix("["), let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]) {
+    if rest.hasPrefix("["), let close = rest.firstIndex(of: "]"),
+      let index = Int(rest[rest.index(after: rest.startIndex)..<close])
+    {
       parts.append("record \(index)")
       rest = rest[rest.index(after: close)...]
       if rest.hasPrefix(".") { rest = rest.dropFirst() }

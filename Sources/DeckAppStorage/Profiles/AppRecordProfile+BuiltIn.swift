@@ -4,7 +4,8 @@ extension AppRecordProfile {
   /// `cards.json`; its SwiftData version is `@Model class CardEntity` with a unique `id`. The
   /// UUID becomes the note's GUID, and is derived from the GUID on the way back.
   package static let flashzilla = AppRecordProfile(
-    id: "flashzilla", title: "Flashzilla Card", app: "Flashzilla", recordType: "Card", alternateRecordTypes: ["CardEntity"],
+    id: "flashzilla", title: "Flashzilla Card", app: "Flashzilla", recordType: "Card",
+    alternateRecordTypes: ["CardEntity"],
     fields: [
       Field(key: "id", type: .uuid, role: .noteGUID, required: true, mayBeMissing: true),
       Field(key: "prompt", type: .string, role: .field("Prompt"), required: true),
@@ -27,7 +28,10 @@ extension AppRecordProfile {
   /// The raw values of Flashcard Quiz's `WordType`.
   package static let flashcardQuizWordTypes = Choices(
     name: "word type",
-    values: ["noun", "verb", "adjective", "adverb", "preposition", "conjunction", "pronoun", "interjection", "determiner", "phrase"],
+    values: [
+      "noun", "verb", "adjective", "adverb", "preposition", "conjunction", "pronoun", "interjection", "determiner",
+      "phrase",
+    ],
     decidingKey: "word", singleWord: "noun", multiWord: "phrase")
 
   /// Flashcard Quiz's SwiftData `@Model class Flashcard { var word: String; var definition:

@@ -26,7 +26,8 @@ extension AppRecordProfile {
     let known = Set(keys.map { $0.lowercased() })
     let present = Set(record.keys.map { $0.lowercased() })
     return present.count == record.count && present.isSubset(of: known)
-      && fields.allSatisfy { field in !field.required || field.mayBeMissing || present.contains(field.key.lowercased()) }
+      && fields.allSatisfy { field in !field.required || field.mayBeMissing || present.contains(field.key.lowercased())
+      }
   }
 
   /// `records` with this profile applied: keys spelled as the profile spells them (a Core Data
@@ -47,7 +48,8 @@ extension AppRecordProfile {
       AppRecord(
         fields: record.fields.map { field in
           guard let profileField = self.field(matching: field.key) else { return field }
-          return AppRecord.Field(key: profileField.key, value: Self.convert(field.value, to: profileField.type, dates: dates))
+          return AppRecord.Field(
+            key: profileField.key, value: Self.convert(field.value, to: profileField.type, dates: dates))
         })
     }
     var result = AppRecords(

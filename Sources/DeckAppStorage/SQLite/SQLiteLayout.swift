@@ -32,7 +32,8 @@ enum SQLiteLayout: Equatable {
     let listed = tables.prefix(8).joined(separator: ", ") + (tables.count > 8 ? ", …" : "")
     throw DeckError(
       .wrongFormat, at: location,
-      "an SQLite file of an unknown layout: its tables are \(listed); deckport reads its own app-records schema (table \(SQLiteRecordSchema.storageTable)) and Core Data/SwiftData stores (tables Z_PRIMARYKEY and Z_METADATA)")
+      "an SQLite file of an unknown layout: its tables are \(listed); deckport reads its own app-records schema (table \(SQLiteRecordSchema.storageTable)) and Core Data/SwiftData stores (tables Z_PRIMARYKEY and Z_METADATA)"
+    )
   }
 
   /// The names of the database's tables, in schema order, without SQLite's own.

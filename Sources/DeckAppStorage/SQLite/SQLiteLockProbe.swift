@@ -2,9 +2,9 @@ import DeckCore
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// Tells whether another process (a running app) has an SQLite database open or is writing it,
@@ -37,7 +37,8 @@ enum SQLiteLockProbe {
     let what = holder.exclusive ? "is writing it" : "has it open"
     throw DeckError(
       .unreadableFile, at: location,
-      "the store is locked (SQLITE_BUSY): process \(holder.processID) \(what) (lock on \((holder.file as NSString).lastPathComponent)); quit the app that uses it and try again")
+      "the store is locked (SQLITE_BUSY): process \(holder.processID) \(what) (lock on \((holder.file as NSString).lastPathComponent)); quit the app that uses it and try again"
+    )
   }
 
   private static func query(_ path: String, start: Int, length: Int) -> Holder? {

@@ -31,9 +31,12 @@ struct SQLiteRecordReader {
       guard let encoding = JSONDateEncoding(rawValue: dates) else {
         throw DeckError(
           .corrupt, at: location.table(SQLiteRecordSchema.recordTypesTable).item("record type '\(statement.text(0))'"),
-          "json_dates is '\(dates)' (expected one of \(JSONDateEncoding.allCases.map(\.rawValue).joined(separator: ", ")))")
+          "json_dates is '\(dates)' (expected one of \(JSONDateEncoding.allCases.map(\.rawValue).joined(separator: ", ")))"
+        )
       }
-      types.append(RecordType(name: statement.text(0), table: statement.text(1), profile: statement.optionalText(2), jsonDates: encoding))
+      types.append(
+        RecordType(
+          name: statement.text(0), table: statement.text(1), profile: statement.optionalText(2), jsonDates: encoding))
     }
     return types
   }
@@ -45,7 +48,8 @@ struct SQLiteRecordReader {
   ///   `name` is nil and there are several, or none is called `name`.
   func read(recordType name: String?) throws -> AppRecords {
     let types = try recordTypes()
-    let type = try Self.choose(name, among: types.map(\.name), location: location, noun: "record type", plural: "record types")
+    let type = try Self.choose(
+      name, among: types.map(\.name), location: location, noun: "record type", plural: "record types")
     guard let recordType = types.first(where: { $0.name == type }) else {
       throw DeckError(.missingPart, at: location, "no record type '\(type)'")
     }
@@ -59,7 +63,8 @@ struct SQLiteRecordReader {
     let selected = ([SQLiteRecordSchema.positionColumn, SQLiteRecordSchema.keysColumn] + fields.map(\.column))
       .map(SQLiteRecordSchema.quoted).joined(separator: ", ")
     let statement = try database.prepare(
-      "SELECT \(selected) FROM \(SQLiteRecordSchema.quoted(table)) ORDER BY \(SQLiteRecordSchema.positionColumn)", table: table)
+      "SELECT \(selected) FROM \(SQLiteRecordSchema.quoted(table)) ORDER BY \(SQLiteRecordSchema.positionColumn)",
+      table: table)
     var records: [AppRecord] = []
     while try statement.step() {
       let position = statement.int64(0)
@@ -67,8 +72,12 @@ struct SQLiteRecordReader {
       let keys = try self.keys(statement.optionalText(1), fields: fields, at: rowLocation)
       var record = AppRecord()
       for key in keys {
-        guard let index = fields.firstIndex(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }) else { continue }
-        let value = try Self.value(statement.value(Int32(index + 2)), as: fields[index].type, at: rowLocation.item("column '\(fields[index].column)'"))
+        guard let index = fields.firstIndex(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }) else {
+          continue
+        }
+        let value = try Self.value(
+          statement.value(Int32(index + 2)), as: fields[index].type,
+          at: rowLocation.item("column '\(fields[index].column)'"))
         record.fields.append(AppRecord.Field(key: key, value: value))
       }
       records.append(record)
@@ -88,14 +97,16 @@ struct SQLiteRecordReader {
       guard names.contains(requested) else {
         throw DeckError(
           .missingPart, at: location,
-          names.isEmpty ? "no \(noun) '\(requested)': the file holds none" : "no \(noun) '\(requested)' (it holds \(listed))")
+          names.isEmpty
+            ? "no \(noun) '\(requested)': the file holds none" : "no \(noun) '\(requested)' (it holds \(listed))")
       }
       return requested
     }
     guard names.count == 1, let only = names.first else {
       throw DeckError(
         names.isEmpty ? .missingPart : .invalidRequest, at: location,
-        names.isEmpty ? "holds no \(plural)" : "holds several \(plural) (\(listed)); name one with \(setting: .recordEntity)")
+        names.isEmpty
+          ? "holds no \(plural)" : "holds several \(plural) (\(listed)); name one with \(setting: .recordEntity)")
     }
     return only
   }
@@ -119,7 +130,8 @@ struct SQLiteRecordReader {
     guard values["version"] == String(SQLiteRecordSchema.version) else {
       throw DeckError(
         .unsupportedVersion, at: location.table(table),
-        "schema version \(values["version"] ?? "(missing)") is not supported; this deckport reads version \(SQLiteRecordSchema.version)")
+        "schema version \(values["version"] ?? "(missing)") is not supported; this deckport reads version \(SQLiteRecordSchema.version)"
+      )
     }
   }
 
@@ -133,7 +145,8 @@ struct SQLiteRecordReader {
       guard let type = AppValueType(rawValue: statement.text(2)) else {
         throw DeckError(
           .corrupt, at: location.table(table).item("record type '\(recordType.name)', key '\(statement.text(0))'"),
-          "the type '\(statement.text(2))' is unknown (known: \(AppValueType.allCases.map(\.rawValue).joined(separator: ", ")))")
+          "the type '\(statement.text(2))' is unknown (known: \(AppValueType.allCases.map(\.rawValue).joined(separator: ", ")))"
+        )
       }
       fields.append(Field(key: statement.text(0), column: statement.text(1), type: type))
     }
@@ -148,7 +161,9 @@ struct SQLiteRecordReader {
       throw DeckError(.corrupt, at: keysLocation, "expected a JSON array of keys")
     }
     return try items.map { item in
-      guard case .string(let key) = item, fields.contains(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }) else {
+      guard case .string(let key) = item,
+        fields.contains(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) })
+      else {
         throw DeckError(.corrupt, at: keysLocation, "\(item) is not one of the record type's keys")
       }
       return key
@@ -182,7 +197,9 @@ struct SQLiteRecordReader {
       do {
         value = try AppValue(taggedJSON: Data(text.utf8))
       } catch let error as JSONSyntaxError {
-        throw DeckError(.corrupt, at: location, "the JSON text does not parse: line \(error.line), column \(error.column): \(error.message)")
+        throw DeckError(
+          .corrupt, at: location,
+          "the JSON text does not parse: line \(error.line), column \(error.column): \(error.message)")
       } catch {
         throw DeckError(.corrupt, at: location, "the JSON text does not parse: \(error)")
       }

@@ -50,7 +50,8 @@ struct SQLiteRecordWriter {
     let taken = Set(try SQLiteLayout.tableNames(database).map { $0.lowercased() })
     let table = SQLiteRecordSchema.tableName(for: records.name, taken: taken)
     let insertType = try database.prepare(
-      "INSERT INTO \(typesTable) (name, table_name, profile, json_dates, position) VALUES (?, ?, ?, ?, ?)", table: typesTable)
+      "INSERT INTO \(typesTable) (name, table_name, profile, json_dates, position) VALUES (?, ?, ?, ?, ?)",
+      table: typesTable)
     insertType.bind(1, text: records.name)
     insertType.bind(2, text: table)
     if let profile = records.profile { insertType.bind(3, text: profile.id) } else { insertType.bindNull(3) }
@@ -82,7 +83,8 @@ struct SQLiteRecordWriter {
   private func insertRows(_ records: AppRecords, table: String) throws {
     let shape = records.shape
     let columns = SQLiteRecordSchema.columnNames(for: shape.keys)
-    let names = ([SQLiteRecordSchema.positionColumn, SQLiteRecordSchema.keysColumn] + columns).map(SQLiteRecordSchema.quoted)
+    let names = ([SQLiteRecordSchema.positionColumn, SQLiteRecordSchema.keysColumn] + columns).map(
+      SQLiteRecordSchema.quoted)
     let insert = try database.prepare(
       "INSERT INTO \(SQLiteRecordSchema.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))",
       table: table)
@@ -91,15 +93,21 @@ struct SQLiteRecordWriter {
       insert.clearBindings()
       insert.bind(1, int64: Int64(index))
       let keys = record.keys
-      if keys.count == shape.fields.count && zip(keys, shape.keys).allSatisfy({ $0.unicodeScalars.elementsEqual($1.unicodeScalars) }) {
+      if keys.count == shape.fields.count
+        && zip(keys, shape.keys).allSatisfy({ $0.unicodeScalars.elementsEqual($1.unicodeScalars) })
+      {
         insert.bindNull(2)
       } else {
         let list = AppValue.array(keys.map(AppValue.string))
         insert.bind(2, text: String(decoding: (try? list.jsonData()) ?? Data("[]".utf8), as: UTF8.self))
       }
       for field in record.fields {
-        guard let column = shape.fields.firstIndex(where: { $0.key.unicodeScalars.elementsEqual(field.key.unicodeScalars) }) else {
-          throw DeckError(.invalidRequest, at: location.table(table), "\(records.label(ofRecord: index)): the key '\(field.key)' is not in the shape")
+        guard
+          let column = shape.fields.firstIndex(where: { $0.key.unicodeScalars.elementsEqual(field.key.unicodeScalars) })
+        else {
+          throw DeckError(
+            .invalidRequest, at: location.table(table),
+            "\(records.label(ofRecord: index)): the key '\(field.key)' is not in the shape")
         }
         let cell = try Self.cell(
           field.value, type: shape.fields[column].type,

@@ -27,7 +27,8 @@ final class SQLiteSnapshot {
     guard FileManager.default.isReadableFile(atPath: originalPath) else {
       throw DeckError(
         .unreadableFile, at: location,
-        FileManager.default.fileExists(atPath: originalPath) ? "cannot read the file (permission denied)" : "no such file")
+        FileManager.default.fileExists(atPath: originalPath)
+          ? "cannot read the file (permission denied)" : "no such file")
     }
     try SQLiteLockProbe.requireUnlocked(originalPath, location: location)
     directory = try TemporaryDirectory(prefix: "deckport-store-")
@@ -44,7 +45,8 @@ final class SQLiteSnapshot {
     guard Self.fingerprint(originalPath) == before else {
       throw DeckError(
         .unreadableFile, at: location,
-        "the store changed while it was being copied (SQLITE_BUSY: its -wal is being written); quit the app that uses it and try again")
+        "the store changed while it was being copied (SQLITE_BUSY: its -wal is being written); quit the app that uses it and try again"
+      )
     }
     try SQLiteLockProbe.requireUnlocked(originalPath, location: location)
   }

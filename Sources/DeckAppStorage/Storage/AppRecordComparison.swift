@@ -11,7 +11,8 @@ enum AppRecordComparison {
     for (index, (want, got)) in zip(expected, actual).enumerated() where want != got {
       let label = labels(index)
       if want.keys != got.keys {
-        return "\(label): the keys written were \(want.keys.joined(separator: ", ")), the keys read back are \(got.keys.joined(separator: ", "))"
+        return
+          "\(label): the keys written were \(want.keys.joined(separator: ", ")), the keys read back are \(got.keys.joined(separator: ", "))"
       }
       for field in want.fields where got[field.key] != field.value {
         return "\(label), key '\(field.key)': wrote \(field.value), read back \(got[field.key] ?? .null)"

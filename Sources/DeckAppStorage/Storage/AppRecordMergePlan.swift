@@ -29,7 +29,8 @@ struct AppRecordMergePlan {
   ///
   /// - Throws: ``DeckError`` with policy ``ExistingRecordPolicy/fail`` when a record matches.
   init(
-    existing: [AppRecord], existingKeys: [Int64], incoming: AppRecords, matching: AppRecordMatching, location: SourceLocation
+    existing: [AppRecord], existingKeys: [Int64], incoming: AppRecords, matching: AppRecordMatching,
+    location: SourceLocation
   ) throws {
     merged = existing
     let keys = matching.keys ?? incoming.profile?.identityKeys
@@ -52,7 +53,8 @@ struct AppRecordMergePlan {
         let by = keys.map { "its \($0.joined(separator: " and "))" } ?? "its content"
         throw DeckError(
           .invalidRequest, at: location.item(incoming.label(ofRecord: position)),
-          "matches a record the destination already holds (by \(by)); refusing, as \(setting: .existingRecords) fail asks")
+          "matches a record the destination already holds (by \(by)); refusing, as \(setting: .existingRecords) fail asks"
+        )
       }
       index[identity]?.removeFirst()
       matchedExisting[position] = held
@@ -64,7 +66,9 @@ struct AppRecordMergePlan {
         summary.skipped += 1
       } else {
         changes.append(
-          Change(incomingIndex: position, record: updated, existingIndex: held, existingKey: held < existingKeys.count ? existingKeys[held] : nil))
+          Change(
+            incomingIndex: position, record: updated, existingIndex: held,
+            existingKey: held < existingKeys.count ? existingKeys[held] : nil))
         merged[held] = updated
         summary.updated += 1
       }

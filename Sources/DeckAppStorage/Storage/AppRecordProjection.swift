@@ -8,17 +8,21 @@ enum AppRecordProjection {
   /// strings) in the records' date encoding, UUIDs as strings, data as base64, then typed again
   /// by the records' profile.
   static func json(_ records: AppRecords) -> AppRecords {
-    retyped(records, records.records.map { record in
-      AppRecord(fields: record.fields.map { .init(key: $0.key, value: json($0.value, dates: records.jsonDates)) })
-    })
+    retyped(
+      records,
+      records.records.map { record in
+        AppRecord(fields: record.fields.map { .init(key: $0.key, value: json($0.value, dates: records.jsonDates)) })
+      })
   }
 
   /// The records as a plist of dictionaries gives them back: UUIDs as strings, then typed again
   /// by the records' profile.
   static func plist(_ records: AppRecords) -> AppRecords {
-    retyped(records, records.records.map { record in
-      AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value)) })
-    })
+    retyped(
+      records,
+      records.records.map { record in
+        AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value)) })
+      })
   }
 
   /// One warning per key whose values come back with another type than they had.
@@ -38,7 +42,8 @@ enum AppRecordProjection {
       guard let change = counts[key] else { return nil }
       return Diagnostic(
         "type-changed", at: location.item("key '\(key)'"),
-        "\(change.count) \(change.from.rawValue) value\(change.count == 1 ? "" : "s") come\(change.count == 1 ? "s" : "") back from \(storage) as \(change.to.rawValue) (no profile types this key); the content is kept")
+        "\(change.count) \(change.from.rawValue) value\(change.count == 1 ? "" : "s") come\(change.count == 1 ? "s" : "") back from \(storage) as \(change.to.rawValue) (no profile types this key); the content is kept"
+      )
     }
   }
 
@@ -56,7 +61,8 @@ enum AppRecordProjection {
     case .uuid(let uuid): return .string(uuid.uuidString)
     case .data(let data): return .string(data.base64EncodedString())
     case .array(let items): return .array(items.map { json($0, dates: dates) })
-    case .object(let record): return .object(AppRecord(fields: record.fields.map { .init(key: $0.key, value: json($0.value, dates: dates)) }))
+    case .object(let record):
+      return .object(AppRecord(fields: record.fields.map { .init(key: $0.key, value: json($0.value, dates: dates)) }))
     default: return value
     }
   }
@@ -65,7 +71,8 @@ enum AppRecordProjection {
     switch value {
     case .uuid(let uuid): return .string(uuid.uuidString)
     case .array(let items): return .array(items.map(plist))
-    case .object(let record): return .object(AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value)) }))
+    case .object(let record):
+      return .object(AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value)) }))
     default: return value
     }
   }

@@ -42,7 +42,8 @@ public struct AppStorageFormat: DeckFormat {
 
   /// A UserDefaults-style property list holding app records.
   public static let plist = AppStorageFormat(
-    kind: .plist, name: .plist, summary: "app storage: a UserDefaults property list holding records", extensions: ["plist"])
+    kind: .plist, name: .plist, summary: "app storage: a UserDefaults property list holding records",
+    extensions: ["plist"])
   /// A JSON file holding an array of app records.
   public static let appJSON = AppStorageFormat(
     kind: .jsonFile, name: .appJSON, summary: "app storage: a JSON file holding an array of records (read by content)",
@@ -94,16 +95,20 @@ public struct AppStorageFormat: DeckFormat {
     let content = try AppStorageReader().read(path: path, options: options)
     let mapped = AppRecordMapping.collection(from: content.records, profile: options.profile)
     return LoadedDeck(
-      collection: mapped.collection, formatName: "app-\(content.kind.rawValue)", warnings: content.warnings + mapped.warnings)
+      collection: mapped.collection, formatName: "app-\(content.kind.rawValue)",
+      warnings: content.warnings + mapped.warnings)
   }
 
   /// Maps the notes onto records of the profile and writes them into `path` (the destination
   /// itself), keeping the storage writer's all-or-nothing write, backup and verification.
-  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws -> DeckWriteResult {
+  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
+    -> DeckWriteResult
+  {
     let storage = context.options[AppStorageOptions.self]
     let mapped = AppRecordMapping.records(from: collection, profile: storage.profile)
     let options = AppWriteOptions(
-      storage: storage, existing: context.existingOutput, dryRun: context.dryRun, matching: context.options[AppRecordMatching.self])
+      storage: storage, existing: context.existingOutput, dryRun: context.dryRun,
+      matching: context.options[AppRecordMatching.self])
     let report = try AppStorageWriter().write(mapped.records, to: path, kind: kind, options: options)
     let written = AppRecordMapping.collection(from: mapped.records, profile: storage.profile).collection
     return DeckWriteResult(written: written, warnings: mapped.warnings + report.warnings, details: report)

@@ -18,10 +18,14 @@ extension AppStorageKind {
     case .sqlite, .coreData:
       return kind
     case .plist:
-      guard let data = FileManager.default.contents(atPath: path), (try? PlistDocument(data: data)) != nil else { return nil }
+      guard let data = FileManager.default.contents(atPath: path), (try? PlistDocument(data: data)) != nil else {
+        return nil
+      }
       return kind
     case .jsonFile:
-      guard let data = FileManager.default.contents(atPath: path), let root = try? AppValue(json: data) else { return nil }
+      guard let data = FileManager.default.contents(atPath: path), let root = try? AppValue(json: data) else {
+        return nil
+      }
       switch root {
       case .array(let items): return items.allSatisfy { $0.type == .object } ? kind : nil
       case .object(let object):

@@ -17,7 +17,9 @@ public struct CoreDataStoreContent: Sendable {
   /// The object URI of record `index` of `entity`, as references to it name it.
   func uri(entity: AppRecords, record index: Int) -> String? {
     guard let keys = entity.primaryKeys, index < keys.count else { return nil }
-    return CoreDataReference(entity: entity.name, storeIdentifier: storeIdentifier, primaryKey: keys[index], unique: nil).uri
+    return CoreDataReference(
+      entity: entity.name, storeIdentifier: storeIdentifier, primaryKey: keys[index], unique: nil
+    ).uri
   }
 }
 

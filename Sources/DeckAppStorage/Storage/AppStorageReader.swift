@@ -31,13 +31,15 @@ package struct AppStorageReader: Sendable {
     case .plist:
       let found = try PlistRecordReader(location: location).read(
         try Self.contents(of: path), key: options.key, keyOnlyWhereKeyed: options.keyOnlyWhereKeyed)
-      let where_ = found.key.map { "key '\($0)'" } ?? "the top-level array"
+      let keyPlace = found.key.map { "key '\($0)'" } ?? "the top-level array"
       content = AppStorageContent(
-        kind: kind, records: found.records, place: "\(where_) (\(found.form.description) in \(found.document.format.phrase))")
+        kind: kind, records: found.records,
+        place: "\(keyPlace) (\(found.form.description) in \(found.document.format.phrase))")
     case .jsonFile:
       let found = try JSONRecordFile(location: location).read(
         try Self.contents(of: path), key: options.key, keyOnlyWhereKeyed: options.keyOnlyWhereKeyed)
-      content = AppStorageContent(kind: kind, records: found.records, place: found.key.map { "key '\($0)'" } ?? "the top-level array")
+      content = AppStorageContent(
+        kind: kind, records: found.records, place: found.key.map { "key '\($0)'" } ?? "the top-level array")
     case .sqlite:
       let snapshot = try SQLiteSnapshot(of: path, location: location)
       let database = try snapshot.open(location: location)
@@ -53,7 +55,8 @@ package struct AppStorageReader: Sendable {
       let (records, warnings) = try CoreDataRecordReader(
         database: database, schema: schema, originalPath: path, location: location
       ).read(entity)
-      content = AppStorageContent(kind: kind, records: records, place: "entity \(entity.name) (table \(entity.table))", warnings: warnings)
+      content = AppStorageContent(
+        kind: kind, records: records, place: "entity \(entity.name) (table \(entity.table))", warnings: warnings)
     }
     content.records = try Self.applyProfile(options, to: content.records, location: location.item(content.place))
     return content
@@ -99,7 +102,11 @@ package struct AppStorageReader: Sendable {
           detail += ", subentity of \(parent.name)"
         }
         if !entity.relationships.isEmpty {
-          detail += "; relationships: " + entity.relationships.map { "\($0.key) (\($0.model.isToMany ? "to-many" : "to-one") \($0.model.destination))" }
+          detail +=
+            "; relationships: "
+            + entity.relationships.map {
+              "\($0.key) (\($0.model.isToMany ? "to-many" : "to-one") \($0.model.destination))"
+            }
             .joined(separator: ", ")
         }
         if schema.model == nil { detail += "; no model cache: names and types from the columns" }
@@ -120,7 +127,9 @@ package struct AppStorageReader: Sendable {
   /// The whole file, or an error naming it.
   static func contents(of path: String) throws -> Data {
     let location = SourceLocation(file: path)
-    guard FileManager.default.fileExists(atPath: path) else { throw DeckError(.unreadableFile, at: location, "no such file") }
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw DeckError(.unreadableFile, at: location, "no such file")
+    }
     do {
       return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
@@ -134,9 +143,11 @@ package struct AppStorageReader: Sendable {
     guard layout != expected else { return }
     switch layout {
     case .coreData:
-      throw DeckError(.wrongFormat, at: location, "a Core Data/SwiftData store, not deckport's SQLite schema; read it as a store")
+      throw DeckError(
+        .wrongFormat, at: location, "a Core Data/SwiftData store, not deckport's SQLite schema; read it as a store")
     case .deckport:
-      throw DeckError(.wrongFormat, at: location, "an SQLite file in deckport's app-records schema, not a Core Data/SwiftData store")
+      throw DeckError(
+        .wrongFormat, at: location, "an SQLite file in deckport's app-records schema, not a Core Data/SwiftData store")
     case .empty:
       throw DeckError(.missingPart, at: location, "the SQLite database holds no tables, so no records")
     }
@@ -154,7 +165,9 @@ package struct AppStorageReader: Sendable {
   }
 
   /// The records typed by the chosen profile.
-  static func applyProfile(_ options: AppStorageOptions, to records: AppRecords, location: SourceLocation) throws -> AppRecords {
+  static func applyProfile(_ options: AppStorageOptions, to records: AppRecords, location: SourceLocation) throws
+    -> AppRecords
+  {
     var records = records
     if let dates = options.jsonDates { records.jsonDates = dates }
     switch options.profile {
@@ -169,7 +182,8 @@ package struct AppStorageReader: Sendable {
         let needed = profile.fields.filter { $0.required && !$0.mayBeMissing }.map(\.key)
         throw DeckError(
           .invalidRequest, at: location.item(records.label(ofRecord: index)),
-          "does not fit the profile \(profile.title): its keys are \(records.records[index].keys.joined(separator: ", ")); the profile's are \(profile.keys.joined(separator: ", "))\(needed.isEmpty ? "" : " (required: \(needed.joined(separator: ", ")))")")
+          "does not fit the profile \(profile.title): its keys are \(records.records[index].keys.joined(separator: ", ")); the profile's are \(profile.keys.joined(separator: ", "))\(needed.isEmpty ? "" : " (required: \(needed.joined(separator: ", ")))")"
+        )
       }
       return profile.apply(to: records, dates: options.jsonDates)
     }

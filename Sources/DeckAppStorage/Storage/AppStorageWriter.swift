@@ -35,7 +35,9 @@ package struct AppStorageWriter: Sendable {
     if exists, [.sqlite, .coreData].contains(kind) { try SQLiteLockProbe.requireUnlocked(path, location: location) }
     var merge = AppRecordMergeSummary(added: records.records.count)
     var toWrite = records
-    if exists, kind != .coreData, let held = Self.heldRecords(at: path, kind: kind, like: records, options: options.storage) {
+    if exists, kind != .coreData,
+      let held = Self.heldRecords(at: path, kind: kind, like: records, options: options.storage)
+    {
       // Whole-file kinds are written with every record they hold; a store is changed row by row.
       let plan = try AppRecordMergePlan(
         existing: held.records, existingKeys: [], incoming: records, matching: options.matching, location: location)
@@ -43,7 +45,8 @@ package struct AppStorageWriter: Sendable {
       merge = plan.summary
     }
     var writer = try Self.writer(
-      for: kind, records: toWrite, destination: path, exists: exists, options: options.storage, matching: options.matching)
+      for: kind, records: toWrite, destination: path, exists: exists, options: options.storage,
+      matching: options.matching)
     if let storeWriter = writer as? CoreDataFileWriter { merge = storeWriter.mergeSummary }
     var report = AppWriteReport(
       destination: path, kind: kind, place: writer.place, recordCount: records.records.count, created: !exists,
@@ -65,7 +68,8 @@ package struct AppStorageWriter: Sendable {
     if exists && options.existing == .refuse && !options.dryRun {
       throw DeckError(
         .invalidRequest, at: location,
-        "already exists; pass \(setting: .keepBackup) to keep the old file beside it, or \(setting: .replaceExisting) to change it")
+        "already exists; pass \(setting: .keepBackup) to keep the old file beside it, or \(setting: .replaceExisting) to change it"
+      )
     }
     return exists
   }
@@ -73,7 +77,10 @@ package struct AppStorageWriter: Sendable {
   /// Runs `writer` safely: for a dry run, in a scratch folder only; otherwise (after a backup,
   /// when asked) under a temporary name beside `path`, verified, renamed over it, and verified
   /// again. Returns the backup's path, if one was made.
-  func commit(_ writer: inout some StorageFileWriter, to path: String, kind: AppStorageKind, exists: Bool, options: AppWriteOptions)
+  func commit(
+    _ writer: inout some StorageFileWriter, to path: String, kind: AppStorageKind, exists: Bool,
+    options: AppWriteOptions
+  )
     throws -> String?
   {
     let location = SourceLocation(file: path)
@@ -89,7 +96,9 @@ package struct AppStorageWriter: Sendable {
     do {
       try AtomicOutput.write(to: path, replacing: exists) { temporaryPath in
         defer {
-          for suffix in SQLiteSnapshot.companionSuffixes { try? FileManager.default.removeItem(atPath: temporaryPath + suffix) }
+          for suffix in SQLiteSnapshot.companionSuffixes {
+            try? FileManager.default.removeItem(atPath: temporaryPath + suffix)
+          }
         }
         try writer.produce(at: temporaryPath)
         try writer.verify(at: temporaryPath)
@@ -101,7 +110,9 @@ package struct AppStorageWriter: Sendable {
             do {
               try FileManager.default.removeItem(atPath: path + suffix)
             } catch {
-              throw DeckError(.writeFailed, at: location, "cannot remove the old \(suffix) file (\(error.localizedDescription)); nothing was changed")
+              throw DeckError(
+                .writeFailed, at: location,
+                "cannot remove the old \(suffix) file (\(error.localizedDescription)); nothing was changed")
             }
           }
         }
@@ -117,7 +128,8 @@ package struct AppStorageWriter: Sendable {
       try writer.verify(at: path)
     } catch let error as DeckError {
       let restore = backupPath.map { "; the old file is kept at \($0)" } ?? ""
-      throw DeckError(.writeFailed, at: location, "\(error.wording) (after the file was put in place\(restore))" as DeckMessage)
+      throw DeckError(
+        .writeFailed, at: location, "\(error.wording) (after the file was put in place\(restore))" as DeckMessage)
     }
     writer.discardReplacedCompanionFiles()
     return backupPath
@@ -126,7 +138,9 @@ package struct AppStorageWriter: Sendable {
   /// The records the destination holds where these records would go, read as the records are
   /// typed (their profile, or none); nil when it holds none there or cannot be read (the writer
   /// then reports what is wrong with it).
-  private static func heldRecords(at path: String, kind: AppStorageKind, like records: AppRecords, options: AppStorageOptions)
+  private static func heldRecords(
+    at path: String, kind: AppStorageKind, like records: AppRecords, options: AppStorageOptions
+  )
     -> AppRecords?
   {
     var reading = options
@@ -145,7 +159,8 @@ package struct AppStorageWriter: Sendable {
     case .jsonFile: try JSONFileWriter(records: records, destination: destination, exists: exists, options: options)
     case .sqlite: try SQLiteFileWriter(records: records, destination: destination, exists: exists, options: options)
     case .coreData:
-      try CoreDataFileWriter(records: records, destination: destination, exists: exists, options: options, matching: matching)
+      try CoreDataFileWriter(
+        records: records, destination: destination, exists: exists, options: options, matching: matching)
     }
   }
 }

@@ -24,7 +24,9 @@ enum BackupFile {
       }
     } catch {
       remove(candidate)
-      throw DeckError(.writeFailed, at: SourceLocation(file: candidate), "cannot keep a backup (\(error.localizedDescription)); nothing was changed")
+      throw DeckError(
+        .writeFailed, at: SourceLocation(file: candidate),
+        "cannot keep a backup (\(error.localizedDescription)); nothing was changed")
     }
     return candidate
   }

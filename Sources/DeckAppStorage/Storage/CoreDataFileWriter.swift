@@ -21,20 +21,29 @@ struct CoreDataFileWriter: StorageFileWriter {
   private let staging: TemporaryDirectory
   private var written: CoreDataRecordWriter.Result?
 
-  init(records: AppRecords, destination: String, exists: Bool, options: AppStorageOptions, matching: AppRecordMatching) throws {
+  init(records: AppRecords, destination: String, exists: Bool, options: AppStorageOptions, matching: AppRecordMatching)
+    throws
+  {
     location = SourceLocation(file: destination)
     try CoreDataStoreEdit.requireExisting(exists, location: location)
     self.records = records
     self.destination = destination
     let location = location
-    (entity, countBefore, plan, metadataBefore, warnings) = try CoreDataStoreEdit.inspect(destination, location: location) {
+    (entity, countBefore, plan, metadataBefore, warnings) = try CoreDataStoreEdit.inspect(
+      destination, location: location
+    ) {
       database, schema in
       let names = schema.entities.map(\.name)
-      let wanted = options.entity ?? ((records.profile?.recordTypeNames ?? []) + [records.name]).first(where: names.contains)
+      let wanted =
+        options.entity ?? ((records.profile?.recordTypeNames ?? []) + [records.name]).first(where: names.contains)
       let entity = try schema.entity(wanted, location: location)
-      let reader = CoreDataRecordReader(database: database, schema: schema, originalPath: destination, location: location)
+      let reader = CoreDataRecordReader(
+        database: database, schema: schema, originalPath: destination, location: location)
       let (existing, _) = try reader.read(entity)
-      let typed = records.replacingRecords(records.records.map { CoreDataValueEncoding.typed(entity.spellingKeys(of: $0), as: entity, dates: records.jsonDates) })
+      let typed = records.replacingRecords(
+        records.records.map {
+          CoreDataValueEncoding.typed(entity.spellingKeys(of: $0), as: entity, dates: records.jsonDates)
+        })
       let plan = try AppRecordMergePlan(
         existing: existing.records, existingKeys: existing.primaryKeys ?? [], incoming: typed, matching: matching,
         location: location.item("entity \(entity.name)"))
@@ -49,12 +58,14 @@ struct CoreDataFileWriter: StorageFileWriter {
 
   mutating func produce(at path: String) throws {
     let changes = plan.changes.map { change in
-      CoreDataRecordWriter.Change(label: records.label(ofRecord: change.incomingIndex), record: change.record, primaryKey: change.existingKey)
+      CoreDataRecordWriter.Change(
+        label: records.label(ofRecord: change.incomingIndex), record: change.record, primaryKey: change.existingKey)
     }
     let (entity, location, stagingFolder, dates) = (entity, location, stagingFolder, records.jsonDates)
     let externalDataFolder = CoreDataExternalStorage.folder(forStore: destination)
     let result = try CoreDataStoreEdit.apply(to: destination, writingAt: path, location: location) { database, schema in
-      var writer = CoreDataRecordWriter(database: database, schema: schema, entity: entity, location: location, stagingFolder: stagingFolder)
+      var writer = CoreDataRecordWriter(
+        database: database, schema: schema, entity: entity, location: location, stagingFolder: stagingFolder)
       writer.externalDataFolder = externalDataFolder
       return try writer.write(changes, dates: dates)
     }
@@ -77,7 +88,8 @@ struct CoreDataFileWriter: StorageFileWriter {
         .writeFailed, at: location,
         "verification failed: entity \(entity.name) had \(countBefore) rows, \(added) were added, but it has \(count)")
     }
-    try CoreDataRowAudit(database: database, model: schema.model, entity: reread, location: location).check(primaryKeys: written.primaryKeys)
+    try CoreDataRowAudit(database: database, model: schema.model, entity: reread, location: location).check(
+      primaryKeys: written.primaryKeys)
     let (all, _) = try reader.read(reread, primaryKeys: Set(written.primaryKeys))
     let byKey = Dictionary(zip(all.primaryKeys ?? [], all.records), uniquingKeysWith: { first, _ in first })
     let relationshipKeys = reread.keysNotWrittenAsValues
@@ -86,7 +98,8 @@ struct CoreDataFileWriter: StorageFileWriter {
     }
     try requireEqual(
       expected: written.expected, actual: actual,
-      labels: { records.label(ofRecord: plan.changes[$0].incomingIndex) + " (Z_PK \(written.primaryKeys[$0]))" }, at: location)
+      labels: { records.label(ofRecord: plan.changes[$0].incomingIndex) + " (Z_PK \(written.primaryKeys[$0]))" },
+      at: location)
     try CoreDataLinkCheck.require(written.links, readBack: byKey, entity: reread, location: location)
     guard try CoreDataStoreEdit.bookkeeping(database) == metadataBefore else {
       throw DeckError(.writeFailed, at: location, "verification failed: Z_METADATA or Z_MODELCACHE changed")
@@ -96,14 +109,17 @@ struct CoreDataFileWriter: StorageFileWriter {
   /// Moves the staged external-storage files into the store's `_EXTERNAL_DATA` folder (before
   /// the store that names them is put in place); returns their new paths, for removal if that fails.
   func placeCompanionFiles() throws -> [String] {
-    try CoreDataStoreEdit.placeExternalFiles(written?.externalFiles ?? [], from: stagingFolder, destination: destination, location: location)
+    try CoreDataStoreEdit.placeExternalFiles(
+      written?.externalFiles ?? [], from: stagingFolder, destination: destination, location: location)
   }
 
   /// Removes the files of external-storage values the write replaced (once the new store, which
   /// no longer names them, is in place).
   func discardReplacedCompanionFiles() {
     let folder = CoreDataExternalStorage.folder(forStore: destination)
-    for name in written?.replacedExternalFiles ?? [] { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+    for name in written?.replacedExternalFiles ?? [] {
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    }
   }
 
   private var stagingFolder: URL { URL(fileURLWithPath: staging.path(for: "_EXTERNAL_DATA")) }

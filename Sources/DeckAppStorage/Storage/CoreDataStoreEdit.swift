@@ -13,7 +13,8 @@ enum CoreDataStoreEdit {
     guard exists else {
       throw DeckError(
         .invalidRequest, at: location,
-        "a Core Data/SwiftData store can only be filled, never created (its model hashes are Apple's private algorithm); launch the app once so it creates its store, then write into that")
+        "a Core Data/SwiftData store can only be filled, never created (its model hashes are Apple's private algorithm); launch the app once so it creates its store, then write into that"
+      )
     }
   }
 
@@ -28,7 +29,8 @@ enum CoreDataStoreEdit {
     if let evidence = schema.cloudKitEvidence(try SQLiteLayout.tableNames(database)) {
       throw DeckError(
         .invalidRequest, at: location,
-        "refusing to write: the store syncs with CloudKit (\(evidence)); rows written outside the app would not be uploaded and could be overwritten")
+        "refusing to write: the store syncs with CloudKit (\(evidence)); rows written outside the app would not be uploaded and could be overwritten"
+      )
     }
     return try body(database, schema)
   }
@@ -57,7 +59,9 @@ enum CoreDataStoreEdit {
     let verdict = check.text(0)
     check.reset()
     guard verdict == "ok" else {
-      throw DeckError(.writeFailed, at: location, "the store fails SQLite's integrity check after writing (\(verdict)); nothing was written")
+      throw DeckError(
+        .writeFailed, at: location,
+        "the store fails SQLite's integrity check after writing (\(verdict)); nothing was written")
     }
     try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     do {
@@ -91,7 +95,8 @@ enum CoreDataStoreEdit {
   /// The bytes of `Z_METADATA` and `Z_MODELCACHE`, which writing must never change.
   static func bookkeeping(_ database: SQLiteDatabase) throws -> [Data] {
     var blobs: [Data] = []
-    for (table, column) in [("Z_METADATA", "Z_PLIST"), ("Z_MODELCACHE", "Z_CONTENT")] where database.tableExists(table) {
+    for (table, column) in [("Z_METADATA", "Z_PLIST"), ("Z_MODELCACHE", "Z_CONTENT")] where database.tableExists(table)
+    {
       let statement = try database.prepare("SELECT \(column) FROM \(table)", table: table)
       while try statement.step() { blobs.append(statement.blob(0)) }
     }
@@ -101,7 +106,9 @@ enum CoreDataStoreEdit {
   /// Moves files staged in `stagingFolder` into the `_EXTERNAL_DATA` folder of the store at
   /// `destination` (before the store that names them is put in place); returns their new paths,
   /// for removal if that fails.
-  static func placeExternalFiles(_ names: [String], from stagingFolder: URL, destination: String, location: SourceLocation) throws
+  static func placeExternalFiles(
+    _ names: [String], from stagingFolder: URL, destination: String, location: SourceLocation
+  ) throws
     -> [String]
   {
     guard !names.isEmpty else { return [] }
@@ -116,7 +123,9 @@ enum CoreDataStoreEdit {
       }
     } catch {
       for path in placed { try? FileManager.default.removeItem(atPath: path) }
-      throw DeckError(.writeFailed, at: location, "cannot put an external-storage file in \(folder.path) (\(error.localizedDescription)); nothing was changed")
+      throw DeckError(
+        .writeFailed, at: location,
+        "cannot put an external-storage file in \(folder.path) (\(error.localizedDescription)); nothing was changed")
     }
     return placed
   }

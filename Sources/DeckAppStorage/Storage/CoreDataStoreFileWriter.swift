@@ -58,8 +58,10 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
     self.location = location
     self.policy = matching.policy
     var warnings: [Diagnostic] = []
-    (plans, metadataBefore, warnings) = try CoreDataStoreEdit.inspect(destination, location: location) { database, schema in
-      let reader = CoreDataRecordReader(database: database, schema: schema, originalPath: destination, location: location)
+    (plans, metadataBefore, warnings) = try CoreDataStoreEdit.inspect(destination, location: location) {
+      database, schema in
+      let reader = CoreDataRecordReader(
+        database: database, schema: schema, originalPath: destination, location: location)
       var plans: [EntityPlan] = []
       var warnings = schema.warnings
       for source in content.entities {
@@ -67,22 +69,28 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
           warnings.append(
             Diagnostic(
               "entity-not-kept", at: location.item("entity \(source.name)"),
-              "\(source.records.count) record\(source.records.count == 1 ? "" : "s") of entity \(source.name) are not copied: the destination's model has no entity \(source.name)"))
+              "\(source.records.count) record\(source.records.count == 1 ? "" : "s") of entity \(source.name) are not copied: the destination's model has no entity \(source.name)"
+            ))
           continue
         }
         let relationships = Set(entity.relationships.map(\.key))
         let (held, _) = try reader.read(entity)
         let keys = Self.identityKeys(for: entity, model: schema.model, given: matching.keys)
         let plan = try AppRecordMergePlan(
-          existing: held.records.map { Self.withoutRelationships($0, relationships) }, existingKeys: held.primaryKeys ?? [],
-          incoming: source.replacingRecords(source.records.map { Self.withoutRelationships(entity.spellingKeys(of: $0), relationships) }),
-          matching: AppRecordMatching(policy: matching.policy, keys: keys), location: location.item("entity \(entity.name)"))
+          existing: held.records.map { Self.withoutRelationships($0, relationships) },
+          existingKeys: held.primaryKeys ?? [],
+          incoming: source.replacingRecords(
+            source.records.map { Self.withoutRelationships(entity.spellingKeys(of: $0), relationships) }),
+          matching: AppRecordMatching(policy: matching.policy, keys: keys),
+          location: location.item("entity \(entity.name)"))
         let existingLinks = held.records.map { record in
-          Dictionary(uniqueKeysWithValues: entity.relationships.map { ($0.key, CoreDataLinkCheck.targets(record[$0.key])) })
+          Dictionary(
+            uniqueKeysWithValues: entity.relationships.map { ($0.key, CoreDataLinkCheck.targets(record[$0.key])) })
         }
         plans.append(
           EntityPlan(
-            source: source, entity: entity, existingKeys: held.primaryKeys ?? [], existingLinks: existingLinks, plan: plan,
+            source: source, entity: entity, existingKeys: held.primaryKeys ?? [], existingLinks: existingLinks,
+            plan: plan,
             countBefore: try reader.count(entity)))
       }
       return (plans, try CoreDataStoreEdit.bookkeeping(database), warnings)
@@ -94,11 +102,14 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
 
   /// The keys that identify a record of `entity`: those given (when the entity has them all),
   /// else its first uniqueness constraint's attributes, else none (the whole record).
-  private static func identityKeys(for entity: CoreDataEntityLayout, model: CoreDataModel?, given: [String]?) -> [String]? {
-    let attributes = Set(entity.members.compactMap { member -> String? in
-      if case .relationship = member { return nil }
-      return member.key
-    })
+  private static func identityKeys(for entity: CoreDataEntityLayout, model: CoreDataModel?, given: [String]?)
+    -> [String]?
+  {
+    let attributes = Set(
+      entity.members.compactMap { member -> String? in
+        if case .relationship = member { return nil }
+        return member.key
+      })
     if let given, given.allSatisfy(attributes.contains) { return given }
     return model?.uniquenessConstraints(of: entity.name).first { !$0.isEmpty && $0.allSatisfy(attributes.contains) }
   }
@@ -114,7 +125,9 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
   mutating func produce(at path: String) throws {
     let (plans, content, location, staging, policy) = (plans, content, location, stagingFolder, policy)
     let externalDataFolder = CoreDataExternalStorage.folder(forStore: destination)
-    let (written, outcomes, warnings) = try CoreDataStoreEdit.apply(to: destination, writingAt: path, location: location) {
+    let (written, outcomes, warnings) = try CoreDataStoreEdit.apply(
+      to: destination, writingAt: path, location: location
+    ) {
       database, schema in
       var warnings: [Diagnostic] = []
       var remapped: [String: CoreDataReferenceResolver.Target] = [:]
@@ -123,16 +136,22 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
       // 1. Rows, without relationships; every source object gets its destination key.
       for plan in plans {
         guard let entity = schema.entities.first(where: { $0.name == plan.entity.name }) else { continue }
-        var writer = CoreDataRecordWriter(database: database, schema: schema, entity: entity, location: location, stagingFolder: staging)
+        var writer = CoreDataRecordWriter(
+          database: database, schema: schema, entity: entity, location: location, stagingFolder: staging)
         writer.deferLinks = true
         writer.externalDataFolder = externalDataFolder
         let changes = plan.plan.changes.map { change in
-          CoreDataRecordWriter.Change(label: Self.label(plan.source, change.incomingIndex), record: change.record, primaryKey: change.existingKey)
+          CoreDataRecordWriter.Change(
+            label: Self.label(plan.source, change.incomingIndex), record: change.record, primaryKey: change.existingKey)
         }
         let result = try writer.write(changes, dates: plan.source.jsonDates)
         warnings += result.warnings
-        var keys: [Int64?] = plan.plan.matchedExisting.map { held in held.flatMap { $0 < plan.existingKeys.count ? plan.existingKeys[$0] : nil } }
-        for (position, change) in plan.plan.changes.enumerated() { keys[change.incomingIndex] = result.primaryKeys[position] }
+        var keys: [Int64?] = plan.plan.matchedExisting.map { held in
+          held.flatMap { $0 < plan.existingKeys.count ? plan.existingKeys[$0] : nil }
+        }
+        for (position, change) in plan.plan.changes.enumerated() {
+          keys[change.incomingIndex] = result.primaryKeys[position]
+        }
         for (index, key) in keys.enumerated() {
           guard let key, let uri = content.uri(entity: plan.source, record: index) else { continue }
           remapped[uri] = CoreDataReferenceResolver.Target(primaryKey: key, entityNumber: entity.entityNumber)
@@ -145,7 +164,8 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
       var outcomes: [AppStoreMigrationReport.EntityOutcome] = []
       for (planIndex, plan) in plans.enumerated() {
         guard let entity = schema.entities.first(where: { $0.name == plan.entity.name }) else { continue }
-        var writer = CoreDataRecordWriter(database: database, schema: schema, entity: entity, location: location, stagingFolder: staging)
+        var writer = CoreDataRecordWriter(
+          database: database, schema: schema, entity: entity, location: location, stagingFolder: staging)
         writer.remapped = remapped
         let relationships = Set(entity.relationships.map(\.key))
         var summary = plan.plan.summary
@@ -198,7 +218,9 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
   }
 
   func verify(at path: String) throws {
-    guard written.count == plans.count else { throw DeckError(.writeFailed, at: location, "verification failed: nothing was written") }
+    guard written.count == plans.count else {
+      throw DeckError(.writeFailed, at: location, "verification failed: nothing was written")
+    }
     let snapshot = try SQLiteSnapshot(of: path, location: location)
     let database = try snapshot.open(location: location)
     let schema = try CoreDataSchema(database: database, location: location)
@@ -211,9 +233,11 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
       guard count == plan.countBefore + added else {
         throw DeckError(
           .writeFailed, at: location,
-          "verification failed: entity \(entity.name) had \(plan.countBefore) rows, \(added) were added, but it has \(count)")
+          "verification failed: entity \(entity.name) had \(plan.countBefore) rows, \(added) were added, but it has \(count)"
+        )
       }
-      try CoreDataRowAudit(database: database, model: schema.model, entity: entity, location: location).check(primaryKeys: write.rows.primaryKeys)
+      try CoreDataRowAudit(database: database, model: schema.model, entity: entity, location: location).check(
+        primaryKeys: write.rows.primaryKeys)
       let (rows, _) = try reader.read(entity, primaryKeys: Set(write.rows.primaryKeys + write.links.primaryKeys))
       let byKey = Dictionary(zip(rows.primaryKeys ?? [], rows.records), uniquingKeysWith: { first, _ in first })
       let relationships = entity.keysNotWrittenAsValues
@@ -222,7 +246,9 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
       }
       try requireEqual(
         expected: write.rows.expected, actual: actual,
-        labels: { Self.label(plan.source, plan.plan.changes[$0].incomingIndex) + " (Z_PK \(write.rows.primaryKeys[$0]))" }, at: location)
+        labels: {
+          Self.label(plan.source, plan.plan.changes[$0].incomingIndex) + " (Z_PK \(write.rows.primaryKeys[$0]))"
+        }, at: location)
       try CoreDataLinkCheck.require(write.links.links, readBack: byKey, entity: entity, location: location)
     }
     guard try CoreDataStoreEdit.bookkeeping(database) == metadataBefore else {
@@ -237,7 +263,9 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
 
   func discardReplacedCompanionFiles() {
     let folder = CoreDataExternalStorage.folder(forStore: destination)
-    for name in written.flatMap(\.rows.replacedExternalFiles) { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+    for name in written.flatMap(\.rows.replacedExternalFiles) {
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    }
   }
 
   private var stagingFolder: URL { URL(fileURLWithPath: staging.path(for: "_EXTERNAL_DATA")) }

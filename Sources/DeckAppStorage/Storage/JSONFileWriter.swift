@@ -27,7 +27,8 @@ struct JSONFileWriter: StorageFileWriter {
     original = found?.root
     expected = AppRecordProjection.json(records)
     place = key.map { "key '\($0)'" } ?? "the top-level array"
-    readOptions = AppStorageOptions(key: key, profile: records.profile.map(AppProfileChoice.named) ?? .generic, jsonDates: records.jsonDates)
+    readOptions = AppStorageOptions(
+      key: key, profile: records.profile.map(AppProfileChoice.named) ?? .generic, jsonDates: records.jsonDates)
     warnings = AppRecordProjection.changes(from: records, to: expected, storage: "a JSON file", at: location)
   }
 
@@ -39,11 +40,14 @@ struct JSONFileWriter: StorageFileWriter {
     let data = try AppStorageReader.contents(of: path)
     let found = try JSONRecordFile(location: location).read(data, key: key)
     let actual = try AppStorageReader.applyProfile(readOptions, to: found.records, location: location)
-    try requireEqual(expected: expected.records, actual: actual.records, labels: expected.label(ofRecord:), at: location)
+    try requireEqual(
+      expected: expected.records, actual: actual.records, labels: expected.label(ofRecord:), at: location)
     if let key, case .object(var before)? = original, case .object(var after) = found.root {
       before[key] = nil
       after[key] = nil
-      guard before == after else { throw DeckError(.writeFailed, at: location, "verification failed: the file's other keys changed") }
+      guard before == after else {
+        throw DeckError(.writeFailed, at: location, "verification failed: the file's other keys changed")
+      }
     }
   }
 }

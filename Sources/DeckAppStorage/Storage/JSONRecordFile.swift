@@ -34,14 +34,18 @@ struct JSONRecordFile {
     switch root {
     case .array:
       if let key, !keyOnlyWhereKeyed {
-        throw DeckError(.missingPart, at: location.item("key '\(key)'"), "the file is an array of records, which has no keys")
+        throw DeckError(
+          .missingPart, at: location.item("key '\(key)'"), "the file is an array of records, which has no keys")
       }
-      return Found(root: root, key: nil, records: try JSONRecordList.records(in: root, name: name, location: location, what: "the file"))
+      return Found(
+        root: root, key: nil,
+        records: try JSONRecordList.records(in: root, name: name, location: location, what: "the file"))
     case .object(let object):
       if case .string("deckport-deck")? = object["format"] {
         throw DeckError(
           .wrongFormat, at: location,
-          "a deckport deck document (\"format\": \"deckport-deck\"), not app records; convert decks with `deckport convert`")
+          "a deckport deck document (\"format\": \"deckport-deck\"), not app records; convert decks with `deckport convert`"
+        )
       }
       let chosen = try RecordKeyChoice.key(
         key, candidates: Self.keysHoldingRecords(object), holding: "arrays of records",
@@ -51,10 +55,12 @@ struct JSONRecordFile {
           .missingPart, at: location.item("key '\(chosen)'"),
           "no such key in the JSON object (its keys: \(object.keys.map { "'\($0)'" }.joined(separator: ", ")))")
       }
-      let records = try JSONRecordList.records(in: value, name: chosen, location: location.item("key '\(chosen)'"), what: "the key")
+      let records = try JSONRecordList.records(
+        in: value, name: chosen, location: location.item("key '\(chosen)'"), what: "the key")
       return Found(root: root, key: chosen, records: records)
     default:
-      throw DeckError(.corrupt, at: location, "the file holds \(JSONRecordList.describe(root)), not an array of records")
+      throw DeckError(
+        .corrupt, at: location, "the file holds \(JSONRecordList.describe(root)), not an array of records")
     }
   }
 

@@ -38,16 +38,20 @@ struct PlistFileWriter: StorageFileWriter {
           } catch {
             throw DeckError(
               .invalidRequest, at: location.item("key '\(chosen)'"),
-              "holds \(existing.typeDescription) that is not records; deckport only replaces a key that holds records, so nothing was written")
+              "holds \(existing.typeDescription) that is not records; deckport only replaces a key that holds records, so nothing was written"
+            )
           }
         }
       case .array:
         if let key {
-          throw DeckError(.invalidRequest, at: location.item("key '\(key)'"), "the plist's top value is an array, which has no keys")
+          throw DeckError(
+            .invalidRequest, at: location.item("key '\(key)'"), "the plist's top value is an array, which has no keys")
         }
         form = .native
       default:
-        throw DeckError(.invalidRequest, at: location, "the plist's top value is \(document.root.typeDescription), not a dictionary of keys")
+        throw DeckError(
+          .invalidRequest, at: location,
+          "the plist's top value is \(document.root.typeDescription), not a dictionary of keys")
       }
     } else {
       key = key ?? AppStorageOptions.defaultPlistKey
@@ -60,30 +64,36 @@ struct PlistFileWriter: StorageFileWriter {
       if let original, let key {
         bytes = try original.replacing(key: key, with: value)
       } else if let key {
-        bytes = try PlistDocument(format: format, root: .dictionary(PlistDictionary([.init(key: key, value: value)]))).data()
+        bytes = try PlistDocument(format: format, root: .dictionary(PlistDictionary([.init(key: key, value: value)])))
+          .data()
       } else {
         bytes = try PlistDocument(format: format, root: value).data()
       }
     } catch {
-      throw DeckError(.invalidRequest, at: location.item(key.map { "key '\($0)'" } ?? "the top-level array"), error.message)
+      throw DeckError(
+        .invalidRequest, at: location.item(key.map { "key '\($0)'" } ?? "the top-level array"), error.message)
     }
     switch form {
     case .jsonData, .jsonString: expected = AppRecordProjection.json(records)
     case .native, .plistData: expected = AppRecordProjection.plist(records)
     }
-    let where_ = key.map { "key '\($0)'" } ?? "the top-level array"
-    place = "\(where_) (\(form.description) in \(format.phrase))"
+    let keyPlace = key.map { "key '\($0)'" } ?? "the top-level array"
+    place = "\(keyPlace) (\(form.description) in \(format.phrase))"
     readOptions = AppStorageOptions(
       key: key, profile: records.profile.map(AppProfileChoice.named) ?? .generic, jsonDates: records.jsonDates)
-    var warnings = AppRecordProjection.changes(from: records, to: expected, storage: "a plist (\(form.description))", at: location)
+    var warnings = AppRecordProjection.changes(
+      from: records, to: expected, storage: "a plist (\(form.description))", at: location)
     if bytes.count >= 4 << 20 {
       warnings.append(
         Diagnostic(
           "plist-size", at: location,
-          "the plist is \(bytes.count) bytes; iOS and macOS refuse to store 4 MiB (4194304 bytes) or more in UserDefaults and may drop writes"))
+          "the plist is \(bytes.count) bytes; iOS and macOS refuse to store 4 MiB (4194304 bytes) or more in UserDefaults and may drop writes"
+        ))
     } else if bytes.count >= 1 << 20 {
       warnings.append(
-        Diagnostic("plist-size", at: location, "the plist is \(bytes.count) bytes; watchOS refuses 1 MiB or more in UserDefaults"))
+        Diagnostic(
+          "plist-size", at: location, "the plist is \(bytes.count) bytes; watchOS refuses 1 MiB or more in UserDefaults"
+        ))
     }
     self.warnings = warnings
   }
@@ -96,17 +106,23 @@ struct PlistFileWriter: StorageFileWriter {
     let data = try AppStorageReader.contents(of: path)
     let document = try PlistRecordReader.document(data, location: location)
     guard document.format == format else {
-      throw DeckError(.writeFailed, at: location, "verification failed: the plist was \(format.rawValue) and came back \(document.format.rawValue)")
+      throw DeckError(
+        .writeFailed, at: location,
+        "verification failed: the plist was \(format.rawValue) and came back \(document.format.rawValue)")
     }
     let found = try PlistRecordReader(location: location).read(data, key: key)
     let actual = try AppStorageReader.applyProfile(readOptions, to: found.records, location: location)
-    try requireEqual(expected: expected.records, actual: actual.records, labels: expected.label(ofRecord:), at: location)
-    guard let original, let key, case .dictionary(let before) = original.root, case .dictionary(let after) = document.root else { return }
+    try requireEqual(
+      expected: expected.records, actual: actual.records, labels: expected.label(ofRecord:), at: location)
+    guard let original, let key, case .dictionary(let before) = original.root,
+      case .dictionary(let after) = document.root
+    else { return }
     let keptBefore = before.entries.filter { !$0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
     let keptAfter = after.entries.filter { !$0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
     guard keptBefore == keptAfter else {
       let changed = zip(keptBefore, keptAfter).first { $0 != $1 }.map { "'\($0.0.key)'" } ?? "the list of keys"
-      throw DeckError(.writeFailed, at: location, "verification failed: the other keys of the plist changed (\(changed))")
+      throw DeckError(
+        .writeFailed, at: location, "verification failed: the other keys of the plist changed (\(changed))")
     }
   }
 }

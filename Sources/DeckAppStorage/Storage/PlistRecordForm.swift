@@ -78,11 +78,14 @@ enum PlistRecordForm: Equatable {
     case .object(let record):
       return .dictionary(
         PlistDictionary(
-          try record.fields.map { .init(key: $0.key, value: try plist($0.value, path: path + "." + $0.key, at: location)) }))
+          try record.fields.map {
+            .init(key: $0.key, value: try plist($0.value, path: path + "." + $0.key, at: location))
+          }))
     case .null:
       throw DeckError(
         .invalidRequest, at: ValuePath.location(path, in: location),
-        "a plist cannot hold null; write the records as JSON data (\(setting: .plistStyle) json) or to another kind of storage")
+        "a plist cannot hold null; write the records as JSON data (\(setting: .plistStyle) json) or to another kind of storage"
+      )
     }
   }
 
@@ -95,14 +98,20 @@ enum PlistRecordForm: Equatable {
     case .bool(let flag): return .bool(flag)
     case .date(let seconds): return .date(Date(timeIntervalSinceReferenceDate: seconds))
     case .data(let data): return .data(data)
-    case .array(let items): return .array(try items.enumerated().map { try app($1, path: path + "[\($0)]", at: location) })
+    case .array(let items):
+      return .array(try items.enumerated().map { try app($1, path: path + "[\($0)]", at: location) })
     case .dictionary(let dictionary):
       return .object(
-        AppRecord(fields: try dictionary.entries.map { .init(key: $0.key, value: try app($0.value, path: path + "." + $0.key, at: location)) }))
+        AppRecord(
+          fields: try dictionary.entries.map {
+            .init(key: $0.key, value: try app($0.value, path: path + "." + $0.key, at: location))
+          }))
     case .unsignedInteger(let number):
-      throw DeckError(.corrupt, at: ValuePath.location(path, in: location), "the integer \(number) does not fit in 64 bits")
+      throw DeckError(
+        .corrupt, at: ValuePath.location(path, in: location), "the integer \(number) does not fit in 64 bits")
     case .uid:
-      throw DeckError(.corrupt, at: ValuePath.location(path, in: location), "an NSKeyedArchiver UID is not a record value")
+      throw DeckError(
+        .corrupt, at: ValuePath.location(path, in: location), "an NSKeyedArchiver UID is not a record value")
     }
   }
 }

@@ -29,21 +29,26 @@ struct PlistRecordReader {
     case .dictionary(let dictionary):
       let chosen = try RecordKeyChoice.key(
         key, candidates: Self.keysHoldingRecords(dictionary), holding: "records",
-        noneFound: "no key holds records (\(Self.describeKeys(dictionary))); name the key with \(setting: .recordKey)", at: location)
+        noneFound: "no key holds records (\(Self.describeKeys(dictionary))); name the key with \(setting: .recordKey)",
+        at: location)
       guard let value = dictionary[chosen] else {
-        throw DeckError(.missingPart, at: location.item("key '\(chosen)'"), "no such key in the plist (\(Self.describeKeys(dictionary)))")
+        throw DeckError(
+          .missingPart, at: location.item("key '\(chosen)'"),
+          "no such key in the plist (\(Self.describeKeys(dictionary)))")
       }
       let (form, records) = try self.records(in: value, key: chosen)
       return Found(document: document, key: chosen, form: form, records: records)
     case .array:
       if let key, !keyOnlyWhereKeyed {
-        throw DeckError(.missingPart, at: location.item("key '\(key)'"), "the plist's top value is an array, which has no keys")
+        throw DeckError(
+          .missingPart, at: location.item("key '\(key)'"), "the plist's top value is an array, which has no keys")
       }
       let name = URL(fileURLWithPath: location.file).deletingPathExtension().lastPathComponent
       let records = try nativeRecords(document.root, key: nil, name: name)
       return Found(document: document, key: nil, form: .native, records: records)
     default:
-      throw DeckError(.corrupt, at: location, "the plist's top value is \(document.root.typeDescription), not a dictionary of keys")
+      throw DeckError(
+        .corrupt, at: location, "the plist's top value is \(document.root.typeDescription), not a dictionary of keys")
     }
   }
 
@@ -69,7 +74,8 @@ struct PlistRecordReader {
         let head = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
         return head.first == UInt8(ascii: "[") || data.starts(with: BinaryPlistReader.magic)
       case .string(let text): return text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[")
-      case .array(let items): return !items.isEmpty && items.allSatisfy { if case .dictionary = $0 { true } else { false } }
+      case .array(let items):
+        return !items.isEmpty && items.allSatisfy { if case .dictionary = $0 { true } else { false } }
       default: return false
       }
     }.map(\.key)
@@ -96,7 +102,8 @@ struct PlistRecordReader {
           let root = archive.dictionary(archive.top["root"]).flatMap { archive.className($0) } ?? "an object"
           throw DeckError(
             .wrongFormat, at: place,
-            "holds an NSKeyedArchiver archive (root class \(root)), not Codable records; deckport reads JSON data, a JSON string, PropertyListEncoder data or an array of dictionaries")
+            "holds an NSKeyedArchiver archive (root class \(root)), not Codable records; deckport reads JSON data, a JSON string, PropertyListEncoder data or an array of dictionaries"
+          )
         }
         return (.plistData(nested.format), try nativeRecords(nested.root, key: key, name: key))
       }
@@ -133,7 +140,9 @@ struct PlistRecordReader {
     }
     let records = try items.enumerated().map { index, item -> AppRecord in
       let recordPlace = key.map { location.item("key '\($0)': record \(index)") } ?? location.item("record \(index)")
-      guard case .dictionary = item, case .object(let record) = try PlistRecordForm.app(item, path: "[\(index)]", at: place) else {
+      guard case .dictionary = item,
+        case .object(let record) = try PlistRecordForm.app(item, path: "[\(index)]", at: place)
+      else {
         throw DeckError(.corrupt, at: recordPlace, "is \(item.typeDescription), not a dictionary")
       }
       return record

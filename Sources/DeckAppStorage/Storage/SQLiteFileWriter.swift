@@ -29,7 +29,9 @@ struct SQLiteFileWriter: StorageFileWriter {
       let database = try snapshot.open(location: location)
       switch try SQLiteLayout.detect(database, location: location) {
       case .coreData:
-        throw DeckError(.invalidRequest, at: location, "is a Core Data/SwiftData store, not deckport's SQLite layout; write into it in the core-data format")
+        throw DeckError(
+          .invalidRequest, at: location,
+          "is a Core Data/SwiftData store, not deckport's SQLite layout; write into it in the core-data format")
       case .empty: break
       case .deckport:
         let reader = SQLiteRecordReader(database: database, location: location)

@@ -40,7 +40,9 @@ extension StorageFileWriter {
   }
 
   /// Throws a verification failure naming the first difference, when there is one.
-  func requireEqual(expected: [AppRecord], actual: [AppRecord], labels: (Int) -> String, at location: SourceLocation) throws {
+  func requireEqual(expected: [AppRecord], actual: [AppRecord], labels: (Int) -> String, at location: SourceLocation)
+    throws
+  {
     if let difference = AppRecordComparison.firstDifference(expected: expected, actual: actual, labels: labels) {
       throw DeckError(.writeFailed, at: location, "verification failed: \(difference)")
     }

@@ -31,7 +31,8 @@ extension DeckComparison {
   }
 
   private static func byName(_ media: [MediaFile]) -> [String: MediaFile] {
-    Dictionary(media.map { ($0.name.precomposedStringWithCanonicalMapping, $0) }, uniquingKeysWith: { first, _ in first })
+    Dictionary(
+      media.map { ($0.name.precomposedStringWithCanonicalMapping, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   private static func entry(_ file: MediaFile) throws -> DeckDifference.MediaEntry {
@@ -48,8 +49,10 @@ extension DeckComparison {
         for name in MediaReferences.fileNames(in: field) { names.insert(name.precomposedStringWithCanonicalMapping) }
       }
     }
-    let styling = collection.noteTypes.flatMap { [$0.css] + $0.templates.flatMap { [$0.questionFormat, $0.answerFormat] } }
-      .joined(separator: "\n").precomposedStringWithCanonicalMapping
+    let styling = collection.noteTypes.flatMap {
+      [$0.css] + $0.templates.flatMap { [$0.questionFormat, $0.answerFormat] }
+    }
+    .joined(separator: "\n").precomposedStringWithCanonicalMapping
     for file in collection.media {
       let name = file.name.precomposedStringWithCanonicalMapping
       if !names.contains(name) && styling.contains(name) { names.insert(name) }

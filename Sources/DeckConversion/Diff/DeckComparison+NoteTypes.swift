@@ -9,7 +9,9 @@ extension DeckComparison {
     guard compared.contains(.noteTypes) else { return DeckDifference.NoteTypeDifferences() }
     let matched = pairedByName(used(old), used(new), id: \.id, name: \.name)
     var result = DeckDifference.NoteTypeDifferences(added: matched.added, removed: matched.removed)
-    result.changed = matched.pairs.compactMap { change(from: $0.old, to: $0.new) }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    result.changed = matched.pairs.compactMap { change(from: $0.old, to: $0.new) }.sorted {
+      ($0.name, $0.id) < ($1.name, $1.id)
+    }
     return result
   }
 

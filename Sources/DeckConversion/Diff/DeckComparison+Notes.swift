@@ -24,7 +24,8 @@ extension DeckComparison {
     guard compared.contains(.tags) else { return DeckDifference.ItemDifferences() }
     let before = Set(old.notes.flatMap(\.tags))
     let after = Set(new.notes.flatMap(\.tags))
-    return DeckDifference.ItemDifferences(added: after.subtracting(before).sorted(), removed: before.subtracting(after).sorted())
+    return DeckDifference.ItemDifferences(
+      added: after.subtracting(before).sorted(), removed: before.subtracting(after).sorted())
   }
 
   /// How `note` differs from `before`, or nil when it does not.
@@ -36,7 +37,8 @@ extension DeckComparison {
       let oldValue = index < before.fields.count ? before.fields[index] : ""
       let newValue = index < note.fields.count ? note.fields[index] : ""
       guard oldValue != newValue else { continue }
-      fields.append(DeckDifference.FieldChange(name: fieldName(index, newType ?? oldType), old: oldValue, new: newValue))
+      fields.append(
+        DeckDifference.FieldChange(name: fieldName(index, newType ?? oldType), old: oldValue, new: newValue))
     }
     var typeChange: DeckDifference.Change<String>?
     let oldTypeName = oldType?.name ?? Self.unknownNoteType(before.noteTypeID)
@@ -61,7 +63,9 @@ extension DeckComparison {
     let noteType = noteTypes[note.noteTypeID]
     return DeckDifference.NoteEntry(
       guid: note.guid, noteType: noteType?.name ?? Self.unknownNoteType(note.noteTypeID),
-      fields: note.fields.indices.map { DeckDifference.FieldValue(name: fieldName($0, noteType), value: note.fields[$0]) },
+      fields: note.fields.indices.map {
+        DeckDifference.FieldValue(name: fieldName($0, noteType), value: note.fields[$0])
+      },
       tags: compared.contains(.tags) ? note.tags : [])
   }
 

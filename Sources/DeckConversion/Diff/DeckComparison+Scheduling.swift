@@ -55,7 +55,8 @@ extension DeckComparison {
   /// The scheduling values that differ, in a fixed order.
   private static func valueChanges(_ a: CardScheduling, _ b: CardScheduling) -> [DeckDifference.ValueChange] {
     let values: [(String, Int64, Int64)] = [
-      ("type", Int64(a.type.rawValue), Int64(b.type.rawValue)), ("queue", Int64(a.queue.rawValue), Int64(b.queue.rawValue)), ("due", a.due, b.due),
+      ("type", Int64(a.type.rawValue), Int64(b.type.rawValue)),
+      ("queue", Int64(a.queue.rawValue), Int64(b.queue.rawValue)), ("due", a.due, b.due),
       ("interval", Int64(a.interval), Int64(b.interval)), ("ease", Int64(a.easeFactor), Int64(b.easeFactor)),
       ("reps", Int64(a.reviews), Int64(b.reviews)), ("lapses", Int64(a.lapses), Int64(b.lapses)),
     ]
@@ -82,7 +83,8 @@ extension DeckComparison {
     return reviews.sorted { $0.id < $1.id }.map { review in
       let card = cards[review.cardID]
       return DeckDifference.ReviewEntry(
-        id: review.id, guid: card.flatMap { guids[$0.noteID] } ?? "", ord: card?.templateOrdinal ?? -1, ease: review.ease)
+        id: review.id, guid: card.flatMap { guids[$0.noteID] } ?? "", ord: card?.templateOrdinal ?? -1,
+        ease: review.ease)
     }
   }
 }

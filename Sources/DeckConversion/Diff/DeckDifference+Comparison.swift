@@ -19,7 +19,9 @@ extension DeckDifference {
       // The decks whose format lacks the aspect, each format named once.
       var lacking: [LoadedDeck] = []
       for deck in [old, new]
-      where !DeckComparison.held(by: deck).contains(aspect) && !lacking.contains(where: { $0.formatName == deck.formatName }) {
+      where !DeckComparison.held(by: deck).contains(aspect)
+        && !lacking.contains(where: { $0.formatName == deck.formatName })
+      {
         lacking.append(deck)
       }
       let formats = lacking.map(\.formatName)

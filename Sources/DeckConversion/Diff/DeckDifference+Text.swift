@@ -30,7 +30,8 @@ extension DeckDifference {
     ]
     return headerLines
       + rows.map { name, count, changed in
-        let parts = ["\(count.added) added", "\(count.removed) removed"] + (changed.map { ["\(count.changed) \($0)"] } ?? [])
+        let parts =
+          ["\(count.added) added", "\(count.removed) removed"] + (changed.map { ["\(count.changed) \($0)"] } ?? [])
         return (name + ":").padding(toLength: 12, withPad: " ", startingAt: 0) + parts.joined(separator: ", ")
       } + notComparedLines
   }
@@ -71,7 +72,9 @@ extension DeckDifference {
         "      \($0.name): \(DifferenceExcerpt.quoted($0.old)) → \(DifferenceExcerpt.quoted($0.new))"
       }
       if !change.tagsAdded.isEmpty { lines.append("      tags added: \(change.tagsAdded.joined(separator: " "))") }
-      if !change.tagsRemoved.isEmpty { lines.append("      tags removed: \(change.tagsRemoved.joined(separator: " "))") }
+      if !change.tagsRemoved.isEmpty {
+        lines.append("      tags removed: \(change.tagsRemoved.joined(separator: " "))")
+      }
     }
     return lines
   }

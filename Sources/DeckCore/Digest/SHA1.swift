@@ -61,7 +61,7 @@ package struct SHA1: Sendable {
   /// - Returns: The digits, 40 for a SHA-1 digest: `SHA1.hex([0x00, 0xAB])` is `"00ab"`.
   package static func hex(_ digest: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
-    var text = [UInt8]()
+    var text: [UInt8] = []
     text.reserveCapacity(digest.count * 2)
     for byte in digest {
       text.append(digits[Int(byte >> 4)])

@@ -63,7 +63,8 @@ extension DeckFormat {
   public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
     -> DeckWriteResult
   {
-    throw DeckError(.invalidRequest, at: SourceLocation(file: context.destination), "deckport does not write \(name.rawValue)")
+    throw DeckError(
+      .invalidRequest, at: SourceLocation(file: context.destination), "deckport does not write \(name.rawValue)")
   }
 }
 

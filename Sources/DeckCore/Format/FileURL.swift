@@ -16,7 +16,8 @@ package enum FileURL {
 
   /// Runs `work` on a task of its own, so that a caller on the main actor is never blocked
   /// by reading or writing; a cancelled caller gets `CancellationError` before work starts.
-  package static func detached<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+  package static func detached<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result
+  {
     try Task.checkCancellation()
     return try await Task.detached(priority: Task.currentPriority) { try work() }.value
   }

@@ -86,13 +86,15 @@ package enum CollectionRepair {
       let change: String
       if note.fields.count < expected {
         let missing = expected - note.fields.count
-        change = "the missing \(missing) \(missing == 1 ? "is" : "are") written empty, as Anki's Check Database fills them"
+        change =
+          "the missing \(missing) \(missing == 1 ? "is" : "are") written empty, as Anki's Check Database fills them"
       } else {
         let last = noteType.fields[expected - 1].name
         change =
           "values \(expected) to \(note.fields.count) are joined with \"\(joinedFieldSeparator)\" into the last field, '\(last)', as Anki's Check Database joins them"
       }
-      warnings.report("field-count", at: location.item("note \(note.id)"), "note has \(values), but its \(label); \(change)")
+      warnings.report(
+        "field-count", at: location.item("note \(note.id)"), "note has \(values), but its \(label); \(change)")
       notes[index].fields = fitted(note.fields, count: expected)
     }
     return notes
@@ -118,7 +120,8 @@ package enum CollectionRepair {
       }
       warnings.report(
         "unknown-deck", at: location.item("card \(card.id)"),
-        "card is in deck \(card.deckID), which the collection does not define; it is written in a deck '\(added[card.deckID] ?? "")' with that id, added as Anki's Check Database adds one")
+        "card is in deck \(card.deckID), which the collection does not define; it is written in a deck '\(added[card.deckID] ?? "")' with that id, added as Anki's Check Database adds one"
+      )
     }
     decks.sort { $0.id < $1.id }
     return decks

@@ -97,7 +97,8 @@ package enum MediaFileName {
     stem = prefix(of: stem, maximumBytes: maximumByteCount - ext.utf8.count)
     var shortenedStem = String(stem)
     if shortenedStem.hasSuffix(" ") || shortenedStem.hasSuffix(".") {
-      shortenedStem = String(prefix(of: stem, maximumBytes: maximumByteCount - ext.utf8.count - 1))
+      shortenedStem =
+        String(prefix(of: stem, maximumBytes: maximumByteCount - ext.utf8.count - 1))
         + "_"
     }
     return shortenedStem + ext

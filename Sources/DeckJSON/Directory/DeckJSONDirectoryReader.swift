@@ -36,7 +36,8 @@ package struct DeckJSONDirectoryReader: Sendable {
     var read = FolderReading(folder: folder, index: index, indexLocation: indexLocation)
     let header = DeckJSONDocument(
       creationTime: index.creationTime,
-      deckOptions: try read.objects(index.deckOptions, "deckOptions", DeckJSONDirectory.deckOptionsFolder, DeckOptionsJSON.self),
+      deckOptions: try read.objects(
+        index.deckOptions, "deckOptions", DeckJSONDirectory.deckOptionsFolder, DeckOptionsJSON.self),
       decks: try read.objects(index.decks, "decks", DeckJSONDirectory.decksFolder, DeckJSON.self),
       noteTypes: try read.objects(index.noteTypes, "noteTypes", DeckJSONDirectory.noteTypesFolder, NoteTypeJSON.self),
       notes: [], cards: nil, reviews: nil, media: nil)
@@ -96,7 +97,8 @@ package struct DeckJSONDirectoryReader: Sendable {
       throw DeckError(.corrupt, at: SourceLocation(file: path), "has \(actual.size) bytes, but \(place) says \(size)")
     }
     if let sha1 = media.sha1, sha1.lowercased() != SHA1.hex(actual.sha1) {
-      throw DeckError(.corrupt, at: SourceLocation(file: path), "its SHA-1 is \(SHA1.hex(actual.sha1)), but \(place) says \(sha1)")
+      throw DeckError(
+        .corrupt, at: SourceLocation(file: path), "its SHA-1 is \(SHA1.hex(actual.sha1)), but \(place) says \(sha1)")
     }
     return blob
   }
@@ -190,7 +192,8 @@ private struct FolderReading {
       var place = indexLocation
       place.jsonPath = "\(key)[\(position)]"
       throw DeckError(
-        .missingPart, at: place, "names '\(directory.appendingPathComponent(stem + suffix).path)', which does not exist")
+        .missingPart, at: place, "names '\(directory.appendingPathComponent(stem + suffix).path)', which does not exist"
+      )
     }
     let listed = Set(stems.map { $0 + suffix })
     // Hidden files (.DS_Store, .gitkeep) are no part of the deck.
@@ -204,7 +207,8 @@ private struct FolderReading {
   /// The note file `notes/<stem>.json`.
   private func noteFile(_ stem: String) throws -> DeckJSONNoteFile {
     let path = path(DeckJSONDirectory.notesFolder, stem)
-    return try Self.decode(DeckJSONNoteFile.self, from: try Self.contents(of: path), location: SourceLocation(file: path))
+    return try Self.decode(
+      DeckJSONNoteFile.self, from: try Self.contents(of: path), location: SourceLocation(file: path))
   }
 
   /// `file`, checked to be named by its GUID (with `~2`… for the later notes sharing it) and
@@ -222,18 +226,22 @@ private struct FolderReading {
       location.jsonPath = "note.guid"
       throw DeckError(
         .corrupt, at: location,
-        "the GUID '\(TerminalText.escaped(guid))' belongs in \(expected).json, not \(stem).json; rename the file (and its entry in \(DeckJSONDirectory.indexFileName)) or fix the GUID")
+        "the GUID '\(TerminalText.escaped(guid))' belongs in \(expected).json, not \(stem).json; rename the file (and its entry in \(DeckJSONDirectory.indexFileName)) or fix the GUID"
+      )
     }
     for (offset, card) in file.cards.enumerated() where file.note.id != nil && card.note != file.note.id {
       location.jsonPath = "cards[\(offset)].note"
-      throw DeckError(.corrupt, at: location, "is \(card.note), but the card is in the file of note \(file.note.id ?? 0)")
+      throw DeckError(
+        .corrupt, at: location, "is \(card.note), but the card is in the file of note \(file.note.id ?? 0)")
     }
     return file
   }
 
   /// Where each card (or review) goes: by `given` (each item's note position) when the index has
   /// it, else every note's items then `extra`, sorted by id.
-  mutating func order(_ groups: [[Int64]], extra: [Int64], given: [Int]?, key: String) throws -> [(owner: Int, offset: Int)] {
+  mutating func order(_ groups: [[Int64]], extra: [Int64], given: [Int]?, key: String) throws -> [(
+    owner: Int, offset: Int
+  )] {
     var places: [(owner: Int, offset: Int)] = []
     if let given {
       var taken = Array(repeating: 0, count: groups.count)
@@ -248,7 +256,9 @@ private struct FolderReading {
           places.append((owner, taken[owner]))
           taken[owner] += 1
         } else {
-          throw DeckError(.corrupt, at: place, "\(owner) is not the position of a note with one more item here (the note files do not match the order)")
+          throw DeckError(
+            .corrupt, at: place,
+            "\(owner) is not the position of a note with one more item here (the note files do not match the order)")
         }
       }
       let total = groups.reduce(0) { $0 + $1.count } + extra.count
@@ -304,9 +314,13 @@ private struct FolderReading {
       moved.jsonPath = path
     }
     switch section {
-    case "deckOptions": into(DeckJSONDirectory.deckOptionsFolder, index.deckOptions, rest.isEmpty ? "(top level)" : String(rest.dropFirst()))
-    case "decks": into(DeckJSONDirectory.decksFolder, index.decks, rest.isEmpty ? "(top level)" : String(rest.dropFirst()))
-    case "noteTypes": into(DeckJSONDirectory.noteTypesFolder, index.noteTypes, rest.isEmpty ? "(top level)" : String(rest.dropFirst()))
+    case "deckOptions":
+      into(
+        DeckJSONDirectory.deckOptionsFolder, index.deckOptions, rest.isEmpty ? "(top level)" : String(rest.dropFirst()))
+    case "decks":
+      into(DeckJSONDirectory.decksFolder, index.decks, rest.isEmpty ? "(top level)" : String(rest.dropFirst()))
+    case "noteTypes":
+      into(DeckJSONDirectory.noteTypesFolder, index.noteTypes, rest.isEmpty ? "(top level)" : String(rest.dropFirst()))
     case "notes": into(DeckJSONDirectory.notesFolder, noteStems, "note" + rest)
     case "cards", "reviews":
       let places = section == "cards" ? cardPlaces : reviewPlaces

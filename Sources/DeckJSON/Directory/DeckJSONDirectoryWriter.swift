@@ -39,23 +39,29 @@ package struct DeckJSONDirectoryWriter: Sendable {
       DeckJSONDirectory.notesFolder, DeckJSONDirectory.mediaFolder,
     ] {
       do {
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+          at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
       } catch {
-        throw DeckError(.writeFailed, at: location, "cannot create the folder '\(name)' (\(error.localizedDescription))")
+        throw DeckError(
+          .writeFailed, at: location, "cannot create the folder '\(name)' (\(error.localizedDescription))")
       }
     }
     let deckOptions = try writeObjects(
       repaired.deckOptions, id: \.id, into: folder.appendingPathComponent(DeckJSONDirectory.deckOptionsFolder)
     ) { DeckOptionsJSON($0) }
-    let decks = try writeObjects(repaired.decks, id: \.id, into: folder.appendingPathComponent(DeckJSONDirectory.decksFolder)) {
+    let decks = try writeObjects(
+      repaired.decks, id: \.id, into: folder.appendingPathComponent(DeckJSONDirectory.decksFolder)
+    ) {
       DeckJSON($0)
     }
     let noteTypes = try writeObjects(
       repaired.noteTypes, id: \.id, into: folder.appendingPathComponent(DeckJSONDirectory.noteTypesFolder)
     ) { NoteTypeJSON($0) }
     let layout = NoteLayout(repaired)
-    let notes = try writeNotes(repaired, layout: layout, into: folder.appendingPathComponent(DeckJSONDirectory.notesFolder), location: location)
-    let media = try writeMedia(repaired.media, into: folder.appendingPathComponent(DeckJSONDirectory.mediaFolder), location: location)
+    let notes = try writeNotes(
+      repaired, layout: layout, into: folder.appendingPathComponent(DeckJSONDirectory.notesFolder), location: location)
+    let media = try writeMedia(
+      repaired.media, into: folder.appendingPathComponent(DeckJSONDirectory.mediaFolder), location: location)
     let index = DeckJSONDirectoryIndex(
       format: DeckJSONDirectory.formatName, version: DeckJSONDirectory.currentVersion,
       creationTime: repaired.creationTime, deckOptions: deckOptions, decks: decks, noteTypes: noteTypes,
@@ -121,13 +127,16 @@ package struct DeckJSONDirectoryWriter: Sendable {
     return try media.map { file in
       let place = location.item("media file '\(MediaFileName.visible(file.name))'")
       guard MediaFileName.isSafe(file.name) else {
-        throw DeckError(.invalidRequest, at: place, "is not a single file name Anki accepts, so it cannot be written into the media folder")
+        throw DeckError(
+          .invalidRequest, at: place,
+          "is not a single file name Anki accepts, so it cannot be written into the media folder")
       }
       let folded = file.name.precomposedStringWithCanonicalMapping.lowercased()
       if let other = seen[folded] {
         throw DeckError(
           .invalidRequest, at: place,
-          "differs from '\(MediaFileName.visible(other))' only in case; one would overwrite the other on a case-insensitive file system")
+          "differs from '\(MediaFileName.visible(other))' only in case; one would overwrite the other on a case-insensitive file system"
+        )
       }
       seen[folded] = file.name
       try FileSink.writing(to: folder.appendingPathComponent(file.name).path) { sink in

@@ -39,12 +39,14 @@ extension DeckJSONDocument {
     guard let names = fieldNames[note.noteTypeID] else {
       throw DeckError(
         .invalidRequest, at: location,
-        "note \(note.id) uses note type \(note.noteTypeID), which the deck does not define; the JSON format keys field values by the note type's field names")
+        "note \(note.id) uses note type \(note.noteTypeID), which the deck does not define; the JSON format keys field values by the note type's field names"
+      )
     }
     guard names.count == note.fields.count else {
       throw DeckError(
         .invalidRequest, at: location,
-        "note \(note.id) has \(note.fields.count) field values but its note type has \(names.count) fields; the JSON format keys field values by field name")
+        "note \(note.id) has \(note.fields.count) field values but its note type has \(names.count) fields; the JSON format keys field values by field name"
+      )
     }
     return names
   }
@@ -177,7 +179,8 @@ struct DeckJSONModelMapping {
   func collection(from document: DeckJSONDocument) throws -> (DeckCollection, [Diagnostic]) {
     var mapping = self
     try mapping.mapHeader(document)
-    mapping.reserve(notes: document.notes.count, cards: document.cards?.count ?? 0, reviews: document.reviews?.count ?? 0)
+    mapping.reserve(
+      notes: document.notes.count, cards: document.cards?.count ?? 0, reviews: document.reviews?.count ?? 0)
     for (index, note) in document.notes.enumerated() { try mapping.add(note: note, index: index) }
     for (index, card) in (document.cards ?? []).enumerated() { try mapping.add(card: card, index: index) }
     for (index, review) in (document.reviews ?? []).enumerated() { mapping.add(review: review, index: index) }
@@ -189,7 +192,9 @@ struct DeckJSONModelMapping {
   /// reviews or media).
   mutating func mapHeader(_ document: DeckJSONDocument) throws {
     collection = DeckCollection(creationTime: document.creationTime ?? 0)
-    collection.deckOptions = try (document.deckOptions ?? []).enumerated().map { try deckOptions($1, path: "deckOptions[\($0)]") }
+    collection.deckOptions = try (document.deckOptions ?? []).enumerated().map {
+      try deckOptions($1, path: "deckOptions[\($0)]")
+    }
     collection.decks = try (document.decks ?? []).enumerated().map { try deck($1, path: "decks[\($0)]") }
     collection.noteTypes = try document.noteTypes.enumerated().map { try noteType($1, path: "noteTypes[\($0)]") }
     noteTypesByID = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -236,7 +241,8 @@ struct DeckJSONModelMapping {
     let path = "cards[\(index)]"
     if let first = cardIndexes[card.id] {
       throw problem(
-        path + ".id", "cards[\(first)] has the same id \(card.id); reviews refer to cards by id, so each card needs its own")
+        path + ".id",
+        "cards[\(first)] has the same id \(card.id); reviews refer to cards by id, so each card needs its own")
     }
     cardIndexes[card.id] = index
     guard noteIDs.contains(card.note) else { throw problem(path + ".note", "no note has the id \(card.note)") }
@@ -256,7 +262,8 @@ struct DeckJSONModelMapping {
         modificationTime: card.modified ?? 0,
         scheduling: s.map {
           CardScheduling(
-            type: CardType(rawValue: $0.type), queue: CardQueue(rawValue: $0.queue), due: $0.due, interval: $0.interval, easeFactor: $0.easeFactor,
+            type: CardType(rawValue: $0.type), queue: CardQueue(rawValue: $0.queue), due: $0.due, interval: $0.interval,
+            easeFactor: $0.easeFactor,
             reviews: $0.reviews, lapses: $0.lapses, remainingSteps: $0.remainingSteps, flags: $0.flags,
             originalDue: $0.originalDue, originalDeckID: $0.originalDeck, data: $0.data)
         } ?? CardScheduling()))
@@ -267,7 +274,9 @@ struct DeckJSONModelMapping {
   mutating func add(review: ReviewJSON, index: Int) {
     if !cardIDs.contains(review.card) {
       warnings.append(
-        Diagnostic("orphan-review", at: at("reviews[\(index)].card"), "the review refers to card \(review.card), which the deck does not have"))
+        Diagnostic(
+          "orphan-review", at: at("reviews[\(index)].card"),
+          "the review refers to card \(review.card), which the deck does not have"))
     }
     collection.reviews.append(
       Review(
@@ -282,7 +291,10 @@ struct DeckJSONModelMapping {
     collection.media = try (media ?? []).enumerated().map { index, media in
       let path = "media[\(index)]"
       guard MediaFileName.isSafe(media.name) else {
-        throw problem(path + ".name", "'\(MediaFileName.visible(media.name))' is not a safe media file name (one path component, NFC, none of []<>:\"/?*^\\| or control characters)")
+        throw problem(
+          path + ".name",
+          "'\(MediaFileName.visible(media.name))' is not a safe media file name (one path component, NFC, none of []<>:\"/?*^\\| or control characters)"
+        )
       }
       guard seenNames.insert(media.name).inserted else {
         throw problem(path + ".name", "a media file named '\(media.name)' comes earlier in the list")
@@ -365,7 +377,8 @@ struct DeckJSONModelMapping {
     let fieldNames = noteType.fieldNames
     for name in note.fields.names where !fieldNames.contains(name) {
       throw problem(
-        path + ".fields", "'\(name)' is not a field of note type '\(noteType.name)' (its fields: \(fieldNames.joined(separator: ", ")))")
+        path + ".fields",
+        "'\(name)' is not a field of note type '\(noteType.name)' (its fields: \(fieldNames.joined(separator: ", ")))")
     }
     let values = fieldNames.map { note.fields[$0] ?? "" }
     let guid = note.guid ?? DerivedID.guid(for: [String(noteType.id)] + values)

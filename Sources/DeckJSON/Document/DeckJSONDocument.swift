@@ -228,7 +228,8 @@ package enum Reference: Codable, Sendable, Equatable, Hashable {
     } else {
       throw DecodingError.typeMismatch(
         Reference.self,
-        DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected an id (a number) or a name (a string)"))
+        DecodingError.Context(
+          codingPath: decoder.codingPath, debugDescription: "expected an id (a number) or a name (a string)"))
     }
   }
 

@@ -77,7 +77,11 @@ struct JSONStreamWriter {
       var index = 0
       // Complete a group begun in the previous chunk.
       while carried > 0 && carried < 3 && index < chunk.count {
-        if carried == 1 { carry.1 = chunk[index] } else { Self.encodeGroup(carry.0, carry.1, chunk[index], into: &json.bytes) }
+        if carried == 1 {
+          carry.1 = chunk[index]
+        } else {
+          Self.encodeGroup(carry.0, carry.1, chunk[index], into: &json.bytes)
+        }
         carried = carried == 1 ? 2 : 0
         index += 1
       }

@@ -58,7 +58,6 @@ private final class TreeStorage {
   }
 }
 
-
 private final class TreeEncoder: Encoder {
   let codingPath: [any CodingKey]
   let storage: TreeStorage

@@ -10,7 +10,8 @@ struct AppStorageArguments: ParsableArguments, FormatOptionArguments {
 
   @Option(
     help:
-      "App storage: how records go under a new plist key: json (JSON data, Flashzilla's way) or native (an array of dictionaries).")
+      "App storage: how records go under a new plist key: json (JSON data, Flashzilla's way) or native (an array of dictionaries)."
+  )
   var plistStyle: PlistRecordStyle = .json
 
   @OptionGroup(title: "Matching records the output already holds") var matching: RecordMatchingArguments

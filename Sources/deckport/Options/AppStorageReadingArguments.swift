@@ -7,7 +7,8 @@ import DeckCore
 struct AppStorageReadingArguments: ParsableArguments, FormatOptionArguments {
   @Option(
     help:
-      "App storage: the plist key (or JSON object key) holding the records; default: the one key that holds records, Cards for a new plist.")
+      "App storage: the plist key (or JSON object key) holding the records; default: the one key that holds records, Cards for a new plist."
+  )
   var key: String?
 
   @Option(help: "App storage: the Core Data entity or SQLite record type to read or write; default: the only one.")

@@ -17,7 +17,8 @@ struct CSVArguments: ParsableArguments, FormatOptionArguments {
     help: ArgumentHelp(
       "CSV/TSV: a first row of column names.",
       discussion:
-        "Reading: the first row names the columns (field names, or guid, notetype, deck, tags) and is not a note. Writing: a plain spreadsheet with a row of column names instead of Anki's # lines."))
+        "Reading: the first row names the columns (field names, or guid, notetype, deck, tags) and is not a note. Writing: a plain spreadsheet with a row of column names instead of Anki's # lines."
+    ))
   var header = false
 
   @Option(
@@ -62,7 +63,8 @@ struct CSVArguments: ParsableArguments, FormatOptionArguments {
     if let separator {
       guard let parsed = CSVSeparator(name: separator == "\\t" ? "\t" : separator) else {
         throw ValidationError(
-          "--separator '\(separator)' is not a separator: give tab, comma, semicolon, pipe, colon, space, or one ASCII character other than a quote, # or a line break")
+          "--separator '\(separator)' is not a separator: give tab, comma, semicolon, pipe, colon, space, or one ASCII character other than a quote, # or a line break"
+        )
       }
       options.separator = parsed
     }

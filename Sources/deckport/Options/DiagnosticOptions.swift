@@ -7,7 +7,9 @@ struct DiagnosticOptions: ParsableArguments {
 
   @Flag(
     name: .shortAndLong,
-    help: "Print every warning on standard error, not only a count; below an error, its kind, each part of its place and its details.")
+    help:
+      "Print every warning on standard error, not only a count; below an error, its kind, each part of its place and its details."
+  )
   var verbose = false
 
   @Flag(

@@ -67,7 +67,10 @@ extension Deckport {
 
     @OptionGroup var writing: OutputWritingArguments
 
-    @Option(help: "Convert every file named into this folder, each under its own name with the output format's extension (needs --to).")
+    @Option(
+      help:
+        "Convert every file named into this folder, each under its own name with the output format's extension (needs --to)."
+    )
     var outDir: String?
 
     @Option(help: "With --out-dir: how many files to convert at once (default: the number of cores).")
@@ -93,9 +96,12 @@ extension Deckport {
           throw ValidationError("--out-dir needs the output format: --to FORMAT.")
         }
         if format.newFileExtension == nil && !format.isFolder {
-          throw ValidationError("\(to.rawValue) writes into a store the app created, one file at a time; --out-dir makes new files.")
+          throw ValidationError(
+            "\(to.rawValue) writes into a store the app created, one file at a time; --out-dir makes new files.")
         }
-        if files.contains(StandardStreams.dash) { throw ValidationError("--out-dir reads files, not standard input (-).") }
+        if files.contains(StandardStreams.dash) {
+          throw ValidationError("--out-dir reads files, not standard input (-).")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of 1 or more.") }
         return
       }
@@ -114,9 +120,12 @@ extension Deckport {
           throw ValidationError("\(to.rawValue) is app storage, written into a file in place; name a file, not -.")
         }
         if format.isFolder { throw ValidationError("\(to.rawValue) is a folder; name a folder to write, not -.") }
-        if json && !writing.dryRun { throw ValidationError("--json prints on standard output, where the deck goes; use one or the other.") }
+        if json && !writing.dryRun {
+          throw ValidationError("--json prints on standard output, where the deck goes; use one or the other.")
+        }
         if format.textSyntax == nil, !writing.dryRun, StandardStreams.outputIsTerminal {
-          throw ValidationError("Standard output is a terminal; redirect it to a file or a pipe for a \(to.rawValue) package.")
+          throw ValidationError(
+            "Standard output is a terminal; redirect it to a file or a pipe for a \(to.rawValue) package.")
         }
       }
     }

@@ -41,7 +41,8 @@ extension Deckport {
         """)
 
     @Argument(
-      help: ArgumentHelp("A: the deck to compare from (any format deckport reads), or - for standard input.", valueName: "A"))
+      help: ArgumentHelp(
+        "A: the deck to compare from (any format deckport reads), or - for standard input.", valueName: "A"))
     var old: String
 
     @Argument(help: ArgumentHelp("B: the deck to compare to, or - for standard input.", valueName: "B"))
@@ -96,7 +97,9 @@ extension Deckport {
     ) throws -> (deck: LoadedDeck, name: String) {
       var formats = FormatOptions()
       for group: any FormatOptionArguments in [csv, limits, app] { try group.fill(&formats) }
-      return try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams, failureStatus: Self.troubleStatus) {
+      return try CommandFailure.reporting(
+        verbose: diagnostics.verbose, shownBy: streams, failureStatus: Self.troubleStatus
+      ) {
         let path = try streams.inputPath(for: file, format: format)
         let deck = try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
           try DeckLoader(registry: FormatArguments.registry).load(

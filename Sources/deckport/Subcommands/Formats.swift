@@ -25,9 +25,14 @@ extension Deckport {
         return
       }
       for format in FormatArguments.registry.descriptions {
-        let abilities = [format.reads ? "read" : nil, format.writes ? "write" : nil].compactMap { $0 }.joined(separator: ", ")
-        let extensions = format.extensions.isEmpty ? "(--to \(format.name))" : format.extensions.map { ".\($0)" }.joined(separator: " ")
-        StandardOutput.write("\(format.name.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(abilities.padding(toLength: 12, withPad: " ", startingAt: 0)) \(extensions)")
+        let abilities = [format.reads ? "read" : nil, format.writes ? "write" : nil].compactMap { $0 }.joined(
+          separator: ", ")
+        let extensions =
+          format.extensions.isEmpty
+          ? "(--to \(format.name))" : format.extensions.map { ".\($0)" }.joined(separator: " ")
+        StandardOutput.write(
+          "\(format.name.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)) \(abilities.padding(toLength: 12, withPad: " ", startingAt: 0)) \(extensions)"
+        )
         StandardOutput.write("    \(format.summary)")
         if !format.cannotHold.isEmpty {
           StandardOutput.write("    cannot hold: \(format.cannotHold.joined(separator: "; "))")

@@ -39,15 +39,21 @@ extension Deckport {
     @Option(name: .customLong("dest-key"), help: "The key to write under, when it differs from --key.")
     var destinationKey: String?
 
-    @Option(name: .customLong("dest-entity"), help: "The entity or record type to write into, when it differs from --entity.")
+    @Option(
+      name: .customLong("dest-entity"), help: "The entity or record type to write into, when it differs from --entity.")
     var destinationEntity: String?
 
-    @Option(help: "How JSON-stored dates are numbers or strings (seconds-since-2001, seconds-since-1970, milliseconds-since-1970, iso8601); default: guessed from the values.")
+    @Option(
+      help:
+        "How JSON-stored dates are numbers or strings (seconds-since-2001, seconds-since-1970, milliseconds-since-1970, iso8601); default: guessed from the values."
+    )
     var jsonDates: JSONDateEncoding?
 
     @OptionGroup var writing: OutputWritingArguments
 
-    @Flag(help: "Copy every entity of a Core Data/SwiftData store into another, relinking relationships to the copied rows.")
+    @Flag(
+      help: "Copy every entity of a Core Data/SwiftData store into another, relinking relationships to the copied rows."
+    )
     var wholeStore = false
 
     @Flag(help: "List the record types (plist keys, tables, entities) SRC holds, with counts and fields.")
@@ -61,12 +67,15 @@ extension Deckport {
       if list && destination != nil { throw ValidationError("--list takes only the source.") }
       if wholeStore {
         let conflicting = [
-          ("--entity", app.reading.entity != nil), ("--dest-entity", destinationEntity != nil), ("--key", app.reading.key != nil),
+          ("--entity", app.reading.entity != nil), ("--dest-entity", destinationEntity != nil),
+          ("--key", app.reading.key != nil),
           ("--dest-key", destinationKey != nil), ("--list", list), ("--profile", app.reading.profile != "auto"),
           ("--json-dates", jsonDates != nil),
         ].filter(\.1).map(\.0)
         if !conflicting.isEmpty {
-          throw ValidationError("--whole-store copies every entity as the model has it; it takes no \(conflicting.joined(separator: ", ")).")
+          throw ValidationError(
+            "--whole-store copies every entity as the model has it; it takes no \(conflicting.joined(separator: ", "))."
+          )
         }
       }
     }
@@ -86,35 +95,49 @@ extension Deckport {
         key: storage.key, destinationKey: destinationKey, entity: storage.entity, destinationEntity: destinationEntity,
         profile: storage.profile, plistStyle: storage.plistStyle, jsonDates: jsonDates,
         existing: writing.existing, dryRun: writing.dryRun, matching: app.matching.matching)
-      let report = try runStrictly(options, warnings: \.warnings) { try AppMigrator().migrate(source: source, destination: destination, options: $0) }
+      let report = try runStrictly(options, warnings: \.warnings) {
+        try AppMigrator().migrate(source: source, destination: destination, options: $0)
+      }
       let read = report.source
       let written = report.destination
       let profileText = read.records.profile.map { ", profile \($0.title)" } ?? ""
-      StandardOutput.write("Read \(count(read.records.records.count)) from \(source): \(read.kind.displayName), \(read.place)\(profileText)")
+      StandardOutput.write(
+        "Read \(count(read.records.records.count)) from \(source): \(read.kind.displayName), \(read.place)\(profileText)"
+      )
       if written.dryRun {
         StandardOutput.write(
-          "Dry run: would write \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place)\(written.created ? " (a new file)" : ""); \(written.merge); verified in a scratch copy; nothing was written")
+          "Dry run: would write \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place)\(written.created ? " (a new file)" : ""); \(written.merge); verified in a scratch copy; nothing was written"
+        )
       } else {
         if let backupPath = written.backupPath { StandardOutput.write("Kept the old \(destination) as \(backupPath)") }
         StandardOutput.write(
-          "Wrote \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place); \(written.merge); verified: read back, every value equal")
+          "Wrote \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place); \(written.merge); verified: read back, every value equal"
+        )
       }
       try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
     }
 
     private func migrateStore(to destination: String) throws {
-      let options = AppMigrationOptions(existing: writing.existing, dryRun: writing.dryRun, matching: app.matching.matching)
-      let report = try runStrictly(options, warnings: \.warnings) { try AppMigrator().migrateStore(source: source, destination: destination, options: $0) }
+      let options = AppMigrationOptions(
+        existing: writing.existing, dryRun: writing.dryRun, matching: app.matching.matching)
+      let report = try runStrictly(options, warnings: \.warnings) {
+        try AppMigrator().migrateStore(source: source, destination: destination, options: $0)
+      }
       let entities = report.source.entities.count
-      StandardOutput.write("Read \(count(report.source.recordCount)) of \(entities) entit\(entities == 1 ? "y" : "ies") from \(source): Core Data/SwiftData store")
+      StandardOutput.write(
+        "Read \(count(report.source.recordCount)) of \(entities) entit\(entities == 1 ? "y" : "ies") from \(source): Core Data/SwiftData store"
+      )
       if report.dryRun {
-        StandardOutput.write("Dry run: would write into \(destination) (verified in a scratch copy; nothing was written):")
+        StandardOutput.write(
+          "Dry run: would write into \(destination) (verified in a scratch copy; nothing was written):")
       } else {
         if let backupPath = report.backupPath { StandardOutput.write("Kept the old \(destination) as \(backupPath)") }
         StandardOutput.write("Wrote into \(destination) (verified: read back, every value and link as written):")
       }
       for outcome in report.entities {
-        StandardOutput.write("  \(outcome.entity) (table \(outcome.table)): \(count(outcome.read)); \(outcome.merge); \(outcome.links) link\(outcome.links == 1 ? "" : "s") set")
+        StandardOutput.write(
+          "  \(outcome.entity) (table \(outcome.table)): \(count(outcome.read)); \(outcome.merge); \(outcome.links) link\(outcome.links == 1 ? "" : "s") set"
+        )
       }
       try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
     }
@@ -122,7 +145,8 @@ extension Deckport {
     /// Runs `migration`; with --strict (and no --dry-run) first in a scratch copy, so that a
     /// warning fails the command before anything is written.
     private func runStrictly<Report>(
-      _ options: AppMigrationOptions, warnings: KeyPath<Report, [Diagnostic]>, _ migration: (AppMigrationOptions) throws -> Report
+      _ options: AppMigrationOptions, warnings: KeyPath<Report, [Diagnostic]>,
+      _ migration: (AppMigrationOptions) throws -> Report
     ) throws -> Report {
       if diagnostics.strict && !options.dryRun {
         var trialOptions = options
@@ -135,12 +159,17 @@ extension Deckport {
 
     private func printList() throws {
       let kind = try CommandFailure.reporting(verbose: diagnostics.verbose) { try AppStorageKind.detect(path: source) }
-      let types = try CommandFailure.reporting(verbose: diagnostics.verbose) { try AppStorageReader().recordTypes(path: source, kind: kind) }
+      let types = try CommandFailure.reporting(verbose: diagnostics.verbose) {
+        try AppStorageReader().recordTypes(path: source, kind: kind)
+      }
       StandardOutput.write("\(source): \(kind.displayName)")
       for type in types {
         let profileText = type.profile.map { ", profile \($0.id)" } ?? ""
         StandardOutput.write("  \(type.name): \(count(type.count))\(profileText)")
-        StandardOutput.write("    fields: " + (type.fields.isEmpty ? "(none)" : type.fields.map { "\($0.key) (\($0.type.rawValue))" }.joined(separator: ", ")))
+        StandardOutput.write(
+          "    fields: "
+            + (type.fields.isEmpty
+              ? "(none)" : type.fields.map { "\($0.key) (\($0.type.rawValue))" }.joined(separator: ", ")))
         StandardOutput.write("    \(type.detail)")
       }
     }

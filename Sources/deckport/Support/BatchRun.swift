@@ -43,7 +43,8 @@ struct BatchRun {
         let verb = options.dryRun ? "would write" : "written"
         let size = options.dryRun ? report.bytes.map { ", \(ConversionProgress.grouped($0)) bytes" } ?? "" : ""
         lines.append(
-          "\(verb): \(item.input) -> \(item.output ?? "?") (\(report.inputFormat) to \(report.outputFormat.rawValue)): \(ConversionText.counts(report))\(size)\(ConversionText.warningSuffix(item.warnings.count))")
+          "\(verb): \(item.input) -> \(item.output ?? "?") (\(report.inputFormat) to \(report.outputFormat.rawValue)): \(ConversionText.counts(report))\(size)\(ConversionText.warningSuffix(item.warnings.count))"
+        )
         if options.dryRun { lines += item.warnings.map { "  \($0)" } }
       case .failure(let error):
         lines.append("failed: \(error)")

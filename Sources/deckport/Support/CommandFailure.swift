@@ -23,9 +23,10 @@ enum CommandFailure {
       let raisable = error.kind == .limitExceeded && !["meta", "media"].contains(error.location.member)
       let hint =
         raisable
-        ? "; if the deck is genuine, raise the limit with --max-expansion or --max-unpacked" : FormatArguments.hint(for: error)
+        ? "; if the deck is genuine, raise the limit with --max-expansion or --max-unpacked"
+        : FormatArguments.hint(for: error)
       StandardError.write("deckport: error: \(error)\(hint)")
-      if verbose { detailLines(of: error).forEach { StandardError.write("deckport:   \($0)") } }
+      if verbose { for line in detailLines(of: error) { StandardError.write("deckport:   \(line)") } }
       throw failureStatus
     }
   }
@@ -33,7 +34,9 @@ enum CommandFailure {
   /// What `--verbose` adds below an error line.
   static func detailLines(of error: DeckError) -> [String] {
     let place = error.location
-    var lines = ["kind: \(error.kind.rawValue) (\(error.kind.explanation.text(naming: \.flag)))", "file: \(place.file)"]
+    var lines = [
+      "kind: \(error.kind.rawValue) (\(error.kind.explanation.text(naming: \.flag)))", "file: \(place.file)",
+    ]
     if let member = place.member { lines.append("zip member: \(member)") }
     if let table = place.table { lines.append("table: \(table)") }
     if let row = place.row { lines.append("row: \(row)") }
@@ -50,7 +53,7 @@ enum CommandFailure {
   static func handle(warnings: [Diagnostic], options: DiagnosticOptions, failureStatus: ExitCode = .failure) throws {
     guard !warnings.isEmpty else { return }
     let lines = WarningLines(options)
-    warnings.forEach { lines.show($0) }
+    for warning in warnings { lines.show(warning) }
     lines.finish()
     if options.strict {
       StandardError.write("deckport: error: --strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s") above")

@@ -11,7 +11,8 @@ enum ConversionText {
     var lines: [String] = []
     if let backupPath = report.appWrite?.backupPath { lines.append("Kept the old \(output) as \(backupPath)") }
     lines.append(
-      "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(counts(report))\(warningSuffix(warningCount))")
+      "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(counts(report))\(warningSuffix(warningCount))"
+    )
     if let written = report.appWrite { lines.append("Records in \(output) (\(written.place)): \(written.merge)") }
     return lines
   }
@@ -22,11 +23,13 @@ enum ConversionText {
     if let written = report.appWrite {
       let records = "\(written.recordCount) record\(written.recordCount == 1 ? "" : "s")"
       lines.append(
-        "Dry run: would write \(records) to \(output) (\(written.kind.displayName), \(written.place)) from \(report.inputFormat): \(written.merge); verified in a scratch copy; nothing was written")
+        "Dry run: would write \(records) to \(output) (\(written.kind.displayName), \(written.place)) from \(report.inputFormat): \(written.merge); verified in a scratch copy; nothing was written"
+      )
     } else {
       let size = report.bytes.map { ", \(ConversionProgress.grouped($0)) bytes" } ?? ""
       lines.append(
-        "Dry run: would write \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(counts(report))\(size); nothing was written")
+        "Dry run: would write \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(counts(report))\(size); nothing was written"
+      )
       if report.outputExisted && !replacing {
         lines.append("\(output) exists: converting for real needs --force to replace it")
       }

@@ -1,9 +1,9 @@
 import DeckCore
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// Writes lines to standard error, every one escaped with `TerminalText.escaped`: warnings and
@@ -28,9 +28,9 @@ enum StandardError {
   /// The C library's `write`.
   private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-      Glibc.write(descriptor, buffer, count)
+    Glibc.write(descriptor, buffer, count)
     #else
-      Darwin.write(descriptor, buffer, count)
+    Darwin.write(descriptor, buffer, count)
     #endif
   }
 }

@@ -4,9 +4,9 @@ import DeckIO
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// `-` as a file name: standard input as an input, standard output as an output, each through
@@ -55,7 +55,8 @@ final class StandardStreams {
   func finishOutput(_ path: String, format: FormatDescription) throws {
     guard shownNames[path] == Self.outputName else { return }
     guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw DeckError(.writeFailed, at: SourceLocation(file: Self.outputName), "the converted deck could not be read back to copy it")
+      throw DeckError(
+        .writeFailed, at: SourceLocation(file: Self.outputName), "the converted deck could not be read back to copy it")
     }
     defer { try? handle.close() }
     let shown = Self.outputIsTerminal ? Self.terminalView(of: format) : nil
@@ -72,7 +73,9 @@ final class StandardStreams {
       }
       if let failure = Self.writeAll(bytes, to: STDOUT_FILENO) {
         if failure == EPIPE { return }
-        throw DeckError(.writeFailed, at: SourceLocation(file: Self.outputName), "cannot be written (\(String(cString: strerror(failure))))")
+        throw DeckError(
+          .writeFailed, at: SourceLocation(file: Self.outputName),
+          "cannot be written (\(String(cString: strerror(failure))))")
       }
       if chunk.isEmpty { return }
     }
@@ -121,7 +124,8 @@ final class StandardStreams {
 
   private static func copyStandardInput(to path: String) throws {
     let location = SourceLocation(file: inputName)
-    guard FileManager.default.createFile(atPath: path, contents: nil), let sink = FileHandle(forWritingAtPath: path) else {
+    guard FileManager.default.createFile(atPath: path, contents: nil), let sink = FileHandle(forWritingAtPath: path)
+    else {
       throw DeckError(.writeFailed, at: location, "cannot make a temporary copy of standard input")
     }
     defer { try? sink.close() }
@@ -136,7 +140,8 @@ final class StandardStreams {
       do {
         try sink.write(contentsOf: buffer[0..<count])
       } catch {
-        throw DeckError(.writeFailed, at: location, "cannot make a temporary copy of standard input (\(error.localizedDescription))")
+        throw DeckError(
+          .writeFailed, at: location, "cannot make a temporary copy of standard input (\(error.localizedDescription))")
       }
     }
   }

@@ -2,9 +2,9 @@ import DeckCore
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// Shows a conversion's progress on one line of a terminal's standard error, rewritten in place
@@ -132,8 +132,8 @@ final class TerminalProgressRenderer: Sendable {
 /// The C library's `write`.
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
   #if canImport(Glibc)
-    Glibc.write(descriptor, buffer, count)
+  Glibc.write(descriptor, buffer, count)
   #else
-    Darwin.write(descriptor, buffer, count)
+  Darwin.write(descriptor, buffer, count)
   #endif
 }

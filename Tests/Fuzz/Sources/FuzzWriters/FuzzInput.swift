@@ -81,7 +81,8 @@ struct FuzzInput {
     ",", ";", "|", "#", "#separator:tab", "#html:true", "#notetype column:1", "tags:", "\"\"\"", "a,b\nc",
     "NaN", "-0", "1e309", "null", "true", "{}", "[]", "{\"a\":", "\\u0000", "%s%n", "$(x)", "`x`",
     "<![CDATA[", "]]>", "<?xml", "<!DOCTYPE", "&lt;plist&gt;", "Z_PK", "ZCARD", "sqlite_master", "'; DROP",
-    "\u{0}\u{1}\u{2}\u{1F}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{FF21}", "\u{FB01}", "\u{212A}", "\u{2126}", "\u{212B}", "A\u{30A}",
+    "\u{0}\u{1}\u{2}\u{1F}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{FF21}", "\u{FB01}", "\u{212A}", "\u{2126}",
+    "\u{212B}", "A\u{30A}",
   ]
 
   /// A string: hostile text, bytes from the input (decoded leniently), a join of both, or a

@@ -150,7 +150,8 @@ enum Mutations {
     case 1: collection.decks[deck].name += "::" + input.string()
     case 2: collection.decks[deck].id = reference(&input, existing: collection.decks.map(\.id))
     case 3: collection.decks[deck].description = input.string()
-    case 4: collection.decks[deck].kind = .normal(optionsID: reference(&input, existing: collection.deckOptions.map(\.id)))
+    case 4:
+      collection.decks[deck].kind = .normal(optionsID: reference(&input, existing: collection.deckOptions.map(\.id)))
     case 5:
       let terms = (0..<Int(input.byte() % 3)).map { _ in
         FilteredDeck.SearchTerm(search: input.string(), limit: input.int(), order: input.int())
@@ -216,7 +217,9 @@ enum Mutations {
     case 2: value.questionFormat = "{{" + (input.bool() ? input.string() : "Missing field") + "}}"
     case 3:
       let name = fieldNames.isEmpty ? "Text" : input.pick(fieldNames)
-      value.questionFormat = input.pick(["{{cloze:\(name)}}", "{{#\(name)}}{{\(name)}}{{/\(name)}}", "{{type:\(name)}}", "{{^\(name)}}x{{/\(name)}}"])
+      value.questionFormat = input.pick([
+        "{{cloze:\(name)}}", "{{#\(name)}}{{\(name)}}{{/\(name)}}", "{{type:\(name)}}", "{{^\(name)}}x{{/\(name)}}",
+      ])
     case 4: value.targetDeckID = input.bool() ? reference(&input, existing: collection.decks.map(\.id)) : nil
     case 5: value.ankiID = input.bool() ? input.integer() : nil
     default:
@@ -268,7 +271,8 @@ enum Mutations {
     case 2:
       let name = input.string()
       let data = Data(input.raw(Int(input.byte())))
-      collection.media.append(MediaFile(name: name, mimeType: input.bool() ? input.string() : nil, blob: MediaBlob(data: data)))
+      collection.media.append(
+        MediaFile(name: name, mimeType: input.bool() ? input.string() : nil, blob: MediaBlob(data: data)))
     case 3:
       guard let file = slot(&input, collection.media.count) else { return }
       collection.media[file].mimeType = input.string()
@@ -292,9 +296,11 @@ enum Mutations {
     switch input.byte() % 6 {
     case 0: if let note = slot(&input, collection.notes.count) { collection.notes.append(collection.notes[note]) }
     case 1: if let card = slot(&input, collection.cards.count) { collection.cards.append(collection.cards[card]) }
-    case 2: if let review = slot(&input, collection.reviews.count) { collection.reviews.append(collection.reviews[review]) }
+    case 2:
+      if let review = slot(&input, collection.reviews.count) { collection.reviews.append(collection.reviews[review]) }
     case 3: if let deck = slot(&input, collection.decks.count) { collection.decks.append(collection.decks[deck]) }
-    case 4: if let type = slot(&input, collection.noteTypes.count) { collection.noteTypes.append(collection.noteTypes[type]) }
+    case 4:
+      if let type = slot(&input, collection.noteTypes.count) { collection.noteTypes.append(collection.noteTypes[type]) }
     default:
       if let options = slot(&input, collection.deckOptions.count) {
         collection.deckOptions.append(collection.deckOptions[options])

@@ -23,10 +23,14 @@ struct OutputPlan {
     case .csv, .tsv:
       var csv = CSVOptions()
       let layout = input.byte()
-      if layout & 1 == 1 { csv.separator = input.pick([.tab, .pipe, CSVSeparator(byte: UInt8(ascii: ";")), CSVSeparator(byte: 0x2C)].compactMap { $0 }) }
+      if layout & 1 == 1 {
+        csv.separator = input.pick(
+          [.tab, .pipe, CSVSeparator(byte: UInt8(ascii: ";")), CSVSeparator(byte: 0x2C)].compactMap { $0 })
+      }
       if layout & 2 == 2 { csv.hasHeaderRow = true }
       if layout & 4 == 4 {
-        csv.columns = try? ColumnMapping(parsing: input.pick(["front,back", "back,front,tags", "guid,notetype,deck,front,back,tags", "front,-,back"]))
+        csv.columns = try? ColumnMapping(
+          parsing: input.pick(["front,back", "back,front,tags", "guid,notetype,deck,front,back,tags", "front,-,back"]))
       }
       if layout & 8 == 8 { csv.isHTML = layout & 16 == 16 }
       options[CSVOptions.self] = csv
@@ -37,8 +41,10 @@ struct OutputPlan {
         let chosen = input.pick(stores)
         store = chosen
         // Mostly the profile the store's entity holds, sometimes another, to test refusals.
-        app.profile = input.byte() % 4 == 3
-          ? input.pick(profiles) : AppRecordProfile.all.first { $0.id == chosen.profile }.map { .named($0) } ?? .automatic
+        app.profile =
+          input.byte() % 4 == 3
+          ? input.pick(profiles)
+          : AppRecordProfile.all.first { $0.id == chosen.profile }.map { .named($0) } ?? .automatic
         options[AppRecordMatching.self] = AppRecordMatching(policy: input.pick(ExistingRecordPolicy.allCases))
       } else {
         app.profile = input.pick(profiles)

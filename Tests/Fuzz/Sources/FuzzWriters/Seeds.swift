@@ -79,7 +79,8 @@ struct StoreTemplate {
       ("neomnemo.store", "neomnemo", [support]),
     ].map { name, profile, companions in
       func bytes(_ relative: String) -> Data {
-        guard let data = FileManager.default.contents(atPath: fixtures.appendingPathComponent("app/" + relative).path) else {
+        guard let data = FileManager.default.contents(atPath: fixtures.appendingPathComponent("app/" + relative).path)
+        else {
           fatalError("fixture missing: app/\(relative)")
         }
         return data

@@ -64,5 +64,7 @@ runFuzzer { data in
     let readBack = step("read \(first.format.name.rawValue)", { try first.read(written) })
   else { return }
   _ = step("write \(second.format.name.rawValue)", { try second.write(readBack, in: folderB) })
-  if verbose { FileHandle.standardError.write(Data("ok \(first.format.name.rawValue) -> \(second.format.name.rawValue)\n".utf8)) }
+  if verbose {
+    FileHandle.standardError.write(Data("ok \(first.format.name.rawValue) -> \(second.format.name.rawValue)\n".utf8))
+  }
 }
