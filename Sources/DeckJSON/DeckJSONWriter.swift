@@ -13,12 +13,12 @@ import JSONCore
 /// it is made: notes, cards and reviews one at a time, straight into the file, and media
 /// base64-encoded from their source one chunk at a time, so a deck of 100,000 notes and
 /// gigabytes of media needs no more memory than its model.
-public struct DeckJSONWriter: Sendable {
+package struct DeckJSONWriter: Sendable {
   /// Where the writer reports what it is doing (writing notes, cards, reviews and media), or nil.
-  public var progress: ProgressReporter?
+  package var progress: ProgressReporter?
 
   /// Creates a writer.
-  public init(progress: ProgressReporter? = nil) {
+  package init(progress: ProgressReporter? = nil) {
     self.progress = progress
   }
 
@@ -38,7 +38,7 @@ public struct DeckJSONWriter: Sendable {
   /// - Throws: ``DeckError`` when a note cannot be keyed by field name (an unknown note type) or
   ///   when writing fails; a file begun is then removed.
   @discardableResult
-  public func write(
+  package func write(
     _ collection: DeckCollection, to path: String, reportingAs destination: String? = nil
   ) throws -> (written: DeckCollection, warnings: [Diagnostic]) {
     let location = SourceLocation(file: destination ?? path)
