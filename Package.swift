@@ -48,7 +48,7 @@ let package = Package(
     .target(name: "DeckCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     /// The one ordered-JSON core: a value type, a parser with line/column and a depth limit, and
     /// a writer. Internal to the package (its API is `package`), not a product.
-    .target(name: "JSONCore"),
+    .target(name: "JSONCore", dependencies: ["DeckCore"]),
     /// Thin wrappers over SQLite, libzip and libzstd, plus the protobuf wire codec and SHA-1.
     .target(name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd"]),
 
