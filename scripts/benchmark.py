@@ -220,8 +220,9 @@ def generate_deck(name: str, spec: dict, folder: str) -> None:
 
 
 def ensure_deck(name: str, regenerate: bool) -> str:
-    from anki.buildinfo import version as anki_version
+    from importlib.metadata import version
 
+    anki_version = version("anki")
     folder = os.path.join(BENCH_DIR, name)
     stamp_path = os.path.join(folder, "stamp.json")
     stamp = {"generator": GENERATOR_VERSION, "spec": DECKS[name], "anki": anki_version}
@@ -232,7 +233,9 @@ def ensure_deck(name: str, regenerate: bool) -> str:
     log(f"{name}: making the deck with the real backend (cached in {os.path.relpath(folder, ROOT)})")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    generate_deck(name, DECKS[name], folder)
+    # In a child process: the measuring process must stay small, because the kernel counts the
+    # parent's memory at the moment of spawning in each child's peak RSS (vfork shares it).
+    subprocess.run([sys.executable, os.path.abspath(__file__), "_generate", name, folder], check=True)
     with open(stamp_path, "w") as handle:
         json.dump(stamp, handle)
     return folder
@@ -437,7 +440,9 @@ def machine_summary() -> str:
                     break
     except OSError:
         pass
-    from anki.buildinfo import version as anki_version
+    from importlib.metadata import version
+
+    anki_version = version("anki")
 
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     return (f"{os.cpu_count()} cores ({model or platform.machine()}), {memory:.0f} GiB, "
@@ -447,6 +452,9 @@ def machine_summary() -> str:
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "_backend":
         backend_task(*sys.argv[2:6])
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "_generate":
+        generate_deck(sys.argv[2], DECKS[sys.argv[2]], sys.argv[3])
         return
     parser = argparse.ArgumentParser(
         description="Time deckport against the real Anki backend.",
