@@ -91,6 +91,14 @@ package final class ZipReader: @unchecked Sendable {
   }
 
   /// The compression method of member `name` as its directory entry records it (0 stored,
+  /// 8 deflate).
+  ///
+  /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member.
+  package func compressionMethod(of name: String) throws -> Int32 {
+    try storage(of: name).method
+  }
+
+  /// The compression method of member `name` as its directory entry records it (0 stored,
   /// 8 deflate), and its index.
   ///
   /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member.
@@ -99,7 +107,41 @@ package final class ZipReader: @unchecked Sendable {
     return (index, Int32(stat.comp_method))
   }
 
-  /// The index and directory entry of member `name`, whose `field` (a `ZIP_STAT_…` flag, the
+  /// How a member is stored: its compression method, the CRC-32 and size of its uncompressed
+  /// bytes, and the size of its stored bytes.
+  package struct StoredForm: Sendable {
+    /// The zip compression method: 0 stored, 8 deflate.
+    package var method: Int32
+    /// The CRC-32 of the uncompressed bytes.
+    package var crc: UInt32
+    /// The size of the uncompressed bytes.
+    package var size: UInt64
+    /// The size of the stored bytes.
+    package var compressedSize: UInt64
+  }
+
+  /// Opens member `name` for reading its bytes as they are stored (still compressed, and not
+  /// checked against the CRC), with the form they are stored in.
+  ///
+  /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member;
+  ///   ``DeckError/Kind/corrupt`` when libzip cannot read its directory entry or open it.
+  package func openStored(_ name: String) throws -> (stream: ZipEntryStream, form: StoredForm) {
+    let memberLocation = location.member(name)
+    let fields = zip_uint64_t(ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC | ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)
+    let (index, stat) = try directoryEntry(of: name, field: fields, "compression method, CRC and sizes")
+    let file = try withArchive { archive in
+      guard let file = zip_fopen_index(archive, index, zip_flags_t(ZIP_FL_COMPRESSED)) else {
+        throw DeckError(
+          .corrupt, at: memberLocation, "cannot open the member (\(LibzipError.message(archive: archive)))")
+      }
+      return file
+    }
+    let form = StoredForm(
+      method: Int32(stat.comp_method), crc: stat.crc, size: stat.size, compressedSize: stat.comp_size)
+    return (ZipEntryStream(reader: self, file: file, location: memberLocation), form)
+  }
+
+  /// The index and directory entry of member `name`, whose `field` (`ZIP_STAT_…` flags, the
   /// member's `what`) must be valid.
   ///
   /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member;
@@ -113,7 +155,7 @@ package final class ZipReader: @unchecked Sendable {
       var stat = zip_stat_t()
       zip_stat_init(&stat)
       guard zip_stat_index(archive, index, 0, &stat) == 0,
-        stat.valid & field != 0
+        stat.valid & field == field
       else {
         throw DeckError(
           .corrupt, at: memberLocation,

@@ -26,7 +26,8 @@ struct CollectionReader {
   /// Opens the collection file at `path` (a private temporary copy, so it may be opened
   /// read-write, which WAL-mode files need) and checks that it is an Anki collection.
   init(path: String, location: SourceLocation, progress: ProgressReporter? = nil) throws {
-    self.database = try SQLiteDatabase(path: path, readOnly: false, location: location)
+    // Each thread reads through its own connection (see `read()`), so SQLite need not lock.
+    self.database = try SQLiteDatabase(path: path, readOnly: false, confined: true, location: location)
     self.path = path
     self.location = location
     self.progress = progress

@@ -103,8 +103,9 @@ package struct AnkiPackageWriter: Sendable {
     let deckOptions = try PackageSelection.deckOptionEntries(&content, location: location, log: &log)
     let scratch = try TemporaryDirectory()
     let collectionLocation = location.member(generation.collectionMember)
-    // The collection database is built and compressed on a second thread while this one
-    // prepares the media files; the two meet when the archive is assembled.
+    // The collection database is built and compressed on a second thread, and the media files
+    // made ready on worker threads, while this one writes the archive. The collection member
+    // comes last, so the media are written while it is built.
     let finalContent = content
     let collectionWork = BackgroundWork { [options, progress] in
       try Self.buildCollection(
@@ -113,44 +114,49 @@ package struct AnkiPackageWriter: Sendable {
           progress: progress),
         generation: generation, scratch: scratch, location: collectionLocation, progress: progress)
     }
-    let prepared: [MediaPackager.Prepared]
     let media: [MediaPackager.Entry]
-    let placeholderPath = scratch.path(for: "placeholder.sqlite")
     do {
       media = try MediaPackager.entries(
         for: finalContent, media: collection.media, kind: options.kind, location: location, log: &log)
-      if generation != .legacy1 {
-        try PlaceholderDatabase.write(to: placeholderPath, location: location.member("collection.anki2"))
-      }
-      prepared = try MediaPackager.prepare(
-        media, generation: generation, scratch: scratch, location: location, progress: progress)
+      try writeArchive(
+        media: media, collection: collectionWork, to: path, scratch: scratch, location: location)
     } catch {
       // The database's own error, if it has one, comes first, as when the steps ran in turn.
       _ = try collectionWork.wait()
       throw error
     }
-    let collectionMember = try collectionWork.wait()
+    var written = content
+    written.media = media.map { MediaFile(name: $0.name, mimeType: $0.file.mimeType, blob: $0.file.blob) }
+    return Result(written: written, warnings: log.finished())
+  }
 
+  /// Writes the archive at `path`: `meta`, the placeholder collection, the media files and
+  /// their manifest, and the collection member once `collection` has built it.
+  private func writeArchive(
+    media: [MediaPackager.Entry], collection: BackgroundWork<CollectionMember>, to path: String,
+    scratch: TemporaryDirectory, location: SourceLocation
+  ) throws {
+    let generation = options.generation
     let zip = try ZipWriter(path: path, location: location)
     if let version = metaVersion {
       try zip.addData(name: "meta", data: Data([0x08, version]), compression: .stored)
     }
-    switch collectionMember {
-    case .member(let reader):
-      try zip.addMember(name: generation.collectionMember, copying: generation.collectionMember, from: reader)
-    case .file(let compressedPath):
-      try zip.addFile(name: generation.collectionMember, fromPath: compressedPath, compression: .stored)
-    }
     if generation != .legacy1 {
+      let placeholderPath = scratch.path(for: "placeholder.sqlite")
+      try PlaceholderDatabase.write(to: placeholderPath, location: location.member("collection.anki2"))
       try zip.addFile(name: "collection.anki2", fromPath: placeholderPath, compression: .stored)
     }
-    try MediaPackager.add(prepared, generation: generation, to: zip)
+    let workers = try MediaPackager.add(
+      media, generation: generation, to: zip, scratch: scratch, location: location, progress: progress)
+    defer { workers.stop() }
+    let collectionCompression: ZipCompression =
+      generation == .latest ? .stored : .deflate(level: Self.collectionDeflateLevel)
+    try zip.addStream(
+      name: generation.collectionMember, compression: collectionCompression,
+      from: CollectionMemberSource(collection, member: generation.collectionMember))
     progress?.start(.writingPackage, total: 1000)
     try zip.close(progress: Self.fractionReporter(progress, .writingPackage))
     progress?.finish(.writingPackage)
-    var written = content
-    written.media = media.map { MediaFile(name: $0.name, mimeType: $0.file.mimeType, blob: $0.file.blob) }
-    return Result(written: written, warnings: log.finished())
   }
 
   /// A callback setting `phase` (counted in permille) from a fraction, or nil without `progress`.
@@ -162,7 +168,7 @@ package struct AnkiPackageWriter: Sendable {
   }
 
   /// Where the compressed collection is, ready for the archive.
-  private enum CollectionMember: @unchecked Sendable {
+  fileprivate enum CollectionMember: @unchecked Sendable {
     /// In a scratch zip archive, deflated, to be copied as it is (legacy layouts).
     case member(ZipReader)
     /// In a scratch file holding one zstd frame, to be stored (Latest).
@@ -233,5 +239,43 @@ package struct AnkiPackageWriter: Sendable {
     }
     try compressor.finish { try output.write($0) }
     try output.close()
+  }
+}
+
+/// The collection member as the archive reads it, once the background work has built and
+/// compressed the database: a deflated member copied as it is (legacy) or a zstd file.
+private final class CollectionMemberSource: ZipMemberSource {
+  private let work: BackgroundWork<AnkiPackageWriter.CollectionMember>
+  private let member: String
+  private var stream: (any ByteSource)?
+
+  init(_ work: BackgroundWork<AnkiPackageWriter.CollectionMember>, member: String) {
+    self.work = work
+    self.member = member
+  }
+
+  func open() throws -> ZipMemberSourceForm {
+    switch try work.wait() {
+    case .member(let reader):
+      let (stream, form) = try reader.openStored(member)
+      self.stream = stream
+      return .compressed(method: form.method, crc: form.crc, size: form.size)
+    case .file(let path):
+      let location = SourceLocation(file: path)
+      guard let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
+      else {
+        throw DeckError(.writeFailed, at: location, "cannot read back the compressed collection")
+      }
+      stream = try FileByteSource(path: path, location: location)
+      return .bytes(size: size)
+    }
+  }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    try stream?.read(into: buffer) ?? 0
+  }
+
+  func close() {
+    stream = nil
   }
 }

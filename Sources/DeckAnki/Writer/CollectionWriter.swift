@@ -79,7 +79,7 @@ struct CollectionWriter {
   func write(to path: String, pageSize: Int = 4096) throws {
     let database: SQLiteDatabase
     do {
-      database = try SQLiteDatabase(path: path, readOnly: false, location: location)
+      database = try SQLiteDatabase(path: path, readOnly: false, confined: true, location: location)
     } catch let error as DeckError {
       throw DeckError(.writeFailed, at: location, "cannot create the collection database (\(error.message))")
     }

@@ -14,11 +14,12 @@ import JSONCore
 ///   and the `_` files its note types' CSS and templates refer to, as Anki's exporter does;
 ///   every other file is left out with a warning naming it. A `.colpkg` carries every file.
 /// * A file whose source is a member of an Anki package stored the way the output needs it (raw
-///   bytes into a legacy package, a zstd frame into a Latest one) is checked and then copied
-///   into the archive as it is stored, without recompressing. Every other file is copied from
-///   its source into a temporary file, raw (legacy) or as one zstd frame (Latest), hashed on
-///   the way when the manifest needs its SHA-1, and added to the archive from there. No file
-///   is held in memory.
+///   bytes into a legacy package, a zstd frame into a Latest one), stored or deflated, is
+///   checked and then copied into the archive as it is stored, without recompressing. Every
+///   other file is read from its source and written raw (legacy) or as one zstd frame (Latest),
+///   hashed on the way when the manifest needs its SHA-1.
+/// * That work runs on worker threads (``MediaWorkers``) while the archive is written, in
+///   bounded memory: no file is held in memory whole unless it is small.
 enum MediaPackager {
   /// A file to write and the name it is written under.
   struct Entry {
@@ -94,103 +95,74 @@ enum MediaPackager {
     return names
   }
 
-  /// A media file made ready for the archive: spooled into a scratch file in the form the
-  /// package needs, or left in its source package to be copied as it is stored there.
-  struct Prepared {
-    enum Payload {
-      /// A scratch file holding the member's bytes (raw, or one zstd frame).
-      case file(path: String)
-      /// A member of the source package whose stored bytes are already what the output needs
-      /// (raw bytes into a legacy package, a zstd frame into a Latest one).
-      case member(ZipReader, name: String)
-    }
-
-    var name: String
-    var payload: Payload
-    /// The SHA-1 and size of the uncompressed bytes, for a Latest manifest (nil for legacy).
-    var fingerprint: (sha1: [UInt8], size: Int64)?
-  }
-
-  /// Makes each entry ready for the archive, in order, reporting ``ConversionPhase/copyingMedia``.
-  ///
-  /// A file that lives in a member of an Anki package whose stored form is what the output
-  /// needs (a legacy package's raw bytes into a legacy package, a Latest package's zstd frame
-  /// into a Latest one) is not recompressed: it is read once to check it (the frame decodes,
-  /// the CRC matches, and for Latest its SHA-1 and size are computed for the manifest) and
-  /// later copied into the archive as it is stored. Every other file is spooled into a scratch
-  /// file, zstd-compressed (Latest) or raw (legacy), hashing it on the way only when the
-  /// manifest needs its SHA-1.
-  static func prepare(
-    _ entries: [Entry], generation: AnkiPackageGeneration, scratch: TemporaryDirectory,
-    location: SourceLocation, progress: ProgressReporter? = nil
-  ) throws -> [Prepared] {
-    progress?.start(.copyingMedia, total: Int64(entries.count))
-    defer { progress?.finish(.copyingMedia) }
+  /// Adds `entries` to `zip` as members `"0"`, `"1"`, … and then the manifest `media`, and
+  /// starts making their bytes ready on worker threads, reporting ``ConversionPhase/copyingMedia``.
+  /// The archive reads them when it is closed; stop the returned workers after that, whether
+  /// the archive was written or not.
+  static func add(
+    _ entries: [Entry], generation: AnkiPackageGeneration, to zip: ZipWriter, scratch: TemporaryDirectory,
+    location: SourceLocation, progress: ProgressReporter? = nil, workers: Int = MediaWorkers.workerCount
+  ) throws -> MediaWorkers {
     let latest = generation == .latest
-    // One compressor for every file: it starts a new frame after each.
-    let compressor = latest ? ZstdCompressor(level: mediaZstdLevel, location: location) : nil
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-    defer { buffer.deallocate() }
-    var prepared: [Prepared] = []
-    prepared.reserveCapacity(entries.count)
+    var items: [MediaWorkers.Item] = []
+    var compressions: [ZipCompression] = []
     for (index, entry) in entries.enumerated() {
       let memberLocation = location.member(String(index)).item("media file '\(MediaFileName.visible(entry.name))'")
-      if let source = entry.file.blob.source as? ZipMemberMediaSource, source.isZstdCompressed == latest {
-        let fingerprint = try read(entry.file.blob, hashing: latest, buffer: buffer, location: memberLocation) { _ in }
-        prepared.append(
-          Prepared(name: entry.name, payload: .member(source.zip, name: source.member), fingerprint: fingerprint))
+      if let source = entry.file.blob.source as? ZipMemberMediaSource, source.isZstdCompressed == latest,
+        let compression = copyableCompression(of: source)
+      {
+        items.append(
+          .init(blob: entry.file.blob, job: .check(zip: source.zip, member: source.member), location: memberLocation))
+        compressions.append(compression)
       } else {
-        let path = scratch.path(for: "media-\(index)")
-        let file = try ScratchFile(path: path, location: memberLocation)
-        let fingerprint = try read(entry.file.blob, hashing: latest, buffer: buffer, location: memberLocation) {
-          chunk in
-          if let compressor {
-            try compressor.compress(chunk) { try file.write($0) }
-          } else {
-            try file.write(chunk)
-          }
-        }
-        if let compressor { try compressor.finish { try file.write($0) } }
-        try file.close()
-        prepared.append(Prepared(name: entry.name, payload: .file(path: path), fingerprint: fingerprint))
+        items.append(.init(blob: entry.file.blob, job: .encode, location: memberLocation))
+        compressions.append(.stored)
       }
-      if let size = prepared.last?.fingerprint?.size, size > Int64(UInt32.max) {
-        throw DeckError(
-          .invalidRequest, at: memberLocation,
-          "the file is \(size) bytes; a package of the latest generation records sizes up to 4 GiB only")
-      }
-      progress?.advance(.copyingMedia)
     }
-    return prepared
+    let workers = MediaWorkers(items, generation: generation, scratch: scratch, progress: progress, workers: workers)
+    do {
+      for index in entries.indices {
+        try zip.addStream(name: String(index), compression: compressions[index], from: workers.member(index))
+      }
+      if latest {
+        let names = entries.map(\.name)
+        try zip.addStream(
+          name: "media", compression: .stored,
+          from: ManifestSource { try latestManifest(names: names, fingerprints: workers.fingerprints()) })
+      } else {
+        let map = entries.indices.map { (String($0), JSONValue.string(entries[$0].name)) }
+        try zip.addData(name: "media", data: Data(JSONValue.object(map).text.utf8), compression: .stored)
+      }
+    } catch {
+      workers.stop()
+      throw error
+    }
+    return workers
   }
 
-  /// Adds prepared file *i* as member `"i"`, then the manifest as member `media`.
-  static func add(_ prepared: [Prepared], generation: AnkiPackageGeneration, to zip: ZipWriter) throws {
+  /// How member `source.member` is stored when the archive can copy it as it is (stored or
+  /// deflated), or nil (another method, or an unreadable directory entry: then it is read
+  /// and written again).
+  private static func copyableCompression(of source: ZipMemberMediaSource) -> ZipCompression? {
+    switch try? source.zip.compressionMethod(of: source.member) {
+    case 0: .stored
+    // Copied as it is: the level is not used.
+    case 8: .deflate(level: 6)
+    default: nil
+    }
+  }
+
+  /// The Latest manifest: protobuf `MediaEntries`, one entry per file in member order, zstd-compressed.
+  static func latestManifest(names: [String], fingerprints: [(sha1: [UInt8], size: Int64)]) throws -> Data {
     var manifest = ProtobufWriter()
-    var legacyMap: [(String, JSONValue)] = []
-    for (index, file) in prepared.enumerated() {
-      let member = String(index)
-      switch file.payload {
-      case .file(let path): try zip.addFile(name: member, fromPath: path, compression: .stored)
-      case .member(let reader, let name): try zip.addMember(name: member, copying: name, from: reader)
-      }
-      if generation == .latest, let fingerprint = file.fingerprint {
-        var message = ProtobufWriter()
-        message.writeString(field: 1, file.name)
-        message.writeVarint(field: 2, UInt64(fingerprint.size))
-        message.writeBytes(field: 3, Data(fingerprint.sha1))
-        manifest.writeMessage(field: 1, message)
-      } else {
-        legacyMap.append((member, .string(file.name)))
-      }
+    for (name, fingerprint) in zip(names, fingerprints) {
+      var message = ProtobufWriter()
+      message.writeString(field: 1, name)
+      message.writeVarint(field: 2, UInt64(fingerprint.size))
+      message.writeBytes(field: 3, Data(fingerprint.sha1))
+      manifest.writeMessage(field: 1, message)
     }
-    let manifestData: Data
-    if generation == .latest {
-      manifestData = try Zstd.compress(manifest.data, level: manifestZstdLevel)
-    } else {
-      manifestData = Data(JSONValue.object(legacyMap).text.utf8)
-    }
-    try zip.addData(name: "media", data: manifestData, compression: .stored)
+    return try Zstd.compress(manifest.data, level: manifestZstdLevel)
   }
 
   /// The zstd level of media files. Pictures and sounds are compressed already: level 1 makes
@@ -200,31 +172,36 @@ enum MediaPackager {
 
   /// The zstd level of the manifest (Anki's 0, zstd's default).
   static let manifestZstdLevel: Int32 = 3
+}
 
-  /// Reads `blob` front to back, handing each chunk to `body`, and returns the SHA-1 and size
-  /// of its bytes when `hashing`.
-  private static func read(
-    _ blob: MediaBlob, hashing: Bool, buffer: UnsafeMutableRawBufferPointer, location: SourceLocation,
-    _ body: (UnsafeRawBufferPointer) throws -> Void
-  ) throws -> (sha1: [UInt8], size: Int64)? {
-    var hasher = hashing ? SHA1() : nil
-    var size: Int64 = 0
-    do {
-      let reader = try blob.source.openReader()
-      while true {
-        let count = try reader.read(into: buffer)
-        if count == 0 { break }
-        let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-        hasher?.update(chunk)
-        size += Int64(count)
-        try body(chunk)
-      }
-    } catch let error as DeckError {
-      throw error
-    } catch {
-      throw DeckError(.unreadableFile, at: location, "cannot read the media file from its source (\(error))")
+/// The Latest manifest as the archive reads it, made when the archive reaches it (after every
+/// media file, so every fingerprint is known).
+private final class ManifestSource: ZipMemberSource {
+  private let make: () throws -> Data
+  private var data = Data()
+  private var offset = 0
+
+  init(_ make: @escaping () throws -> Data) {
+    self.make = make
+  }
+
+  func open() throws -> ZipMemberSourceForm {
+    data = try make()
+    offset = 0
+    return .bytes(size: UInt64(data.count))
+  }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    let count = min(buffer.count, data.count - offset)
+    guard count > 0 else { return 0 }
+    data.withUnsafeBytes { bytes in
+      buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
     }
-    guard var hasher else { return nil }
-    return (hasher.finalize(), size)
+    offset += count
+    return count
+  }
+
+  func close() {
+    data = Data()
   }
 }

@@ -1,0 +1,403 @@
+import DeckCore
+import DeckIO
+import Foundation
+
+/// Makes a package's media files ready on worker threads while the archive is written: each
+/// worker takes the next file in order, reads it (hashing it for a Latest manifest) and encodes
+/// it as the package needs it (one zstd frame, or the raw bytes), and the archive writer takes
+/// the results file by file, in order, through ``member(_:)``.
+///
+/// Memory stays bounded: encoded bytes are kept in blocks of ``blockBytes`` that are used again
+/// once the archive has read them; a worker starts no new file while the finished files
+/// waiting for the archive hold ``aheadBytes`` or more, and a file whose encoded bytes pass
+/// ``memberBytes`` goes on into a scratch file instead of memory. So at most about
+/// `aheadBytes + (workers + 1) × memberBytes` is held, however large the files. The archive
+/// needs a member's size before its bytes, so it takes a file only once the file is done.
+///
+/// A file whose stored form in its source package is already what the package needs (see
+/// ``MediaPackager``) is only checked by a worker (read, decoded, hashed); the archive copies it
+/// as stored.
+///
+/// A worker's error is thrown when the archive reaches that file, so the first failing file
+/// in archive order is the one reported, as when the files were made one after another.
+final class MediaWorkers: @unchecked Sendable {
+  /// What a worker does with one file.
+  enum Job {
+    /// Read the file and encode it: one zstd frame (Latest) or its raw bytes (legacy).
+    case encode
+    /// Read the file to check it (its zstd frame decodes, the CRC matches) and hash it; the
+    /// archive copies the member as it is stored in `zip`.
+    case check(zip: ZipReader, member: String)
+  }
+
+  /// One file to make ready.
+  struct Item {
+    var blob: MediaBlob
+    var job: Job
+    /// The output and member, for errors.
+    var location: SourceLocation
+  }
+
+  /// The most bytes of finished files waiting for the archive before workers wait.
+  static let aheadBytes = 4 << 20
+  /// The most bytes of one file held in memory; a larger file goes to a scratch file.
+  static let memberBytes = 2 << 20
+  /// The size of the chunks files are read in.
+  static let chunkBytes = 1 << 16
+  /// The size of the blocks encoded bytes are kept in.
+  static let blockBytes = 1 << 16
+
+  /// The number of worker threads: one per processor, at most four.
+  static var workerCount: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
+
+  private let items: [Item]
+  private let slots: [Slot]
+  private let generation: AnkiPackageGeneration
+  private let scratch: TemporaryDirectory
+  private let progress: ProgressReporter?
+  /// Guards `next`, `ahead`, `cancelled` and every slot; workers and the archive wait on it.
+  private let condition = NSCondition()
+  private var next = 0
+  /// The bytes in blocks of finished files that the archive has not read yet.
+  private var ahead = 0
+  private var cancelled = false
+  /// Blocks no file uses, to be used again.
+  private var freeBlocks: [Block] = []
+  private let running = DispatchGroup()
+
+  /// Starts `workers` threads (at most one per item) on `items`.
+  init(
+    _ items: [Item], generation: AnkiPackageGeneration, scratch: TemporaryDirectory, progress: ProgressReporter?,
+    workers: Int = MediaWorkers.workerCount
+  ) {
+    self.items = items
+    self.slots = items.map { _ in Slot() }
+    self.generation = generation
+    self.scratch = scratch
+    self.progress = progress
+    progress?.start(.copyingMedia, total: Int64(items.count))
+    for _ in 0..<min(max(workers, 1), items.count) {
+      running.enter()
+      let thread = Thread { [self] in
+        work()
+        running.leave()
+      }
+      thread.stackSize = 1 << 20
+      thread.start()
+    }
+  }
+
+  /// Stops the workers (a file being read is abandoned) and waits for them to end. Call it
+  /// once the archive is written, or failed.
+  func stop() {
+    condition.lock()
+    let wasCancelled = cancelled
+    cancelled = true
+    condition.broadcast()
+    condition.unlock()
+    running.wait()
+    if !wasCancelled { progress?.finish(.copyingMedia) }
+  }
+
+  /// The archive's source for file `index`.
+  func member(_ index: Int) -> any ZipMemberSource {
+    MemberSource(workers: self, index: index)
+  }
+
+  /// The SHA-1 and size of every file, for the Latest manifest, once every file is done.
+  ///
+  /// - Throws: the first file's error, in order.
+  func fingerprints() throws -> [(sha1: [UInt8], size: Int64)] {
+    try slots.indices.map { index in
+      guard let fingerprint = try finished(index).fingerprint else {
+        preconditionFailure("a Latest media file was made ready without its SHA-1")
+      }
+      return fingerprint
+    }
+  }
+
+  // MARK: - Workers
+
+  /// A block of encoded bytes: ``blockBytes`` of room, `count` of them used.
+  private final class Block {
+    let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: MediaWorkers.blockBytes, alignment: 16)
+    var count = 0
+    deinit { storage.deallocate() }
+  }
+
+  /// The bytes made for one file.
+  private final class Slot {
+    var done = false
+    var failure: (any Error)?
+    /// The SHA-1 and size of the file's bytes (Latest), or nil (legacy).
+    var fingerprint: (sha1: [UInt8], size: Int64)?
+    /// The encoded bytes held in memory, in order, and how many of the blocks the archive took.
+    var blocks: [Block] = []
+    var taken = 0
+    /// The scratch file holding the encoded bytes of a file larger than ``memberBytes``.
+    var spillPath: String?
+    /// The number of encoded bytes.
+    var encodedSize: UInt64 = 0
+  }
+
+  private func work() {
+    let compressor = generation == .latest ? ZstdCompressor(level: MediaPackager.mediaZstdLevel) : nil
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkBytes, alignment: 16)
+    defer { buffer.deallocate() }
+    while let index = nextIndex() {
+      let slot = slots[index]
+      let result = Result { try make(index, compressor: compressor, buffer: buffer) }
+      condition.lock()
+      switch result {
+      case .success(let output):
+        slot.fingerprint = output.fingerprint
+        slot.blocks = output.blocks
+        slot.spillPath = output.spillPath
+        slot.encodedSize = output.size
+        ahead += output.blocks.count * Self.blockBytes
+      case .failure(let error):
+        slot.failure = error
+      }
+      slot.done = true
+      condition.broadcast()
+      condition.unlock()
+      progress?.advance(.copyingMedia)
+    }
+  }
+
+  /// The next file to make, once there is room for it; nil when there is none or on ``stop()``.
+  private func nextIndex() -> Int? {
+    condition.lock()
+    defer { condition.unlock() }
+    while !cancelled && next < items.count && ahead >= Self.aheadBytes { condition.wait() }
+    guard !cancelled, next < items.count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  private var isCancelled: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return cancelled
+  }
+
+  /// What a worker made of one file.
+  private struct Output {
+    var fingerprint: (sha1: [UInt8], size: Int64)?
+    var blocks: [Block] = []
+    var spillPath: String?
+    var size: UInt64 = 0
+  }
+
+  /// A block no file uses.
+  private func freeBlock() -> Block {
+    condition.lock()
+    defer { condition.unlock() }
+    return freeBlocks.popLast() ?? Block()
+  }
+
+  /// Makes `blocks` free again; those of a finished file (`published`) no longer count as ahead.
+  private func recycle(_ blocks: [Block], published: Bool) {
+    guard !blocks.isEmpty else { return }
+    condition.lock()
+    for block in blocks {
+      block.count = 0
+      freeBlocks.append(block)
+    }
+    if published {
+      ahead -= blocks.count * Self.blockBytes
+      condition.broadcast()
+    }
+    condition.unlock()
+  }
+
+  /// Reads file `index` and encodes it (or only checks it), without touching shared state.
+  private func make(_ index: Int, compressor: ZstdCompressor?, buffer: UnsafeMutableRawBufferPointer) throws
+    -> Output
+  {
+    let item = items[index]
+    let latest = generation == .latest
+    var output = Output()
+    guard case .encode = item.job else {
+      output.fingerprint = try read(item, hashing: latest, buffer: buffer) { _ in }
+      try checkSize(output.fingerprint, item)
+      return output
+    }
+    var spill: ScratchFile?
+    defer {
+      if let spill { try? spill.close() }
+      recycle(output.blocks, published: false)
+    }
+    func keep(_ bytes: UnsafeRawBufferPointer) throws {
+      guard bytes.count > 0 else { return }
+      output.size += UInt64(bytes.count)
+      if spill == nil && output.size > UInt64(Self.memberBytes) {
+        let path = scratch.path(for: "media-\(index)")
+        let file = try ScratchFile(path: path, location: item.location)
+        spill = file
+        output.spillPath = path
+        for block in output.blocks { try file.write(UnsafeRawBufferPointer(rebasing: block.storage[0..<block.count])) }
+        recycle(output.blocks, published: false)
+        output.blocks = []
+      }
+      if let spill { return try spill.write(bytes) }
+      var rest = bytes
+      while !rest.isEmpty {
+        if output.blocks.last.map({ $0.count == Self.blockBytes }) ?? true { output.blocks.append(freeBlock()) }
+        let block = output.blocks[output.blocks.count - 1]
+        let count = min(rest.count, Self.blockBytes - block.count)
+        UnsafeMutableRawBufferPointer(rebasing: block.storage[block.count..<(block.count + count)])
+          .copyMemory(from: UnsafeRawBufferPointer(rebasing: rest[rest.startIndex..<(rest.startIndex + count)]))
+        block.count += count
+        rest = UnsafeRawBufferPointer(rebasing: rest[(rest.startIndex + count)...])
+      }
+    }
+    output.fingerprint = try read(item, hashing: latest, buffer: buffer) { chunk in
+      if let compressor {
+        try compressor.compress(chunk, into: keep)
+      } else {
+        try keep(chunk)
+      }
+    }
+    if let compressor { try compressor.finish(into: keep) }
+    try spill?.close()
+    spill = nil
+    try checkSize(output.fingerprint, item)
+    // Handed over whole: the deferred recycling must not free them.
+    let made = output
+    output.blocks = []
+    return made
+  }
+
+  /// Refuses a file too large for the Latest manifest's 32-bit sizes.
+  private func checkSize(_ fingerprint: (sha1: [UInt8], size: Int64)?, _ item: Item) throws {
+    guard let size = fingerprint?.size, size > Int64(UInt32.max) else { return }
+    throw DeckError(
+      .invalidRequest, at: item.location,
+      "the file is \(size) bytes; a package of the latest generation records sizes up to 4 GiB only")
+  }
+
+  /// Reads the item's blob front to back, handing each chunk to `body`, and returns the SHA-1
+  /// and size of its bytes when `hashing`. Stops with `CancellationError` on ``stop()``.
+  private func read(
+    _ item: Item, hashing: Bool, buffer: UnsafeMutableRawBufferPointer,
+    _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) throws -> (sha1: [UInt8], size: Int64)? {
+    var hasher = hashing ? SHA1() : nil
+    var size: Int64 = 0
+    do {
+      let reader = try item.blob.source.openReader()
+      while true {
+        if isCancelled { throw CancellationError() }
+        let count = try reader.read(into: buffer)
+        if count == 0 { break }
+        let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        hasher?.update(chunk)
+        size += Int64(count)
+        try body(chunk)
+      }
+    } catch let error as DeckError {
+      throw error
+    } catch let error as CancellationError {
+      throw error
+    } catch {
+      throw DeckError(.unreadableFile, at: item.location, "cannot read the media file from its source (\(error))")
+    }
+    guard var hasher else { return nil }
+    return (hasher.finalize(), size)
+  }
+
+  // MARK: - The archive's side
+
+  /// Waits until file `index` is done and returns its slot.
+  ///
+  /// - Throws: the file's error.
+  private func finished(_ index: Int) throws -> Slot {
+    let slot = slots[index]
+    condition.lock()
+    defer { condition.unlock() }
+    while !slot.done { condition.wait() }
+    if let failure = slot.failure { throw failure }
+    return slot
+  }
+
+  /// Hands the next block of file `index` over to the archive, or nil when none is left.
+  private func takeBlock(_ index: Int) -> Block? {
+    let slot = slots[index]
+    condition.lock()
+    defer { condition.unlock() }
+    guard slot.taken < slot.blocks.count else { return nil }
+    slot.taken += 1
+    return slot.blocks[slot.taken - 1]
+  }
+
+  /// Drops what is left of file `index` (the archive has read it, or gave up), and its blocks
+  /// the archive has not given back.
+  private func release(_ index: Int) {
+    let slot = slots[index]
+    condition.lock()
+    let left = Array(slot.blocks[slot.taken...])
+    slot.blocks = []
+    slot.taken = 0
+    let spillPath = slot.spillPath
+    slot.spillPath = nil
+    condition.unlock()
+    recycle(left, published: true)
+    if let spillPath { try? FileManager.default.removeItem(atPath: spillPath) }
+  }
+
+  /// File `index` as the archive reads it.
+  private final class MemberSource: ZipMemberSource {
+    let workers: MediaWorkers
+    let index: Int
+    private var spill: FileByteSource?
+    private var copy: ZipEntryStream?
+    /// The block being read, and how much of it is read.
+    private var block: Block?
+    private var offset = 0
+
+    init(workers: MediaWorkers, index: Int) {
+      self.workers = workers
+      self.index = index
+    }
+
+    func open() throws -> ZipMemberSourceForm {
+      let slot = try workers.finished(index)
+      if case .check(let zip, let member) = workers.items[index].job {
+        let (stream, form) = try zip.openStored(member)
+        copy = stream
+        return .compressed(method: form.method, crc: form.crc, size: form.size)
+      }
+      if let path = slot.spillPath {
+        spill = try FileByteSource(path: path, location: workers.items[index].location)
+      }
+      return .bytes(size: slot.encodedSize)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+      if let copy { return try copy.read(into: buffer) }
+      if let spill { return try spill.read(into: buffer) }
+      while block == nil || offset == block?.count {
+        if let used = block { workers.recycle([used], published: true) }
+        block = workers.takeBlock(index)
+        offset = 0
+        if block == nil { return 0 }
+      }
+      guard let block else { return 0 }
+      let count = min(buffer.count, block.count - offset)
+      buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: block.storage[offset..<(offset + count)]))
+      offset += count
+      return count
+    }
+
+    func close() {
+      copy?.close()
+      copy = nil
+      spill = nil
+      if let used = block { workers.recycle([used], published: true) }
+      block = nil
+      offset = 0
+      workers.release(index)
+    }
+  }
+}
