@@ -68,9 +68,11 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   static func missingMedia(in collection: DeckCollection) -> [String] {
     let present = Set(collection.media.map { $0.name.precomposedStringWithCanonicalMapping })
     var missing = Set<String>()
+    // Notes name the same files over and over; look each name up once.
+    var seen = Set<String>()
     for note in collection.notes {
       for field in note.fields {
-        for name in MediaReferences.fileNames(in: field) {
+        for name in MediaReferences.fileNames(in: field) where seen.insert(name).inserted {
           let normalized = name.precomposedStringWithCanonicalMapping
           if !present.contains(normalized) { missing.insert(normalized) }
         }

@@ -23,16 +23,23 @@ package final class ZstdCompressor: @unchecked Sendable {
   /// Creates a compressor at `level` (0 means zstd's default, 3; 1 to 19 trade speed for size).
   ///
   /// With `workers` above 0, zstd compresses on that many threads of its own (as Anki does for
-  /// collections above 10 MiB); the frame is the same kind either way. A libzstd built without
-  /// threads ignores it.
-  package init(level: Int32 = 3, workers: Int32 = 0, location: SourceLocation = SourceLocation(file: "(zstd)")) {
+  /// collections above 10 MiB), in jobs of `jobSize` bytes (0: zstd's default, which for level
+  /// 3 is 8 MiB and holds some 16 MiB per thread); the frame is the same kind either way, and
+  /// its bytes do not depend on the number of threads. A libzstd built without threads ignores
+  /// both.
+  package init(
+    level: Int32 = 3, workers: Int32 = 0, jobSize: Int32 = 0, location: SourceLocation = SourceLocation(file: "(zstd)")
+  ) {
     self.location = location
     self.context = ZSTD_createCCtx()
     self.output = .allocate(byteCount: max(ZSTD_CStreamOutSize(), 1 << 16), alignment: 16)
     if let context {
       let result = ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
       if ZSTD_isError(result) != 0 { setupError = String(cString: ZSTD_getErrorName(result)) }
-      if workers > 0 { _ = ZSTD_CCtx_setParameter(context, ZSTD_c_nbWorkers, workers) }
+      if workers > 0 {
+        _ = ZSTD_CCtx_setParameter(context, ZSTD_c_nbWorkers, workers)
+        if jobSize > 0 { _ = ZSTD_CCtx_setParameter(context, ZSTD_c_jobSize, jobSize) }
+      }
     } else {
       setupError = "zstd could not allocate an encoder"
     }

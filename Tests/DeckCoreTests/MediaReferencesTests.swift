@@ -22,6 +22,10 @@ struct MediaReferencesTests {
     Case(field: #"<img src="">"#, names: []),
     Case(field: "<img src=\"caf\u{E9}.png\">", names: ["caf\u{E9}.png"]),
     Case(field: "unterminated <img src=\"x.png\"", names: []),
+    Case(field: "[sound:a.mp3][SOUND:b.mp3] [x] [sound:c.mp3", names: ["a.mp3", "b.mp3"]),
+    Case(field: "[[sound:a.mp3]] [sound:] [soun", names: ["a.mp3"]),
+    Case(field: "text ending in [", names: []),
+    Case(field: "[sound:a.mp3]<img src=b.png>[sound:d.ogg]", names: ["a.mp3", "b.png", "d.ogg"]),
   ]
 
   @Test(arguments: cases)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Finds the media files a field refers to, the way Anki does when it exports or checks media:
 /// `src`/`data` attributes of `img`, `audio`, `video`, `object` and `source` tags, and
 /// `[sound:…]` tags. Names with a path separator (remote URLs, folders) are skipped, because
@@ -8,7 +14,10 @@ package enum MediaReferences {
     var field = field
     return field.withUTF8 { bytes in
       // Most fields name no file: without a '<' or a '[' there is nothing to look at.
-      guard bytes.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "[") }) else {
+      guard
+        index(of: UInt8(ascii: "<"), in: bytes, from: 0) != nil
+          || index(of: UInt8(ascii: "["), in: bytes, from: 0) != nil
+      else {
         return []
       }
       var names: [String] = []
@@ -26,17 +35,16 @@ package enum MediaReferences {
   private static let soundOpener = Array("[sound:".utf8)
 
   private static func collectSoundTags(_ bytes: UnsafeBufferPointer<UInt8>, into names: inout [String]) {
-    var index = 0
-    while index + soundOpener.count <= bytes.count {
-      if bytes[index] == UInt8(ascii: "["), matches(bytes, at: index, soundOpener) {
-        let start = index + soundOpener.count
-        if let end = bytes[start...].firstIndex(of: UInt8(ascii: "]")) {
-          names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
-          index = end + 1
-          continue
-        }
+    let opener = soundOpener
+    var from = 0
+    while let open = index(of: UInt8(ascii: "["), in: bytes, from: from), open + opener.count <= bytes.count {
+      from = open + 1
+      guard matches(bytes, at: open, opener) else { continue }
+      let start = open + opener.count
+      if let end = index(of: UInt8(ascii: "]"), in: bytes, from: start) {
+        names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        from = end + 1
       }
-      index += 1
     }
   }
 
@@ -45,16 +53,17 @@ package enum MediaReferences {
   }
 
   private static func collectHTMLTags(_ bytes: UnsafeBufferPointer<UInt8>, into names: inout [String]) {
-    var index = 0
-    while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
-      guard let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) else { return }
+    let tagNames = mediaTagNames
+    var from = 0
+    while let open = index(of: UInt8(ascii: "<"), in: bytes, from: from) {
+      guard let close = index(of: UInt8(ascii: ">"), in: bytes, from: open) else { return }
       let tagStart = open + 1
-      index = close + 1
+      from = close + 1
       guard let nameEnd = bytes[tagStart..<close].firstIndex(where: isSpace), nameEnd > tagStart else {
         continue
       }
       let nameLength = nameEnd - tagStart
-      let isMediaTag = mediaTagNames.contains { name in
+      let isMediaTag = tagNames.contains { name in
         name.count == nameLength && matches(bytes, at: tagStart, name)
       }
       guard isMediaTag else { continue }
@@ -102,6 +111,15 @@ package enum MediaReferences {
       }
     }
     return nil
+  }
+
+  /// The index of the first `byte` in `bytes` at or after `start`, or nil: a `memchr`, many
+  /// times faster than a byte loop over fields that are mostly text.
+  private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard let base = bytes.baseAddress, start < bytes.count,
+      let found = memchr(base + start, Int32(byte), bytes.count - start)
+    else { return nil }
+    return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
   }
 
   private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ pattern: [UInt8]) -> Bool {
