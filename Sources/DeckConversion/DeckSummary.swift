@@ -48,7 +48,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
     reviews = collection.reviews.count
     let deckNames = Dictionary(
       collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-    decks = Set(collection.cards.map { deckNames[$0.deckID] ?? "(missing deck \($0.deckID))" }).sorted()
+    decks = Set(Set(collection.cards.map(\.deckID)).map { deckNames[$0] ?? "(missing deck \($0))" }).sorted()
     let usedNoteTypeIDs = Set(collection.notes.map(\.noteTypeID))
     let keepsEveryNoteType = deck.formatName.hasPrefix("colpkg")
     unusedNoteTypes = collection.noteTypes.filter { !usedNoteTypeIDs.contains($0.id) }.map(\.name).sorted()

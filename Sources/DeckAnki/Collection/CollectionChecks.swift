@@ -16,28 +16,33 @@ enum CollectionChecks {
     let fieldCounts = Dictionary(
       collection.noteTypes.map { ($0.id, $0.fields.count) }, uniquingKeysWith: { first, _ in first })
     var noteIDs = Set<Int64>()
+    // A row's location is made only for a problem: most rows have none.
     for note in collection.notes {
       noteIDs.insert(note.id)
-      let row = location.table("notes", row: note.id)
       guard let expected = fieldCounts[note.noteTypeID] else {
-        report("unknown-note-type", row, "note uses note type \(note.noteTypeID), which the collection does not define")
+        report(
+          "unknown-note-type", location.table("notes", row: note.id),
+          "note uses note type \(note.noteTypeID), which the collection does not define")
         continue
       }
       if note.fields.count != expected {
         report(
-          "field-count", row,
+          "field-count", location.table("notes", row: note.id),
           "note has \(note.fields.count) field\(note.fields.count == 1 ? "" : "s"), but its note type has \(expected); Anki would refuse it on import"
         )
       }
     }
     let deckIDs = Set(collection.decks.map(\.id))
     for card in collection.cards {
-      let row = location.table("cards", row: card.id)
       if !noteIDs.contains(card.noteID) {
-        report("orphan-card", row, "card belongs to note \(card.noteID), which does not exist")
+        report(
+          "orphan-card", location.table("cards", row: card.id),
+          "card belongs to note \(card.noteID), which does not exist")
       }
       if !deckIDs.contains(card.deckID) {
-        report("unknown-deck", row, "card is in deck \(card.deckID), which the collection does not define")
+        report(
+          "unknown-deck", location.table("cards", row: card.id),
+          "card is in deck \(card.deckID), which the collection does not define")
       }
     }
     return warnings.finished()

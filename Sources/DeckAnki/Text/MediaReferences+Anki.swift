@@ -55,28 +55,29 @@ extension MediaReferences {
   static func mayHoldLaTeX(_ field: String) -> Bool {
     var field = field
     return field.withUTF8 { bytes in
-      let latex: [UInt8] = Array("latex]".utf8)
+      guard let base = bytes.baseAddress else { return false }
       var index = 0
-      while index < bytes.count {
-        // Jump from '[' to '['; most fields have none.
-        guard let open = bytes[index...].firstIndex(of: UInt8(ascii: "[")) else { return false }
-        let next = open + 1
+      // Jump from '[' to '[' (a `memchr`); most fields have none.
+      while index < bytes.count, let open = memchr(base + index, Int32(UInt8(ascii: "[")), bytes.count - index) {
+        let next = base.distance(to: open.assumingMemoryBound(to: UInt8.self)) + 1
         if next < bytes.count, bytes[next] == UInt8(ascii: "$") { return true }
-        if next + latex.count <= bytes.count {
-          var matched = true
-          for offset in 0..<latex.count {
-            let byte = bytes[next + offset]
-            let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-            if lower != latex[offset] {
-              matched = false
-              break
-            }
-          }
-          if matched { return true }
-        }
+        if startsLaTeXTag(bytes, at: next) { return true }
         index = next
       }
       return false
+    }
+  }
+
+  /// Whether `latex]`, in any case, starts at `index` of `bytes`.
+  private static func startsLaTeXTag(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+    let tag: StaticString = "latex]"
+    guard index + tag.utf8CodeUnitCount <= bytes.count else { return false }
+    return tag.withUTF8Buffer { tag in
+      for offset in 0..<tag.count {
+        let byte = bytes[index + offset]
+        if (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) != tag[offset] { return false }
+      }
+      return true
     }
   }
 

@@ -107,11 +107,13 @@ package struct AnkiPackageWriter: Sendable {
     // made ready on worker threads, while this one writes the archive. The collection member
     // comes last, so the media are written while it is built.
     let finalContent = content
+    // The notes' sort fields and checksums are computed on a third thread while the cards go in.
+    let sortFields = BackgroundWork { NoteSortFields.of(finalContent.notes, noteTypes: finalContent.noteTypes) }
     let collectionWork = BackgroundWork { [options, progress] in
       try Self.buildCollection(
         CollectionWriter(
           collection: finalContent, deckOptions: deckOptions, kind: options.kind, location: collectionLocation,
-          progress: progress),
+          progress: progress, sortFields: { try sortFields.wait() }),
         generation: generation, scratch: scratch, location: collectionLocation, progress: progress)
     }
     let media: [MediaPackager.Entry]

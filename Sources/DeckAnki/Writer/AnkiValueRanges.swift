@@ -48,10 +48,10 @@ enum AnkiValueRanges {
       )
       result.creationTime = fitted
     }
-    fitEach(&result.cards, with: fittedCard, location: location, log: &log) { card in
+    fitEach(&result.cards, with: fittedCard, inRange: cardIsInRange, location: location, log: &log) { card in
       (item: "card \(card.id)", subject: "")
     }
-    fitEach(&result.reviews, with: fittedReview, location: location, log: &log) { review in
+    fitEach(&result.reviews, with: fittedReview, inRange: reviewIsInRange, location: location, log: &log) { review in
       (item: "review \(review.id)", subject: "review of card \(review.cardID): ")
     }
     return result
@@ -61,10 +61,10 @@ enum AnkiValueRanges {
   /// needs no change, and its arrays are then not copied), and reports each change at the item
   /// `describe` names, its message starting with the subject `describe` gives.
   private static func fitEach<Row>(
-    _ rows: inout [Row], with fit: (Row, inout Changes) -> Row, location: SourceLocation,
-    log: inout DiagnosticLog, describe: (Row) -> (item: String, subject: String)
+    _ rows: inout [Row], with fit: (Row, inout Changes) -> Row, inRange isInRange: (Row) -> Bool,
+    location: SourceLocation, log: inout DiagnosticLog, describe: (Row) -> (item: String, subject: String)
   ) {
-    for index in rows.indices {
+    for index in rows.indices where !isInRange(rows[index]) {
       var changes = Changes()
       let row = fit(rows[index], &changes)
       guard !changes.isEmpty else { continue }
@@ -100,6 +100,23 @@ enum AnkiValueRanges {
     {
       Code(rawValue: fit(value.rawValue, range, column)) ?? value
     }
+  }
+
+  /// Whether ``fittedCard(_:_:)`` would leave `card` as it is: a quick test, as most cards are.
+  private static func cardIsInRange(_ card: Card) -> Bool {
+    let s = card.scheduling
+    return ordinal.contains(Int64(card.templateOrdinal)) && cardType.contains(Int64(s.type.rawValue))
+      && queue.contains(Int64(s.queue.rawValue)) && due.contains(s.due) && interval.contains(Int64(s.interval))
+      && easeFactor.contains(Int64(s.easeFactor)) && counter.contains(Int64(s.reviews))
+      && counter.contains(Int64(s.lapses)) && counter.contains(Int64(s.remainingSteps)) && due.contains(s.originalDue)
+      && flags.contains(Int64(s.flags))
+  }
+
+  /// Whether ``fittedReview(_:_:)`` would leave `review` as it is.
+  private static func reviewIsInRange(_ review: Review) -> Bool {
+    reviewButton.contains(Int64(review.ease)) && reviewInterval.contains(review.interval)
+      && reviewInterval.contains(review.lastInterval) && reviewEase.contains(Int64(review.easeFactor))
+      && reviewDuration.contains(Int64(review.duration)) && reviewKind.contains(Int64(review.kind.rawValue))
   }
 
   private static func fittedCard(_ card: Card, _ changes: inout Changes) -> Card {

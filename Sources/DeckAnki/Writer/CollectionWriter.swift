@@ -67,6 +67,10 @@ struct CollectionWriter {
   let location: SourceLocation
   /// Where the rows written are counted, or nil.
   var progress: ProgressReporter? = nil
+  /// The notes' sort fields and checksums, in note order (``NoteSortFields/of(_:noteTypes:)``
+  /// of the collection), asked for once the cards and reviews are in: the package writer hands
+  /// over work computing them on another thread meanwhile.
+  var sortFields: (() throws -> [NoteSortFields])? = nil
 
   /// How many rows are written between two progress reports (a multiple of ``rowsPerStatement``).
   static let progressStep = 2048
@@ -95,9 +99,9 @@ struct CollectionWriter {
     try database.execute(Self.schemaSQL)
     try database.execute("BEGIN")
     try insertHeader(database)
-    try insertNotes(database)
     try insertCards(database)
     try insertReviews(database)
+    try insertNotes(database)
     try database.execute(Self.indexSQL)
     try database.execute("COMMIT")
     if pageSize != 4096 { try database.execute("VACUUM") }
@@ -145,22 +149,20 @@ struct CollectionWriter {
   // MARK: - Rows
 
   private func insertNotes(_ database: SQLiteDatabase) throws {
-    let sortFields = Dictionary(
-      collection.noteTypes.map { ($0.id, $0.sortFieldIndex) }, uniquingKeysWith: { first, _ in first })
+    let derived = try sortFields?() ?? NoteSortFields.of(collection.notes, noteTypes: collection.noteTypes)
+    guard derived.count == collection.notes.count else {
+      preconditionFailure("sort fields for \(derived.count) notes, not \(collection.notes.count)")
+    }
     // `tags` and `flds` are assembled in reused buffers, not as new strings per note.
     var tags: [UInt8] = []
     var fields: [UInt8] = []
+    var noteIndex = 0
     try insertRows(
       collection.notes, into: "notes", values: "(?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')", parameters: 9,
       phase: .writingNotes, database
     ) { note, statement, first in
-      let sortIndex = sortFields[note.noteTypeID] ?? 0
-      let firstField = AnkiFieldText.strippingHTMLPreservingMediaFileNames(note.fields.first ?? "")
-      let sortField =
-        sortIndex == 0
-        ? firstField
-        : AnkiFieldText.strippingHTMLPreservingMediaFileNames(
-          note.fields.indices.contains(sortIndex) ? note.fields[sortIndex] : "")
+      let columns = derived[noteIndex]
+      noteIndex += 1
       tags.removeAll(keepingCapacity: true)
       if !note.tags.isEmpty {
         for tag in note.tags {
@@ -182,8 +184,8 @@ struct CollectionWriter {
       tags.withUnsafeBufferPointer { statement.bind(first + 6, utf8: $0) }
       fields.withUnsafeBufferPointer { statement.bind(first + 7, utf8: $0) }
       // Bound as text; the column's integer affinity stores "12" as 12, exactly as Anki does.
-      statement.bind(first + 8, text: sortField)
-      statement.bind(first + 9, int64: Int64(AnkiFieldText.checksum(firstField)))
+      statement.bind(first + 8, text: columns.sortField)
+      statement.bind(first + 9, int64: Int64(columns.checksum))
     }
   }
 

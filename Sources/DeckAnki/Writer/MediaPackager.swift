@@ -70,27 +70,28 @@ enum MediaPackager {
   /// The normalised names of every file the notes and note types refer to, the way Anki's
   /// exporter gathers them.
   static func referencedNames(in collection: DeckCollection) -> Set<[Unicode.Scalar]> {
-    var names = Set<[Unicode.Scalar]>()
-    // Notes name the same files over and over; normalise each name once.
-    var seen = Set<[UInt8]>()
-    func insert(_ name: String) {
-      guard seen.insert(Array(name.utf8)).inserted else { return }
-      let normalized = MediaFileName.normalized(name)
-      if !normalized.isEmpty { names.insert(Array(normalized.unicodeScalars)) }
-    }
+    // Notes name the same files over and over: gather the names first, normalise each once.
+    var found = Set<[UInt8]>()
     let svg = Dictionary(collection.noteTypes.map { ($0.id, $0.latexSVG) }, uniquingKeysWith: { first, _ in first })
     for note in collection.notes {
+      let noteSVG = svg[note.noteTypeID] ?? false
       for field in note.fields {
-        MediaReferences.fileNames(in: field).forEach(insert)
-        MediaReferences.latexFileNames(in: field, svg: svg[note.noteTypeID] ?? false).forEach(insert)
+        for name in MediaReferences.fileNames(in: field) { found.insert(Array(name.utf8)) }
+        for name in MediaReferences.latexFileNames(in: field, svg: noteSVG) { found.insert(Array(name.utf8)) }
       }
     }
     for noteType in collection.noteTypes {
-      MediaReferences.underscoredFileNames(inCSS: noteType.css).forEach(insert)
+      var names = MediaReferences.underscoredFileNames(inCSS: noteType.css)
       for template in noteType.templates {
-        MediaReferences.underscoredFileNames(inTemplate: template.questionFormat).forEach(insert)
-        MediaReferences.underscoredFileNames(inTemplate: template.answerFormat).forEach(insert)
+        names += MediaReferences.underscoredFileNames(inTemplate: template.questionFormat)
+        names += MediaReferences.underscoredFileNames(inTemplate: template.answerFormat)
       }
+      for name in names { found.insert(Array(name.utf8)) }
+    }
+    var names = Set<[Unicode.Scalar]>()
+    for name in found {
+      let normalized = MediaFileName.normalized(String(decoding: name, as: UTF8.self))
+      if !normalized.isEmpty { names.insert(Array(normalized.unicodeScalars)) }
     }
     return names
   }
