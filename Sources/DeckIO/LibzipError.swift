@@ -13,6 +13,12 @@ enum LibzipError {
     return String(cString: zip_error_strerror(&error))
   }
 
+  /// libzip's text for `error`.
+  static func message(_ error: zip_error_t) -> String {
+    var error = error
+    return String(cString: zip_error_strerror(&error))
+  }
+
   /// The text of the last error on `archive`.
   static func message(archive: OpaquePointer) -> String {
     String(cString: zip_strerror(archive))

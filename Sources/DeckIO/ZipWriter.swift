@@ -16,8 +16,9 @@ import Darwin
 /// try writer.close()
 /// ```
 ///
-/// libzip writes to a temporary file beside `path` and renames it on close, writing the members
-/// in the order they were added. Files added with ``addFile(name:fromPath:compression:)`` are
+/// The archive is written to a temporary file beside `path` (through a buffer: see
+/// ``ZipArchiveFile``) and renamed to `path` on close, with the members in the order they were
+/// added. Files added with ``addFile(name:fromPath:compression:)`` are
 /// read only then, so they must stay in place until ``close()``; members added with
 /// ``addStream(name:compression:from:)`` are read from their ``ZipMemberSource`` only then, so
 /// their bytes may still be in the making when the archive is closed. Every call holds one lock.
@@ -38,11 +39,15 @@ package final class ZipWriter: @unchecked Sendable {
   package init(path: String, location: SourceLocation) throws {
     self.path = path
     self.location = location
-    var code: Int32 = 0
-    guard let archive = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code) else {
-      throw DeckError(
-        .writeFailed, at: location,
-        "cannot create the zip archive (\(LibzipError.message(code: code, systemError: errno)))")
+    var error = zip_error_t()
+    zip_error_init(&error)
+    defer { zip_error_fini(&error) }
+    guard let file = ZipArchiveFile.source(path: path, error: &error) else {
+      throw DeckError(.writeFailed, at: location, "cannot create the zip archive (\(LibzipError.message(error)))")
+    }
+    guard let archive = zip_open_from_source(file, ZIP_CREATE | ZIP_TRUNCATE, &error) else {
+      zip_source_free(file)
+      throw DeckError(.writeFailed, at: location, "cannot create the zip archive (\(LibzipError.message(error)))")
     }
     self.archive = archive
   }

@@ -80,6 +80,54 @@ struct ZipStreamTests {
     #expect(broken.events == ["open", "close"])
   }
 
+  @Test("through the write buffer: members larger than it and many smaller ones read back; unzip agrees")
+  func bufferedWrites() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "b.zip")
+    let writer = try ZipWriter(path: path, location: SourceLocation(file: path))
+    // Several times the writer's buffer (256 KiB).
+    let large = Shell.randomBytes(3_000_123)
+    let small = (0..<300).map { Shell.randomBytes($0 * 13) }
+    try writer.addStream(name: "large", compression: .stored, from: Source(large, piece: 100_000))
+    for (index, data) in small.enumerated() {
+      try writer.addData(name: "small\(index)", data: data, compression: index % 2 == 0 ? .stored : .deflate(level: 1))
+    }
+    try writer.addData(name: "large2", data: large, compression: .deflate(level: 1))
+    try writer.close()
+    let reader = try ZipReader(path: path, location: SourceLocation(file: path))
+    #expect(try reader.readAll("large", limit: 1 << 24) == large)
+    #expect(try reader.readAll("large2", limit: 1 << 24) == large)
+    for (index, data) in small.enumerated() {
+      #expect(try reader.readAll("small\(index)", limit: 1 << 20) == data)
+    }
+    if Shell.has("unzip") {
+      let result = try Shell.run("unzip -t '\(path)'")
+      #expect(String(decoding: result.output, as: UTF8.self).contains("No errors detected"))
+    }
+  }
+
+  @Test("the archive replaces a file at its path only once complete, with the mode the umask gives")
+  func replacesOnlyWhenComplete() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "kept.zip")
+    try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+    let failing = try ZipWriter(path: path, location: SourceLocation(file: path))
+    try failing.addStream(name: "broken", compression: .stored, from: Source(Shell.randomBytes(10_000), failAfter: 10))
+    #expect(throws: DeckError.self) { try failing.close() }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("old".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["kept.zip"])
+
+    let writer = try ZipWriter(path: path, location: SourceLocation(file: path))
+    try writer.addData(name: "a", data: Data("new".utf8), compression: .stored)
+    try writer.close()
+    let reader = try ZipReader(path: path, location: SourceLocation(file: path))
+    #expect(try reader.readAll("a", limit: 10) == Data("new".utf8))
+    let mask = umask(0o022)
+    umask(mask)
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode == 0o666 & ~Int(mask))
+  }
+
   @Test("a member read as stored elsewhere is copied as it is: method, CRC and bytes")
   func storedCopy() throws {
     let scratch = try TemporaryDirectory()
