@@ -49,8 +49,8 @@ let package = Package(
     /// The one ordered-JSON core: a value type, a parser with line/column and a depth limit, and
     /// a writer. Internal to the package (its API is `package`), not a product.
     .target(name: "JSONCore", dependencies: ["DeckCore"]),
-    /// Thin wrappers over SQLite, libzip and libzstd, plus the protobuf wire codec and SHA-1.
-    .target(name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd"]),
+    /// Thin wrappers over SQLite, libzip, libzstd and zlib, plus the protobuf wire codec and SHA-1.
+    .target(name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd", "CZlib"]),
 
     // MARK: Formats
     /// Anki packages (.apkg, .colpkg) of every generation.
