@@ -71,12 +71,13 @@ enum CSVLossReport {
   private static func deckLosses(
     _ collection: DeckCollection, deckOfNote: [Int64: Int64], warn: (String, String) -> Void
   ) {
-    var decksOfNote: [Int64: Set<Int64>] = [:]
+    // A note is split when one of its cards' home deck is not the deck its row names.
+    var splitNoteIDs: Set<Int64> = []
     for card in collection.cards {
       let home = card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
-      decksOfNote[card.noteID, default: []].insert(home)
+      if let named = deckOfNote[card.noteID], named != home { splitNoteIDs.insert(card.noteID) }
     }
-    let split = collection.notes.filter { (decksOfNote[$0.id]?.count ?? 0) > 1 }
+    let split = collection.notes.filter { splitNoteIDs.contains($0.id) }
     if !split.isEmpty {
       warn(
         "csv-deck",

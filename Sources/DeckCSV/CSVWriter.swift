@@ -77,15 +77,17 @@ package struct CSVWriter: Sendable {
       )
     }
 
-    // The deck of each note: the home deck of its card with the lowest template ordinal.
-    var firstCard: [Int64: Card] = [:]
+    // The deck of each note: the home deck of its card with the lowest template ordinal. Only
+    // the ordinal and the deck are kept per note, not the card (a million-note deck's cards
+    // would otherwise be held twice).
+    var firstCard: [Int64: (ordinal: Int, homeDeckID: Int64)] = [:]
+    firstCard.reserveCapacity(collection.notes.count)
     for card in collection.cards {
-      if let known = firstCard[card.noteID], known.templateOrdinal <= card.templateOrdinal { continue }
-      firstCard[card.noteID] = card
+      if let known = firstCard[card.noteID], known.ordinal <= card.templateOrdinal { continue }
+      let homeDeckID = card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
+      firstCard[card.noteID] = (card.templateOrdinal, homeDeckID)
     }
-    let deckOfNote = firstCard.mapValues { card in
-      card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
-    }
+    let deckOfNote = firstCard.mapValues(\.homeDeckID)
     func deckName(_ note: Note) -> String {
       deckOfNote[note.id].flatMap { decks[$0]?.name } ?? ""
     }
