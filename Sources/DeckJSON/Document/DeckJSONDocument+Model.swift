@@ -162,10 +162,12 @@ struct DeckJSONModelMapping {
   private(set) var warnings: [Diagnostic] = []
   private var noteTypesByID: [Int64: NoteType] = [:]
   private var noteTypesByName: [String: NoteType] = [:]
+  // Sets of ids, not ids with their indexes: a million-note deck's index would cost some
+  // 100 MB. The first index of a duplicate is looked up when one is found (notes and cards are
+  // appended in document order, so a note's or card's index is its position).
   private var noteIDs = Set<Int64>()
-  /// The index in `notes` of each id the document gives (not derived), for duplicate ids.
-  private var givenNoteIDs: [Int64: Int] = [:]
-  private var cardIndexes: [Int64: Int] = [:]
+  /// The ids the document gives (not derived), for duplicate ids.
+  private var givenNoteIDs = Set<Int64>()
   private var deckIDsByName: [String: Int64] = [:]
   private var deckIDs = Set<Int64>()
   private var cardIDs = Set<Int64>()
@@ -208,6 +210,8 @@ struct DeckJSONModelMapping {
     collection.notes.reserveCapacity(notes)
     collection.cards.reserveCapacity(cards)
     collection.reviews.reserveCapacity(reviews)
+    noteIDs.reserveCapacity(notes)
+    cardIDs.reserveCapacity(cards)
   }
 
   /// `notes[index]`; notes come before cards.
@@ -224,13 +228,11 @@ struct DeckJSONModelMapping {
         return noteType
       }
     }
-    if let id = note.id {
-      if let first = givenNoteIDs[id] {
-        throw problem(
-          "notes[\(index)].id",
-          "notes[\(first)] has the same id \(id); cards refer to notes by id, so each note needs its own")
-      }
-      givenNoteIDs[id] = index
+    if let id = note.id, !givenNoteIDs.insert(id).inserted {
+      let first = collection.notes.firstIndex { $0.id == id } ?? 0
+      throw problem(
+        "notes[\(index)].id",
+        "notes[\(first)] has the same id \(id); cards refer to notes by id, so each note needs its own")
     }
     collection.notes.append(mapped)
     noteIDs.insert(mapped.id)
@@ -239,12 +241,12 @@ struct DeckJSONModelMapping {
   /// `cards[index]`, after every note; cards come before reviews.
   mutating func add(card: CardJSON, index: Int) throws {
     let path = "cards[\(index)]"
-    if let first = cardIndexes[card.id] {
+    if !cardIDs.insert(card.id).inserted {
+      let first = collection.cards.firstIndex { $0.id == card.id } ?? 0
       throw problem(
         path + ".id",
         "cards[\(first)] has the same id \(card.id); reviews refer to cards by id, so each card needs its own")
     }
-    cardIndexes[card.id] = index
     guard noteIDs.contains(card.note) else { throw problem(path + ".note", "no note has the id \(card.note)") }
     let deckID: Int64
     switch card.deck {
@@ -267,7 +269,6 @@ struct DeckJSONModelMapping {
             reviews: $0.reviews, lapses: $0.lapses, remainingSteps: $0.remainingSteps, flags: $0.flags,
             originalDue: $0.originalDue, originalDeckID: $0.originalDeck, data: $0.data)
         } ?? CardScheduling()))
-    cardIDs.insert(card.id)
   }
 
   /// `reviews[index]`, after every card.
