@@ -1,7 +1,14 @@
-/// A number Anki stores in a column whose values it defines and names (a card's type and queue,
-/// a review's kind). Any other value a collection holds is kept as it is, so a deck converts
-/// without losing it, and is shown as its number.
-package protocol AnkiCode: RawRepresentable, CustomStringConvertible where RawValue == Int {
+/// A number Anki stores in a column whose values it defines and names: a card's type
+/// (``CardType``) and queue (``CardQueue``), a review's kind (``ReviewKind``). Any other value a
+/// collection holds is kept as it is, so a deck converts without losing it, and is shown as its
+/// number.
+///
+/// ```swift
+/// CardQueue.buriedByUser.description   // "buried by user"
+/// CardQueue(rawValue: 7).description   // "7"
+/// CardQueue.names[-1]                  // "suspended"
+/// ```
+public protocol AnkiCode: RawRepresentable, CustomStringConvertible where RawValue == Int {
   /// The name of each value Anki defines, by stored value.
   static var names: [Int: String] { get }
 }

@@ -10,7 +10,7 @@
 /// default: print("learning, relearning, or Anki's \(card.scheduling.type.rawValue)")
 /// }
 /// ```
-public struct CardType: RawRepresentable, Hashable, Sendable, CustomStringConvertible, AnkiCode {
+public struct CardType: AnkiCode, Hashable, Sendable {
   /// The value Anki stores.
   public var rawValue: Int
 
@@ -26,6 +26,6 @@ public struct CardType: RawRepresentable, Hashable, Sendable, CustomStringConver
   /// Forgotten after graduating, back in learning steps.
   public static let relearning = CardType(rawValue: 3)
 
-  /// The names Anki gives its values (see ``description``).
-  package static let names = [0: "new", 1: "learning", 2: "review", 3: "relearning"]
+  /// The names Anki gives its values, by stored value.
+  public static let names = [0: "new", 1: "learning", 2: "review", 3: "relearning"]
 }

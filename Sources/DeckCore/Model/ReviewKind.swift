@@ -1,6 +1,6 @@
 /// What kind of answer a review log entry records, as Anki records it (the `type` column of
 /// `revlog`). Anki defines the values below; any other stored value is kept as it is.
-public struct ReviewKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible, AnkiCode {
+public struct ReviewKind: AnkiCode, Hashable, Sendable {
   /// The value Anki stores.
   public var rawValue: Int
 
@@ -20,8 +20,8 @@ public struct ReviewKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// A reschedule by the FSRS optimiser.
   public static let rescheduled = ReviewKind(rawValue: 5)
 
-  /// The names Anki gives its values (see ``description``).
-  package static let names = [
+  /// The names Anki gives its values, by stored value.
+  public static let names = [
     0: "learning", 1: "review", 2: "relearning", 3: "filtered", 4: "manual", 5: "rescheduled",
   ]
 }
