@@ -144,18 +144,10 @@ public struct InMemoryMediaSource: MediaSource {
   public func openReader() throws -> any MediaByteReader { DataReader(data: data) }
 
   private final class DataReader: MediaByteReader {
-    let data: Data
-    var offset = 0
+    var bytes: DataByteSource
 
-    init(data: Data) { self.data = data }
+    init(data: Data) { bytes = DataByteSource(data) }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-      let count = min(buffer.count, data.count - offset)
-      guard count > 0 else { return 0 }
-      let start = data.startIndex + offset
-      data.copyBytes(to: buffer, from: start..<(start + count))
-      offset += count
-      return count
-    }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try bytes.read(into: buffer) }
   }
 }
