@@ -45,26 +45,33 @@ package struct DeckJSONReader: Sendable {
     let location = SourceLocation(file: path)
     let file = try MappedFile(path: path, location: location)
     progress?.start(.checkingJSON, total: Int64(file.bytes.count))
+    // Media strings are decoded and hashed on a second thread from the moment the pass finds them.
+    let precheck = splitsArrays ? MediaPrecheck(path: path) : nil
+    defer { precheck?.stop() }
     var syntax = try JSONSyntaxPass(
-      bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : []
-    ) { [progress] offset in
-      progress?.set(.checkingJSON, completed: Int64(offset))
-      file.release(below: offset - (1 << 20))
-    }
+      bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : [],
+      reached: { [progress] offset in
+        progress?.set(.checkingJSON, completed: Int64(offset))
+        file.release(below: offset - (1 << 20))
+      }, settingAside: { precheck?.add($0) })
+    precheck?.finishAdding()
     progress?.finish(.checkingJSON)
     file.releaseAll()
     if splitsArrays && syntax.canSplit {
       do {
-        return try readSplit(syntax: syntax, file: file, path: path, location: location)
+        return try readSplit(syntax: syntax, precheck: precheck, file: file, path: path, location: location)
       } catch is NeedsWholeDocument {
         // Fall through: the document must be judged whole.
       }
     }
     if splitsArrays {
       // A document whose parts cannot be judged apart: decode it whole, as before.
-      syntax = try JSONSyntaxPass(bytes: file.bytes, location: location) { offset in
-        file.release(below: offset - (1 << 20))
-      }
+      precheck?.stop()
+      syntax = try JSONSyntaxPass(
+        bytes: file.bytes, location: location,
+        reached: { offset in
+          file.release(below: offset - (1 << 20))
+        })
       file.releaseAll()
     }
     let reduced = Data(syntax.reduced)
@@ -77,14 +84,18 @@ package struct DeckJSONReader: Sendable {
     }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
-    return try mediaMapping(syntax: syntax, path: path, location: location).collection(from: document)
+    return try mediaMapping(syntax: syntax, precheck: nil, path: path, location: location).collection(from: document)
   }
 
-  /// A mapping whose media blobs are read from the document at `path`.
-  private func mediaMapping(syntax: JSONSyntaxPass, path: String, location: SourceLocation) -> DeckJSONModelMapping {
+  /// A mapping whose media blobs are read from the document at `path`, the set-aside ones
+  /// (if `precheck`, that of `syntax`) already decoded and hashed.
+  private func mediaMapping(
+    syntax: JSONSyntaxPass, precheck: MediaPrecheck?, path: String, location: SourceLocation
+  ) -> DeckJSONModelMapping {
     DeckJSONModelMapping(location: location) { [progress] index, media in
       defer { progress?.advance(.checkingMedia) }
-      return try Self.blob(for: media, index: index, syntax: syntax, path: path, location: location)
+      return try Self.blob(
+        for: media, index: index, syntax: syntax, precheck: precheck, path: path, location: location)
     }
   }
 
@@ -145,11 +156,11 @@ package struct DeckJSONReader: Sendable {
   /// the whole document would report them (every decoding problem, in document order, before
   /// any problem of meaning, such as a note naming a note type that does not exist).
   private func readSplit(
-    syntax: JSONSyntaxPass, file: MappedFile, path: String, location: SourceLocation
+    syntax: JSONSyntaxPass, precheck: MediaPrecheck?, file: MappedFile, path: String, location: SourceLocation
   ) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let reduced = Data(syntax.reduced)
     try checkFormat(reduced, location: location)
-    var mapping = mediaMapping(syntax: syntax, path: path, location: location)
+    var mapping = mediaMapping(syntax: syntax, precheck: precheck, path: path, location: location)
     let decoder = JSONDecoder()
     var document: DeckJSONDocument?
     var laterDecodingError: DecodingError?
@@ -259,16 +270,23 @@ package struct DeckJSONReader: Sendable {
       }, formatTitle: "deckport deck format")
   }
 
+  /// The blob of `media`, `media[index]`, checked against its declared SHA-1 and size.
   private static func blob(
-    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, path: String, location: SourceLocation
+    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, precheck: MediaPrecheck?, path: String,
+    location: SourceLocation
   ) throws -> MediaBlob {
     var dataLocation = location
     dataLocation.jsonPath = "media[\(index)].data"
     let blob: MediaBlob
-    if let setAside = syntax.setAsideString(for: media.data) {
-      blob = MediaBlob(
-        source: Base64FileRangeSource(
-          path: path, offset: setAside.offset, length: setAside.length, location: dataLocation))
+    if let (setAside, number) = syntax.setAsideString(for: media.data) {
+      let source = Base64FileRangeSource(
+        path: path, offset: setAside.offset, length: setAside.length, location: dataLocation)
+      if let known = precheck?.fingerprint(of: number) {
+        blob = MediaBlob(source: source, computedSHA1: known.sha1, size: known.size)
+      } else {
+        // Not decoded yet, or not valid: decoded here, where a problem is reported.
+        blob = MediaBlob(source: source)
+      }
     } else {
       guard let bytes = Data(base64Encoded: media.data) else {
         throw DeckError(.corrupt, at: dataLocation, "not valid base64")

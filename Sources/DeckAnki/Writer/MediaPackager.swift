@@ -142,7 +142,11 @@ enum MediaPackager {
       } else {
         let path = scratch.path(for: "media-\(index)")
         let file = try ScratchFile(path: path, location: memberLocation)
-        let fingerprint = try read(entry.file.blob, hashing: latest, buffer: buffer, location: memberLocation) {
+        // A fingerprint already computed from the bytes (the JSON reader's check) is not computed again.
+        let known = latest ? entry.file.blob.computedFingerprint : nil
+        let hashed = try read(
+          entry.file.blob, hashing: latest && known == nil, buffer: buffer, location: memberLocation
+        ) {
           chunk in
           if let compressor {
             try compressor.compress(chunk) { try file.write($0) }
@@ -152,7 +156,7 @@ enum MediaPackager {
         }
         if let compressor { try compressor.finish { try file.write($0) } }
         try file.close()
-        prepared.append(Prepared(name: entry.name, payload: .file(path: path), fingerprint: fingerprint))
+        prepared.append(Prepared(name: entry.name, payload: .file(path: path), fingerprint: hashed ?? known))
       }
       if let size = prepared.last?.fingerprint?.size, size > Int64(UInt32.max) {
         throw DeckError(

@@ -60,20 +60,24 @@ struct JSONSyntaxPass {
   /// Called with the offset reached, every few megabytes, so the caller can report progress
   /// and let go of the pages behind.
   private let reached: ((Int) -> Void)?
+  /// Called with each string set aside, as it is found.
+  private let settingAside: ((SetAside) -> Void)?
   private var nextReport = 0
   private static let reportStep = 8 << 20
 
-  /// Checks `bytes` and builds the reduced document.
+  /// Checks `bytes` and builds the reduced document, calling `settingAside` with each string it
+  /// sets aside (in order: the first is number 0) as soon as it has checked it.
   ///
   /// - Throws: ``DeckError`` at the line and column of the first syntax error, with the text there.
   init(
     bytes: UnsafeRawBufferPointer, location: SourceLocation, splitting: [String] = [],
-    reached: ((Int) -> Void)? = nil
+    reached: ((Int) -> Void)? = nil, settingAside: ((SetAside) -> Void)? = nil
   ) throws {
     self.bytes = bytes
     self.location = location
     self.splitting = splitting.map { Array($0.utf8) }
     self.reached = reached
+    self.settingAside = settingAside
     self.placeholderPrefix = "\u{0}" + UUID().uuidString + ":"
     reduced.reserveCapacity(min(bytes.count, splitting.isEmpty ? 1 << 24 : 1 << 20))
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte order mark
@@ -94,12 +98,12 @@ struct JSONSyntaxPass {
   /// The placeholder text for set-aside string `number`.
   func placeholder(_ number: Int) -> String { placeholderPrefix + String(number) }
 
-  /// The set-aside string a placeholder stands for, if `text` is one.
-  func setAsideString(for text: String) -> SetAside? {
+  /// The set-aside string a placeholder stands for, and its number, if `text` is one.
+  func setAsideString(for text: String) -> (string: SetAside, number: Int)? {
     guard text.hasPrefix(placeholderPrefix), let number = Int(text.dropFirst(placeholderPrefix.count)),
       setAside.indices.contains(number)
     else { return nil }
-    return setAside[number]
+    return (setAside[number], number)
   }
 
   // MARK: - Grammar
@@ -216,6 +220,7 @@ struct JSONSyntaxPass {
       reduced.append(contentsOf: Array(placeholder(setAside.count).dropFirst().utf8))
       reduced.append(UInt8(ascii: "\""))
       setAside.append(SetAside(offset: contentStart, length: contentLength))
+      settingAside?(SetAside(offset: contentStart, length: contentLength))
     } else {
       append(start..<index)
     }
