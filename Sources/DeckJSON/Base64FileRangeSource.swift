@@ -55,8 +55,17 @@ struct Base64FileRangeSource: MediaSource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+      if decodedStart == decodedEnd && buffer.count >= decoded.count {
+        // Nothing left over and room for a whole chunk: decoded straight into the caller's buffer.
+        while true {
+          guard let produced = try refill(into: buffer) else { return 0 }
+          if produced > 0 { return produced }
+        }
+      }
       while decodedStart == decodedEnd {
-        guard try refill() else { return 0 }
+        guard let produced = try refill(into: decoded) else { return 0 }
+        decodedStart = 0
+        decodedEnd = produced
       }
       let count = min(buffer.count, decodedEnd - decodedStart)
       guard count > 0, let target = buffer.baseAddress, let bytes = decoded.baseAddress else { return 0 }
@@ -65,16 +74,17 @@ struct Base64FileRangeSource: MediaSource {
       return count
     }
 
-    /// Decodes the next chunk of text; false at the end.
-    private func refill() throws -> Bool {
+    /// Decodes the next chunk of text into `target` (room for a whole chunk) and returns how
+    /// many bytes it made (0 when the chunk was too short to end a group); nil at the end.
+    private func refill(into target: UnsafeMutableRawBufferPointer) throws -> Int? {
       guard remaining > 0 else {
         guard carried == 0 else {
           throw DeckError(.corrupt, at: source.location, "not valid base64 (its length is not a multiple of 4)")
         }
-        return false
+        return nil
       }
       let wanted = min(Self.chunk, remaining)
-      guard let textStart = text.baseAddress else { return false }
+      guard let textStart = text.baseAddress else { return nil }
       let count = pread(descriptor, textStart + carried, wanted, off_t(position))
       guard count > 0 else {
         throw DeckError(.corrupt, at: source.location, "the file ended inside the media data")
@@ -85,7 +95,7 @@ struct Base64FileRangeSource: MediaSource {
       let usable = available - available % 4
       guard
         let produced = Base64.decode(
-          UnsafeRawBufferPointer(rebasing: text[0..<usable]), isLast: remaining == 0, into: decoded)
+          UnsafeRawBufferPointer(rebasing: text[0..<usable]), isLast: remaining == 0, into: target)
       else {
         throw DeckError(.corrupt, at: source.location, "not valid base64")
       }
@@ -94,9 +104,7 @@ struct Base64FileRangeSource: MediaSource {
       if carried > 0 {
         textStart.copyMemory(from: textStart + usable, byteCount: carried)
       }
-      decodedStart = 0
-      decodedEnd = produced
-      return true
+      return produced
     }
   }
 }
@@ -123,38 +131,45 @@ enum Base64 {
   /// is accepted only when `isLast` (the text ends the whole encoding).
   static func decode(_ text: UnsafeRawBufferPointer, isLast: Bool, into output: UnsafeMutableRawBufferPointer) -> Int? {
     guard text.count % 4 == 0 else { return nil }
-    guard let input = text.baseAddress?.assumingMemoryBound(to: UInt8.self), let out = output.baseAddress
-    else { return 0 }
+    guard let input = text.baseAddress, let out = output.baseAddress else { return 0 }
     let groups = text.count / 4
     guard output.count >= groups * 3 else { return nil }
     return tables.withUnsafeBufferPointer { tables -> Int? in
       guard let table = tables.baseAddress else { return nil }
-      var written = 0
-      for group in 0..<groups {
-        let at = input + group &* 4
-        let value =
-          table[Int(at[0])] | table[256 &+ Int(at[1])] | table[512 &+ Int(at[2])] | table[768 &+ Int(at[3])]
-        if value & (1 << 31) == 0 {
-          out.storeBytes(of: UInt8(truncatingIfNeeded: value &>> 16), toByteOffset: written, as: UInt8.self)
-          out.storeBytes(of: UInt8(truncatingIfNeeded: value &>> 8), toByteOffset: written &+ 1, as: UInt8.self)
-          out.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: written &+ 2, as: UInt8.self)
-          written &+= 3
-          continue
-        }
-        // Padding, which only the very last group may have: "xx==" or "xxx=".
-        guard isLast, group == groups - 1, at[3] == UInt8(ascii: "=") else { return nil }
-        let head = table[Int(at[0])] | table[256 &+ Int(at[1])]
-        guard head & (1 << 31) == 0 else { return nil }
-        out.storeBytes(of: UInt8(truncatingIfNeeded: head &>> 16), toByteOffset: written, as: UInt8.self)
-        written &+= 1
-        if at[2] != UInt8(ascii: "=") {
-          let third = head | table[512 &+ Int(at[2])]
-          guard third & (1 << 31) == 0 else { return nil }
-          out.storeBytes(of: UInt8(truncatingIfNeeded: third &>> 8), toByteOffset: written, as: UInt8.self)
-          written &+= 1
-        }
+      /// The 24 bits of the group at `offset` (bit 31 set when a character is not base64).
+      func group(at offset: Int) -> UInt32 {
+        let characters = UInt32(littleEndian: input.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        return table[Int(characters & 0xFF)] | table[256 &+ Int((characters &>> 8) & 0xFF)]
+          | table[512 &+ Int((characters &>> 16) & 0xFF)] | table[768 &+ Int(characters &>> 24)]
       }
-      return written
+      var written = 0
+      // Every group but the last: its three bytes stored as four (the fourth is overwritten
+      // by the next group).
+      for index in 0..<max(groups - 1, 0) {
+        let value = group(at: index &* 4)
+        guard value & (1 << 31) == 0 else { return nil }
+        out.storeBytes(of: (value &<< 8).bigEndian, toByteOffset: written, as: UInt32.self)
+        written &+= 3
+      }
+      guard groups > 0 else { return 0 }
+      // The last group, which may end with padding ("xx==" or "xxx=") when it ends the text.
+      let last = (groups - 1) * 4
+      var value = group(at: last)
+      var count = 3
+      if value & (1 << 31) != 0 {
+        func character(_ place: Int) -> Int { Int(input.load(fromByteOffset: last + place, as: UInt8.self)) }
+        let pad = Int(UInt8(ascii: "="))
+        guard isLast, character(3) == pad else { return nil }
+        value =
+          table[character(0)] | table[256 &+ character(1)] | (character(2) == pad ? 0 : table[512 &+ character(2)])
+        guard value & (1 << 31) == 0 else { return nil }
+        count = character(2) == pad ? 1 : 2
+      }
+      for place in 0..<count {
+        out.storeBytes(
+          of: UInt8(truncatingIfNeeded: value &>> (16 - 8 * place)), toByteOffset: written &+ place, as: UInt8.self)
+      }
+      return written + count
     }
   }
 }

@@ -165,8 +165,10 @@ enum JSONElementDecoder {
     /// Whether the bytes in `range` are `spelling`.
     private func spells(_ spelling: [UInt8], _ range: Range<Int>) -> Bool {
       guard spelling.count == range.count else { return false }
-      for (offset, byte) in spelling.enumerated() where bytes[range.lowerBound + offset] != byte { return false }
-      return true
+      return spelling.withUnsafeBufferPointer { spelling in
+        for offset in 0..<spelling.count where bytes[range.lowerBound &+ offset] != spelling[offset] { return false }
+        return true
+      }
     }
 
     /// Walks the members of the object here: `body` gets each key's content (plain ASCII, no
@@ -208,10 +210,10 @@ enum JSONElementDecoder {
       var position = index
       let negative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
       if negative { position += 1 }
-      guard position < bytes.count, JSONBytes.isDigit(bytes[position]) else { return nil }
+      guard position < bytes.count, Self.isDigit(bytes[position]) else { return nil }
       // Accumulated negatively, so that Int64.min fits.
       var value: Int64 = 0
-      while position < bytes.count, JSONBytes.isDigit(bytes[position]) {
+      while position < bytes.count, Self.isDigit(bytes[position]) {
         let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
         let (next, underflow) = shifted.subtractingReportingOverflow(Int64(bytes[position] &- 0x30))
         guard !overflow, !underflow else { return nil }
@@ -250,8 +252,9 @@ enum JSONElementDecoder {
           index = end
           return value
         }
-        // Text other than ASCII, checked as UTF-8 by the syntax pass.
+        // Text other than ASCII, checked as UTF-8 by the syntax pass: its bytes are all 0x80 or above.
         position += 1
+        while position < bytes.count, bytes[position] >= 0x80 { position += 1 }
       }
       let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(index + 1)..<position]), as: UTF8.self)
       index = position + 1
@@ -272,6 +275,7 @@ enum JSONElementDecoder {
       var strings: [String] = []
       skipWhitespace()
       if take(UInt8(ascii: "]")) { return strings }
+      strings.reserveCapacity(8)
       while true {
         guard let string = string() else { return nil }
         strings.append(string)
@@ -286,6 +290,8 @@ enum JSONElementDecoder {
     mutating func noteFields() -> NoteFieldsJSON? {
       var names: [String] = []
       var values: [String] = []
+      names.reserveCapacity(8)
+      values.reserveCapacity(8)
       skipWhitespace()
       guard take(UInt8(ascii: "{")) else { return nil }
       skipWhitespace()
@@ -401,9 +407,19 @@ enum JSONElementDecoder {
       return true
     }
 
+    /// Skips JSON's white space (as ``JSONBytes/isWhitespace(_:)``, written out here: the JSON
+    /// core's functions are not inlined across modules, and this runs for every byte of
+    /// indentation).
     private mutating func skipWhitespace() {
-      index = JSONBytes.whitespaceEnd(bytes, from: index)
+      while index < bytes.count {
+        let byte = bytes[index]
+        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+        index += 1
+      }
     }
+
+    /// Whether `byte` is an ASCII digit.
+    private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
   }
 }
 

@@ -250,16 +250,7 @@ struct JSONSyntaxPass {
 
   private mutating func skipWhitespace() {
     let start = index
-    if let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) {
-      var position = index
-      let end = bytes.count
-      while position < end {
-        let byte = base[position]
-        guard JSONBytes.isWhitespace(byte) else { break }
-        position &+= 1
-      }
-      index = position
-    }
+    index = JSONBytes.whitespaceEnd(bytes, from: index)
     if index > start { append(start..<index) }
   }
 
