@@ -45,21 +45,30 @@ package struct DeckJSONReader: Sendable {
     let location = SourceLocation(file: path)
     let file = try MappedFile(path: path, location: location)
     progress?.start(.checkingJSON, total: Int64(file.bytes.count))
-    // Media strings are decoded and hashed on a second thread from the moment the pass finds them.
+    // Media strings are decoded and hashed on a second thread from the moment the pass finds them,
+    // and notes, cards and reviews are decoded by the pass as it meets them.
     let precheck = splitsArrays ? MediaPrecheck(path: path) : nil
     defer { precheck?.stop() }
+    let decoded = DecodedElements()
+    let sections = Section.allCases
     var syntax = try JSONSyntaxPass(
       bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : [],
       reached: { [progress] offset in
         progress?.set(.checkingJSON, completed: Int64(offset))
         file.release(below: offset - (1 << 20))
-      }, settingAside: { precheck?.add($0) })
+      }, settingAside: { precheck?.add($0) },
+      decodingElement: { key, bytes, start in
+        let found = JSONElementDecoder.element(sections[key], in: bytes, at: start)
+        decoded.add(found?.element, to: sections[key])
+        return found?.end
+      })
     precheck?.finishAdding()
     progress?.finish(.checkingJSON)
     file.releaseAll()
     if splitsArrays && syntax.canSplit {
       do {
-        return try readSplit(syntax: syntax, precheck: precheck, file: file, path: path, location: location)
+        return try readSplit(
+          syntax: syntax, decoded: decoded, precheck: precheck, file: file, path: path, location: location)
       } catch is NeedsWholeDocument {
         // Fall through: the document must be judged whole.
       }
@@ -156,7 +165,8 @@ package struct DeckJSONReader: Sendable {
   /// the whole document would report them (every decoding problem, in document order, before
   /// any problem of meaning, such as a note naming a note type that does not exist).
   private func readSplit(
-    syntax: JSONSyntaxPass, precheck: MediaPrecheck?, file: MappedFile, path: String, location: SourceLocation
+    syntax: JSONSyntaxPass, decoded: DecodedElements, precheck: MediaPrecheck?, file: MappedFile, path: String,
+    location: SourceLocation
   ) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let reduced = Data(syntax.reduced)
     try checkFormat(reduced, location: location)
@@ -197,16 +207,19 @@ package struct DeckJSONReader: Sendable {
         do {
           switch section {
           case .notes:
-            let note = try decodeElement(
-              bytes, section, index, decoder, location: location, fast: JSONElementDecoder.note)
+            let note =
+              try decoded.takeNote(index)
+              ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.note)
             if map { try mapping.add(note: note, index: index) }
           case .cards:
-            let card = try decodeElement(
-              bytes, section, index, decoder, location: location, fast: JSONElementDecoder.card)
+            let card =
+              try decoded.takeCard(index)
+              ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.card)
             if map { try mapping.add(card: card, index: index) }
           case .reviews:
-            let review = try decodeElement(
-              bytes, section, index, decoder, location: location, fast: JSONElementDecoder.review)
+            let review =
+              try decoded.takeReview(index)
+              ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.review)
             if map { mapping.add(review: review, index: index) }
           }
         } catch let error as ElementDecodingError {
@@ -230,6 +243,36 @@ package struct DeckJSONReader: Sendable {
     defer { progress?.finish(.checkingMedia) }
     try mapping.mapMedia(document.media)
     return (mapping.collection, mapping.warnings)
+  }
+
+  /// The notes, cards and reviews the syntax pass decoded, by index (nil where it only checked
+  /// the element, and once an element has been taken, so that each is held once).
+  private final class DecodedElements {
+    private var notes: [NoteJSON?] = []
+    private var cards: [CardJSON?] = []
+    private var reviews: [ReviewJSON?] = []
+
+    /// Records the next element of `section`: `element` when decoded, nil when only checked.
+    func add(_ element: JSONElementDecoder.Element?, to section: Section) {
+      switch (section, element) {
+      case (.notes, .note(let note)): notes.append(note)
+      case (.cards, .card(let card)): cards.append(card)
+      case (.reviews, .review(let review)): reviews.append(review)
+      case (.notes, _): notes.append(nil)
+      case (.cards, _): cards.append(nil)
+      case (.reviews, _): reviews.append(nil)
+      }
+    }
+
+    func takeNote(_ index: Int) -> NoteJSON? { Self.take(&notes, index) }
+    func takeCard(_ index: Int) -> CardJSON? { Self.take(&cards, index) }
+    func takeReview(_ index: Int) -> ReviewJSON? { Self.take(&reviews, index) }
+
+    private static func take<Element>(_ elements: inout [Element?], _ index: Int) -> Element? {
+      guard elements.indices.contains(index) else { return nil }
+      defer { elements[index] = nil }
+      return elements[index]
+    }
   }
 
   /// A decoding problem of one element, told apart from problems of meaning.
