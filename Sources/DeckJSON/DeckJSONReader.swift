@@ -58,7 +58,7 @@ package struct DeckJSONReader: Sendable {
         file.release(below: offset - (1 << 20))
       }, settingAside: { precheck?.add($0) },
       decodingElement: { key, bytes, start in
-        let found = JSONElementDecoder.element(sections[key], in: bytes, at: start)
+        let found = JSONElementDecoder.element(sections[key], in: bytes, at: start, fieldNames: &decoded.fieldNames)
         decoded.add(found?.element, to: sections[key])
         return found?.end
       })
@@ -246,11 +246,14 @@ package struct DeckJSONReader: Sendable {
   }
 
   /// The notes, cards and reviews the syntax pass decoded, by index (nil where it only checked
-  /// the element, and once an element has been taken, so that each is held once).
+  /// the element). They are taken in order, and let go of a chunk at a time as they are, so
+  /// that the decoded elements and the model made from them are not held whole at once.
   private final class DecodedElements {
-    private var notes: [NoteJSON?] = []
-    private var cards: [CardJSON?] = []
-    private var reviews: [ReviewJSON?] = []
+    private var notes = Chunks<NoteJSON>()
+    private var cards = Chunks<CardJSON>()
+    private var reviews = Chunks<ReviewJSON>()
+    /// The field names of the last note decoded.
+    var fieldNames: [String] = []
 
     /// Records the next element of `section`: `element` when decoded, nil when only checked.
     func add(_ element: JSONElementDecoder.Element?, to section: Section) {
@@ -264,14 +267,34 @@ package struct DeckJSONReader: Sendable {
       }
     }
 
-    func takeNote(_ index: Int) -> NoteJSON? { Self.take(&notes, index) }
-    func takeCard(_ index: Int) -> CardJSON? { Self.take(&cards, index) }
-    func takeReview(_ index: Int) -> ReviewJSON? { Self.take(&reviews, index) }
+    func takeNote(_ index: Int) -> NoteJSON? { notes.take(index) }
+    func takeCard(_ index: Int) -> CardJSON? { cards.take(index) }
+    func takeReview(_ index: Int) -> ReviewJSON? { reviews.take(index) }
 
-    private static func take<Element>(_ elements: inout [Element?], _ index: Int) -> Element? {
-      guard elements.indices.contains(index) else { return nil }
-      defer { elements[index] = nil }
-      return elements[index]
+    /// Elements in chunks of a fixed count; a chunk is let go of when its last element is taken.
+    private struct Chunks<Element> {
+      private var chunks: [[Element?]] = []
+      private static var size: Int { 4096 }
+
+      mutating func append(_ element: Element?) {
+        if chunks.last.map({ $0.count == Self.size }) ?? true {
+          chunks.append([])
+          chunks[chunks.count - 1].reserveCapacity(Self.size)
+        }
+        chunks[chunks.count - 1].append(element)
+      }
+
+      mutating func take(_ index: Int) -> Element? {
+        let (chunk, offset) = index.quotientAndRemainder(dividingBy: Self.size)
+        guard chunks.indices.contains(chunk), chunks[chunk].indices.contains(offset) else { return nil }
+        let element = chunks[chunk][offset]
+        if offset == Self.size - 1 {
+          chunks[chunk] = []
+        } else {
+          chunks[chunk][offset] = nil
+        }
+        return element
+      }
     }
   }
 

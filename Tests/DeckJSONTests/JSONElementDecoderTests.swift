@@ -53,11 +53,13 @@ struct JSONElementDecoderTests {
     #expect(mismatches.isEmpty, "\(package)")
     // And during the syntax pass: none is left to the pass to check.
     var declined = 0
+    var fieldNames: [String] = []
     _ = try bytes.withUnsafeBytes { buffer in
       try JSONSyntaxPass(
         bytes: buffer, location: SourceLocation(file: path), splitting: DeckJSONReader.Section.allCases.map(\.key),
         decodingElement: { key, bytes, start in
-          let found = JSONElementDecoder.element(DeckJSONReader.Section.allCases[key], in: bytes, at: start)
+          let found = JSONElementDecoder.element(
+            DeckJSONReader.Section.allCases[key], in: bytes, at: start, fieldNames: &fieldNames)
           if found == nil { declined += 1 }
           return found?.end
         })
@@ -198,10 +200,14 @@ struct JSONElementDecoderTests {
       + Self.cards.map { (DeckJSONReader.Section.cards, Array($0.utf8)) }
       + Self.reviews.map { (DeckJSONReader.Section.reviews, Array($0.utf8)) }
     var decoded = 0
+    // The field names carried from note to note, as the reader does.
+    var fieldNames: [String] = []
     for (section, text) in valid + Self.invalid {
       // Followed by what comes after an element in its array.
       let bytes = text + Array(", {}]".utf8)
-      let found = bytes.withUnsafeBytes { JSONElementDecoder.element(section, in: $0, at: 0) }
+      let found = bytes.withUnsafeBytes {
+        JSONElementDecoder.element(section, in: $0, at: 0, fieldNames: &fieldNames)
+      }
       let checks = text.withUnsafeBytes { (try? JSONSyntaxPass(bytes: $0, location: SourceLocation(file: "t"))) != nil }
       guard let found else { continue }
       decoded += 1

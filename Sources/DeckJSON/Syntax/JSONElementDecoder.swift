@@ -30,11 +30,14 @@ enum JSONElementDecoder {
 
   /// The element of `section` that starts at `start` in `bytes`, not yet checked by the syntax
   /// pass, and the offset after it; nil when not sure or when its text is not what the pass
-  /// accepts.
-  static func element(_ section: DeckJSONReader.Section, in bytes: UnsafeRawBufferPointer, at start: Int)
-    -> (element: Element, end: Int)?
-  {
+  /// accepts. `fieldNames` carries the field names of the last note decoded to the next, which
+  /// usually repeats them and then shares them.
+  static func element(
+    _ section: DeckJSONReader.Section, in bytes: UnsafeRawBufferPointer, at start: Int, fieldNames: inout [String]
+  ) -> (element: Element, end: Int)? {
     var cursor = Cursor(bytes, at: start, checking: true)
+    cursor.fieldNames = fieldNames
+    defer { fieldNames = cursor.fieldNames }
     let element: Element?
     switch section {
     case .notes: element = note(&cursor).map { .note($0) }
@@ -173,6 +176,8 @@ enum JSONElementDecoder {
     /// Whether the bytes are unchecked, so that what is accepted must be checked here as the
     /// syntax pass would check it.
     let checking: Bool
+    /// The field names of the last note read (see ``JSONElementDecoder/element(_:in:at:fieldNames:)``).
+    var fieldNames: [String] = []
 
     init(_ bytes: UnsafeRawBufferPointer, at index: Int, checking: Bool) {
       self.bytes = bytes
@@ -357,8 +362,8 @@ enum JSONElementDecoder {
     mutating func noteFields() -> NoteFieldsJSON? {
       var names: [String] = []
       var values: [String] = []
-      names.reserveCapacity(8)
-      values.reserveCapacity(8)
+      names.reserveCapacity(fieldNames.count)
+      values.reserveCapacity(fieldNames.count)
       skipWhitespace()
       guard take(UInt8(ascii: "{")) else { return nil }
       skipWhitespace()
@@ -371,7 +376,11 @@ enum JSONElementDecoder {
         values.append(value)
         skipWhitespace()
         if take(UInt8(ascii: ",")) { continue }
-        guard take(UInt8(ascii: "}")), Self.allDistinct(names) else { return nil }
+        guard take(UInt8(ascii: "}")) else { return nil }
+        // The names of the note before, most often: one array for them all.
+        if names == fieldNames { return NoteFieldsJSON(names: fieldNames, values: values) }
+        guard Self.allDistinct(names) else { return nil }
+        fieldNames = names
         return NoteFieldsJSON(names: names, values: values)
       }
     }
