@@ -112,19 +112,27 @@ struct Base64FileRangeSource: MediaSource {
 /// Standard base64 (RFC 4648, `A–Z a–z 0–9 + /`, `=` padding), decoded by table: no white space,
 /// no other characters, padding only in the last group of the whole text.
 enum Base64 {
-  /// Four tables of 256 entries, one per place in a group of four characters: each character's
-  /// six bits already shifted to their place in the group's 24 bits, so that a group decodes
-  /// with four lookups and three ORs. A character that is not base64 sets bit 31 in every table.
-  private static let tables: [UInt32] = {
-    let invalid: UInt32 = 1 << 31
-    var tables = [UInt32](repeating: invalid, count: 4 * 256)
+  /// Two tables of 65,536 entries, one for the first two characters of a group of four and one
+  /// for the last two, indexed by the two bytes (the first in the low byte): each pair's twelve
+  /// bits already shifted to their place in the group's 24 bits, so that a group decodes with
+  /// two lookups and an OR. A pair with a character that is not base64 sets bit 31.
+  private static let pairTables: [UInt32] = {
+    var values = [Int](repeating: -1, count: 256)
     for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
-      for place in 0..<4 {
-        tables[place * 256 + Int(character)] = UInt32(value) << (18 - 6 * place)
+      values[Int(character)] = value
+    }
+    var tables = [UInt32](repeating: invalid, count: 2 * 65_536)
+    for first in 0..<256 where values[first] >= 0 {
+      for second in 0..<256 where values[second] >= 0 {
+        let bits = UInt32(values[first] << 6 | values[second])
+        tables[first | second << 8] = bits << 12
+        tables[65_536 + (first | second << 8)] = bits
       }
     }
     return tables
   }()
+
+  private static let invalid: UInt32 = 1 << 31
 
   /// Decodes `text` (a multiple of four characters) into `output` (room for three bytes per
   /// four characters) and returns the number of bytes, or nil when it is not base64. Padding
@@ -134,42 +142,54 @@ enum Base64 {
     guard let input = text.baseAddress, let out = output.baseAddress else { return 0 }
     let groups = text.count / 4
     guard output.count >= groups * 3 else { return nil }
-    return tables.withUnsafeBufferPointer { tables -> Int? in
+    return pairTables.withUnsafeBufferPointer { tables -> Int? in
       guard let table = tables.baseAddress else { return nil }
-      /// The 24 bits of the group at `offset` (bit 31 set when a character is not base64).
-      func group(at offset: Int) -> UInt32 {
-        let characters = UInt32(littleEndian: input.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-        return table[Int(characters & 0xFF)] | table[256 &+ Int((characters &>> 8) & 0xFF)]
-          | table[512 &+ Int((characters &>> 16) & 0xFF)] | table[768 &+ Int(characters &>> 24)]
+      /// The 24 bits of a group from its four characters (the first in the low byte).
+      func group(_ characters: UInt32) -> UInt32 {
+        table[Int(characters & 0xFFFF)] | table[65_536 &+ Int(characters &>> 16)]
       }
+      var index = 0
       var written = 0
-      // Every group but the last: its three bytes stored as four (the fourth is overwritten
-      // by the next group).
-      for index in 0..<max(groups - 1, 0) {
-        let value = group(at: index &* 4)
-        guard value & (1 << 31) == 0 else { return nil }
-        out.storeBytes(of: (value &<< 8).bigEndian, toByteOffset: written, as: UInt32.self)
-        written &+= 3
-      }
-      guard groups > 0 else { return 0 }
-      // The last group, which may end with padding ("xx==" or "xxx=") when it ends the text.
-      let last = (groups - 1) * 4
-      var value = group(at: last)
-      var count = 3
-      if value & (1 << 31) != 0 {
-        func character(_ place: Int) -> Int { Int(input.load(fromByteOffset: last + place, as: UInt8.self)) }
-        let pad = Int(UInt8(ascii: "="))
-        guard isLast, character(3) == pad else { return nil }
-        value =
-          table[character(0)] | table[256 &+ character(1)] | (character(2) == pad ? 0 : table[512 &+ character(2)])
-        guard value & (1 << 31) == 0 else { return nil }
-        count = character(2) == pad ? 1 : 2
-      }
-      for place in 0..<count {
+      // Two groups at a time while another follows them: their six bytes are stored as eight,
+      // the last two overwritten later.
+      while index &+ 3 <= groups {
+        let characters = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: index &* 4, as: UInt64.self))
+        let first = group(UInt32(truncatingIfNeeded: characters))
+        let second = group(UInt32(truncatingIfNeeded: characters &>> 32))
+        guard (first | second) & invalid == 0 else { return nil }
         out.storeBytes(
-          of: UInt8(truncatingIfNeeded: value &>> (16 - 8 * place)), toByteOffset: written &+ place, as: UInt8.self)
+          of: (UInt64(first) &<< 40 | UInt64(second) &<< 16).bigEndian, toByteOffset: written, as: UInt64.self)
+        written &+= 6
+        index &+= 2
       }
-      return written + count
+      // The last one or two groups, the very last of which may end with padding ("xx==" or
+      // "xxx=") when it ends the whole text.
+      while index < groups {
+        let characters = UInt32(littleEndian: input.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
+        var value = group(characters)
+        var count = 3
+        if value & invalid != 0 {
+          let pad = UInt32(UInt8(ascii: "="))
+          guard isLast, index == groups - 1, characters &>> 24 == pad else { return nil }
+          if (characters &>> 16) & 0xFF == pad {
+            value = table[Int(characters & 0xFFFF)]
+            count = 1
+          } else {
+            // The third character alone: paired with "A", which is zero.
+            let third = (characters &>> 16) & 0xFF | UInt32(UInt8(ascii: "A")) << 8
+            value = table[Int(characters & 0xFFFF)] | table[65_536 &+ Int(third)]
+            count = 2
+          }
+          guard value & invalid == 0 else { return nil }
+        }
+        for place in 0..<count {
+          out.storeBytes(
+            of: UInt8(truncatingIfNeeded: value &>> (16 - 8 * place)), toByteOffset: written &+ place, as: UInt8.self)
+        }
+        written &+= count
+        index &+= 1
+      }
+      return written
     }
   }
 }
