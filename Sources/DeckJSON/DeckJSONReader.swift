@@ -245,59 +245,6 @@ package struct DeckJSONReader: Sendable {
     return (mapping.collection, mapping.warnings)
   }
 
-  /// The notes, cards and reviews the syntax pass decoded, by index (nil where it only checked
-  /// the element). They are taken in order, and let go of a chunk at a time as they are, so
-  /// that the decoded elements and the model made from them are not held whole at once.
-  private final class DecodedElements {
-    private var notes = Chunks<NoteJSON>()
-    private var cards = Chunks<CardJSON>()
-    private var reviews = Chunks<ReviewJSON>()
-    /// The field names of the last note decoded.
-    var fieldNames: [String] = []
-
-    /// Records the next element of `section`: `element` when decoded, nil when only checked.
-    func add(_ element: JSONElementDecoder.Element?, to section: Section) {
-      switch (section, element) {
-      case (.notes, .note(let note)): notes.append(note)
-      case (.cards, .card(let card)): cards.append(card)
-      case (.reviews, .review(let review)): reviews.append(review)
-      case (.notes, _): notes.append(nil)
-      case (.cards, _): cards.append(nil)
-      case (.reviews, _): reviews.append(nil)
-      }
-    }
-
-    func takeNote(_ index: Int) -> NoteJSON? { notes.take(index) }
-    func takeCard(_ index: Int) -> CardJSON? { cards.take(index) }
-    func takeReview(_ index: Int) -> ReviewJSON? { reviews.take(index) }
-
-    /// Elements in chunks of a fixed count; a chunk is let go of when its last element is taken.
-    private struct Chunks<Element> {
-      private var chunks: [[Element?]] = []
-      private static var size: Int { 4096 }
-
-      mutating func append(_ element: Element?) {
-        if chunks.last.map({ $0.count == Self.size }) ?? true {
-          chunks.append([])
-          chunks[chunks.count - 1].reserveCapacity(Self.size)
-        }
-        chunks[chunks.count - 1].append(element)
-      }
-
-      mutating func take(_ index: Int) -> Element? {
-        let (chunk, offset) = index.quotientAndRemainder(dividingBy: Self.size)
-        guard chunks.indices.contains(chunk), chunks[chunk].indices.contains(offset) else { return nil }
-        let element = chunks[chunk][offset]
-        if offset == Self.size - 1 {
-          chunks[chunk] = []
-        } else {
-          chunks[chunk][offset] = nil
-        }
-        return element
-      }
-    }
-  }
-
   /// A decoding problem of one element, told apart from problems of meaning.
   private struct ElementDecodingError: Error {
     var error: DeckError
