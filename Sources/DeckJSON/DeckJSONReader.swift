@@ -12,7 +12,9 @@ import Foundation
 /// data stays in the file and is decoded when a blob is read. Notes, cards and reviews are
 /// decoded one at a time into the model, never all at once, so memory follows the deck's model
 /// and not the file's size. Every declared SHA-1 and size is checked against the data while
-/// reading.
+/// reading: each media string is decoded and hashed on a second thread as soon as the syntax
+/// pass has found it (``MediaPrecheck``), while most notes, cards and reviews are decoded by
+/// the pass itself as it meets them.
 package struct DeckJSONReader: Sendable {
   /// Where the reader reports what it is doing (checking the JSON, reading notes, cards and
   /// reviews, checking media), or nil.
