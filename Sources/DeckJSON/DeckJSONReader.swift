@@ -10,11 +10,11 @@ import Foundation
 ///
 /// The file is mapped, not loaded, and its pages are let go of as the reader passes them; media
 /// data stays in the file and is decoded when a blob is read. Notes, cards and reviews are
-/// decoded one at a time into the model, never all at once, so memory follows the deck's model
-/// and not the file's size. Every declared SHA-1 and size is checked against the data while
-/// reading: each media string is decoded and hashed on a second thread as soon as the syntax
-/// pass has found it (``MediaPrecheck``), while most notes, cards and reviews are decoded by
-/// the pass itself as it meets them.
+/// decoded one at a time, most of them by the syntax pass as it meets them, never as one
+/// document, and let go of as they are mapped into the model (``DecodedElements``), so memory
+/// follows the deck's model and not the file's size. Every declared SHA-1 and size is checked
+/// against the data while reading: each media string is decoded and hashed on a second thread
+/// as soon as the syntax pass has found it (``MediaPrecheck``).
 package struct DeckJSONReader: Sendable {
   /// Where the reader reports what it is doing (checking the JSON, reading notes, cards and
   /// reviews, checking media), or nil.
