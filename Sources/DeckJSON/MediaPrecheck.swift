@@ -7,9 +7,11 @@ import Foundation
 /// each file's SHA-1 and size with what the document declares.
 ///
 /// Strings are taken in the order the pass finds them, one at a time, decoded chunk by chunk
-/// from the file, so memory does not grow with the media. A string that does not decode is
-/// not reported from here: ``fingerprint(of:)`` returns nil for it and the reader decodes it
-/// again itself, so every error is the reader's own, at its place and in its order.
+/// from the file, so memory does not grow with the media. A reader that asks for a string not
+/// done yet takes the next string nobody has started and does it itself while it waits, so the
+/// two threads share what is left. A string that does not decode is not reported from here:
+/// ``fingerprint(of:)`` returns nil for it and the reader decodes it again itself, so every
+/// error is the reader's own, at its place and in its order.
 final class MediaPrecheck: @unchecked Sendable {
   /// The SHA-1 and size of a decoded string.
   struct Fingerprint {
@@ -17,12 +19,21 @@ final class MediaPrecheck: @unchecked Sendable {
     var size: Int64
   }
 
+  /// Where a string's work is.
+  private enum Slot {
+    case waiting
+    case started
+    /// Done: its fingerprint, or nil when it did not decode.
+    case done(Fingerprint?)
+  }
+
   private let path: String
   private let condition = NSCondition()
-  /// The strings found so far, by set-aside number.
+  /// The strings found so far, by set-aside number, and where each one's work is.
   private var strings: [JSONSyntaxPass.SetAside] = []
-  /// The result for each string done so far, by set-aside number (nil when it did not decode).
-  private var done: [Fingerprint?] = []
+  private var slots: [Slot] = []
+  /// The first string nobody has started.
+  private var nextWaiting = 0
   /// No more strings are coming.
   private var complete = false
   /// The work is no longer wanted: the thread stops after the string it is on.
@@ -39,6 +50,7 @@ final class MediaPrecheck: @unchecked Sendable {
   func add(_ string: JSONSyntaxPass.SetAside) {
     condition.lock()
     strings.append(string)
+    slots.append(.waiting)
     condition.signal()
     condition.unlock()
   }
@@ -51,15 +63,24 @@ final class MediaPrecheck: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// The SHA-1 and size of set-aside string `number`, waiting for the thread to get to it;
-  /// nil when it did not decode, was never queued, or the work was stopped.
+  /// The SHA-1 and size of set-aside string `number`; nil when it did not decode, was never
+  /// queued, or the work was stopped. Until it is done, the caller does strings nobody has
+  /// started, or waits.
   func fingerprint(of number: Int) -> Fingerprint? {
     condition.lock()
     defer { condition.unlock() }
-    while done.count <= number && number < strings.count && !cancelled {
-      condition.wait()
+    while slots.indices.contains(number) && !cancelled {
+      if case .done(let fingerprint) = slots[number] { return fingerprint }
+      if let (claimed, string) = claimNext() {
+        condition.unlock()
+        let fingerprint = compute(string)
+        condition.lock()
+        finish(claimed, fingerprint)
+      } else {
+        condition.wait()
+      }
     }
-    return number < done.count ? done[number] : nil
+    return nil
   }
 
   /// Stops the thread after the string it is on and waits for it to end.
@@ -72,24 +93,41 @@ final class MediaPrecheck: @unchecked Sendable {
   }
 
   private func run() {
-    while true {
-      condition.lock()
-      while done.count == strings.count && !complete && !cancelled {
+    condition.lock()
+    defer { condition.unlock() }
+    while !cancelled {
+      if let (claimed, string) = claimNext() {
+        condition.unlock()
+        let fingerprint = compute(string)
+        condition.lock()
+        finish(claimed, fingerprint)
+      } else if complete {
+        return
+      } else {
         condition.wait()
       }
-      guard !cancelled, done.count < strings.count else {
-        condition.unlock()
-        return
-      }
-      let string = strings[done.count]
-      condition.unlock()
-      let source = Base64FileRangeSource(
-        path: path, offset: string.offset, length: string.length, location: SourceLocation(file: path))
-      let fingerprint = try? MediaBlob(source: source).fingerprint()
-      condition.lock()
-      done.append(fingerprint.map { Fingerprint(sha1: $0.sha1, size: $0.size) })
-      condition.broadcast()
-      condition.unlock()
     }
+  }
+
+  /// Takes the first string nobody has started, if any (the lock held).
+  private func claimNext() -> (number: Int, string: JSONSyntaxPass.SetAside)? {
+    guard nextWaiting < strings.count else { return nil }
+    let number = nextWaiting
+    nextWaiting += 1
+    slots[number] = .started
+    return (number, strings[number])
+  }
+
+  /// Records the work on string `number` as done (the lock held).
+  private func finish(_ number: Int, _ fingerprint: Fingerprint?) {
+    slots[number] = .done(fingerprint)
+    condition.broadcast()
+  }
+
+  /// Decodes and hashes `string` (no lock held).
+  private func compute(_ string: JSONSyntaxPass.SetAside) -> Fingerprint? {
+    let source = Base64FileRangeSource(
+      path: path, offset: string.offset, length: string.length, location: SourceLocation(file: path))
+    return (try? MediaBlob(source: source).fingerprint()).map { Fingerprint(sha1: $0.sha1, size: $0.size) }
   }
 }

@@ -120,13 +120,13 @@ package enum JSONBytes {
   }
 
   /// Whether `byte` is JSON white space (space, tab, line feed, carriage return).
-  @inlinable @inline(__always)
+  @inline(__always)
   package static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
 
   /// Whether `byte` is an ASCII digit.
-  @inlinable @inline(__always)
+  @inline(__always)
   package static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
   /// The value of a hexadecimal digit, or nil.
@@ -153,7 +153,7 @@ package enum JSONBytes {
   }
 
   /// The offset of the first byte at or after `start` that is not white space (or the end).
-  @inlinable @inline(__always)
+  @inline(__always)
   package static func whitespaceEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
     var position = start
     while position < bytes.count, isWhitespace(bytes[position]) { position &+= 1 }
@@ -162,7 +162,6 @@ package enum JSONBytes {
 
   /// The offset of the first byte at or after `start` that is a quote, a backslash, a control
   /// character or not ASCII (or the end): the run of string text that needs no closer look.
-  @inlinable
   package static func plainRunEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
     guard let base = bytes.baseAddress, start >= 0 else { return max(start, 0) }
     var position = start

@@ -51,6 +51,20 @@ struct JSONElementDecoderTests {
         + Self.mismatches(pass, buffer, "reviews", JSONElementDecoder.review)
     }
     #expect(mismatches.isEmpty, "\(package)")
+    // And during the syntax pass: none is left to the pass to check.
+    var declined = 0
+    var fieldNames: [String] = []
+    _ = try bytes.withUnsafeBytes { buffer in
+      try JSONSyntaxPass(
+        bytes: buffer, location: SourceLocation(file: path), splitting: DeckJSONReader.Section.allCases.map(\.key),
+        decodingElement: { key, bytes, start in
+          let found = JSONElementDecoder.element(
+            DeckJSONReader.Section.allCases[key], in: bytes, at: start, fieldNames: &fieldNames)
+          if found == nil { declined += 1 }
+          return found?.end
+        })
+    }
+    #expect(declined == 0, "\(package)")
   }
 
   /// The places of the elements under `key` that the fast decoder does not decode as
@@ -146,6 +160,70 @@ struct JSONElementDecoderTests {
       }
     }
     #expect(accepted >= 9)
+  }
+
+  /// Texts the syntax pass refuses, each close to a note, card or review the decoder takes.
+  static let invalid: [(DeckJSONReader.Section, [UInt8])] = [
+    (.notes, Array(#"{"noteType": 5, "fields": {}, "id": 012}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {}, "id": -}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {}, "id": 1.}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {"Front": "a\#tb"}}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {"Front": "a\xb"}}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {"Front": "a\u12"}}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {"Front": "a"},}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {"Front" "a"}}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {"Front": "a",}}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {}, "tags": [,"a"]}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {}, "tags": ["a",]}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {}, "tags": ["a" "b"]}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {}, "x": tru}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {}, "x": [}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {}"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {"Front": "abc"#.utf8)),
+    (.notes, Array(#"{"noteType": 5, "fields": {"Front": "é"}}"#.utf8).map { $0 == 0xA9 ? 0x41 : $0 }),
+    (.notes, Array(#"{"noteType": 5, "fields": {"Front": "a"}}"#.utf8).map { $0 == UInt8(ascii: "a") ? 0xFF : $0 }),
+    (.notes, Array("{\"noteType\": 5,\u{0B}\"fields\": {}}".utf8)),
+    (.cards, Array(#"{"id": 20, "note": 10, "template": 00, "deck": 1}"#.utf8)),
+    (.cards, Array(#"{"id": 20 "note": 10, "template": 0, "deck": 1}"#.utf8)),
+    (
+      .reviews,
+      Array(
+        #"{"id": 30, "card": 20, "button": 3, "interval": 3, "lastInterval": 0, "easeFactor": 2500, "duration": 900, "kind": 1,}"#
+          .utf8)
+    ),
+  ]
+
+  @Test("during the syntax pass, it takes only what the pass would take, and ends where the element ends")
+  func checking() throws {
+    let valid =
+      Self.notes.map { (DeckJSONReader.Section.notes, Array($0.utf8)) }
+      + Self.cards.map { (DeckJSONReader.Section.cards, Array($0.utf8)) }
+      + Self.reviews.map { (DeckJSONReader.Section.reviews, Array($0.utf8)) }
+    var decoded = 0
+    // The field names carried from note to note, as the reader does.
+    var fieldNames: [String] = []
+    for (section, text) in valid + Self.invalid {
+      // Followed by what comes after an element in its array.
+      let bytes = text + Array(", {}]".utf8)
+      let found = bytes.withUnsafeBytes {
+        JSONElementDecoder.element(section, in: $0, at: 0, fieldNames: &fieldNames)
+      }
+      let checks = text.withUnsafeBytes { (try? JSONSyntaxPass(bytes: $0, location: SourceLocation(file: "t"))) != nil }
+      guard let found else { continue }
+      decoded += 1
+      let shown = String(decoding: text, as: UTF8.self)
+      #expect(checks, "\(shown)")
+      #expect(found.end == text.count, "\(shown)")
+      let data = Data(text)
+      switch found.element {
+      case .note(let note):
+        let decoder = (try? JSONDecoder().decode(NoteJSON.self, from: data)).map { Self.inFieldOrder($0) }
+        #expect(Self.inFieldOrder(note) == decoder, "\(shown)")
+      case .card(let card): #expect(card == (try? JSONDecoder().decode(CardJSON.self, from: data)), "\(shown)")
+      case .review(let review): #expect(review == (try? JSONDecoder().decode(ReviewJSON.self, from: data)), "\(shown)")
+      }
+    }
+    #expect(decoded >= 6)
   }
 
   @Test(

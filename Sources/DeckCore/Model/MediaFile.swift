@@ -61,7 +61,7 @@ public final class MediaBlob: @unchecked Sendable {
 
   /// Creates a blob over `source` whose SHA-1 and size its creator computed from the bytes (not
   /// merely read from a declaration), so that a writer need not hash them again.
-  public convenience init(source: any MediaSource, computedSHA1 sha1: [UInt8], size: Int64) {
+  package convenience init(source: any MediaSource, computedSHA1 sha1: [UInt8], size: Int64) {
     self.init(source: source, sha1: sha1, size: size)
     knownFromBytes = true
   }
@@ -85,7 +85,7 @@ public final class MediaBlob: @unchecked Sendable {
 
   /// The SHA-1 and the size when they have been computed from the bytes (by ``fingerprint()``,
   /// or by the blob's creator), nil while they are unknown or only declared.
-  public var computedFingerprint: (sha1: [UInt8], size: Int64)? {
+  package var computedFingerprint: (sha1: [UInt8], size: Int64)? {
     lock.lock()
     defer { lock.unlock() }
     guard knownFromBytes, let sha1 = knownSHA1, let size = knownSize else { return nil }

@@ -1,20 +1,74 @@
+import DeckCore
 import JSONCore
 
 /// Decodes the elements of a deck's `notes`, `cards` and `reviews` arrays straight from their
 /// bytes into the format's types: keys are compared as bytes, whole numbers read from their
 /// digits, strings without escapes made from their bytes, and no JSON value is built on the way.
-/// It is some fifty times as fast as `JSONDecoder` (which takes some 50 µs a note here).
+/// It is many times as fast as `JSONDecoder` (which takes some 50 µs a note here).
 ///
 /// It is a shortcut, never a second opinion: it accepts only what it is sure `JSONDecoder`
 /// decodes to the same value (an object whose keys are plain ASCII and occur once, integers
 /// without fraction or exponent that fit, strings whose `\u` escapes pair their surrogates, no
 /// `null` where a value is optional, no escape in a value it skips) and returns nil for
 /// everything else, which the reader then hands to `JSONDecoder`, so odd documents and every
-/// error are judged exactly as before. The bytes have passed ``JSONSyntaxPass``, which checked
-/// their grammar and their UTF-8.
+/// error are judged exactly as before.
+///
+/// It reads an element in one of two ways:
+/// * ``note(_:)``, ``card(_:)`` and ``review(_:)`` take an element that ``JSONSyntaxPass`` has
+///   checked (its grammar and its UTF-8);
+/// * ``element(_:in:at:)`` takes one the pass has not checked, during the pass: it then checks
+///   what it accepts as strictly as the pass would (no control character or broken UTF-8 in a
+///   string, no leading zero, nothing it would skip unread), so that an element it decodes
+///   needs no other check, and leaves everything else to the pass.
 enum JSONElementDecoder {
+  /// A decoded element of one of the split arrays.
+  enum Element {
+    case note(NoteJSON)
+    case card(CardJSON)
+    case review(ReviewJSON)
+  }
+
+  /// The element of `section` that starts at `start` in `bytes`, not yet checked by the syntax
+  /// pass, and the offset after it; nil when not sure or when its text is not what the pass
+  /// accepts. `fieldNames` carries the field names of the last note decoded to the next, which
+  /// usually repeats them and then shares them.
+  static func element(
+    _ section: DeckJSONReader.Section, in bytes: UnsafeRawBufferPointer, at start: Int, fieldNames: inout [String]
+  ) -> (element: Element, end: Int)? {
+    var cursor = Cursor(bytes, at: start, checking: true)
+    cursor.fieldNames = fieldNames
+    defer { fieldNames = cursor.fieldNames }
+    let element: Element?
+    switch section {
+    case .notes: element = note(&cursor).map { .note($0) }
+    case .cards: element = card(&cursor).map { .card($0) }
+    case .reviews: element = review(&cursor).map { .review($0) }
+    }
+    return element.map { ($0, cursor.index) }
+  }
+
+  /// The note that is all of `bytes`, which the syntax pass has checked.
   static func note(_ bytes: UnsafeRawBufferPointer) -> NoteJSON? {
-    var cursor = Cursor(bytes)
+    var cursor = Cursor(bytes, at: 0, checking: false)
+    guard let note = note(&cursor), cursor.isAtEnd else { return nil }
+    return note
+  }
+
+  /// The card that is all of `bytes`, which the syntax pass has checked.
+  static func card(_ bytes: UnsafeRawBufferPointer) -> CardJSON? {
+    var cursor = Cursor(bytes, at: 0, checking: false)
+    guard let card = card(&cursor), cursor.isAtEnd else { return nil }
+    return card
+  }
+
+  /// The review that is all of `bytes`, which the syntax pass has checked.
+  static func review(_ bytes: UnsafeRawBufferPointer) -> ReviewJSON? {
+    var cursor = Cursor(bytes, at: 0, checking: false)
+    guard let review = review(&cursor), cursor.isAtEnd else { return nil }
+    return review
+  }
+
+  private static func note(_ cursor: inout Cursor) -> NoteJSON? {
     var id: Int64?
     var guid: String?
     var noteType: Reference?
@@ -31,12 +85,11 @@ enum JSONElementDecoder {
       case .modified: return store(cursor.integer(), in: &modified)
       }
     }
-    guard read, cursor.isAtEnd, let noteType, let fields else { return nil }
+    guard read, let noteType, let fields else { return nil }
     return NoteJSON(id: id, guid: guid, noteType: noteType, fields: fields, tags: tags, modified: modified)
   }
 
-  static func card(_ bytes: UnsafeRawBufferPointer) -> CardJSON? {
-    var cursor = Cursor(bytes)
+  private static func card(_ cursor: inout Cursor) -> CardJSON? {
     var id: Int64?
     var note: Int64?
     var template: Int?
@@ -53,12 +106,11 @@ enum JSONElementDecoder {
       case .scheduling: return store(cursor.scheduling(), in: &scheduling)
       }
     }
-    guard read, cursor.isAtEnd, let id, let note, let template, let deck else { return nil }
+    guard read, let id, let note, let template, let deck else { return nil }
     return CardJSON(id: id, note: note, template: template, deck: deck, modified: modified, scheduling: scheduling)
   }
 
-  static func review(_ bytes: UnsafeRawBufferPointer) -> ReviewJSON? {
-    var cursor = Cursor(bytes)
+  private static func review(_ cursor: inout Cursor) -> ReviewJSON? {
     var id: Int64?
     var card: Int64?
     var button: Int?
@@ -79,7 +131,7 @@ enum JSONElementDecoder {
       case .kind: return store(cursor.int(), in: &kind)
       }
     }
-    guard read, cursor.isAtEnd, let id, let card, let button, let interval, let lastInterval, let easeFactor,
+    guard read, let id, let card, let button, let interval, let lastInterval, let easeFactor,
       let duration, let kind
     else { return nil }
     return ReviewJSON(
@@ -120,9 +172,18 @@ enum JSONElementDecoder {
   /// not restore the position), and never reads outside the bytes.
   private struct Cursor {
     let bytes: UnsafeRawBufferPointer
-    private(set) var index = 0
+    private(set) var index: Int
+    /// Whether the bytes are unchecked, so that what is accepted must be checked here as the
+    /// syntax pass would check it.
+    let checking: Bool
+    /// The field names of the last note read (see ``JSONElementDecoder/element(_:in:at:fieldNames:)``).
+    var fieldNames: [String] = []
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer, at index: Int, checking: Bool) {
+      self.bytes = bytes
+      self.index = index
+      self.checking = checking
+    }
 
     /// Whether only white space is left.
     var isAtEnd: Bool {
@@ -165,8 +226,10 @@ enum JSONElementDecoder {
     /// Whether the bytes in `range` are `spelling`.
     private func spells(_ spelling: [UInt8], _ range: Range<Int>) -> Bool {
       guard spelling.count == range.count else { return false }
-      for (offset, byte) in spelling.enumerated() where bytes[range.lowerBound + offset] != byte { return false }
-      return true
+      return spelling.withUnsafeBufferPointer { spelling in
+        for offset in 0..<spelling.count where bytes[range.lowerBound &+ offset] != spelling[offset] { return false }
+        return true
+      }
     }
 
     /// Walks the members of the object here: `body` gets each key's content (plain ASCII, no
@@ -208,10 +271,14 @@ enum JSONElementDecoder {
       var position = index
       let negative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
       if negative { position += 1 }
-      guard position < bytes.count, JSONBytes.isDigit(bytes[position]) else { return nil }
+      guard position < bytes.count, Self.isDigit(bytes[position]) else { return nil }
+      // JSON allows no leading zero.
+      if bytes[position] == UInt8(ascii: "0"), position + 1 < bytes.count, Self.isDigit(bytes[position + 1]) {
+        return nil
+      }
       // Accumulated negatively, so that Int64.min fits.
       var value: Int64 = 0
-      while position < bytes.count, JSONBytes.isDigit(bytes[position]) {
+      while position < bytes.count, Self.isDigit(bytes[position]) {
         let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
         let (next, underflow) = shifted.subtractingReportingOverflow(Int64(bytes[position] &- 0x30))
         guard !overflow, !underflow else { return nil }
@@ -250,8 +317,16 @@ enum JSONElementDecoder {
           index = end
           return value
         }
-        // Text other than ASCII, checked as UTF-8 by the syntax pass.
-        position += 1
+        if checking {
+          // A control character, or text other than ASCII that must be checked as UTF-8.
+          let length = byte < 0x20 ? 0 : UTF8Sequence.length(in: bytes, at: position)
+          guard length > 0 else { return nil }
+          position += length
+        } else {
+          // Text other than ASCII, checked as UTF-8 by the syntax pass: its bytes are all 0x80 or above.
+          position += 1
+          while position < bytes.count, bytes[position] >= 0x80 { position += 1 }
+        }
       }
       let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(index + 1)..<position]), as: UTF8.self)
       index = position + 1
@@ -272,6 +347,7 @@ enum JSONElementDecoder {
       var strings: [String] = []
       skipWhitespace()
       if take(UInt8(ascii: "]")) { return strings }
+      strings.reserveCapacity(8)
       while true {
         guard let string = string() else { return nil }
         strings.append(string)
@@ -286,6 +362,8 @@ enum JSONElementDecoder {
     mutating func noteFields() -> NoteFieldsJSON? {
       var names: [String] = []
       var values: [String] = []
+      names.reserveCapacity(fieldNames.count)
+      values.reserveCapacity(fieldNames.count)
       skipWhitespace()
       guard take(UInt8(ascii: "{")) else { return nil }
       skipWhitespace()
@@ -298,7 +376,11 @@ enum JSONElementDecoder {
         values.append(value)
         skipWhitespace()
         if take(UInt8(ascii: ",")) { continue }
-        guard take(UInt8(ascii: "}")), Self.allDistinct(names) else { return nil }
+        guard take(UInt8(ascii: "}")) else { return nil }
+        // The names of the note before, most often: one array for them all.
+        if names == fieldNames { return NoteFieldsJSON(names: fieldNames, values: values) }
+        guard Self.allDistinct(names) else { return nil }
+        fieldNames = names
         return NoteFieldsJSON(names: names, values: values)
       }
     }
@@ -345,6 +427,8 @@ enum JSONElementDecoder {
     /// Skips the value here; false (unsure) when a string in it has an escape, which the
     /// decoder may judge (a lone surrogate).
     mutating func skipValue() -> Bool {
+      // Unchecked text is not skipped: the syntax pass checks it.
+      guard !checking else { return false }
       skipWhitespace()
       var depth = 0
       repeat {
@@ -401,9 +485,26 @@ enum JSONElementDecoder {
       return true
     }
 
+    /// Skips JSON's white space (as ``JSONBytes/isWhitespace(_:)``, written out here: the JSON
+    /// core's functions are not inlined across modules, and this runs for every byte of
+    /// indentation).
     private mutating func skipWhitespace() {
-      index = JSONBytes.whitespaceEnd(bytes, from: index)
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == 0x20 && index &+ 8 <= bytes.count {
+          // Indentation: a run of spaces, up to eight at once (the bytes of the word that
+          // differ from a space are its first nonzero bytes after XOR).
+          let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+          index &+= (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount &>> 3
+          continue
+        }
+        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+        index &+= 1
+      }
     }
+
+    /// Whether `byte` is an ASCII digit.
+    private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
   }
 }
 
