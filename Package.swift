@@ -6,7 +6,7 @@
 //   deckport (CLI) -> DeckConversion -> format modules (DeckAnki, ...) -> DeckIO -> C system libraries
 //                                                                      -> DeckCore (the shared model, no I/O)
 //   DeckCore -> swift-crypto (SHA-1 and SHA-256 digests only)
-//   DeckAppStorage -> PlistCodec (binary and XML plists; internal, not a product)
+//   DeckAppStorage -> PlistCodec (binary and XML plists; internal, not a product) -> DeckCore
 //   DeckKit, the one library product, re-exports the model, the formats and the conversion API.
 //
 // Apps see only DeckKit. Everything else (I/O wrappers, tokenizers, codecs) has `package`
@@ -60,8 +60,8 @@ let package = Package(
     /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets.
     .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO"]),
     /// Binary and XML property lists read and written with key order kept; internal to the
-    /// package (not a product), used by DeckAppStorage.
-    .target(name: "PlistCodec"),
+    /// package (not a product), used by DeckAppStorage. It takes exact comparison from DeckCore.
+    .target(name: "PlistCodec", dependencies: ["DeckCore"]),
     /// App storage: UserDefaults plists, JSON record files, SQLite and Core Data/SwiftData stores.
     .target(name: "DeckAppStorage", dependencies: ["DeckCore", "DeckIO", "CZlib", "JSONCore", "PlistCodec"]),
 

@@ -25,6 +25,7 @@ resident set size that the kernel reports for the process through wait4):
 | package-to-csv   | convert latest.apkg out.csv                | import latest.apkg, export_note_csv(every column) |
 | package-to-json  | convert latest.apkg out.json               | (no counterpart)                             |
 | json-to-package  | convert deck.json out.apkg --to apkg-modern | (no counterpart)                            |
+| inspect          | inspect latest.apkg                        | (no counterpart)                             |
 
 The backend's wall time is taken inside its process, from creating the collection to the end
 of the export, so Python's start-up and `import anki` are not counted against it; its peak
@@ -62,7 +63,7 @@ DECKS = {
     "huge": {"notes": 100_000, "images": 400, "sounds": 2_000},
 }
 
-TASKS = ["legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-json", "json-to-package"]
+TASKS = ["legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-json", "json-to-package", "inspect"]
 BACKEND_TASKS = {"legacy-to-latest", "latest-to-legacy", "package-to-csv"}
 
 
@@ -70,12 +71,12 @@ BACKEND_TASKS = {"legacy-to-latest", "latest-to-legacy", "package-to-csv"}
 # Environment
 
 
-def ensure_venv() -> None:
-    """Re-runs this script with .venv's Python (made by scripts/python-env.sh) if needed."""
+def ensure_venv(script: str = __file__) -> None:
+    """Re-runs `script` with .venv's Python (made by scripts/python-env.sh) if needed."""
     if os.path.realpath(sys.prefix) == os.path.realpath(os.path.join(ROOT, ".venv")):
         return
     subprocess.run([os.path.join(ROOT, "scripts", "python-env.sh")], check=True)
-    os.execv(VENV_PYTHON, [VENV_PYTHON, os.path.abspath(__file__), *sys.argv[1:]])
+    os.execv(VENV_PYTHON, [VENV_PYTHON, os.path.abspath(script), *sys.argv[1:]])
 
 
 def log(message: str) -> None:
@@ -219,13 +220,15 @@ def generate_deck(name: str, spec: dict, folder: str) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def ensure_deck(name: str, regenerate: bool) -> str:
+def ensure_deck(name: str, regenerate: bool, spec: dict | None = None) -> str:
+    """The folder of deck `name` (made by the real backend to `spec`, by default DECKS[name])."""
     from importlib.metadata import version
 
+    spec = spec or DECKS[name]
     anki_version = version("anki")
     folder = os.path.join(BENCH_DIR, name)
     stamp_path = os.path.join(folder, "stamp.json")
-    stamp = {"generator": GENERATOR_VERSION, "spec": DECKS[name], "anki": anki_version}
+    stamp = {"generator": GENERATOR_VERSION, "spec": spec, "anki": anki_version}
     if not regenerate and os.path.exists(stamp_path):
         with open(stamp_path) as handle:
             if json.load(handle) == stamp:
@@ -235,7 +238,8 @@ def ensure_deck(name: str, regenerate: bool) -> str:
     os.makedirs(folder)
     # In a child process: the measuring process must stay small, because the kernel counts the
     # parent's memory at the moment of spawning in each child's peak RSS (vfork shares it).
-    subprocess.run([sys.executable, os.path.abspath(__file__), "_generate", name, folder], check=True)
+    subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "_generate", name, folder, json.dumps(spec)], check=True)
     with open(stamp_path, "w") as handle:
         json.dump(stamp, handle)
     return folder
@@ -318,12 +322,16 @@ class Runner:
             return os.path.join(self.work, "input.json")
         return os.path.join(self.deck, "latest.apkg")
 
-    def output(self, task: str, tool: str) -> str:
+    def output(self, task: str, tool: str) -> str | None:
+        if task == "inspect":
+            return None
         extension = {"package-to-csv": "csv", "package-to-json": "json"}.get(task, "apkg")
         return os.path.join(self.work, f"{tool}-{task}.{extension}")
 
     def deckport_command(self, task: str) -> list[str]:
         output = self.output(task, "deckport")
+        if output is None:
+            return [self.deckport, task, self.source(task), "--quiet"]
         command = [self.deckport, "convert", self.source(task), output, "--force"]
         if task in ("legacy-to-latest", "json-to-package"):
             command += ["--to", "apkg-modern"]
@@ -333,7 +341,9 @@ class Runner:
 
     def run_deckport(self, task: str) -> tuple[float, float]:
         wall, rss, _ = run_measured(self.deckport_command(task), env=self.env)
-        os.remove(self.output(task, "deckport"))
+        output = self.output(task, "deckport")
+        if output is not None:
+            os.remove(output)
         return wall, rss
 
     def run_backend(self, task: str) -> tuple[float, float]:
@@ -353,8 +363,12 @@ class Runner:
                 check=True, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def benchmark_deck(name: str, tasks: list[str], repeats: int, deckport: str, regenerate: bool) -> dict:
-    folder = ensure_deck(name, regenerate)
+def benchmark_deck(
+    name: str, tasks: list[str], repeats: int, deckport: str, regenerate: bool,
+    spec: dict | None = None, backend: bool = True,
+) -> dict:
+    """Times `tasks` on deck `name`; with `backend` False, deckport alone."""
+    folder = ensure_deck(name, regenerate, spec)
     work = os.path.join(BENCH_DIR, "work")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
@@ -363,10 +377,12 @@ def benchmark_deck(name: str, tasks: list[str], repeats: int, deckport: str, reg
         runner.prepare_json_input()
     results = {}
     try:
-        _, baseline_rss, _ = run_measured(
-            [sys.executable, os.path.abspath(__file__), "_backend", "idle", "-", "-", work])
+        baseline_rss = None
+        if backend:
+            _, baseline_rss, _ = run_measured(
+                [sys.executable, os.path.abspath(__file__), "_backend", "idle", "-", "-", work])
         for task in tasks:
-            with_backend = task in BACKEND_TASKS
+            with_backend = backend and task in BACKEND_TASKS
             log(f"{name}: {task}: warm-up")
             runner.run_deckport(task)
             if with_backend:
@@ -454,7 +470,7 @@ def main() -> None:
         backend_task(*sys.argv[2:6])
         return
     if len(sys.argv) > 1 and sys.argv[1] == "_generate":
-        generate_deck(sys.argv[2], DECKS[sys.argv[2]], sys.argv[3])
+        generate_deck(sys.argv[2], json.loads(sys.argv[4]), sys.argv[3])
         return
     parser = argparse.ArgumentParser(
         description="Time deckport against the real Anki backend.",

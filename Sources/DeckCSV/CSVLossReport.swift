@@ -7,7 +7,7 @@ enum CSVLossReport {
   /// The warnings for writing `collection` to the file `location` names; `deckOfNote` is the
   /// deck each note's row names.
   static func warnings(
-    for collection: DeckCollection, deckOfNote: [Int64: Int64], location: SourceLocation
+    for collection: DeckCollection, deckOfNote: NoteDecks, location: SourceLocation
   ) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
     func warn(_ category: String, _ message: String) {
@@ -69,14 +69,16 @@ enum CSVLossReport {
   }
 
   private static func deckLosses(
-    _ collection: DeckCollection, deckOfNote: [Int64: Int64], warn: (String, String) -> Void
+    _ collection: DeckCollection, deckOfNote: NoteDecks, warn: (String, String) -> Void
   ) {
-    var decksOfNote: [Int64: Set<Int64>] = [:]
+    // A note is split when one of its cards' home deck is not the deck its row names.
+    var splitNoteIDs: Set<Int64> = []
     for card in collection.cards {
-      let home = card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
-      decksOfNote[card.noteID, default: []].insert(home)
+      if let named = deckOfNote[card.noteID], named != NoteDecks.homeDeckID(of: card) {
+        splitNoteIDs.insert(card.noteID)
+      }
     }
-    let split = collection.notes.filter { (decksOfNote[$0.id]?.count ?? 0) > 1 }
+    let split = collection.notes.filter { splitNoteIDs.contains($0.id) }
     if !split.isEmpty {
       warn(
         "csv-deck",
@@ -98,7 +100,7 @@ enum CSVLossReport {
       )
     }
 
-    let namesWithCards = Set(deckOfNote.values.compactMap { id in collection.deck(id: id)?.name })
+    let namesWithCards = Set(deckOfNote.deckIDs.compactMap { id in collection.deck(id: id)?.name })
     let empty = collection.decks.filter { deck in
       if case .filtered = deck.kind { return false }
       return deck.id != 1

@@ -115,7 +115,7 @@ struct CSVNoteTypeCatalog {
       id: StockNoteTypes.derivedID(forName: name), name: name, kind: cloze ? .cloze : .standard,
       fields: fields.map { NoteType.Field(name: $0) },
       templates: [NoteType.CardTemplate(name: cloze ? "Cloze" : "Card 1", questionFormat: first, answerFormat: answer)],
-      css: StockNoteTypes.basicCSS)
+      css: NoteType.stockBasicCSS)
   }
 
   /// Lines as a short list: `3, 5, 9` or `3, 5, 9, 12, 15, …`.

@@ -33,13 +33,6 @@ package struct CSVTokenizer {
     package var line: Int
     /// The 1-based column (in characters) where the field starts.
     package var column: Int
-
-    /// Creates a field.
-    package init(text: String, line: Int, column: Int) {
-      self.text = text
-      self.line = line
-      self.column = column
-    }
   }
 
   /// One record (row): its fields, and the line where it starts.

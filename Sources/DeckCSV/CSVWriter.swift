@@ -77,15 +77,7 @@ package struct CSVWriter: Sendable {
       )
     }
 
-    // The deck of each note: the home deck of its card with the lowest template ordinal.
-    var firstCard: [Int64: Card] = [:]
-    for card in collection.cards {
-      if let known = firstCard[card.noteID], known.templateOrdinal <= card.templateOrdinal { continue }
-      firstCard[card.noteID] = card
-    }
-    let deckOfNote = firstCard.mapValues { card in
-      card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
-    }
+    let deckOfNote = NoteDecks(collection)
     func deckName(_ note: Note) -> String {
       deckOfNote[note.id].flatMap { decks[$0]?.name } ?? ""
     }
@@ -112,18 +104,18 @@ package struct CSVWriter: Sendable {
 
     // With a deck column, parents before children, so Anki's importer does not rename a
     // parent deck; otherwise the collection's order.
-    var ordered = collection.notes
+    // The order is kept as indices, not as a sorted copy of the notes.
+    var order = Array(collection.notes.indices)
     if case .columns(let mapping) = layout, mapping.column(of: .deck) == nil {
     } else {
       var depthOfDeck: [Int64: Int] = [:]
       for deck in collection.decks { depthOfDeck[deck.id] = deck.nameComponents.count }
       let depths = collection.notes.map { note in deckOfNote[note.id].flatMap { depthOfDeck[$0] } ?? 0 }
-      ordered = collection.notes.indices.sorted {
-        depths[$0] != depths[$1] ? depths[$0] < depths[$1] : $0 < $1
-      }.map { collection.notes[$0] }
+      order.sort { depths[$0] != depths[$1] ? depths[$0] < depths[$1] : $0 < $1 }
     }
+    let ordered = order.lazy.map { collection.notes[$0] }
 
-    progress?.start(.writingNotes, total: Int64(ordered.count))
+    progress?.start(.writingNotes, total: Int64(order.count))
     defer { progress?.finish(.writingNotes) }
     try FileSink.writing(to: path) { sink in
       var emitter = CSVEmitter(sink: sink, separator: separator)
@@ -168,10 +160,11 @@ package struct CSVWriter: Sendable {
   }
 
   private static func writeAnkiLayout(
-    _ notes: [Note], noteTypes: [Int64: NoteType], deckName: (Note) -> String, emitter: inout CSVEmitter,
+    _ notes: some Collection<Note>, noteTypes: [Int64: NoteType], deckName: (Note) -> String,
+    emitter: inout CSVEmitter,
     progress: ProgressReporter?
   ) throws {
-    let used = Set(notes.map(\.noteTypeID)).compactMap { noteTypes[$0] }
+    let used = Set(notes.lazy.map(\.noteTypeID)).compactMap { noteTypes[$0] }
     let fieldColumns = used.map(\.fields.count).max() ?? 0
     try emitter.writeLine(
       "#separator:\(emitter.separator.ankiName ?? String(decoding: [emitter.separator.byte], as: UTF8.self))")

@@ -72,7 +72,7 @@ package enum StockNoteTypes {
         NoteType.Field(name: "Back Extra", tag: 1),
       ],
       template: ("Cloze", "{{cloze:Text}}", "{{cloze:Text}}<br>\n{{Back Extra}}"),
-      css: basicCSS + clozeCSS),
+      css: NoteType.stockBasicCSS + clozeCSS),
     cloze(
       "Image Occlusion", stockKind: 6,
       fields: [
@@ -96,7 +96,7 @@ package enum StockNoteTypes {
       id: derivedID(forName: name), name: name, kind: .standard,
       fields: fields.map { NoteType.Field(name: $0) },
       templates: templates.map { NoteType.CardTemplate(name: $0.0, questionFormat: $0.1, answerFormat: $0.2) },
-      css: basicCSS, latexPreamble: latexPreamble, latexPostamble: latexPostamble,
+      css: NoteType.stockBasicCSS, latexPreamble: latexPreamble, latexPostamble: latexPostamble,
       originalStockKind: stockKind)
   }
 
@@ -108,19 +108,6 @@ package enum StockNoteTypes {
       templates: [NoteType.CardTemplate(name: template.0, questionFormat: template.1, answerFormat: template.2)],
       css: css, latexPreamble: latexPreamble, latexPostamble: latexPostamble, originalStockKind: stockKind)
   }
-
-  /// The styling of the Basic note types (and the start of Cloze's).
-  static let basicCSS = #"""
-    .card {
-        font-family: arial;
-        font-size: 20px;
-        line-height: 1.5;
-        text-align: center;
-        color: black;
-        background-color: white;
-    }
-
-    """#
 
   private static let clozeCSS = #"""
     .cloze {

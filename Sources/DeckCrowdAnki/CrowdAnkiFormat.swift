@@ -7,7 +7,7 @@ extension FormatName {
 
 /// CrowdAnki folders (`crowdanki`), recognised by their deck file (`CrowdAnkiFolder`): read
 /// with `CrowdAnkiReader`, written with `CrowdAnkiWriter`.
-public struct CrowdAnkiFormat: DeckFormat {
+public struct CrowdAnkiFormat: ReaderWriterFormat {
   public let description = FormatDescription(
     name: .crowdanki,
     summary: "a CrowdAnki folder: deck.json with nested decks, note models and option groups, and media/ (a folder)",
@@ -26,15 +26,10 @@ public struct CrowdAnkiFormat: DeckFormat {
   /// A folder whose deck file holds a JSON object.
   public func recognizes(path: String) -> Bool { CrowdAnkiFolder.looksLikeCrowdAnki(path: path) }
 
-  /// Reads the folder.
-  public func read(path: String, context: FormatReadContext) throws -> LoadedDeck {
-    LoadedDeck(try CrowdAnkiReader().read(path: path), as: description)
-  }
+  /// The folder's reader.
+  package func reader(_ context: FormatReadContext) -> CrowdAnkiReader { CrowdAnkiReader() }
 
-  /// Writes the deck file and media into the (new, empty) folder at `path`.
-  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
-    -> DeckWriteResult
-  {
-    DeckWriteResult(try CrowdAnkiWriter().write(collection, to: path, reportingAs: context.destination))
-  }
+  /// The folder's writer, which puts the deck file and media into the (new, empty) folder at the
+  /// path it is given.
+  package func writer(_ context: FormatWriteContext) -> CrowdAnkiWriter { CrowdAnkiWriter() }
 }

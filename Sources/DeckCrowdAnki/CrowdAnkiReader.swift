@@ -16,7 +16,7 @@ import JSONCore
 /// folder always gives the same deck. Notes, cards and note types get the deck file's
 /// modification time, so a newer version of the folder updates them when imported into Anki. Keys deckport's model has no place for are reported, one
 /// warning per object, never dropped silently.
-package struct CrowdAnkiReader: Sendable {
+package struct CrowdAnkiReader: DeckFileReader, Sendable {
   /// Creates a reader.
   package init() {}
 

@@ -16,21 +16,22 @@ import JSONCore
 /// UUIDs), so writing the same deck twice gives the same folder. Every media file is written, by
 /// its name. What CrowdAnki cannot hold (scheduling, the review log, user flags on cards) is
 /// reported, naming how much was left out.
-package struct CrowdAnkiWriter: Sendable {
+package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
   /// Creates a writer.
   package init() {}
 
-  /// Writes `collection` into the folder at `path` (which exists and is empty); `destination` is
-  /// the path warnings and errors name.
+  /// Writes `collection` into the folder at `path` (which exists and is empty); warnings and
+  /// errors name `destination` when given, else `path`.
   ///
   /// Cards under several top-level decks are written below a new top deck named after the
   /// last component of `destination` (reported as `deck-root-added`).
   ///
   /// - Throws: ``DeckError`` when a media name would not be a single safe file name or two names
   ///   differ only in case, or when writing fails.
-  package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String) throws
+  package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
     -> (written: DeckCollection, warnings: [Diagnostic])
   {
+    let destination = destination ?? path
     let location = SourceLocation(file: destination)
     var warnings = lossWarnings(collection, location: location)
     let folderName = URL(fileURLWithPath: destination).standardizedFileURL.lastPathComponent

@@ -20,18 +20,16 @@ extension AtomicOutput {
     to destination: String, replacing: Bool, _ write: (_ temporaryPath: String) throws -> T
   ) throws -> T {
     let location = SourceLocation(file: destination)
-    let manager = FileManager.default
-    var isDirectory: ObjCBool = false
-    let exists = manager.fileExists(atPath: destination, isDirectory: &isDirectory)
-    let isEmptyFolder =
-      exists && isDirectory.boolValue && ((try? manager.contentsOfDirectory(atPath: destination))?.isEmpty ?? false)
-    if exists && !isEmptyFolder && !replacing {
+    let existing = ExistingItem(at: destination)
+    if let existing, existing != .emptyFolder, !replacing {
       throw DeckError(
         .invalidRequest, at: location,
-        isDirectory.boolValue
+        existing == .folder
           ? "is a folder that is not empty; pass \(setting: .replaceExisting) to replace it"
           : "already exists; pass \(setting: .replaceExisting) to replace it")
     }
+    let exists = existing != nil
+    let manager = FileManager.default
     let scratch = try scratchPath(beside: URL(fileURLWithPath: destination).standardizedFileURL, location: location)
     let temporaryPath = scratch + ".tmp"
     let asidePath = scratch + ".old"
@@ -41,7 +39,7 @@ extension AtomicOutput {
       throw DeckError(
         .writeFailed, at: location, "cannot create a temporary folder beside it (\(error.localizedDescription))")
     }
-    do {
+    return try removing(temporaryPath) {
       let result = try write(temporaryPath)
       if exists {
         guard rename(destination, asidePath) == 0 else {
@@ -56,9 +54,6 @@ extension AtomicOutput {
       }
       if exists { try? manager.removeItem(atPath: asidePath) }
       return result
-    } catch {
-      try? manager.removeItem(atPath: temporaryPath)
-      throw error
     }
   }
 }

@@ -20,27 +20,52 @@ package enum AtomicOutput {
     to destination: String, replacing: Bool, _ write: (_ temporaryPath: String) throws -> T
   ) throws -> T {
     let location = SourceLocation(file: destination)
-    let manager = FileManager.default
-    var isDirectory: ObjCBool = false
-    if manager.fileExists(atPath: destination, isDirectory: &isDirectory) {
-      if isDirectory.boolValue {
-        throw DeckError(.invalidRequest, at: location, "is a directory; name an output file")
-      }
-      if !replacing {
-        throw DeckError(
-          .invalidRequest, at: location, "already exists; pass \(setting: .replaceExisting) to replace it")
-      }
+    switch ExistingItem(at: destination) {
+    case .folder?, .emptyFolder?: throw DeckError(.invalidRequest, at: location, "is a directory; name an output file")
+    case .file? where !replacing:
+      throw DeckError(.invalidRequest, at: location, "already exists; pass \(setting: .replaceExisting) to replace it")
+    case .file?, nil: break
     }
     let temporaryPath = try scratchPath(beside: URL(fileURLWithPath: destination), location: location) + ".tmp"
-    do {
+    return try removing(temporaryPath) {
       let result = try write(temporaryPath)
       guard rename(temporaryPath, destination) == 0 else {
         let reason = String(cString: strerror(errno))
         throw DeckError(.writeFailed, at: location, "cannot move the finished file into place (\(reason))")
       }
       return result
+    }
+  }
+
+  /// What stands at an output's path.
+  enum ExistingItem {
+    /// A file (or anything else that is not a folder).
+    case file
+    /// A folder with nothing in it.
+    case emptyFolder
+    /// A folder that holds something, or whose content cannot be listed.
+    case folder
+
+    /// The item at `path`, or nil when there is none.
+    init?(at path: String) {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+      guard isDirectory.boolValue else {
+        self = .file
+        return
+      }
+      let isEmpty = (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty ?? false
+      self = isEmpty ? .emptyFolder : .folder
+    }
+  }
+
+  /// The result of `body`; when it throws, the temporary file or folder at `temporaryPath` is
+  /// removed first.
+  static func removing<T>(_ temporaryPath: String, ifThrows body: () throws -> T) throws -> T {
+    do {
+      return try body()
     } catch {
-      try? manager.removeItem(atPath: temporaryPath)
+      try? FileManager.default.removeItem(atPath: temporaryPath)
       throw error
     }
   }

@@ -1,3 +1,5 @@
+import DeckCore
+
 /// A forward-only stream of bytes: a file, a zip member, a decompressor, memory.
 ///
 /// Readers pull chunks of any size; a source fills as much of the buffer as it has ready and
@@ -8,3 +10,5 @@ package protocol ByteSource {
   /// - Throws: ``DeckError`` naming the source when its bytes cannot be read or decoded.
   mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
+
+extension DataByteSource: ByteSource {}

@@ -9,7 +9,7 @@ extension FormatName {
 
 /// The deckport JSON deck document (`json`): read with `DeckJSONReader`, written with
 /// `DeckJSONWriter`.
-public struct DeckJSONFormat: DeckFormat {
+public struct DeckJSONFormat: ReaderWriterFormat {
   public let description = FormatDescription(
     name: .json, summary: "the deckport JSON deck format, media embedded", extensions: ["json"], reads: true,
     writes: true, textSyntax: .json)
@@ -20,23 +20,16 @@ public struct DeckJSONFormat: DeckFormat {
   /// A JSON document that begins as a deckport deck does.
   public func recognizes(path: String) -> Bool { DeckJSONReader.looksLikeDeckDocument(path: path) }
 
-  /// Reads the document.
-  public func read(path: String, context: FormatReadContext) throws -> LoadedDeck {
-    LoadedDeck(try DeckJSONReader(progress: context.progress).read(path: path), as: description)
-  }
+  /// A reader reporting to the context's progress reporter.
+  package func reader(_ context: FormatReadContext) -> DeckJSONReader { DeckJSONReader(progress: context.progress) }
 
-  /// Writes the document.
-  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
-    -> DeckWriteResult
-  {
-    DeckWriteResult(
-      try DeckJSONWriter(progress: context.progress).write(collection, to: path, reportingAs: context.destination))
-  }
+  /// A writer reporting to the context's progress reporter.
+  package func writer(_ context: FormatWriteContext) -> DeckJSONWriter { DeckJSONWriter(progress: context.progress) }
 }
 
 /// A json-dir folder (`json-dir`): the deckport JSON deck split into a file per note, note
 /// type and deck, recognised by its index file (`DeckJSONDirectory`).
-public struct DeckJSONDirectoryFormat: DeckFormat {
+public struct DeckJSONDirectoryFormat: ReaderWriterFormat {
   public let description = FormatDescription(
     name: .jsonDir,
     summary: "the deckport JSON deck as a folder for version control: a file per note, raw media (a folder)",
@@ -48,15 +41,12 @@ public struct DeckJSONDirectoryFormat: DeckFormat {
   /// A folder holding the index file.
   public func recognizes(path: String) -> Bool { DeckJSONDirectory.looksLikeDirectory(path: path) }
 
-  /// Reads the folder.
-  public func read(path: String, context: FormatReadContext) throws -> LoadedDeck {
-    LoadedDeck(try DeckJSONDirectoryReader().read(path: path), as: description)
-  }
+  /// The folder's reader.
+  package func reader(_ context: FormatReadContext) -> DeckJSONDirectoryReader { DeckJSONDirectoryReader() }
 
-  /// Writes the folder's content into the (new, empty) folder at `path`.
-  public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
-    -> DeckWriteResult
-  {
-    DeckWriteResult(try DeckJSONDirectoryWriter().write(collection, to: path, reportingAs: context.destination))
-  }
+  /// The folder's writer, which fills the (new, empty) folder at the path it is given.
+  package func writer(_ context: FormatWriteContext) -> DeckJSONDirectoryWriter { DeckJSONDirectoryWriter() }
 }
+
+// The reader's own file is left as it is; its `read(path:)` is the requirement.
+extension DeckJSONReader: DeckFileReader {}

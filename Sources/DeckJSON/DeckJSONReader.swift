@@ -10,9 +10,11 @@ import Foundation
 ///
 /// The file is mapped, not loaded, and its pages are let go of as the reader passes them; media
 /// data stays in the file and is decoded when a blob is read. Notes, cards and reviews are
-/// decoded one at a time into the model, never all at once, so memory follows the deck's model
-/// and not the file's size. Every declared SHA-1 and size is checked against the data while
-/// reading.
+/// decoded one at a time, most of them by the syntax pass as it meets them, never as one
+/// document, and let go of as they are mapped into the model (``DecodedElements``), so memory
+/// follows the deck's model and not the file's size. Every declared SHA-1 and size is checked
+/// against the data while reading: each media string is decoded and hashed on a second thread
+/// as soon as the syntax pass has found it (``MediaPrecheck``).
 package struct DeckJSONReader: Sendable {
   /// Where the reader reports what it is doing (checking the JSON, reading notes, cards and
   /// reviews, checking media), or nil.
@@ -45,26 +47,42 @@ package struct DeckJSONReader: Sendable {
     let location = SourceLocation(file: path)
     let file = try MappedFile(path: path, location: location)
     progress?.start(.checkingJSON, total: Int64(file.bytes.count))
+    // Media strings are decoded and hashed on a second thread from the moment the pass finds them,
+    // and notes, cards and reviews are decoded by the pass as it meets them.
+    let precheck = splitsArrays ? MediaPrecheck(path: path) : nil
+    defer { precheck?.stop() }
+    let decoded = DecodedElements()
+    let sections = Section.allCases
     var syntax = try JSONSyntaxPass(
-      bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : []
-    ) { [progress] offset in
-      progress?.set(.checkingJSON, completed: Int64(offset))
-      file.release(below: offset - (1 << 20))
-    }
+      bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : [],
+      reached: { [progress] offset in
+        progress?.set(.checkingJSON, completed: Int64(offset))
+        file.release(below: offset - (1 << 20))
+      }, settingAside: { precheck?.add($0) },
+      decodingElement: { key, bytes, start in
+        let found = JSONElementDecoder.element(sections[key], in: bytes, at: start, fieldNames: &decoded.fieldNames)
+        decoded.add(found?.element, to: sections[key])
+        return found?.end
+      })
+    precheck?.finishAdding()
     progress?.finish(.checkingJSON)
     file.releaseAll()
     if splitsArrays && syntax.canSplit {
       do {
-        return try readSplit(syntax: syntax, file: file, path: path, location: location)
+        return try readSplit(
+          syntax: syntax, decoded: decoded, precheck: precheck, file: file, path: path, location: location)
       } catch is NeedsWholeDocument {
         // Fall through: the document must be judged whole.
       }
     }
     if splitsArrays {
       // A document whose parts cannot be judged apart: decode it whole, as before.
-      syntax = try JSONSyntaxPass(bytes: file.bytes, location: location) { offset in
-        file.release(below: offset - (1 << 20))
-      }
+      precheck?.stop()
+      syntax = try JSONSyntaxPass(
+        bytes: file.bytes, location: location,
+        reached: { offset in
+          file.release(below: offset - (1 << 20))
+        })
       file.releaseAll()
     }
     let reduced = Data(syntax.reduced)
@@ -77,14 +95,18 @@ package struct DeckJSONReader: Sendable {
     }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
-    return try mediaMapping(syntax: syntax, path: path, location: location).collection(from: document)
+    return try mediaMapping(syntax: syntax, precheck: nil, path: path, location: location).collection(from: document)
   }
 
-  /// A mapping whose media blobs are read from the document at `path`.
-  private func mediaMapping(syntax: JSONSyntaxPass, path: String, location: SourceLocation) -> DeckJSONModelMapping {
+  /// A mapping whose media blobs are read from the document at `path`, the set-aside ones
+  /// (if `precheck`, that of `syntax`) already decoded and hashed.
+  private func mediaMapping(
+    syntax: JSONSyntaxPass, precheck: MediaPrecheck?, path: String, location: SourceLocation
+  ) -> DeckJSONModelMapping {
     DeckJSONModelMapping(location: location) { [progress] index, media in
       defer { progress?.advance(.checkingMedia) }
-      return try Self.blob(for: media, index: index, syntax: syntax, path: path, location: location)
+      return try Self.blob(
+        for: media, index: index, syntax: syntax, precheck: precheck, path: path, location: location)
     }
   }
 
@@ -145,11 +167,12 @@ package struct DeckJSONReader: Sendable {
   /// the whole document would report them (every decoding problem, in document order, before
   /// any problem of meaning, such as a note naming a note type that does not exist).
   private func readSplit(
-    syntax: JSONSyntaxPass, file: MappedFile, path: String, location: SourceLocation
+    syntax: JSONSyntaxPass, decoded: DecodedElements, precheck: MediaPrecheck?, file: MappedFile, path: String,
+    location: SourceLocation
   ) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let reduced = Data(syntax.reduced)
     try checkFormat(reduced, location: location)
-    var mapping = mediaMapping(syntax: syntax, path: path, location: location)
+    var mapping = mediaMapping(syntax: syntax, precheck: precheck, path: path, location: location)
     let decoder = JSONDecoder()
     var document: DeckJSONDocument?
     var laterDecodingError: DecodingError?
@@ -186,16 +209,19 @@ package struct DeckJSONReader: Sendable {
         do {
           switch section {
           case .notes:
-            let note = try decodeElement(
-              bytes, section, index, decoder, location: location, fast: JSONElementDecoder.note)
+            let note =
+              try decoded.takeNote(index)
+              ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.note)
             if map { try mapping.add(note: note, index: index) }
           case .cards:
-            let card = try decodeElement(
-              bytes, section, index, decoder, location: location, fast: JSONElementDecoder.card)
+            let card =
+              try decoded.takeCard(index)
+              ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.card)
             if map { try mapping.add(card: card, index: index) }
           case .reviews:
-            let review = try decodeElement(
-              bytes, section, index, decoder, location: location, fast: JSONElementDecoder.review)
+            let review =
+              try decoded.takeReview(index)
+              ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.review)
             if map { mapping.add(review: review, index: index) }
           }
         } catch let error as ElementDecodingError {
@@ -259,16 +285,23 @@ package struct DeckJSONReader: Sendable {
       }, formatTitle: "deckport deck format")
   }
 
+  /// The blob of `media`, `media[index]`, checked against its declared SHA-1 and size.
   private static func blob(
-    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, path: String, location: SourceLocation
+    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, precheck: MediaPrecheck?, path: String,
+    location: SourceLocation
   ) throws -> MediaBlob {
     var dataLocation = location
     dataLocation.jsonPath = "media[\(index)].data"
     let blob: MediaBlob
-    if let setAside = syntax.setAsideString(for: media.data) {
-      blob = MediaBlob(
-        source: Base64FileRangeSource(
-          path: path, offset: setAside.offset, length: setAside.length, location: dataLocation))
+    if let (setAside, number) = syntax.setAsideString(for: media.data) {
+      let source = Base64FileRangeSource(
+        path: path, offset: setAside.offset, length: setAside.length, location: dataLocation)
+      if let known = precheck?.fingerprint(of: number) {
+        blob = MediaBlob(source: source, computedSHA1: known.sha1, size: known.size)
+      } else {
+        // Not decoded yet, or not valid: decoded here, where a problem is reported.
+        blob = MediaBlob(source: source)
+      }
     } else {
       guard let bytes = Data(base64Encoded: media.data) else {
         throw DeckError(.corrupt, at: dataLocation, "not valid base64")

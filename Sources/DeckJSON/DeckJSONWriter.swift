@@ -13,7 +13,7 @@ import JSONCore
 /// it is made: notes, cards and reviews one at a time, straight into the file, and media
 /// base64-encoded from their source one chunk at a time, so a deck of 100,000 notes and
 /// gigabytes of media needs no more memory than its model.
-package struct DeckJSONWriter: Sendable {
+package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
   /// Where the writer reports what it is doing (writing notes, cards, reviews and media), or nil.
   package var progress: ProgressReporter?
 
@@ -25,31 +25,19 @@ package struct DeckJSONWriter: Sendable {
   /// How many rows are written between two progress reports.
   static let progressStep = 2048
 
-  /// Writes `collection` to `path` (created or replaced; callers wanting all-or-nothing output
-  /// write to a temporary path and rename, as `DeckConverter` does). Errors name
-  /// `reportingAs` when given (the final destination of a temporary file).
+  /// Writes `collection`, repaired as ``CollectionRepair`` says (so that every document written
+  /// can be read back), to `path` (created or replaced; callers wanting all-or-nothing output
+  /// write to a temporary path and rename, as `DeckConverter` does).
   ///
-  /// References that point nowhere and notes with the wrong number of fields are repaired first,
-  /// as ``CollectionRepair`` says, so that every document written can be read back: a card whose
-  /// note does not exist is left out, a card in a missing deck gets a deck, a note's values are
-  /// fitted to its note type's fields.
-  ///
-  /// - Returns: what was written (the repaired collection) and a warning for each repair.
   /// - Throws: ``DeckError`` when a note cannot be keyed by field name (an unknown note type) or
   ///   when writing fails; a file begun is then removed.
-  @discardableResult
-  package func write(
-    _ collection: DeckCollection, to path: String, reportingAs destination: String? = nil
-  ) throws -> (written: DeckCollection, warnings: [Diagnostic]) {
-    let location = SourceLocation(file: destination ?? path)
-    let (repaired, warnings) = CollectionRepair.repaired(collection, location: location)
+  package func writeRepaired(_ collection: DeckCollection, to path: String, location: SourceLocation) throws {
     try FileSink.writing(to: path) { sink in
       var writer = JSONStreamWriter(sink: sink)
-      try writeDocument(repaired, location: location, into: &writer)
+      try writeDocument(collection, location: location, into: &writer)
       writer.append(byte: 0x0A)
       try writer.flush()
     }
-    return (repaired, warnings)
   }
 
   /// The document's top-level object, its members in the order of ``DeckJSONDocument``'s

@@ -64,6 +64,21 @@ package struct JSONParser {
     return value
   }
 
+  /// Decodes the string whose opening quote is at `start` in `bytes`: its escapes resolved,
+  /// surrogates paired, its text checked to be UTF-8.
+  ///
+  /// - Returns: the string, and the offset after its closing quote.
+  /// - Throws: ``JSONSyntaxError`` at the first problem.
+  package static func string(in bytes: UnsafeRawBufferPointer, at start: Int) throws(JSONSyntaxError)
+    -> (value: String, end: Int)
+  {
+    var parser = JSONParser(bytes: bytes, options: Options())
+    parser.index = start
+    guard parser.peek(UInt8(ascii: "\"")) else { throw parser.error(.expectedValue) }
+    let value = try parser.parseString()
+    return (value, parser.index)
+  }
+
   private init(bytes: UnsafeRawBufferPointer, options: Options) {
     self.bytes = bytes
     self.options = options

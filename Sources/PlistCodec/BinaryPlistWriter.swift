@@ -5,7 +5,8 @@ import Foundation
 /// 8-bit and others as UTF-16BE, the smallest offset and reference sizes that fit.
 package struct BinaryPlistWriter {
   private var objects: [[UInt8]] = []
-  private var unique: [PlistValue: Int] = [:]
+  /// Each scalar object's bytes, and its object number: equal bytes are an exactly equal value.
+  private var unique: [[UInt8]: Int] = [:]
 
   /// The bytes of a binary plist whose top object is `value`.
   package static func data(_ value: PlistValue) -> Data {
@@ -60,10 +61,11 @@ package struct BinaryPlistWriter {
         + (keys + values).flatMap { Self.bigEndian(UInt64($0), size: referenceSize) }
       return index
     default:
-      if let existing = unique[value] { return existing }
+      let object = Self.scalar(value)
+      if let existing = unique[object] { return existing }
       let index = objects.count
-      objects.append(Self.scalar(value))
-      unique[value] = index
+      objects.append(object)
+      unique[object] = index
       return index
     }
   }

@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 
 /// A property-list value as it is stored, dictionary keys in file order.
@@ -5,7 +6,7 @@ import Foundation
 /// Foundation's `PropertyListSerialization` returns unordered dictionaries and cannot tell
 /// `<true/>` from the integer 1 reliably, so deckport reads and writes plists itself: every key
 /// and value it does not change is written back with the same type, value and order.
-package enum PlistValue: Hashable, Sendable {
+package enum PlistValue: Equatable, Sendable {
   /// A string.
   case string(String)
   /// A signed integer.
@@ -42,14 +43,16 @@ package enum PlistValue: Hashable, Sendable {
     }
   }
 
+  /// Whether the two are the same as stored: strings scalar by scalar, reals and dates by bit
+  /// pattern (``ExactlyComparable``), dictionaries with their keys in the same order.
   package static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
     switch (lhs, rhs) {
-    case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
+    case (.string(let a), .string(let b)): a.isExactly(b)
     case (.integer(let a), .integer(let b)): a == b
     case (.unsignedInteger(let a), .unsignedInteger(let b)): a == b
-    case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
+    case (.real(let a), .real(let b)): a.isExactly(b)
     case (.bool(let a), .bool(let b)): a == b
-    case (.date(let a), .date(let b)): a.bitPattern == b.bitPattern
+    case (.date(let a), .date(let b)): a.isExactly(b)
     case (.data(let a), .data(let b)): a == b
     case (.array(let a), .array(let b)): a == b
     case (.dictionary(let a), .dictionary(let b)): a == b
@@ -57,67 +60,12 @@ package enum PlistValue: Hashable, Sendable {
     default: false
     }
   }
-
-  package func hash(into hasher: inout Hasher) {
-    switch self {
-    case .string(let text):
-      hasher.combine(0)
-      for scalar in text.unicodeScalars { hasher.combine(scalar.value) }
-    case .integer(let number):
-      hasher.combine(1)
-      hasher.combine(number)
-    case .unsignedInteger(let number):
-      hasher.combine(2)
-      hasher.combine(number)
-    case .real(let number):
-      hasher.combine(3)
-      hasher.combine(number.bitPattern)
-    case .bool(let flag):
-      hasher.combine(4)
-      hasher.combine(flag)
-    case .date(let seconds):
-      hasher.combine(5)
-      hasher.combine(seconds.bitPattern)
-    case .data(let data):
-      hasher.combine(6)
-      hasher.combine(data)
-    case .array(let items):
-      hasher.combine(7)
-      hasher.combine(items)
-    case .dictionary(let dictionary):
-      hasher.combine(8)
-      hasher.combine(dictionary)
-    case .uid(let number):
-      hasher.combine(9)
-      hasher.combine(number)
-    }
-  }
 }
 
 /// A plist dictionary: keys and values in file order.
-package struct PlistDictionary: Hashable, Sendable {
+package struct PlistDictionary: Equatable, Sendable {
   /// One key and its value.
-  package struct Entry: Hashable, Sendable {
-    /// The key.
-    package var key: String
-    /// The value under the key.
-    package var value: PlistValue
-
-    /// The entry `key`: `value`.
-    package init(key: String, value: PlistValue) {
-      self.key = key
-      self.value = value
-    }
-
-    package static func == (lhs: Entry, rhs: Entry) -> Bool {
-      lhs.key.unicodeScalars.elementsEqual(rhs.key.unicodeScalars) && lhs.value == rhs.value
-    }
-
-    package func hash(into hasher: inout Hasher) {
-      for scalar in key.unicodeScalars { hasher.combine(scalar.value) }
-      hasher.combine(value)
-    }
-  }
+  package typealias Entry = KeyedValue<PlistValue>
 
   /// The keys and values in file order.
   package var entries: [Entry]
@@ -130,17 +78,9 @@ package struct PlistDictionary: Hashable, Sendable {
   /// The keys in file order.
   package var keys: [String] { entries.map(\.key) }
 
-  /// The value under `key`; setting replaces in place or appends, nil removes.
+  /// The value under `key` (compared exactly); setting replaces in place or appends, nil removes.
   package subscript(key: String) -> PlistValue? {
-    get { entries.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }?.value }
-    set {
-      let index = entries.firstIndex { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
-      switch (index, newValue) {
-      case (let index?, let value?): entries[index].value = value
-      case (let index?, nil): entries.remove(at: index)
-      case (nil, let value?): entries.append(Entry(key: key, value: value))
-      case (nil, nil): break
-      }
-    }
+    get { entries[key: key] }
+    set { entries[key: key] = newValue }
   }
 }

@@ -1,8 +1,10 @@
+import DeckCore
+
 /// Where the parts of an XML plist's top-level dictionary lie in its text, so that one key's
 /// value can be replaced, or a key added, while every other byte stays as it was.
 package struct XMLPlistLayout {
   /// One top-level key: where its `<key>` starts and the byte range of its value element.
-  struct Entry {
+  struct Entry: ExactlyKeyed {
     var key: String
     var keyStart: Int
     var valueRange: Range<Int>
@@ -23,7 +25,7 @@ package struct XMLPlistLayout {
   /// cannot be edited in place.
   package func replacing(key: String, with element: String) -> [UInt8]? {
     guard spliceable else { return nil }
-    if let entry = entries.first(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }) {
+    if let entry = entries.first(withKey: key) {
       return Array(text[..<entry.valueRange.lowerBound]) + Array(element.utf8)
         + Array(text[entry.valueRange.upperBound...])
     }

@@ -172,6 +172,45 @@ struct CSVWriterTests {
       ])
   }
 
+  @Test("a note's row names the home deck of its lowest-ordinal card; split notes and notes without cards are reported")
+  func deckOfEachNote() throws {
+    let reversed = Self.stock("Basic (and reversed card)")
+    let collection = DeckCollection(
+      decks: [Deck(id: 1, name: "Default"), Deck(id: 10, name: "Lang"), Deck(id: 11, name: "Lang::Fr")],
+      noteTypes: [reversed],
+      notes: [
+        Note(id: 1, guid: "split", noteTypeID: reversed.id, fields: ["a", "b"]),
+        Note(id: 2, guid: "together", noteTypeID: reversed.id, fields: ["c", "d"]),
+        Note(id: 3, guid: "cardless", noteTypeID: reversed.id, fields: ["e", "f"]),
+        Note(id: 4, guid: "borrowed", noteTypeID: reversed.id, fields: ["g", "h"]),
+      ],
+      cards: [
+        // Listed with the higher ordinal first: the row still takes ordinal 0's deck.
+        Card(id: 101, noteID: 1, templateOrdinal: 1, deckID: 10),
+        Card(id: 100, noteID: 1, templateOrdinal: 0, deckID: 11),
+        Card(id: 102, noteID: 2, templateOrdinal: 0, deckID: 10),
+        Card(id: 103, noteID: 2, templateOrdinal: 1, deckID: 10),
+        // In a filtered deck (1) borrowed from its home deck Lang::Fr (11).
+        Card(
+          id: 104, noteID: 4, templateOrdinal: 0, deckID: 1, scheduling: CardScheduling(originalDeckID: 11)),
+        Card(id: 105, noteID: 4, templateOrdinal: 1, deckID: 11),
+      ])
+    let (text, warnings, path) = try write(collection, "decks.txt")
+    let deckByGUID = Dictionary(
+      uniqueKeysWithValues: text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+        let cells = line.split(separator: "\t", omittingEmptySubsequences: false)
+        return (String(cells[0]), String(cells[2]))
+      })
+    #expect(deckByGUID == ["split": "Lang::Fr", "together": "Lang", "cardless": "", "borrowed": "Lang::Fr"])
+    let deckWarnings = warnings.filter { $0.contains("[csv-deck]") }
+    #expect(
+      deckWarnings == [
+        "\(path): warning: [csv-deck] 1 note has cards in more than one deck; a CSV row names one deck, so it keeps the deck of its first card (GUID 'split')",
+        "\(path): warning: [csv-deck] 1 note has no cards, so no deck; Anki's importer puts it in its current deck (GUID 'cardless')",
+        "\(path): warning: [csv-deck] 1 card is borrowed by a filtered deck; the CSV names its home deck, and filtered decks are not kept",
+      ])
+  }
+
   @Test("a large deck is written and read back in chunks")
   func large() throws {
     let notes = (0..<30_000).map { index in

@@ -102,7 +102,59 @@ struct JSONErrorTests {
       message: ": at media[0].data: not valid base64"),
   ]
 
-  @Test(arguments: cases)
+  /// Base64 long enough to be left in the file and decoded on a second thread (6,000 bytes of "ABC").
+  static let long = String(repeating: "QUJD", count: 2000)
+  static let longSHA1 = SHA1.hex(SHA1.digest(Data(String(repeating: "ABC", count: 2000).utf8)))
+
+  static let badAfterLong =
+    "{\(valid), \(basic), \"media\": [{\"name\": \"a.bin\", \"data\": \"\(long)\"}, {\"name\" 3}]}"
+
+  /// Media data decoded and hashed while the rest of the document is read: the same errors, in
+  /// the same order.
+  static let setAsideCases: [Case] = [
+    Case(
+      id: "long media SHA-1 mismatch",
+      json:
+        "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.bin\", \"sha1\": \"0000000000000000000000000000000000000000\", \"data\": \"\(long)\"}]}",
+      kind: .corrupt,
+      message:
+        ": at media[0].data: the SHA-1 of 'a.bin' is \(longSHA1), but its sha1 says 0000000000000000000000000000000000000000"
+    ),
+    Case(
+      id: "long media size mismatch",
+      json:
+        "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.bin\", \"size\": 5, \"data\": \"\(long)\"}]}",
+      kind: .corrupt, message: ": at media[0].data: 'a.bin' has 6000 bytes, but its size says 5"),
+    Case(
+      id: "long media not base64",
+      json:
+        "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.bin\", \"data\": \"\(long)@@@@\(long)\"}]}",
+      kind: .corrupt, message: ": at media[0].data: not valid base64"),
+    Case(
+      id: "long media cut short",
+      json: "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.bin\", \"data\": \"\(long)QQ\"}]}",
+      kind: .corrupt, message: ": at media[0].data: not valid base64 (its length is not a multiple of 4)"),
+    Case(
+      id: "a bad long file before a bad name",
+      json:
+        "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.bin\", \"size\": 1, \"data\": \"\(long)\"}, {\"name\": \"../b\", \"data\": \"\(long)\"}]}",
+      kind: .corrupt, message: ": at media[0].data: 'a.bin' has 6000 bytes, but its size says 1"),
+    Case(
+      id: "a good long file before a bad name",
+      json:
+        "{\(valid), \(basic), \"notes\": [], \"media\": [{\"name\": \"a.bin\", \"data\": \"\(long)\"}, {\"name\": \"a.bin\", \"data\": \"\(long)@\"}]}",
+      kind: .corrupt, message: ": at media[1].name: a media file named 'a.bin' comes earlier in the list"),
+    Case(
+      id: "a note problem before a bad long file",
+      json:
+        "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Nope\", \"fields\": {}}], \"media\": [{\"name\": \"a.bin\", \"data\": \"\(long)@@@@\"}]}",
+      kind: .corrupt, message: ": at notes[0].noteType: no note type is named 'Nope'"),
+    Case(
+      id: "invalid JSON after long media", json: badAfterLong, kind: .wrongFormat,
+      message: ":1:\(badAfterLong.count - 3): invalid JSON: expected ':' after the key (near '3}]}')"),
+  ]
+
+  @Test(arguments: cases + setAsideCases)
   func badDocument(_ testCase: Case) throws {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "deck.json")

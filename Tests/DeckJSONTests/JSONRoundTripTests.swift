@@ -97,6 +97,16 @@ struct JSONRoundTripTests {
     let blob = try #require(readBack.media.first?.blob)
     #expect(!(blob.source is InMemoryMediaSource), "a large media file must be read from the JSON file, not memory")
     #expect(try blob.data() == bytes)
+    // Checked on the reader's second thread: its SHA-1 is known from the bytes, and a Latest
+    // package written from it records that SHA-1 without hashing the file again.
+    let known = try #require(blob.computedFingerprint)
+    #expect(SHA1.hex(known.sha1) == SHA1.hex(SHA1.digest(bytes)) && known.size == Int64(bytes.count))
+    let package = scratch.path(for: "big.apkg")
+    _ = try AnkiPackageWriter(options: .init(generation: .latest, kind: .apkg)).write(
+      readBack, to: package, reportingAs: package)
+    let copied = try #require(try AnkiPackageReader().read(path: package).collection.media.first?.blob)
+    #expect(try copied.verify())
+    #expect(try copied.sha1Hex() == SHA1.hex(SHA1.digest(bytes)))
   }
 
   @Test("a hand-written document: names for references, ids and GUIDs derived from content")

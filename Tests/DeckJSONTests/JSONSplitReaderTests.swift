@@ -185,6 +185,31 @@ struct Base64DecodingTests {
   }
 }
 
+@Suite("Base64 media read from a range of the file")
+struct Base64FileRangeTests {
+  @Test("every buffer size reads the same bytes", arguments: [1, 7, 49_155, 65_536, 200_000])
+  func bufferSizes(size: Int) throws {
+    var bytes = Data(count: 150_001)
+    for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 9) }
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "range.txt")
+    let text = Data(("xx\"" + bytes.base64EncodedString() + "\"yy").utf8)
+    try text.write(to: URL(fileURLWithPath: path))
+    let source = Base64FileRangeSource(
+      path: path, offset: 3, length: text.count - 6, location: SourceLocation(file: path))
+    let reader = try source.openReader()
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    var read = Data()
+    while true {
+      let count = try reader.read(into: buffer)
+      if count == 0 { break }
+      read.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+    #expect(read == bytes)
+  }
+}
+
 @Suite("Base64 encoding of media written")
 struct Base64EncodingTests {
   @Test(arguments: [0, 1, 2, 3, 65_535, 65_536, 65_537, 200_001])

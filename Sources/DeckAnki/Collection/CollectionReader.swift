@@ -213,11 +213,12 @@ struct CollectionReader {
   /// U+FFFD in place of each invalid sequence, as Swift decodes them).
   private func readNotes() throws -> (notes: [Note], invalidText: [Int64]) {
     var invalidText: [Int64] = []
+    var tagLists = TagListCache()
     let notes = try readRows(
       "notes", "SELECT id, guid, mid, mod, tags, flds FROM notes ORDER BY id", phase: .readingNotes
     ) { rows in
       let (fields, fieldsValid) = rows.withUTF8(5, Self.checkedFields)
-      let tags = rows.withUTF8(4, Self.tags)
+      let tags = rows.withUTF8(4) { bytes in tagLists.tags(for: bytes, split: Self.tags) }
       let id = rows.int64(0)
       if !fieldsValid || !rows.withUTF8(4, Self.isValidUTF8) { invalidText.append(id) }
       return Note(

@@ -252,13 +252,16 @@ final class MediaWorkers: @unchecked Sendable {
         rest = UnsafeRawBufferPointer(rebasing: rest[(rest.startIndex + count)...])
       }
     }
-    output.fingerprint = try read(item, hashing: latest, buffer: buffer) { chunk in
+    // A fingerprint already computed from the bytes (the JSON reader's check) is not computed again.
+    let known = latest ? item.blob.computedFingerprint : nil
+    let hashed = try read(item, hashing: latest && known == nil, buffer: buffer) { chunk in
       if let compressor {
         try compressor.compress(chunk, into: keep)
       } else {
         try keep(chunk)
       }
     }
+    output.fingerprint = hashed ?? known
     if let compressor { try compressor.finish(into: keep) }
     try spill?.close()
     spill = nil

@@ -22,17 +22,7 @@ enum PlaceholderDatabase {
           name: "Card 1", questionFormat: "{{Front}}",
           answerFormat: "{{FrontSide}}\n\n<hr id=answer>\n\n{{Back}}")
       ],
-      css: """
-        .card {
-            font-family: arial;
-            font-size: 20px;
-            line-height: 1.5;
-            text-align: center;
-            color: black;
-            background-color: white;
-        }
-
-        """,
+      css: NoteType.stockBasicCSS,
       originalStockKind: 1)
     return DeckCollection(
       creationTime: 1_577_851_200,  // 2020-01-01 04:00 UTC: a day start, as Anki sets it

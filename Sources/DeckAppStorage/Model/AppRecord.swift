@@ -1,3 +1,5 @@
+import DeckCore
+
 /// One record of an app (a Flashzilla `Card`, a row of a Core Data entity), or a nested object:
 /// its keys with their values, in their stored order.
 ///
@@ -9,28 +11,9 @@
 ///
 /// Equality compares keys, values and order.
 public struct AppRecord: Sendable, Hashable, RandomAccessCollection {
-  /// One key and its value.
-  public struct Field: Sendable, Hashable {
-    /// The key, exactly as stored.
-    public var key: String
-    /// The value.
-    public var value: AppValue
-
-    /// Creates a field.
-    public init(key: String, value: AppValue) {
-      self.key = key
-      self.value = value
-    }
-
-    public static func == (lhs: Field, rhs: Field) -> Bool {
-      lhs.key.unicodeScalars.elementsEqual(rhs.key.unicodeScalars) && lhs.value == rhs.value
-    }
-
-    public func hash(into hasher: inout Hasher) {
-      for scalar in key.unicodeScalars { hasher.combine(scalar.value) }
-      hasher.combine(value)
-    }
-  }
+  /// One key and its value; two are equal when their keys are exactly the same (code point by
+  /// code point) and their values equal.
+  public typealias Field = KeyedValue<AppValue>
 
   /// The fields in stored order.
   public var fields: [Field]
@@ -55,19 +38,12 @@ public struct AppRecord: Sendable, Hashable, RandomAccessCollection {
   /// The value under `key` (compared code point by code point), or nil when the key is absent.
   /// Setting a value replaces it in place, or appends the key when absent; setting nil removes it.
   public subscript(key: String) -> AppValue? {
-    get { index(of: key).map { fields[$0].value } }
-    set {
-      switch (index(of: key), newValue) {
-      case (let index?, let value?): fields[index].value = value
-      case (let index?, nil): fields.remove(at: index)
-      case (nil, let value?): fields.append(Field(key: key, value: value))
-      case (nil, nil): break
-      }
-    }
+    get { fields[key: key] }
+    set { fields[key: key] = newValue }
   }
 
   /// The position of `key`, compared code point by code point.
   public func index(of key: String) -> Int? {
-    fields.firstIndex { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
+    fields.firstIndex(ofKey: key)
   }
 }

@@ -1,9 +1,11 @@
+import DeckCore
+
 /// The shape of a set of records: every key that occurs, in first-seen order, with the type of
 /// its values. deckport's SQLite schema stores it (`deckport_fields`) so the records can be
 /// written back exactly; writers of typed storage (SQLite, Core Data) take their columns from it.
 public struct AppRecordShape: Sendable, Hashable {
   /// One key of the shape.
-  public struct Field: Sendable, Hashable {
+  public struct Field: Sendable, Hashable, ExactlyKeyed {
     /// The key, exactly as the records spell it.
     public var key: String
     /// The type of its non-null values (``AppValueType/any`` when they differ or all are null).
@@ -29,7 +31,7 @@ public struct AppRecordShape: Sendable, Hashable {
 
   /// The field for `key`, if the shape has it.
   public func field(_ key: String) -> Field? {
-    fields.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
+    fields.first(withKey: key)
   }
 
   /// The shape of `records`: declared fields first (in their order, with their types unless the

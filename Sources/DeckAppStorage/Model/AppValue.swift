@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 
 /// One value of an app record, with its type: what an app's `Codable` struct, a plist, a JSON
@@ -53,14 +54,15 @@ public enum AppValue: Sendable, Hashable, CustomStringConvertible {
     return false
   }
 
+  /// Whether the two are the same as stored: strings scalar by scalar, doubles and dates by bit
+  /// pattern, objects with their keys in the same order.
   public static func == (lhs: AppValue, rhs: AppValue) -> Bool {
     switch (lhs, rhs) {
-    case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
+    case (.string(let a), .string(let b)): a.isExactly(b)
     case (.integer(let a), .integer(let b)): a == b
-    case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+    case (.double(let a), .double(let b)): a.isExactly(b)
     case (.bool(let a), .bool(let b)): a == b
-    case (.date(let a), .date(let b)):
-      a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+    case (.date(let a), .date(let b)): a.isExactly(b)
     case (.uuid(let a), .uuid(let b)): a == b
     case (.data(let a), .data(let b)): a == b
     case (.array(let a), .array(let b)): a == b
@@ -70,36 +72,20 @@ public enum AppValue: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Feeds the value's type, then what ``==(_:_:)`` compares.
   public func hash(into hasher: inout Hasher) {
+    hasher.combine(type)
     switch self {
-    case .string(let text):
-      hasher.combine(0)
-      for scalar in text.unicodeScalars { hasher.combine(scalar.value) }
-    case .integer(let number):
-      hasher.combine(1)
-      hasher.combine(number)
-    case .double(let number):
-      hasher.combine(2)
-      hasher.combine(number.bitPattern)
-    case .bool(let flag):
-      hasher.combine(3)
-      hasher.combine(flag)
-    case .date(let date):
-      hasher.combine(4)
-      hasher.combine(date.timeIntervalSinceReferenceDate.bitPattern)
-    case .uuid(let uuid):
-      hasher.combine(5)
-      hasher.combine(uuid)
-    case .data(let data):
-      hasher.combine(6)
-      hasher.combine(data)
-    case .array(let items):
-      hasher.combine(7)
-      hasher.combine(items)
-    case .object(let record):
-      hasher.combine(8)
-      hasher.combine(record)
-    case .null: hasher.combine(9)
+    case .string(let text): text.hashExactly(into: &hasher)
+    case .integer(let number): hasher.combine(number)
+    case .double(let number): number.hashExactly(into: &hasher)
+    case .bool(let flag): hasher.combine(flag)
+    case .date(let date): date.hashExactly(into: &hasher)
+    case .uuid(let uuid): hasher.combine(uuid)
+    case .data(let data): hasher.combine(data)
+    case .array(let items): hasher.combine(items)
+    case .object(let record): hasher.combine(record)
+    case .null: break
     }
   }
 

@@ -72,9 +72,7 @@ struct SQLiteRecordReader {
       let keys = try self.keys(statement.optionalText(1), fields: fields, at: rowLocation)
       var record = AppRecord()
       for key in keys {
-        guard let index = fields.firstIndex(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }) else {
-          continue
-        }
+        guard let index = fields.firstIndex(ofKey: key) else { continue }
         let value = try Self.value(
           statement.value(Int32(index + 2)), as: fields[index].type,
           at: rowLocation.item("column '\(fields[index].column)'"))
@@ -111,7 +109,7 @@ struct SQLiteRecordReader {
     return only
   }
 
-  private struct Field {
+  private struct Field: ExactlyKeyed {
     var key: String
     var column: String
     var type: AppValueType
@@ -162,7 +160,7 @@ struct SQLiteRecordReader {
     }
     return try items.map { item in
       guard case .string(let key) = item,
-        fields.contains(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) })
+        fields.firstIndex(ofKey: key) != nil
       else {
         throw DeckError(.corrupt, at: keysLocation, "\(item) is not one of the record type's keys")
       }

@@ -94,7 +94,7 @@ struct SQLiteRecordWriter {
       insert.bind(1, int64: Int64(index))
       let keys = record.keys
       if keys.count == shape.fields.count
-        && zip(keys, shape.keys).allSatisfy({ $0.unicodeScalars.elementsEqual($1.unicodeScalars) })
+        && zip(keys, shape.keys).allSatisfy({ $0.isExactly($1) })
       {
         insert.bindNull(2)
       } else {
@@ -103,7 +103,7 @@ struct SQLiteRecordWriter {
       }
       for field in record.fields {
         guard
-          let column = shape.fields.firstIndex(where: { $0.key.unicodeScalars.elementsEqual(field.key.unicodeScalars) })
+          let column = shape.fields.firstIndex(ofKey: field.key)
         else {
           throw DeckError(
             .invalidRequest, at: location.table(table),

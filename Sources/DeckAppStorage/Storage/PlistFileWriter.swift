@@ -117,8 +117,8 @@ struct PlistFileWriter: StorageFileWriter {
     guard let original, let key, case .dictionary(let before) = original.root,
       case .dictionary(let after) = document.root
     else { return }
-    let keptBefore = before.entries.filter { !$0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
-    let keptAfter = after.entries.filter { !$0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
+    let keptBefore = before.entries.filter { !$0.key.isExactly(key) }
+    let keptAfter = after.entries.filter { !$0.key.isExactly(key) }
     guard keptBefore == keptAfter else {
       let changed = zip(keptBefore, keptAfter).first { $0 != $1 }.map { "'\($0.0.key)'" } ?? "the list of keys"
       throw DeckError(

@@ -60,13 +60,14 @@ package struct SHA1: Sendable {
   /// - Parameter digest: The bytes, such as the 20 of a SHA-1 digest.
   /// - Returns: The digits, 40 for a SHA-1 digest: `SHA1.hex([0x00, 0xAB])` is `"00ab"`.
   package static func hex(_ digest: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
     text.reserveCapacity(digest.count * 2)
     for byte in digest {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 0x0F)])
+      text.append(hexDigits[Int(byte >> 4)])
+      text.append(hexDigits[Int(byte & 0x0F)])
     }
     return String(decoding: text, as: UTF8.self)
   }
+
+  private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -2,7 +2,7 @@
 /// `cards`): the card's type, or a state that holds the card back (suspended, buried).
 ///
 /// Anki defines the values below; any other value a collection holds is kept as it is.
-public struct CardQueue: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct CardQueue: AnkiCode, Hashable, Sendable {
   /// The value Anki stores.
   public var rawValue: Int
 
@@ -26,18 +26,9 @@ public struct CardQueue: RawRepresentable, Hashable, Sendable, CustomStringConve
   /// Buried by the user.
   public static let buriedByUser = CardQueue(rawValue: -3)
 
-  /// The queue's name (`new`, `suspended`, `buried by user`, …), or the stored number.
-  public var description: String {
-    switch self {
-    case .new: "new"
-    case .learning: "learning"
-    case .review: "review"
-    case .dayLearning: "day learning"
-    case .preview: "preview"
-    case .suspended: "suspended"
-    case .buriedBySibling: "buried by sibling"
-    case .buriedByUser: "buried by user"
-    default: String(rawValue)
-    }
-  }
+  /// The names Anki gives its values, by stored value.
+  public static let names = [
+    0: "new", 1: "learning", 2: "review", 3: "day learning", 4: "preview", -1: "suspended", -2: "buried by sibling",
+    -3: "buried by user",
+  ]
 }

@@ -10,7 +10,7 @@
 /// default: print("learning, relearning, or Anki's \(card.scheduling.type.rawValue)")
 /// }
 /// ```
-public struct CardType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct CardType: AnkiCode, Hashable, Sendable {
   /// The value Anki stores.
   public var rawValue: Int
 
@@ -26,14 +26,6 @@ public struct CardType: RawRepresentable, Hashable, Sendable, CustomStringConver
   /// Forgotten after graduating, back in learning steps.
   public static let relearning = CardType(rawValue: 3)
 
-  /// `new`, `learning`, `review`, `relearning`, or the stored number.
-  public var description: String {
-    switch self {
-    case .new: "new"
-    case .learning: "learning"
-    case .review: "review"
-    case .relearning: "relearning"
-    default: String(rawValue)
-    }
-  }
+  /// The names Anki gives its values, by stored value.
+  public static let names = [0: "new", 1: "learning", 2: "review", 3: "relearning"]
 }

@@ -49,12 +49,21 @@ public final class MediaBlob: @unchecked Sendable {
   private let lock = NSLock()
   private var knownSHA1: [UInt8]?
   private var knownSize: Int64?
+  /// Whether `knownSHA1` and `knownSize` were computed from the bytes, not merely declared.
+  private var knownFromBytes = false
 
   /// Creates a blob over `source`; `sha1` and `size` may be given when the source declares them.
   public init(source: any MediaSource, sha1: [UInt8]? = nil, size: Int64? = nil) {
     self.source = source
     self.knownSHA1 = sha1
     self.knownSize = size
+  }
+
+  /// Creates a blob over `source` whose SHA-1 and size its creator computed from the bytes (not
+  /// merely read from a declaration), so that a writer need not hash them again.
+  package convenience init(source: any MediaSource, computedSHA1 sha1: [UInt8], size: Int64) {
+    self.init(source: source, sha1: sha1, size: size)
+    knownFromBytes = true
   }
 
   /// A blob over bytes already in memory.
@@ -74,6 +83,15 @@ public final class MediaBlob: @unchecked Sendable {
     return try fingerprint().size
   }
 
+  /// The SHA-1 and the size when they have been computed from the bytes (by ``fingerprint()``,
+  /// or by the blob's creator), nil while they are unknown or only declared.
+  package var computedFingerprint: (sha1: [UInt8], size: Int64)? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard knownFromBytes, let sha1 = knownSHA1, let size = knownSize else { return nil }
+    return (sha1, size)
+  }
+
   /// The SHA-1 as 40 lowercase hexadecimal digits.
   public func sha1Hex() throws -> String { SHA1.hex(try sha1()) }
 
@@ -89,6 +107,10 @@ public final class MediaBlob: @unchecked Sendable {
     lock.unlock()
     let computed = try computeFingerprint()
     lock.lock()
+    // Declared values the bytes agree with are then known from the bytes as well.
+    if (knownSHA1 ?? computed.sha1) == computed.sha1 && (knownSize ?? computed.size) == computed.size {
+      knownFromBytes = true
+    }
     if knownSHA1 == nil { knownSHA1 = computed.sha1 }
     if knownSize == nil { knownSize = computed.size }
     lock.unlock()
@@ -144,18 +166,10 @@ public struct InMemoryMediaSource: MediaSource {
   public func openReader() throws -> any MediaByteReader { DataReader(data: data) }
 
   private final class DataReader: MediaByteReader {
-    let data: Data
-    var offset = 0
+    var bytes: DataByteSource
 
-    init(data: Data) { self.data = data }
+    init(data: Data) { bytes = DataByteSource(data) }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-      let count = min(buffer.count, data.count - offset)
-      guard count > 0 else { return 0 }
-      let start = data.startIndex + offset
-      data.copyBytes(to: buffer, from: start..<(start + count))
-      offset += count
-      return count
-    }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try bytes.read(into: buffer) }
   }
 }

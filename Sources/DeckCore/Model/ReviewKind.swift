@@ -1,6 +1,6 @@
 /// What kind of answer a review log entry records, as Anki records it (the `type` column of
 /// `revlog`). Anki defines the values below; any other stored value is kept as it is.
-public struct ReviewKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct ReviewKind: AnkiCode, Hashable, Sendable {
   /// The value Anki stores.
   public var rawValue: Int
 
@@ -20,16 +20,8 @@ public struct ReviewKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// A reschedule by the FSRS optimiser.
   public static let rescheduled = ReviewKind(rawValue: 5)
 
-  /// The kind's name (`learning`, `review`, …), or the stored number.
-  public var description: String {
-    switch self {
-    case .learning: "learning"
-    case .review: "review"
-    case .relearning: "relearning"
-    case .filtered: "filtered"
-    case .manual: "manual"
-    case .rescheduled: "rescheduled"
-    default: String(rawValue)
-    }
-  }
+  /// The names Anki gives its values, by stored value.
+  public static let names = [
+    0: "learning", 1: "review", 2: "relearning", 3: "filtered", 4: "manual", 5: "rescheduled",
+  ]
 }

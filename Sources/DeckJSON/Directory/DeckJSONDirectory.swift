@@ -50,7 +50,7 @@ package enum DeckJSONDirectory {
   /// SHA-1 of the GUID when that would be too long), with `~2`, `~3`… for later notes sharing
   /// a GUID, and `~1` for an empty GUID.
   package static func noteFileStem(guid: String, occurrence: Int) -> String {
-    var stem = hex(Array(guid.utf8))
+    var stem = SHA1.hex(Array(guid.utf8))
     if stem.count > longestHexName {
       var hash = SHA1()
       Array(guid.utf8).withUnsafeBytes { hash.update($0) }
@@ -63,18 +63,6 @@ package enum DeckJSONDirectory {
   /// with that id in its folder.
   static func idFileStem(_ id: Int64, occurrence: Int) -> String {
     occurrence > 1 ? "\(id)~\(occurrence)" : String(id)
-  }
-
-  private static let hexDigits = Array("0123456789abcdef".utf8)
-
-  static func hex(_ bytes: [UInt8]) -> String {
-    var text: [UInt8] = []
-    text.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      text.append(hexDigits[Int(byte >> 4)])
-      text.append(hexDigits[Int(byte & 0xF)])
-    }
-    return String(decoding: text, as: UTF8.self)
   }
 
   /// Counts how often each key has been seen, for the `~2` suffix of a repeated name.

@@ -12,7 +12,7 @@ import Foundation
 /// of the wrong shape by its JSON path, a note file whose name is not its GUID's, a media file
 /// that is missing or whose bytes do not match the index's SHA-1 and size. Each error names the
 /// file it is in. Media stay in their files and are read when a writer asks for them.
-package struct DeckJSONDirectoryReader: Sendable {
+package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
   /// Creates a reader.
   package init() {}
 

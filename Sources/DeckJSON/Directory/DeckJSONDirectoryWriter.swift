@@ -15,24 +15,16 @@ import Foundation
 /// two-space indentation, a final newline. Editing one note's field changes one file; studying
 /// changes only the files of the notes studied. Media are copied from their source a chunk at a
 /// time, never held whole.
-package struct DeckJSONDirectoryWriter: Sendable {
+package struct DeckJSONDirectoryWriter: RepairingDeckWriter, Sendable {
   /// Creates a writer.
   package init() {}
 
-  /// Writes `collection` into the existing, empty folder at `path`. Errors name `reportingAs`
-  /// when given (the final destination of a temporary folder).
+  /// Writes `collection`, repaired as `DeckJSONWriter` repairs it, into the existing, empty
+  /// folder at `path`.
   ///
-  /// References that point nowhere are repaired first, as `DeckJSONWriter` does.
-  ///
-  /// - Returns: what was written (the repaired collection) and a warning for each repair.
   /// - Throws: ``DeckError`` when a note cannot be keyed by field name, when a media name is not
   ///   one safe file name or differs from another only in case, or when writing fails.
-  @discardableResult
-  package func write(
-    _ collection: DeckCollection, to path: String, reportingAs destination: String? = nil
-  ) throws -> (written: DeckCollection, warnings: [Diagnostic]) {
-    let location = SourceLocation(file: destination ?? path)
-    let (repaired, warnings) = CollectionRepair.repaired(collection, location: location)
+  package func writeRepaired(_ repaired: DeckCollection, to path: String, location: SourceLocation) throws {
     let folder = URL(fileURLWithPath: path)
     for name in [
       DeckJSONDirectory.deckOptionsFolder, DeckJSONDirectory.decksFolder, DeckJSONDirectory.noteTypesFolder,
@@ -70,7 +62,6 @@ package struct DeckJSONDirectoryWriter: Sendable {
       reviewsWithoutCard: layout.reviewsWithoutCard.isEmpty ? nil : layout.reviewsWithoutCard.map(ReviewJSON.init),
       media: media)
     try Self.writeJSON(index, to: folder.appendingPathComponent(DeckJSONDirectory.indexFileName).path)
-    return (repaired, warnings)
   }
 
   /// Whether each note's id is above the one before it: then the reader finds the order from

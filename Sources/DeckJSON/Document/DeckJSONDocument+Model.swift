@@ -160,12 +160,14 @@ struct DeckJSONModelMapping {
 
   private(set) var collection = DeckCollection()
   private(set) var warnings: [Diagnostic] = []
-  private var noteTypesByID: [Int64: NoteType] = [:]
-  private var noteTypesByName: [String: NoteType] = [:]
+  private var noteTypesByID: [Int64: KnownNoteType] = [:]
+  private var noteTypesByName: [String: KnownNoteType] = [:]
+  // Sets of ids, not ids with their indexes: a million-note deck's index would cost some
+  // 100 MB. The first index of a duplicate is looked up when one is found (notes and cards are
+  // appended in document order, so a note's or card's index is its position).
   private var noteIDs = Set<Int64>()
-  /// The index in `notes` of each id the document gives (not derived), for duplicate ids.
-  private var givenNoteIDs: [Int64: Int] = [:]
-  private var cardIndexes: [Int64: Int] = [:]
+  /// The ids the document gives (not derived), for duplicate ids.
+  private var givenNoteIDs = Set<Int64>()
   private var deckIDsByName: [String: Int64] = [:]
   private var deckIDs = Set<Int64>()
   private var cardIDs = Set<Int64>()
@@ -197,8 +199,9 @@ struct DeckJSONModelMapping {
     }
     collection.decks = try (document.decks ?? []).enumerated().map { try deck($1, path: "decks[\($0)]") }
     collection.noteTypes = try document.noteTypes.enumerated().map { try noteType($1, path: "noteTypes[\($0)]") }
-    noteTypesByID = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-    noteTypesByName = Dictionary(collection.noteTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    let known = collection.noteTypes.map { KnownNoteType(noteType: $0, fieldNames: $0.fieldNames) }
+    noteTypesByID = Dictionary(known.map { ($0.noteType.id, $0) }, uniquingKeysWith: { a, _ in a })
+    noteTypesByName = Dictionary(known.map { ($0.noteType.name, $0) }, uniquingKeysWith: { a, _ in a })
     deckIDsByName = Dictionary(collection.decks.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
     deckIDs = Set(collection.decks.map(\.id))
   }
@@ -208,29 +211,31 @@ struct DeckJSONModelMapping {
     collection.notes.reserveCapacity(notes)
     collection.cards.reserveCapacity(cards)
     collection.reviews.reserveCapacity(reviews)
+    noteIDs.reserveCapacity(notes)
+    cardIDs.reserveCapacity(cards)
   }
 
   /// `notes[index]`; notes come before cards.
   mutating func add(note: NoteJSON, index: Int) throws {
-    let byID = noteTypesByID
-    let byName = noteTypesByName
-    let mapped = try self.note(note, path: "notes[\(index)]") { reference, path in
-      switch reference {
-      case .id(let id):
-        guard let noteType = byID[id] else { throw problem(path, "no note type has the id \(id)") }
-        return noteType
-      case .name(let name):
-        guard let noteType = byName[name] else { throw problem(path, "no note type is named '\(name)'") }
-        return noteType
+    let known: KnownNoteType
+    switch note.noteType {
+    case .id(let id):
+      guard let found = noteTypesByID[id] else {
+        throw problem("notes[\(index)].noteType", "no note type has the id \(id)")
       }
+      known = found
+    case .name(let name):
+      guard let found = noteTypesByName[name] else {
+        throw problem("notes[\(index)].noteType", "no note type is named '\(name)'")
+      }
+      known = found
     }
-    if let id = note.id {
-      if let first = givenNoteIDs[id] {
-        throw problem(
-          "notes[\(index)].id",
-          "notes[\(first)] has the same id \(id); cards refer to notes by id, so each note needs its own")
-      }
-      givenNoteIDs[id] = index
+    let mapped = try self.note(note, of: known, index: index)
+    if let id = note.id, !givenNoteIDs.insert(id).inserted {
+      let first = collection.notes.firstIndex { $0.id == id } ?? 0
+      throw problem(
+        "notes[\(index)].id",
+        "notes[\(first)] has the same id \(id); cards refer to notes by id, so each note needs its own")
     }
     collection.notes.append(mapped)
     noteIDs.insert(mapped.id)
@@ -238,13 +243,13 @@ struct DeckJSONModelMapping {
 
   /// `cards[index]`, after every note; cards come before reviews.
   mutating func add(card: CardJSON, index: Int) throws {
-    let path = "cards[\(index)]"
-    if let first = cardIndexes[card.id] {
+    var path: String { "cards[\(index)]" }
+    if !cardIDs.insert(card.id).inserted {
+      let first = collection.cards.firstIndex { $0.id == card.id } ?? 0
       throw problem(
         path + ".id",
         "cards[\(first)] has the same id \(card.id); reviews refer to cards by id, so each card needs its own")
     }
-    cardIndexes[card.id] = index
     guard noteIDs.contains(card.note) else { throw problem(path + ".note", "no note has the id \(card.note)") }
     let deckID: Int64
     switch card.deck {
@@ -267,7 +272,6 @@ struct DeckJSONModelMapping {
             reviews: $0.reviews, lapses: $0.lapses, remainingSteps: $0.remainingSteps, flags: $0.flags,
             originalDue: $0.originalDue, originalDeckID: $0.originalDeck, data: $0.data)
         } ?? CardScheduling()))
-    cardIDs.insert(card.id)
   }
 
   /// `reviews[index]`, after every card.
@@ -370,21 +374,33 @@ struct DeckJSONModelMapping {
       crowdAnkiUUID: noteType.crowdAnkiUUID)
   }
 
-  private func note(
-    _ note: NoteJSON, path: String, resolve: (Reference, String) throws -> NoteType
-  ) throws -> Note {
-    let noteType = try resolve(note.noteType, path + ".noteType")
-    let fieldNames = noteType.fieldNames
-    for name in note.fields.names where !fieldNames.contains(name) {
-      throw problem(
-        path + ".fields",
-        "'\(name)' is not a field of note type '\(noteType.name)' (its fields: \(fieldNames.joined(separator: ", ")))")
+  /// `notes[index]`, a note of `known`.
+  private func note(_ note: NoteJSON, of known: KnownNoteType, index: Int) throws -> Note {
+    let noteType = known.noteType
+    let fieldNames = known.fieldNames
+    let values: [String]
+    if note.fields.names == fieldNames {
+      // Every field, in the note type's order, as deckport writes them.
+      values = note.fields.values
+    } else {
+      for name in note.fields.names where !fieldNames.contains(name) {
+        throw problem(
+          "notes[\(index)].fields",
+          "'\(name)' is not a field of note type '\(noteType.name)' (its fields: \(fieldNames.joined(separator: ", ")))"
+        )
+      }
+      values = fieldNames.map { note.fields[$0] ?? "" }
     }
-    let values = fieldNames.map { note.fields[$0] ?? "" }
     let guid = note.guid ?? DerivedID.guid(for: [String(noteType.id)] + values)
     return Note(
       id: note.id ?? DerivedID.id(for: "note\u{1F}" + guid), guid: guid, noteTypeID: noteType.id,
       fields: values, tags: note.tags ?? [], modificationTime: note.modified ?? 0)
+  }
+
+  /// A note type the document defines, with its field names.
+  private struct KnownNoteType {
+    var noteType: NoteType
+    var fieldNames: [String]
   }
 
   private func at(_ path: String) -> SourceLocation {

@@ -255,6 +255,12 @@ package struct NoteFieldsJSON: Codable, Sendable, Equatable {
     values = pairs.map(\.value)
   }
 
+  /// Creates field values from names and values in order (as many of each).
+  init(names: [String], values: [String]) {
+    self.names = names
+    self.values = values
+  }
+
   /// The value of the field named `name`.
   package subscript(name: String) -> String? {
     names.firstIndex(of: name).map { values[$0] }

@@ -9,7 +9,8 @@ import JSONCore
 ///
 /// The arrays of the top-level keys named in `splitting` (a deck's `notes`, `cards` and
 /// `reviews`) are not copied either: the copy has `[]` in their place, and the pass records
-/// where each element is in the file, so the reader decodes them one at a time. A key that
+/// where each element is in the file, so the reader decodes them one at a time (most of them
+/// are decoded during the pass itself: see ``init(bytes:location:splitting:reached:settingAside:decodingElement:)``). A key that
 /// occurs twice, or an element holding text that is not UTF-8, makes ``canSplit`` false: the
 /// reader then decodes the whole document at once, as JSON decoders judge such documents as a
 /// whole.
@@ -60,20 +61,33 @@ struct JSONSyntaxPass {
   /// Called with the offset reached, every few megabytes, so the caller can report progress
   /// and let go of the pages behind.
   private let reached: ((Int) -> Void)?
+  /// Called with each string set aside, as it is found.
+  private let settingAside: ((SetAside) -> Void)?
+  /// Decodes an element of a split array in place of the pass, when it can (see the initializer).
+  private let decodingElement: ((_ key: Int, _ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int?)?
   private var nextReport = 0
   private static let reportStep = 8 << 20
 
-  /// Checks `bytes` and builds the reduced document.
+  /// Checks `bytes` and builds the reduced document, calling `settingAside` with each string it
+  /// sets aside (in order: the first is number 0) as soon as it has checked it.
+  ///
+  /// Each element of a split array is first offered to `decodingElement`, with the place of its
+  /// key in `splitting`, the bytes and the element's start: it returns where the element ends
+  /// when it has decoded it, having checked it as strictly as this pass would (or nil, and this
+  /// pass checks the element). An element is thus read once, not checked here and decoded later.
   ///
   /// - Throws: ``DeckError`` at the line and column of the first syntax error, with the text there.
   init(
     bytes: UnsafeRawBufferPointer, location: SourceLocation, splitting: [String] = [],
-    reached: ((Int) -> Void)? = nil
+    reached: ((Int) -> Void)? = nil, settingAside: ((SetAside) -> Void)? = nil,
+    decodingElement: ((_ key: Int, _ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int?)? = nil
   ) throws {
     self.bytes = bytes
     self.location = location
     self.splitting = splitting.map { Array($0.utf8) }
     self.reached = reached
+    self.settingAside = settingAside
+    self.decodingElement = decodingElement
     self.placeholderPrefix = "\u{0}" + UUID().uuidString + ":"
     reduced.reserveCapacity(min(bytes.count, splitting.isEmpty ? 1 << 24 : 1 << 20))
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte order mark
@@ -94,25 +108,22 @@ struct JSONSyntaxPass {
   /// The placeholder text for set-aside string `number`.
   func placeholder(_ number: Int) -> String { placeholderPrefix + String(number) }
 
-  /// The set-aside string a placeholder stands for, if `text` is one.
-  func setAsideString(for text: String) -> SetAside? {
+  /// The set-aside string a placeholder stands for, and its number, if `text` is one.
+  func setAsideString(for text: String) -> (string: SetAside, number: Int)? {
     guard text.hasPrefix(placeholderPrefix), let number = Int(text.dropFirst(placeholderPrefix.count)),
       setAside.indices.contains(number)
     else { return nil }
-    return setAside[number]
+    return (setAside[number], number)
   }
 
   // MARK: - Grammar
 
   private mutating func value() throws {
     guard index < bytes.count else { throw error(.endWhereValueShouldBe) }
-    if index >= nextReport, let reached {
-      reached(index)
-      nextReport = index + Self.reportStep
-    }
+    reportIfDue()
     // An array under a split key of the top-level object.
-    if depth == 1, !suspended, bytes[index] == UInt8(ascii: "["), let key = splitting.first(where: lastKeyIs) {
-      return try splitArray(key: String(decoding: key, as: UTF8.self))
+    if depth == 1, !suspended, bytes[index] == UInt8(ascii: "["), let key = splitting.firstIndex(where: lastKeyIs) {
+      return try splitArray(key: key)
     }
     switch bytes[index] {
     case UInt8(ascii: "{"): try object()
@@ -142,15 +153,30 @@ struct JSONSyntaxPass {
     try list(closing: UInt8(ascii: "]"), orElse: .expectedCommaOrBracket) { try $0.value() }
   }
 
-  /// A split array: `[]` in the reduced document, each element checked and its place recorded.
-  private mutating func splitArray(key: String) throws {
+  /// Tells `reached` the offset when it has come a report step further.
+  private mutating func reportIfDue() {
+    if index >= nextReport, let reached {
+      reached(index)
+      nextReport = index + Self.reportStep
+    }
+  }
+
+  /// A split array, under `splitting[keyNumber]`: `[]` in the reduced document, each element
+  /// decoded (or checked) and its place recorded.
+  private mutating func splitArray(key keyNumber: Int) throws {
+    let key = String(decoding: splitting[keyNumber], as: UTF8.self)
     if elements[key] != nil { canSplit = false }  // the key occurs twice
     var found = Elements()
     append(index..<(index + 1))
     suspended = true
     try list(closing: UInt8(ascii: "]"), orElse: .expectedCommaOrBracket) { pass in
       let start = pass.index
-      try pass.value()
+      if let end = pass.decodingElement?(keyNumber, pass.bytes, start) {
+        pass.index = end
+        pass.reportIfDue()
+      } else {
+        try pass.value()
+      }
       found.offsets.append(start)
       found.lengths.append(Int32(clamping: pass.index - start))
       if pass.index - start > Int(Int32.max) { pass.canSplit = false }
@@ -216,6 +242,7 @@ struct JSONSyntaxPass {
       reduced.append(contentsOf: Array(placeholder(setAside.count).dropFirst().utf8))
       reduced.append(UInt8(ascii: "\""))
       setAside.append(SetAside(offset: contentStart, length: contentLength))
+      settingAside?(SetAside(offset: contentStart, length: contentLength))
     } else {
       append(start..<index)
     }
@@ -245,16 +272,7 @@ struct JSONSyntaxPass {
 
   private mutating func skipWhitespace() {
     let start = index
-    if let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) {
-      var position = index
-      let end = bytes.count
-      while position < end {
-        let byte = base[position]
-        guard JSONBytes.isWhitespace(byte) else { break }
-        position &+= 1
-      }
-      index = position
-    }
+    index = JSONBytes.whitespaceEnd(bytes, from: index)
     if index > start { append(start..<index) }
   }
 

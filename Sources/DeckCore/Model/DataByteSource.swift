@@ -1,7 +1,8 @@
 import Foundation
 
-/// A ``ByteSource`` over bytes already in memory.
-package struct DataByteSource: ByteSource {
+/// Bytes already in memory, served front to back: DeckIO's `ByteSource` over them, and the reader
+/// of an ``InMemoryMediaSource``.
+package struct DataByteSource {
   /// The bytes served.
   package let data: Data
   /// How many bytes have been served so far.

@@ -3,14 +3,15 @@ import Foundation
 
 /// Work started on another thread now, whose result (or error) is collected later with
 /// ``wait()``: the package writer builds and compresses the collection database this way while
-/// it prepares the media files, using both cores of a two-core machine.
-final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
+/// it prepares the media files, and the JSON reader checks media while it reads notes, using
+/// both cores of a two-core machine.
+package final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
   private let done = DispatchSemaphore(value: 0)
   private let lock = NSLock()
   private var outcome: Swift.Result<Result, any Error>?
 
   /// Starts `work` on a new thread.
-  init(_ work: @escaping @Sendable () throws -> Result) {
+  package init(_ work: @escaping @Sendable () throws -> Result) {
     let thread = Thread { [self] in
       let result = Swift.Result { try work() }
       lock.lock()
@@ -25,7 +26,7 @@ final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
 
   /// Waits for the work to end and returns its result, or throws its error. May be called
   /// more than once.
-  func wait() throws -> Result {
+  package func wait() throws -> Result {
     lock.lock()
     if let outcome {
       lock.unlock()

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A value compared as stored, never as Swift's `==` compares it: text scalar by scalar (`==`
+/// equates canonically equivalent text, `é` and `e` + U+0301) and floating-point numbers by bit
+/// pattern (`==` equates `-0.0` and `0.0` and never NaN). deckport writes values back exactly as
+/// read, so it must keep such values apart; this is the one place that says how.
+package protocol ExactlyComparable {
+  /// Whether `self` and `other` are the same as stored.
+  func isExactly(_ other: Self) -> Bool
+
+  /// Feeds what ``isExactly(_:)`` compares to `hasher`.
+  func hashExactly(into hasher: inout Hasher)
+}
+
+extension String: ExactlyComparable {
+  /// Whether the two hold the same Unicode scalars in the same order.
+  package func isExactly(_ other: String) -> Bool { unicodeScalars.elementsEqual(other.unicodeScalars) }
+
+  /// Feeds the Unicode scalars.
+  package func hashExactly(into hasher: inout Hasher) {
+    for scalar in unicodeScalars { hasher.combine(scalar.value) }
+  }
+}
+
+extension Double: ExactlyComparable {
+  /// Whether the two have the same bit pattern.
+  package func isExactly(_ other: Double) -> Bool { bitPattern == other.bitPattern }
+
+  /// Feeds the bit pattern.
+  package func hashExactly(into hasher: inout Hasher) { hasher.combine(bitPattern) }
+}
+
+extension Date: ExactlyComparable {
+  /// Whether the two are the same number of seconds since the reference date, bit for bit.
+  package func isExactly(_ other: Date) -> Bool {
+    timeIntervalSinceReferenceDate.isExactly(other.timeIntervalSinceReferenceDate)
+  }
+
+  /// Feeds the bit pattern of the seconds since the reference date.
+  package func hashExactly(into hasher: inout Hasher) { timeIntervalSinceReferenceDate.hashExactly(into: &hasher) }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The notes, cards and reviews the syntax pass decoded, by index (nil where it only checked
+/// the element). The reader takes them in order, and they are let go of a chunk at a time as it
+/// does, so that the decoded elements and the model made from them are not held whole at once.
+///
+/// Each chunk lives in memory mapped for it alone, which goes back to the system when the chunk
+/// is let go of: from the C library's heap it would stay counted in the process's memory while
+/// the package is written (13 MB more at the peak for the huge deck).
+final class DecodedElements {
+  private var notes = Chunks<NoteJSON>()
+  private var cards = Chunks<CardJSON>()
+  private var reviews = Chunks<ReviewJSON>()
+  /// The field names of the last note decoded (see ``JSONElementDecoder``).
+  var fieldNames: [String] = []
+
+  /// Records the next element of `section`: `element` when decoded, nil when only checked.
+  func add(_ element: JSONElementDecoder.Element?, to section: DeckJSONReader.Section) {
+    switch (section, element) {
+    case (.notes, .note(let note)): notes.append(note)
+    case (.cards, .card(let card)): cards.append(card)
+    case (.reviews, .review(let review)): reviews.append(review)
+    case (.notes, _): notes.append(nil)
+    case (.cards, _): cards.append(nil)
+    case (.reviews, _): reviews.append(nil)
+    }
+  }
+
+  /// Note `index`, if the pass decoded it; each is given once.
+  func takeNote(_ index: Int) -> NoteJSON? { notes.take(index) }
+  /// Card `index`, if the pass decoded it; each is given once.
+  func takeCard(_ index: Int) -> CardJSON? { cards.take(index) }
+  /// Review `index`, if the pass decoded it; each is given once.
+  func takeReview(_ index: Int) -> ReviewJSON? { reviews.take(index) }
+
+  /// Elements in chunks of a fixed count; a chunk is let go of when its last element is taken.
+  private struct Chunks<Element> {
+    private var chunks: [Chunk<Element>?] = []
+    private static var size: Int { 4096 }
+
+    mutating func append(_ element: Element?) {
+      if chunks.isEmpty || chunks[chunks.count - 1]?.count == Self.size {
+        chunks.append(Chunk(capacity: Self.size))
+      }
+      chunks[chunks.count - 1]?.append(element)
+    }
+
+    mutating func take(_ index: Int) -> Element? {
+      let (number, offset) = index.quotientAndRemainder(dividingBy: Self.size)
+      guard chunks.indices.contains(number), let chunk = chunks[number] else { return nil }
+      let element = chunk.take(offset)
+      if offset == Self.size - 1 { chunks[number] = nil }
+      return element
+    }
+  }
+
+  /// Room for `capacity` elements in pages mapped for it (or from the heap if mapping fails).
+  private final class Chunk<Element> {
+    private let base: UnsafeMutablePointer<Element?>
+    private let byteCount: Int
+    private let isMapped: Bool
+    private let capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+      self.capacity = capacity
+      byteCount = capacity * MemoryLayout<Element?>.stride
+      let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+      if let address, address != MAP_FAILED {
+        base = address.bindMemory(to: Element?.self, capacity: capacity)
+        isMapped = true
+      } else {
+        base = .allocate(capacity: capacity)
+        isMapped = false
+      }
+    }
+
+    deinit {
+      base.deinitialize(count: count)
+      if isMapped {
+        munmap(UnsafeMutableRawPointer(base), byteCount)
+      } else {
+        base.deallocate()
+      }
+    }
+
+    func append(_ element: Element?) {
+      guard count < capacity else { return }
+      (base + count).initialize(to: element)
+      count += 1
+    }
+
+    /// Element `offset`, left nil behind.
+    func take(_ offset: Int) -> Element? {
+      guard offset >= 0, offset < count else { return nil }
+      let element = base[offset]
+      base[offset] = nil
+      return element
+    }
+  }
+}
