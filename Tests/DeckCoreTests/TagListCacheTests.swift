@@ -42,4 +42,22 @@ struct TagListCacheTests {
     #expect(Self.storage(of: first) != Self.storage(of: second))
     #expect(Self.storage(of: Self.tags("t1", from: &cache)) == Self.storage(of: Self.tags("t1", from: &cache)))
   }
+
+  @Test("a decoded list equal to a kept one gives the kept array; past the capacity lists are returned as they are")
+  func decodedLists() {
+    var cache = TagListCache()
+    let first = cache.shared(["level::2", "vocabulary"])
+    let second = cache.shared(["level::2", "vocabulary"])
+    let other = cache.shared(["level::2"])
+    #expect(second == ["level::2", "vocabulary"] && other == ["level::2"])
+    #expect(Self.storage(of: first) == Self.storage(of: second))
+    #expect(Self.storage(of: first) != Self.storage(of: other))
+    #expect(cache.shared([]).isEmpty)
+    for index in 0..<TagListCache.capacity { _ = cache.shared(["t\(index)"]) }
+    let beyond = ["beyond"]
+    let again = ["beyond"]
+    _ = cache.shared(beyond)
+    #expect(Self.storage(of: cache.shared(again)) == Self.storage(of: again), "not kept past the capacity")
+    #expect(Self.storage(of: cache.shared(["level::2", "vocabulary"])) == Self.storage(of: first))
+  }
 }

@@ -14,6 +14,7 @@ package struct TagListCache {
   package static let capacity = 4096
 
   private var lists: [String: [String]] = [:]
+  private var decodedLists = Set<[String]>()
 
   /// An empty cache.
   package init() {}
@@ -26,6 +27,15 @@ package struct TagListCache {
     if let known = lists[text] { return known }
     let tags = split(bytes)
     if lists.count < Self.capacity { lists[text] = tags }
+    return tags
+  }
+
+  /// The kept array equal to `tags`, or `tags` itself the first time it is met: for a reader
+  /// that decodes each list as an array of strings (a JSON deck).
+  package mutating func shared(_ tags: [String]) -> [String] {
+    if tags.isEmpty { return [] }
+    if let index = decodedLists.firstIndex(of: tags) { return decodedLists[index] }
+    if decodedLists.count < Self.capacity { decodedLists.insert(tags) }
     return tags
   }
 }

@@ -171,6 +171,8 @@ struct DeckJSONModelMapping {
   private var deckIDsByName: [String: Int64] = [:]
   private var deckIDs = Set<Int64>()
   private var cardIDs = Set<Int64>()
+  /// One array per distinct tag list (``TagListCache``).
+  private var tagLists = TagListCache()
 
   init(location: SourceLocation, mediaBlob: @escaping (_ index: Int, _ media: MediaJSON) throws -> MediaBlob) {
     self.location = location
@@ -230,7 +232,8 @@ struct DeckJSONModelMapping {
       }
       known = found
     }
-    let mapped = try self.note(note, of: known, index: index)
+    var mapped = try self.note(note, of: known, index: index)
+    mapped.tags = tagLists.shared(mapped.tags)
     if let id = note.id, !givenNoteIDs.insert(id).inserted {
       let first = collection.notes.firstIndex { $0.id == id } ?? 0
       throw problem(
