@@ -34,7 +34,9 @@ struct ParallelDeflateTests {
 
   @Test(
     "the stream inflates to the file, whatever its size and the number of threads",
-    arguments: [0, 1, 70_000, ParallelDeflate.chunkSize - 1, ParallelDeflate.chunkSize, ParallelDeflate.chunkSize + 1, 3_500_000])
+    arguments: [
+      0, 1, 70_000, ParallelDeflate.chunkSize - 1, ParallelDeflate.chunkSize, ParallelDeflate.chunkSize + 1, 3_500_000,
+    ])
   func roundTrip(size: Int) throws {
     let scratch = try TemporaryDirectory()
     let source = scratch.path(for: "source")
