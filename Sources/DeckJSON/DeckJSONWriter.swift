@@ -11,8 +11,9 @@ import JSONCore
 ///
 /// The same collection always gives the same bytes. The document is written front to back as
 /// it is made: notes, cards and reviews one at a time, straight into the file, and media
-/// base64-encoded from their source one chunk at a time, so a deck of 100,000 notes and
-/// gigabytes of media needs no more memory than its model.
+/// base64-encoded from their source a chunk at a time by worker threads (``MediaWorkers``)
+/// that start while the notes are written, so a deck of 100,000 notes and gigabytes of media
+/// needs no more memory than its model, and both cores are busy.
 package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
   /// Where the writer reports what it is doing (writing notes, cards, reviews and media), or nil.
   package var progress: ProgressReporter?
@@ -32,18 +33,34 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
   /// - Throws: ``DeckError`` when a note cannot be keyed by field name (an unknown note type) or
   ///   when writing fails; a file begun is then removed.
   package func writeRepaired(_ collection: DeckCollection, to path: String, location: SourceLocation) throws {
+    let media = try Self.encodeMedia(of: collection, location: location)
+    defer { media.stop() }
     try FileSink.writing(to: path) { sink in
       var writer = JSONStreamWriter(sink: sink)
-      try writeDocument(collection, location: location, into: &writer)
+      try writeDocument(collection, media: media, location: location, into: &writer)
       writer.append(byte: 0x0A)
       try writer.flush()
     }
   }
 
+  /// Starts encoding the collection's media files in base64 on worker threads, hashing those
+  /// whose SHA-1 is not known yet, so that they are ready when the writer reaches them after
+  /// the notes, cards and reviews.
+  private static func encodeMedia(of collection: DeckCollection, location: SourceLocation) throws -> MediaWorkers {
+    let items = collection.media.map { file in
+      MediaWorkers.Item(
+        blob: file.blob, job: .encode(.base64), hashing: file.blob.knownFingerprint == nil,
+        location: location.item("media file '\(MediaFileName.visible(file.name))'"))
+    }
+    return MediaWorkers(items, scratch: try TemporaryDirectory(), progress: nil)
+  }
+
   /// The document's top-level object, its members in the order of ``DeckJSONDocument``'s
-  /// properties, laid out exactly as the document's ``JSONValue`` would be.
+  /// properties, laid out exactly as the document's ``JSONValue`` would be; each media file's
+  /// base64 comes from `media`.
   private func writeDocument(
-    _ collection: DeckCollection, location: SourceLocation, into writer: inout JSONStreamWriter
+    _ collection: DeckCollection, media: MediaWorkers, location: SourceLocation,
+    into writer: inout JSONStreamWriter
   ) throws {
     writer.append(byte: UInt8(ascii: "{"))
     writer.appendKey("format", indent: 1)
@@ -91,13 +108,15 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
       Self.writeReview($0, into: &$1)
     }
     writer.append(",")
+    var mediaIndex = 0
     try writeSection("media", collection.media, phase: .copyingMedia, into: &writer) { file, writer in
-      let fingerprint = try file.blob.fingerprint()
-      let media = MediaJSON(
+      defer { mediaIndex += 1 }
+      let fingerprint = try media.fingerprint(mediaIndex) ?? file.blob.fingerprint()
+      let entry = MediaJSON(
         name: file.name, mimeType: file.mimeType, sha1: SHA1.hex(fingerprint.sha1), size: fingerprint.size,
         data: "")
-      // The members as the document value has them, `data` (the last) streamed from the blob.
-      let members = try OrderedJSONEncoder().encode(media).members ?? []
+      // The members as the document value has them, `data` (the last) streamed from the workers.
+      let members = try OrderedJSONEncoder().encode(entry).members ?? []
       writer.append(byte: UInt8(ascii: "{"))
       for member in members where member.key != "data" {
         writer.appendKey(member.key, indent: 3)
@@ -105,7 +124,7 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
         writer.append(byte: UInt8(ascii: ","))
       }
       writer.appendKey("data", indent: 3)
-      try writer.appendBase64(file.blob)
+      try writer.appendUnescapedString(from: media.member(mediaIndex))
       writer.newline(2)
       writer.append(byte: UInt8(ascii: "}"))
     }

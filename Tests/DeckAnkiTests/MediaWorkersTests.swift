@@ -89,38 +89,14 @@ struct MediaWorkersTests {
     }
   }
 
-  /// A source whose reads fail after `failAfter` bytes.
-  struct FailingSource: MediaSource {
-    let data: Data
-    let failAfter: Int
-    final class Reader: MediaByteReader {
-      let data: Data
-      let failAfter: Int
-      var offset = 0
-      init(data: Data, failAfter: Int) {
-        self.data = data
-        self.failAfter = failAfter
-      }
-      func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        if offset >= failAfter { throw CocoaError(.fileReadCorruptFile) }
-        let count = min(buffer.count, data.count - offset, failAfter - offset)
-        data.withUnsafeBytes {
-          buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)]))
-        }
-        offset += count
-        return count
-      }
-    }
-    func openReader() throws -> any MediaByteReader { Reader(data: data, failAfter: failAfter) }
-  }
-
   @Test("a file that cannot be read fails the package, naming the first such file in order")
   func firstFailureNamed() throws {
     let scratch = try TemporaryDirectory()
     var files = Self.files().map { MediaFile(name: $0.name, blob: MediaBlob(data: $0.data)) }
     let bad = Self.noise(MediaWorkers.memberBytes + 1, seed: 7)
-    files[40] = MediaFile(name: files[40].name, blob: MediaBlob(source: FailingSource(data: bad, failAfter: 70_000)))
-    files[120] = MediaFile(name: files[120].name, blob: MediaBlob(source: FailingSource(data: bad, failAfter: 10)))
+    files[40] = MediaFile(
+      name: files[40].name, blob: MediaBlob(source: FailingMediaSource(data: bad, failAfter: 70_000)))
+    files[120] = MediaFile(name: files[120].name, blob: MediaBlob(source: FailingMediaSource(data: bad, failAfter: 10)))
     let collection = WriterBehaviourTests.collection(
       [[files.map { "<img src=\"\($0.name)\">" }.joined(), ""]], media: files)
     for generation in [AnkiPackageGeneration.latest, .legacy2] {

@@ -100,6 +100,54 @@ struct JSONStreamingWriterTests {
     #expect(error.message.hasPrefix("note 1 uses note type 9"))
     #expect(!FileManager.default.fileExists(atPath: path))
   }
+
+  /// Media of many sizes: empty, one and two bytes past a group of three, a worker's block and
+  /// more, and larger than a worker keeps in memory (spilled into a scratch file).
+  static func mediaOfManySizes() -> [MediaFile] {
+    let sizes =
+      [0, 1, 2, 3, 4, 5, 100, MediaWorkers.blockBytes - 1, MediaWorkers.blockBytes * 3 + 2]
+      + Array(repeating: 700, count: 40) + [MediaWorkers.memberBytes + 1, 12]
+    return sizes.enumerated().map { index, size in
+      var state = UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15
+      let bytes = Data(
+        (0..<size).map { _ in
+          state ^= state << 13
+          state ^= state >> 7
+          state ^= state << 17
+          return UInt8(truncatingIfNeeded: state)
+        })
+      return MediaFile(name: "file\(index).bin", blob: MediaBlob(data: bytes))
+    }
+  }
+
+  @Test("media encoded on worker threads give the text Foundation's base64 gives, in order")
+  func mediaFromWorkers() throws {
+    let media = Self.mediaOfManySizes()
+    let collection = DeckCollection(decks: [Deck(id: 1, name: "Default")], media: media)
+    #expect(try Self.streamedBytes(collection) == Self.treeBytes(collection))
+    // A blob whose SHA-1 is declared is written with it, unread until its data is encoded.
+    let declared = MediaBlob(
+      source: InMemoryMediaSource(data: Data("abc".utf8)), sha1: Array(repeating: 7, count: 20), size: 3)
+    let streamed = try Self.streamedBytes(
+      DeckCollection(decks: [Deck(id: 1, name: "Default")], media: [MediaFile(name: "d.txt", blob: declared)]))
+    #expect(String(decoding: streamed, as: UTF8.self).contains(String(repeating: "07", count: 20)))
+  }
+
+  @Test("a media file that cannot be read fails the document, naming the first such file, and leaves no file")
+  func unreadableMedia() throws {
+    var media = Self.mediaOfManySizes()
+    let failing = FailingMediaSource(data: Data(count: 300_000), failAfter: 70_000)
+    media[20] = MediaFile(name: "broken.mp3", blob: MediaBlob(source: failing))
+    media[30] = MediaFile(name: "later.mp3", blob: MediaBlob(source: failing))
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "broken.json")
+    let error = try #require(throws: DeckError.self) {
+      try DeckJSONWriter().write(DeckCollection(decks: [Deck(id: 1, name: "Default")], media: media), to: path)
+    }
+    #expect(error.kind == .unreadableFile)
+    #expect(error.location.item == "media file 'broken.mp3'")
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
 }
 
 @Suite("JSON deck format: progress")

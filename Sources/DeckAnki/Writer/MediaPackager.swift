@@ -113,23 +113,29 @@ enum MediaPackager {
         let compression = copyableCompression(of: source)
       {
         items.append(
-          .init(blob: entry.file.blob, job: .check(zip: source.zip, member: source.member), location: memberLocation))
+          .init(
+            blob: entry.file.blob, job: .check(zip: source.zip, member: source.member), hashing: latest,
+            location: memberLocation))
         compressions.append(compression)
       } else {
-        items.append(.init(blob: entry.file.blob, job: .encode, location: memberLocation))
+        let encoding: MediaWorkers.Encoding = latest ? .zstd(level: mediaZstdLevel) : .raw
+        items.append(.init(blob: entry.file.blob, job: .encode(encoding), hashing: latest, location: memberLocation))
         compressions.append(.stored)
       }
     }
-    let workers = MediaWorkers(items, generation: generation, scratch: scratch, progress: progress, workers: workers)
+    let workers = MediaWorkers(items, scratch: scratch, progress: progress, workers: workers)
     do {
       for index in entries.indices {
         try zip.addStream(name: String(index), compression: compressions[index], from: workers.member(index))
       }
       if latest {
         let names = entries.map(\.name)
+        let locations = items.map(\.location)
         try zip.addStream(
           name: "media", compression: .stored,
-          from: ManifestSource { try latestManifest(names: names, fingerprints: workers.fingerprints()) })
+          from: ManifestSource {
+            try latestManifest(names: names, fingerprints: workers.fingerprints(), locations: locations)
+          })
       } else {
         let map = entries.indices.map { (String($0), JSONValue.string(entries[$0].name)) }
         try zip.addData(name: "media", data: Data(JSONValue.object(map).text.utf8), compression: .stored)
@@ -154,9 +160,19 @@ enum MediaPackager {
   }
 
   /// The Latest manifest: protobuf `MediaEntries`, one entry per file in member order, zstd-compressed.
-  static func latestManifest(names: [String], fingerprints: [(sha1: [UInt8], size: Int64)]) throws -> Data {
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at the file's location when a file is larger
+  ///   than the manifest's 32-bit sizes record.
+  static func latestManifest(
+    names: [String], fingerprints: [(sha1: [UInt8], size: Int64)], locations: [SourceLocation]
+  ) throws -> Data {
     var manifest = ProtobufWriter()
-    for (name, fingerprint) in zip(names, fingerprints) {
+    for (index, (name, fingerprint)) in zip(names, fingerprints).enumerated() {
+      if fingerprint.size > Int64(UInt32.max) {
+        throw DeckError(
+          .invalidRequest, at: locations[index],
+          "the file is \(fingerprint.size) bytes; a package of the latest generation records sizes up to 4 GiB only")
+      }
       var message = ProtobufWriter()
       message.writeString(field: 1, name)
       message.writeVarint(field: 2, UInt64(fingerprint.size))

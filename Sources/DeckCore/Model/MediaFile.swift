@@ -92,6 +92,15 @@ public final class MediaBlob: @unchecked Sendable {
     return (sha1, size)
   }
 
+  /// The SHA-1 and the size when both are known, declared or computed, without reading the
+  /// bytes; nil otherwise.
+  package var knownFingerprint: (sha1: [UInt8], size: Int64)? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let sha1 = knownSHA1, let size = knownSize else { return nil }
+    return (sha1, size)
+  }
+
   /// The SHA-1 as 40 lowercase hexadecimal digits.
   public func sha1Hex() throws -> String { SHA1.hex(try sha1()) }
 

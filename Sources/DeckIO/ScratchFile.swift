@@ -1,20 +1,19 @@
 import DeckCore
-import DeckIO
 import Foundation
 
 /// A new file in the writer's scratch directory, written front to back in chunks (through a
 /// buffered C `FILE`, so a chunk costs no allocation).
-final class ScratchFile {
+package final class ScratchFile {
   /// The file's path.
-  let path: String
+  package let path: String
   /// Where errors point (the output and member the file is for).
-  let location: SourceLocation
+  package let location: SourceLocation
   private let sink: FileSink
 
   /// Creates (or truncates) the file at `path`.
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` at `location` when it cannot be created.
-  init(path: String, location: SourceLocation) throws {
+  package init(path: String, location: SourceLocation) throws {
     self.path = path
     self.location = location
     do {
@@ -25,7 +24,7 @@ final class ScratchFile {
   }
 
   /// Appends `bytes`.
-  func write(_ bytes: UnsafeRawBufferPointer) throws {
+  package func write(_ bytes: UnsafeRawBufferPointer) throws {
     guard bytes.count > 0 else { return }
     do {
       try sink.write(bytes)
@@ -35,7 +34,7 @@ final class ScratchFile {
   }
 
   /// Flushes and closes the file.
-  func close() throws {
+  package func close() throws {
     do {
       try sink.close()
     } catch let error as DeckError {
@@ -44,7 +43,7 @@ final class ScratchFile {
   }
 
   /// Calls `body` with successive chunks of the file at `path`, front to back.
-  static func forEachChunk(
+  package static func forEachChunk(
     ofFileAt path: String, location: SourceLocation, _ body: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
     let source: FileByteSource

@@ -1,78 +1,96 @@
 import DeckCore
-import DeckIO
 import Foundation
 
-/// Makes a package's media files ready on worker threads while the archive is written: each
-/// worker takes the next file in order, reads it (hashing it for a Latest manifest) and encodes
-/// it as the package needs it (one zstd frame, or the raw bytes), and the archive writer takes
-/// the results file by file, in order, through ``member(_:)``.
+/// Makes media files ready on worker threads while their consumer writes its output: each
+/// worker takes the next file in order, reads it (hashing it when asked) and encodes it as the
+/// output needs it (raw bytes, one zstd frame, or base64 text), and the consumer takes the
+/// results file by file, in order, through ``member(_:)``: an Anki package's archive, or the
+/// JSON deck writer.
 ///
 /// Memory stays bounded: encoded bytes are kept in blocks of ``blockBytes`` that are used again
-/// once the archive has read them; a worker starts no new file while the finished files
-/// waiting for the archive hold ``aheadBytes`` or more, and a file whose encoded bytes pass
+/// once the consumer has read them; a worker starts no new file while the finished files
+/// waiting for the consumer hold ``aheadBytes`` or more, and a file whose encoded bytes pass
 /// ``memberBytes`` goes on into a scratch file instead of memory. So at most about
-/// `aheadBytes + (workers + 1) × memberBytes` is held, however large the files. The archive
-/// needs a member's size before its bytes, so it takes a file only once the file is done.
+/// `aheadBytes + (workers + 1) × memberBytes` is held, however large the files. A zip archive
+/// needs a member's size before its bytes, so the consumer takes a file only once it is done.
 ///
-/// A file whose stored form in its source package is already what the package needs (see
-/// ``MediaPackager``) is only checked by a worker (read, decoded, hashed); the archive copies it
-/// as stored.
+/// A file whose stored form in its source package is already what the package needs is only
+/// checked by a worker (read, decoded, hashed); the archive copies it as stored.
 ///
-/// A worker's error is thrown when the archive reaches that file, so the first failing file
-/// in archive order is the one reported, as when the files were made one after another.
-final class MediaWorkers: @unchecked Sendable {
+/// A worker's error is thrown when the consumer reaches that file, so the first failing file
+/// in output order is the one reported, as when the files were made one after another.
+package final class MediaWorkers: @unchecked Sendable {
+  /// How a file's bytes are encoded for the output.
+  package enum Encoding: Sendable, Equatable {
+    /// The bytes as they are.
+    case raw
+    /// One zstd frame at this level.
+    case zstd(level: Int32)
+    /// Base64 text (RFC 4648, `+/`, padded), without quotes.
+    case base64
+  }
+
   /// What a worker does with one file.
-  enum Job {
-    /// Read the file and encode it: one zstd frame (Latest) or its raw bytes (legacy).
-    case encode
-    /// Read the file to check it (its zstd frame decodes, the CRC matches) and hash it; the
-    /// archive copies the member as it is stored in `zip`.
+  package enum Job {
+    /// Read the file and encode it.
+    case encode(Encoding)
+    /// Read the file to check it (its zstd frame decodes, the CRC matches), hashing it if
+    /// asked; the archive copies the member as it is stored in `zip`.
     case check(zip: ZipReader, member: String)
   }
 
   /// One file to make ready.
-  struct Item {
-    var blob: MediaBlob
-    var job: Job
+  package struct Item {
+    package var blob: MediaBlob
+    package var job: Job
+    /// Whether the SHA-1 and size of the file's bytes are wanted (a fingerprint the blob
+    /// computed from its bytes before is used instead of hashing them again).
+    package var hashing: Bool
     /// The output and member, for errors.
-    var location: SourceLocation
+    package var location: SourceLocation
+
+    /// An item: `blob`, made ready by `job`, hashed when `hashing`; errors at `location`.
+    package init(blob: MediaBlob, job: Job, hashing: Bool, location: SourceLocation) {
+      self.blob = blob
+      self.job = job
+      self.hashing = hashing
+      self.location = location
+    }
   }
 
-  /// The most bytes of finished files waiting for the archive before workers wait.
-  static let aheadBytes = 4 << 20
+  /// The most bytes of finished files waiting for the consumer before workers wait.
+  package static let aheadBytes = 4 << 20
   /// The most bytes of one file held in memory; a larger file goes to a scratch file.
-  static let memberBytes = 2 << 20
+  package static let memberBytes = 2 << 20
   /// The size of the chunks files are read in.
-  static let chunkBytes = 1 << 16
+  package static let chunkBytes = 1 << 16
   /// The size of the blocks encoded bytes are kept in.
-  static let blockBytes = 1 << 16
+  package static let blockBytes = 1 << 16
 
   /// The number of worker threads: one per processor, at most four.
-  static var workerCount: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
+  package static var workerCount: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
 
   private let items: [Item]
   private let slots: [Slot]
-  private let generation: AnkiPackageGeneration
   private let scratch: TemporaryDirectory
   private let progress: ProgressReporter?
-  /// Guards `next`, `ahead`, `cancelled` and every slot; workers and the archive wait on it.
+  /// Guards `next`, `ahead`, `cancelled` and every slot; workers and the consumer wait on it.
   private let condition = NSCondition()
   private var next = 0
-  /// The bytes in blocks of finished files that the archive has not read yet.
+  /// The bytes in blocks of finished files that the consumer has not read yet.
   private var ahead = 0
   private var cancelled = false
   /// Blocks no file uses, to be used again.
   private var freeBlocks: [Block] = []
   private let running = DispatchGroup()
 
-  /// Starts `workers` threads (at most one per item) on `items`.
-  init(
-    _ items: [Item], generation: AnkiPackageGeneration, scratch: TemporaryDirectory, progress: ProgressReporter?,
-    workers: Int = MediaWorkers.workerCount
+  /// Starts `workers` threads (at most one per item) on `items`, spilling large files into
+  /// `scratch` and reporting ``ConversionPhase/copyingMedia`` to `progress`.
+  package init(
+    _ items: [Item], scratch: TemporaryDirectory, progress: ProgressReporter?, workers: Int = MediaWorkers.workerCount
   ) {
     self.items = items
     self.slots = items.map { _ in Slot() }
-    self.generation = generation
     self.scratch = scratch
     self.progress = progress
     progress?.start(.copyingMedia, total: Int64(items.count))
@@ -88,8 +106,8 @@ final class MediaWorkers: @unchecked Sendable {
   }
 
   /// Stops the workers (a file being read is abandoned) and waits for them to end. Call it
-  /// once the archive is written, or failed.
-  func stop() {
+  /// once the output is written, or failed.
+  package func stop() {
     condition.lock()
     let wasCancelled = cancelled
     cancelled = true
@@ -99,18 +117,27 @@ final class MediaWorkers: @unchecked Sendable {
     if !wasCancelled { progress?.finish(.copyingMedia) }
   }
 
-  /// The archive's source for file `index`.
-  func member(_ index: Int) -> any ZipMemberSource {
+  /// The consumer's source for file `index`: ``ZipMemberSource/open()`` waits for the file
+  /// and says its encoded size, ``ZipMemberSource/read(into:)`` gives its encoded bytes.
+  package func member(_ index: Int) -> any ZipMemberSource {
     MemberSource(workers: self, index: index)
   }
 
-  /// The SHA-1 and size of every file, for the Latest manifest, once every file is done.
+  /// The SHA-1 and size of file `index` once it is done, or nil when it was not hashed.
+  ///
+  /// - Throws: the file's error.
+  package func fingerprint(_ index: Int) throws -> (sha1: [UInt8], size: Int64)? {
+    try finished(index).fingerprint
+  }
+
+  /// The SHA-1 and size of every file, once every file is done; each item must be hashing.
   ///
   /// - Throws: the first file's error, in order.
-  func fingerprints() throws -> [(sha1: [UInt8], size: Int64)] {
+  package func fingerprints() throws -> [(sha1: [UInt8], size: Int64)] {
     try slots.indices.map { index in
       guard let fingerprint = try finished(index).fingerprint else {
-        preconditionFailure("a Latest media file was made ready without its SHA-1")
+        throw DeckError(
+          .invalidRequest, at: items[index].location, "the media file was made ready without its SHA-1 (not hashed)")
       }
       return fingerprint
     }
@@ -129,9 +156,9 @@ final class MediaWorkers: @unchecked Sendable {
   private final class Slot {
     var done = false
     var failure: (any Error)?
-    /// The SHA-1 and size of the file's bytes (Latest), or nil (legacy).
+    /// The SHA-1 and size of the file's bytes, or nil when not hashed.
     var fingerprint: (sha1: [UInt8], size: Int64)?
-    /// The encoded bytes held in memory, in order, and how many of the blocks the archive took.
+    /// The encoded bytes held in memory, in order, and how many of the blocks the consumer took.
     var blocks: [Block] = []
     var taken = 0
     /// The scratch file holding the encoded bytes of a file larger than ``memberBytes``.
@@ -141,12 +168,13 @@ final class MediaWorkers: @unchecked Sendable {
   }
 
   private func work() {
-    let compressor = generation == .latest ? ZstdCompressor(level: MediaPackager.mediaZstdLevel) : nil
+    // One compressor per level this worker meets: it starts a new frame after each file.
+    var compressors: [Int32: ZstdCompressor] = [:]
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkBytes, alignment: 16)
     defer { buffer.deallocate() }
     while let index = nextIndex() {
       let slot = slots[index]
-      let result = Result { try make(index, compressor: compressor, buffer: buffer) }
+      let result = Result { try make(index, compressors: &compressors, buffer: buffer) }
       condition.lock()
       switch result {
       case .success(let output):
@@ -212,15 +240,13 @@ final class MediaWorkers: @unchecked Sendable {
   }
 
   /// Reads file `index` and encodes it (or only checks it), without touching shared state.
-  private func make(_ index: Int, compressor: ZstdCompressor?, buffer: UnsafeMutableRawBufferPointer) throws
-    -> Output
-  {
+  private func make(
+    _ index: Int, compressors: inout [Int32: ZstdCompressor], buffer: UnsafeMutableRawBufferPointer
+  ) throws -> Output {
     let item = items[index]
-    let latest = generation == .latest
     var output = Output()
-    guard case .encode = item.job else {
-      output.fingerprint = try read(item, hashing: latest, buffer: buffer) { _ in }
-      try checkSize(output.fingerprint, item)
+    guard case .encode(let encoding) = item.job else {
+      output.fingerprint = try read(item, hashing: item.hashing, buffer: buffer) { _ in }
       return output
     }
     var spill: ScratchFile?
@@ -253,31 +279,35 @@ final class MediaWorkers: @unchecked Sendable {
       }
     }
     // A fingerprint already computed from the bytes (the JSON reader's check) is not computed again.
-    let known = latest ? item.blob.computedFingerprint : nil
-    let hashed = try read(item, hashing: latest && known == nil, buffer: buffer) { chunk in
-      if let compressor {
-        try compressor.compress(chunk, into: keep)
-      } else {
-        try keep(chunk)
+    let known = item.hashing ? item.blob.computedFingerprint : nil
+    var base64 = Base64Encoder()
+    let compressor: ZstdCompressor?
+    if case .zstd(let level) = encoding {
+      let made = compressors[level] ?? ZstdCompressor(level: level)
+      compressors[level] = made
+      compressor = made
+    } else {
+      compressor = nil
+    }
+    let hashed = try read(item, hashing: item.hashing && known == nil, buffer: buffer) { chunk in
+      switch encoding {
+      case .raw: try keep(chunk)
+      case .zstd: try compressor?.compress(chunk, into: keep)
+      case .base64: try base64.encode(chunk, into: keep)
       }
     }
     output.fingerprint = hashed ?? known
-    if let compressor { try compressor.finish(into: keep) }
+    switch encoding {
+    case .raw: break
+    case .zstd: try compressor?.finish(into: keep)
+    case .base64: try base64.finish(into: keep)
+    }
     try spill?.close()
     spill = nil
-    try checkSize(output.fingerprint, item)
     // Handed over whole: the deferred recycling must not free them.
     let made = output
     output.blocks = []
     return made
-  }
-
-  /// Refuses a file too large for the Latest manifest's 32-bit sizes.
-  private func checkSize(_ fingerprint: (sha1: [UInt8], size: Int64)?, _ item: Item) throws {
-    guard let size = fingerprint?.size, size > Int64(UInt32.max) else { return }
-    throw DeckError(
-      .invalidRequest, at: item.location,
-      "the file is \(size) bytes; a package of the latest generation records sizes up to 4 GiB only")
   }
 
   /// Reads the item's blob front to back, handing each chunk to `body`, and returns the SHA-1
@@ -310,7 +340,7 @@ final class MediaWorkers: @unchecked Sendable {
     return (hasher.finalize(), size)
   }
 
-  // MARK: - The archive's side
+  // MARK: - The consumer's side
 
   /// Waits until file `index` is done and returns its slot.
   ///
@@ -324,7 +354,7 @@ final class MediaWorkers: @unchecked Sendable {
     return slot
   }
 
-  /// Hands the next block of file `index` over to the archive, or nil when none is left.
+  /// Hands the next block of file `index` over to the consumer, or nil when none is left.
   private func takeBlock(_ index: Int) -> Block? {
     let slot = slots[index]
     condition.lock()
@@ -334,8 +364,8 @@ final class MediaWorkers: @unchecked Sendable {
     return slot.blocks[slot.taken - 1]
   }
 
-  /// Drops what is left of file `index` (the archive has read it, or gave up), and its blocks
-  /// the archive has not given back.
+  /// Drops what is left of file `index` (the consumer has read it, or gave up), and its blocks
+  /// the consumer has not given back.
   private func release(_ index: Int) {
     let slot = slots[index]
     condition.lock()
@@ -349,7 +379,7 @@ final class MediaWorkers: @unchecked Sendable {
     if let spillPath { try? FileManager.default.removeItem(atPath: spillPath) }
   }
 
-  /// File `index` as the archive reads it.
+  /// File `index` as the consumer reads it.
   private final class MemberSource: ZipMemberSource {
     let workers: MediaWorkers
     let index: Int
