@@ -10,8 +10,9 @@ import Foundation
 ///
 /// The file is mapped, not loaded, and its pages are let go of as the reader passes them; media
 /// data stays in the file and is decoded when a blob is read. Notes, cards and reviews are
-/// decoded one at a time, most of them by the syntax pass as it meets them, never as one
-/// document, and let go of as they are mapped into the model (``DecodedElements``), so memory
+/// decoded one at a time, never as one document: by the syntax pass as it meets them, up to a
+/// budget of JSON text, and the rest by the reader as it maps them; each is let go of once it is
+/// mapped into the model (``DecodedElements``), so memory
 /// follows the deck's model and not the file's size. Every declared SHA-1 and size is checked
 /// against the data while reading: each media string is decoded and hashed on a second thread
 /// as soon as the syntax pass has found it (``MediaPrecheck``).
@@ -23,6 +24,9 @@ package struct DeckJSONReader: Sendable {
   /// Whether notes, cards and reviews are decoded one at a time (false decodes the document
   /// whole, as the tests compare).
   var splitsArrays = true
+  /// How many bytes of JSON text the syntax pass decodes elements from ahead of the reader
+  /// (``DecodedElements``); the tests make it small.
+  var decodingBudgetBytes = DecodedElements.defaultBudgetBytes
 
   /// Creates a reader.
   package init(progress: ProgressReporter? = nil) {
@@ -48,10 +52,10 @@ package struct DeckJSONReader: Sendable {
     let file = try MappedFile(path: path, location: location)
     progress?.start(.checkingJSON, total: Int64(file.bytes.count))
     // Media strings are decoded and hashed on a second thread from the moment the pass finds them,
-    // and notes, cards and reviews are decoded by the pass as it meets them.
+    // and notes, cards and reviews are decoded by the pass as it meets them, up to a budget.
     let precheck = splitsArrays ? MediaPrecheck(path: path) : nil
     defer { precheck?.stop() }
-    let decoded = DecodedElements()
+    let decoded = DecodedElements(budgetBytes: decodingBudgetBytes)
     let sections = Section.allCases
     var syntax = try JSONSyntaxPass(
       bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : [],
@@ -60,8 +64,9 @@ package struct DeckJSONReader: Sendable {
         file.release(below: offset - (1 << 20))
       }, settingAside: { precheck?.add($0) },
       decodingElement: { key, bytes, start in
+        guard !decoded.isFull else { return nil }
         let found = JSONElementDecoder.element(sections[key], in: bytes, at: start, fieldNames: &decoded.fieldNames)
-        decoded.add(found?.element, to: sections[key])
+        decoded.add(found?.element, to: sections[key], textBytes: (found?.end ?? start) - start)
         return found?.end
       })
     precheck?.finishAdding()

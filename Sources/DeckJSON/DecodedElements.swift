@@ -10,6 +10,12 @@ import Darwin
 /// the element). The reader takes them in order, and they are let go of a chunk at a time as it
 /// does, so that the decoded elements and the model made from them are not held whole at once.
 ///
+/// The pass decodes ahead only while the elements decoded so far came from fewer than
+/// a budget of JSON text (48 MB): the elements of a larger document are all held at once before
+/// the reader takes the first, so past the budget the pass only checks them and the reader
+/// decodes each from its bytes as it maps it. A deck of 20,000 notes is decoded whole during the
+/// pass; one of a million notes holds some 50 MB of decoded elements, not a gigabyte.
+///
 /// Each chunk lives in memory mapped for it alone, which goes back to the system when the chunk
 /// is let go of: from the C library's heap it would stay counted in the process's memory while
 /// the package is written (13 MB more at the peak for the huge deck).
@@ -19,9 +25,26 @@ final class DecodedElements {
   private var reviews = Chunks<ReviewJSON>()
   /// The field names of the last note decoded (see ``JSONElementDecoder``).
   var fieldNames: [String] = []
+  /// The bytes of JSON text the decoded elements came from.
+  private var decodedTextBytes = 0
+  /// How many bytes of JSON text are decoded ahead at most.
+  private let budgetBytes: Int
+  /// The budget of a reader's pass (see the type's description).
+  static let defaultBudgetBytes = 48 << 20
 
-  /// Records the next element of `section`: `element` when decoded, nil when only checked.
-  func add(_ element: JSONElementDecoder.Element?, to section: DeckJSONReader.Section) {
+  /// Room for the elements decoded from up to `budgetBytes` of JSON text.
+  init(budgetBytes: Int = DecodedElements.defaultBudgetBytes) {
+    self.budgetBytes = budgetBytes
+  }
+
+  /// Whether the budget is spent: the pass then leaves every later element to the reader and
+  /// records nothing more (an element never recorded is one not decoded).
+  var isFull: Bool { decodedTextBytes >= budgetBytes }
+
+  /// Records the next element of `section`, which took `textBytes` of JSON text: `element` when
+  /// decoded, nil when only checked.
+  func add(_ element: JSONElementDecoder.Element?, to section: DeckJSONReader.Section, textBytes: Int) {
+    decodedTextBytes += textBytes
     switch (section, element) {
     case (.notes, .note(let note)): notes.append(note)
     case (.cards, .card(let card)): cards.append(card)
