@@ -56,7 +56,10 @@ let package = Package(
     /// Anki packages (.apkg, .colpkg) of every generation.
     .target(name: "DeckAnki", dependencies: ["DeckCore", "DeckIO", "JSONCore"]),
     /// The deckport JSON deck format (media embedded as base64, streamed).
-    .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO", "JSONCore"]),
+    .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO", "JSONCore", "CBase64"]),
+    /// Base64 decoding of whole blocks with vector instructions (AVX2 or SSSE3, chosen at run
+    /// time; nothing elsewhere), for the JSON reader's media.
+    .target(name: "CBase64"),
     /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets.
     .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO"]),
     /// Binary and XML property lists read and written with key order kept; internal to the

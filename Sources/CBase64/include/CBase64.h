@@ -1,0 +1,15 @@
+#ifndef DECKPORT_CBASE64_H
+#define DECKPORT_CBASE64_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Decodes the leading blocks of 32 base64 characters (RFC 4648, `A-Z a-z 0-9 + /`) of the
+/// `count` bytes at `text` into `output`, with vector instructions, and stops before the first
+/// block holding anything else (padding, a character that is not base64) or when fewer than 32
+/// characters are left. Returns the number of characters decoded, a multiple of 32; the bytes
+/// written are three for every four characters. `output` must have room for `count / 4 * 3`
+/// bytes and 4 more. Returns 0 where the processor has no suitable instructions.
+size_t deckport_base64_decode_blocks(const uint8_t *text, size_t count, uint8_t *output);
+
+#endif
