@@ -3,7 +3,7 @@ import Foundation
 
 /// Makes media files ready on worker threads while their consumer writes its output: each
 /// worker takes the next file in order, reads it (hashing it when asked) and encodes it as the
-/// output needs it (raw bytes, one zstd frame, or base64 text), and the consumer takes the
+/// output needs it (raw bytes, one zstd frame, compressed or stored, or base64 text), and the consumer takes the
 /// results file by file, in order, through ``member(_:)``: an Anki package's archive, or the
 /// JSON deck writer.
 ///
@@ -26,6 +26,8 @@ package final class MediaWorkers: @unchecked Sendable {
     case raw
     /// One zstd frame at this level.
     case zstd(level: Int32)
+    /// One zstd frame of stored blocks (``ZstdStoredFrame``), for bytes compressed already.
+    case zstdStored
     /// Base64 text (RFC 4648, `+/`, padded), without quotes.
     case base64
   }
@@ -281,6 +283,7 @@ package final class MediaWorkers: @unchecked Sendable {
     // A fingerprint already computed from the bytes (the JSON reader's check) is not computed again.
     let known = item.hashing ? item.blob.computedFingerprint : nil
     var base64 = Base64Encoder()
+    var storedFrame = ZstdStoredFrame()
     let compressor: ZstdCompressor?
     if case .zstd(let level) = encoding {
       let made = compressors[level] ?? ZstdCompressor(level: level)
@@ -293,6 +296,7 @@ package final class MediaWorkers: @unchecked Sendable {
       switch encoding {
       case .raw: try keep(chunk)
       case .zstd: try compressor?.compress(chunk, into: keep)
+      case .zstdStored: try storedFrame.write(chunk, into: keep)
       case .base64: try base64.encode(chunk, into: keep)
       }
     }
@@ -300,6 +304,7 @@ package final class MediaWorkers: @unchecked Sendable {
     switch encoding {
     case .raw: break
     case .zstd: try compressor?.finish(into: keep)
+    case .zstdStored: try storedFrame.finish(into: keep)
     case .base64: try base64.finish(into: keep)
     }
     try spill?.close()

@@ -187,3 +187,43 @@ struct ZstdTests {
     #expect(try Zstd.decompress(second, limit: 10, location: Self.location) == Data("again".utf8))
   }
 }
+
+@Suite("ZstdStoredFrame: frames of stored blocks that zstd reads back")
+struct ZstdStoredFrameTests {
+  static func frame(_ payload: Data, chunk: Int, frames: Int = 1) throws -> Data {
+    var frame = ZstdStoredFrame()
+    var output = Data()
+    for _ in 0..<frames {
+      var offset = 0
+      while offset < payload.count {
+        let end = min(offset + chunk, payload.count)
+        try payload[offset..<end].withUnsafeBytes { try frame.write($0) { output.append(contentsOf: $0) } }
+        offset = end
+      }
+      try frame.finish { output.append(contentsOf: $0) }
+    }
+    return output
+  }
+
+  @Test(
+    "libzstd decodes every size and chunking",
+    arguments: [(0, 1), (1, 1), (1_000, 7), (131_072, 65_536), (131_073, 131_073), (400_000, 300_000)])
+  func decodes(size: Int, chunk: Int) throws {
+    let payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 11) })
+    let location = SourceLocation(file: "frame.zst")
+    let frame = try Self.frame(payload, chunk: chunk)
+    #expect(try Zstd.decompress(frame, limit: Int64(size), location: location) == payload)
+    // Two frames from one writer: the second starts with its own header.
+    let two = try Self.frame(payload, chunk: chunk, frames: 2)
+    #expect(two.count == 2 * frame.count)
+    #expect(try Zstd.decompress(two, limit: Int64(2 * size), location: location) == payload + payload)
+  }
+
+  @Test("the zstd command reads the frame, and the frame is the payload and a few bytes", .enabled(if: Shell.has("zstd")))
+  func cli() throws {
+    let payload = Shell.randomBytes(300_000)
+    let frame = try Self.frame(payload, chunk: 65_536)
+    #expect(frame.count == payload.count + 6 + 3 * 5 + 3)  // header, five data blocks, the last one empty
+    #expect(try Shell.run("zstd -q -d -c", input: frame).output == payload)
+  }
+}
