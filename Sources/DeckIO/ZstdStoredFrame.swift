@@ -52,6 +52,8 @@ package struct ZstdStoredFrame {
   /// block type (bits 1–2, 0 for stored) and the size (bits 3–23).
   private static func blockHeader(size: Int, isLast: Bool) -> [UInt8] {
     let value = UInt32(size) << 3 | (isLast ? 1 : 0)
-    return [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16)]
+    return [
+      UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16),
+    ]
   }
 }

@@ -219,7 +219,8 @@ struct ZstdStoredFrameTests {
     #expect(try Zstd.decompress(two, limit: Int64(2 * size), location: location) == payload + payload)
   }
 
-  @Test("the zstd command reads the frame, and the frame is the payload and a few bytes", .enabled(if: Shell.has("zstd")))
+  @Test(
+    "the zstd command reads the frame, and the frame is the payload and a few bytes", .enabled(if: Shell.has("zstd")))
   func cli() throws {
     let payload = Shell.randomBytes(300_000)
     let frame = try Self.frame(payload, chunk: 65_536)
