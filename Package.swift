@@ -48,7 +48,11 @@ let package = Package(
     .target(name: "DeckCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     /// The one ordered-JSON core: a value type, a parser with line/column and a depth limit, and
     /// a writer. Internal to the package (its API is `package`), not a product.
-    .target(name: "JSONCore", dependencies: ["DeckCore"]),
+    .target(name: "JSONCore", dependencies: ["DeckCore", "CVectorText"]),
+    /// Text scanned and decoded with vector instructions (AVX2 or SSSE3/SSE2, chosen at run
+    /// time; on other processors it does nothing and the Swift callers do all the work): the
+    /// runs of plain JSON string text, and whole blocks of base64.
+    .target(name: "CVectorText"),
     /// Thin wrappers over SQLite, libzip, libzstd and zlib, plus the protobuf wire codec and SHA-1.
     .target(name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd", "CZlib"]),
 
@@ -56,10 +60,7 @@ let package = Package(
     /// Anki packages (.apkg, .colpkg) of every generation.
     .target(name: "DeckAnki", dependencies: ["DeckCore", "DeckIO", "JSONCore"]),
     /// The deckport JSON deck format (media embedded as base64, streamed).
-    .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO", "JSONCore", "CBase64"]),
-    /// Base64 decoding of whole blocks with vector instructions (AVX2 or SSSE3, chosen at run
-    /// time; nothing elsewhere), for the JSON reader's media.
-    .target(name: "CBase64"),
+    .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO", "JSONCore", "CVectorText"]),
     /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets.
     .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO"]),
     /// Binary and XML property lists read and written with key order kept; internal to the

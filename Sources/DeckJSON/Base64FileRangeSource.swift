@@ -1,4 +1,4 @@
-import CBase64
+import CVectorText
 import DeckCore
 import DeckIO
 import Foundation
@@ -111,7 +111,7 @@ struct Base64FileRangeSource: MediaSource {
 }
 
 /// Standard base64 (RFC 4648, `A–Z a–z 0–9 + /`, `=` padding), decoded with vector instructions
-/// (`CBase64`) and by table: no white space, no other characters, padding only in the last group
+/// (`CVectorText`) and by table: no white space, no other characters, padding only in the last group
 /// of the whole text.
 enum Base64 {
   /// Two tables of 65,536 entries, one for the first two characters of a group of four and one

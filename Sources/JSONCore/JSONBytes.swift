@@ -1,3 +1,4 @@
+import CVectorText
 import DeckCore
 
 /// The byte-level pieces of JSON's grammar that the parser (``JSONParser``) and streaming passes
@@ -164,8 +165,10 @@ package enum JSONBytes {
   /// character or not ASCII (or the end): the run of string text that needs no closer look.
   package static func plainRunEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
     guard let base = bytes.baseAddress, start >= 0 else { return max(start, 0) }
-    var position = start
     let end = bytes.count
+    // Most of a long run with vector instructions; what they leave (a byte that ends the run,
+    // or the last few bytes) is looked at here.
+    var position = deckport_json_plain_run_end(base.assumingMemoryBound(to: UInt8.self), start, end)
     // Eight bytes at a time: a word holds none of the bytes sought when no byte has its high
     // bit set, none is below 0x20, and none equals '"' or '\\' (the classic "has zero byte"
     // test on the word and on its XOR with each of those).

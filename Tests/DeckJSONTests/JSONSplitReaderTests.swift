@@ -1,4 +1,4 @@
-import CBase64
+import CVectorText
 import DeckAnki
 import DeckCore
 import DeckIO

@@ -9,7 +9,7 @@
 // character to get its six bits. Multiply-adds then join four sextets into 24 bits, and a byte
 // shuffle puts the three bytes of each group in order.
 
-#include "CBase64.h"
+#include "CVectorText.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

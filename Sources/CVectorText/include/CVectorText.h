@@ -1,5 +1,5 @@
-#ifndef DECKPORT_CBASE64_H
-#define DECKPORT_CBASE64_H
+#ifndef DECKPORT_CVECTORTEXT_H
+#define DECKPORT_CVECTORTEXT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -11,5 +11,12 @@
 /// written are three for every four characters. `output` must have room for `count / 4 * 3`
 /// bytes and 4 more. Returns 0 where the processor has no suitable instructions.
 size_t deckport_base64_decode_blocks(const uint8_t *text, size_t count, uint8_t *output);
+
+/// The offset of the first byte at or after `start` (and before `count`) that ends a run of
+/// plain JSON string text: a quote, a backslash, a control character or a byte that is not
+/// ASCII, looked at 32 or 16 bytes at a time. It stops early, at a point from which fewer than
+/// 16 bytes are left, without having found one: the caller looks at those bytes itself. On
+/// processors without suitable instructions it returns `start`.
+size_t deckport_json_plain_run_end(const uint8_t *bytes, size_t start, size_t count);
 
 #endif
