@@ -4,6 +4,7 @@
     scripts/scaling-benchmark.py                              # both series, every size and task
     scripts/scaling-benchmark.py --series notes --sizes 1000,10000
     scripts/scaling-benchmark.py --series media --tasks legacy-to-latest --no-build
+    scripts/scaling-benchmark.py --plot-from notes.json media.json   # tables and plot of saved runs
 
 Two series of decks, each made once by the real Anki backend with scripts/benchmark.py's
 generator (the same note type, fields, tags, nested decks and 15 % rescheduled cards) and
@@ -168,6 +169,23 @@ def nice_ceiling(value: float) -> float:
     return next(step * power for step in (1, 2, 2.5, 5, 10) if step * power >= value)
 
 
+def plot_from(paths: list[str], svg: str) -> None:
+    """The tables and the plot of the series saved in the --json files at `paths`."""
+    all_results = {}
+    for path in paths:
+        with open(path) as handle:
+            saved = json.load(handle)
+        print(f"{path}: {saved['machine']}")
+        for series, results in saved["results"].items():
+            all_results[series] = {int(size): by_task for size, by_task in results.items()}
+    tasks = [t for t in benchmark.TASKS if all(t in by_task for r in all_results.values() for by_task in r.values())]
+    for series in [s for s in SERIES if s in all_results]:
+        print_table(series, all_results[series], tasks)
+    with open(svg, "w") as handle:
+        handle.write(svg_plot({s: all_results[s] for s in SERIES if s in all_results}, tasks))
+    print(f"\nPlot: {os.path.relpath(svg, benchmark.ROOT)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description="Time deckport on decks of growing size.",
@@ -182,7 +200,14 @@ def main() -> None:
     parser.add_argument("--svg", default=os.path.join(benchmark.ROOT, "docs", "performance-scaling.svg"),
                         help="where to write the plot (default docs/performance-scaling.svg)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
+    parser.add_argument("--plot-from", metavar="FILE", nargs="+",
+                        help="measure nothing: print the tables and write the plot of the series in these "
+                             "--json files (one run per series, measured apart)")
     args = parser.parse_args()
+
+    if args.plot_from:
+        plot_from(args.plot_from, args.svg)
+        return
 
     benchmark.ensure_venv(__file__)
     series_names = [s for s in args.series.split(",") if s]

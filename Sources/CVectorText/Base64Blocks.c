@@ -10,6 +10,7 @@
 // shuffle puts the three bytes of each group in order.
 
 #include "CVectorText.h"
+#include "VectorLevel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -82,14 +83,11 @@ __attribute__((target("ssse3"))) static size_t decode_ssse3(const uint8_t *text,
 }
 
 size_t deckport_base64_decode_blocks(const uint8_t *text, size_t count, uint8_t *output) {
-  static int level = -1;  // 2: AVX2, 1: SSSE3, 0: neither (a benign race: every thread finds the same)
-  if (level < 0) {
-    __builtin_cpu_init();
-    level = __builtin_cpu_supports("avx2") ? 2 : __builtin_cpu_supports("ssse3") ? 1 : 0;
+  switch (deckport_vector_level()) {
+  case 2: return decode_avx2(text, count, output);
+  case 1: return decode_ssse3(text, count, output);
+  default: return 0;
   }
-  if (level == 2) return decode_avx2(text, count, output);
-  if (level == 1) return decode_ssse3(text, count, output);
-  return 0;
 }
 
 #else

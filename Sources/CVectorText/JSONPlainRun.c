@@ -5,6 +5,7 @@
 // one signed comparison finds both, and two equality tests find the others.
 
 #include "CVectorText.h"
+#include "VectorLevel.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -43,13 +44,8 @@ static size_t run_end_sse2(const uint8_t *bytes, size_t start, size_t count) {
 }
 
 size_t deckport_json_plain_run_end(const uint8_t *bytes, size_t start, size_t count) {
-  static int has_avx2 = -1;  // a benign race: every thread finds the same
   if (start >= count) return start;
-  if (has_avx2 < 0) {
-    __builtin_cpu_init();
-    has_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-  }
-  return has_avx2 ? run_end_avx2(bytes, start, count) : run_end_sse2(bytes, start, count);
+  return deckport_vector_level() == 2 ? run_end_avx2(bytes, start, count) : run_end_sse2(bytes, start, count);
 }
 
 #else
