@@ -16,7 +16,11 @@ graphs="$(mktemp -d)"
 trap 'rm -rf "$graphs"' EXIT
 modules=DeckCore,DeckConversion,DeckAnki,DeckJSON,DeckCSV,DeckAppStorage,DeckCrowdAnki
 includes=(-I .build/debug/Modules)
+# The C modules: a system library's module map sits in its folder, a C target's in its include/.
 for library in Sources/C*/; do includes+=(-I "$library"); done
+for library in Sources/C*/include/; do
+  if [ -f "$library/module.modulemap" ]; then includes+=(-I "$library"); fi
+done
 swift-symbolgraph-extract -module-name DeckKit -target "$(uname -m)-unknown-linux-gnu" "${includes[@]}" \
   -minimum-access-level public -skip-synthesized-members \
   -experimental-allowed-reexported-modules="$modules" -output-dir "$graphs"
