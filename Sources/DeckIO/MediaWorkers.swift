@@ -3,9 +3,9 @@ import Foundation
 
 /// Makes media files ready on worker threads while their consumer writes its output: each
 /// worker takes the next file in order, reads it (hashing it when asked) and encodes it as the
-/// output needs it (raw bytes, one zstd frame, compressed or stored, or base64 text), and the consumer takes the
-/// results file by file, in order, through ``member(_:)``: an Anki package's archive, or the
-/// JSON deck writer.
+/// output needs it (raw bytes, one zstd frame, compressed or stored, or base64 text), and the
+/// consumer takes the results file by file, in order, through ``member(_:)``: an Anki package's
+/// archive, or the JSON deck writer.
 ///
 /// Memory stays bounded: encoded bytes are kept in blocks of ``blockBytes`` that are used again
 /// once the consumer has read them; a worker starts no new file while the finished files

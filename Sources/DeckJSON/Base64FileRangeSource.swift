@@ -111,8 +111,8 @@ struct Base64FileRangeSource: MediaSource {
 }
 
 /// Standard base64 (RFC 4648, `A–Z a–z 0–9 + /`, `=` padding), decoded with vector instructions
-/// (`CVectorText`) and by table: no white space, no other characters, padding only in the last group
-/// of the whole text.
+/// (`CVectorText`) and by table: no white space, no other characters, padding only in the last
+/// group of the whole text.
 enum Base64 {
   /// Two tables of 65,536 entries, one for the first two characters of a group of four and one
   /// for the last two, indexed by the two bytes (the first in the low byte): each pair's twelve

@@ -12,10 +12,10 @@ import Foundation
 /// data stays in the file and is decoded when a blob is read. Notes, cards and reviews are
 /// decoded one at a time, never as one document: by the syntax pass as it meets them, up to a
 /// budget of JSON text, and the rest by the reader as it maps them; each is let go of once it is
-/// mapped into the model (``DecodedElements``), so memory
-/// follows the deck's model and not the file's size. Every declared SHA-1 and size is checked
-/// against the data while reading: each media string is decoded and hashed on a second thread
-/// as soon as the syntax pass has found it (``MediaPrecheck``).
+/// mapped into the model (``DecodedElements``), so memory follows the deck's model and not the
+/// file's size. Every declared SHA-1 and size is checked against the data while reading: each
+/// media string is decoded and hashed on a second thread as soon as the syntax pass has found it
+/// (``MediaPrecheck``).
 package struct DeckJSONReader: Sendable {
   /// Where the reader reports what it is doing (checking the JSON, reading notes, cards and
   /// reviews, checking media), or nil.

@@ -10,10 +10,10 @@ import Darwin
 /// the element). The reader takes them in order, and they are let go of a chunk at a time as it
 /// does, so that the decoded elements and the model made from them are not held whole at once.
 ///
-/// The pass decodes ahead only while the elements decoded so far came from fewer than
-/// a budget of JSON text (48 MB): the elements of a larger document are all held at once before
-/// the reader takes the first, so past the budget the pass only checks them and the reader
-/// decodes each from its bytes as it maps it. A deck of 20,000 notes is decoded whole during the
+/// The pass decodes ahead only until the elements it decoded came from 48 MB of JSON text (the
+/// budget): it decodes a whole array before the reader takes its first element, so a larger
+/// document would be held decoded whole; past the budget the pass only checks the elements and
+/// the reader decodes each from its bytes as it maps it. A deck of 20,000 notes is decoded whole during the
 /// pass; one of a million notes holds some 50 MB of decoded elements, not a gigabyte.
 ///
 /// Each chunk lives in memory mapped for it alone, which goes back to the system when the chunk
