@@ -18,7 +18,7 @@ import JSONCore
 ///   checked and then copied into the archive as it is stored, without recompressing. Every
 ///   other file is read from its source and written raw (legacy) or as one zstd frame (Latest):
 ///   compressed at level 1, or of stored blocks for types that are compressed already (JPEG,
-///   PNG, MP3, …; ``compressedTypes``); it is hashed on the way when the manifest needs its SHA-1.
+///   PNG, MP3, …; ``MIMEType/isCompressed(_:)``); it is hashed on the way when the manifest needs its SHA-1.
 /// * That work runs on worker threads (``MediaWorkers``) while the archive is written, in
 ///   bounded memory: no file is held in memory whole unless it is small.
 enum MediaPackager {
@@ -120,7 +120,7 @@ enum MediaPackager {
         compressions.append(compression)
       } else {
         let encoding: MediaWorkers.Encoding =
-          !latest ? .raw : isCompressedAlready(entry.file.mimeType) ? .zstdStored : .zstd(level: mediaZstdLevel)
+          !latest ? .raw : MIMEType.isCompressed(entry.file.mimeType) ? .zstdStored : .zstd(level: mediaZstdLevel)
         items.append(.init(blob: entry.file.blob, job: .encode(encoding), hashing: latest, location: memberLocation))
         compressions.append(.stored)
       }
@@ -185,22 +185,11 @@ enum MediaPackager {
   }
 
   /// The zstd level of media files that are not compressed already (style sheets, SVG, WAV,
-  /// fonts): level 1 makes frames within a percent of level 3's size, half again as fast.
+  /// TrueType fonts): level 1 makes frames within a percent of level 3's size, half again as
+  /// fast. Media whose type is compressed already (``MIMEType/isCompressed(_:)``) go into frames
+  /// of stored blocks instead: level 1 shrank them by 1–2 % (1.7 % on the benchmark's sounds) for
+  /// about a second of processor time per gigabyte.
   static let mediaZstdLevel: Int32 = 1
-
-  /// The media types whose files are compressed already, which a Latest package holds in zstd
-  /// frames of stored blocks: zstd at level 1 shrinks them by 1–2 % (1.7 % on the benchmark's
-  /// sounds) at about a second of processor time per gigabyte. A file whose name claims such a
-  /// type but whose bytes are not is only held larger, never changed.
-  static let compressedTypes: Set<String> = [
-    "image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/heic",
-    "audio/mpeg", "audio/ogg", "audio/opus", "audio/mp4", "audio/aac", "audio/flac",
-    "video/mp4", "video/webm", "video/quicktime", "video/x-matroska", "video/ogg",
-    "font/woff", "font/woff2",
-  ]
-
-  /// Whether a file of `mimeType` is compressed already.
-  static func isCompressedAlready(_ mimeType: String) -> Bool { compressedTypes.contains(mimeType.lowercased()) }
 
   /// The zstd level of the manifest (Anki's 0, zstd's default).
   static let manifestZstdLevel: Int32 = 3

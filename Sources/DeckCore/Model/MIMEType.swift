@@ -9,6 +9,20 @@ package enum MIMEType {
     return byExtension[ext] ?? "application/octet-stream"
   }
 
+  /// Whether files of `mimeType` are compressed already (JPEG, PNG, MP3, MP4, WOFF, …), so that
+  /// compressing them again saves a percent or two at most. A file whose name claims such a type
+  /// but whose bytes are not is only stored larger for it, never changed.
+  package static func isCompressed(_ mimeType: String) -> Bool {
+    compressedTypes.contains(mimeType.lowercased())
+  }
+
+  private static let compressedTypes: Set<String> = [
+    "image/png", "image/jpeg", "image/gif", "image/webp", "image/avif", "image/heic",
+    "audio/mpeg", "audio/ogg", "audio/opus", "audio/mp4", "audio/aac", "audio/flac",
+    "video/mp4", "video/webm", "video/quicktime", "video/x-matroska", "video/ogg",
+    "font/woff", "font/woff2",
+  ]
+
   private static let byExtension: [String: String] = [
     "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
     "webp": "image/webp", "svg": "image/svg+xml", "bmp": "image/bmp", "tif": "image/tiff",
