@@ -50,6 +50,29 @@ struct WriterFastPathTests {
     #expect(try PackageSurgery.member("0", of: legacy) == Self.content)
   }
 
+  @Test("into a Latest package, pictures go in stored zstd frames and style sheets and sounds compressed")
+  func storedFramesForCompressedTypes() throws {
+    // A package the real Anki backend made: PNG pictures, a WAV sound and a style sheet.
+    let source = Fixtures.path("anki/legacy1.apkg")
+    let collection = try AnkiPackageReader().read(path: source).collection
+    let scratch = try TemporaryDirectory()
+    let (output, _) = try WriterBehaviourTests.write(collection, .latest, .colpkg, in: scratch)
+    let location = SourceLocation(file: output)
+    let manifest = try Zstd.decompress(
+      try PackageSurgery.member("media", of: output), limit: 1 << 20, location: location)
+    let entries = try MediaManifest.protobufEntries(manifest, location: location)
+    let storedHeader = Data([0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x38])
+    var stored: [String] = []
+    for (index, entry) in entries.enumerated() {
+      let frame = try PackageSurgery.member(String(index), of: output)
+      let original = try #require(collection.media.first { $0.name == entry.name }).blob.data()
+      #expect(try Zstd.decompress(frame, limit: 1 << 20, location: location) == original, "\(entry.name)")
+      if frame.prefix(6) == storedHeader { stored.append(entry.name) }
+    }
+    #expect(stored.sorted() == ["my photo.png", "pixel.png", "café.png", "日本.png"].sorted())
+    #expect(entries.count == 6)
+  }
+
   @Test("a damaged frame is still found when it would be copied")
   func damagedFrame() throws {
     let scratch = try TemporaryDirectory()
