@@ -29,7 +29,7 @@ package struct ZstdStoredFrame {
     var rest = bytes
     while !rest.isEmpty {
       let count = min(rest.count, Self.blockBytes)
-      try Self.blockHeader(size: count, isLast: false).withUnsafeBytes(sink)
+      try Self.writeBlockHeader(size: count, isLast: false, into: sink)
       try sink(UnsafeRawBufferPointer(rebasing: rest[rest.startIndex..<(rest.startIndex + count)]))
       rest = UnsafeRawBufferPointer(rebasing: rest[(rest.startIndex + count)...])
     }
@@ -38,7 +38,7 @@ package struct ZstdStoredFrame {
   /// Ends the frame with an empty last block (the whole frame, when nothing was written).
   package mutating func finish(into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
     try startIfNeeded(sink)
-    try Self.blockHeader(size: 0, isLast: true).withUnsafeBytes(sink)
+    try Self.writeBlockHeader(size: 0, isLast: true, into: sink)
     started = false
   }
 
@@ -48,12 +48,12 @@ package struct ZstdStoredFrame {
     try Self.header.withUnsafeBytes(sink)
   }
 
-  /// A block header: three bytes, little-endian, holding the last-block flag (bit 0), the
-  /// block type (bits 1–2, 0 for stored) and the size (bits 3–23).
-  private static func blockHeader(size: Int, isLast: Bool) -> [UInt8] {
+  /// Hands `sink` a block header: three bytes, little-endian, holding the last-block flag (bit
+  /// 0), the block type (bits 1–2, 0 for stored) and the size (bits 3–23).
+  private static func writeBlockHeader(
+    size: Int, isLast: Bool, into sink: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
     let value = UInt32(size) << 3 | (isLast ? 1 : 0)
-    return [
-      UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16),
-    ]
+    try withUnsafeBytes(of: value.littleEndian) { try sink(UnsafeRawBufferPointer(rebasing: $0[0..<3])) }
   }
 }
