@@ -235,8 +235,11 @@ package final class MediaWorkers: @unchecked Sendable {
       freeBlocks.append(block)
     }
     if published {
+      let wasFull = ahead >= Self.aheadBytes
       ahead -= blocks.count * Self.blockBytes
-      condition.broadcast()
+      // Workers wait only for room (``nextIndex()``): they are woken when there is room again,
+      // not for every block the consumer reads.
+      if wasFull && ahead < Self.aheadBytes { condition.broadcast() }
     }
     condition.unlock()
   }
