@@ -99,8 +99,11 @@ public struct DeckConverter: Sendable {
     if SameFile.check(input, output) {
       throw DeckError(.invalidRequest, at: outputLocation, "is the input file; deckport never changes its input")
     }
-    let deck = try DeckLoader(registry: registry).load(
-      path: input, format: options.from, options: options.formats, progress: options.progress)
+    // Media the input declares a SHA-1 or size for are checked by the writer as it reads them,
+    // and the rest before anything is kept: each file's bytes are read and hashed once.
+    var readContext = FormatReadContext(options: options.formats, progress: options.progress)
+    readContext.defersMediaChecks = true
+    let deck = try DeckLoader(registry: registry).load(path: input, format: options.from, context: readContext)
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: SourceLocation(file: input))
@@ -113,6 +116,7 @@ public struct DeckConverter: Sendable {
     let context = FormatWriteContext(destination: output, options: options.formats, progress: options.progress)
     func write(_ temporaryPath: String) throws -> LoadedDeck {
       let result = try format.write(deck.collection, to: temporaryPath, context: context)
+      try deck.collection.checkPendingMedia()
       result.warnings.forEach(onWarning)
       warnings += result.warnings
       try failIfStrict(options, result.warnings, at: outputLocation)
@@ -175,6 +179,8 @@ public struct DeckConverter: Sendable {
     let context = FormatWriteContext(
       destination: output, options: options.formats, progress: options.progress, existingOutput: options.existingOutput,
       dryRun: options.dryRun)
+    // Written in place: nothing is changed before every media file has been checked.
+    try deck.collection.checkPendingMedia()
     if options.strict && !options.dryRun {
       var trial = context
       trial.dryRun = true

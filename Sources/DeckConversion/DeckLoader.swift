@@ -24,6 +24,12 @@ public struct DeckLoader: Sendable {
     path: String, format name: FormatName? = nil, options: FormatOptions = FormatOptions(),
     progress: ProgressReporter? = nil
   ) throws -> LoadedDeck {
+    try load(path: path, format: name, context: FormatReadContext(options: options, progress: progress))
+  }
+
+  /// Reads the file or folder at `path`, as ``load(path:format:options:progress:)`` does, with
+  /// the reader's whole `context` (a converter defers media checks to its writer).
+  func load(path: String, format name: FormatName?, context: FormatReadContext) throws -> LoadedDeck {
     let location = SourceLocation(file: path)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -48,7 +54,7 @@ public struct DeckLoader: Sendable {
     } else {
       throw DeckError(.unknownFormat, at: location, "cannot tell the format from the name or the content")
     }
-    var deck = try format.read(path: path, context: FormatReadContext(options: options, progress: progress))
+    var deck = try format.read(path: path, context: context)
     deck.format = format.description
     return deck
   }

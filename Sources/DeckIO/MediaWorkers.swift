@@ -2,7 +2,8 @@ import DeckCore
 import Foundation
 
 /// Makes media files ready on worker threads while their consumer writes its output: each
-/// worker takes the next file in order, reads it (hashing it when asked) and encodes it as the
+/// worker takes the next file in order, reads it (hashing it when asked, or when the blob has a
+/// declaration still to check, ``MediaBlob/hasPendingCheck``, which it then checks) and encodes it as the
 /// output needs it (raw bytes, one zstd frame, compressed or stored, or base64 text), and the
 /// consumer takes the results file by file, in order, through ``member(_:)``: an Anki package's
 /// archive, or the JSON deck writer.
@@ -283,8 +284,11 @@ package final class MediaWorkers: @unchecked Sendable {
         rest = UnsafeRawBufferPointer(rebasing: rest[(rest.startIndex + count)...])
       }
     }
-    // A fingerprint already computed from the bytes (the JSON reader's check) is not computed again.
-    let known = item.hashing ? item.blob.computedFingerprint : nil
+    // A fingerprint already computed from the bytes (the JSON reader's check) is not computed
+    // again; a blob whose declaration is still to be checked is hashed whether or not the output
+    // needs its SHA-1, and checked as the file is done (the one read of its bytes).
+    let known = item.blob.computedFingerprint
+    let checking = item.blob.hasPendingCheck
     var base64 = Base64Encoder()
     var storedFrame = ZstdStoredFrame()
     let compressor: ZstdCompressor?
@@ -295,7 +299,7 @@ package final class MediaWorkers: @unchecked Sendable {
     } else {
       compressor = nil
     }
-    let hashed = try read(item, hashing: item.hashing && known == nil, buffer: buffer) { chunk in
+    let hashed = try read(item, hashing: (item.hashing || checking) && known == nil, buffer: buffer) { chunk in
       switch encoding {
       case .raw: try keep(chunk)
       case .zstd: try compressor?.compress(chunk, into: keep)
@@ -303,7 +307,8 @@ package final class MediaWorkers: @unchecked Sendable {
       case .base64: try base64.encode(chunk, into: keep)
       }
     }
-    output.fingerprint = hashed ?? known
+    if let hashed { try item.blob.recordComputed(sha1: hashed.sha1, size: hashed.size) }
+    output.fingerprint = item.hashing ? hashed ?? known : nil
     switch encoding {
     case .raw: break
     case .zstd: try compressor?.finish(into: keep)

@@ -20,8 +20,13 @@ public struct DeckJSONFormat: ReaderWriterFormat {
   /// A JSON document that begins as a deckport deck does.
   public func recognizes(path: String) -> Bool { DeckJSONReader.looksLikeDeckDocument(path: path) }
 
-  /// A reader reporting to the context's progress reporter.
-  package func reader(_ context: FormatReadContext) -> DeckJSONReader { DeckJSONReader(progress: context.progress) }
+  /// A reader reporting to the context's progress reporter, deferring media checks when the
+  /// context allows it.
+  package func reader(_ context: FormatReadContext) -> DeckJSONReader {
+    var reader = DeckJSONReader(progress: context.progress)
+    reader.defersMediaChecks = context.defersMediaChecks
+    return reader
+  }
 
   /// A writer reporting to the context's progress reporter.
   package func writer(_ context: FormatWriteContext) -> DeckJSONWriter { DeckJSONWriter(progress: context.progress) }

@@ -15,7 +15,7 @@ import Foundation
 /// mapped into the model (``DecodedElements``), so memory follows the deck's model and not the
 /// file's size. Every declared SHA-1 and size is checked against the data while reading: each
 /// media string is decoded and hashed on a second thread as soon as the syntax pass has found it
-/// (``MediaPrecheck``).
+/// (``MediaPrecheck``); or, with ``defersMediaChecks``, by whoever first reads the media.
 package struct DeckJSONReader: Sendable {
   /// Where the reader reports what it is doing (checking the JSON, reading notes, cards and
   /// reviews, checking media), or nil.
@@ -27,6 +27,12 @@ package struct DeckJSONReader: Sendable {
   /// How many bytes of JSON text the syntax pass decodes elements from ahead of the reader
   /// (``DecodedElements``); the tests make it small.
   var decodingBudgetBytes = DecodedElements.defaultBudgetBytes
+  /// Whether the media data left in the file is checked against its declared SHA-1 and size
+  /// (and as base64) when it is first read whole rather than while reading
+  /// (``MediaBlob/init(source:checkedOnRead:)``): a conversion's writer then decodes and hashes
+  /// each file once. The caller must call ``DeckCollection/checkPendingMedia()`` before it keeps
+  /// what it wrote.
+  package var defersMediaChecks = false
 
   /// Creates a reader.
   package init(progress: ProgressReporter? = nil) {
@@ -108,10 +114,11 @@ package struct DeckJSONReader: Sendable {
   private func mediaMapping(
     syntax: JSONSyntaxPass, precheck: MediaPrecheck?, path: String, location: SourceLocation
   ) -> DeckJSONModelMapping {
-    DeckJSONModelMapping(location: location) { [progress] index, media in
+    DeckJSONModelMapping(location: location) { [progress, defersMediaChecks] index, media in
       defer { progress?.advance(.checkingMedia) }
       return try Self.blob(
-        for: media, index: index, syntax: syntax, precheck: precheck, path: path, location: location)
+        for: media, index: index, syntax: syntax, precheck: precheck, defersCheck: defersMediaChecks, path: path,
+        location: location)
     }
   }
 
@@ -246,6 +253,8 @@ package struct DeckJSONReader: Sendable {
     if let laterDecodingError { throw DecodingErrorMessage.deckError(laterDecodingError, location: location) }
     if let meaningError { throw meaningError }
     guard let document else { return (mapping.collection, mapping.warnings) }
+    // What the second thread has not hashed by now is left to the writer (deferred checks).
+    if defersMediaChecks { precheck?.stop() }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
     try mapping.mapMedia(document.media)
@@ -290,10 +299,11 @@ package struct DeckJSONReader: Sendable {
       }, formatTitle: "deckport deck format")
   }
 
-  /// The blob of `media`, `media[index]`, checked against its declared SHA-1 and size.
+  /// The blob of `media`, `media[index]`, checked against its declared SHA-1 and size; with
+  /// `defersCheck`, data left in the file is checked when it is first read whole.
   private static func blob(
-    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, precheck: MediaPrecheck?, path: String,
-    location: SourceLocation
+    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, precheck: MediaPrecheck?, defersCheck: Bool,
+    path: String, location: SourceLocation
   ) throws -> MediaBlob {
     var dataLocation = location
     dataLocation.jsonPath = "media[\(index)].data"
@@ -301,7 +311,16 @@ package struct DeckJSONReader: Sendable {
     if let (setAside, number) = syntax.setAsideString(for: media.data) {
       let source = Base64FileRangeSource(
         path: path, offset: setAside.offset, length: setAside.length, location: dataLocation)
-      if let known = precheck?.fingerprint(of: number) {
+      // With deferred checks, what the second thread has not done is not waited for.
+      let done = defersCheck ? precheck?.fingerprintIfDone(of: number) : precheck?.fingerprint(of: number)
+      if defersCheck && done == nil {
+        // Not hashed while the document was read: checked by whoever reads it first.
+        let (name, declaredSize, declaredSHA1, place) = (media.name, media.size, media.sha1, dataLocation)
+        return MediaBlob(source: source) { sha1, size in
+          try checkDeclaration(name: name, size: declaredSize, sha1: declaredSHA1, actual: (sha1, size), at: place)
+        }
+      }
+      if let known = done ?? nil {
         blob = MediaBlob(source: source, computedSHA1: known.sha1, size: known.size)
       } else {
         // Not decoded yet, or not valid: decoded here, where a problem is reported.
@@ -314,14 +333,21 @@ package struct DeckJSONReader: Sendable {
       blob = MediaBlob(data: bytes)
     }
     let actual = try blob.fingerprint()
-    if let size = media.size, size != actual.size {
-      throw DeckError(.corrupt, at: dataLocation, "'\(media.name)' has \(actual.size) bytes, but its size says \(size)")
-    }
-    if let sha1 = media.sha1, sha1.lowercased() != SHA1.hex(actual.sha1) {
-      throw DeckError(
-        .corrupt, at: dataLocation,
-        "the SHA-1 of '\(media.name)' is \(SHA1.hex(actual.sha1)), but its sha1 says \(sha1)")
-    }
+    try checkDeclaration(name: media.name, size: media.size, sha1: media.sha1, actual: actual, at: dataLocation)
     return blob
+  }
+
+  /// Throws when the SHA-1 and size computed from the bytes of the file `name` differ from the
+  /// `size` and `sha1` its entry declares (when it declares them).
+  private static func checkDeclaration(
+    name: String, size: Int64?, sha1: String?, actual: (sha1: [UInt8], size: Int64), at location: SourceLocation
+  ) throws {
+    if let size, size != actual.size {
+      throw DeckError(.corrupt, at: location, "'\(name)' has \(actual.size) bytes, but its size says \(size)")
+    }
+    if let sha1, sha1.lowercased() != SHA1.hex(actual.sha1) {
+      throw DeckError(
+        .corrupt, at: location, "the SHA-1 of '\(name)' is \(SHA1.hex(actual.sha1)), but its sha1 says \(sha1)")
+    }
   }
 }

@@ -108,4 +108,65 @@ struct MediaWorkersTests {
       #expect(error.message.contains("cannot read the media file"))
     }
   }
+
+  /// Blobs over `files` whose declarations are checked when read (as a JSON deck's are in a
+  /// conversion): file `failing`, if any, declares a SHA-1 its bytes do not have.
+  static func checkedBlobs(_ files: [(name: String, data: Data)], failing: Int?, calls: CheckCalls) -> [MediaFile] {
+    files.enumerated().map { index, file in
+      let declared = index == failing ? String(repeating: "0", count: 40) : SHA1.hex(SHA1.digest(file.data))
+      let location = SourceLocation(file: "deck.json", jsonPath: "media[\(index)].data")
+      let blob = MediaBlob(source: InMemoryMediaSource(data: file.data)) { sha1, _ in
+        calls.add()
+        if SHA1.hex(sha1) != declared { throw DeckError(.corrupt, at: location, "the SHA-1 differs") }
+      }
+      return MediaFile(name: file.name, blob: blob)
+    }
+  }
+
+  final class CheckCalls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func add() {
+      lock.lock()
+      value += 1
+      lock.unlock()
+    }
+    var count: Int {
+      lock.lock()
+      defer { lock.unlock() }
+      return value
+    }
+  }
+
+  @Test(
+    "a declaration still to check is checked by the worker that reads the file, once, whether or not the package needs its SHA-1",
+    arguments: [AnkiPackageGeneration.latest, .legacy2])
+  func workersCheckDeclarations(generation: AnkiPackageGeneration) throws {
+    let scratch = try TemporaryDirectory()
+    let files = Self.files()
+    let calls = CheckCalls()
+    let media = Self.checkedBlobs(files, failing: nil, calls: calls)
+    let collection = WriterBehaviourTests.collection(
+      [[files.map { "<img src=\"\($0.name)\">" }.joined(), ""]], media: media)
+    let (path, _) = try WriterBehaviourTests.write(collection, generation, in: scratch)
+    #expect(calls.count == files.count)
+    #expect(media.allSatisfy { !$0.blob.hasPendingCheck && $0.blob.computedFingerprint != nil })
+    let back = try AnkiPackageReader().read(path: path).collection
+    #expect(try back.media.map { try $0.blob.data() } == files.map(\.data))
+  }
+
+  @Test(
+    "a file that fails its declaration's check fails the package with the check's error",
+    arguments: [AnkiPackageGeneration.latest, .legacy2])
+  func failedCheckFailsPackage(generation: AnkiPackageGeneration) throws {
+    let scratch = try TemporaryDirectory()
+    let files = Self.files()
+    let media = Self.checkedBlobs(files, failing: 151, calls: CheckCalls())
+    let collection = WriterBehaviourTests.collection(
+      [[files.map { "<img src=\"\($0.name)\">" }.joined(), ""]], media: media)
+    let error = try #require(throws: DeckError.self) {
+      try WriterBehaviourTests.write(collection, generation, in: scratch)
+    }
+    #expect(error.description == "deck.json: at media[151].data: the SHA-1 differs")
+  }
 }

@@ -74,6 +74,12 @@ public struct FormatReadContext: Sendable {
   public var options: FormatOptions
   /// Where the reader reports how far it has come, or nil.
   public var progress: ProgressReporter?
+  /// Whether a reader may leave the check of media bytes against what the input declares (a
+  /// SHA-1, a size) to the first read of the bytes (``MediaBlob/init(source:checkedOnRead:)``),
+  /// so that a writer reads and hashes them once. Whoever sets it must call
+  /// ``DeckCollection/checkPendingMedia()`` before keeping anything made from the deck. False
+  /// (the default): every declaration is checked while reading.
+  package var defersMediaChecks = false
 
   /// A context with `options` and `progress`.
   public init(options: FormatOptions = FormatOptions(), progress: ProgressReporter? = nil) {

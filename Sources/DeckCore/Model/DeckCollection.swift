@@ -49,3 +49,17 @@ extension DeckCollection {
   /// The note type with the given id, if the collection has one.
   public func noteType(id: Int64) -> NoteType? { noteTypes.first { $0.id == id } }
 }
+
+extension DeckCollection {
+  /// Makes every media check still pending (``MediaBlob/init(source:checkedOnRead:)``): reads
+  /// each file no read has checked yet and compares it with what its source declares. Call it
+  /// before keeping anything written from a collection loaded with deferred media checks.
+  ///
+  /// - Throws: the first file's error, in media order: bytes that differ from their
+  ///   declaration, or that cannot be read.
+  package func checkPendingMedia() throws {
+    for file in media where file.blob.hasPendingCheck {
+      _ = try file.blob.fingerprint()
+    }
+  }
+}

@@ -43,7 +43,17 @@ public protocol MediaSource: Sendable {
 /// The bytes of a media file, kept in their source and read only when asked for, so a deck with
 /// gigabytes of media is never held in memory. The SHA-1 and size are computed on first use
 /// (or taken from the source's own manifest) and remembered.
+///
+/// A blob may carry a check still to be made against its bytes (``init(source:checkedOnRead:)``):
+/// what its source declares (a SHA-1, a size) that has not been compared yet. The check runs the
+/// first time the bytes are read whole (``forEachChunk(_:)``, ``data()``, ``fingerprint()``, or a
+/// writer's worker through ``recordComputed(sha1:size:)``), and a read whose bytes fail it throws
+/// at its end; ``DeckCollection/checkPendingMedia()`` makes the checks no read has made.
 public final class MediaBlob: @unchecked Sendable {
+  /// Compares the SHA-1 and size computed from a blob's bytes with what its source declares, and
+  /// throws (a ``DeckError`` naming the place in the source) when they differ.
+  package typealias DeclarationCheck = @Sendable (_ sha1: [UInt8], _ size: Int64) throws -> Void
+
   /// Where the bytes live.
   public let source: any MediaSource
   private let lock = NSLock()
@@ -51,6 +61,8 @@ public final class MediaBlob: @unchecked Sendable {
   private var knownSize: Int64?
   /// Whether `knownSHA1` and `knownSize` were computed from the bytes, not merely declared.
   private var knownFromBytes = false
+  /// The check still to be made against the bytes, or nil once made (or when there is none).
+  private var pendingCheck: DeclarationCheck?
 
   /// Creates a blob over `source`; `sha1` and `size` may be given when the source declares them.
   public init(source: any MediaSource, sha1: [UInt8]? = nil, size: Int64? = nil) {
@@ -64,6 +76,41 @@ public final class MediaBlob: @unchecked Sendable {
   package convenience init(source: any MediaSource, computedSHA1 sha1: [UInt8], size: Int64) {
     self.init(source: source, sha1: sha1, size: size)
     knownFromBytes = true
+  }
+
+  /// Creates a blob over `source` whose declared SHA-1 and size are checked by `check` when the
+  /// bytes are first read whole, not now: a reader that leaves the bytes in their source hands
+  /// the check to whoever reads them (a writer's worker hashing them anyway), so they are read
+  /// once. Whoever keeps what was written must make the checks no read made
+  /// (``DeckCollection/checkPendingMedia()``) first.
+  package convenience init(source: any MediaSource, checkedOnRead check: @escaping DeclarationCheck) {
+    self.init(source: source)
+    pendingCheck = check
+  }
+
+  /// Whether a check of the bytes against their declaration is still to be made.
+  package var hasPendingCheck: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return pendingCheck != nil
+  }
+
+  /// Records the SHA-1 and size a reader of the whole bytes computed, making the pending check
+  /// with them first, so that nothing hashes the bytes again.
+  ///
+  /// - Throws: the check's error when the bytes differ from their declaration (nothing is
+  ///   recorded then, and the check stays pending).
+  package func recordComputed(sha1: [UInt8], size: Int64) throws {
+    lock.lock()
+    let check = pendingCheck
+    lock.unlock()
+    try check?(sha1, size)
+    lock.lock()
+    defer { lock.unlock() }
+    pendingCheck = nil
+    if (knownSHA1 ?? sha1) == sha1 && (knownSize ?? size) == size { knownFromBytes = true }
+    if knownSHA1 == nil { knownSHA1 = sha1 }
+    if knownSize == nil { knownSize = size }
   }
 
   /// A blob over bytes already in memory.
@@ -115,20 +162,23 @@ public final class MediaBlob: @unchecked Sendable {
     }
     lock.unlock()
     let computed = try computeFingerprint()
-    lock.lock()
     // Declared values the bytes agree with are then known from the bytes as well.
-    if (knownSHA1 ?? computed.sha1) == computed.sha1 && (knownSize ?? computed.size) == computed.size {
-      knownFromBytes = true
-    }
-    if knownSHA1 == nil { knownSHA1 = computed.sha1 }
-    if knownSize == nil { knownSize = computed.size }
-    lock.unlock()
+    try recordComputed(sha1: computed.sha1, size: computed.size)
+    lock.lock()
+    defer { lock.unlock() }
     return (knownSHA1 ?? computed.sha1, knownSize ?? computed.size)
   }
 
   /// Reads the bytes and reports whether they match the declared SHA-1 and size (if any).
   public func verify() throws -> Bool {
     let computed = try computeFingerprint()
+    if hasPendingCheck {
+      do {
+        try recordComputed(sha1: computed.sha1, size: computed.size)
+      } catch {
+        return false
+      }
+    }
     lock.lock()
     defer { lock.unlock() }
     return (knownSHA1 ?? computed.sha1) == computed.sha1 && (knownSize ?? computed.size) == computed.size
@@ -142,7 +192,23 @@ public final class MediaBlob: @unchecked Sendable {
   }
 
   /// Calls `body` with successive chunks of the bytes, front to back.
+  ///
+  /// - Throws: the source's error; after the last chunk, the pending check's error when the
+  ///   bytes differ from what their source declares (``init(source:checkedOnRead:)``).
   public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    guard hasPendingCheck else { return try readChunks(body) }
+    var hasher = SHA1()
+    var size: Int64 = 0
+    try readChunks { chunk in
+      hasher.update(chunk)
+      size += Int64(chunk.count)
+      try body(chunk)
+    }
+    try recordComputed(sha1: hasher.finalize(), size: size)
+  }
+
+  /// Calls `body` with successive chunks of the bytes, front to back, checking nothing.
+  private func readChunks(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
     let reader = try source.openReader()
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
     defer { buffer.deallocate() }
@@ -156,7 +222,7 @@ public final class MediaBlob: @unchecked Sendable {
   private func computeFingerprint() throws -> (sha1: [UInt8], size: Int64) {
     var hasher = SHA1()
     var size: Int64 = 0
-    try forEachChunk { chunk in
+    try readChunks { chunk in
       hasher.update(chunk)
       size += Int64(chunk.count)
     }
