@@ -32,7 +32,9 @@ of the export, so Python's start-up and `import anki` are not counted against it
 RSS is the whole process's (the Python interpreter with the backend loaded idles at the
 "baseline" printed below the table). deckport's figures are the whole process's. The runs of
 the two tools alternate (deckport first on odd rounds, the backend first on even ones), after
-one unmeasured warm-up run of each, and the table shows the median of the runs.
+one unmeasured warm-up run of each, and the table shows the median of the runs. Each round runs
+every task once, so tasks that are compared with each other (below each table: the JSON restore
+and backup against the package conversions) are measured in the same stretch of time.
 
 The script runs scripts/python-env.sh (the real backend in .venv) and, unless --deckport is
 given, scripts/setup.sh release (the release build of deckport) first.
@@ -387,27 +389,32 @@ def benchmark_deck(
             _, baseline_rss, _ = run_measured(
                 [sys.executable, os.path.abspath(__file__), "_backend", "idle", "-", "-", work])
         for task in tasks:
-            with_backend = backend and task in BACKEND_TASKS
             log(f"{name}: {task}: warm-up")
             runner.run_deckport(task)
-            if with_backend:
+            if backend and task in BACKEND_TASKS:
                 runner.run_backend(task)
-            runs = {"deckport": [], "backend": []}
-            for round_ in range(repeats):
+        # Each round runs every task once, so that tasks compared with each other (a restore
+        # with a package conversion) are measured in the same stretch of time, on a machine
+        # whose speed drifts; within a task the two tools alternate which goes first.
+        runs = {task: {"deckport": [], "backend": []} for task in tasks}
+        for round_ in range(repeats):
+            for task in tasks:
+                with_backend = backend and task in BACKEND_TASKS
                 order = ["deckport", "backend"] if round_ % 2 == 0 else ["backend", "deckport"]
                 for tool in order:
                     if tool == "backend" and not with_backend:
                         continue
                     measured = runner.run_deckport(task) if tool == "deckport" else runner.run_backend(task)
-                    runs[tool].append(measured)
-                    log(f"{name}: {task}: {tool} {measured[0]:.2f} s, {measured[1]:.0f} MB")
+                    runs[task][tool].append(measured)
+                    log(f"{name}: round {round_ + 1}: {task}: {tool} {measured[0]:.2f} s, {measured[1]:.0f} MB")
+        for task in tasks:
             results[task] = {
                 tool: {
                     "seconds": statistics.median(r[0] for r in values),
                     "rss_mb": statistics.median(r[1] for r in values),
                     "runs": values,
                 }
-                for tool, values in runs.items() if values
+                for tool, values in runs[task].items() if values
             }
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -449,6 +456,21 @@ def print_table(name: str, result: dict, repeats: int) -> None:
         print(line(row))
     print(f"(ratio = deckport / backend wall time; the backend's Python process idles at "
           f"{result['baseline_rss_mb']:.0f} MB with the backend loaded and an empty collection open)")
+    print_restore(result["tasks"])
+
+
+def print_restore(tasks: dict) -> None:
+    """How the JSON restore and backup compare with the package conversions (issue 15's target
+    2): latest -> legacy writes no SHA-1, legacy -> latest writes the same Latest package as the
+    restore and hashes the same media."""
+    seconds = {task: tools["deckport"]["seconds"] for task, tools in tasks.items()}
+    for task, label in (("json-to-package", "JSON -> apkg-modern"), ("package-to-json", "apkg -> JSON")):
+        if task not in seconds:
+            continue
+        against = [f"{seconds[task] / seconds[other]:.2f}x {other}"
+                   for other in ("latest-to-legacy", "legacy-to-latest") if seconds.get(other)]
+        if against:
+            print(f"{label}: {', '.join(against)}")
 
 
 def machine_summary() -> str:
