@@ -44,11 +44,10 @@ public protocol MediaSource: Sendable {
 /// gigabytes of media is never held in memory. The SHA-1 and size are computed on first use
 /// (or taken from the source's own manifest) and remembered.
 ///
-/// A blob may carry a check still to be made against its bytes (``init(source:checkedOnRead:)``):
-/// what its source declares (a SHA-1, a size) that has not been compared yet. The check runs the
-/// first time the bytes are read whole (``forEachChunk(_:)``, ``data()``, ``fingerprint()``, or a
-/// writer's worker through ``recordComputed(sha1:size:)``), and a read whose bytes fail it throws
-/// at its end; ``DeckCollection/checkPendingMedia()`` makes the checks no read has made.
+/// A blob may carry a check still to be made against its bytes: what its source declares (a
+/// SHA-1, a size) that has not been compared yet (a deckport JSON deck read for a conversion).
+/// The check runs the first time the bytes are read whole (``forEachChunk(_:)``, ``data()``,
+/// ``fingerprint()``, or a writer's worker), and a read whose bytes fail it throws at its end.
 public final class MediaBlob: @unchecked Sendable {
   /// Compares the SHA-1 and size computed from a blob's bytes with what its source declares, and
   /// throws (a ``DeckError`` naming the place in the source) when they differ.
@@ -194,7 +193,7 @@ public final class MediaBlob: @unchecked Sendable {
   /// Calls `body` with successive chunks of the bytes, front to back.
   ///
   /// - Throws: the source's error; after the last chunk, the pending check's error when the
-  ///   bytes differ from what their source declares (``init(source:checkedOnRead:)``).
+  ///   bytes differ from what their source declares.
   public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
     guard hasPendingCheck else { return try readChunks(body) }
     var hasher = SHA1()
