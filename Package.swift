@@ -108,7 +108,7 @@ let package = Package(
     .target(name: "DeckTestSupport", dependencies: ["DeckCore", "DeckIO"]),
 
     // MARK: Tests
-    .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore"]),
+    .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore", "DeckTestSupport"]),
     .testTarget(name: "DeckIOTests", dependencies: ["DeckIO", "DeckCore"]),
     .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
     .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport", "DeckCore"]),

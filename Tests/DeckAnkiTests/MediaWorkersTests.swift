@@ -111,30 +111,15 @@ struct MediaWorkersTests {
 
   /// Blobs over `files` whose declarations are checked when read (as a JSON deck's are in a
   /// conversion): file `failing`, if any, declares a SHA-1 its bytes do not have.
-  static func checkedBlobs(_ files: [(name: String, data: Data)], failing: Int?, calls: CheckCalls) -> [MediaFile] {
+  static func checkedBlobs(_ files: [(name: String, data: Data)], failing: Int?, calls: CallCounter) -> [MediaFile] {
     files.enumerated().map { index, file in
       let declared = index == failing ? String(repeating: "0", count: 40) : SHA1.hex(SHA1.digest(file.data))
       let location = SourceLocation(file: "deck.json", jsonPath: "media[\(index)].data")
-      let blob = MediaBlob(source: InMemoryMediaSource(data: file.data)) { sha1, _ in
+      let blob = MediaBlob(source: CountingMediaSource(data: file.data)) { sha1, _ in
         calls.add()
         if SHA1.hex(sha1) != declared { throw DeckError(.corrupt, at: location, "the SHA-1 differs") }
       }
       return MediaFile(name: file.name, blob: blob)
-    }
-  }
-
-  final class CheckCalls: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func add() {
-      lock.lock()
-      value += 1
-      lock.unlock()
-    }
-    var count: Int {
-      lock.lock()
-      defer { lock.unlock() }
-      return value
     }
   }
 
@@ -144,13 +129,15 @@ struct MediaWorkersTests {
   func workersCheckDeclarations(generation: AnkiPackageGeneration) throws {
     let scratch = try TemporaryDirectory()
     let files = Self.files()
-    let calls = CheckCalls()
+    let calls = CallCounter()
     let media = Self.checkedBlobs(files, failing: nil, calls: calls)
     let collection = WriterBehaviourTests.collection(
       [[files.map { "<img src=\"\($0.name)\">" }.joined(), ""]], media: media)
     let (path, _) = try WriterBehaviourTests.write(collection, generation, in: scratch)
     #expect(calls.count == files.count)
     #expect(media.allSatisfy { !$0.blob.hasPendingCheck && $0.blob.computedFingerprint != nil })
+    // Each file's bytes were read once: by the worker that encoded and checked them.
+    #expect(media.map { ($0.blob.source as? CountingMediaSource)?.opened.count } == media.map { _ in 1 })
     let back = try AnkiPackageReader().read(path: path).collection
     #expect(try back.media.map { try $0.blob.data() } == files.map(\.data))
   }
@@ -161,7 +148,7 @@ struct MediaWorkersTests {
   func failedCheckFailsPackage(generation: AnkiPackageGeneration) throws {
     let scratch = try TemporaryDirectory()
     let files = Self.files()
-    let media = Self.checkedBlobs(files, failing: 151, calls: CheckCalls())
+    let media = Self.checkedBlobs(files, failing: 151, calls: CallCounter())
     let collection = WriterBehaviourTests.collection(
       [[files.map { "<img src=\"\($0.name)\">" }.joined(), ""]], media: media)
     let error = try #require(throws: DeckError.self) {

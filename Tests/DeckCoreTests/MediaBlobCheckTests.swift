@@ -1,4 +1,5 @@
 import DeckCore
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -11,36 +12,14 @@ struct MediaBlobCheckTests {
   static let bytes = Data("abc".utf8)
   static let abcSHA1 = "a9993e364706816aba3e25717850c26c9cd0d89d"
 
-  /// Counts how often its bytes are opened.
-  final class CountingSource: MediaSource, @unchecked Sendable {
-    let data: Data
-    private let lock = NSLock()
-    private var opened = 0
-
-    init(_ data: Data) { self.data = data }
-
-    var openCount: Int {
-      lock.lock()
-      defer { lock.unlock() }
-      return opened
-    }
-
-    func openReader() throws -> any MediaByteReader {
-      lock.lock()
-      opened += 1
-      lock.unlock()
-      return try InMemoryMediaSource(data: data).openReader()
-    }
-  }
-
   struct Mismatch: Error, Equatable {
     var sha1: String
     var size: Int64
   }
 
   /// A blob over "abc" whose check passes only for `expectedSHA1`, recording each call.
-  static func blob(expecting expectedSHA1: String, calls: Calls) -> (MediaBlob, CountingSource) {
-    let source = CountingSource(bytes)
+  static func blob(expecting expectedSHA1: String, calls: CallCounter) -> (MediaBlob, CountingMediaSource) {
+    let source = CountingMediaSource(data: bytes)
     let blob = MediaBlob(source: source) { sha1, size in
       calls.add()
       let hex = sha1.map { String(format: "%02x", $0) }.joined()
@@ -49,24 +28,9 @@ struct MediaBlobCheckTests {
     return (blob, source)
   }
 
-  final class Calls: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func add() {
-      lock.lock()
-      value += 1
-      lock.unlock()
-    }
-    var count: Int {
-      lock.lock()
-      defer { lock.unlock() }
-      return value
-    }
-  }
-
   @Test("a whole read that passes the check is remembered: the bytes are not read again")
   func passingReadIsRemembered() throws {
-    let calls = Calls()
+    let calls = CallCounter()
     let (blob, source) = Self.blob(expecting: Self.abcSHA1, calls: calls)
     #expect(blob.hasPendingCheck)
     var read = Data()
@@ -77,12 +41,12 @@ struct MediaBlobCheckTests {
     #expect(try blob.sha1Hex() == Self.abcSHA1)
     #expect(try blob.size() == 3)
     #expect(blob.computedFingerprint?.size == 3)
-    #expect(source.openCount == 1)
+    #expect(source.opened.count == 1)
   }
 
   @Test("each kind of whole read throws the check's error at its end, and the check stays pending")
   func failingReadThrows() throws {
-    let calls = Calls()
+    let calls = CallCounter()
     let (blob, _) = Self.blob(expecting: String(repeating: "0", count: 40), calls: calls)
     let mismatch = Mismatch(sha1: Self.abcSHA1, size: 3)
     var chunks = 0
@@ -98,7 +62,7 @@ struct MediaBlobCheckTests {
 
   @Test("a writer's own hash makes the check, once")
   func recordComputedChecks() throws {
-    let calls = Calls()
+    let calls = CallCounter()
     let (blob, source) = Self.blob(expecting: Self.abcSHA1, calls: calls)
     let wrong = [UInt8](repeating: 0, count: 20)
     #expect(throws: Mismatch(sha1: String(repeating: "00", count: 20), size: 3)) {
@@ -109,13 +73,13 @@ struct MediaBlobCheckTests {
     try blob.recordComputed(sha1: right, size: 3)
     #expect(!blob.hasPendingCheck)
     #expect(try blob.sha1Hex() == Self.abcSHA1)
-    #expect(source.openCount == 0)
+    #expect(source.opened.count == 0)
     #expect(calls.count == 2)
   }
 
   @Test("the collection makes the checks no read made, in media order")
   func collectionChecksPending() throws {
-    let calls = Calls()
+    let calls = CallCounter()
     let (good, _) = Self.blob(expecting: Self.abcSHA1, calls: calls)
     let (bad, _) = Self.blob(expecting: String(repeating: "1", count: 40), calls: calls)
     let (later, laterSource) = Self.blob(expecting: String(repeating: "2", count: 40), calls: calls)
@@ -126,7 +90,7 @@ struct MediaBlobCheckTests {
     #expect(throws: Mismatch(sha1: Self.abcSHA1, size: 3)) { try collection.checkPendingMedia() }
     #expect(!good.hasPendingCheck)
     #expect(bad.hasPendingCheck)
-    #expect(laterSource.openCount == 0)
+    #expect(laterSource.opened.count == 0)
     try DeckCollection(media: [MediaFile(name: "good.txt", blob: good)]).checkPendingMedia()
   }
 }
