@@ -1,6 +1,7 @@
 import DeckConversion
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -81,6 +82,19 @@ struct DeferredMediaCheckTests {
       // Nothing is left: no output, no temporary file beside it.
       #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["deck.json"])
     }
+  }
+
+  @Test("the command: one error line naming the JSON path, exit 1, no output, the input unchanged", arguments: damages)
+  func commandFails(damage: Damage) throws {
+    let scratch = try TemporaryDirectory()
+    let input = scratch.path(for: "deck.json")
+    let document = Data(Self.document(media: damage.media, data: damage.data, referenced: true).utf8)
+    try document.write(to: URL(fileURLWithPath: input))
+    let run = try CommandRun.deckport(["convert", input, scratch.path(for: "out.apkg")])
+    #expect(run.status == 1, "stderr: \(run.standardError)")
+    #expect(run.standardError == "deckport: error: \(input)\(damage.message)\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["deck.json"])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == document)
   }
 
   @Test("a file that fails its check changes no app storage", arguments: damages)
