@@ -33,6 +33,9 @@ package struct DeckJSONReader: Sendable {
   /// each file once. The caller must call ``DeckCollection/checkPendingMedia()`` before it keeps
   /// what it wrote.
   package var defersMediaChecks = false
+  /// With ``defersMediaChecks``: whether the reader waits for the second thread's result for
+  /// every file instead of taking only what it has done (the tests make the results certain).
+  var waitsForPrecheck = false
 
   /// Creates a reader.
   package init(progress: ProgressReporter? = nil) {
@@ -114,10 +117,11 @@ package struct DeckJSONReader: Sendable {
   private func mediaMapping(
     syntax: JSONSyntaxPass, precheck: MediaPrecheck?, path: String, location: SourceLocation
   ) -> DeckJSONModelMapping {
-    DeckJSONModelMapping(location: location) { [progress, defersMediaChecks] index, media in
+    DeckJSONModelMapping(location: location) { [progress, defersMediaChecks, waitsForPrecheck] index, media in
       defer { progress?.advance(.checkingMedia) }
       return try Self.blob(
-        for: media, index: index, syntax: syntax, precheck: precheck, defersCheck: defersMediaChecks, path: path,
+        for: media, index: index, syntax: syntax, precheck: precheck,
+        use: defersMediaChecks ? (waitsForPrecheck ? .waitThenDefer : .takeDone) : .wait, path: path,
         location: location)
     }
   }
@@ -254,7 +258,7 @@ package struct DeckJSONReader: Sendable {
     if let meaningError { throw meaningError }
     guard let document else { return (mapping.collection, mapping.warnings) }
     // What the second thread has not hashed by now is left to the writer (deferred checks).
-    if defersMediaChecks { precheck?.stop() }
+    if defersMediaChecks && !waitsForPrecheck { precheck?.stop() }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
     try mapping.mapMedia(document.media)
@@ -299,10 +303,21 @@ package struct DeckJSONReader: Sendable {
       }, formatTitle: "deckport deck format")
   }
 
-  /// The blob of `media`, `media[index]`, checked against its declared SHA-1 and size; with
-  /// `defersCheck`, data left in the file is checked when it is first read whole.
+  /// How the reader takes the second thread's work on a media string.
+  private enum PrecheckUse {
+    /// Waits for it (helping), and checks the declaration now.
+    case wait
+    /// Takes it if done; the declaration is checked when the data is first read whole unless
+    /// the thread found it as declared.
+    case takeDone
+    /// As ``takeDone``, after waiting for it (the tests).
+    case waitThenDefer
+  }
+
+  /// The blob of `media`, `media[index]`, checked against its declared SHA-1 and size now or,
+  /// for data left in the file and a deferring `use`, when it is first read whole.
   private static func blob(
-    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, precheck: MediaPrecheck?, defersCheck: Bool,
+    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, precheck: MediaPrecheck?, use: PrecheckUse,
     path: String, location: SourceLocation
   ) throws -> MediaBlob {
     var dataLocation = location
@@ -311,16 +326,24 @@ package struct DeckJSONReader: Sendable {
     if let (setAside, number) = syntax.setAsideString(for: media.data) {
       let source = Base64FileRangeSource(
         path: path, offset: setAside.offset, length: setAside.length, location: dataLocation)
-      // With deferred checks, what the second thread has not done is not waited for.
-      let done = defersCheck ? precheck?.fingerprintIfDone(of: number) : precheck?.fingerprint(of: number)
-      if defersCheck && done == nil {
-        // Not hashed while the document was read: checked by whoever reads it first.
+      if use != .wait {
+        // What the second thread has done and found as declared is kept; anything else (not
+        // done yet, not base64, not as declared) is checked by whoever reads it first, so a
+        // conversion reports it at the same point however far the thread had come.
         let (name, declaredSize, declaredSHA1, place) = (media.name, media.size, media.sha1, dataLocation)
+        let done =
+          use == .waitThenDefer ? precheck?.fingerprint(of: number) : precheck?.fingerprintIfDone(of: number) ?? nil
+        if let known = done,
+          (try? checkDeclaration(
+            name: name, size: declaredSize, sha1: declaredSHA1, actual: (known.sha1, known.size), at: place)) != nil
+        {
+          return MediaBlob(source: source, computedSHA1: known.sha1, size: known.size)
+        }
         return MediaBlob(source: source) { sha1, size in
           try checkDeclaration(name: name, size: declaredSize, sha1: declaredSHA1, actual: (sha1, size), at: place)
         }
       }
-      if let known = done ?? nil {
+      if let known = precheck?.fingerprint(of: number) {
         blob = MediaBlob(source: source, computedSHA1: known.sha1, size: known.size)
       } else {
         // Not decoded yet, or not valid: decoded here, where a problem is reported.

@@ -1,0 +1,70 @@
+import DeckCore
+import DeckIO
+import Foundation
+import Testing
+
+@testable import DeckJSON
+
+/// The reader with deferred media checks (a conversion's): data left in the file is checked
+/// against its declaration when it is first read whole, with the same message as a reading
+/// that checks it at once, and at the same point whether or not the second thread had hashed
+/// it by the end of reading.
+@Suite("JSON deck format: media checks deferred to the first whole read")
+struct DeferredCheckReaderTests {
+  /// Reads `json` with deferred checks, waiting for the second thread's results when `waits`.
+  static func read(_ json: String, waits: Bool, in scratch: TemporaryDirectory) throws -> (String, DeckCollection) {
+    let path = scratch.path(for: "deck.json")
+    try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+    var reader = DeckJSONReader()
+    reader.defersMediaChecks = true
+    reader.waitsForPrecheck = waits
+    return (path, try reader.read(path: path).collection)
+  }
+
+  /// The reader's cases of bad data left in the file, by name.
+  static let dataCases = [
+    "long media SHA-1 mismatch", "long media size mismatch", "long media not base64", "long media cut short",
+  ]
+
+  @Test(
+    "bad data is not reported while reading but by the check, with the reader's message",
+    arguments: dataCases, [false, true])
+  func badDataReportedByCheck(id: String, waits: Bool) throws {
+    let testCase = try #require(JSONErrorTests.setAsideCases.first { $0.id == id })
+    let scratch = try TemporaryDirectory()
+    let (path, collection) = try Self.read(testCase.json, waits: waits, in: scratch)
+    let file = try #require(collection.media.first)
+    #expect(file.blob.hasPendingCheck)
+    let error = try #require(throws: DeckError.self) { try collection.checkPendingMedia() }
+    #expect(error.kind == testCase.kind)
+    #expect(error.description == path + testCase.message)
+    // A whole read fails the same way.
+    let again = try #require(throws: DeckError.self) { try file.blob.data() }
+    #expect(again.description == path + testCase.message)
+  }
+
+  @Test("a bad name is reported while reading, before bad data earlier in the list", arguments: [false, true])
+  func nameBeforeData(waits: Bool) throws {
+    let testCase = try #require(JSONErrorTests.setAsideCases.first { $0.id == "a bad long file before a bad name" })
+    let scratch = try TemporaryDirectory()
+    let error = try #require(throws: DeckError.self) { try Self.read(testCase.json, waits: waits, in: scratch) }
+    #expect(error.description.hasPrefix(scratch.path(for: "deck.json") + ": at media[1].name: "))
+  }
+
+  @Test("data the second thread found as declared is kept as checked; the rest is checked when read")
+  func goodDataKept() throws {
+    let json =
+      "{\(JSONErrorTests.valid), \(JSONErrorTests.basic), \"notes\": [], \"media\": [{\"name\": \"a.bin\", \"sha1\": \"\(JSONErrorTests.longSHA1)\", \"size\": 6000, \"data\": \"\(JSONErrorTests.long)\"}]}"
+    let scratch = try TemporaryDirectory()
+    let (_, waited) = try Self.read(json, waits: true, in: scratch)
+    let kept = try #require(waited.media.first)
+    #expect(!kept.blob.hasPendingCheck)
+    #expect(kept.blob.computedFingerprint.map { SHA1.hex($0.sha1) } == JSONErrorTests.longSHA1)
+    let other = try TemporaryDirectory()
+    let (_, taken) = try Self.read(json, waits: false, in: other)
+    try taken.checkPendingMedia()
+    let file = try #require(taken.media.first)
+    #expect(!file.blob.hasPendingCheck)
+    #expect(try file.blob.data() == Data(String(repeating: "ABC", count: 2000).utf8))
+  }
+}
