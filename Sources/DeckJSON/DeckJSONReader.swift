@@ -332,7 +332,7 @@ package struct DeckJSONReader: Sendable {
         // conversion reports it at the same point however far the thread had come.
         let (name, declaredSize, declaredSHA1, place) = (media.name, media.size, media.sha1, dataLocation)
         let done =
-          use == .waitThenDefer ? precheck?.fingerprint(of: number) : precheck?.fingerprintIfDone(of: number) ?? nil
+          use == .waitThenDefer ? precheck?.fingerprint(of: number) : precheck?.fingerprintIfDone(of: number)
         if let known = done,
           (try? checkDeclaration(
             name: name, size: declaredSize, sha1: declaredSHA1, actual: (known.sha1, known.size), at: place)) != nil

@@ -83,13 +83,13 @@ final class MediaPrecheck: @unchecked Sendable {
     return nil
   }
 
-  /// The SHA-1 and size of set-aside string `number` if its work is done (nil inside when it
-  /// did not decode), or nil while it is not: nothing is waited for.
-  func fingerprintIfDone(of number: Int) -> Fingerprint?? {
+  /// The SHA-1 and size of set-aside string `number` if its work is done; nil while it is not,
+  /// or when it did not decode. Nothing is waited for.
+  func fingerprintIfDone(of number: Int) -> Fingerprint? {
     condition.lock()
     defer { condition.unlock() }
     guard slots.indices.contains(number), case .done(let fingerprint) = slots[number] else { return nil }
-    return .some(fingerprint)
+    return fingerprint
   }
 
   /// Stops the thread after the string it is on and waits for it to end.
