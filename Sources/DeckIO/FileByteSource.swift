@@ -35,6 +35,15 @@ package final class FileByteSource: ByteSource {
     if let file { fclose(file) }
   }
 
+  /// Moves to byte `offset` of the file, where the next read starts.
+  ///
+  /// - Throws: ``DeckError/Kind/unreadableFile`` when the operating system refuses.
+  package func seek(to offset: UInt64) throws {
+    guard let file, fseeko(file, off_t(clamping: offset), SEEK_SET) == 0 else {
+      throw DeckError(.unreadableFile, at: location, "cannot move to byte \(offset) of the file (\(CError.message()))")
+    }
+  }
+
   /// Reads the next bytes of the file; returns 0 at its end.
   ///
   /// - Throws: ``DeckError/Kind/unreadableFile`` when the operating system reports a read error.

@@ -26,28 +26,162 @@ package enum ParallelDeflate {
   /// one per processor, at most four), calling
   /// `progress` with the fraction done after each round of chunks.
   ///
+  /// With `ahead`, the chunks it compressed while the file was being finished are used (after
+  /// their bytes are read again and found unchanged) instead of compressed again; the stream is
+  /// the same either way.
+  ///
   /// - Returns: the CRC-32 and size of the file's bytes, as a zip directory records them.
   /// - Throws: ``DeckError/Kind/unreadableFile`` when `source` cannot be read,
   ///   ``DeckError/Kind/writeFailed`` when `destination` cannot be written or zlib fails; errors
   ///   name `location`.
   package static func compress(
     file source: String, to destination: String, level: Int32,
-    threads: Int = min(ProcessInfo.processInfo.activeProcessorCount, 4), location: SourceLocation,
-    progress: ((Double) -> Void)? = nil
+    threads: Int = min(ProcessInfo.processInfo.activeProcessorCount, 4), ahead: DeflateAhead? = nil,
+    location: SourceLocation, progress: ((Double) -> Void)? = nil
   ) throws -> (crc: UInt32, size: UInt64) {
     let total = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.uint64Value ?? 0
-    let input = try FileByteSource(path: source, location: location)
-    let output: FileSink
-    do {
-      output = try FileSink(path: destination)
-    } catch {
-      throw DeckError(.writeFailed, at: location, "cannot create a temporary file at '\(destination)'")
+    if let ahead, let chunks = ahead.chunks,
+      let result = try compress(
+        file: source, to: destination, around: chunks, of: ahead, level: level, threads: threads, total: total,
+        location: location, progress: progress)
+    {
+      return result
     }
-    var crc = crc32(0, nil, 0)
-    var size: UInt64 = 0
-    var dictionary: [UInt8] = []
+    let input = try FileByteSource(path: source, location: location)
+    let output = try sink(at: destination, location: location)
     // One chunk is read ahead, to know which chunk is the last. An empty file is one empty chunk.
-    var upcoming = try readChunk(from: input)
+    let (crc, size) = try compressRounds(
+      from: input, upcoming: try readChunk(from: input), into: output, dictionary: [], offset: 0, total: total,
+      level: level, threads: threads, location: location, progress: progress)
+    try close(output, location: location)
+    return (UInt32(truncatingIfNeeded: crc), size)
+  }
+
+  /// Compresses the file using the chunks `ahead` compressed (`chunks`): the first chunk and the
+  /// chunks after them are compressed here, while `ahead` may still be finishing and another
+  /// thread reads the chunks it compressed again to check that they did not change. Returns
+  /// nil, having written nothing at `destination`, when they did change or `ahead` failed: the
+  /// caller then compresses the whole file, which gives the same stream (or the error of the
+  /// file itself).
+  private static func compress(
+    file source: String, to destination: String, around chunks: ClosedRange<Int>, of ahead: DeflateAhead,
+    level: Int32, threads: Int, total: UInt64, location: SourceLocation, progress: ((Double) -> Void)?
+  ) throws -> (crc: UInt32, size: UInt64)? {
+    let check = BackgroundWork { try checksum(of: chunks, file: source, location: location) }
+    let input = try FileByteSource(path: source, location: location)
+    // Not the last chunk: the file goes on past the chunks compressed ahead.
+    let first = try readChunk(from: input)
+    let firstDeflated = try deflate(first, dictionary: [], level: level, last: false, location: location)
+
+    let restStart = (chunks.upperBound + 1) * chunkSize
+    try input.seek(to: UInt64(restStart - windowSize))
+    let dictionary = try readChunk(from: input, size: windowSize)
+    let restPath = destination + ".rest"
+    defer { try? FileManager.default.removeItem(atPath: restPath) }
+    let rest = try sink(at: restPath, location: location)
+    let (restCRC, size) = try compressRounds(
+      from: input, upcoming: try readChunk(from: input), into: rest, dictionary: dictionary,
+      offset: UInt64(restStart), total: total, level: level, threads: threads, location: location,
+      progress: progress)
+    try close(rest, location: location)
+
+    // This thread then helps with the chunks `ahead` has not taken yet.
+    guard let prepared = try? ahead.finish(), let checked = try check.wait(), checked == prepared.crc else {
+      ahead.record(.redone)
+      return nil
+    }
+    let output = try sink(at: destination, location: location)
+    try write(firstDeflated, to: output, location: location)
+    try copy(prepared.pieces, of: prepared.path, to: output, location: location)
+    try ScratchFile.forEachChunk(ofFileAt: restPath, location: location) {
+      try write($0, to: output, location: location)
+    }
+    try close(output, location: location)
+    let aheadBytes = chunks.count * chunkSize
+    let headCRC = crc32_combine(crc32OfBytes(first), checked, off_t(aheadBytes))
+    let crc = crc32_combine(headCRC, restCRC, off_t(size - UInt64(restStart)))
+    ahead.record(.used)
+    return (UInt32(truncatingIfNeeded: crc), size)
+  }
+
+  /// The CRC-32 of `chunks` of the file at `path`, one after the other; nil when the file ends
+  /// first.
+  private static func checksum(of chunks: ClosedRange<Int>, file path: String, location: SourceLocation) throws
+    -> UInt?
+  {
+    let input = try FileByteSource(path: path, location: location)
+    try input.seek(to: UInt64(chunks.lowerBound * chunkSize))
+    var crc = crc32(0, nil, 0)
+    for _ in chunks {
+      let chunk = try readChunk(from: input)
+      guard chunk.count == chunkSize else { return nil }
+      crc = crc32_combine(crc, crc32OfBytes(chunk), off_t(chunkSize))
+    }
+    return crc
+  }
+
+  /// Appends the `pieces` of the file at `path` (offset and byte count each), in order.
+  private static func copy(
+    _ pieces: [(offset: UInt64, count: Int)], of path: String, to output: FileSink, location: SourceLocation
+  ) throws {
+    let input = try FileByteSource(path: path, location: location)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    defer { buffer.deallocate() }
+    for piece in pieces {
+      try input.seek(to: piece.offset)
+      var left = piece.count
+      while left > 0 {
+        let count = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(left, buffer.count)]))
+        guard count > 0 else {
+          throw DeckError(.writeFailed, at: location, "cannot read back the temporary file '\(path)'")
+        }
+        try write(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: output, location: location)
+        left -= count
+      }
+    }
+  }
+
+  /// A new file at `path` for a stream.
+  private static func sink(at path: String, location: SourceLocation) throws -> FileSink {
+    do {
+      return try FileSink(path: path)
+    } catch {
+      throw DeckError(.writeFailed, at: location, "cannot create a temporary file at '\(path)'")
+    }
+  }
+
+  /// Appends `bytes` to a stream's file.
+  private static func write<Bytes: ContiguousBytes>(_ bytes: Bytes, to output: FileSink, location: SourceLocation)
+    throws
+  {
+    do {
+      try bytes.withUnsafeBytes { try output.write($0) }
+    } catch let error as DeckError {
+      throw DeckError(.writeFailed, at: location, "cannot write a temporary file (\(error.message))")
+    }
+  }
+
+  /// Flushes and closes a stream's file.
+  private static func close(_ output: FileSink, location: SourceLocation) throws {
+    do {
+      try output.close()
+    } catch let error as DeckError {
+      throw DeckError(.writeFailed, at: location, "cannot write a temporary file (\(error.message))")
+    }
+  }
+
+  /// Compresses `input` from `upcoming` (the chunk at byte `offset`, already read) to its end,
+  /// in rounds of `threads` chunks, appending to `output`; `dictionary` is the 32 KiB before
+  /// `upcoming`. Returns the CRC-32 of the bytes compressed and the offset of the file's end.
+  private static func compressRounds(
+    from input: FileByteSource, upcoming first: [UInt8], into output: FileSink, dictionary before: [UInt8],
+    offset: UInt64, total: UInt64, level: Int32, threads: Int, location: SourceLocation,
+    progress: ((Double) -> Void)?
+  ) throws -> (crc: uLong, end: UInt64) {
+    var crc = crc32(0, nil, 0)
+    var size = offset
+    var dictionary = before
+    var upcoming = first
     var finished = false
     while !finished {
       var chunks: [[UInt8]] = []
@@ -72,25 +206,16 @@ package enum ParallelDeflate {
         let deflated = try result.get()
         crc = crc32_combine(crc, crc32OfBytes(chunk), off_t(chunk.count))
         size += UInt64(chunk.count)
-        do {
-          try deflated.withUnsafeBytes { try output.write($0) }
-        } catch let error as DeckError {
-          throw DeckError(.writeFailed, at: location, "cannot write a temporary file (\(error.message))")
-        }
+        try write(deflated, to: output, location: location)
       }
       dictionary = Array((chunks.last ?? []).suffix(windowSize))
       progress?(total > 0 ? min(Double(size) / Double(total), 1) : 1)
     }
-    do {
-      try output.close()
-    } catch let error as DeckError {
-      throw DeckError(.writeFailed, at: location, "cannot write a temporary file (\(error.message))")
-    }
-    return (UInt32(truncatingIfNeeded: crc), size)
+    return (crc, size)
   }
 
-  /// The next ``chunkSize`` bytes of `input` (fewer at its end, none past it).
-  private static func readChunk(from input: FileByteSource) throws -> [UInt8] {
+  /// The next `chunkSize` bytes of `input` (fewer at its end, none past it).
+  static func readChunk(from input: FileByteSource, size chunkSize: Int = chunkSize) throws -> [UInt8] {
     var chunk = [UInt8](repeating: 0, count: chunkSize)
     var filled = 0
     try chunk.withUnsafeMutableBytes { buffer in
@@ -104,13 +229,13 @@ package enum ParallelDeflate {
     return chunk
   }
 
-  private static func crc32OfBytes(_ bytes: [UInt8]) -> uLong {
+  static func crc32OfBytes(_ bytes: [UInt8]) -> uLong {
     bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
   }
 
   /// `chunk` as raw deflate blocks after `dictionary`: ended by a sync flush, or by the final
   /// block when `last`.
-  private static func deflate(
+  static func deflate(
     _ chunk: [UInt8], dictionary: [UInt8], level: Int32, last: Bool, location: SourceLocation
   ) throws -> [UInt8] {
     var stream = z_stream()

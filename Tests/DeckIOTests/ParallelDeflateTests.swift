@@ -1,7 +1,8 @@
 import DeckCore
-import DeckIO
 import Foundation
 import Testing
+
+@testable import DeckIO
 
 @Suite("ParallelDeflate: one deflate stream from chunks compressed on several threads")
 struct ParallelDeflateTests {
@@ -61,5 +62,98 @@ struct ParallelDeflateTests {
     }
     #expect(streams.allSatisfy { $0 == streams[0] }, "the same stream on any number of threads")
     if size > 100_000 { #expect(streams[0].count < size / 2, "it compresses") }
+  }
+
+  /// Compresses `source` at level 1 on two threads (with `ahead`, when given) and returns the
+  /// stream, after checking that libzip inflates it to `content` with the CRC returned.
+  static func stream(
+    of source: String, content: Data, ahead: DeflateAhead? = nil, in scratch: TemporaryDirectory, name: String
+  ) throws -> Data {
+    let deflated = scratch.path(for: name)
+    let (crc, written) = try ParallelDeflate.compress(
+      file: source, to: deflated, level: 1, threads: 2, ahead: ahead, location: SourceLocation(file: source))
+    #expect(written == UInt64(content.count))
+    let archive = scratch.path(for: name + ".zip")
+    let writer = try ZipWriter(path: archive, location: SourceLocation(file: archive))
+    try writer.addStream(
+      name: "m", compression: .deflate(level: 1), from: Deflated(path: deflated, crc: crc, size: written))
+    try writer.close()
+    let reader = try ZipReader(path: archive, location: SourceLocation(file: archive))
+    #expect(try reader.readAll("m", limit: 1 << 26) == content)
+    return try Data(contentsOf: URL(fileURLWithPath: deflated))
+  }
+
+  @Test(
+    "chunks compressed ahead, while the end of the file is still written, give the same stream",
+    arguments: [
+      // (file size, bytes final when the work ahead starts)
+      (3 * ParallelDeflate.chunkSize + 10, 2 * ParallelDeflate.chunkSize + 1),
+      (6 * ParallelDeflate.chunkSize + 500_000, 5 * ParallelDeflate.chunkSize + 200_000),
+      (5 * ParallelDeflate.chunkSize, 5 * ParallelDeflate.chunkSize),
+    ])
+  func ahead(size: Int, final: Int) throws {
+    let scratch = try TemporaryDirectory()
+    let source = scratch.path(for: "source")
+    let content = Self.content(size)
+    // The final part first, as a database has it once its rows are in; the rest comes later.
+    try content.prefix(final).write(to: URL(fileURLWithPath: source))
+    let ahead = DeflateAhead(
+      file: source, scratch: scratch.path(for: "ahead"), level: 1, location: SourceLocation(file: source))
+    ahead.start(finalBytes: UInt64(final))
+    #expect(ahead.chunks == DeflateAhead.chunks(finalBytes: UInt64(final)))
+    #expect(ahead.chunks != nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: source))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: content.dropFirst(final))
+    try handle.close()
+
+    let withAhead = try Self.stream(of: source, content: content, ahead: ahead, in: scratch, name: "ahead.deflate")
+    #expect(ahead.outcome == .used)
+    let whole = try Self.stream(of: source, content: content, in: scratch, name: "whole.deflate")
+    #expect(withAhead == whole, "the same bytes as the file compressed in one go")
+  }
+
+  @Test("which chunks can be compressed ahead: after the first, wholly final, not the last")
+  func chunksAhead() {
+    let size = UInt64(ParallelDeflate.chunkSize)
+    #expect(DeflateAhead.chunks(finalBytes: 0) == nil)
+    #expect(DeflateAhead.chunks(finalBytes: 2 * size) == nil)
+    #expect(DeflateAhead.chunks(finalBytes: 2 * size + 1) == 1...1)
+    #expect(DeflateAhead.chunks(finalBytes: 3 * size) == 1...1)
+    #expect(DeflateAhead.chunks(finalBytes: 3 * size + 1) == 1...2)
+  }
+
+  @Test("bytes that changed after they were compressed ahead: the file is compressed again, as it is now")
+  func aheadChanged() throws {
+    let scratch = try TemporaryDirectory()
+    let source = scratch.path(for: "source")
+    var content = Self.content(4 * ParallelDeflate.chunkSize + 1000)
+    try content.write(to: URL(fileURLWithPath: source))
+    let ahead = DeflateAhead(
+      file: source, scratch: scratch.path(for: "ahead"), level: 1, location: SourceLocation(file: source))
+    ahead.start(finalBytes: UInt64(content.count))
+    // Waits for the chunks to be compressed, then changes a byte in the second of them.
+    #expect(try ahead.finish()?.chunks == 1...3)
+    content[2 * ParallelDeflate.chunkSize + 77] ^= 0xFF
+    try content.write(to: URL(fileURLWithPath: source))
+
+    let withAhead = try Self.stream(of: source, content: content, ahead: ahead, in: scratch, name: "ahead.deflate")
+    #expect(ahead.outcome == .redone)
+    let whole = try Self.stream(of: source, content: content, in: scratch, name: "whole.deflate")
+    #expect(withAhead == whole)
+  }
+
+  @Test("a file too small for work ahead is compressed in one go")
+  func aheadTooSmall() throws {
+    let scratch = try TemporaryDirectory()
+    let source = scratch.path(for: "source")
+    let content = Self.content(2 * ParallelDeflate.chunkSize)
+    try content.write(to: URL(fileURLWithPath: source))
+    let ahead = DeflateAhead(
+      file: source, scratch: scratch.path(for: "ahead"), level: 1, location: SourceLocation(file: source))
+    ahead.start(finalBytes: UInt64(content.count))
+    let withAhead = try Self.stream(of: source, content: content, ahead: ahead, in: scratch, name: "ahead.deflate")
+    #expect(ahead.outcome == .notStarted)
+    #expect(withAhead == (try Self.stream(of: source, content: content, in: scratch, name: "whole.deflate")))
   }
 }

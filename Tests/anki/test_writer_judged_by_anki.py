@@ -487,3 +487,57 @@ def test_filtered_decks_descriptions_and_option_groups(anki_made_packages, fmt):
     for key in ("decks", "optionGroups", "deckUses", "cards"):
         difference = first_difference(expected[key], ours[key], key)
         assert difference is None, f"{os.path.basename(out)}: {difference}"
+
+
+# --------------------------------------------------------------------------------------------
+# A collection whose database is some 6 MiB: large enough that the legacy writers deflate the
+# pages of its rows while SQLite builds the indexes (DeflateAhead; a database under 3 MiB is
+# deflated in one go, as in every fixture above). Made and exported by the real backend; what
+# Anki reads back from deckport's packages is compared with what it reads from its own.
+
+
+@pytest.fixture(scope="module")
+def anki_made_large_package() -> str:
+    from anki.collection import ExportAnkiPackageOptions
+
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(os.path.join(folder, "source"))
+    try:
+        basic = col.models.by_name("Basic")
+        deck_id = col.decks.id("Large")
+        words = ["alpha", "beta", "gamma", "delta", "épsilon", "zeta", "ēta", "theta", "iota", "kappa"]
+        for index in range(6000):
+            note = col.new_note(basic)
+            # Text that differs from note to note, so pages do not compress to nothing.
+            note["Front"] = f"q{index} " + " ".join(words[(index * 7 + k * 3) % 10] + str(k * index % 997) for k in range(60))
+            note["Back"] = f"a{index} " + " ".join(words[(index + k) % 10] + str(k * k + index) for k in range(60))
+            note.tags = [f"t{index % 13}"]
+            col.add_note(note, deck_id)
+        path = os.path.join(folder, "large.apkg")
+        col.export_anki_package(
+            out_path=path,
+            options=ExportAnkiPackageOptions(
+                legacy=False, with_scheduling=True, with_deck_configs=True, with_media=True
+            ),
+            limit=None,
+        )
+    finally:
+        if col.db:
+            col.close()
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["apkg", "colpkg"])
+def test_large_collection_deflated_ahead(anki_made_large_package, fmt):
+    out, _ = convert(anki_made_large_package, fmt)
+    with zipfile.ZipFile(out) as archive:
+        member = "collection.anki21"  # beside the placeholder collection.anki2
+        # Deflated (method 8), and larger than the 3 MiB under which nothing is done ahead.
+        assert archive.getinfo(member).compress_type == zipfile.ZIP_DEFLATED
+        assert archive.getinfo(member).file_size > 5 * (1 << 20)
+        assert archive.testzip() is None
+    expected, ours = view_of(anki_made_large_package), view_of(out)
+    assert ours["counts"]["notes"] == 6000
+    for key in ("notes", "cards", "noteTypes", "decks"):
+        difference = first_difference(expected[key], ours[key], key)
+        assert difference is None, f"{os.path.basename(out)}: {difference}"

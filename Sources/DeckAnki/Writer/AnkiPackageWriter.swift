@@ -186,17 +186,24 @@ package struct AnkiPackageWriter: Sendable {
     location: SourceLocation, progress: ProgressReporter?
   ) throws -> CollectionMember {
     let databasePath = scratch.path(for: "collection.sqlite")
-    try writer.write(to: databasePath)
     switch generation {
     case .legacy1, .legacy2:
+      // The rows' pages are deflated on another thread while SQLite builds the indexes.
+      let ahead = DeflateAhead(
+        file: databasePath, scratch: scratch.path(for: "collection.deflate-ahead"), level: collectionDeflateLevel,
+        location: location)
+      var writer = writer
+      writer.rowsWritten = { ahead.start(finalBytes: $0) }
+      try writer.write(to: databasePath)
       let deflatedPath = scratch.path(for: "collection.deflate")
       progress?.start(.compressingCollection, total: 1000)
       defer { progress?.finish(.compressingCollection) }
       let (crc, size) = try ParallelDeflate.compress(
-        file: databasePath, to: deflatedPath, level: collectionDeflateLevel, location: location,
+        file: databasePath, to: deflatedPath, level: collectionDeflateLevel, ahead: ahead, location: location,
         progress: fractionReporter(progress, .compressingCollection))
       return .deflated(path: deflatedPath, crc: crc, size: size)
     case .latest:
+      try writer.write(to: databasePath)
       let compressedPath = scratch.path(for: "collection.zst")
       try compress(databasePath, to: compressedPath, location: location, progress: progress)
       return .zstd(path: compressedPath)

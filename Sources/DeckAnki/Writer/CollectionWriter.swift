@@ -72,6 +72,12 @@ struct CollectionWriter {
   /// over work computing them on another thread meanwhile.
   var sortFields: (() throws -> [NoteSortFields])? = nil
 
+  /// Called with the database file's size once the rows are in and on disk, before the indexes
+  /// are built: the file's pages up to there, but the first, do not change any more (the
+  /// indexes go after them, and the header on the first page is rewritten last), so the
+  /// package writer starts compressing them meanwhile.
+  var rowsWritten: ((UInt64) -> Void)? = nil
+
   /// How many rows are written between two progress reports (a multiple of ``rowsPerStatement``).
   static let progressStep = 2048
 
@@ -102,9 +108,20 @@ struct CollectionWriter {
     try insertCards(database)
     try insertReviews(database)
     try insertNotes(database)
+    // Committed before the indexes (the same file: without a journal, a commit only writes the
+    // pages out), so that the rows' pages are on disk while the indexes are built.
+    try database.execute("COMMIT")
+    let vacuums = pageSize != 4096
+    if let rowsWritten, !vacuums, let size = Self.fileSize(path) { rowsWritten(size) }
+    try database.execute("BEGIN")
     try database.execute(Self.indexSQL)
     try database.execute("COMMIT")
-    if pageSize != 4096 { try database.execute("VACUUM") }
+    if vacuums { try database.execute("VACUUM") }
+  }
+
+  /// The size of the file at `path`, or nil when it cannot be told.
+  private static func fileSize(_ path: String) -> UInt64? {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value
   }
 
   // MARK: - col

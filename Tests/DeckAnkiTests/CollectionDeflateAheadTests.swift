@@ -1,0 +1,47 @@
+import DeckCore
+import DeckIO
+import DeckTestSupport
+import Foundation
+import Testing
+
+@testable import DeckAnki
+
+@Suite("A legacy collection's rows are deflated while SQLite builds its indexes")
+struct CollectionDeflateAheadTests {
+  /// Field text that differs from note to note (a database that does not compress to nothing).
+  static func text(_ seed: Int) -> String {
+    let words = ["alpha", "beta", "gamma", "delta", "épsilon", "zeta", "ēta", "theta", "iota", "kappa"]
+    return (0..<40).map { words[(seed * 7 + $0 * 3) % words.count] + String(($0 * seed) % 997) }.joined(separator: " ")
+  }
+
+  @Test("the pages of the rows do not change while the indexes are built, so what was deflated ahead is used")
+  func rowsDeflatedAhead() throws {
+    let scratch = try TemporaryDirectory()
+    let collection = WriterBehaviourTests.collection((0..<6000).map { [Self.text($0), Self.text($0 + 1)] })
+    let database = scratch.path(for: "collection.sqlite")
+    let location = SourceLocation(file: database)
+    let ahead = DeflateAhead(file: database, scratch: scratch.path(for: "ahead"), level: 1, location: location)
+    var finalBytes: UInt64 = 0
+    var writer = CollectionWriter(collection: collection, deckOptions: [], kind: .apkg, location: location)
+    writer.rowsWritten = {
+      finalBytes = $0
+      ahead.start(finalBytes: $0)
+    }
+    try writer.write(to: database)
+    let size = try #require(
+      (try FileManager.default.attributesOfItem(atPath: database)[.size] as? NSNumber)?.uint64Value)
+    // The rows fill several chunks, and the indexes come after them.
+    #expect(finalBytes > 3 * UInt64(ParallelDeflate.chunkSize))
+    #expect(size > finalBytes)
+
+    let deflated = scratch.path(for: "ahead.deflate")
+    let result = try ParallelDeflate.compress(file: database, to: deflated, level: 1, ahead: ahead, location: location)
+    #expect(ahead.outcome == .used)
+    // The same stream as the finished file deflated in one go (which ParallelDeflateTests
+    // shows libzip inflates to the file).
+    let whole = scratch.path(for: "whole.deflate")
+    let wholeResult = try ParallelDeflate.compress(file: database, to: whole, level: 1, location: location)
+    #expect(result == wholeResult)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: deflated)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+  }
+}
