@@ -490,9 +490,9 @@ def test_filtered_decks_descriptions_and_option_groups(anki_made_packages, fmt):
 
 
 # --------------------------------------------------------------------------------------------
-# A collection whose database is some 6 MiB: large enough that the legacy writers deflate the
-# pages of its rows while SQLite builds the indexes (DeflateAhead; a database under 3 MiB is
-# deflated in one go, as in every fixture above). Made and exported by the real backend; what
+# A collection whose database is some 6 MiB: large enough that the writers compress the pages
+# of its rows while SQLite builds the indexes (DeflateAhead for legacy layouts, under 3 MiB
+# deflated in one go as in every fixture above; ZstdAhead for the Latest layout). Made and exported by the real backend; what
 # Anki reads back from deckport's packages is compared with what it reads from its own.
 
 
@@ -527,15 +527,20 @@ def anki_made_large_package() -> str:
     return path
 
 
-@pytest.mark.parametrize("fmt", ["apkg", "colpkg"])
-def test_large_collection_deflated_ahead(anki_made_large_package, fmt):
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_large_collection_compressed_ahead(anki_made_large_package, fmt):
     out, _ = convert(anki_made_large_package, fmt)
     with zipfile.ZipFile(out) as archive:
-        member = "collection.anki21"  # beside the placeholder collection.anki2
-        # Deflated (method 8), and larger than the 3 MiB under which nothing is done ahead.
-        assert archive.getinfo(member).compress_type == zipfile.ZIP_DEFLATED
-        assert archive.getinfo(member).file_size > 5 * (1 << 20)
         assert archive.testzip() is None
+        if fmt.endswith("-modern"):
+            # One zstd frame (DeckIO's ZstdAhead: the header page as a raw block in front).
+            frame = archive.read("collection.anki21b")
+            assert frame[:4] == b"\x28\xb5\x2f\xfd"
+        else:
+            # Deflated, and larger than the 3 MiB under which nothing is done ahead.
+            info = archive.getinfo("collection.anki21")  # beside the placeholder collection.anki2
+            assert info.compress_type == zipfile.ZIP_DEFLATED
+            assert info.file_size > 5 * (1 << 20)
     expected, ours = view_of(anki_made_large_package), view_of(out)
     assert ours["counts"]["notes"] == 6000
     for key in ("notes", "cards", "noteTypes", "decks"):

@@ -203,9 +203,20 @@ package struct AnkiPackageWriter: Sendable {
         progress: fractionReporter(progress, .compressingCollection))
       return .deflated(path: deflatedPath, crc: crc, size: size)
     case .latest:
+      // The rows' pages are compressed while SQLite builds the indexes, into the frame the
+      // header page joins at the end (or, if that cannot be used, the file in one go).
+      let ahead = ZstdAhead(
+        file: databasePath, scratch: scratch.path(for: "collection.zst-ahead"), held: CollectionWriter.pageSize,
+        level: collectionZstdLevel, workers: collectionZstdWorkers, jobSize: collectionZstdJobSize, location: location)
+      defer { ahead.cancel() }
+      var writer = writer
+      writer.rowsWritten = { ahead.start(finalBytes: $0) }
       try writer.write(to: databasePath)
       let compressedPath = scratch.path(for: "collection.zst")
-      try compress(databasePath, to: compressedPath, location: location, progress: progress)
+      progress?.start(.compressingCollection, total: 1000)
+      let finished = try ahead.finish(to: compressedPath)
+      progress?.finish(.compressingCollection)
+      if !finished { try compress(databasePath, to: compressedPath, location: location, progress: progress) }
       return .zstd(path: compressedPath)
     }
   }

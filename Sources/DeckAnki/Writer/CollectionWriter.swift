@@ -54,6 +54,9 @@ struct CollectionWriter {
     CREATE INDEX ix_notes_csum ON notes (csum);
     """
 
+  /// The size of the database's pages (SQLite's default); the first page holds the header.
+  static let pageSize = 4096
+
   /// The update sequence number of rows changed locally, as Anki's exports keep them.
   static let localUSN: Int64 = -1
 
@@ -90,7 +93,7 @@ struct CollectionWriter {
   ///
   /// - Throws: ``DeckError/Kind/writeFailed`` (or SQLite's error kind) naming the output and
   ///   member when SQLite fails.
-  func write(to path: String, pageSize: Int = 4096) throws {
+  func write(to path: String, pageSize: Int = Self.pageSize) throws {
     let database: SQLiteDatabase
     do {
       database = try SQLiteDatabase(path: path, readOnly: false, confined: true, location: location)
@@ -111,7 +114,7 @@ struct CollectionWriter {
     // Committed before the indexes (the same file: without a journal, a commit only writes the
     // pages out), so that the rows' pages are on disk while the indexes are built.
     try database.execute("COMMIT")
-    let vacuums = pageSize != 4096
+    let vacuums = pageSize != Self.pageSize
     if let rowsWritten, !vacuums, let size = Self.fileSize(path) { rowsWritten(size) }
     try database.execute("BEGIN")
     try database.execute(Self.indexSQL)

@@ -6,8 +6,8 @@ import Testing
 
 @testable import DeckAnki
 
-@Suite("A legacy collection's rows are deflated while SQLite builds its indexes")
-struct CollectionDeflateAheadTests {
+@Suite("A collection's rows are compressed while SQLite builds its indexes")
+struct CollectionCompressedAheadTests {
   /// Field text that differs from note to note (a database that does not compress to nothing).
   static func text(_ seed: Int) -> String {
     let words = ["alpha", "beta", "gamma", "delta", "épsilon", "zeta", "ēta", "theta", "iota", "kappa"]
@@ -43,5 +43,24 @@ struct CollectionDeflateAheadTests {
     let wholeResult = try ParallelDeflate.compress(file: database, to: whole, level: 1, location: location)
     #expect(result == wholeResult)
     #expect(try Data(contentsOf: URL(fileURLWithPath: deflated)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+  }
+
+  @Test("Latest: the rows are compressed into the frame ahead, the header page joins it, and it decodes to the file")
+  func rowsCompressedAhead() throws {
+    let scratch = try TemporaryDirectory()
+    let collection = WriterBehaviourTests.collection((0..<3000).map { [Self.text($0), Self.text($0 + 1)] })
+    let database = scratch.path(for: "collection.sqlite")
+    let location = SourceLocation(file: database)
+    let ahead = ZstdAhead(
+      file: database, scratch: scratch.path(for: "ahead.zst"), held: CollectionWriter.pageSize, level: 3, workers: 2,
+      jobSize: 1 << 20, location: location)
+    var writer = CollectionWriter(collection: collection, deckOptions: [], kind: .apkg, location: location)
+    writer.rowsWritten = { ahead.start(finalBytes: $0) }
+    try writer.write(to: database)
+    let frame = scratch.path(for: "collection.zst")
+    #expect(try ahead.finish(to: frame), "the rows' pages did not change while the indexes were built")
+    let decoded = try Zstd.decompress(
+      try Data(contentsOf: URL(fileURLWithPath: frame)), limit: 1 << 28, location: SourceLocation(file: frame))
+    #expect(decoded == (try Data(contentsOf: URL(fileURLWithPath: database))))
   }
 }
