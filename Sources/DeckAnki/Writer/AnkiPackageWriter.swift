@@ -178,9 +178,10 @@ package struct AnkiPackageWriter: Sendable {
     case zstd(path: String)
   }
 
-  /// Writes the collection database, then compresses it as `generation` wants: into one raw
+  /// Writes the collection database and compresses it as `generation` wants: into one raw
   /// deflate stream, on both cores (``ParallelDeflate``; legacy), or into one zstd frame
-  /// (Latest).
+  /// (Latest). The pages of the rows are compressed while SQLite builds the indexes
+  /// (``DeflateAhead``, ``ZstdAhead``), on the core it leaves idle.
   private static func buildCollection(
     _ writer: CollectionWriter, generation: AnkiPackageGeneration, scratch: TemporaryDirectory,
     location: SourceLocation, progress: ProgressReporter?
