@@ -14,20 +14,26 @@ struct CollectionCompressedAheadTests {
     return (0..<40).map { words[(seed * 7 + $0 * 3) % words.count] + String(($0 * seed) % 997) }.joined(separator: " ")
   }
 
+  /// Writes a collection of `notes` notes at `database`, calling `rowsWritten` as the writer does.
+  static func writeCollection(notes: Int, at database: String, rowsWritten: @escaping (UInt64) -> Void) throws {
+    let collection = WriterBehaviourTests.collection((0..<notes).map { [text($0), text($0 + 1)] })
+    var writer = CollectionWriter(
+      collection: collection, deckOptions: [], kind: .apkg, location: SourceLocation(file: database))
+    writer.rowsWritten = rowsWritten
+    try writer.write(to: database)
+  }
+
   @Test("the pages of the rows do not change while the indexes are built, so what was deflated ahead is used")
   func rowsDeflatedAhead() throws {
     let scratch = try TemporaryDirectory()
-    let collection = WriterBehaviourTests.collection((0..<6000).map { [Self.text($0), Self.text($0 + 1)] })
     let database = scratch.path(for: "collection.sqlite")
     let location = SourceLocation(file: database)
     let ahead = DeflateAhead(file: database, scratch: scratch.path(for: "ahead"), level: 1, location: location)
     var finalBytes: UInt64 = 0
-    var writer = CollectionWriter(collection: collection, deckOptions: [], kind: .apkg, location: location)
-    writer.rowsWritten = {
+    try Self.writeCollection(notes: 6000, at: database) {
       finalBytes = $0
       ahead.start(finalBytes: $0)
     }
-    try writer.write(to: database)
     let size = try #require(
       (try FileManager.default.attributesOfItem(atPath: database)[.size] as? NSNumber)?.uint64Value)
     // The rows fill several chunks, and the indexes come after them.
@@ -48,15 +54,11 @@ struct CollectionCompressedAheadTests {
   @Test("Latest: the rows are compressed into the frame ahead, the header page joins it, and it decodes to the file")
   func rowsCompressedAhead() throws {
     let scratch = try TemporaryDirectory()
-    let collection = WriterBehaviourTests.collection((0..<3000).map { [Self.text($0), Self.text($0 + 1)] })
     let database = scratch.path(for: "collection.sqlite")
-    let location = SourceLocation(file: database)
     let ahead = ZstdAhead(
       file: database, scratch: scratch.path(for: "ahead.zst"), held: CollectionWriter.pageSize, level: 3, workers: 2,
-      jobSize: 1 << 20, location: location)
-    var writer = CollectionWriter(collection: collection, deckOptions: [], kind: .apkg, location: location)
-    writer.rowsWritten = { ahead.start(finalBytes: $0) }
-    try writer.write(to: database)
+      jobSize: 1 << 20, location: SourceLocation(file: database))
+    try Self.writeCollection(notes: 3000, at: database) { ahead.start(finalBytes: $0) }
     let frame = scratch.path(for: "collection.zst")
     #expect(try ahead.finish(to: frame), "the rows' pages did not change while the indexes were built")
     let decoded = try Zstd.decompress(
