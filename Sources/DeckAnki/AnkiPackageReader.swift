@@ -52,7 +52,7 @@ package struct AnkiPackageReader: Sendable {
     let generation = try PackageLayout.generation(of: zip, location: location)
     let collectionLocation = location.member(generation.collectionMember)
 
-    let packageBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+    let packageBytes = FileManager.default.fileSize(atPath: path).map { Int64(clamping: $0) } ?? 0
     let budget = UnpackBudget(limits: limits, packageBytes: packageBytes)
 
     let scratch = try TemporaryDirectory()

@@ -166,7 +166,7 @@ public struct DeckConverter: Sendable {
 
   /// The size of the file at `path`, or nil when it cannot be told.
   private static func fileSize(_ path: String) -> Int64? {
-    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value
+    FileManager.default.fileSize(atPath: path).map { Int64(clamping: $0) }
   }
 
   /// Writes a deck into a format changed in place (app storage), which keeps its own

@@ -39,7 +39,7 @@ package enum ParallelDeflate {
     threads: Int = min(ProcessInfo.processInfo.activeProcessorCount, 4), ahead: DeflateAhead? = nil,
     location: SourceLocation, progress: ((Double) -> Void)? = nil
   ) throws -> (crc: UInt32, size: UInt64) {
-    let total = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.uint64Value ?? 0
+    let total = FileManager.default.fileSize(atPath: source) ?? 0
     if let ahead, let chunks = ahead.chunks,
       let result = try compress(
         file: source, to: destination, around: chunks, of: ahead, level: level, threads: threads, total: total,

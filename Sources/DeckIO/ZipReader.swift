@@ -36,9 +36,7 @@ package final class ZipReader: @unchecked Sendable {
     if isDirectory.boolValue {
       throw DeckError(.unreadableFile, at: location, "cannot read the file (it is a directory)")
     }
-    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
-      size.int64Value == 0
-    {
+    if FileManager.default.fileSize(atPath: path) == 0 {
       // libzip opens an empty file as an empty archive; a reader must not.
       throw DeckError(.wrongFormat, at: location, "not a zip archive (the file is empty)")
     }

@@ -254,7 +254,7 @@ package struct AnkiPackageWriter: Sendable {
   private static func compress(
     _ source: String, to destination: String, location: SourceLocation, progress: ProgressReporter?
   ) throws {
-    let size = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.int64Value ?? 0
+    let size = FileManager.default.fileSize(atPath: source).map { Int64(clamping: $0) } ?? 0
     progress?.start(.compressingCollection, total: 1000)
     defer { progress?.finish(.compressingCollection) }
     var done: Int64 = 0
@@ -288,7 +288,7 @@ private final class CollectionMemberSource: ZipMemberSource {
       return .compressed(method: 8, crc: crc, size: size)
     case .zstd(let path):
       let location = SourceLocation(file: path)
-      guard let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
+      guard let size = FileManager.default.fileSize(atPath: path)
       else {
         throw DeckError(.writeFailed, at: location, "cannot read back the compressed collection")
       }

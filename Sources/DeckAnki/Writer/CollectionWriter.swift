@@ -115,16 +115,11 @@ struct CollectionWriter {
     // pages out), so that the rows' pages are on disk while the indexes are built.
     try database.execute("COMMIT")
     let vacuums = pageSize != Self.pageSize
-    if let rowsWritten, !vacuums, let size = Self.fileSize(path) { rowsWritten(size) }
+    if let rowsWritten, !vacuums, let size = FileManager.default.fileSize(atPath: path) { rowsWritten(size) }
     try database.execute("BEGIN")
     try database.execute(Self.indexSQL)
     try database.execute("COMMIT")
     if vacuums { try database.execute("VACUUM") }
-  }
-
-  /// The size of the file at `path`, or nil when it cannot be told.
-  private static func fileSize(_ path: String) -> UInt64? {
-    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value
   }
 
   // MARK: - col
