@@ -123,6 +123,11 @@ struct MediaWorkersTests {
     }
   }
 
+  /// One note referring to every file of `media`.
+  static func collection(referringTo media: [MediaFile]) -> DeckCollection {
+    WriterBehaviourTests.collection([[media.map { "<img src=\"\($0.name)\">" }.joined(), ""]], media: media)
+  }
+
   @Test(
     "a declaration still to check is checked by the worker that reads the file, once, whether or not the package needs its SHA-1",
     arguments: [AnkiPackageGeneration.latest, .legacy2])
@@ -131,8 +136,7 @@ struct MediaWorkersTests {
     let files = Self.files()
     let calls = CallCounter()
     let media = Self.checkedBlobs(files, failing: nil, calls: calls)
-    let collection = WriterBehaviourTests.collection(
-      [[files.map { "<img src=\"\($0.name)\">" }.joined(), ""]], media: media)
+    let collection = Self.collection(referringTo: media)
     let (path, _) = try WriterBehaviourTests.write(collection, generation, in: scratch)
     #expect(calls.count == files.count)
     #expect(media.allSatisfy { !$0.blob.hasPendingCheck && $0.blob.computedFingerprint != nil })
@@ -149,8 +153,7 @@ struct MediaWorkersTests {
     let scratch = try TemporaryDirectory()
     let files = Self.files()
     let media = Self.checkedBlobs(files, failing: 151, calls: CallCounter())
-    let collection = WriterBehaviourTests.collection(
-      [[files.map { "<img src=\"\($0.name)\">" }.joined(), ""]], media: media)
+    let collection = Self.collection(referringTo: media)
     let error = try #require(throws: DeckError.self) {
       try WriterBehaviourTests.write(collection, generation, in: scratch)
     }
