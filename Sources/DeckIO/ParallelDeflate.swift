@@ -67,7 +67,8 @@ package enum ParallelDeflate {
     file source: String, to destination: String, around chunks: ClosedRange<Int>, of ahead: DeflateAhead,
     level: Int32, threads: Int, total: UInt64, location: SourceLocation, progress: ((Double) -> Void)?
   ) throws -> (crc: UInt32, size: UInt64)? {
-    let check = BackgroundWork { try checksum(of: chunks, file: source, location: location) }
+    let aheadRange = UInt64(chunks.lowerBound * chunkSize)..<UInt64((chunks.upperBound + 1) * chunkSize)
+    let check = BackgroundWork { try FileCRC.of(aheadRange, inFileAt: source, location: location) }
     let input = try FileByteSource(path: source, location: location)
     // Not the last chunk: the file goes on past the chunks compressed ahead.
     let first = try readChunk(from: input)
@@ -102,22 +103,6 @@ package enum ParallelDeflate {
     let crc = crc32_combine(headCRC, restCRC, off_t(size - UInt64(restStart)))
     ahead.record(.used)
     return (UInt32(truncatingIfNeeded: crc), size)
-  }
-
-  /// The CRC-32 of `chunks` of the file at `path`, one after the other; nil when the file ends
-  /// first.
-  private static func checksum(of chunks: ClosedRange<Int>, file path: String, location: SourceLocation) throws
-    -> UInt?
-  {
-    let input = try FileByteSource(path: path, location: location)
-    try input.seek(to: UInt64(chunks.lowerBound * chunkSize))
-    var crc = crc32(0, nil, 0)
-    for _ in chunks {
-      let chunk = try readChunk(from: input)
-      guard chunk.count == chunkSize else { return nil }
-      crc = crc32_combine(crc, crc32OfBytes(chunk), off_t(chunkSize))
-    }
-    return crc
   }
 
   /// Appends the `pieces` of the file at `path` (offset and byte count each), in order.

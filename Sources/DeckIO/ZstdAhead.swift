@@ -80,7 +80,7 @@ package final class ZstdAhead: @unchecked Sendable {
     guard let (finalBytes, task) = started else { return false }
     complete.signal()
     // The final part is read again while the compressor finishes.
-    let now = (try? checksum(from: UInt64(held), to: finalBytes)) ?? nil
+    let now = (try? FileCRC.of(UInt64(held)..<finalBytes, inFileAt: file, location: location)) ?? nil
     guard let then = try? task.wait(), let now, now == then else { return false }
     return try splice(into: destination)
   }
@@ -142,25 +142,6 @@ package final class ZstdAhead: @unchecked Sendable {
     }
     try compressor.finish { try output.write($0) }
     try output.close()
-    return crc
-  }
-
-  /// The CRC-32 of the file's bytes from `start` to `end`; nil when the file ends first.
-  private func checksum(from start: UInt64, to end: UInt64) throws -> UInt? {
-    let input = try FileByteSource(path: file, location: location)
-    try input.seek(to: start)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-    defer { buffer.deallocate() }
-    var crc = crc32(0, nil, 0)
-    var left = end - start
-    while left > 0 {
-      let count = try input.read(
-        into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(min(UInt64(buffer.count), left))]))
-      guard count > 0 else { return nil }
-      crc = crc32(
-        crc, UnsafeRawBufferPointer(rebasing: buffer[..<count]).bindMemory(to: UInt8.self).baseAddress, uInt(count))
-      left -= UInt64(count)
-    }
     return crc
   }
 
