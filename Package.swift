@@ -41,6 +41,9 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .systemLibrary(
+      name: "CDeflate", pkgConfig: "libdeflate",
+      providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
 
     // MARK: Core
     /// The shared deck model: decks, note types, notes, cards, reviews, media. No I/O. Its
@@ -53,8 +56,9 @@ let package = Package(
     /// time; on other processors it does nothing and the Swift callers do all the work): the
     /// runs of plain JSON string text, and whole blocks of base64.
     .target(name: "CVectorText"),
-    /// Thin wrappers over SQLite, libzip, libzstd and zlib, plus the protobuf wire codec and SHA-1.
-    .target(name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd", "CZlib"]),
+    /// Thin wrappers over SQLite, libzip, libzstd, zlib and libdeflate (whole-buffer inflate),
+    /// plus the protobuf wire codec and SHA-1.
+    .target(name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd", "CZlib", "CDeflate"]),
 
     // MARK: Formats
     /// Anki packages (.apkg, .colpkg) of every generation.

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what deckport needs on a fresh Debian/Ubuntu machine (the -dev packages of SQLite,
-# libzip, libzstd and zlib) and builds the deckport command.
+# libzip, libzstd, zlib and libdeflate) and builds the deckport command.
 #   scripts/setup.sh            debug build   (.build/debug/deckport)
 #   scripts/setup.sh release    release build (.build/release/deckport)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/apt-install.sh libsqlite3-dev libzip-dev libzstd-dev zlib1g-dev pkg-config
+scripts/apt-install.sh libsqlite3-dev libzip-dev libzstd-dev zlib1g-dev libdeflate-dev pkg-config
 
 # Record the commit being built for `deckport --version` (a header left out of git, rewritten only
 # when the commit changes, so an unchanged tree is not rebuilt).

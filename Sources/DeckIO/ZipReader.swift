@@ -200,14 +200,29 @@ package final class ZipReader: @unchecked Sendable {
 
   /// Opens member `name` for streaming its decompressed bytes.
   ///
+  /// A deflated, unencrypted member that declares at most `wholeLimit` bytes is inflated in one
+  /// go at the first read (``WholeInflate``, libdeflate), which is about two and a half times as
+  /// fast as libzip's streaming inflate and holds the member, compressed and not, in memory
+  /// meanwhile; any other member is streamed by libzip. Both check the CRC-32.
+  ///
   /// Several streams may be open at once; each holds the archive open until it is released.
   ///
   /// - Throws: ``DeckError/Kind/missingPart`` when there is no such member;
   ///   ``DeckError/Kind/wrongFormat`` for an unsupported compression or encryption;
   ///   ``DeckError/Kind/corrupt`` when libzip cannot open it otherwise.
-  package func openEntry(_ name: String) throws -> ZipEntryStream {
+  package func openEntry(_ name: String, inflatingWholeUpTo wholeLimit: Int64 = 0) throws -> ZipEntryStream {
     let memberLocation = location.member(name)
     guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
+    if wholeLimit > 0, let form = wholeInflatable(index, limit: wholeLimit) {
+      let file = try withArchive { archive in
+        guard let file = zip_fopen_index(archive, index, zip_flags_t(ZIP_FL_COMPRESSED)) else {
+          throw DeckError(
+            .corrupt, at: memberLocation, "cannot open the member (\(LibzipError.message(archive: archive)))")
+        }
+        return file
+      }
+      return ZipEntryStream(reader: self, compressedFile: file, inflatingWhole: form, location: memberLocation)
+    }
     let file = try withArchive { archive in
       guard let file = zip_fopen_index(archive, index, 0) else {
         let message = LibzipError.message(archive: archive)
@@ -221,6 +236,24 @@ package final class ZipReader: @unchecked Sendable {
       return file
     }
     return ZipEntryStream(reader: self, file: file, location: memberLocation)
+  }
+
+  /// How member `index` is stored, when it is deflated, unencrypted and small enough to be
+  /// inflated whole: its size at most `limit`, its compressed size at most what deflate's stored
+  /// blocks could make of that size (otherwise the directory entry is not to be trusted with an
+  /// allocation, and libzip streams the member and finds what is wrong).
+  private func wholeInflatable(_ index: zip_uint64_t, limit: Int64) -> StoredForm? {
+    withArchive { archive in
+      var stat = zip_stat_t()
+      zip_stat_init(&stat)
+      let fields = zip_uint64_t(
+        ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC | ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_ENCRYPTION_METHOD)
+      guard zip_stat_index(archive, index, 0, &stat) == 0, stat.valid & fields == fields,
+        stat.comp_method == ZIP_CM_DEFLATE, stat.encryption_method == ZIP_EM_NONE,
+        stat.size <= UInt64(limit), stat.comp_size <= stat.size + stat.size / 1000 + 1024
+      else { return nil }
+      return StoredForm(method: Int32(stat.comp_method), crc: stat.crc, size: stat.size, compressedSize: stat.comp_size)
+    }
   }
 
   /// Runs `body` with the archive handle while holding the lock.
