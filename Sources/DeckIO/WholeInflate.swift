@@ -13,9 +13,9 @@ enum WholeInflate {
   /// The bytes of the member whose compressed bytes are `compressed`, which must inflate to
   /// exactly `size` bytes whose CRC-32 is `crc`. The caller deallocates the result.
   ///
-  /// - Throws: ``DeckError/Kind/corrupt`` at `location` when the stream is not valid deflate
-  ///   data, inflates to fewer or more bytes than `size`, or to bytes whose CRC-32 is not
-  ///   `crc`.
+  /// - Throws: ``DeckError/Kind/corrupt`` at `location`, "the member is damaged", when the
+  ///   stream is not valid deflate data, inflates to fewer or more bytes than `size`, or to
+  ///   bytes whose CRC-32 is not `crc`.
   static func inflate(
     _ compressed: UnsafeRawBufferPointer, size: Int, crc: UInt32, location: SourceLocation
   ) throws -> UnsafeMutableRawBufferPointer {
@@ -34,9 +34,13 @@ enum WholeInflate {
       case LIBDEFLATE_SUCCESS where produced == size:
         break
       case LIBDEFLATE_SUCCESS where produced < size:
-        throw DeckError(.corrupt, at: location, "the member ends after \(produced) of its declared \(size) bytes")
+        throw DeckError(
+          .corrupt, at: location,
+          "the member is damaged: it inflates to \(produced) bytes, not the \(size) its directory entry declares")
       case LIBDEFLATE_SUCCESS, LIBDEFLATE_INSUFFICIENT_SPACE:
-        throw DeckError(.corrupt, at: location, "the member is longer than its declared \(size) bytes")
+        throw DeckError(
+          .corrupt, at: location,
+          "the member is damaged: it inflates to more than the \(size) bytes its directory entry declares")
       default:
         throw DeckError(.corrupt, at: location, "the member is damaged (not valid deflate data)")
       }

@@ -110,7 +110,8 @@ package final class ZipEntryStream: ByteSource {
       if count == 0 {
         throw DeckError(
           .corrupt, at: location,
-          "the member's compressed bytes end after \(filled) of their declared \(form.compressedSize)")
+          "the member is damaged: its compressed bytes end after \(filled) of the \(form.compressedSize) its directory entry declares"
+        )
       }
       filled += Int(count)
     }

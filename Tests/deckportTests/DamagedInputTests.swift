@@ -78,6 +78,24 @@ struct DamagedInputTests {
     { path in try Data(text.utf8).write(to: URL(fileURLWithPath: path)) }
   }
 
+  /// The offsets, in the zip archive `data`, of member `name`'s local header and its central
+  /// directory entry, and where its stored (compressed) bytes start; nil when it has none.
+  static func member(_ name: String, in data: Data) -> (local: Int, central: Int, dataStart: Int)? {
+    let bytes = [UInt8](data)
+    let nameBytes = Array(name.utf8)
+    func uint16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+    func header(_ signature: [UInt8], nameAt: Int) -> Int? {
+      (0..<(bytes.count - nameAt - nameBytes.count)).first { offset in
+        Array(bytes[offset..<offset + 4]) == signature
+          && Array(bytes[offset + nameAt..<offset + nameAt + nameBytes.count]) == nameBytes
+      }
+    }
+    guard let local = header([0x50, 0x4B, 0x03, 0x04], nameAt: 30),
+      let central = header([0x50, 0x4B, 0x01, 0x02], nameAt: 46)
+    else { return nil }
+    return (local, central, local + 30 + uint16(local + 26) + uint16(local + 28))
+  }
+
   static func data(_ data: Data) -> @Sendable (String) throws -> Void {
     { path in try data.write(to: URL(fileURLWithPath: path)) }
   }
@@ -225,6 +243,23 @@ struct DamagedInputTests {
       warning:
         ": member 'collection.anki21': table notes, row 1795331276845: warning: [invalid-utf8] the note's fields or tags are not valid UTF-8; each invalid byte sequence is read as U+FFFD (\u{FFFD})",
       message: ": --strict: 1 warning (listed above); nothing was written"),
+    // A deflated collection member whose bytes or CRC-32 are wrong (inflated whole, libdeflate).
+    Case(
+      id: "bytes flipped inside the deflated collection", name: "flipped.apkg",
+      make: flipped(legacy) { data in
+        guard let place = member("collection.anki21", in: data) else { return [] }
+        return (6400..<6408).map { place.dataStart + $0 }
+      },
+      message:
+        ": member 'collection.anki21': the member is damaged: it inflates to more than the 151552 bytes its directory entry declares"
+    ),
+    Case(
+      id: "the collection's CRC-32 changed in both headers", name: "crc.apkg",
+      make: flipped(legacy) { data in
+        guard let place = member("collection.anki21", in: data) else { return [] }
+        return [place.local + 14, place.central + 16]
+      },
+      message: ": member 'collection.anki21': the member is damaged (CRC error)"),
     // CSV quoting, JSON shape, media names.
     Case(
       id: "unterminated quote in CSV", name: "quote.csv", make: text("front,back\n\"never closed,x\nmore,rows\n"),
