@@ -127,13 +127,7 @@ package final class ZipReader: @unchecked Sendable {
     let memberLocation = location.member(name)
     let fields = zip_uint64_t(ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC | ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)
     let (index, stat) = try directoryEntry(of: name, field: fields, "compression method, CRC and sizes")
-    let file = try withArchive { archive in
-      guard let file = zip_fopen_index(archive, index, zip_flags_t(ZIP_FL_COMPRESSED)) else {
-        throw DeckError(
-          .corrupt, at: memberLocation, "cannot open the member (\(LibzipError.message(archive: archive)))")
-      }
-      return file
-    }
+    let file = try openCompressed(index, at: memberLocation)
     let form = StoredForm(
       method: Int32(stat.comp_method), crc: stat.crc, size: stat.size, compressedSize: stat.comp_size)
     return (ZipEntryStream(reader: self, file: file, location: memberLocation), form)
@@ -214,13 +208,7 @@ package final class ZipReader: @unchecked Sendable {
     let memberLocation = location.member(name)
     guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
     if wholeLimit > 0, let form = wholeInflatable(index, limit: wholeLimit) {
-      let file = try withArchive { archive in
-        guard let file = zip_fopen_index(archive, index, zip_flags_t(ZIP_FL_COMPRESSED)) else {
-          throw DeckError(
-            .corrupt, at: memberLocation, "cannot open the member (\(LibzipError.message(archive: archive)))")
-        }
-        return file
-      }
+      let file = try openCompressed(index, at: memberLocation)
       return ZipEntryStream(reader: self, compressedFile: file, inflatingWhole: form, location: memberLocation)
     }
     let file = try withArchive { archive in
@@ -236,6 +224,18 @@ package final class ZipReader: @unchecked Sendable {
       return file
     }
     return ZipEntryStream(reader: self, file: file, location: memberLocation)
+  }
+
+  /// libzip's handle on member `index` for reading its bytes as they are stored.
+  ///
+  /// - Throws: ``DeckError/Kind/corrupt`` at `location` when libzip cannot open it.
+  private func openCompressed(_ index: zip_uint64_t, at location: SourceLocation) throws -> OpaquePointer {
+    try withArchive { archive in
+      guard let file = zip_fopen_index(archive, index, zip_flags_t(ZIP_FL_COMPRESSED)) else {
+        throw DeckError(.corrupt, at: location, "cannot open the member (\(LibzipError.message(archive: archive)))")
+      }
+      return file
+    }
   }
 
   /// How member `index` is stored, when it is deflated, unencrypted and small enough to be
