@@ -113,7 +113,7 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore", "DeckTestSupport"]),
-    .testTarget(name: "DeckIOTests", dependencies: ["DeckIO", "DeckCore"]),
+    .testTarget(name: "DeckIOTests", dependencies: ["DeckIO", "DeckCore", "DeckTestSupport"]),
     .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
     .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport", "DeckCore"]),
     .testTarget(

@@ -54,9 +54,9 @@ struct WholeInflateTests {
     try writer.addData(name: "text.txt", data: text, compression: .deflate(level: 6))
     try writer.close()
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    let local = try #require(headerOffset([0x50, 0x4B, 0x03, 0x04], nameAt: 30, in: bytes))
-    let central = try #require(headerOffset([0x50, 0x4B, 0x01, 0x02], nameAt: 46, in: bytes))
-    patch(&bytes, local, central, local + 30 + "text.txt".utf8.count)
+    let headers = try #require(ZipHeaders(of: "text.txt", in: bytes))
+    let central = try #require(headers.central)
+    patch(&bytes, headers.local, central, headers.local + 30 + "text.txt".utf8.count)
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let reader = try ZipReader(path: path, location: SourceLocation(file: "damaged.zip"))
     var stream = try reader.openEntry("text.txt", inflatingWholeUpTo: 1 << 20)
@@ -114,15 +114,6 @@ struct WholeInflateTests {
       let count = try source.read(into: buffer)
       if count == 0 { return result }
       result.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-    }
-  }
-
-  /// The offset of the first header with `signature` whose name (at `nameAt`) is `text.txt`.
-  static func headerOffset(_ signature: [UInt8], nameAt: Int, in bytes: [UInt8]) -> Int? {
-    let name = Array("text.txt".utf8)
-    return (0..<(bytes.count - nameAt - name.count)).first { offset in
-      Array(bytes[offset..<offset + 4]) == signature
-        && Array(bytes[offset + nameAt..<offset + nameAt + name.count]) == name
     }
   }
 

@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -208,7 +209,7 @@ struct ZipTests {
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     let deflatedStart = 30 + "a.txt".utf8.count
     for offset in 10..<20 { bytes[deflatedStart + offset] ^= 0x5A }
-    let storedHeader = try #require(Self.localHeaderOffset(of: "b.bin", in: bytes))
+    let storedHeader = try #require(ZipHeaders(of: "b.bin", in: bytes)).local
     bytes[storedHeader + 30 + 5 + 500] ^= 0xFF
     try Data(bytes).write(to: URL(fileURLWithPath: path))
 
@@ -245,21 +246,5 @@ struct ZipTests {
     }
     #expect(firstData == Self.members[1].data)
     #expect(secondData == Self.members[2].data)
-  }
-
-  /// The offset of the local file header of member `name` in the archive `bytes`.
-  static func localHeaderOffset(of name: String, in bytes: [UInt8]) -> Int? {
-    let signature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
-    let nameBytes = Array(name.utf8)
-    var offset = 0
-    while offset + 30 + nameBytes.count <= bytes.count {
-      if Array(bytes[offset..<(offset + 4)]) == signature,
-        Array(bytes[(offset + 30)..<(offset + 30 + nameBytes.count)]) == nameBytes
-      {
-        return offset
-      }
-      offset += 1
-    }
-    return nil
   }
 }

@@ -78,24 +78,6 @@ struct DamagedInputTests {
     { path in try Data(text.utf8).write(to: URL(fileURLWithPath: path)) }
   }
 
-  /// The offsets, in the zip archive `data`, of member `name`'s local header and its central
-  /// directory entry, and where its stored (compressed) bytes start; nil when it has none.
-  static func member(_ name: String, in data: Data) -> (local: Int, central: Int, dataStart: Int)? {
-    let bytes = [UInt8](data)
-    let nameBytes = Array(name.utf8)
-    func uint16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-    func header(_ signature: [UInt8], nameAt: Int) -> Int? {
-      (0..<(bytes.count - nameAt - nameBytes.count)).first { offset in
-        Array(bytes[offset..<offset + 4]) == signature
-          && Array(bytes[offset + nameAt..<offset + nameAt + nameBytes.count]) == nameBytes
-      }
-    }
-    guard let local = header([0x50, 0x4B, 0x03, 0x04], nameAt: 30),
-      let central = header([0x50, 0x4B, 0x01, 0x02], nameAt: 46)
-    else { return nil }
-    return (local, central, local + 30 + uint16(local + 26) + uint16(local + 28))
-  }
-
   static func data(_ data: Data) -> @Sendable (String) throws -> Void {
     { path in try data.write(to: URL(fileURLWithPath: path)) }
   }
@@ -247,7 +229,7 @@ struct DamagedInputTests {
     Case(
       id: "bytes flipped inside the deflated collection", name: "flipped.apkg",
       make: flipped(legacy) { data in
-        guard let place = member("collection.anki21", in: data) else { return [] }
+        guard let place = ZipHeaders(of: "collection.anki21", in: data) else { return [] }
         return (6400..<6408).map { place.dataStart + $0 }
       },
       message:
@@ -256,8 +238,10 @@ struct DamagedInputTests {
     Case(
       id: "the collection's CRC-32 changed in both headers", name: "crc.apkg",
       make: flipped(legacy) { data in
-        guard let place = member("collection.anki21", in: data) else { return [] }
-        return [place.local + 14, place.central + 16]
+        guard let place = ZipHeaders(of: "collection.anki21", in: data), let central = place.central else {
+          return []
+        }
+        return [place.local + 14, central + 16]
       },
       message: ": member 'collection.anki21': the member is damaged (CRC error)"),
     // CSV quoting, JSON shape, media names.
