@@ -107,14 +107,7 @@ struct WholeInflateTests {
   }
 
   static func readAll(_ source: inout some ByteSource) throws -> Data {
-    var result = Data()
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      let count = try source.read(into: buffer)
-      if count == 0 { return result }
-      result.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-    }
+    try ByteSourceReading.readAll(&source, chunk: 1 << 16)
   }
 
   static func put(_ value: UInt32, in bytes: inout [UInt8], at offset: Int) {

@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -7,14 +8,7 @@ import Testing
 struct ByteSourceTests {
   /// Reads everything from `source` in chunks of `chunk` bytes.
   static func readAll(_ source: inout some ByteSource, chunk: Int = 7) throws -> Data {
-    var result = Data()
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)
-    defer { buffer.deallocate() }
-    while true {
-      let count = try source.read(into: buffer)
-      if count == 0 { return result }
-      result.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-    }
+    try ByteSourceReading.readAll(&source, chunk: chunk)
   }
 
   @Test("DataByteSource serves its bytes then 0")
