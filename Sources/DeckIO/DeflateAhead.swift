@@ -27,7 +27,7 @@ package final class DeflateAhead: @unchecked Sendable {
     /// The chunks compressed (by index; never the first).
     var chunks: ClosedRange<Int>
     /// The CRC-32 of the chunks' bytes, one after the other.
-    var crc: UInt
+    var crc: UInt32
     /// The file holding their compressed bytes.
     var path: String
     /// Where in that file each chunk's compressed bytes are, in chunk order.
@@ -65,7 +65,7 @@ package final class DeflateAhead: @unchecked Sendable {
   private struct Piece {
     var offset: UInt64
     var count: Int
-    var crc: UInt
+    var crc: UInt32
   }
 
   private let file: String
@@ -134,11 +134,11 @@ package final class DeflateAhead: @unchecked Sendable {
     defer { lock.unlock() }
     try output?.close()
     output = nil
-    var crc = crc32(0, nil, 0)
+    var crc: UInt32 = 0
     var ordered: [(offset: UInt64, count: Int)] = []
     for index in chunks {
       guard let piece = pieces[index] else { return nil }
-      crc = crc32_combine(crc, piece.crc, off_t(ParallelDeflate.chunkSize))
+      crc = CRC32.combine(crc, piece.crc, secondCount: UInt64(ParallelDeflate.chunkSize))
       ordered.append((piece.offset, piece.count))
     }
     return Prepared(chunks: chunks, crc: crc, path: scratch, pieces: ordered)
@@ -167,7 +167,7 @@ package final class DeflateAhead: @unchecked Sendable {
       }
       let deflated = try ParallelDeflate.deflate(
         chunk, dictionary: dictionary, level: level, last: false, location: location)
-      let crc = ParallelDeflate.crc32OfBytes(chunk)
+      let crc = CRC32.of(chunk)
       lock.lock()
       defer { lock.unlock() }
       guard let output else { return }

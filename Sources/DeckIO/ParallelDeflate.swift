@@ -54,7 +54,7 @@ package enum ParallelDeflate {
       from: input, upcoming: try readChunk(from: input), into: output, dictionary: [], offset: 0, total: total,
       level: level, threads: threads, location: location, progress: progress)
     try close(output, location: location)
-    return (UInt32(truncatingIfNeeded: crc), size)
+    return (crc, size)
   }
 
   /// Compresses the file using the chunks `ahead` compressed (`chunks`): the first chunk and the
@@ -99,10 +99,10 @@ package enum ParallelDeflate {
     }
     try close(output, location: location)
     let aheadBytes = chunks.count * chunkSize
-    let headCRC = crc32_combine(crc32OfBytes(first), checked, off_t(aheadBytes))
-    let crc = crc32_combine(headCRC, restCRC, off_t(size - UInt64(restStart)))
+    let headCRC = CRC32.combine(CRC32.of(first), checked, secondCount: UInt64(aheadBytes))
+    let crc = CRC32.combine(headCRC, restCRC, secondCount: size - UInt64(restStart))
     ahead.record(.used)
-    return (UInt32(truncatingIfNeeded: crc), size)
+    return (crc, size)
   }
 
   /// Appends the `pieces` of the file at `path` (offset and byte count each), in order.
@@ -162,8 +162,8 @@ package enum ParallelDeflate {
     from input: FileByteSource, upcoming first: [UInt8], into output: FileSink, dictionary before: [UInt8],
     offset: UInt64, total: UInt64, level: Int32, threads: Int, location: SourceLocation,
     progress: ((Double) -> Void)?
-  ) throws -> (crc: uLong, end: UInt64) {
-    var crc = crc32(0, nil, 0)
+  ) throws -> (crc: UInt32, end: UInt64) {
+    var crc: UInt32 = 0
     var size = offset
     var dictionary = before
     var upcoming = first
@@ -189,7 +189,7 @@ package enum ParallelDeflate {
       }
       for (chunk, result) in zip(chunks, results.values) {
         let deflated = try result.get()
-        crc = crc32_combine(crc, crc32OfBytes(chunk), off_t(chunk.count))
+        crc = CRC32.combine(crc, CRC32.of(chunk), secondCount: UInt64(chunk.count))
         size += UInt64(chunk.count)
         try write(deflated, to: output, location: location)
       }
@@ -212,10 +212,6 @@ package enum ParallelDeflate {
     }
     chunk.removeLast(chunkSize - filled)
     return chunk
-  }
-
-  static func crc32OfBytes(_ bytes: [UInt8]) -> uLong {
-    bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
   }
 
   /// `chunk` as raw deflate blocks after `dictionary`: ended by a sync flush, or by the final

@@ -44,7 +44,7 @@ enum WholeInflate {
       default:
         throw DeckError(.corrupt, at: location, "the member is damaged (not valid deflate data)")
       }
-      guard libdeflate_crc32(0, output.baseAddress, size) == crc else {
+      guard CRC32.update(0, UnsafeRawBufferPointer(rebasing: output[0..<size])) == crc else {
         throw DeckError(.corrupt, at: location, "the member is damaged (CRC error)")
       }
       return UnsafeMutableRawBufferPointer(rebasing: output[0..<size])

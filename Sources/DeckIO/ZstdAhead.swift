@@ -35,7 +35,7 @@ package final class ZstdAhead: @unchecked Sendable {
   /// Signalled once the final part has been read (for tests, which change it afterwards).
   private let finalPartRead = DispatchSemaphore(value: 0)
   private let lock = NSLock()
-  private var work: (finalBytes: UInt64, task: BackgroundWork<UInt>)?
+  private var work: (finalBytes: UInt64, task: BackgroundWork<UInt32>)?
   private var cancelled = false
 
   /// The least final part worth compressing ahead.
@@ -104,14 +104,14 @@ package final class ZstdAhead: @unchecked Sendable {
 
   /// The compressor's work: the final part, then, once the file is complete, the rest. Returns
   /// the CRC-32 of the final part as it read it.
-  private func compress(finalBytes: UInt64) throws -> UInt {
+  private func compress(finalBytes: UInt64) throws -> UInt32 {
     let compressor = ZstdCompressor(level: level, workers: workers, jobSize: jobSize, location: location)
     let output = try ScratchFile(path: scratch, location: location)
     let input = try FileByteSource(path: file, location: location)
     try input.seek(to: UInt64(held))
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
     defer { buffer.deallocate() }
-    var crc = crc32(0, nil, 0)
+    var crc: UInt32 = 0
     var left = finalBytes - UInt64(held)
     var waited = false
     while true {
@@ -135,7 +135,7 @@ package final class ZstdAhead: @unchecked Sendable {
       }
       let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
       if !waited {
-        crc = crc32(crc, bytes.bindMemory(to: UInt8.self).baseAddress, uInt(count))
+        crc = CRC32.update(crc, bytes)
         left -= UInt64(count)
       }
       try compressor.compress(bytes) { try output.write($0) }
