@@ -94,10 +94,14 @@ let package = Package(
     // MARK: CLI
     /// The commit the CLI was built from (recorded by scripts/setup.sh), for `--version`.
     .target(name: "CBuildInfo"),
+    /// zlib's `crc32` answered by libdeflate, for the libzip calls of the `deckport` executable
+    /// (symbol interposition; the library products keep zlib's).
+    .target(name: "CZlibCRC", dependencies: ["CZlib", "CDeflate"]),
     .executableTarget(
       name: "deckport",
       dependencies: [
         "CBuildInfo",
+        "CZlibCRC",
         "DeckConversion",
         "DeckCore",
         "DeckAnki",
@@ -126,7 +130,7 @@ let package = Package(
     .testTarget(name: "PlistCodecTests", dependencies: ["PlistCodec", "DeckIO", "DeckTestSupport"]),
     .testTarget(
       name: "deckportTests",
-      dependencies: ["DeckConversion", "DeckKit", "deckport", "DeckTestSupport", "DeckCore", "DeckIO"]),
+      dependencies: ["DeckConversion", "DeckKit", "deckport", "DeckTestSupport", "DeckCore", "DeckIO", "CZlibCRC"]),
   ],
   swiftLanguageModes: [.v6]
 )
