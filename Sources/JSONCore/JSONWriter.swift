@@ -90,8 +90,16 @@ package struct JSONWriter: Sendable {
   package mutating func newline(_ indent: Int) {
     guard case .indented(let spaces) = layout else { return }
     bytes.append(0x0A)
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, indent * spaces)))
+    var count = max(0, indent * spaces)
+    while count > 0 {
+      let piece = min(count, Self.spaces.count)
+      bytes.append(contentsOf: Self.spaces[0..<piece])
+      count -= piece
+    }
   }
+
+  /// Spaces to indent with, copied a slice at a time.
+  private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
   /// The start of an object member: ``newline(_:)`` at `indent`, the key, and `: ` (`:` when
   /// compact).
@@ -109,7 +117,25 @@ package struct JSONWriter: Sendable {
   package mutating func append(byte: UInt8) { bytes.append(byte) }
 
   /// An integer.
-  package mutating func appendNumber(_ number: Int64) { append(String(number)) }
+  package mutating func appendNumber(_ number: Int64) { Self.appendDecimal(number, into: &bytes) }
+
+  /// The decimal digits of `number` (after a `-` when negative), written without making a
+  /// `String` first.
+  package static func appendDecimal(_ number: Int64, into output: inout [UInt8]) {
+    if number < 0 { output.append(UInt8(ascii: "-")) }
+    var magnitude = number.magnitude
+    // The digits, last first, in a 20-byte scratch word pair (UInt64.max has 20 digits).
+    var digits: (UInt64, UInt64, UInt32) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { scratch in
+      var start = scratch.count
+      repeat {
+        start -= 1
+        scratch[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[start...]))
+    }
+  }
 
   /// A string, quoted and escaped.
   package mutating func appendString(_ text: String) {
@@ -127,6 +153,11 @@ package struct JSONWriter: Sendable {
   /// `text` as a JSON string: in quotes, with quotes, backslashes and control characters (and
   /// `/` when `escapingSlashes`) escaped, everything else as UTF-8.
   package static func appendQuoted(_ text: String, escapingSlashes: Bool = false, into output: inout [UInt8]) {
+    if !escapingSlashes,
+      text.utf8.withContiguousStorageIfAvailable({ appendQuoted(UnsafeRawBufferPointer($0), into: &output) }) != nil
+    {
+      return
+    }
     output.append(UInt8(ascii: "\""))
     // Most text needs no escape: copy it whole, and look byte by byte only when it does.
     let plain = text.utf8.allSatisfy {
@@ -139,23 +170,51 @@ package struct JSONWriter: Sendable {
       return
     }
     for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): output += [0x5C, 0x22]
-      case UInt8(ascii: "\\"): output += [0x5C, 0x5C]
-      case UInt8(ascii: "/") where escapingSlashes: output += [0x5C, 0x2F]
-      case 0x0A: output += [0x5C, UInt8(ascii: "n")]
-      case 0x0D: output += [0x5C, UInt8(ascii: "r")]
-      case 0x09: output += [0x5C, UInt8(ascii: "t")]
-      case 0x08: output += [0x5C, UInt8(ascii: "b")]
-      case 0x0C: output += [0x5C, UInt8(ascii: "f")]
-      case 0..<0x20:
-        output += [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
-        output.append(JSONBytes.hexDigit(byte >> 4))
-        output.append(JSONBytes.hexDigit(byte & 0xF))
-      default: output.append(byte)
+      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        || (escapingSlashes && byte == UInt8(ascii: "/"))
+      {
+        appendEscaped(byte, into: &output)
+      } else {
+        output.append(byte)
       }
     }
     output.append(UInt8(ascii: "\""))
+  }
+
+  /// The UTF-8 `text` as a JSON string, slashes as they are: the runs that need no escape are
+  /// found with ``JSONBytes/plainRunEnd(_:from:)`` (vector instructions) and copied whole.
+  private static func appendQuoted(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    var start = 0
+    while start < text.count {
+      var end = JSONBytes.plainRunEnd(text, from: start)
+      // The run ends at text that is not ASCII too, which needs no escape: go on past it.
+      while end < text.count, text[end] >= 0x80 { end = JSONBytes.plainRunEnd(text, from: end + 1) }
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<end]))
+      guard end < text.count else { break }
+      appendEscaped(text[end], into: &output)
+      start = end + 1
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// The escape of `byte` (a quote, a backslash or a control character).
+  private static func appendEscaped(_ byte: UInt8, into output: inout [UInt8]) {
+    switch byte {
+    case UInt8(ascii: "\""): output += [0x5C, 0x22]
+    case UInt8(ascii: "\\"): output += [0x5C, 0x5C]
+    case UInt8(ascii: "/"): output += [0x5C, 0x2F]
+    case 0x0A: output += [0x5C, UInt8(ascii: "n")]
+    case 0x0D: output += [0x5C, UInt8(ascii: "r")]
+    case 0x09: output += [0x5C, UInt8(ascii: "t")]
+    case 0x08: output += [0x5C, UInt8(ascii: "b")]
+    case 0x0C: output += [0x5C, UInt8(ascii: "f")]
+    case 0..<0x20:
+      output += [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
+      output.append(JSONBytes.hexDigit(byte >> 4))
+      output.append(JSONBytes.hexDigit(byte & 0xF))
+    default: output.append(byte)
+    }
   }
 
   /// `text` as a JSON string (see ``appendQuoted(_:escapingSlashes:into:)``).

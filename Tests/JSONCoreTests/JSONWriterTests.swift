@@ -42,6 +42,39 @@ struct JSONWriterTests {
     #expect(parsed?["text"] as? String == "a\u{0}\u{7F}\u{2028}🃏\"\\/")
   }
 
+  @Test("long strings: every escape at every place around the vector scan's blocks, as the byte-by-byte path writes it")
+  func longStrings() throws {
+    let pieces = ["a", "é", "🃏", "\"", "\\", "/", "\n", "\u{01}", "\u{1F}", "\u{7F}", " "]
+    var generator = SystemRandomNumberGenerator()
+    for length in [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200] {
+      for _ in 0..<20 {
+        let text = (0..<length).map { _ in
+          Bool.random(using: &generator) ? "x" : pieces.randomElement(using: &generator)!
+        }
+        .joined()
+        let written = JSONWriter.quoted(text)
+        // The byte-by-byte path (taken for escaped slashes) with its `\/` undone gives the same text.
+        #expect(written == JSONWriter.quoted(text, escapingSlashes: true).replacingOccurrences(of: "\\/", with: "/"))
+        let parsed = try JSONSerialization.jsonObject(with: Data(written.utf8), options: .fragmentsAllowed)
+        #expect(parsed as? String == text)
+        #expect(!written.unicodeScalars.contains { $0.value < 0x20 })
+      }
+    }
+  }
+
+  @Test("integers: every digit count, both signs, the extremes", arguments: [Int64.min, .max, 0, -1, 1, 9, 10, -10])
+  func integers(seed: Int64) {
+    var numbers = [seed]
+    var power: Int64 = 1
+    for _ in 0..<18 {
+      power *= 10
+      numbers += [power - 1, power, -power, -(power - 1)]
+    }
+    for number in numbers {
+      #expect(JSONWriter.text(of: .integer(number)) == String(number))
+    }
+  }
+
   @Test(
     "doubles in their shortest form, always with a fraction or exponent",
     arguments: [

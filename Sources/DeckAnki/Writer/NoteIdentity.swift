@@ -27,6 +27,7 @@ enum NoteIdentity {
     to notes: [Note], policy: DuplicateGUIDPolicy = .fail, location: SourceLocation, log: inout DiagnosticLog
   ) throws -> Result {
     var owners: [String: Int64] = [:]
+    owners.reserveCapacity(notes.count)
     var dropped = Set<Int64>()
     var renamed: [Int: String] = [:]  // note index → the duplicate GUID it had
     for (index, note) in notes.enumerated() where !note.guid.isEmpty {

@@ -74,12 +74,14 @@ package enum CollectionRepair {
     _ collection: DeckCollection, location: SourceLocation, warnings: inout CappedWarnings
   ) -> [Note] {
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    // Looked up for every note, so only the field count (a note type is a large value to copy).
+    let fieldCounts = noteTypes.mapValues(\.fields.count)
     var notes = collection.notes
     for index in notes.indices {
-      let note = notes[index]
-      guard let noteType = noteTypes[note.noteTypeID], !noteType.fields.isEmpty,
-        note.fields.count != noteType.fields.count
+      guard let count = fieldCounts[notes[index].noteTypeID], count > 0, notes[index].fields.count != count,
+        let noteType = noteTypes[notes[index].noteTypeID]
       else { continue }
+      let note = notes[index]
       let expected = noteType.fields.count
       let label = "note type '\(noteType.name)' (id \(noteType.id)) has \(expected) field\(expected == 1 ? "" : "s")"
       let values = "\(note.fields.count) field value\(note.fields.count == 1 ? "" : "s")"
