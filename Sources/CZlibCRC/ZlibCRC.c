@@ -6,7 +6,8 @@
 // Defined in the deckport executable, these two functions come before zlib's in the dynamic
 // linker's search order, so libzip's calls land here (ELF symbol interposition): the same
 // results, four times as fast. Only the executable links this target; an app that embeds the
-// library keeps zlib's.
+// library keeps zlib's. On Apple systems, where each library binds to the one it was linked
+// with, libzip keeps zlib's too and these go unused.
 //
 // The signatures are zlib's own (from <zlib.h>), and so is the rule for a null buffer: it asks
 // for the initial value, 0.
