@@ -116,6 +116,14 @@ package final class ZipReader: @unchecked Sendable {
     package var size: UInt64
     /// The size of the stored bytes.
     package var compressedSize: UInt64
+
+    /// The form a directory entry read with those four fields valid records.
+    init(_ stat: zip_stat_t) {
+      method = Int32(stat.comp_method)
+      crc = stat.crc
+      size = stat.size
+      compressedSize = stat.comp_size
+    }
   }
 
   /// Opens member `name` for reading its bytes as they are stored (still compressed, and not
@@ -128,9 +136,7 @@ package final class ZipReader: @unchecked Sendable {
     let fields = zip_uint64_t(ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC | ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)
     let (index, stat) = try directoryEntry(of: name, field: fields, "compression method, CRC and sizes")
     let file = try openCompressed(index, at: memberLocation)
-    let form = StoredForm(
-      method: Int32(stat.comp_method), crc: stat.crc, size: stat.size, compressedSize: stat.comp_size)
-    return (ZipEntryStream(reader: self, file: file, location: memberLocation), form)
+    return (ZipEntryStream(reader: self, file: file, location: memberLocation), StoredForm(stat))
   }
 
   /// The index and directory entry of member `name`, whose `field` (`ZIP_STAT_…` flags, the
@@ -144,17 +150,22 @@ package final class ZipReader: @unchecked Sendable {
     let memberLocation = location.member(name)
     guard let index = index(of: name) else { throw Self.missing(name, at: memberLocation) }
     return try withArchive { archive in
-      var stat = zip_stat_t()
-      zip_stat_init(&stat)
-      guard zip_stat_index(archive, index, 0, &stat) == 0,
-        stat.valid & field == field
-      else {
+      guard let stat = Self.entry(index, in: archive, field: field) else {
         throw DeckError(
           .corrupt, at: memberLocation,
           "cannot read the member's \(what) (\(LibzipError.message(archive: archive)))")
       }
       return (index, stat)
     }
+  }
+
+  /// The directory entry of member `index` of `archive` (the lock held), when libzip reads it
+  /// with every `field` valid; nil otherwise.
+  private static func entry(_ index: zip_uint64_t, in archive: OpaquePointer, field: zip_uint64_t) -> zip_stat_t? {
+    var stat = zip_stat_t()
+    zip_stat_init(&stat)
+    guard zip_stat_index(archive, index, 0, &stat) == 0, stat.valid & field == field else { return nil }
+    return stat
   }
 
   /// The decompressed bytes of member `name`, when they are at most `limit` bytes.
@@ -244,15 +255,13 @@ package final class ZipReader: @unchecked Sendable {
   /// allocation, and libzip streams the member and finds what is wrong).
   private func wholeInflatable(_ index: zip_uint64_t, limit: Int64) -> StoredForm? {
     withArchive { archive in
-      var stat = zip_stat_t()
-      zip_stat_init(&stat)
       let fields = zip_uint64_t(
         ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC | ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_ENCRYPTION_METHOD)
-      guard zip_stat_index(archive, index, 0, &stat) == 0, stat.valid & fields == fields,
+      guard let stat = Self.entry(index, in: archive, field: fields),
         stat.comp_method == ZIP_CM_DEFLATE, stat.encryption_method == ZIP_EM_NONE,
         stat.size <= UInt64(limit), stat.comp_size <= stat.size + stat.size / 1000 + 1024
       else { return nil }
-      return StoredForm(method: Int32(stat.comp_method), crc: stat.crc, size: stat.size, compressedSize: stat.comp_size)
+      return StoredForm(stat)
     }
   }
 
