@@ -63,7 +63,9 @@ package struct DeckJSONReader: Sendable {
     // Media strings are decoded and hashed on a second thread from the moment the pass finds them,
     // and notes, cards and reviews are decoded by the pass as it meets them, up to a budget.
     let precheck = splitsArrays ? MediaPrecheck(path: path) : nil
-    defer { precheck?.stop() }
+    // Left running when media checks are deferred: it goes on hashing for the writer.
+    var precheckHandedOver = false
+    defer { if !precheckHandedOver { precheck?.stop() } }
     let decoded = DecodedElements(budgetBytes: decodingBudgetBytes)
     let sections = Section.allCases
     var syntax = try JSONSyntaxPass(
@@ -83,8 +85,10 @@ package struct DeckJSONReader: Sendable {
     file.releaseAll()
     if splitsArrays && syntax.canSplit {
       do {
-        return try readSplit(
+        let read = try readSplit(
           syntax: syntax, decoded: decoded, precheck: precheck, file: file, path: path, location: location)
+        precheckHandedOver = defersMediaChecks && !waitsForPrecheck
+        return read
       } catch is NeedsWholeDocument {
         // Fall through: the document must be judged whole.
       }
@@ -113,15 +117,16 @@ package struct DeckJSONReader: Sendable {
   }
 
   /// A mapping whose media blobs are read from the document at `path`, the set-aside ones
-  /// (if `precheck`, that of `syntax`) already decoded and hashed.
+  /// (if `precheck`, that of `syntax`) decoded and hashed on its thread.
   private func mediaMapping(
     syntax: JSONSyntaxPass, precheck: MediaPrecheck?, path: String, location: SourceLocation
   ) -> DeckJSONModelMapping {
-    DeckJSONModelMapping(location: location) { [progress, defersMediaChecks, waitsForPrecheck] index, media in
+    let lease = precheck.map(MediaPrecheck.Lease.init)
+    return DeckJSONModelMapping(location: location) { [progress, defersMediaChecks, waitsForPrecheck] index, media in
       defer { progress?.advance(.checkingMedia) }
       return try Self.blob(
-        for: media, index: index, syntax: syntax, precheck: precheck,
-        use: defersMediaChecks ? (waitsForPrecheck ? .waitThenDefer : .takeDone) : .wait, path: path,
+        for: media, index: index, syntax: syntax, precheck: precheck, lease: lease,
+        use: defersMediaChecks ? (waitsForPrecheck ? .waitThenDefer : .handOver) : .wait, path: path,
         location: location)
     }
   }
@@ -257,8 +262,6 @@ package struct DeckJSONReader: Sendable {
     if let laterDecodingError { throw DecodingErrorMessage.deckError(laterDecodingError, location: location) }
     if let meaningError { throw meaningError }
     guard let document else { return (mapping.collection, mapping.warnings) }
-    // What the second thread has not hashed by now is left to the writer (deferred checks).
-    if defersMediaChecks && !waitsForPrecheck { precheck?.stop() }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
     try mapping.mapMedia(document.media)
@@ -307,18 +310,19 @@ package struct DeckJSONReader: Sendable {
   private enum PrecheckUse {
     /// Waits for it (helping), and checks the declaration now.
     case wait
-    /// Takes it if done; the declaration is checked when the data is first read whole unless
-    /// the thread found it as declared.
-    case takeDone
-    /// As ``takeDone``, after waiting for it (the tests).
+    /// Hands the blob to the thread, which checks the declaration if it gets to the string
+    /// first; else it is checked when the data is first read whole.
+    case handOver
+    /// As ``handOver``, after waiting for it (the tests).
     case waitThenDefer
   }
 
   /// The blob of `media`, `media[index]`, checked against its declared SHA-1 and size now or,
-  /// for data left in the file and a deferring `use`, when it is first read whole.
+  /// for data left in the file and a deferring `use`, by `precheck`'s thread or when it is first
+  /// read whole (the check holds `lease`).
   private static func blob(
-    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, precheck: MediaPrecheck?, use: PrecheckUse,
-    path: String, location: SourceLocation
+    for media: MediaJSON, index: Int, syntax: JSONSyntaxPass, precheck: MediaPrecheck?, lease: MediaPrecheck.Lease?,
+    use: PrecheckUse, path: String, location: SourceLocation
   ) throws -> MediaBlob {
     var dataLocation = location
     dataLocation.jsonPath = "media[\(index)].data"
@@ -327,21 +331,17 @@ package struct DeckJSONReader: Sendable {
       let source = Base64FileRangeSource(
         path: path, offset: setAside.offset, length: setAside.length, location: dataLocation)
       if use != .wait {
-        // What the second thread has done and found as declared is kept; anything else (not
-        // done yet, not base64, not as declared) is checked by whoever reads it first, so a
-        // conversion reports it at the same point however far the thread had come.
+        // Checked by the second thread if it gets there first and finds the data as declared;
+        // anything else (not done yet, not base64, not as declared) is checked by whoever reads
+        // it first, so a conversion reports it at the same point however far the thread had come.
         let (name, declaredSize, declaredSHA1, place) = (media.name, media.size, media.sha1, dataLocation)
-        let done =
-          use == .waitThenDefer ? precheck?.fingerprint(of: number) : precheck?.fingerprintIfDone(of: number)
-        if let known = done,
-          (try? checkDeclaration(
-            name: name, size: declaredSize, sha1: declaredSHA1, actual: (known.sha1, known.size), at: place)) != nil
-        {
-          return MediaBlob(source: source, computedSHA1: known.sha1, size: known.size)
-        }
-        return MediaBlob(source: source) { sha1, size in
+        let deferred = MediaBlob(source: source) { sha1, size in
+          withExtendedLifetime(lease) {}
           try checkDeclaration(name: name, size: declaredSize, sha1: declaredSHA1, actual: (sha1, size), at: place)
         }
+        if use == .waitThenDefer { _ = precheck?.fingerprint(of: number) }
+        precheck?.attach(deferred, to: number)
+        return deferred
       }
       if let known = precheck?.fingerprint(of: number) {
         blob = MediaBlob(source: source, computedSHA1: known.sha1, size: known.size)

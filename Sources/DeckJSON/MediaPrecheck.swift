@@ -7,11 +7,18 @@ import Foundation
 /// each file's SHA-1 and size with what the document declares.
 ///
 /// Strings are taken in the order the pass finds them, one at a time, decoded chunk by chunk
-/// from the file, so memory does not grow with the media. A reader that asks for a string not
-/// done yet takes the next string nobody has started and does it itself while it waits, so the
-/// two threads share what is left. A string that does not decode is not reported from here:
-/// ``fingerprint(of:)`` returns nil for it and the reader decodes it again itself, so every
-/// error is the reader's own, at its place and in its order.
+/// from the file, so memory does not grow with the media; once the pass has found them all, the
+/// thread goes on from the last string backwards. A reader that asks for a string not done yet
+/// takes the first string nobody has started and does it itself while it waits, so the two
+/// threads share what is left from both ends. A string that does not decode is not reported
+/// from here: ``fingerprint(of:)`` returns nil for it and the reader decodes it again itself, so
+/// every error is the reader's own, at its place and in its order.
+///
+/// A reader that defers its media checks to the writer hands over the blob of each string not
+/// done by the end of reading (``attach(_:to:)``) and leaves the thread running: it records what
+/// it computes in the blob (``MediaBlob/recordComputed(sha1:size:)``), working from the last
+/// media backwards while the writer's workers read them from the first, and ends where the two
+/// meet, or when no blob it was given is left (``Lease``).
 final class MediaPrecheck: @unchecked Sendable {
   /// The SHA-1 and size of a decoded string.
   struct Fingerprint {
@@ -32,8 +39,11 @@ final class MediaPrecheck: @unchecked Sendable {
   /// The strings found so far, by set-aside number, and where each one's work is.
   private var strings: [JSONSyntaxPass.SetAside] = []
   private var slots: [Slot] = []
-  /// The first string nobody has started.
+  /// The strings nobody has started: the first one, and the one after the last.
   private var nextWaiting = 0
+  private var endWaiting = 0
+  /// The blob each string not done by the end of reading became, if it is still in use.
+  private var blobs: [Int: WeakBlob] = [:]
   /// No more strings are coming.
   private var complete = false
   /// The work is no longer wanted: the thread stops after the string it is on.
@@ -51,6 +61,7 @@ final class MediaPrecheck: @unchecked Sendable {
     condition.lock()
     strings.append(string)
     slots.append(.waiting)
+    endWaiting = strings.count
     condition.signal()
     condition.unlock()
   }
@@ -83,21 +94,45 @@ final class MediaPrecheck: @unchecked Sendable {
     return nil
   }
 
-  /// The SHA-1 and size of set-aside string `number` if its work is done; nil while it is not,
-  /// or when it did not decode. Nothing is waited for.
-  func fingerprintIfDone(of number: Int) -> Fingerprint? {
+  /// Hands over the blob set-aside string `number` became, whose declaration is still to be
+  /// checked: the string's SHA-1 and size are recorded in it (which makes the check) as soon as
+  /// they are computed, now if they are. A blob whose bytes differ from its declaration, or do
+  /// not decode, keeps its check for whoever reads it. The blob is not kept alive from here.
+  func attach(_ blob: MediaBlob, to number: Int) {
     condition.lock()
-    defer { condition.unlock() }
-    guard slots.indices.contains(number), case .done(let fingerprint) = slots[number] else { return nil }
-    return fingerprint
+    guard slots.indices.contains(number) else { return condition.unlock() }
+    if case .done(let fingerprint) = slots[number] {
+      condition.unlock()
+      if let fingerprint { Self.record(fingerprint, in: blob) }
+      return
+    }
+    blobs[number] = WeakBlob(blob: blob)
+    condition.unlock()
   }
 
-  /// Stops the thread after the string it is on and waits for it to end.
-  func stop() {
+  /// Asks the thread to stop after the string it is on, without waiting for it.
+  func cancel() {
     condition.lock()
     cancelled = true
     condition.broadcast()
     condition.unlock()
+  }
+
+  /// Waits for the thread to end on its own: when no string is left for it, or it was cancelled.
+  func waitForEnd() {
+    _ = try? work?.wait()
+  }
+
+  /// Whether the work is no longer wanted (``cancel()``, ``stop()``, or the lease let go of).
+  var isCancelled: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return cancelled
+  }
+
+  /// Stops the thread after the string it is on and waits for it to end.
+  func stop() {
+    cancel()
     _ = try? work?.wait()
   }
 
@@ -105,7 +140,7 @@ final class MediaPrecheck: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while !cancelled {
-      if let (claimed, string) = claimNext() {
+      if let (claimed, string) = complete ? claimLast() : claimNext() {
         condition.unlock()
         let fingerprint = compute(string)
         condition.lock()
@@ -120,17 +155,45 @@ final class MediaPrecheck: @unchecked Sendable {
 
   /// Takes the first string nobody has started, if any (the lock held).
   private func claimNext() -> (number: Int, string: JSONSyntaxPass.SetAside)? {
-    guard nextWaiting < strings.count else { return nil }
+    guard nextWaiting < endWaiting else { return nil }
     let number = nextWaiting
     nextWaiting += 1
     slots[number] = .started
     return (number, strings[number])
   }
 
-  /// Records the work on string `number` as done (the lock held).
+  /// Takes the last string nobody has started, if any (the lock held). A string whose blob was
+  /// checked by a read of its bytes ends the work: the writer's workers read the media front to
+  /// back, so every string before it is theirs.
+  private func claimLast() -> (number: Int, string: JSONSyntaxPass.SetAside)? {
+    guard nextWaiting < endWaiting else { return nil }
+    let number = endWaiting - 1
+    if let attached = blobs[number] {
+      guard let blob = attached.blob, blob.hasPendingCheck else {
+        endWaiting = nextWaiting
+        return nil
+      }
+    }
+    endWaiting -= 1
+    slots[number] = .started
+    return (number, strings[number])
+  }
+
+  /// Records the work on string `number` as done, and in its blob if it has one (the lock held;
+  /// it is let go of while the blob records it).
   private func finish(_ number: Int, _ fingerprint: Fingerprint?) {
     slots[number] = .done(fingerprint)
     condition.broadcast()
+    guard let blob = blobs.removeValue(forKey: number)?.blob, let fingerprint else { return }
+    condition.unlock()
+    Self.record(fingerprint, in: blob)
+    condition.lock()
+  }
+
+  /// Records `fingerprint` in `blob`, making its check; a blob whose declaration differs keeps
+  /// its check, which whoever reads it then makes and reports.
+  private static func record(_ fingerprint: Fingerprint, in blob: MediaBlob) {
+    try? blob.recordComputed(sha1: fingerprint.sha1, size: fingerprint.size)
   }
 
   /// Decodes and hashes `string` (no lock held).
@@ -138,5 +201,23 @@ final class MediaPrecheck: @unchecked Sendable {
     let source = Base64FileRangeSource(
       path: path, offset: string.offset, length: string.length, location: SourceLocation(file: path))
     return (try? MediaBlob(source: source).fingerprint()).map { Fingerprint(sha1: $0.sha1, size: $0.size) }
+  }
+}
+
+extension MediaPrecheck {
+  /// A blob handed over, not kept alive by the handing over.
+  private struct WeakBlob {
+    weak var blob: MediaBlob?
+  }
+
+  /// Keeps the thread's work wanted while something holds it: the checks of the blobs a
+  /// deferring reader hands over hold it, so the thread is cancelled once none of them is left
+  /// to make (all made, or the collection let go of).
+  final class Lease: @unchecked Sendable {
+    private let precheck: MediaPrecheck
+
+    init(_ precheck: MediaPrecheck) { self.precheck = precheck }
+
+    deinit { precheck.cancel() }
   }
 }

@@ -67,4 +67,25 @@ struct DeferredCheckReaderTests {
     #expect(!file.blob.hasPendingCheck)
     #expect(try file.blob.data() == Data(String(repeating: "ABC", count: 2000).utf8))
   }
+
+  @Test("the second thread goes on after reading, and checks what it finds as declared without a read")
+  func threadGoesOn() throws {
+    // Large enough that the thread is still hashing when the reader returns.
+    let bytes = Data((0..<(1 << 21)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
+    let sha1 = SHA1.hex(SHA1.digest(bytes))
+    let entry = "\"sha1\": \"\(sha1)\", \"size\": \(bytes.count), \"data\": \"\(bytes.base64EncodedString())\"}"
+    let entries = (0..<40).map { "{\"name\": \"f\($0).bin\", " + entry }
+    let json =
+      "{\(JSONErrorTests.valid), \(JSONErrorTests.basic), \"notes\": [], \"media\": [\(entries.joined(separator: ", "))]}"
+    let scratch = try TemporaryDirectory()
+    let (_, collection) = try Self.read(json, waits: false, in: scratch)
+    #expect(collection.media.count == 40)
+    // Nothing reads the blobs here: the thread records each one's fingerprint, making its check.
+    let deadline = Date().addingTimeInterval(60)
+    while collection.media.contains(where: \.blob.hasPendingCheck) && Date() < deadline { usleep(2_000) }
+    for file in collection.media {
+      #expect(!file.blob.hasPendingCheck, "\(file.name)")
+      #expect(file.blob.computedFingerprint.map { SHA1.hex($0.sha1) } == sha1, "\(file.name)")
+    }
+  }
 }

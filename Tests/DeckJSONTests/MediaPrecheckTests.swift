@@ -62,4 +62,78 @@ struct MediaPrecheckTests {
     precheck.stop()
     #expect(precheck.fingerprint(of: 11) == nil)
   }
+
+  /// A blob over string `string` of the file at `path` whose check compares with `bytes`
+  /// (failing for a broken string), holding `lease` as a deferring reader's blobs do.
+  static func deferredBlob(
+    _ string: JSONSyntaxPass.SetAside, bytes: Data?, path: String, lease: MediaPrecheck.Lease?
+  ) -> MediaBlob {
+    let expected = bytes.map { (SHA1.digest($0), Int64($0.count)) }
+    let source = Base64FileRangeSource(
+      path: path, offset: string.offset, length: string.length, location: SourceLocation(file: path))
+    return MediaBlob(source: source) { sha1, size in
+      withExtendedLifetime(lease) {}
+      guard let expected, expected.0 == sha1, expected.1 == size else {
+        throw DeckError(.corrupt, at: SourceLocation(file: path), "not as declared")
+      }
+    }
+  }
+
+  @Test("blobs handed over are checked by the thread, after the reader is done with it; broken ones stay pending")
+  func handedOverBlobs() throws {
+    let (path, scratch, strings) = try Self.strings(count: 24)
+    _ = scratch
+    let precheck = MediaPrecheck(path: path)
+    for (string, _) in strings { precheck.add(string) }
+    // Some strings are done before their blob is handed over, some after.
+    _ = precheck.fingerprint(of: 3)
+    let blobs = strings.map { Self.deferredBlob($0.0, bytes: $0.1, path: path, lease: nil) }
+    for (number, blob) in blobs.enumerated() { precheck.attach(blob, to: number) }
+    precheck.finishAdding()
+    precheck.waitForEnd()
+    for (number, (blob, (_, bytes))) in zip(blobs, strings).enumerated() {
+      if let bytes {
+        #expect(!blob.hasPendingCheck, "string \(number)")
+        #expect(blob.computedFingerprint.map { SHA1.hex($0.sha1) } == SHA1.hex(SHA1.digest(bytes)), "string \(number)")
+      } else {
+        #expect(blob.hasPendingCheck, "string \(number): left for its reader to report")
+        #expect(throws: DeckError.self) { try blob.data() }
+      }
+    }
+  }
+
+  @Test("going backwards, the thread ends on its own where reads have checked the blobs")
+  func endsWhereReadsAre() throws {
+    let (path, scratch, strings) = try Self.strings(count: 30)
+    _ = scratch
+    // Every string good, so that a read checks the blob.
+    let good = strings.enumerated().filter { $0.element.1 != nil }.map(\.element)
+    let precheck = MediaPrecheck(path: path)
+    let blobs = good.map { Self.deferredBlob($0.0, bytes: $0.1, path: path, lease: nil) }
+    // The writer's workers have read the first ten already.
+    for blob in blobs.prefix(10) { _ = try blob.data() }
+    for (string, _) in good { precheck.add(string) }
+    for (number, blob) in blobs.enumerated() { precheck.attach(blob, to: number) }
+    precheck.finishAdding()
+    precheck.waitForEnd()
+    #expect(!precheck.isCancelled, "it ended on its own")
+    // Those after the ten are the thread's (some done before the list was complete).
+    for (number, blob) in blobs.enumerated() { #expect(!blob.hasPendingCheck, "string \(number)") }
+    #expect(try precheck.fingerprint(of: 15).map { SHA1.hex($0.sha1) } == blobs[15].sha1Hex())
+  }
+
+  @Test("once no handed-over blob is left, the thread is cancelled")
+  func leaseLetGo() throws {
+    let (path, scratch, strings) = try Self.strings(count: 40)
+    _ = scratch
+    let precheck = MediaPrecheck(path: path)
+    defer { precheck.stop() }
+    do {
+      let lease = MediaPrecheck.Lease(precheck)
+      let blobs = strings.map { Self.deferredBlob($0.0, bytes: $0.1, path: path, lease: lease) }
+      for (number, blob) in blobs.enumerated() { precheck.attach(blob, to: number) }
+      #expect(!precheck.isCancelled)
+    }
+    #expect(precheck.isCancelled)
+  }
 }
