@@ -24,6 +24,9 @@ package struct DeckJSONReader: Sendable {
   /// Whether notes, cards and reviews are decoded one at a time (false decodes the document
   /// whole, as the tests compare).
   var splitsArrays = true
+  /// Whether the second half of each of those arrays is decoded on a second thread during the
+  /// syntax pass (``SecondHalfDecoding``; the tests compare with the pass alone).
+  var decodesSecondHalf = true
   /// How many bytes of JSON text the syntax pass decodes elements from ahead of the reader
   /// (``DecodedElements``); the tests make it small.
   var decodingBudgetBytes = DecodedElements.defaultBudgetBytes
@@ -67,6 +70,9 @@ package struct DeckJSONReader: Sendable {
     var precheckHandedOver = false
     defer { if !precheckHandedOver { precheck?.stop() } }
     let decoded = DecodedElements(budgetBytes: decodingBudgetBytes)
+    // The second half of each array is decoded on a second thread while the pass does the first.
+    let secondHalf = splitsArrays && decodesSecondHalf ? SecondHalfDecoding(file: file) : nil
+    defer { secondHalf?.stop() }
     let sections = Section.allCases
     var syntax = try JSONSyntaxPass(
       bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : [],
@@ -79,7 +85,15 @@ package struct DeckJSONReader: Sendable {
         let found = JSONElementDecoder.element(sections[key], in: bytes, at: start, fieldNames: &decoded.fieldNames)
         decoded.add(found?.element, to: sections[key], textBytes: (found?.end ?? start) - start)
         return found?.end
+      },
+      decodedAhead: { key, start in
+        guard let secondHalf, !decoded.isFull,
+          let ahead = secondHalf.take(sections[key], at: start, budgetBytes: decoded.budgetLeft)
+        else { return nil }
+        for element in ahead { decoded.add(element.element, to: sections[key], textBytes: element.range.count) }
+        return ahead.map(\.range)
       })
+    secondHalf?.stop()
     precheck?.finishAdding()
     progress?.finish(.checkingJSON)
     file.releaseAll()

@@ -42,6 +42,9 @@ final class DecodedElements {
   /// records nothing more (an element never recorded is one not decoded).
   var isFull: Bool { decodedTextBytes >= budgetBytes }
 
+  /// How many more bytes of JSON text the budget allows.
+  var budgetLeft: Int { budgetBytes - decodedTextBytes }
+
   /// Records the next element of `section`, which took `textBytes` of JSON text: `element` when
   /// decoded, nil when only checked.
   func add(_ element: JSONElementDecoder.Element?, to section: DeckJSONReader.Section, textBytes: Int) {

@@ -65,6 +65,8 @@ struct JSONSyntaxPass {
   private let settingAside: ((SetAside) -> Void)?
   /// Decodes an element of a split array in place of the pass, when it can (see the initializer).
   private let decodingElement: ((_ key: Int, _ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int?)?
+  /// Gives the elements of a split array decoded elsewhere from a start on (see the initializer).
+  private let decodedAhead: ((_ key: Int, _ start: Int) -> [Range<Int>]?)?
   private var nextReport = 0
   private static let reportStep = 8 << 20
 
@@ -75,12 +77,16 @@ struct JSONSyntaxPass {
   /// key in `splitting`, the bytes and the element's start: it returns where the element ends
   /// when it has decoded it, having checked it as strictly as this pass would (or nil, and this
   /// pass checks the element). An element is thus read once, not checked here and decoded later.
+  /// Before that, `decodedAhead` is asked, with the same key and start, for elements decoded
+  /// elsewhere from there on, as strictly: the pass then takes their ranges as its elements and
+  /// goes on after the last.
   ///
   /// - Throws: ``DeckError`` at the line and column of the first syntax error, with the text there.
   init(
     bytes: UnsafeRawBufferPointer, location: SourceLocation, splitting: [String] = [],
     reached: ((Int) -> Void)? = nil, settingAside: ((SetAside) -> Void)? = nil,
-    decodingElement: ((_ key: Int, _ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int?)? = nil
+    decodingElement: ((_ key: Int, _ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int?)? = nil,
+    decodedAhead: ((_ key: Int, _ start: Int) -> [Range<Int>]?)? = nil
   ) throws {
     self.bytes = bytes
     self.location = location
@@ -88,6 +94,7 @@ struct JSONSyntaxPass {
     self.reached = reached
     self.settingAside = settingAside
     self.decodingElement = decodingElement
+    self.decodedAhead = decodedAhead
     self.placeholderPrefix = "\u{0}" + UUID().uuidString + ":"
     reduced.reserveCapacity(min(bytes.count, splitting.isEmpty ? 1 << 24 : 1 << 20))
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte order mark
@@ -171,6 +178,16 @@ struct JSONSyntaxPass {
     suspended = true
     try list(closing: UInt8(ascii: "]"), orElse: .expectedCommaOrBracket) { pass in
       let start = pass.index
+      if let ranges = pass.decodedAhead?(keyNumber, start), let last = ranges.last {
+        for range in ranges {
+          found.offsets.append(range.lowerBound)
+          found.lengths.append(Int32(clamping: range.count))
+          if range.count > Int(Int32.max) { pass.canSplit = false }
+        }
+        pass.index = last.upperBound
+        pass.reportIfDue()
+        return
+      }
       if let end = pass.decodingElement?(keyNumber, pass.bytes, start) {
         pass.index = end
         pass.reportIfDue()
