@@ -24,9 +24,10 @@ package struct DeckJSONReader: Sendable {
   /// Whether notes, cards and reviews are decoded one at a time (false decodes the document
   /// whole, as the tests compare).
   var splitsArrays = true
-  /// Whether the second half of each of those arrays is decoded on a second thread during the
-  /// syntax pass (``SecondHalfDecoding``; the tests compare with the pass alone).
-  var decodesSecondHalf = true
+  /// Whether a second thread decodes some of those elements: the second half of each array
+  /// during the syntax pass (``SecondHalfDecoding``), and a share of what the pass left past its
+  /// budget while the reader maps it (``LeftElementsDecoding``). The tests compare with one thread.
+  var decodesOnSecondThread = true
   /// How many bytes of JSON text the syntax pass decodes elements from ahead of the reader
   /// (``DecodedElements``); the tests make it small.
   var decodingBudgetBytes = DecodedElements.defaultBudgetBytes
@@ -71,7 +72,7 @@ package struct DeckJSONReader: Sendable {
     defer { if !precheckHandedOver { precheck?.stop() } }
     let decoded = DecodedElements(budgetBytes: decodingBudgetBytes)
     // The second half of each array is decoded on a second thread while the pass does the first.
-    let secondHalf = splitsArrays && decodesSecondHalf ? SecondHalfDecoding(file: file) : nil
+    let secondHalf = splitsArrays && decodesOnSecondThread ? SecondHalfDecoding(file: file) : nil
     defer { secondHalf?.stop() }
     let sections = Section.allCases
     var syntax = try JSONSyntaxPass(
@@ -230,6 +231,16 @@ package struct DeckJSONReader: Sendable {
     mapping.reserve(
       notes: syntax.elements["notes"]?.count ?? 0, cards: syntax.elements["cards"]?.count ?? 0,
       reviews: syntax.elements["reviews"]?.count ?? 0)
+    // What the pass left undecoded is decoded a chunk at a time on a second thread as well.
+    var elements: [Section: JSONSyntaxPass.Elements] = [:]
+    var leftFrom: [Section: Int] = [:]
+    for section in Section.allCases {
+      elements[section] = syntax.elements[section.key]
+      leftFrom[section] = decoded.recordedCount(section)
+    }
+    let left =
+      decodesOnSecondThread ? LeftElementsDecoding(file: file, elements: elements, leftFrom: leftFrom) : nil
+    defer { left?.stop() }
     for section in Section.allCases {
       if let pending = laterDecodingError, Self.rank(of: pending) <= Self.rank(of: section.key) {
         throw DecodingErrorMessage.deckError(pending, location: location)
@@ -245,17 +256,17 @@ package struct DeckJSONReader: Sendable {
           switch section {
           case .notes:
             let note =
-              try decoded.takeNote(index)
+              try decoded.takeNote(index) ?? left?.takeNote(index)
               ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.note)
             if map { try mapping.add(note: note, index: index) }
           case .cards:
             let card =
-              try decoded.takeCard(index)
+              try decoded.takeCard(index) ?? left?.takeCard(index)
               ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.card)
             if map { try mapping.add(card: card, index: index) }
           case .reviews:
             let review =
-              try decoded.takeReview(index)
+              try decoded.takeReview(index) ?? left?.takeReview(index)
               ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.review)
             if map { mapping.add(review: review, index: index) }
           }

@@ -59,6 +59,16 @@ final class DecodedElements {
     }
   }
 
+  /// How many elements of `section` the pass recorded (decoded, or only checked before its
+  /// budget was spent): those from here on it left to the reader.
+  func recordedCount(_ section: DeckJSONReader.Section) -> Int {
+    switch section {
+    case .notes: notes.count
+    case .cards: cards.count
+    case .reviews: reviews.count
+    }
+  }
+
   /// Note `index`, if the pass decoded it; each is given once.
   func takeNote(_ index: Int) -> NoteJSON? { notes.take(index) }
   /// Card `index`, if the pass decoded it; each is given once.
@@ -71,11 +81,15 @@ final class DecodedElements {
     private var chunks: [Chunk<Element>?] = []
     private static var size: Int { 4096 }
 
+    /// How many were appended.
+    private(set) var count = 0
+
     mutating func append(_ element: Element?) {
       if chunks.isEmpty || chunks[chunks.count - 1]?.count == Self.size {
         chunks.append(Chunk(capacity: Self.size))
       }
       chunks[chunks.count - 1]?.append(element)
+      count += 1
     }
 
     mutating func take(_ index: Int) -> Element? {

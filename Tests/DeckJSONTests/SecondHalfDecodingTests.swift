@@ -47,10 +47,14 @@ struct SecondHalfDecodingTests {
     return path
   }
 
-  /// Reads `path` with the second thread or without, or whole; the error with its place.
-  static func read(_ path: String, secondHalf: Bool = true, whole: Bool = false) -> Result<DeckCollection, DeckError> {
+  /// Reads `path` with the second thread or without, or whole, the pass decoding elements from
+  /// at most `budgetBytes` of text; the error with its place.
+  static func read(
+    _ path: String, secondHalf: Bool = true, whole: Bool = false, budgetBytes: Int = DecodedElements.defaultBudgetBytes
+  ) -> Result<DeckCollection, DeckError> {
     var reader = DeckJSONReader()
-    reader.decodesSecondHalf = secondHalf
+    reader.decodesOnSecondThread = secondHalf
+    reader.decodingBudgetBytes = budgetBytes
     reader.splitsArrays = !whole
     do {
       return .success(try reader.read(path: path).collection)
@@ -61,9 +65,11 @@ struct SecondHalfDecodingTests {
     }
   }
 
-  static func expectSameReads(_ path: String, _ comment: Comment) {
-    let withThread = read(path)
-    let alone = read(path, secondHalf: false)
+  static func expectSameReads(
+    _ path: String, _ comment: Comment, budgetBytes: Int = DecodedElements.defaultBudgetBytes
+  ) {
+    let withThread = read(path, budgetBytes: budgetBytes)
+    let alone = read(path, secondHalf: false, budgetBytes: budgetBytes)
     let whole = read(path, whole: true)
     #expect(String(describing: withThread) == String(describing: alone), comment)
     switch (withThread, whole) {
@@ -157,8 +163,10 @@ struct SecondHalfDecodingTests {
     ("a note naming no note type", "\"noteType\": ", "\"noteType\": 4242, \"y\": "),
   ]
 
-  @Test("a problem in the second half is reported as the pass alone reports it", arguments: damages.indices)
-  func damagedSecondHalf(number: Int) throws {
+  @Test(
+    "a problem in the second half, or in what the pass left past its budget, is reported as the pass alone reports it",
+    arguments: damages.indices, [DecodedElements.defaultBudgetBytes, 0, 60_000])
+  func damagedSecondHalf(number: Int, budgetBytes: Int) throws {
     let (name, find, replacement) = Self.damages[number]
     let scratch = try TemporaryDirectory()
     let path = try Self.document(copies: 100, in: scratch)
@@ -171,6 +179,44 @@ struct SecondHalfDecodingTests {
     let place = try #require(text.range(of: find, range: from..<notesEnd))
     text.replaceSubrange(place, with: replacement)
     try text.write(toFile: path, atomically: true, encoding: .utf8)
-    Self.expectSameReads(path, "\(name)")
+    Self.expectSameReads(path, "\(name)", budgetBytes: budgetBytes)
+  }
+
+  @Test("past the pass's budget, a writer-made deck reads the same", arguments: [0, 60_000])
+  func leftByThePass(budgetBytes: Int) throws {
+    let scratch = try TemporaryDirectory()
+    let path = try Self.document(copies: 300, in: scratch)
+    Self.expectSameReads(path, "budget \(budgetBytes)", budgetBytes: budgetBytes)
+  }
+
+  @Test("the elements the pass left are decoded a chunk at a time by the thread or the reader, in order")
+  func leftChunks() throws {
+    let scratch = try TemporaryDirectory()
+    let path = try Self.document(copies: 300, in: scratch)
+    let file = try MappedFile(path: path, location: SourceLocation(file: path))
+    let syntax = try JSONSyntaxPass(
+      bytes: file.bytes, location: SourceLocation(file: path), splitting: ["notes", "cards", "reviews"])
+    let notes = try #require(syntax.elements["notes"])
+    #expect(notes.count > 4 * LeftElementsDecoding.chunkLength)
+    let left = LeftElementsDecoding(file: file, elements: [.notes: notes], leftFrom: [.notes: 100])
+    defer { left.stop() }
+    // Before the reader starts, the thread decodes as far ahead as it may.
+    let deadline = Date().addingTimeInterval(60)
+    while left.chunksDecodedByThread < LeftElementsDecoding.chunksAhead + 1 && Date() < deadline { usleep(1_000) }
+    var byThread = 0
+    var names: [String] = []
+    for index in 0..<notes.count {
+      let taken = left.takeNote(index)
+      if index < 100 { #expect(taken == nil, "not left by the pass: \(index)") }
+      guard let taken else { continue }
+      byThread += 1
+      let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[notes.range(index)])
+      guard case .note(let expected) = JSONElementDecoder.element(.notes, checked: bytes, fieldNames: &names) else {
+        Issue.record("note \(index) does not decode")
+        continue
+      }
+      #expect(taken == expected, "note \(index)")
+    }
+    #expect(byThread >= (LeftElementsDecoding.chunksAhead + 1) * LeftElementsDecoding.chunkLength)
   }
 }

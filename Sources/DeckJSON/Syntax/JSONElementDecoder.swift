@@ -14,9 +14,9 @@ import JSONCore
 /// error are judged exactly as before.
 ///
 /// It reads an element in one of two ways:
-/// * ``note(_:)``, ``card(_:)`` and ``review(_:)`` take an element that ``JSONSyntaxPass`` has
-///   checked (its grammar and its UTF-8);
-/// * ``element(_:in:at:)`` takes one the pass has not checked, during the pass: it then checks
+/// * ``note(_:)``, ``card(_:)``, ``review(_:)`` and ``element(_:checked:fieldNames:)`` take an
+///   element that ``JSONSyntaxPass`` has checked (its grammar and its UTF-8);
+/// * ``element(_:in:at:fieldNames:)`` takes one the pass has not checked, during the pass: it then checks
 ///   what it accepts as strictly as the pass would (no control character or broken UTF-8 in a
 ///   string, no leading zero, nothing it would skip unread), so that an element it decodes
 ///   needs no other check, and leaves everything else to the pass.
@@ -45,6 +45,24 @@ enum JSONElementDecoder {
     case .reviews: element = review(&cursor).map { .review($0) }
     }
     return element.map { ($0, cursor.index) }
+  }
+
+  /// The element of `section` that is all of `bytes`, which the syntax pass has checked; nil
+  /// when not sure. `fieldNames` as in ``element(_:in:at:fieldNames:)``.
+  static func element(
+    _ section: DeckJSONReader.Section, checked bytes: UnsafeRawBufferPointer, fieldNames: inout [String]
+  ) -> Element? {
+    var cursor = Cursor(bytes, at: 0, checking: false)
+    cursor.fieldNames = fieldNames
+    defer { fieldNames = cursor.fieldNames }
+    let element: Element?
+    switch section {
+    case .notes: element = note(&cursor).map { .note($0) }
+    case .cards: element = card(&cursor).map { .card($0) }
+    case .reviews: element = review(&cursor).map { .review($0) }
+    }
+    guard let element, cursor.isAtEnd else { return nil }
+    return element
   }
 
   /// The note that is all of `bytes`, which the syntax pass has checked.
