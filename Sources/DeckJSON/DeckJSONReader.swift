@@ -24,6 +24,10 @@ package struct DeckJSONReader: Sendable {
   /// Whether notes, cards and reviews are decoded one at a time (false decodes the document
   /// whole, as the tests compare).
   var splitsArrays = true
+  /// Whether the syntax pass takes the length of a media `data` string from the `size` its
+  /// entry declares before it, not reading the string (``JSONSyntaxPass``), the text being
+  /// checked on the second thread instead (the tests compare with reading every byte).
+  var takesDeclaredLengths = true
   /// Whether a second thread decodes some of those elements: the second half of each array
   /// during the syntax pass (``SecondHalfDecoding``), and a share of what the pass left past its
   /// budget while the reader maps it (``LeftElementsDecoding``). The tests compare with one thread.
@@ -61,15 +65,50 @@ package struct DeckJSONReader: Sendable {
   ///   shape with the JSON path of the first problem and what was expected there; an unknown
   ///   format version by number; media whose data does not match its SHA-1 or size.
   package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
-    let location = SourceLocation(file: path)
-    let file = try MappedFile(path: path, location: location)
-    progress?.start(.checkingJSON, total: Int64(file.bytes.count))
-    // Media strings are decoded and hashed on a second thread from the moment the pass finds them,
-    // and notes, cards and reviews are decoded by the pass as it meets them, up to a budget.
+    do {
+      return try read(path: path, takingDeclaredLengths: takesDeclaredLengths && splitsArrays)
+    } catch is DeclaredLengthsWrong {
+      // A media string the pass did not read is not what it would have read: read it all.
+      return try read(path: path, takingDeclaredLengths: false)
+    }
+  }
+
+  /// Thrown when a media string whose length the pass took from its declared size turns out
+  /// not to be plain text (``JSONSyntaxPass/isPlainText(_:)``): nothing read can be kept.
+  private struct DeclaredLengthsWrong: Error {}
+
+  /// Reads the document at `path`, taking the length of media strings from their declared sizes
+  /// when `takingDeclaredLengths`: before anything read is kept (or a problem reported), the
+  /// text of those strings is checked, and ``DeclaredLengthsWrong`` thrown if one is not plain.
+  private func read(path: String, takingDeclaredLengths: Bool) throws -> (
+    collection: DeckCollection, warnings: [Diagnostic]
+  ) {
+    // Media strings are decoded and hashed on a second thread from the moment the pass finds them.
     let precheck = splitsArrays ? MediaPrecheck(path: path) : nil
     // Left running when media checks are deferred: it goes on hashing for the writer.
     var precheckHandedOver = false
     defer { if !precheckHandedOver { precheck?.stop() } }
+    let checksLengths = takingDeclaredLengths && precheck != nil
+    do {
+      let read = try readOnce(path: path, precheck: precheck, takingDeclaredLengths: checksLengths)
+      if checksLengths, precheck?.declaredLengthsHold() == false { throw DeclaredLengthsWrong() }
+      precheckHandedOver = read.handsOverPrecheck
+      return read.result
+    } catch let error where !(error is DeclaredLengthsWrong) {
+      if checksLengths, precheck?.declaredLengthsHold() == false { throw DeclaredLengthsWrong() }
+      throw error
+    }
+  }
+
+  /// One reading of the document at `path` (see ``read(path:takingDeclaredLengths:)``), and
+  /// whether `precheck` is to be left running for the writer.
+  private func readOnce(path: String, precheck: MediaPrecheck?, takingDeclaredLengths: Bool) throws -> (
+    result: (collection: DeckCollection, warnings: [Diagnostic]), handsOverPrecheck: Bool
+  ) {
+    let location = SourceLocation(file: path)
+    let file = try MappedFile(path: path, location: location)
+    progress?.start(.checkingJSON, total: Int64(file.bytes.count))
+    // Notes, cards and reviews are decoded by the pass as it meets them, up to a budget.
     let decoded = DecodedElements(budgetBytes: decodingBudgetBytes)
     // The second half of each array is decoded on a second thread while the pass does the first.
     let secondHalf = splitsArrays && decodesOnSecondThread ? SecondHalfDecoding(file: file) : nil
@@ -93,7 +132,7 @@ package struct DeckJSONReader: Sendable {
         else { return nil }
         for element in ahead { decoded.add(element.element, to: sections[key], textBytes: element.range.count) }
         return ahead.map(\.range)
-      })
+      }, takingDeclaredLengths: takingDeclaredLengths)
     secondHalf?.stop()
     precheck?.finishAdding()
     progress?.finish(.checkingJSON)
@@ -102,8 +141,7 @@ package struct DeckJSONReader: Sendable {
       do {
         let read = try readSplit(
           syntax: syntax, decoded: decoded, precheck: precheck, file: file, path: path, location: location)
-        precheckHandedOver = defersMediaChecks && !waitsForPrecheck
-        return read
+        return (read, defersMediaChecks && !waitsForPrecheck)
       } catch is NeedsWholeDocument {
         // Fall through: the document must be judged whole.
       }
@@ -128,7 +166,9 @@ package struct DeckJSONReader: Sendable {
     }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
-    return try mediaMapping(syntax: syntax, precheck: nil, path: path, location: location).collection(from: document)
+    return (
+      try mediaMapping(syntax: syntax, precheck: nil, path: path, location: location).collection(from: document), false
+    )
   }
 
   /// A mapping whose media blobs are read from the document at `path`, the set-aside ones

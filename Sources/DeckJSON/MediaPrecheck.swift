@@ -14,6 +14,11 @@ import Foundation
 /// from here: ``fingerprint(of:)`` returns nil for it and the reader decodes it again itself, so
 /// every error is the reader's own, at its place and in its order.
 ///
+/// A string whose length the pass took from its declared size, unread
+/// (``JSONSyntaxPass/SetAside/lengthDeclared``), is first checked to be plain text, before any
+/// hashing: the reader asks whether all were (``declaredLengthsHold()``) before it keeps
+/// anything it read, and reads the document again without declared lengths if one was not.
+///
 /// A reader that defers its media checks to the writer hands over the blob of each string not
 /// done by the end of reading (``attach(_:to:)``) and leaves the thread running: it records what
 /// it computes in the blob (``MediaBlob/recordComputed(sha1:size:)``), working from the last
@@ -42,6 +47,12 @@ final class MediaPrecheck: @unchecked Sendable {
   /// The strings nobody has started: the first one, and the one after the last.
   private var nextWaiting = 0
   private var endWaiting = 0
+  /// The strings whose text is to be checked, by number; the first nobody has started; how many
+  /// are being checked; whether one was found not to be plain text.
+  private var unchecked: [Int] = []
+  private var nextUnchecked = 0
+  private var checking = 0
+  private var textFailed = false
   /// The blob each string not done by the end of reading became, if it is still in use.
   private var blobs: [Int: WeakBlob] = [:]
   /// No more strings are coming.
@@ -62,6 +73,7 @@ final class MediaPrecheck: @unchecked Sendable {
     strings.append(string)
     slots.append(.waiting)
     endWaiting = strings.count
+    if string.lengthDeclared { unchecked.append(strings.count - 1) }
     condition.signal()
     condition.unlock()
   }
@@ -118,6 +130,25 @@ final class MediaPrecheck: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// Whether every string whose length was declared is plain text, as the pass would have read
+  /// it: checks those nobody has started itself and waits for the rest (even after ``stop()``).
+  func declaredLengthsHold() -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      if let number = claimUnchecked() {
+        condition.unlock()
+        let plain = checkText(strings[number])
+        condition.lock()
+        finishChecking(plain)
+      } else if checking > 0 {
+        condition.wait()
+      } else {
+        return !textFailed
+      }
+    }
+  }
+
   /// Waits for the thread to end on its own: when no string is left for it, or it was cancelled.
   func waitForEnd() {
     _ = try? work?.wait()
@@ -140,7 +171,12 @@ final class MediaPrecheck: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while !cancelled {
-      if let (claimed, string) = complete ? claimLast() : claimNext() {
+      if let number = claimUnchecked() {
+        condition.unlock()
+        let plain = checkText(strings[number])
+        condition.lock()
+        finishChecking(plain)
+      } else if let (claimed, string) = complete ? claimLast() : claimNext() {
         condition.unlock()
         let fingerprint = compute(string)
         condition.lock()
@@ -151,6 +187,43 @@ final class MediaPrecheck: @unchecked Sendable {
         condition.wait()
       }
     }
+  }
+
+  /// Takes the first string whose text nobody has started checking, if any (the lock held).
+  private func claimUnchecked() -> Int? {
+    guard !textFailed, nextUnchecked < unchecked.count else { return nil }
+    nextUnchecked += 1
+    checking += 1
+    return unchecked[nextUnchecked - 1]
+  }
+
+  /// Records a check of a string's text (the lock held).
+  private func finishChecking(_ plain: Bool) {
+    checking -= 1
+    if !plain { textFailed = true }
+    condition.broadcast()
+  }
+
+  /// Whether the text of `string` is plain (``JSONSyntaxPass/isPlainText(_:)``), read with
+  /// `pread` in chunks (no lock held); false when it cannot be read.
+  private func checkText(_ string: JSONSyntaxPass.SetAside) -> Bool {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    let chunk = 1 << 20
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
+    defer { buffer.deallocate() }
+    var position = string.offset
+    var left = string.length
+    while left > 0 {
+      let count = pread(descriptor, buffer.baseAddress, min(left, chunk), off_t(position))
+      guard count > 0, JSONSyntaxPass.isPlainText(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else {
+        return false
+      }
+      position += count
+      left -= count
+    }
+    return true
   }
 
   /// Takes the first string nobody has started, if any (the lock held).

@@ -22,6 +22,9 @@ struct JSONSyntaxPass {
   struct SetAside: Equatable {
     var offset: Int
     var length: Int
+    /// Whether its length was taken from the `size` its object declares, its text not read:
+    /// the text must still be checked (``isPlainText(_:)``).
+    var lengthDeclared = false
   }
 
   /// The elements of a split array: where each starts in the file and how many bytes it has.
@@ -34,6 +37,14 @@ struct JSONSyntaxPass {
 
   /// Strings shorter than this are kept in the reduced document.
   static let setAsideThreshold = 4096
+
+  /// Whether `text`, a set-aside string's content whose length was declared, is what the pass
+  /// would have read as that string: printable ASCII without quote or backslash (all base64 is).
+  /// Anything else, even a string JSON allows, makes the reader read the document again without
+  /// taking declared lengths.
+  static func isPlainText(_ text: UnsafeRawBufferPointer) -> Bool {
+    JSONBytes.plainRunEnd(text, from: 0) == text.count
+  }
 
   /// The document with the set-aside strings replaced by placeholders.
   private(set) var reduced: [UInt8] = []
@@ -53,6 +64,12 @@ struct JSONSyntaxPass {
   private var depth = 0
   /// Where the content of the most recent key is in `bytes`.
   private var lastKey: Range<Int> = 0..<0
+  /// Whether a `data` string's length is taken from its object's `size`, without reading it.
+  private let takesDeclaredLengths: Bool
+  /// Where the innermost object being read starts.
+  private var currentObject = -1
+  /// The `size` declared in an object (by where the object starts), the last one read.
+  private var declaredSize: (object: Int, bytes: Int)?
   private static let maximumDepth = 512
   /// The keys whose top-level arrays are split, as bytes.
   private let splitting: [[UInt8]]
@@ -86,8 +103,10 @@ struct JSONSyntaxPass {
     bytes: UnsafeRawBufferPointer, location: SourceLocation, splitting: [String] = [],
     reached: ((Int) -> Void)? = nil, settingAside: ((SetAside) -> Void)? = nil,
     decodingElement: ((_ key: Int, _ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int?)? = nil,
-    decodedAhead: ((_ key: Int, _ start: Int) -> [Range<Int>]?)? = nil
+    decodedAhead: ((_ key: Int, _ start: Int) -> [Range<Int>]?)? = nil,
+    takingDeclaredLengths: Bool = false
   ) throws {
+    self.takesDeclaredLengths = takingDeclaredLengths
     self.bytes = bytes
     self.location = location
     self.splitting = splitting.map { Array($0.utf8) }
@@ -145,6 +164,9 @@ struct JSONSyntaxPass {
   }
 
   private mutating func object() throws {
+    let outer = currentObject
+    currentObject = index
+    defer { currentObject = outer }
     try list(closing: UInt8(ascii: "}"), orElse: .expectedCommaOrBrace) {
       guard $0.peek(UInt8(ascii: "\"")) else { throw $0.error(.expectedKey) }
       try $0.string(isKey: true)
@@ -233,6 +255,7 @@ struct JSONSyntaxPass {
   }
 
   private mutating func string(isKey: Bool) throws {
+    if !isKey, takesDeclaredLengths, takeDeclaredLength() { return }
     let start = index
     index += 1
     var hasEscape = false
@@ -254,12 +277,7 @@ struct JSONSyntaxPass {
       if hasEscape && depth == 1 && !splitting.isEmpty { canSplit = false }
       append(start..<index)
     } else if !suspended, !hasEscape, contentLength >= Self.setAsideThreshold, lastKeyIs(Self.dataKey) {
-      reduced.append(contentsOf: Array("\"".utf8))
-      reduced.append(contentsOf: Array("\\u0000".utf8))
-      reduced.append(contentsOf: Array(placeholder(setAside.count).dropFirst().utf8))
-      reduced.append(UInt8(ascii: "\""))
-      setAside.append(SetAside(offset: contentStart, length: contentLength))
-      settingAside?(SetAside(offset: contentStart, length: contentLength))
+      putAside(SetAside(offset: contentStart, length: contentLength))
     } else {
       append(start..<index)
     }
@@ -267,8 +285,37 @@ struct JSONSyntaxPass {
 
   private mutating func number() throws {
     let end = try JSONBytes.scanNumber(bytes, from: index).end
+    if takesDeclaredLengths, !suspended, end - index <= 15, lastKeyIs(Self.sizeKey),
+      bytes[index..<end].allSatisfy(JSONBytes.isDigit)
+    {
+      declaredSize = (currentObject, bytes[index..<end].reduce(0) { $0 * 10 + Int($1 - 0x30) })
+    }
     append(index..<end)
     index = end
+  }
+
+  /// Sets aside the `data` string here unread when its object declared a `size` before it and a
+  /// quote stands where base64 text of that size ends (``SetAside/lengthDeclared``); false,
+  /// having done nothing, otherwise.
+  private mutating func takeDeclaredLength() -> Bool {
+    guard !suspended, let declared = declaredSize, declared.object == currentObject, lastKeyIs(Self.dataKey)
+    else { return false }
+    let length = (declared.bytes + 2) / 3 * 4
+    let end = index + 1 + length
+    guard length >= Self.setAsideThreshold, end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return false }
+    putAside(SetAside(offset: index + 1, length: length, lengthDeclared: true))
+    index = end + 1
+    return true
+  }
+
+  /// Puts the placeholder of `string` in the reduced document and records it.
+  private mutating func putAside(_ string: SetAside) {
+    reduced.append(contentsOf: Array("\"".utf8))
+    reduced.append(contentsOf: Array("\\u0000".utf8))
+    reduced.append(contentsOf: Array(placeholder(setAside.count).dropFirst().utf8))
+    reduced.append(UInt8(ascii: "\""))
+    setAside.append(string)
+    settingAside?(string)
   }
 
   private mutating func literal(_ word: StaticString) throws {
@@ -279,6 +326,7 @@ struct JSONSyntaxPass {
   // MARK: - Bytes
 
   private static let dataKey = Array("data".utf8)
+  private static let sizeKey = Array("size".utf8)
 
   /// Whether the most recent key is `key`.
   private func lastKeyIs(_ key: [UInt8]) -> Bool {
