@@ -36,15 +36,7 @@ enum JSONElementDecoder {
     _ section: DeckJSONReader.Section, in bytes: UnsafeRawBufferPointer, at start: Int, fieldNames: inout [String]
   ) -> (element: Element, end: Int)? {
     var cursor = Cursor(bytes, at: start, checking: true)
-    cursor.fieldNames = fieldNames
-    defer { fieldNames = cursor.fieldNames }
-    let element: Element?
-    switch section {
-    case .notes: element = note(&cursor).map { .note($0) }
-    case .cards: element = card(&cursor).map { .card($0) }
-    case .reviews: element = review(&cursor).map { .review($0) }
-    }
-    return element.map { ($0, cursor.index) }
+    return element(section, &cursor, fieldNames: &fieldNames).map { ($0, cursor.index) }
   }
 
   /// The element of `section` that is all of `bytes`, which the syntax pass has checked; nil
@@ -53,16 +45,21 @@ enum JSONElementDecoder {
     _ section: DeckJSONReader.Section, checked bytes: UnsafeRawBufferPointer, fieldNames: inout [String]
   ) -> Element? {
     var cursor = Cursor(bytes, at: 0, checking: false)
+    guard let element = element(section, &cursor, fieldNames: &fieldNames), cursor.isAtEnd else { return nil }
+    return element
+  }
+
+  /// The element of `section` at the cursor, `fieldNames` carried in and out.
+  private static func element(
+    _ section: DeckJSONReader.Section, _ cursor: inout Cursor, fieldNames: inout [String]
+  ) -> Element? {
     cursor.fieldNames = fieldNames
     defer { fieldNames = cursor.fieldNames }
-    let element: Element?
     switch section {
-    case .notes: element = note(&cursor).map { .note($0) }
-    case .cards: element = card(&cursor).map { .card($0) }
-    case .reviews: element = review(&cursor).map { .review($0) }
+    case .notes: return note(&cursor).map { .note($0) }
+    case .cards: return card(&cursor).map { .card($0) }
+    case .reviews: return review(&cursor).map { .review($0) }
     }
-    guard let element, cursor.isAtEnd else { return nil }
-    return element
   }
 
   /// The note that is all of `bytes`, which the syntax pass has checked.
