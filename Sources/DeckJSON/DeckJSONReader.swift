@@ -13,9 +13,13 @@ import Foundation
 /// decoded one at a time, never as one document: by the syntax pass as it meets them, up to a
 /// budget of JSON text, and the rest by the reader as it maps them; each is let go of once it is
 /// mapped into the model (``DecodedElements``), so memory follows the deck's model and not the
-/// file's size. Every declared SHA-1 and size is checked against the data while reading: each
-/// media string is decoded and hashed on a second thread as soon as the syntax pass has found it
-/// (``MediaPrecheck``); or, with ``defersMediaChecks``, by whoever first reads the media.
+/// file's size. A second thread shares the decoding: the second half of each array during the
+/// pass (``SecondHalfDecoding``), and a chunk at a time of what the pass left
+/// (``LeftElementsDecoding``). Every declared SHA-1 and size is checked against the data while
+/// reading: each media string is decoded and hashed on a second thread as soon as the syntax
+/// pass has found it (``MediaPrecheck``); or, with ``defersMediaChecks``, by that thread or
+/// whoever first reads the media. The pass does not read a media string whose entry declares its
+/// size first: it takes the length from the size, and the second thread checks the text.
 package struct DeckJSONReader: Sendable {
   /// Where the reader reports what it is doing (checking the JSON, reading notes, cards and
   /// reviews, checking media), or nil.
