@@ -136,11 +136,8 @@ final class MediaPrecheck: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while true {
-      if let number = claimUnchecked() {
-        condition.unlock()
-        let plain = checkText(strings[number])
-        condition.lock()
-        finishChecking(plain)
+      if checkNextUnchecked() {
+        continue
       } else if checking > 0 {
         condition.wait()
       } else {
@@ -171,11 +168,8 @@ final class MediaPrecheck: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while !cancelled {
-      if let number = claimUnchecked() {
-        condition.unlock()
-        let plain = checkText(strings[number])
-        condition.lock()
-        finishChecking(plain)
+      if checkNextUnchecked() {
+        continue
       } else if let (claimed, string) = complete ? claimLast() : claimNext() {
         condition.unlock()
         let fingerprint = compute(string)
@@ -189,19 +183,20 @@ final class MediaPrecheck: @unchecked Sendable {
     }
   }
 
-  /// Takes the first string whose text nobody has started checking, if any (the lock held).
-  private func claimUnchecked() -> Int? {
-    guard !textFailed, nextUnchecked < unchecked.count else { return nil }
+  /// Checks the text of the first string nobody has started checking, if there is one and none
+  /// has failed (the lock held, and let go of during the check); false when there was none.
+  private func checkNextUnchecked() -> Bool {
+    guard !textFailed, nextUnchecked < unchecked.count else { return false }
+    let number = unchecked[nextUnchecked]
     nextUnchecked += 1
     checking += 1
-    return unchecked[nextUnchecked - 1]
-  }
-
-  /// Records a check of a string's text (the lock held).
-  private func finishChecking(_ plain: Bool) {
+    condition.unlock()
+    let plain = checkText(strings[number])
+    condition.lock()
     checking -= 1
     if !plain { textFailed = true }
     condition.broadcast()
+    return true
   }
 
   /// Whether the text of `string` is plain (``JSONSyntaxPass/isPlainText(_:)``), read with
