@@ -33,13 +33,21 @@ struct MediaPrecheckTests {
     return (path, scratch, strings)
   }
 
+  /// A precheck over `count` strings of ``strings(count:)``, every one queued.
+  static func queued(count: Int) throws -> (
+    MediaPrecheck, path: String, scratch: TemporaryDirectory, [(JSONSyntaxPass.SetAside, Data?)]
+  ) {
+    let (path, scratch, strings) = try Self.strings(count: count)
+    let precheck = MediaPrecheck(path: path)
+    for (string, _) in strings { precheck.add(string) }
+    return (precheck, path, scratch, strings)
+  }
+
   @Test("every string's SHA-1 and size, nil for one that does not decode, whoever does it")
   func fingerprints() throws {
-    let (path, scratch, strings) = try Self.strings(count: 30)
+    let (precheck, _, scratch, strings) = try Self.queued(count: 30)
     _ = scratch
-    let precheck = MediaPrecheck(path: path)
     defer { precheck.stop() }
-    for (string, _) in strings { precheck.add(string) }
     precheck.finishAdding()
     for (number, (_, bytes)) in strings.enumerated() {
       let found = precheck.fingerprint(of: number)
@@ -55,10 +63,8 @@ struct MediaPrecheckTests {
 
   @Test("stopped early, it ends, and gives nothing more")
   func stopped() throws {
-    let (path, scratch, strings) = try Self.strings(count: 12)
+    let (precheck, _, scratch, _) = try Self.queued(count: 12)
     _ = scratch
-    let precheck = MediaPrecheck(path: path)
-    for (string, _) in strings { precheck.add(string) }
     precheck.stop()
     #expect(precheck.fingerprint(of: 11) == nil)
   }
@@ -81,10 +87,8 @@ struct MediaPrecheckTests {
 
   @Test("blobs handed over are checked by the thread, after the reader is done with it; broken ones stay pending")
   func handedOverBlobs() throws {
-    let (path, scratch, strings) = try Self.strings(count: 24)
+    let (precheck, path, scratch, strings) = try Self.queued(count: 24)
     _ = scratch
-    let precheck = MediaPrecheck(path: path)
-    for (string, _) in strings { precheck.add(string) }
     // Some strings are done before their blob is handed over, some after.
     _ = precheck.fingerprint(of: 3)
     let blobs = strings.map { Self.deferredBlob($0.0, bytes: $0.1, path: path, lease: nil) }
