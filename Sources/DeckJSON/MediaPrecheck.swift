@@ -233,28 +233,38 @@ final class MediaPrecheck: @unchecked Sendable {
   /// Takes the last string nobody has started, if any (the lock held). A string whose blob was
   /// checked by a read of its bytes ends the work: the writer's workers read the media front to
   /// back, so every string before it is theirs.
+  ///
+  /// The blob is looked at with the lock let go of: the reference to it taken here may be the
+  /// last one, and letting go of a blob may end the ``Lease``, whose end takes the lock.
   private func claimLast() -> (number: Int, string: JSONSyntaxPass.SetAside)? {
-    guard nextWaiting < endWaiting else { return nil }
-    let number = endWaiting - 1
-    if let attached = blobs[number] {
-      guard let blob = attached.blob, blob.hasPendingCheck else {
-        endWaiting = nextWaiting
-        return nil
+    while !cancelled && nextWaiting < endWaiting {
+      let number = endWaiting - 1
+      if let attached = blobs[number] {
+        condition.unlock()
+        let pending = attached.blob?.hasPendingCheck ?? false
+        condition.lock()
+        // Another thread may have claimed strings meanwhile: look again.
+        guard number == endWaiting - 1, case .waiting = slots[number] else { continue }
+        guard pending else {
+          endWaiting = nextWaiting
+          return nil
+        }
       }
+      endWaiting -= 1
+      slots[number] = .started
+      return (number, strings[number])
     }
-    endWaiting -= 1
-    slots[number] = .started
-    return (number, strings[number])
+    return nil
   }
 
   /// Records the work on string `number` as done, and in its blob if it has one (the lock held;
-  /// it is let go of while the blob records it).
+  /// it is let go of while the blob is looked at and records it, as in ``claimLast()``).
   private func finish(_ number: Int, _ fingerprint: Fingerprint?) {
     slots[number] = .done(fingerprint)
     condition.broadcast()
-    guard let blob = blobs.removeValue(forKey: number)?.blob, let fingerprint else { return }
+    guard let attached = blobs.removeValue(forKey: number), let fingerprint else { return }
     condition.unlock()
-    Self.record(fingerprint, in: blob)
+    if let blob = attached.blob { Self.record(fingerprint, in: blob) }
     condition.lock()
   }
 
