@@ -18,8 +18,15 @@ import Foundation
 /// (``LeftElementsDecoding``). Every declared SHA-1 and size is checked against the data while
 /// reading: each media string is decoded and hashed on a second thread as soon as the syntax
 /// pass has found it (``MediaPrecheck``); or, with ``defersMediaChecks``, by that thread or
-/// whoever first reads the media. The pass does not read a media string whose entry declares its
-/// size first: it takes the length from the size, and the second thread checks the text.
+/// whoever first reads the media.
+///
+/// Two shortcuts spare the pass reading what is checked anyway. It does not read a media string
+/// whose entry declares its size first: it takes the length from the size, and the second
+/// thread checks the text. Past its budget it does not check the elements it leaves, only
+/// finds where each ends: they are checked as they are decoded. When either check fails, or
+/// anything else goes wrong on the way (a problem in an unchecked element would have come
+/// first), the reader reads the whole document again without them, so what is accepted and
+/// every error are those of reading every byte.
 package struct DeckJSONReader: Sendable {
   /// Where the reader reports what it is doing (checking the JSON, reading notes, cards and
   /// reviews, checking media), or nil.
@@ -32,6 +39,10 @@ package struct DeckJSONReader: Sendable {
   /// entry declares before it, not reading the string (``JSONSyntaxPass``), the text being
   /// checked on the second thread instead (the tests compare with reading every byte).
   var takesDeclaredLengths = true
+  /// Whether the syntax pass only finds where the elements it leaves past its budget end, their
+  /// check left to their decoding (``JSONSyntaxPass``'s `skimmingElement`); the tests compare
+  /// with checking them in the pass.
+  var skimsPastBudget = true
   /// Whether a second thread decodes some of those elements: the second half of each array
   /// during the syntax pass (``SecondHalfDecoding``), and a share of what the pass left past its
   /// budget while the reader maps it (``LeftElementsDecoding``). The tests compare with one thread.
@@ -70,21 +81,37 @@ package struct DeckJSONReader: Sendable {
   ///   format version by number; media whose data does not match its SHA-1 or size.
   package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     do {
-      return try read(path: path, takingDeclaredLengths: takesDeclaredLengths && splitsArrays)
-    } catch is DeclaredLengthsWrong {
-      // A media string the pass did not read is not what it would have read: read it all.
-      return try read(path: path, takingDeclaredLengths: false)
+      return try read(
+        path: path,
+        shortcuts: Shortcuts(
+          declaredLengths: takesDeclaredLengths && splitsArrays, skimming: skimsPastBudget && splitsArrays))
+    } catch is ShortcutFailed {
+      // What the pass took on trust is not what reading it would have found: read it all (the
+      // abandoned reading's phase ends, and the new one starts it again).
+      progress?.finish(.checkingJSON)
+      return try read(path: path, shortcuts: Shortcuts(declaredLengths: false, skimming: false))
     }
   }
 
-  /// Thrown when a media string whose length the pass took from its declared size turns out
-  /// not to be plain text (``JSONSyntaxPass/isPlainText(_:)``): nothing read can be kept.
-  private struct DeclaredLengthsWrong: Error {}
+  /// What a reading takes on trust, to be checked before anything it read is kept (see the
+  /// type's description).
+  private struct Shortcuts {
+    /// Media strings are taken at the length their entries declare.
+    var declaredLengths: Bool
+    /// The elements the pass leaves past its budget are passed over unchecked.
+    var skimming: Bool
+  }
 
-  /// Reads the document at `path`, taking the length of media strings from their declared sizes
-  /// when `takingDeclaredLengths`: before anything read is kept (or a problem reported), the
-  /// text of those strings is checked, and ``DeclaredLengthsWrong`` thrown if one is not plain.
-  private func read(path: String, takingDeclaredLengths: Bool) throws -> (
+  /// Thrown when what a reading took on trust does not hold, or may not: a media string taken
+  /// at its declared length is not plain text (``JSONSyntaxPass/isPlainText(_:)``), an element
+  /// passed over is not one the fast decoder accepts, or the reading failed after the pass
+  /// passed an element over. Nothing read can be kept, and no problem reported.
+  private struct ShortcutFailed: Error {}
+
+  /// Reads the document at `path`, taking the `shortcuts`: before anything read is kept (or a
+  /// problem reported) what they took on trust is checked, and ``ShortcutFailed`` thrown if it
+  /// does not hold.
+  private func read(path: String, shortcuts: Shortcuts) throws -> (
     collection: DeckCollection, warnings: [Diagnostic]
   ) {
     // Media strings are decoded and hashed on a second thread from the moment the pass finds them.
@@ -92,21 +119,23 @@ package struct DeckJSONReader: Sendable {
     // Left running when media checks are deferred: it goes on hashing for the writer.
     var precheckHandedOver = false
     defer { if !precheckHandedOver { precheck?.stop() } }
-    let checksLengths = takingDeclaredLengths && precheck != nil
+    let checksLengths = shortcuts.declaredLengths && precheck != nil
     do {
-      let read = try readOnce(path: path, precheck: precheck, takingDeclaredLengths: checksLengths)
-      if checksLengths, precheck?.declaredLengthsHold() == false { throw DeclaredLengthsWrong() }
+      let read = try readOnce(
+        path: path, precheck: precheck,
+        shortcuts: Shortcuts(declaredLengths: checksLengths, skimming: shortcuts.skimming))
+      if checksLengths, precheck?.declaredLengthsHold() == false { throw ShortcutFailed() }
       precheckHandedOver = read.handsOverPrecheck
       return read.result
-    } catch let error where !(error is DeclaredLengthsWrong) {
-      if checksLengths, precheck?.declaredLengthsHold() == false { throw DeclaredLengthsWrong() }
+    } catch let error where !(error is ShortcutFailed) {
+      if checksLengths, precheck?.declaredLengthsHold() == false { throw ShortcutFailed() }
       throw error
     }
   }
 
-  /// One reading of the document at `path` (see ``read(path:takingDeclaredLengths:)``), and
-  /// whether `precheck` is to be left running for the writer.
-  private func readOnce(path: String, precheck: MediaPrecheck?, takingDeclaredLengths: Bool) throws -> (
+  /// One reading of the document at `path` (see ``read(path:shortcuts:)``), and whether
+  /// `precheck` is to be left running for the writer.
+  private func readOnce(path: String, precheck: MediaPrecheck?, shortcuts: Shortcuts) throws -> (
     result: (collection: DeckCollection, warnings: [Diagnostic]), handsOverPrecheck: Bool
   ) {
     let location = SourceLocation(file: path)
@@ -118,37 +147,52 @@ package struct DeckJSONReader: Sendable {
     let secondHalf = splitsArrays && decodesOnSecondThread ? SecondHalfDecoding(file: file) : nil
     defer { secondHalf?.stop() }
     let sections = Section.allCases
-    var syntax = try JSONSyntaxPass(
-      bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : [],
-      reached: { [progress] offset in
-        progress?.set(.checkingJSON, completed: Int64(offset))
-        file.release(below: offset - (1 << 20))
-      }, settingAside: { precheck?.add($0) },
-      decodingElement: { key, bytes, start in
-        guard !decoded.isFull else { return nil }
-        let found = JSONElementDecoder.element(sections[key], in: bytes, at: start, fieldNames: &decoded.fieldNames)
-        decoded.add(found?.element, to: sections[key], textBytes: (found?.end ?? start) - start)
-        return found?.end
-      },
-      decodedAhead: { key, start in
-        guard let secondHalf, !decoded.isFull,
-          let ahead = secondHalf.take(sections[key], at: start, budgetBytes: decoded.budgetLeft)
-        else { return nil }
-        for element in ahead { decoded.add(element.element, to: sections[key], textBytes: element.range.count) }
-        return ahead.map(\.range)
-      }, takingDeclaredLengths: takingDeclaredLengths)
-    secondHalf?.stop()
-    precheck?.finishAdding()
-    progress?.finish(.checkingJSON)
-    file.releaseAll()
-    if splitsArrays && syntax.canSplit {
-      do {
-        let read = try readSplit(
-          syntax: syntax, decoded: decoded, precheck: precheck, file: file, path: path, location: location)
-        return (read, defersMediaChecks && !waitsForPrecheck)
-      } catch is NeedsWholeDocument {
-        // Fall through: the document must be judged whole.
+    // Whether the pass passed an element over unchecked (see `Shortcuts.skimming`).
+    var passedOver = false
+    var syntax: JSONSyntaxPass
+    do {
+      syntax = try JSONSyntaxPass(
+        bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : [],
+        reached: { [progress] offset in
+          progress?.set(.checkingJSON, completed: Int64(offset))
+          file.release(below: offset - (1 << 20))
+        }, settingAside: { precheck?.add($0) },
+        decodingElement: { key, bytes, start in
+          guard !decoded.isFull else { return nil }
+          let found = JSONElementDecoder.element(sections[key], in: bytes, at: start, fieldNames: &decoded.fieldNames)
+          decoded.add(found?.element, to: sections[key], textBytes: (found?.end ?? start) - start)
+          return found?.end
+        },
+        decodedAhead: { key, start in
+          guard let secondHalf, !decoded.isFull,
+            let ahead = secondHalf.take(sections[key], at: start, budgetBytes: decoded.budgetLeft)
+          else { return nil }
+          for element in ahead { decoded.add(element.element, to: sections[key], textBytes: element.range.count) }
+          return ahead.map(\.range)
+        },
+        skimmingElement: { _ in
+          // What the pass leaves past its budget is decoded later anyway, and checked then.
+          guard shortcuts.skimming, decoded.isFull else { return false }
+          passedOver = true
+          return true
+        }, takingDeclaredLengths: shortcuts.declaredLengths)
+      secondHalf?.stop()
+      precheck?.finishAdding()
+      progress?.finish(.checkingJSON)
+      file.releaseAll()
+      if splitsArrays && syntax.canSplit {
+        do {
+          let read = try readSplit(
+            syntax: syntax, decoded: decoded, leftUnchecked: passedOver, precheck: precheck, file: file, path: path,
+            location: location)
+          return (read, defersMediaChecks && !waitsForPrecheck)
+        } catch is NeedsWholeDocument {
+          // Fall through: the document must be judged whole.
+        }
       }
+    } catch let error where passedOver && !(error is ShortcutFailed) {
+      // A problem in an element passed over unchecked would come first: read it all.
+      throw ShortcutFailed()
     }
     if splitsArrays {
       // A document whose parts cannot be judged apart: decode it whole, as before.
@@ -246,9 +290,13 @@ package struct DeckJSONReader: Sendable {
   /// decoded whole, each element on its own, and problems are reported in the order decoding
   /// the whole document would report them (every decoding problem, in document order, before
   /// any problem of meaning, such as a note naming a note type that does not exist).
+  ///
+  /// With `leftUnchecked`, the pass passed over the elements it left (those it did not record in
+  /// `decoded`) without checking them: each is decoded checking it, and ``ShortcutFailed`` is
+  /// thrown for one the fast decoder is not sure of.
   private func readSplit(
-    syntax: JSONSyntaxPass, decoded: DecodedElements, precheck: MediaPrecheck?, file: MappedFile, path: String,
-    location: SourceLocation
+    syntax: JSONSyntaxPass, decoded: DecodedElements, leftUnchecked: Bool, precheck: MediaPrecheck?, file: MappedFile,
+    path: String, location: SourceLocation
   ) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let reduced = Data(syntax.reduced)
     try checkFormat(reduced, location: location)
@@ -283,7 +331,8 @@ package struct DeckJSONReader: Sendable {
       leftFrom[section] = decoded.recordedCount(section)
     }
     let left =
-      decodesOnSecondThread ? LeftElementsDecoding(file: file, elements: elements, leftFrom: leftFrom) : nil
+      decodesOnSecondThread
+      ? LeftElementsDecoding(file: file, elements: elements, leftFrom: leftFrom, unchecked: leftUnchecked) : nil
     defer { left?.stop() }
     for section in Section.allCases {
       if let pending = laterDecodingError, Self.rank(of: pending) <= Self.rank(of: section.key) {
@@ -296,27 +345,36 @@ package struct DeckJSONReader: Sendable {
         let range = elements.range(index)
         let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[range])
         let map = meaningError == nil && document != nil
+        let unchecked = leftUnchecked && index >= leftFrom[section, default: 0]
         do {
           switch section {
           case .notes:
             let note =
               try decoded.takeNote(index) ?? left?.takeNote(index)
-              ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.note)
+              ?? decodeElement(bytes, section, index, decoder, location: location, unchecked: unchecked) {
+                JSONElementDecoder.note($0, checking: unchecked)
+              }
             if map { try mapping.add(note: note, index: index) }
           case .cards:
             let card =
               try decoded.takeCard(index) ?? left?.takeCard(index)
-              ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.card)
+              ?? decodeElement(bytes, section, index, decoder, location: location, unchecked: unchecked) {
+                JSONElementDecoder.card($0, checking: unchecked)
+              }
             if map { try mapping.add(card: card, index: index) }
           case .reviews:
             let review =
               try decoded.takeReview(index) ?? left?.takeReview(index)
-              ?? decodeElement(bytes, section, index, decoder, location: location, fast: JSONElementDecoder.review)
+              ?? decodeElement(bytes, section, index, decoder, location: location, unchecked: unchecked) {
+                JSONElementDecoder.review($0, checking: unchecked)
+              }
             if map { mapping.add(review: review, index: index) }
           }
         } catch let error as ElementDecodingError {
           throw error.error
         } catch let error as NeedsWholeDocument {
+          throw error
+        } catch let error as ShortcutFailed {
           throw error
         } catch {
           meaningError = error
@@ -342,12 +400,15 @@ package struct DeckJSONReader: Sendable {
     var error: DeckError
   }
 
-  /// Element `index` of `section`: by the fast decoder when it is sure, else by `JSONDecoder`.
+  /// Element `index` of `section`: by the fast decoder when it is sure, else by `JSONDecoder`;
+  /// one the pass passed over `unchecked` only by the fast decoder (checking), else
+  /// ``ShortcutFailed`` is thrown.
   private func decodeElement<Element: Decodable>(
     _ bytes: UnsafeRawBufferPointer, _ section: Section, _ index: Int, _ decoder: JSONDecoder,
-    location: SourceLocation, fast: (UnsafeRawBufferPointer) -> Element?
+    location: SourceLocation, unchecked: Bool, fast: (UnsafeRawBufferPointer) -> Element?
   ) throws -> Element {
     if let element = fast(bytes) { return element }
+    if unchecked { throw ShortcutFailed() }
     do {
       return try decoder.decode(Element.self, from: Data(bytes))
     } catch let error as DecodingError {

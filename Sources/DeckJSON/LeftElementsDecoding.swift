@@ -11,8 +11,9 @@ import Foundation
 /// maps it; this thread takes the next chunk nobody has taken, but never more than
 /// ``chunksAhead`` chunks past the reader's, so that what is held decoded stays bounded. An
 /// element this thread is not sure of (``JSONElementDecoder`` returns nil) is left nil, and the
-/// reader decodes it (and reports its problem) itself, as it does every element. The pass has
-/// checked every element, so the thread reads them as checked.
+/// reader decodes it (and reports its problem) itself, as it does every element. The thread
+/// reads the elements as checked when the pass checked them, else (`unchecked`) checks them as
+/// it decodes them, as the reader does.
 final class LeftElementsDecoding: @unchecked Sendable {
   /// The elements in a chunk.
   static let chunkLength = 512
@@ -32,6 +33,8 @@ final class LeftElementsDecoding: @unchecked Sendable {
   }
 
   private let file: MappedFile
+  /// Whether the pass passed the elements over unchecked.
+  private let unchecked: Bool
   private let ranges: [DeckJSONReader.Section: JSONSyntaxPass.Elements]
   private let chunks: [Chunk]
   /// The first chunk of each section, by section.
@@ -48,12 +51,13 @@ final class LeftElementsDecoding: @unchecked Sendable {
   private var work: BackgroundWork<Void>?
 
   /// Starts the thread on the elements of `file` that the pass left: of each section, those from
-  /// `leftFrom[section]` on, at the places `elements` gives.
+  /// `leftFrom[section]` on, at the places `elements` gives; checked by the pass, or `unchecked`.
   init(
     file: MappedFile, elements: [DeckJSONReader.Section: JSONSyntaxPass.Elements],
-    leftFrom: [DeckJSONReader.Section: Int]
+    leftFrom: [DeckJSONReader.Section: Int], unchecked: Bool
   ) {
     self.file = file
+    self.unchecked = unchecked
     ranges = elements
     var chunks: [Chunk] = []
     var firstChunk: [DeckJSONReader.Section: Int] = [:]
@@ -145,7 +149,10 @@ final class LeftElementsDecoding: @unchecked Sendable {
       if let elements = ranges[chunk.section] {
         for index in chunk.indices {
           let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[elements.range(index)])
-          decoded.append(JSONElementDecoder.element(chunk.section, checked: bytes, fieldNames: &fieldNames))
+          decoded.append(
+            unchecked
+              ? JSONElementDecoder.element(chunk.section, unchecked: bytes, fieldNames: &fieldNames)
+              : JSONElementDecoder.element(chunk.section, checked: bytes, fieldNames: &fieldNames))
         }
       }
       condition.lock()

@@ -199,6 +199,21 @@ package enum JSONBytes {
     return position
   }
 
+  /// Where the value at `start` ends, found by its structure alone (strings, with the byte after
+  /// each backslash stepped over, and brackets counted; nothing else looked at), so that a value
+  /// somebody checks later can be stepped over fast. Of valid JSON it gives the value's end; of
+  /// anything else some end, which that check must judge. Nil when the bytes end first, the
+  /// value starts with a comma, colon or closing bracket, or (unless `acceptingEscapes`) a
+  /// string holds an escape.
+  package static func structuralEnd(_ bytes: UnsafeRawBufferPointer, from start: Int, acceptingEscapes: Bool)
+    -> Int?
+  {
+    guard let base = bytes.baseAddress, start >= 0 else { return nil }
+    let end = deckport_json_structural_end(
+      base.assumingMemoryBound(to: UInt8.self), start, bytes.count, acceptingEscapes ? 1 : 0)
+    return end < 0 ? nil : end
+  }
+
   /// Whether `word` (ASCII) is at `offset`.
   package static func hasWord(_ word: StaticString, in bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
     word.withUTF8Buffer { text in

@@ -46,9 +46,9 @@ struct JSONElementDecoderTests {
     let mismatches = try bytes.withUnsafeBytes { buffer in
       let pass = try JSONSyntaxPass(
         bytes: buffer, location: SourceLocation(file: path), splitting: ["notes", "cards", "reviews"])
-      return try Self.mismatches(pass, buffer, "notes", JSONElementDecoder.note)
-        + Self.mismatches(pass, buffer, "cards", JSONElementDecoder.card)
-        + Self.mismatches(pass, buffer, "reviews", JSONElementDecoder.review)
+      return try Self.mismatches(pass, buffer, "notes", { JSONElementDecoder.note($0) })
+        + Self.mismatches(pass, buffer, "cards", { JSONElementDecoder.card($0) })
+        + Self.mismatches(pass, buffer, "reviews", { JSONElementDecoder.review($0) })
     }
     #expect(mismatches.isEmpty, "\(package)")
     // And during the syntax pass: none is left to the pass to check.
@@ -139,21 +139,21 @@ struct JSONElementDecoderTests {
   func sameAsDecoder() {
     var accepted = 0
     for text in Self.notes {
-      let (fast, decoder) = Self.both(text, JSONElementDecoder.note)
+      let (fast, decoder) = Self.both(text, { JSONElementDecoder.note($0) })
       if let fast {
         accepted += 1
         #expect(fast == decoder, "\(text)")
       }
     }
     for text in Self.cards {
-      let (fast, decoder) = Self.both(text, JSONElementDecoder.card)
+      let (fast, decoder) = Self.both(text, { JSONElementDecoder.card($0) })
       if let fast {
         accepted += 1
         #expect(fast == decoder, "\(text)")
       }
     }
     for text in Self.reviews {
-      let (fast, decoder) = Self.both(text, JSONElementDecoder.review)
+      let (fast, decoder) = Self.both(text, { JSONElementDecoder.review($0) })
       if let fast {
         accepted += 1
         #expect(fast == decoder, "\(text)")
@@ -238,10 +238,10 @@ struct JSONElementDecoderTests {
       #"{"noteType": 5, "fields": {}, "tags": ["a", "b"], "extra": "\ud800"}"#,
       #"{"noteType": 5, "fields": {"Front": "\ud800"}}"#, #"{"noteType": 5, "fields": {}, "id": 9223372036854775808}"#,
     ] {
-      #expect(Self.both(text, JSONElementDecoder.note).fast == nil, "\(text)")
+      #expect(Self.both(text, { JSONElementDecoder.note($0) }).fast == nil, "\(text)")
     }
-    #expect(Self.both(Self.cards[4], JSONElementDecoder.card).fast == nil)
-    #expect(Self.both(Self.cards[5], JSONElementDecoder.card).fast == nil)
-    #expect(Self.both(Self.reviews[2], JSONElementDecoder.review).fast == nil)
+    #expect(Self.both(Self.cards[4], { JSONElementDecoder.card($0) }).fast == nil)
+    #expect(Self.both(Self.cards[5], { JSONElementDecoder.card($0) }).fast == nil)
+    #expect(Self.both(Self.reviews[2], { JSONElementDecoder.review($0) }).fast == nil)
   }
 }

@@ -48,14 +48,17 @@ struct SecondHalfDecodingTests {
   }
 
   /// Reads `path` with the second thread or without, or whole, the pass decoding elements from
-  /// at most `budgetBytes` of text; the error with its place.
+  /// at most `budgetBytes` of text and passing over the rest unchecked when `skimming`
+  /// (reporting to `progress`); the error with its place.
   static func read(
-    _ path: String, secondHalf: Bool = true, whole: Bool = false, budgetBytes: Int = DecodedElements.defaultBudgetBytes
+    _ path: String, secondHalf: Bool = true, whole: Bool = false, budgetBytes: Int = DecodedElements.defaultBudgetBytes,
+    skimming: Bool = true, progress: ProgressReporter? = nil
   ) -> Result<DeckCollection, DeckError> {
-    var reader = DeckJSONReader()
+    var reader = DeckJSONReader(progress: progress)
     reader.decodesOnSecondThread = secondHalf
     reader.decodingBudgetBytes = budgetBytes
     reader.splitsArrays = !whole
+    reader.skimsPastBudget = skimming
     do {
       return .success(try reader.read(path: path).collection)
     } catch let error as DeckError {
@@ -198,7 +201,7 @@ struct SecondHalfDecodingTests {
       bytes: file.bytes, location: SourceLocation(file: path), splitting: ["notes", "cards", "reviews"])
     let notes = try #require(syntax.elements["notes"])
     #expect(notes.count > 4 * LeftElementsDecoding.chunkLength)
-    let left = LeftElementsDecoding(file: file, elements: [.notes: notes], leftFrom: [.notes: 100])
+    let left = LeftElementsDecoding(file: file, elements: [.notes: notes], leftFrom: [.notes: 100], unchecked: false)
     defer { left.stop() }
     // Before the reader starts, the thread decodes as far ahead as it may.
     let deadline = Date().addingTimeInterval(60)

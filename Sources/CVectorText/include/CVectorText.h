@@ -19,4 +19,12 @@ size_t deckport_base64_decode_blocks(const uint8_t *text, size_t count, uint8_t 
 /// processors without suitable instructions it returns `start`.
 size_t deckport_json_plain_run_end(const uint8_t *bytes, size_t start, size_t count);
 
+/// Where the JSON value starting at `start` (and ending before `count`) ends, found by its
+/// structure alone: a string runs to the first quote not taken by a backslash (the byte after
+/// each backslash is stepped over), brackets are counted, a number or literal runs to white
+/// space or punctuation, and nothing else is looked at. Of valid JSON it gives the value's end.
+/// Returns -1 when the bytes end first, when the value starts with a comma, colon or closing
+/// bracket, or, unless `accepting_escapes`, when a string holds a backslash.
+ptrdiff_t deckport_json_structural_end(const uint8_t *bytes, size_t start, size_t count, int accepting_escapes);
+
 #endif

@@ -14,12 +14,15 @@ import JSONCore
 /// error are judged exactly as before.
 ///
 /// It reads an element in one of two ways:
-/// * ``note(_:)``, ``card(_:)``, ``review(_:)`` and ``element(_:checked:fieldNames:)`` take an
-///   element that ``JSONSyntaxPass`` has checked (its grammar and its UTF-8);
-/// * ``element(_:in:at:fieldNames:)`` takes one the pass has not checked, during the pass: it then checks
-///   what it accepts as strictly as the pass would (no control character or broken UTF-8 in a
-///   string, no leading zero, nothing it would skip unread), so that an element it decodes
-///   needs no other check, and leaves everything else to the pass.
+/// * ``note(_:checking:)``, ``card(_:checking:)``, ``review(_:checking:)`` and
+///   ``element(_:checked:fieldNames:)`` take an element that ``JSONSyntaxPass`` has checked (its
+///   grammar and its UTF-8);
+/// * ``element(_:in:at:fieldNames:)`` takes one the pass has not checked, during the pass, and
+///   ``element(_:unchecked:fieldNames:)`` (and the others `checking`) one it passed over: they
+///   then check what they accept as strictly as the pass would (no control character or broken
+///   UTF-8 in a string, no leading zero, nothing skipped unread), so that an element they decode
+///   needs no other check, and leave everything else to the pass or, for an element passed over,
+///   to a reading of the whole document.
 enum JSONElementDecoder {
   /// A decoded element of one of the split arrays.
   enum Element {
@@ -44,9 +47,25 @@ enum JSONElementDecoder {
   static func element(
     _ section: DeckJSONReader.Section, checked bytes: UnsafeRawBufferPointer, fieldNames: inout [String]
   ) -> Element? {
-    var cursor = Cursor(bytes, at: 0, checking: false)
-    guard let element = element(section, &cursor, fieldNames: &fieldNames), cursor.isAtEnd else { return nil }
-    return element
+    whole(bytes, checking: false) { element(section, &$0, fieldNames: &fieldNames) }
+  }
+
+  /// The element of `section` that is all of `bytes`, which the syntax pass passed over
+  /// unchecked: checked here as strictly as the pass would check it; nil when not sure or not
+  /// what the pass accepts. `fieldNames` as in ``element(_:in:at:fieldNames:)``.
+  static func element(
+    _ section: DeckJSONReader.Section, unchecked bytes: UnsafeRawBufferPointer, fieldNames: inout [String]
+  ) -> Element? {
+    whole(bytes, checking: true) { element(section, &$0, fieldNames: &fieldNames) }
+  }
+
+  /// What `read` reads from the start of `bytes` when nothing but white space follows it.
+  private static func whole<Value>(
+    _ bytes: UnsafeRawBufferPointer, checking: Bool, _ read: (inout Cursor) -> Value?
+  ) -> Value? {
+    var cursor = Cursor(bytes, at: 0, checking: checking)
+    guard let value = read(&cursor), cursor.isAtEnd else { return nil }
+    return value
   }
 
   /// The element of `section` at the cursor, `fieldNames` carried in and out.
@@ -62,25 +81,20 @@ enum JSONElementDecoder {
     }
   }
 
-  /// The note that is all of `bytes`, which the syntax pass has checked.
-  static func note(_ bytes: UnsafeRawBufferPointer) -> NoteJSON? {
-    var cursor = Cursor(bytes, at: 0, checking: false)
-    guard let note = note(&cursor), cursor.isAtEnd else { return nil }
-    return note
+  /// The note that is all of `bytes`, which the syntax pass has checked, or (`checking`) passed
+  /// over unchecked, to be checked here as strictly as the pass would.
+  static func note(_ bytes: UnsafeRawBufferPointer, checking: Bool = false) -> NoteJSON? {
+    whole(bytes, checking: checking) { note(&$0) }
   }
 
-  /// The card that is all of `bytes`, which the syntax pass has checked.
-  static func card(_ bytes: UnsafeRawBufferPointer) -> CardJSON? {
-    var cursor = Cursor(bytes, at: 0, checking: false)
-    guard let card = card(&cursor), cursor.isAtEnd else { return nil }
-    return card
+  /// The card that is all of `bytes`, as ``note(_:checking:)``.
+  static func card(_ bytes: UnsafeRawBufferPointer, checking: Bool = false) -> CardJSON? {
+    whole(bytes, checking: checking) { card(&$0) }
   }
 
-  /// The review that is all of `bytes`, which the syntax pass has checked.
-  static func review(_ bytes: UnsafeRawBufferPointer) -> ReviewJSON? {
-    var cursor = Cursor(bytes, at: 0, checking: false)
-    guard let review = review(&cursor), cursor.isAtEnd else { return nil }
-    return review
+  /// The review that is all of `bytes`, as ``note(_:checking:)``.
+  static func review(_ bytes: UnsafeRawBufferPointer, checking: Bool = false) -> ReviewJSON? {
+    whole(bytes, checking: checking) { review(&$0) }
   }
 
   private static func note(_ cursor: inout Cursor) -> NoteJSON? {
@@ -445,46 +459,9 @@ enum JSONElementDecoder {
       // Unchecked text is not skipped: the syntax pass checks it.
       guard !checking else { return false }
       skipWhitespace()
-      var depth = 0
-      repeat {
-        guard index < bytes.count else { return false }
-        switch bytes[index] {
-        case UInt8(ascii: "\""):
-          var position = index + 1
-          while true {
-            position = JSONBytes.plainRunEnd(bytes, from: position)
-            guard position < bytes.count, bytes[position] != UInt8(ascii: "\\") else { return false }
-            if bytes[position] == UInt8(ascii: "\"") { break }
-            position += 1
-          }
-          index = position + 1
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-          depth += 1
-          index += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-          guard depth > 0 else { return false }
-          depth -= 1
-          index += 1
-        case UInt8(ascii: ","), UInt8(ascii: ":"):
-          guard depth > 0 else { return false }
-          index += 1
-        default:
-          // A number, a literal or white space.
-          index += 1
-          while index < bytes.count, !Self.endsScalar(bytes[index]) { index += 1 }
-        }
-      } while depth > 0
+      guard let end = JSONBytes.structuralEnd(bytes, from: index, acceptingEscapes: false) else { return false }
+      index = end
       return true
-    }
-
-    /// Whether `byte` ends a number or literal.
-    private static func endsScalar(_ byte: UInt8) -> Bool {
-      switch byte {
-      case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ":"), UInt8(ascii: "\""),
-        UInt8(ascii: "{"), UInt8(ascii: "["):
-        true
-      default: JSONBytes.isWhitespace(byte)
-      }
     }
 
     /// Whether no two of `names` are equal as Swift strings.

@@ -10,7 +10,7 @@ import JSONCore
 /// The arrays of the top-level keys named in `splitting` (a deck's `notes`, `cards` and
 /// `reviews`) are not copied either: the copy has `[]` in their place, and the pass records
 /// where each element is in the file, so the reader decodes them one at a time (most of them
-/// are decoded during the pass itself: see ``init(bytes:location:splitting:reached:settingAside:decodingElement:)``). A key that
+/// are decoded during the pass itself: see ``init(bytes:location:splitting:reached:settingAside:decodingElement:decodedAhead:skimmingElement:takingDeclaredLengths:)``). A key that
 /// occurs twice, or an element holding text that is not UTF-8, makes ``canSplit`` false: the
 /// reader then decodes the whole document at once, as JSON decoders judge such documents as a
 /// whole.
@@ -84,6 +84,8 @@ struct JSONSyntaxPass {
   private let decodingElement: ((_ key: Int, _ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int?)?
   /// Gives the elements of a split array decoded elsewhere from a start on (see the initializer).
   private let decodedAhead: ((_ key: Int, _ start: Int) -> [Range<Int>]?)?
+  /// Says whether an element the pass is to check may only be stepped over (see the initializer).
+  private let skimmingElement: ((_ key: Int) -> Bool)?
   private var nextReport = 0
   private static let reportStep = 8 << 20
 
@@ -96,7 +98,12 @@ struct JSONSyntaxPass {
   /// pass checks the element). An element is thus read once, not checked here and decoded later.
   /// Before that, `decodedAhead` is asked, with the same key and start, for elements decoded
   /// elsewhere from there on, as strictly: the pass then takes their ranges as its elements and
-  /// goes on after the last.
+  /// goes on after the last. An element neither gives is checked here, unless
+  /// `skimmingElement`, asked with its key, says the caller checks it later (by decoding it as
+  /// strictly as this pass checks): the pass then only finds where it ends, by its structure
+  /// (``JSONBytes/structuralEnd(_:from:acceptingEscapes:)``). Such a caller must not keep
+  /// anything read, nor report any problem, before it has checked every element so passed over:
+  /// a problem in one of them comes first in the document.
   ///
   /// - Throws: ``DeckError`` at the line and column of the first syntax error, with the text there.
   init(
@@ -104,7 +111,7 @@ struct JSONSyntaxPass {
     reached: ((Int) -> Void)? = nil, settingAside: ((SetAside) -> Void)? = nil,
     decodingElement: ((_ key: Int, _ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int?)? = nil,
     decodedAhead: ((_ key: Int, _ start: Int) -> [Range<Int>]?)? = nil,
-    takingDeclaredLengths: Bool = false
+    skimmingElement: ((_ key: Int) -> Bool)? = nil, takingDeclaredLengths: Bool = false
   ) throws {
     self.takesDeclaredLengths = takingDeclaredLengths
     self.bytes = bytes
@@ -114,6 +121,7 @@ struct JSONSyntaxPass {
     self.settingAside = settingAside
     self.decodingElement = decodingElement
     self.decodedAhead = decodedAhead
+    self.skimmingElement = skimmingElement
     self.placeholderPrefix = "\u{0}" + UUID().uuidString + ":"
     reduced.reserveCapacity(min(bytes.count, splitting.isEmpty ? 1 << 24 : 1 << 20))
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // a UTF-8 byte order mark
@@ -210,7 +218,9 @@ struct JSONSyntaxPass {
         pass.reportIfDue()
         return
       }
-      if let end = pass.decodingElement?(keyNumber, pass.bytes, start) {
+      if let end = pass.decodingElement?(keyNumber, pass.bytes, start)
+        ?? pass.skimmed(keyNumber, from: start)
+      {
         pass.index = end
         pass.reportIfDue()
       } else {
@@ -223,6 +233,13 @@ struct JSONSyntaxPass {
     suspended = false
     append((index - 1)..<index)
     elements[key] = found
+  }
+
+  /// Where the element of split array `key` starting at `start` ends, found by its structure
+  /// alone, when `skimmingElement` lets the pass leave its check to the caller; else nil.
+  private func skimmed(_ key: Int, from start: Int) -> Int? {
+    guard skimmingElement?(key) == true else { return nil }
+    return JSONBytes.structuralEnd(bytes, from: start, acceptingEscapes: true)
   }
 
   /// An object or array: the opening byte, elements separated by commas, the closing byte.
