@@ -165,12 +165,12 @@ struct DeckJSONModelMapping {
   // Sets of ids, not ids with their indexes: a million-note deck's index would cost some
   // 100 MB. The first index of a duplicate is looked up when one is found (notes and cards are
   // appended in document order, so a note's or card's index is its position).
-  private var noteIDs = Set<Int64>()
+  private var noteIDs = IDSet()
   /// The ids the document gives (not derived), for duplicate ids.
-  private var givenNoteIDs = Set<Int64>()
+  private var givenNoteIDs = IDSet()
   private var deckIDsByName: [String: Int64] = [:]
-  private var deckIDs = Set<Int64>()
-  private var cardIDs = Set<Int64>()
+  private var deckIDs = IDSet()
+  private var cardIDs = IDSet()
   /// One array per distinct tag list (``TagListCache``).
   private var tagLists = TagListCache()
 
@@ -205,7 +205,8 @@ struct DeckJSONModelMapping {
     noteTypesByID = Dictionary(known.map { ($0.noteType.id, $0) }, uniquingKeysWith: { a, _ in a })
     noteTypesByName = Dictionary(known.map { ($0.noteType.name, $0) }, uniquingKeysWith: { a, _ in a })
     deckIDsByName = Dictionary(collection.decks.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
-    deckIDs = Set(collection.decks.map(\.id))
+    deckIDs = IDSet(minimumCapacity: collection.decks.count)
+    for deck in collection.decks { deckIDs.insert(deck.id) }
   }
 
   /// Room for this many notes, cards and reviews.
@@ -234,7 +235,7 @@ struct DeckJSONModelMapping {
     }
     var mapped = try self.note(note, of: known, index: index)
     mapped.tags = tagLists.shared(mapped.tags)
-    if let id = note.id, !givenNoteIDs.insert(id).inserted {
+    if let id = note.id, !givenNoteIDs.insert(id) {
       let first = collection.notes.firstIndex { $0.id == id } ?? 0
       throw problem(
         "notes[\(index)].id",
@@ -247,7 +248,7 @@ struct DeckJSONModelMapping {
   /// `cards[index]`, after every note; cards come before reviews.
   mutating func add(card: CardJSON, index: Int) throws {
     var path: String { "cards[\(index)]" }
-    if !cardIDs.insert(card.id).inserted {
+    if !cardIDs.insert(card.id) {
       let first = collection.cards.firstIndex { $0.id == card.id } ?? 0
       throw problem(
         path + ".id",
