@@ -1,3 +1,4 @@
+import CVectorText
 import DeckCore
 import DeckIO
 import DeckTestSupport
@@ -64,6 +65,73 @@ struct SkimmedElementsTests {
     let empty: [UInt8] = []
     #expect(empty.withUnsafeBytes { JSONBytes.structuralEnd($0, from: 0, acceptingEscapes: true) } == nil)
     #expect(escaped.withUnsafeBytes { JSONBytes.structuralEnd($0, from: -1, acceptingEscapes: true) } == nil)
+  }
+
+  /// Where the value at `start` ends by its structure, written plainly (a byte at a time, as
+  /// the element decoder once skipped values): what the C walk must agree with.
+  static func referenceEnd(_ bytes: [UInt8], from start: Int, acceptingEscapes: Bool) -> Int? {
+    func endsScalar(_ byte: UInt8) -> Bool { ",}]:\"{[ \t\n\r".utf8.contains(byte) }
+    var index = start
+    var depth = 0
+    repeat {
+      guard index < bytes.count else { return nil }
+      switch bytes[index] {
+      case UInt8(ascii: "\""):
+        index += 1
+        while true {
+          guard index < bytes.count else { return nil }
+          if bytes[index] == UInt8(ascii: "\"") { break }
+          if bytes[index] == UInt8(ascii: "\\") {
+            guard acceptingEscapes else { return nil }
+            index += 1
+          }
+          index += 1
+        }
+        index += 1
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+        index += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        guard depth > 0 else { return nil }
+        depth -= 1
+        index += 1
+      case UInt8(ascii: ","), UInt8(ascii: ":"):
+        guard depth > 0 else { return nil }
+        index += 1
+      default:
+        index += 1
+        while index < bytes.count, !endsScalar(bytes[index]) { index += 1 }
+      }
+    } while depth > 0
+    return index
+  }
+
+  @Test("the structural end, 32 bytes at a time or a byte at a time, is the plain walk's, for any bytes")
+  func structuralEndAgrees() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("\"\\{}[],: a1\n".utf8) + [0xC3, 0xA9]
+    for round in 0..<20_000 {
+      let count = Int.random(in: 0...(round % 10 == 0 ? 400 : 90), using: &generator)
+      // Mostly well-formed-looking text: a random object or array start, then random bytes.
+      var bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
+      if !bytes.isEmpty && round % 2 == 0 { bytes[0] = UInt8(ascii: round % 4 == 0 ? "{" : "[") }
+      let start = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &generator) / 4
+      for accepting in [true, false] {
+        let expected = Self.referenceEnd(bytes, from: start, acceptingEscapes: accepting)
+        let (vector, bytewise) = bytes.withUnsafeBytes { buffer in
+          (
+            JSONBytes.structuralEnd(buffer, from: start, acceptingEscapes: accepting),
+            buffer.baseAddress.map {
+              deckport_json_structural_end_bytewise(
+                $0.assumingMemoryBound(to: UInt8.self), start, buffer.count, accepting ? 1 : 0)
+            }
+          )
+        }
+        let bytewiseEnd = bytewise.flatMap { $0 < 0 ? nil : Int($0) }
+        #expect(vector == expected, "\(bytes) from \(start), escapes \(accepting)")
+        #expect(bytewiseEnd == (bytes.isEmpty ? nil : expected), "\(bytes) from \(start), escapes \(accepting)")
+      }
+    }
   }
 
   @Test("the pass passes over what it is allowed to, so a problem there is not its to find")

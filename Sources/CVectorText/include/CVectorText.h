@@ -24,7 +24,13 @@ size_t deckport_json_plain_run_end(const uint8_t *bytes, size_t start, size_t co
 /// each backslash is stepped over), brackets are counted, a number or literal runs to white
 /// space or punctuation, and nothing else is looked at. Of valid JSON it gives the value's end.
 /// Returns -1 when the bytes end first, when the value starts with a comma, colon or closing
-/// bracket, or, unless `accepting_escapes`, when a string holds a backslash.
+/// bracket, or, unless `accepting_escapes`, when a string holds a backslash. With AVX2 it looks
+/// at 32 bytes at a time.
 ptrdiff_t deckport_json_structural_end(const uint8_t *bytes, size_t start, size_t count, int accepting_escapes);
+
+/// The same as `deckport_json_structural_end`, a byte at a time, without vector instructions
+/// (the tests compare the two).
+ptrdiff_t deckport_json_structural_end_bytewise(const uint8_t *bytes, size_t start, size_t count,
+                                                int accepting_escapes);
 
 #endif
