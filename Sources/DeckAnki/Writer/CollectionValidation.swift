@@ -257,7 +257,7 @@ enum CollectionValidation {
   private static func reportNotesWithoutCards(
     _ notes: [Note], cards: [Card], location: SourceLocation, log: inout DiagnosticLog
   ) {
-    let withCards = Set(cards.map(\.noteID))
+    var withCards = IDSet(cards.lazy.map(\.noteID))
     for note in notes where !withCards.contains(note.id) {
       log.reportLimited(
         "note-without-cards", at: location.item("note \(note.id)"), summaryAt: location,
