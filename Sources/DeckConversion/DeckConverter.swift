@@ -140,9 +140,12 @@ public struct DeckConverter: Sendable {
       written = try AtomicOutput.write(to: output, replacing: options.replacing, write)
       bytes = Self.fileSize(output)
     }
-    return ConversionReport(
+    let report = ConversionReport(
       inputFormat: deck.formatName, outputFormat: format.name, warnings: warnings, summary: DeckSummary(written),
       dryRun: options.dryRun, bytes: bytes, outputExisted: outputExisted)
+    // The decks read and written are freed on another thread: the caller need not wait for it.
+    BackgroundRelease.release((consume deck, consume written))
+    return report
   }
 
   /// The format `name` means for writing, or the one `output`'s name (or, for an existing file,
