@@ -186,6 +186,14 @@ struct SkimmedElementsTests {
     ("a card naming no note", "\"note\": ", "\"note\": 4242, \"y\": "),
   ]
 
+  /// The first occurrence of `text` past the middle of the cards of the writer-made `document`.
+  static func pastMiddleOfCards(_ text: String, in document: String) throws -> Range<String.Index> {
+    let cardsStart = try #require(document.range(of: "\"cards\": [")).upperBound
+    let cardsEnd = try #require(document.range(of: "\n  ]", range: cardsStart..<document.endIndex)).lowerBound
+    let middle = document.index(cardsStart, offsetBy: document.distance(from: cardsStart, to: cardsEnd) / 2)
+    return try #require(document.range(of: text, range: middle..<cardsEnd))
+  }
+
   @Test(
     "a problem in an element passed over is reported as reading every byte reports it",
     arguments: damages.indices, [0, 60_000])
@@ -194,10 +202,7 @@ struct SkimmedElementsTests {
     let scratch = try TemporaryDirectory()
     let path = try SecondHalfDecodingTests.document(copies: 100, in: scratch)
     var text = try String(contentsOfFile: path, encoding: .utf8)
-    let cardsStart = try #require(text.range(of: "\"cards\": [")).upperBound
-    let cardsEnd = try #require(text.range(of: "\n  ]", range: cardsStart..<text.endIndex)).lowerBound
-    let from = text.index(cardsStart, offsetBy: text.distance(from: cardsStart, to: cardsEnd) / 2)
-    let place = try #require(text.range(of: find, range: from..<cardsEnd))
+    let place = try Self.pastMiddleOfCards(find, in: text)
     text.replaceSubrange(place, with: replacement)
     if name.hasPrefix("a string left open") { text = String(text[..<place.upperBound]) }
     try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -210,11 +215,7 @@ struct SkimmedElementsTests {
     let path = try SecondHalfDecodingTests.document(copies: 100, in: scratch)
     var text = try String(contentsOfFile: path, encoding: .utf8)
     // A card past the middle of the cards (past the budget either way): a leading zero.
-    let cardsStart = try #require(text.range(of: "\"cards\": [")).upperBound
-    let cardsEnd = try #require(text.range(of: "\n  ]", range: cardsStart..<text.endIndex)).lowerBound
-    let middle = text.index(cardsStart, offsetBy: text.distance(from: cardsStart, to: cardsEnd) / 2)
-    let card = try #require(text.range(of: "\"template\": ", range: middle..<cardsEnd))
-    text.replaceSubrange(card, with: "\"template\": 0")
+    text.replaceSubrange(try Self.pastMiddleOfCards("\"template\": ", in: text), with: "\"template\": 0")
     // Later: a review with a value of the wrong type, and a syntax error at the document's end.
     let reviewsStart = try #require(text.range(of: "\"reviews\": [")).upperBound
     let review = try #require(text.range(of: "\"button\": ", range: reviewsStart..<text.endIndex))
