@@ -346,28 +346,22 @@ package struct DeckJSONReader: Sendable {
         let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[range])
         let map = meaningError == nil && document != nil
         let unchecked = leftUnchecked && index >= leftFrom[section, default: 0]
+        /// This element, decoded here: `fast` is the fast decoder's function for its section.
+        func decode<Element: Decodable>(_ fast: (UnsafeRawBufferPointer, Bool) -> Element?) throws -> Element {
+          try decodeElement(bytes, section, index, decoder, location: location, unchecked: unchecked) {
+            fast($0, unchecked)
+          }
+        }
         do {
           switch section {
           case .notes:
-            let note =
-              try decoded.takeNote(index) ?? left?.takeNote(index)
-              ?? decodeElement(bytes, section, index, decoder, location: location, unchecked: unchecked) {
-                JSONElementDecoder.note($0, checking: unchecked)
-              }
+            let note = try decoded.takeNote(index) ?? left?.takeNote(index) ?? decode(JSONElementDecoder.note)
             if map { try mapping.add(note: note, index: index) }
           case .cards:
-            let card =
-              try decoded.takeCard(index) ?? left?.takeCard(index)
-              ?? decodeElement(bytes, section, index, decoder, location: location, unchecked: unchecked) {
-                JSONElementDecoder.card($0, checking: unchecked)
-              }
+            let card = try decoded.takeCard(index) ?? left?.takeCard(index) ?? decode(JSONElementDecoder.card)
             if map { try mapping.add(card: card, index: index) }
           case .reviews:
-            let review =
-              try decoded.takeReview(index) ?? left?.takeReview(index)
-              ?? decodeElement(bytes, section, index, decoder, location: location, unchecked: unchecked) {
-                JSONElementDecoder.review($0, checking: unchecked)
-              }
+            let review = try decoded.takeReview(index) ?? left?.takeReview(index) ?? decode(JSONElementDecoder.review)
             if map { mapping.add(review: review, index: index) }
           }
         } catch let error as ElementDecodingError {
