@@ -129,6 +129,20 @@ struct JSONSplitReaderTests {
     Self.expectSame("{\(Self.head), \"notes\": [\(Self.note)], \"notes\": [\(badNote)]}", "a split key twice")
   }
 
+  @Test("a note with several fields that are not text: the same one is reported every time")
+  func severalBadFields() {
+    let fields = (0..<12).map { "\"f\($0)\": \($0)" }.joined(separator: ", ")
+    let json = Self.document(notes: [#"{"noteType": 5, "fields": {"# + fields + "}}"], cards: [], reviews: [])
+    var reported = Set<String>()
+    for _ in 0..<10 {
+      for splitting in [true, false] {
+        if case .failure(let error) = Self.read(json, splitting: splitting) { reported.insert("\(error)") }
+      }
+    }
+    // Taken by name: f0 comes first.
+    #expect(reported.count == 1 && reported.first?.contains("fields.f0") == true, "\(reported)")
+  }
+
   @Test("text that is not UTF-8 inside a note is judged with the whole document")
   func invalidUTF8() throws {
     var bytes = Array(Self.document().utf8)

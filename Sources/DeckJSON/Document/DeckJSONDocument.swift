@@ -284,7 +284,10 @@ package struct NoteFieldsJSON: Codable, Sendable, Equatable {
     }
     names = []
     values = []
-    for key in container.allKeys {
+    // The decoder gives the keys in no fixed order (a dictionary's, which changes from one run
+    // to the next): taken by name, so that the first problem reported is always the same one.
+    // The fields are matched to the note type's by name, so their order here does not matter.
+    for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
       names.append(key.stringValue)
       values.append(try container.decode(String.self, forKey: key))
     }
