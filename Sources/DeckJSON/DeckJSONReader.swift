@@ -34,7 +34,7 @@ package struct DeckJSONReader: Sendable {
 
   /// Whether notes, cards and reviews are decoded one at a time (false decodes the document
   /// whole, as the tests compare).
-  var splitsArrays = true
+  package var splitsArrays = true
   /// Whether the syntax pass takes the length of a media `data` string from the `size` its
   /// entry declares before it, not reading the string (``JSONSyntaxPass``), the text being
   /// checked on the second thread instead (the tests compare with reading every byte).
@@ -49,7 +49,7 @@ package struct DeckJSONReader: Sendable {
   var decodesOnSecondThread = true
   /// How many bytes of JSON text the syntax pass decodes elements from ahead of the reader
   /// (``DecodedElements``); the tests make it small.
-  var decodingBudgetBytes = DecodedElements.defaultBudgetBytes
+  package var decodingBudgetBytes = DecodedElements.defaultBudgetBytes
   /// Whether the media data left in the file is checked against its declared SHA-1 and size
   /// (and as base64) when it is first read whole rather than while reading
   /// (``MediaBlob/init(source:checkedOnRead:)``): a conversion's writer then decodes and hashes
