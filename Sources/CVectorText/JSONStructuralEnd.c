@@ -82,7 +82,8 @@ __attribute__((target("avx2"))) static ptrdiff_t walk_avx2(const uint8_t *bytes,
         _mm256_or_si256(_mm256_cmpeq_epi8(chunk, open_brace), _mm256_cmpeq_epi8(chunk, open_bracket)));
     const uint32_t closes = (uint32_t)_mm256_movemask_epi8(
         _mm256_or_si256(_mm256_cmpeq_epi8(chunk, close_brace), _mm256_cmpeq_epi8(chunk, close_bracket)));
-    // Inside a string only quotes and backslashes matter; the loop re-reads the mask as it goes.
+    // Every quote, backslash and bracket of the block, in order; inside a string, brackets are
+    // passed by, and outside one, backslashes.
     uint32_t left = quotes | backslashes | opens | closes;
     while (left != 0) {
       const unsigned bit = (unsigned)__builtin_ctz(left);
