@@ -15,9 +15,11 @@ import Foundation
 /// every error is the reader's own, at its place and in its order.
 ///
 /// A string whose length the pass took from its declared size, unread
-/// (``JSONSyntaxPass/SetAside/lengthDeclared``), is first checked to be plain text, before any
-/// hashing: the reader asks whether all were (``declaredLengthsHold()``) before it keeps
-/// anything it read, and reads the document again without declared lengths if one was not.
+/// (``JSONSyntaxPass/SetAside/lengthDeclared``), must be plain text: the reader asks whether
+/// all were (``declaredLengthsHold()``) before it keeps anything it read, and reads the document
+/// again without declared lengths if one was not. A string that decodes is plain text (every
+/// base64 character is), so a string hashed by then needs no other look; the others are read
+/// for their text only when the reader asks, by the reader and the thread together.
 ///
 /// A reader that defers its media checks to the writer hands over the blob of each string not
 /// done by the end of reading (``attach(_:to:)``) and leaves the thread running: it records what
@@ -29,6 +31,16 @@ final class MediaPrecheck: @unchecked Sendable {
   struct Fingerprint {
     var sha1: [UInt8]
     var size: Int64
+  }
+
+  /// Where a string's text check is: not needed (its length was read, not declared), not
+  /// made yet, being made, or made (by a check, or by decoding the string).
+  private enum TextCheck {
+    case notNeeded
+    case pending
+    case checking
+    case plain
+    case notPlain
   }
 
   /// Where a string's work is.
@@ -47,12 +59,18 @@ final class MediaPrecheck: @unchecked Sendable {
   /// The strings nobody has started: the first one, and the one after the last.
   private var nextWaiting = 0
   private var endWaiting = 0
-  /// The strings whose text is to be checked, by number; the first nobody has started; how many
-  /// are being checked; whether one was found not to be plain text.
+  /// Where each string's text check is.
+  private var textChecks: [TextCheck] = []
+  /// The strings whose text must be plain, by number; the first nobody has looked at since the
+  /// reader asked; how many are being checked; whether one was found not to be plain text;
+  /// whether the reader has asked (before, no text is read only to be checked).
   private var unchecked: [Int] = []
   private var nextUnchecked = 0
   private var checking = 0
   private var textFailed = false
+  private var verdictWanted = false
+  /// How many strings were read only to check their text.
+  private var textReads = 0
   /// The blob each string not done by the end of reading became, if it is still in use.
   private var blobs: [Int: WeakBlob] = [:]
   /// No more strings are coming.
@@ -73,6 +91,7 @@ final class MediaPrecheck: @unchecked Sendable {
     strings.append(string)
     slots.append(.waiting)
     endWaiting = strings.count
+    textChecks.append(string.lengthDeclared ? .pending : .notNeeded)
     if string.lengthDeclared { unchecked.append(strings.count - 1) }
     condition.signal()
     condition.unlock()
@@ -131,10 +150,15 @@ final class MediaPrecheck: @unchecked Sendable {
   }
 
   /// Whether every string whose length was declared is plain text, as the pass would have read
-  /// it: checks those nobody has started itself and waits for the rest (even after ``stop()``).
+  /// it: those not decoded by now are checked, by the caller and the thread (the caller does
+  /// them all after ``stop()``), and the caller waits for the last.
   func declaredLengthsHold() -> Bool {
     condition.lock()
     defer { condition.unlock() }
+    if !verdictWanted {
+      verdictWanted = true
+      condition.broadcast()
+    }
     while true {
       if checkNextUnchecked() {
         continue
@@ -156,6 +180,14 @@ final class MediaPrecheck: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     return cancelled
+  }
+
+  /// How many strings were read only to check their text so far (for the tests: a string
+  /// decoded before the reader asks is not among them).
+  var textReadCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return textReads
   }
 
   /// Stops the thread after the string it is on and waits for it to end.
@@ -183,20 +215,28 @@ final class MediaPrecheck: @unchecked Sendable {
     }
   }
 
-  /// Checks the text of the first string nobody has started checking, if there is one and none
-  /// has failed (the lock held, and let go of during the check); false when there was none.
+  /// Once the reader has asked, checks the text of the next string not yet shown plain (by
+  /// decoding or by a check), if there is one and none has failed (the lock held, and let go of
+  /// during the check); false when there was none.
   private func checkNextUnchecked() -> Bool {
-    guard !textFailed, nextUnchecked < unchecked.count else { return false }
-    let number = unchecked[nextUnchecked]
-    nextUnchecked += 1
-    checking += 1
-    condition.unlock()
-    let plain = checkText(strings[number])
-    condition.lock()
-    checking -= 1
-    if !plain { textFailed = true }
-    condition.broadcast()
-    return true
+    guard verdictWanted, !textFailed else { return false }
+    while nextUnchecked < unchecked.count {
+      let number = unchecked[nextUnchecked]
+      nextUnchecked += 1
+      guard case .pending = textChecks[number] else { continue }
+      textChecks[number] = .checking
+      checking += 1
+      textReads += 1
+      condition.unlock()
+      let plain = checkText(strings[number])
+      condition.lock()
+      checking -= 1
+      textChecks[number] = plain ? .plain : .notPlain
+      if !plain { textFailed = true }
+      condition.broadcast()
+      return true
+    }
+    return false
   }
 
   /// Whether the text of `string` is plain (``JSONSyntaxPass/isPlainText(_:)``), read with
@@ -261,6 +301,8 @@ final class MediaPrecheck: @unchecked Sendable {
   /// it is let go of while the blob is looked at and records it, as in ``claimLast()``).
   private func finish(_ number: Int, _ fingerprint: Fingerprint?) {
     slots[number] = .done(fingerprint)
+    // Decoded: every byte was a base64 character, so the text is plain.
+    if fingerprint != nil, case .pending = textChecks[number] { textChecks[number] = .plain }
     condition.broadcast()
     guard let attached = blobs.removeValue(forKey: number), let fingerprint else { return }
     condition.unlock()

@@ -141,3 +141,96 @@ struct MediaPrecheckTests {
     #expect(precheck.isCancelled)
   }
 }
+
+/// Strings taken at their declared length must be plain text; the check reads only those not
+/// decoded by the time the reader asks, since a string that decodes is plain text.
+@Suite("JSON deck format: declared lengths checked by decoding or by reading the text")
+struct DeclaredLengthVerdictTests {
+  /// `count` strings of ``MediaPrecheckTests/strings(count:)`` (every third one broken by an `@`,
+  /// which is plain text), each marked as taken at its declared length; `damaged` gets a byte
+  /// that is not plain text (`byte`) in the middle instead.
+  static func queued(count: Int, damaged: Int? = nil, byte: UInt8 = UInt8(ascii: "\"")) throws -> (
+    MediaPrecheck, scratch: TemporaryDirectory, [(JSONSyntaxPass.SetAside, Data?)]
+  ) {
+    let (path, scratch, strings) = try MediaPrecheckTests.strings(count: count)
+    if let damaged {
+      let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+      let string = strings[damaged].0
+      try handle.seek(toOffset: UInt64(string.offset + string.length / 2))
+      try handle.write(contentsOf: [byte])
+      try handle.close()
+    }
+    let precheck = MediaPrecheck(path: path)
+    for (string, _) in strings {
+      var declared = string
+      declared.lengthDeclared = true
+      precheck.add(declared)
+    }
+    return (precheck, scratch, strings)
+  }
+
+  @Test("every byte that is not plain text, anywhere in a block, makes a string not decode")
+  func onlyPlainTextDecodes() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "text.txt")
+    let good = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) }).base64EncodedData()
+    let rejected = (0...255).map(UInt8.init).filter { byte in
+      [byte].withUnsafeBytes { !JSONSyntaxPass.isPlainText($0) }
+    }
+    #expect(rejected.count == 2 + 32 + 128)
+    // In the vector code's blocks of 32, in the pairs after them, and in the last group.
+    for position in [0, 5, 31, 33, 200, good.count - 6, good.count - 1] {
+      for byte in rejected {
+        var text = good
+        text[position] = byte
+        try text.write(to: URL(fileURLWithPath: path))
+        let source = Base64FileRangeSource(
+          path: path, offset: 0, length: text.count, location: SourceLocation(file: path))
+        #expect(throws: DeckError.self, "byte \(byte) at \(position)") { try MediaBlob(source: source).fingerprint() }
+      }
+    }
+  }
+
+  @Test("strings decoded before the reader asks are not read again for their text")
+  func decodedAreNotReadAgain() throws {
+    let (precheck, scratch, strings) = try Self.queued(count: 18)
+    _ = scratch
+    defer { precheck.stop() }
+    // The first twelve are decoded (the thread and the reader share them); the thread may or
+    // may not have got to some of the last six when it is stopped.
+    for number in 0..<12 { _ = precheck.fingerprint(of: number) }
+    precheck.stop()
+    #expect(precheck.declaredLengthsHold())
+    // Broken strings do not decode, so each is read for its text; of the good ones, only the
+    // last six can be (the first twelve were decoded).
+    let broken = strings.filter { $0.1 == nil }.count
+    let lastSixGood = strings.suffix(6).filter { $0.1 != nil }.count
+    #expect(broken == 6)
+    #expect((broken...(broken + lastSixGood)).contains(precheck.textReadCount))
+  }
+
+  @Test("a string that is not plain text fails the verdict, decoded by then or not", arguments: [0, 4, 16])
+  func notPlainFails(damaged: Int) throws {
+    for byte in [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0xC3] {
+      let (precheck, scratch, _) = try Self.queued(count: 18, damaged: damaged, byte: byte)
+      _ = scratch
+      for number in 0..<6 { _ = precheck.fingerprint(of: number) }
+      precheck.finishAdding()
+      #expect(!precheck.declaredLengthsHold(), "byte \(byte) in string \(damaged)")
+      #expect(!precheck.declaredLengthsHold(), "asked again")
+      precheck.stop()
+    }
+  }
+
+  @Test("with the thread running on, the verdict holds for plain strings and asking twice is the same")
+  func runningOn() throws {
+    let (precheck, scratch, _) = try Self.queued(count: 30)
+    _ = scratch
+    defer { precheck.stop() }
+    precheck.finishAdding()
+    #expect(precheck.declaredLengthsHold())
+    #expect(precheck.declaredLengthsHold())
+    // The ten broken strings (plain text that is not base64) cannot be shown plain by decoding.
+    #expect((10...30).contains(precheck.textReadCount))
+  }
+}
