@@ -33,16 +33,6 @@ final class MediaPrecheck: @unchecked Sendable {
     var size: Int64
   }
 
-  /// Where a string's text check is: not needed (its length was read, not declared), not
-  /// made yet, being made, or made (by a check, or by decoding the string).
-  private enum TextCheck {
-    case notNeeded
-    case pending
-    case checking
-    case plain
-    case notPlain
-  }
-
   /// Where a string's work is.
   private enum Slot {
     case waiting
@@ -59,8 +49,8 @@ final class MediaPrecheck: @unchecked Sendable {
   /// The strings nobody has started: the first one, and the one after the last.
   private var nextWaiting = 0
   private var endWaiting = 0
-  /// Where each string's text check is.
-  private var textChecks: [TextCheck] = []
+  /// Whether each string is known to be plain text: decoded, or checked.
+  private var knownPlain: [Bool] = []
   /// The strings whose text must be plain, by number; the first nobody has looked at since the
   /// reader asked; how many are being checked; whether one was found not to be plain text;
   /// whether the reader has asked (before, no text is read only to be checked).
@@ -91,7 +81,7 @@ final class MediaPrecheck: @unchecked Sendable {
     strings.append(string)
     slots.append(.waiting)
     endWaiting = strings.count
-    textChecks.append(string.lengthDeclared ? .pending : .notNeeded)
+    knownPlain.append(false)
     if string.lengthDeclared { unchecked.append(strings.count - 1) }
     condition.signal()
     condition.unlock()
@@ -223,16 +213,14 @@ final class MediaPrecheck: @unchecked Sendable {
     while nextUnchecked < unchecked.count {
       let number = unchecked[nextUnchecked]
       nextUnchecked += 1
-      guard case .pending = textChecks[number] else { continue }
-      textChecks[number] = .checking
+      guard !knownPlain[number] else { continue }
       checking += 1
       textReads += 1
       condition.unlock()
       let plain = checkText(strings[number])
       condition.lock()
       checking -= 1
-      textChecks[number] = plain ? .plain : .notPlain
-      if !plain { textFailed = true }
+      if plain { knownPlain[number] = true } else { textFailed = true }
       condition.broadcast()
       return true
     }
@@ -302,7 +290,7 @@ final class MediaPrecheck: @unchecked Sendable {
   private func finish(_ number: Int, _ fingerprint: Fingerprint?) {
     slots[number] = .done(fingerprint)
     // Decoded: every byte was a base64 character, so the text is plain.
-    if fingerprint != nil, case .pending = textChecks[number] { textChecks[number] = .plain }
+    if fingerprint != nil { knownPlain[number] = true }
     condition.broadcast()
     guard let attached = blobs.removeValue(forKey: number), let fingerprint else { return }
     condition.unlock()
