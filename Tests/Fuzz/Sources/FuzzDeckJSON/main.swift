@@ -7,8 +7,8 @@ import FuzzSupport
 // and they are checked as they are decoded: the answer must be the same.
 let scratch = FuzzScratchFile(suffix: ".json")
 
-/// The collection read from the scratch file, or the error's text; traps on an error other than
-/// a DeckError.
+/// The collection read from the scratch file by `reader`, or the `DeckError` it threw; traps on
+/// an error of any other type.
 func read(_ reader: DeckJSONReader) -> Result<DeckCollection, DeckError> {
   do {
     return .success(try reader.read(path: scratch.path).collection)
