@@ -186,7 +186,7 @@ package struct AnkiPackageReader: Sendable {
         }
         // Only the Unicode form differs: the two names look the same, so say what changed.
         let change =
-          name == entry.name.precomposedStringWithCanonicalMapping
+          name == entry.name.canonicallyComposed
           ? "media file '\(name)' is named in decomposed Unicode (not NFC); it is renamed to the composed (NFC) form"
           : "media file '\(entry.name)' is renamed '\(name)'"
         warnings.append(

@@ -66,7 +66,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
 
   /// Names referred to by note fields (compared in NFC, as Anki stores both) that no media file has.
   static func missingMedia(in collection: DeckCollection) -> [String] {
-    let present = Set(collection.media.map { $0.name.precomposedStringWithCanonicalMapping })
+    let present = Set(collection.media.map { $0.name.canonicallyComposed })
     let notes = collection.notes
     // The notes in two halves, one per core (a large deck's scan is the last thing a
     // conversion does before it reports); each half's missing names, joined.
@@ -80,7 +80,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
       for note in notes[range] {
         for field in note.fields {
           for name in MediaReferences.fileNames(in: field) where seen.insert(name).inserted {
-            let normalized = name.precomposedStringWithCanonicalMapping
+            let normalized = name.canonicallyComposed
             if !present.contains(normalized) { missing.insert(normalized) }
           }
         }

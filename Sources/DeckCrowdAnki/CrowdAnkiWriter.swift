@@ -195,7 +195,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
           .invalidRequest, at: location.item("media file '\(MediaFileName.visible(file.name))'"),
           "is not a single file name Anki accepts, so it cannot be written into the media folder")
       }
-      let folded = file.name.precomposedStringWithCanonicalMapping.lowercased()
+      let folded = file.name.canonicallyComposed.lowercased()
       if let other = seen[folded] {
         throw DeckError(
           .invalidRequest, at: location.item("media file '\(MediaFileName.visible(file.name))'"),

@@ -257,6 +257,7 @@ struct WriterBehaviourTests {
     #expect(
       warnings.map { $0.location.item ?? "" }
         == ["card 299", "note 100", "deck 'Lang:: French ' (id 2)", "note 101", "deck 'Lang' (id 3)"])
+    #expect(warnings[1].message.hasPrefix("field 'Front' holds the control character U+001F"))
     let back = try AnkiPackageReader().read(path: path).collection
     #expect(back.notes.map(\.fields) == [["ab", "c"], ["d", "e"]])
     #expect(back.decks.map(\.name) == ["Default", "Lang::French", "Lang"])

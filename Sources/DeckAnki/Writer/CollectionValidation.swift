@@ -122,7 +122,7 @@ enum CollectionValidation {
     if trims, name.first?.isWhitespace == true || name.last?.isWhitespace == true {
       return "starts or ends with white space, which Anki removes"
     }
-    if !name.unicodeScalars.elementsEqual(name.precomposedStringWithCanonicalMapping.unicodeScalars) {
+    if !name.unicodeScalars.elementsEqual(name.canonicallyComposed.unicodeScalars) {
       return "is not in Unicode NFC, which Anki converts it to"
     }
     return nil
@@ -130,7 +130,7 @@ enum CollectionValidation {
 
   /// The form in which Anki compares names for uniqueness (case-insensitively).
   static func uniqueKey(_ name: String) -> String {
-    name.precomposedStringWithCanonicalMapping.lowercased()
+    name.canonicallyComposed.lowercased()
   }
 
   // MARK: - Notes
@@ -141,27 +141,30 @@ enum CollectionValidation {
     try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     // Notes are written back only when something changes, so the usual collection is not copied.
+    // Looked up for every note, so only the field count (a note type is a large value to copy).
+    let fieldCounts = noteTypes.mapValues(\.fields.count)
     var notes = collection.notes
     for index in notes.indices {
       let note = notes[index]
-      guard let noteType = noteTypes[note.noteTypeID] else {
+      guard let fieldCount = fieldCounts[note.noteTypeID] else {
         throw DeckError(
           .invalidRequest, at: location.item("note \(note.id)"),
           "note uses note type \(note.noteTypeID), which the collection does not define; Anki would refuse the package")
       }
-      guard note.fields.count == noteType.fields.count else {
+      guard note.fields.count == fieldCount else {
         throw DeckError(
           .invalidRequest, at: location.item("note \(note.id)"),
-          "note has \(note.fields.count) fields, but its \(label(noteType)) has \(noteType.fields.count); Anki would refuse the package"
+          "note has \(note.fields.count) fields, but its \(noteTypes[note.noteTypeID].map(label) ?? "") has \(fieldCount); Anki would refuse the package"
         )
       }
       // U+001F is a grapheme of its own (a control character), so looking for its byte finds
       // exactly the values `contains(Character)` would.
       for (fieldIndex, value) in note.fields.enumerated() where value.containsUTF8Byte(0x1F) {
         notes[index].fields[fieldIndex] = value.replacingOccurrences(of: String(fieldSeparator), with: "")
+        let fieldName = noteTypes[note.noteTypeID]?.fields[fieldIndex].name ?? ""
         log.reportLimited(
           "field-changed", at: location.item("note \(note.id)"), summaryAt: location,
-          "field '\(noteType.fields[fieldIndex].name)' holds the control character U+001F, which Anki uses between fields; it is removed"
+          "field '\(fieldName)' holds the control character U+001F, which Anki uses between fields; it is removed"
         )
       }
       if !note.tags.allSatisfy(isCleanTag) {
@@ -247,7 +250,7 @@ enum CollectionValidation {
     name.components(separatedBy: Deck.levelSeparator).map { level in
       let kept = String(
         String.UnicodeScalarView(
-          level.precomposedStringWithCanonicalMapping.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+          level.canonicallyComposed.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
       let trimmed = kept.trimmingCharacters(
         in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ":")))
       return trimmed.isEmpty ? "blank" : trimmed
@@ -257,10 +260,11 @@ enum CollectionValidation {
   private static func reportNotesWithoutCards(
     _ notes: [Note], cards: [Card], location: SourceLocation, log: inout DiagnosticLog
   ) {
-    var withCards = IDSet(cards.lazy.map(\.noteID))
-    for note in notes where !withCards.contains(note.id) {
+    var withCards = IDSet(cards.map(\.noteID))
+    // By index: a note taken out of the array is a copy, one retain for each of its strings.
+    for index in notes.indices where !withCards.contains(notes[index].id) {
       log.reportLimited(
-        "note-without-cards", at: location.item("note \(note.id)"), summaryAt: location,
+        "note-without-cards", at: location.item("note \(notes[index].id)"), summaryAt: location,
         "note has no cards; Anki does not create cards when it imports a package, so it cannot be studied")
     }
   }

@@ -30,11 +30,15 @@ enum NoteIdentity {
     owners.reserveCapacity(notes.count)
     var dropped = Set<Int64>()
     var renamed: [Int: String] = [:]  // note index → the duplicate GUID it had
-    for (index, note) in notes.enumerated() where !note.guid.isEmpty {
-      guard let other = owners[note.guid] else {
-        owners[note.guid] = note.id
+    // By index, and only the GUID and id: a note taken out of the array is a copy, one retain
+    // for each of its strings.
+    for index in notes.indices where !notes[index].guid.isEmpty {
+      let guid = notes[index].guid
+      guard let other = owners[guid] else {
+        owners[guid] = notes[index].id
         continue
       }
+      let note = notes[index]
       switch policy {
       case .fail:
         throw DeckError(

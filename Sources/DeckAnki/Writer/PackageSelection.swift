@@ -57,7 +57,7 @@ enum PackageSelection {
       "no written deck uses this option group; an .apkg carries only the groups its decks use (Anki would not import it), so it is left out"
     )
 
-    var cardIDs = IDSet(collection.cards.lazy.map(\.id))
+    var cardIDs = IDSet(collection.cards.map(\.id))
     result.reviews = collection.reviews.filter { cardIDs.contains($0.cardID) }
     let dropped = collection.reviews.count - result.reviews.count
     if dropped > 0 {

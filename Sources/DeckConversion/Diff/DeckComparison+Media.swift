@@ -32,7 +32,7 @@ extension DeckComparison {
 
   private static func byName(_ media: [MediaFile]) -> [String: MediaFile] {
     Dictionary(
-      media.map { ($0.name.precomposedStringWithCanonicalMapping, $0) }, uniquingKeysWith: { first, _ in first })
+      media.map { ($0.name.canonicallyComposed, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   private static func entry(_ file: MediaFile) throws -> DeckDifference.MediaEntry {
@@ -46,15 +46,15 @@ extension DeckComparison {
     var names = Set<String>()
     for note in collection.notes {
       for field in note.fields {
-        for name in MediaReferences.fileNames(in: field) { names.insert(name.precomposedStringWithCanonicalMapping) }
+        for name in MediaReferences.fileNames(in: field) { names.insert(name.canonicallyComposed) }
       }
     }
     let styling = collection.noteTypes.flatMap {
       [$0.css] + $0.templates.flatMap { [$0.questionFormat, $0.answerFormat] }
     }
-    .joined(separator: "\n").precomposedStringWithCanonicalMapping
+    .joined(separator: "\n").canonicallyComposed
     for file in collection.media {
-      let name = file.name.precomposedStringWithCanonicalMapping
+      let name = file.name.canonicallyComposed
       if !names.contains(name) && styling.contains(name) { names.insert(name) }
     }
     return names

@@ -29,7 +29,7 @@ package enum CollectionRepair {
     _ collection: DeckCollection, location: SourceLocation
   ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
     var (result, warnings) = withFittedNotes(collection, location: location)
-    var noteIDs = IDSet(collection.notes.lazy.map(\.id))
+    var noteIDs = IDSet(collection.notes.map(\.id))
     if collection.cards.contains(where: { !noteIDs.contains($0.noteID) }) {
       result.cards.removeAll { card in
         guard !noteIDs.contains(card.noteID) else { return false }

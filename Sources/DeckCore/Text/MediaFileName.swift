@@ -36,7 +36,7 @@ package enum MediaFileName {
       return result
     }
     var scalars = String.UnicodeScalarView()
-    for scalar in name.precomposedStringWithCanonicalMapping.unicodeScalars {
+    for scalar in name.canonicallyComposed.unicodeScalars {
       if forbiddenCharacters.contains(scalar) || scalar.value < 0x20 || scalar.value == 0x7F {
         continue
       }

@@ -122,7 +122,7 @@ package struct DeckJSONDirectoryWriter: RepairingDeckWriter, Sendable {
           .invalidRequest, at: place,
           "is not a single file name Anki accepts, so it cannot be written into the media folder")
       }
-      let folded = file.name.precomposedStringWithCanonicalMapping.lowercased()
+      let folded = file.name.canonicallyComposed.lowercased()
       if let other = seen[folded] {
         throw DeckError(
           .invalidRequest, at: place,
