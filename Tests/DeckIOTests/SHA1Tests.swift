@@ -17,6 +17,19 @@ struct SHA1Tests {
         == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
   }
 
+  @Test("a string's UTF-8 is hashed in place: known vectors, an empty string, a bridged and a non-ASCII one")
+  func utf8Text() {
+    #expect(SHA1.hex(SHA1.digest(utf8: "")) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+    #expect(SHA1.hex(SHA1.digest(utf8: "abc")) == "a9993e364706816aba3e25717850c26c9cd0d89d")
+    // A small string (kept inside the value), a large native one, a non-ASCII one and one made by
+    // Foundation, each against the digest of its bytes copied out.
+    let texts = [
+      "abc", String(repeating: "xyz", count: 5000), "日本語 Café\u{301}",
+      NSString(string: "bridged \u{E9}").appending(" text"),
+    ]
+    for text in texts { #expect(SHA1.digest(utf8: text) == SHA1.digest(Data(text.utf8))) }
+  }
+
   @Test("digest is 20 bytes and hex is lowercase")
   func shape() {
     let digest = SHA1.digest(Data("abc".utf8))

@@ -50,7 +50,7 @@ public enum AnkiFieldText {
   /// big-endian unsigned number. `stripped` is the first field after
   /// ``strippingHTMLPreservingMediaFileNames(_:)``.
   public static func checksum(_ stripped: String) -> UInt32 {
-    let digest = SHA1.digest(Data(stripped.utf8))
+    let digest = SHA1.digest(utf8: stripped)
     return digest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
   }
 

@@ -45,7 +45,7 @@ extension MediaReferences {
           withTemplate: "\n")
       }
       plain = AnkiFieldText.strippingHTML(plain)
-      names.append("latex-\(SHA1.hex(SHA1.digest(Data(plain.utf8)))).\(svg ? "svg" : "png")")
+      names.append("latex-\(SHA1.hex(SHA1.digest(utf8: plain))).\(svg ? "svg" : "png")")
     }
     return names
   }

@@ -55,6 +55,18 @@ package struct SHA1: Sendable {
     Insecure.SHA1.hash(data: data).withUnsafeBytes { Array($0) }
   }
 
+  /// The SHA-1 digest of `text`'s UTF-8, hashed where the string keeps it (no copy into a
+  /// `Data` first: Anki's field checksum hashes the sort field of every note).
+  ///
+  /// - Parameter text: The text to hash.
+  /// - Returns: The 20-byte digest, the same as `digest(Data(text.utf8))`.
+  package static func digest(utf8 text: String) -> [UInt8] {
+    var text = text
+    var hasher = SHA1()
+    text.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
+    return hasher.finalize()
+  }
+
   /// A digest (or any bytes) as lowercase hexadecimal digits, two a byte.
   ///
   /// - Parameter digest: The bytes, such as the 20 of a SHA-1 digest.

@@ -7,7 +7,7 @@ package enum DerivedID {
   /// An id in Anki's millisecond-timestamp range, between 2001 and 2020, so Anki never takes
   /// it for a time in the future.
   package static func id(for text: String) -> Int64 {
-    let digest = SHA1.digest(Data(text.utf8))
+    let digest = SHA1.digest(utf8: text)
     let number = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     return 1_000_000_000_000 + Int64(number % 600_000_000_000)
   }
