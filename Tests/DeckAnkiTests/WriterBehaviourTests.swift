@@ -231,6 +231,25 @@ struct WriterBehaviourTests {
     #expect(rows.int64(1) == 2_127_422_280)
   }
 
+  @Test("a tag is kept as it is exactly when it is not empty and holds no space, U+3000 or control character")
+  func cleanTags() {
+    func expected(_ tag: String) -> Bool {
+      !tag.isEmpty
+        && !tag.unicodeScalars.contains { $0 == " " || $0 == "\u{3000}" || $0.value < 0x20 || $0.value == 0x7F }
+    }
+    // U+3001 and U+2000 share all but one byte with U+3000 (E3 80 81, E2 80 80).
+    let pieces = [
+      "a", "::", " ", "\u{3000}", "\u{3001}", "\u{2000}", "\t", "\u{7F}", "\u{80}", "é", "日本", "\u{0}", "~",
+    ]
+    var tags = [""] + pieces
+    for first in pieces { for second in pieces { tags.append(first + second) } }
+    tags.append(String(repeating: "long", count: 100) + "\u{3000}")
+    tags.append(NSString(string: "bridged").appending("\u{3001}tag"))
+    for tag in tags {
+      #expect(CollectionValidation.isCleanTag(tag) == expected(tag), "\(Array(tag.unicodeScalars))")
+    }
+  }
+
   @Test("tags are padded with spaces; tags holding a space are reported and joined")
   func tags() throws {
     let scratch = try TemporaryDirectory()

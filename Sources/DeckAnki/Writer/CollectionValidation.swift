@@ -177,15 +177,18 @@ enum CollectionValidation {
   /// Whether ``checkedTags(_:at:location:log:)`` keeps `tag` as it is: not empty, and no byte
   /// of a space, an ASCII control character or U+3000 (E3 80 80).
   static func isCleanTag(_ tag: String) -> Bool {
-    var previous: (UInt8, UInt8) = (0, 0)
-    var count = 0
-    for byte in tag.utf8 {
-      if byte <= 0x20 || byte == 0x7F { return false }
-      if byte == 0x80 && previous == (0xE3, 0x80) { return false }
-      previous = (previous.1, byte)
-      count += 1
+    // Over the string's own UTF-8 storage: every tag of every note is checked, on the one
+    // thread a package write starts with, and the `utf8` view goes byte by byte.
+    var tag = tag
+    return tag.withUTF8 { bytes in
+      guard !bytes.isEmpty else { return false }
+      for index in bytes.indices {
+        let byte = bytes[index]
+        if byte <= 0x20 || byte == 0x7F { return false }
+        if byte == 0x80 && index >= 2 && bytes[index - 1] == 0x80 && bytes[index - 2] == 0xE3 { return false }
+      }
+      return true
     }
-    return count > 0
   }
 
   /// Tags without the characters Anki splits tags at (space, U+3000) or removes (ASCII
