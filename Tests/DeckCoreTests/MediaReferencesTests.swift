@@ -26,6 +26,10 @@ struct MediaReferencesTests {
     Case(field: "[[sound:a.mp3]] [sound:] [soun", names: ["a.mp3"]),
     Case(field: "text ending in [", names: []),
     Case(field: "[sound:a.mp3]<img src=b.png>[sound:d.ogg]", names: ["a.mp3", "b.png", "d.ogg"]),
+    // Attribute names match whole, in any case: not a longer or shorter name sharing a prefix.
+    Case(field: #"<img srcset="a.png 2x" sr="c.png" data-src="d.png" src="b.png">"#, names: ["b.png"]),
+    Case(field: "<object DaTa='m.swf'></object><img Src = e.png>", names: ["m.swf", "e.png"]),
+    Case(field: #"<img alt="src=x.png" title=data>"#, names: []),
   ]
 
   @Test(arguments: cases)

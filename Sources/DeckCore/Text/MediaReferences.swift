@@ -67,15 +67,20 @@ package enum MediaReferences {
         name.count == nameLength && matches(bytes, at: tagStart, name)
       }
       guard isMediaTag else { continue }
-      if let value = attributeValue(in: UnsafeBufferPointer(rebasing: bytes[nameEnd..<close]), named: ["src", "data"]) {
+      if let value = attributeValue(in: UnsafeBufferPointer(rebasing: bytes[nameEnd..<close]), named: sourceAttributes)
+      {
         names.append(HTMLEntities.decode(value))
       }
     }
   }
 
-  /// The value of the first attribute among `names` in the attribute text of a tag
+  /// The attributes that name a media tag's file, in lower case.
+  private static let sourceAttributes: [[UInt8]] = ["src", "data"].map { Array($0.utf8) }
+
+  /// The value of the first attribute among `names` (lower case) in the attribute text of a tag
   /// (`name=value`, `name="value"` or `name='value'`; attributes without a value are skipped).
-  private static func attributeValue(in attributes: UnsafeBufferPointer<UInt8>, named names: Set<String>)
+  /// Names are compared byte by byte, ignoring ASCII case, without making a string of each.
+  private static func attributeValue(in attributes: UnsafeBufferPointer<UInt8>, named names: [[UInt8]])
     -> String?
   {
     var index = attributes.startIndex
@@ -86,7 +91,7 @@ package enum MediaReferences {
     while index < end {
       let nameStart = index
       while index < end, isNameByte(attributes[index]) { index += 1 }
-      let name = String(decoding: attributes[nameStart..<index].map(lowercased), as: UTF8.self)
+      let name = nameStart..<index
       while index < end, isSpace(attributes[index]) { index += 1 }
       guard index < end, attributes[index] == UInt8(ascii: "=") else {
         if index == nameStart { index += 1 }  // a stray '/' or '=': step over it
@@ -106,7 +111,7 @@ package enum MediaReferences {
         while index < end, !isSpace(attributes[index]) { index += 1 }
         valueRange = valueStart..<index
       }
-      if names.contains(name) {
+      if names.contains(where: { $0.count == name.count && matches(attributes, at: name.lowerBound, $0) }) {
         return String(decoding: UnsafeBufferPointer(rebasing: attributes[valueRange]), as: UTF8.self)
       }
     }
