@@ -91,7 +91,10 @@ for target in "${targets[@]}"; do
   # shellcheck disable=SC2086
   ASAN_OPTIONS=detect_leaks=0 "$binary" "${corpora[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
     -max_len="$max_len" -artifact_prefix="$scratch/findings/$target-" -print_final_stats=1 ${FUZZ_FLAGS:-} >"$log" 2>&1 || status=$?
-  runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | awk '{ total += $2 } END { print (NR ? total : "?") }')
+  # With -fork, libFuzzer prints no final stats: the count is then the last `#N:` line's.
+  runs=$({ grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" || true; } | awk '{ total += $2 } END { print (NR ? total : "") }')
+  [ -n "$runs" ] || runs=$({ grep -Eo '^#[0-9]+:' "$log" || true; } | tail -n 1 | tr -dc '0-9')
+  [ -n "$runs" ] || runs="?"
   if [ "$status" -ne 0 ]; then
     echo "fuzz: $target FAILED after $runs executions (see $log and $scratch/findings/)"
     tail -n 30 "$log"
