@@ -50,6 +50,7 @@ enum CSVLossReport {
     }
 
     deckLosses(collection, deckOfNote: deckOfNote, warn: warn)
+    cardLosses(collection, warn: warn)
 
     let emptyFirst = collection.notes.filter { $0.fields.first?.isEmpty ?? true }
     if !emptyFirst.isEmpty {
@@ -123,6 +124,48 @@ enum CSVLossReport {
       warn(
         "csv-deck",
         "deck option groups (presets) are not kept: \(named(groups.map(\.name)))")
+    }
+  }
+
+  /// Cards the import of the CSV would not make, or would make anew: Anki's CSV importer makes
+  /// a note's cards from its fields (``CardGeneration``), so a card whose template shows nothing
+  /// or whose cloze number the text no longer holds (kept by Anki until Empty Cards removes it)
+  /// is not made again, and a card the note lacks is made.
+  private static func cardLosses(_ collection: DeckCollection, warn: (String, String) -> Void) {
+    var ordinalsOfNote: [Int64: [Int]] = [:]
+    for card in collection.cards { ordinalsOfNote[card.noteID, default: []].append(card.templateOrdinal) }
+    var noteTypes: [Int64: NoteType] = [:]
+    for noteType in collection.noteTypes { noteTypes[noteType.id] = noteType }
+    var generation = CardGeneration()
+    var lostCards = 0
+    var madeCards = 0
+    var lostGUIDs: [String] = []
+    var madeGUIDs: [String] = []
+    for note in collection.notes {
+      guard let had = ordinalsOfNote[note.id], let noteType = noteTypes[note.noteTypeID] else { continue }
+      let made = generation.ordinals(for: note.fields, of: noteType)
+      let lost = Set(had).subtracting(made).count
+      let new = Set(made).subtracting(had).count
+      if lost > 0 {
+        lostCards += lost
+        lostGUIDs.append(note.guid)
+      }
+      if new > 0 {
+        madeCards += new
+        madeGUIDs.append(note.guid)
+      }
+    }
+    if lostCards > 0 {
+      warn(
+        "csv-cards",
+        "\(lostCards) card\(lostCards == 1 ? " is" : "s are") not kept: Anki's CSV importer makes a note's cards from its fields, and \(lostCards == 1 ? "this card's" : "these cards'") template shows nothing or \(lostCards == 1 ? "its" : "their") cloze number is no longer in the text (GUID\(lostGUIDs.count == 1 ? "" : "s") \(named(lostGUIDs)))"
+      )
+    }
+    if madeCards > 0 {
+      warn(
+        "csv-cards",
+        "\(madeCards) card\(madeCards == 1 ? "" : "s") the collection does not hold will be made by Anki's CSV importer from the notes' fields (GUID\(madeGUIDs.count == 1 ? "" : "s") \(named(madeGUIDs)))"
+      )
     }
   }
 

@@ -415,7 +415,11 @@ CASES = [
                     or pytest.fail("fields")
                 ),
             ),
-            "csv": ok(f"deckport: OUT: note {VOCAB}: warning: [field-count] {FEWER}"),
+            # The note's second card shows the empty Meaning: Anki's CSV import does not make it.
+            "csv": ok(
+                f"deckport: OUT: note {VOCAB}: warning: [field-count] {FEWER}",
+                "deckport: OUT: warning: [csv-cards] 1 card is not kept: Anki's CSV importer makes a note's cards from its fields, and this card's template shows nothing or its cloze number is no longer in the text (GUID 'LB42S_yJx<')",
+            ),
             "app": ok(f"{APP}note {VOCAB}: warning: [field-count] {FEWER}"),
         },
     ),

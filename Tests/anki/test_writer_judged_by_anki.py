@@ -13,8 +13,9 @@ deckport binary (DECKPORT_BIN, default <repo>/.build/debug/deckport) runs
 
   1. An .apkg written from a .colpkg carries only what Anki's own exporter would put in one:
      the note types the notes use (anki_view lists every note type of a restored collection
-     but only the used ones of an imported deck package), and the media files a note refers
-     to, plus '_' files a written note type's CSS or template refers to. Every file left out
+     but only the used ones of an imported deck package), and the media files Anki's exporter
+     takes along when the backend exports the same collection as an .apkg (those a note refers
+     to, the LaTeX images its LaTeX names, '_' files a note type refers to). Every file left out
      must be named in a `[media-unused]` warning, and every note type left out in a
      `[note-type-unused]` warning.
   2. A .colpkg written from an .apkg is a whole collection, restored as it is: it keeps the
@@ -48,6 +49,7 @@ deckport binary (DECKPORT_BIN, default <repo>/.build/debug/deckport) runs
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import re
 import shutil
@@ -74,11 +76,12 @@ if not (os.path.isfile(DECKPORT) and os.access(DECKPORT, os.X_OK)):
 
 from anki.collection import (  # noqa: E402  (after the skip, like the other checks)
     Collection,
+    ExportAnkiPackageOptions,
     ImportAnkiPackageOptions,
     ImportAnkiPackageRequest,
 )
 
-from anki_view import anki_view, media_references  # noqa: E402
+from anki_view import _import_colpkg, anki_view, media_references  # noqa: E402
 
 PACKAGES = fixture_packages()
 FORMATS = {"apkg": ".apkg", "apkg-modern": ".apkg", "colpkg": ".colpkg", "colpkg-modern": ".colpkg"}
@@ -172,10 +175,36 @@ def kind(path: str) -> str:
     return "colpkg" if path.endswith(".colpkg") else "apkg"
 
 
+_EXPORTED_MEDIA: dict[str, set[str]] = {}
+
+
+def anki_exported_media(colpkg: str) -> set[str]:
+    """The media files Anki's own exporter puts in an .apkg of the whole collection `colpkg`
+    restores (with scheduling and media, as deckport writes an .apkg from a .colpkg): those the
+    notes refer to, LaTeX images the notes' LaTeX names, and '_' files the note types refer to."""
+    if colpkg not in _EXPORTED_MEDIA:
+        folder = tempfile.mkdtemp(dir=_SCRATCH)
+        col = Collection(os.path.join(folder, "collection.anki2"))
+        try:
+            _import_colpkg(col, colpkg)
+            out = os.path.join(folder, "anki-export.apkg")
+            col.export_anki_package(
+                out_path=out,
+                options=ExportAnkiPackageOptions(
+                    with_scheduling=True, with_deck_configs=True, with_media=True, legacy=True
+                ),
+                limit=None,
+            )
+        finally:
+            col.close()
+        with zipfile.ZipFile(out) as archive:
+            _EXPORTED_MEDIA[colpkg] = set(json.loads(archive.read("media")).values())
+    return _EXPORTED_MEDIA[colpkg]
+
+
 def referenced_media(notes: list[dict], note_types: list[dict]) -> set[str]:
-    """Files an .apkg export takes along: those the notes refer to, and '_' files the note
-    types' CSS and templates refer to (Anki's exporter; LaTeX images do not occur in the
-    fixtures)."""
+    """Files the notes refer to, and '_' files the note types' CSS and templates refer to (as
+    Anki's exporter finds them; LaTeX images are not counted)."""
     names = set()
     for note in notes:
         for field in note["fields"]:
@@ -201,7 +230,7 @@ def expected_view(truth: dict, source: str, out: str, ours: dict, stderr: str) -
                 assert f"note type '{dropped['name']}'" in stderr and "[note-type-unused]" in stderr, (
                     f"note type {dropped['name']!r} was left out without a warning"
                 )
-        keep = referenced_media(truth["notes"], expected["noteTypes"])
+        keep = anki_exported_media(source)
         expected["media"] = {n: s for n, s in truth["media"].items() if n in keep}
         for name in truth["media"]:
             if name not in keep:

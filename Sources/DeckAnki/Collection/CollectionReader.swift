@@ -79,6 +79,16 @@ struct CollectionReader {
     (collection.cards, collection.reviews) = try rows.wait()
     try Self.requireUniqueIDs(collection.notes.map(\.id), table: "notes", location: location)
     try Self.requireUniqueIDs(collection.cards.map(\.id), table: "cards", location: location)
+    var schedulerWarnings: [Diagnostic] = []
+    switch try schedulerVersion() {
+    case .v1:
+      let changes = V1SchedulerUpgrade.upgrade(&collection)
+      if changes != V1SchedulerUpgrade.Changes() {
+        schedulerWarnings.append(V1SchedulerUpgrade.warning(changes, location: location))
+      }
+    case .v2: break
+    case .unreadable(let warning): schedulerWarnings.append(warning)
+    }
     let textWarnings = invalidText.prefix(Self.listedInvalidNotes).map { id in
       Diagnostic(
         "invalid-utf8", at: location.table("notes", row: id),
@@ -93,7 +103,56 @@ struct CollectionReader {
         )
       ]
       : []
-    return (collection, textWarnings + summary + CollectionChecks.warnings(for: collection, location: location))
+    return (
+      collection,
+      textWarnings + summary + schedulerWarnings + CollectionChecks.warnings(for: collection, location: location)
+    )
+  }
+
+  // MARK: - The scheduler
+
+  /// Which of Anki's schedulers kept the collection, by its `schedVer` setting.
+  private enum SchedulerVersion {
+    case v1
+    case v2
+    /// The setting could not be read: the scheduling is kept as stored, with this warning.
+    case unreadable(Diagnostic)
+  }
+
+  /// The collection's `schedVer` setting, where Anki reads it: the `config` table when there
+  /// is one (schema 14 on), else the `conf` JSON of the `col` row. A missing setting means v1,
+  /// as Anki reads it; 2 (or more) means v2, whose rules v3 shares.
+  private func schedulerVersion() throws -> SchedulerVersion {
+    let text: String
+    let settingLocation: SourceLocation
+    if database.tableExists("config") {
+      settingLocation = location.table("config").item("key 'schedVer'")
+      let statement = try database.prepare("SELECT val FROM config WHERE key = 'schedVer'", table: "config")
+      guard try statement.step() else { return .v1 }
+      text = String(decoding: statement.blob(0), as: UTF8.self)
+    } else {
+      settingLocation = location.table("col", row: 1).item("column conf")
+      let statement = try database.prepare("SELECT conf FROM col", table: "col")
+      guard try statement.step() else { return .v2 }
+      let object = try? FoundationJSON.object(statement.text(0).utf8)
+      guard let settings = object as? [String: Any] else {
+        return .unreadable(
+          Diagnostic(
+            "scheduler-unknown", at: settingLocation,
+            "the collection's settings are not a JSON object, so which scheduler kept it is unknown; its scheduling is kept as stored"
+          ))
+      }
+      guard let value = settings["schedVer"] else { return .v1 }
+      text = (value as? NSNumber)?.stringValue ?? (value as? String) ?? ""
+    }
+    guard let version = Int(text.trimmingCharacters(in: .whitespaces)) else {
+      return .unreadable(
+        Diagnostic(
+          "scheduler-unknown", at: settingLocation,
+          "the scheduler version is not a whole number, so which scheduler kept the collection is unknown; its scheduling is kept as stored"
+        ))
+    }
+    return version <= 1 ? .v1 : .v2
   }
 
   /// Refuses two rows of `table` with one id (possible only in a table without its primary key):

@@ -1,0 +1,67 @@
+import DeckCore
+import Foundation
+
+/// The change Anki makes to a collection kept by its v1 scheduler before it uses it: Anki reads
+/// every collection by the rules of its v2 scheduler, and upgrades a v1 collection when it
+/// imports it as a deck package or opens it. deckport's model holds scheduling as v2 holds it,
+/// so a v1 collection is upgraded the same way as it is read, and every output (an Anki
+/// package, a deck document, an app's store) holds what Anki would hold after importing it.
+///
+/// Observed with the real backend (`upgrade_scheduler`, and the importer of a v1 `.apkg`, which
+/// do the same), on cards and review-log rows of every type and queue:
+///
+/// - A card in review that is being relearned (`type` 2, `queue` 1 or 3; v1 has no
+///   relearning type) becomes a relearning card (`type` 3). No other card changes, in a
+///   filtered deck or not.
+/// - A learning or relearning answer in the review log (`type` 0 or 2) was given with v1's
+///   three buttons: its `ease` 2 (good) becomes 3, and 3 (easy) becomes 4, v2's numbers for
+///   the same buttons. Review answers (`type` 1) and answers in filtered decks (`type` 3) keep
+///   their numbers, as 1 (again) does.
+///
+/// Anki also sets the collection's day counting to v2's (`schedVer` 2, a creation offset);
+/// deckport's writers always write v2's.
+enum V1SchedulerUpgrade {
+  /// What upgrading changed.
+  struct Changes: Equatable {
+    /// Cards in review being relearned that became relearning cards.
+    var relearningCards = 0
+    /// Learning answers of the review log given new button numbers.
+    var learningAnswers = 0
+  }
+
+  /// Upgrades `collection`'s cards and review log in place (see the type's description).
+  static func upgrade(_ collection: inout DeckCollection) -> Changes {
+    var changes = Changes()
+    for index in collection.cards.indices {
+      let scheduling = collection.cards[index].scheduling
+      guard scheduling.type == .review, scheduling.queue == .learning || scheduling.queue == .dayLearning else {
+        continue
+      }
+      collection.cards[index].scheduling.type = .relearning
+      changes.relearningCards += 1
+    }
+    for index in collection.reviews.indices {
+      let review = collection.reviews[index]
+      guard review.kind == .learning || review.kind == .relearning, review.ease == 2 || review.ease == 3 else {
+        continue
+      }
+      collection.reviews[index].ease += 1
+      changes.learningAnswers += 1
+    }
+    return changes
+  }
+
+  /// The warning that says what upgrading changed, at the collection's `col` table.
+  static func warning(_ changes: Changes, location: SourceLocation) -> Diagnostic {
+    Diagnostic(
+      "scheduler-v1-upgraded", at: location.table("col"),
+      "the collection was kept by Anki's v1 scheduler; as Anki does when it imports or opens it, "
+        + "\(count(changes.learningAnswers, "learning answer")) in the review log took v2's button numbers "
+        + "(good 2 → 3, easy 3 → 4) and \(count(changes.relearningCards, "card")) being relearned became "
+        + "relearning cards (type 3)")
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+}
