@@ -175,6 +175,18 @@ def kind(path: str) -> str:
     return "colpkg" if path.endswith(".colpkg") else "apkg"
 
 
+def export_with_anki(col: Collection, path: str, legacy: bool) -> None:
+    """The whole of `col` as an .apkg at `path`, by Anki's own exporter, with scheduling, deck
+    options and media; in the legacy layout or the latest."""
+    col.export_anki_package(
+        out_path=path,
+        options=ExportAnkiPackageOptions(
+            legacy=legacy, with_scheduling=True, with_deck_configs=True, with_media=True
+        ),
+        limit=None,
+    )
+
+
 _EXPORTED_MEDIA: dict[str, set[str]] = {}
 
 
@@ -188,13 +200,7 @@ def anki_exported_media(colpkg: str) -> set[str]:
         try:
             _import_colpkg(col, colpkg)
             out = os.path.join(folder, "anki-export.apkg")
-            col.export_anki_package(
-                out_path=out,
-                options=ExportAnkiPackageOptions(
-                    with_scheduling=True, with_deck_configs=True, with_media=True, legacy=True
-                ),
-                limit=None,
-            )
+            export_with_anki(col, out, legacy=True)
         finally:
             col.close()
         with zipfile.ZipFile(out) as archive:
@@ -543,13 +549,7 @@ def anki_made_large_package() -> str:
             note.tags = [f"t{index % 13}"]
             col.add_note(note, deck_id)
         path = os.path.join(folder, "large.apkg")
-        col.export_anki_package(
-            out_path=path,
-            options=ExportAnkiPackageOptions(
-                legacy=False, with_scheduling=True, with_deck_configs=True, with_media=True
-            ),
-            limit=None,
-        )
+        export_with_anki(col, path, legacy=False)
     finally:
         if col.db:
             col.close()
