@@ -132,20 +132,36 @@ enum CSVLossReport {
   /// or whose cloze number the text no longer holds (kept by Anki until Empty Cards removes it)
   /// is not made again, and a card the note lacks is made.
   private static func cardLosses(_ collection: DeckCollection, warn: (String, String) -> Void) {
-    var ordinalsOfNote: [Int64: [Int]] = [:]
-    for card in collection.cards { ordinalsOfNote[card.noteID, default: []].append(card.templateOrdinal) }
-    var noteTypes: [Int64: NoteType] = [:]
-    for noteType in collection.noteTypes { noteTypes[noteType.id] = noteType }
+    // Each card's note and ordinal, by note: walked beside the notes, which are in id order.
+    let cards = collection.cards.map { (note: $0.noteID, ordinal: $0.templateOrdinal) }.sorted { $0 < $1 }
+    var noteTypeIndex: [Int64: Int] = [:]
+    for index in collection.noteTypes.indices { noteTypeIndex[collection.noteTypes[index].id] = index }
     var generation = CardGeneration()
     var lostCards = 0
     var madeCards = 0
     var lostGUIDs: [String] = []
     var madeGUIDs: [String] = []
+    var next = 0
+    var had: [Int] = []
+    // The note type of the note before, most often the next one's too.
+    var noteType: NoteType?
     for note in collection.notes {
-      guard let had = ordinalsOfNote[note.id], let noteType = noteTypes[note.noteTypeID] else { continue }
+      while next < cards.count && cards[next].note < note.id { next += 1 }
+      had.removeAll(keepingCapacity: true)
+      while next < cards.count && cards[next].note == note.id {
+        if had.last != cards[next].ordinal { had.append(cards[next].ordinal) }
+        next += 1
+      }
+      guard !had.isEmpty else { continue }
+      if noteType?.id != note.noteTypeID {
+        guard let typeIndex = noteTypeIndex[note.noteTypeID] else { continue }
+        noteType = collection.noteTypes[typeIndex]
+      }
+      guard let noteType else { continue }
       let made = generation.ordinals(for: note.fields, of: noteType)
-      let lost = Set(had).subtracting(made).count
-      let new = Set(made).subtracting(had).count
+      if made == had { continue }
+      let lost = had.filter { !made.contains($0) }.count
+      let new = made.filter { !had.contains($0) }.count
       if lost > 0 {
         lostCards += lost
         lostGUIDs.append(note.guid)

@@ -11,7 +11,9 @@ import Foundation
 ///   card `n - 1` for number `n`, at most 500.
 /// * A note that would get no card gets the first one.
 package struct CardGeneration {
-  private var parsedFronts: [Int64: [[TemplateNode]]] = [:]
+  /// Each standard note type's template fronts, parsed once, their field names resolved to
+  /// the positions of the note's fields of that name.
+  private var fronts: [Int64: [[FieldNode]]] = [:]
 
   /// Creates a generator; each note type's templates are parsed once, on first use.
   package init() {}
@@ -23,18 +25,23 @@ package struct CardGeneration {
     case .cloze:
       ordinals = Array(Set(fields.flatMap(Self.clozeNumbers)).map { min(max($0 - 1, 0), 499) }).sorted()
     case .standard:
-      let fronts = parsedFronts[noteType.id] ?? noteType.templates.map { TemplateNode.parse($0.questionFormat) }
-      parsedFronts[noteType.id] = fronts
-      var nonEmpty = Set<String>()
-      for (name, value) in zip(noteType.fieldNames, fields) where !Self.isEmpty(value) { nonEmpty.insert(name) }
-      ordinals = fronts.indices.filter { !Self.isEmpty(fronts[$0], nonEmpty: nonEmpty) }
+      let parsed: [[FieldNode]]
+      if let known = fronts[noteType.id] {
+        parsed = known
+      } else {
+        parsed = Self.fronts(of: noteType)
+        fronts[noteType.id] = parsed
+      }
+      ordinals = parsed.indices.filter { !Self.isEmpty(parsed[$0], fields: fields) }
     }
     return ordinals.isEmpty ? [0] : ordinals
   }
 
   /// Anki's `field_is_empty`: nothing but white space and zero-width spaces.
   package static func isEmpty(_ field: String) -> Bool {
-    field.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{200B}" }
+    // Most fields start with a printable ASCII character, which is neither.
+    if let first = field.utf8.first, first > 0x20, first < 0x80 { return false }
+    return field.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{200B}" }
   }
 
   /// The cloze numbers in `text`: every `{{c` followed by numbers separated by commas and `::`.
@@ -77,19 +84,48 @@ package struct CardGeneration {
     return numbers
   }
 
-  /// Anki's `template_is_empty` with negated conditionals checked.
-  private static func isEmpty(_ nodes: [TemplateNode], nonEmpty: Set<String>) -> Bool {
+  /// Anki's `template_is_empty` with negated conditionals checked, a field's emptiness looked
+  /// at only when the template asks for it.
+  private static func isEmpty(_ nodes: [FieldNode], fields: [String]) -> Bool {
+    /// Whether a field of that name (at `positions`) is not empty.
+    func shows(_ positions: [Int]) -> Bool {
+      positions.contains { $0 < fields.count && !isEmpty(fields[$0]) }
+    }
     for node in nodes {
       switch node {
-      case .replacement(let key):
-        if nonEmpty.contains(key) { return false }
-      case .conditional(let key, let children):
-        if nonEmpty.contains(key), !isEmpty(children, nonEmpty: nonEmpty) { return false }
-      case .negatedConditional(let key, let children):
-        if !nonEmpty.contains(key), !isEmpty(children, nonEmpty: nonEmpty) { return false }
+      case .replacement(let positions):
+        if shows(positions) { return false }
+      case .conditional(let positions, let children):
+        if shows(positions), !isEmpty(children, fields: fields) { return false }
+      case .negatedConditional(let positions, let children):
+        if !shows(positions), !isEmpty(children, fields: fields) { return false }
       }
     }
     return true
+  }
+
+  /// The fronts of `noteType`'s templates, their field names resolved to field positions.
+  private static func fronts(of noteType: NoteType) -> [[FieldNode]] {
+    var positions: [String: [Int]] = [:]
+    for (position, name) in noteType.fieldNames.enumerated() { positions[name, default: []].append(position) }
+    func resolved(_ nodes: [TemplateNode]) -> [FieldNode] {
+      nodes.map { node in
+        switch node {
+        case .replacement(let key): .replacement(positions[key] ?? [])
+        case .conditional(let key, let children): .conditional(positions[key] ?? [], resolved(children))
+        case .negatedConditional(let key, let children): .negatedConditional(positions[key] ?? [], resolved(children))
+        }
+      }
+    }
+    return noteType.templates.map { resolved(TemplateNode.parse($0.questionFormat)) }
+  }
+
+  /// A ``TemplateNode`` whose field name is replaced by the positions of the fields of that name
+  /// (none when the note type has no such field).
+  private indirect enum FieldNode {
+    case replacement([Int])
+    case conditional([Int], [FieldNode])
+    case negatedConditional([Int], [FieldNode])
   }
 }
 
