@@ -132,8 +132,12 @@ enum CSVLossReport {
   /// or whose cloze number the text no longer holds (kept by Anki until Empty Cards removes it)
   /// is not made again, and a card the note lacks is made.
   private static func cardLosses(_ collection: DeckCollection, warn: (String, String) -> Void) {
-    // Each card's note and ordinal, by note: walked beside the notes, which are in id order.
+    // Each card's note and ordinal, by note, walked beside the notes in id order (the model's
+    // order; a collection built otherwise is walked in sorted order).
     let cards = collection.cards.map { (note: $0.noteID, ordinal: $0.templateOrdinal) }.sorted { $0 < $1 }
+    let notes = collection.notes
+    let inOrder = notes.indices.dropFirst().allSatisfy { notes[$0 - 1].id <= notes[$0].id }
+    let order = inOrder ? Array(notes.indices) : notes.indices.sorted { notes[$0].id < notes[$1].id }
     var noteTypeIndex: [Int64: Int] = [:]
     for index in collection.noteTypes.indices { noteTypeIndex[collection.noteTypes[index].id] = index }
     var generation = CardGeneration()
@@ -145,7 +149,8 @@ enum CSVLossReport {
     var had: [Int] = []
     // The note type of the note before, most often the next one's too.
     var noteType: NoteType?
-    for note in collection.notes {
+    for position in order {
+      let note = notes[position]
       while next < cards.count && cards[next].note < note.id { next += 1 }
       had.removeAll(keepingCapacity: true)
       while next < cards.count && cards[next].note == note.id {

@@ -59,6 +59,44 @@ struct CSVWriterTests {
     #expect(text == expected.joined(separator: "\n") + "\n")
   }
 
+  @Test(
+    "cards Anki's CSV import would not make again, or would make anew, are counted by note",
+    arguments: [false, true])
+  func cardsTheImportWouldNotMake(notesReversed: Bool) throws {
+    // Note 1: cloze 2 only, but cards for clozes 1 and 2 (cloze 1 removed from the text since).
+    // Note 2: Basic (and reversed card) whose Back is empty: its reverse card is not made.
+    // Note 3: Basic (and reversed card) with only its first card: the reverse is made anew.
+    let reversed = Self.stock("Basic (and reversed card)")
+    var collection = DeckCollection(
+      decks: [Deck(id: 1, name: "Default")], noteTypes: [Self.cloze, reversed],
+      notes: [
+        Note(id: 1, guid: "c1", noteTypeID: Self.cloze.id, fields: ["{{c2::Paris}}", ""]),
+        Note(id: 2, guid: "r2", noteTypeID: reversed.id, fields: ["front", " "]),
+        Note(id: 3, guid: "r3", noteTypeID: reversed.id, fields: ["front", "back"]),
+      ],
+      cards: [
+        Card(id: 10, noteID: 1, templateOrdinal: 0, deckID: 1),
+        Card(id: 11, noteID: 1, templateOrdinal: 1, deckID: 1),
+        Card(id: 12, noteID: 2, templateOrdinal: 0, deckID: 1),
+        Card(id: 13, noteID: 2, templateOrdinal: 1, deckID: 1),
+        Card(id: 14, noteID: 3, templateOrdinal: 0, deckID: 1),
+      ])
+    if notesReversed { collection.notes.reverse() }
+    let (_, warnings, _) = try write(collection, "cards.txt")
+    let cards = warnings.filter { $0.contains("[csv-cards]") }
+    #expect(cards.count == 2)
+    #expect(
+      cards.contains {
+        $0.contains("2 cards are not kept: Anki's CSV importer makes a note's cards from its fields")
+          && $0.hasSuffix("(GUIDs 'c1', 'r2')")
+      })
+    #expect(
+      cards.contains {
+        $0.contains("1 card the collection does not hold will be made by Anki's CSV importer")
+          && $0.hasSuffix("(GUID 'r3')")
+      })
+  }
+
   @Test("a .csv file gets commas, and quotes around fields with commas")
   func commaForCSV() throws {
     let (text, _, _) = try write(Self.small, "small.csv")
