@@ -59,7 +59,8 @@ package struct CSVWriter: Sendable {
   ///
   /// - Returns: what the file does not keep, one warning per kind of loss, after a warning for
   ///   each repair.
-  /// - Throws: ``DeckError`` when a note's note type is missing, or when writing fails.
+  /// - Throws: ``DeckError`` when the deck holds no notes, when a note's note type is missing, or
+  ///   when writing fails.
   @discardableResult
   package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
     -> [Diagnostic]
@@ -74,6 +75,14 @@ package struct CSVWriter: Sendable {
       throw DeckError(
         .invalidRequest, at: location,
         "note \(note.id) (GUID '\(note.guid)') uses note type \(note.noteTypeID), which the deck does not define; a CSV row needs the note type's name"
+      )
+    }
+
+    // A file without rows is one Anki's importer refuses as empty, and so does the reader.
+    guard !collection.notes.isEmpty else {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "the deck holds no notes, and a CSV file holds notes only: Anki refuses a file without rows as empty (as deckport does), so none is written"
       )
     }
 

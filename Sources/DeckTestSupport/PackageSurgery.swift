@@ -37,17 +37,19 @@ public enum PackageSurgery {
     try writer.close()
   }
 
-  /// Writes to `destination` a copy of the legacy package at `source` whose `collection.anki21`
-  /// had `sql` run on it (to plant impossible values or hostile names in a real collection).
+  /// Writes to `destination` a copy of the legacy package at `source` whose collection
+  /// (`collection.anki21`, or `collection.anki2` in a package of the first generation) had `sql`
+  /// run on it (to plant impossible values or hostile names in a real collection).
   public static func copy(_ source: String, to destination: String, runningOnCollection sql: String) throws {
     let scratch = try TemporaryDirectory()
-    let databasePath = scratch.path(for: "collection.anki21")
-    try member("collection.anki21", of: source).write(to: URL(fileURLWithPath: databasePath))
+    let name = (try? member("collection.anki21", of: source)) != nil ? "collection.anki21" : "collection.anki2"
+    let databasePath = scratch.path(for: name)
+    try member(name, of: source).write(to: URL(fileURLWithPath: databasePath))
     let database = try SQLiteDatabase(
       path: databasePath, readOnly: false, location: DeckCore.SourceLocation(file: databasePath))
     try database.execute(sql)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: databasePath))
-    try copy(source, to: destination, applying: Change(replace: ["collection.anki21": bytes]))
+    try copy(source, to: destination, applying: Change(replace: [name: bytes]))
   }
 
   /// A zstd frame of `count` zero bytes: a small member that decompresses to a lot.

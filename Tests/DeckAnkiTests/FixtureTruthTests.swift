@@ -141,12 +141,23 @@ struct FixtureTruthTests {
 
   /// The packages kept by Anki's v1 scheduler whose reading changes something (the review log
   /// above matches Anki's view of them, upgraded).
-  static let upgradedFromV1 = ["real/personal-collection-legacy1.apkg"]
+  static let upgradedFromV1 = [
+    "real/personal-collection-legacy1.apkg", "real/c-notes-filtered-legacy1.apkg", "real/indian-music-legacy.colpkg",
+  ]
 
-  @Test("no warnings on packages Anki wrote, but the v1 scheduler's upgrade", arguments: packages)
+  /// The packages whose collection holds deletion records (graves), which the model does not carry.
+  static let withGraves = [
+    "real/c-notes-filtered-legacy1.apkg", "real/indian-music-legacy.colpkg", "real/it-passport-empty-legacy.colpkg",
+    "real/word-list-latest.colpkg",
+  ]
+
+  @Test(
+    "no warnings on packages Anki wrote, but the v1 scheduler's upgrade and deletion records", arguments: packages)
   func noWarnings(package: String) throws {
     let observed = try Observed(package)
-    let expected = Self.upgradedFromV1.contains(package) ? ["scheduler-v1-upgraded"] : []
+    let expected =
+      (Self.upgradedFromV1.contains(package) ? ["scheduler-v1-upgraded"] : [])
+      + (Self.withGraves.contains(package) ? ["graves-dropped"] : [])
     #expect(observed.contents.warnings.map(\.category) == expected)
   }
 }

@@ -123,4 +123,72 @@ struct V1SchedulerUpgradeTests {
     #expect(warning.location.item == item)
     #expect(warning.message.contains(wording))
   }
+  // MARK: - Filtered decks
+
+  /// The real v1 package with a filtered deck (`Custom Study Session`, which does not
+  /// reschedule), and the ids it holds.
+  static let filteredPackage = "real/c-notes-filtered-legacy1.apkg"
+  static let filteredDeck: Int64 = 1_515_336_194_837
+  static let homeDeck: Int64 = 1_514_870_624_479
+  static let note: Int64 = 1_515_339_103_411
+
+  /// What the real backend's `upgrade_scheduler` made of a card of each type and queue planted
+  /// in that filtered deck, with the deck rescheduling or not (type, queue before → after);
+  /// every other pair stayed as it was. Cards planted in a normal deck (with a home deck set),
+  /// or in the filtered deck without one, changed only by the rule for cards being relearned.
+  static let filteredChanges: [Bool: [[Int]: [Int]]] = [
+    false: [
+      [0, 0]: [0, 2], [2, 0]: [2, 2], [3, 0]: [3, 2], [2, 1]: [3, 1], [2, 3]: [3, 3],
+      [1, -3]: [0, 4], [1, -2]: [0, 4], [1, -1]: [0, 4], [1, 0]: [0, 4],
+      [1, 1]: [0, 4], [1, 2]: [0, 4], [1, 3]: [0, 4], [1, 4]: [0, 4],
+    ],
+    true: [[1, 0]: [1, 3], [2, 0]: [2, 2], [3, 0]: [3, 3], [2, 1]: [3, 1], [2, 3]: [3, 3]],
+  ]
+
+  /// SQL planting a card of every type (0–3) and queue (-3 to 4) in deck `deck` with home deck
+  /// `home`, ids from `firstID` in that order.
+  static func planted(firstID: Int64, deck: Int64, home: Int64) -> String {
+    "WITH RECURSIVE types(t) AS (SELECT 0 UNION ALL SELECT t + 1 FROM types WHERE t < 3), "
+      + "queues(q) AS (SELECT -3 UNION ALL SELECT q + 1 FROM queues WHERE q < 4) "
+      + "INSERT INTO cards SELECT \(firstID) + t * 8 + q + 3, \(note), \(deck), 0, 0, -1, t, q, "
+      + "CASE WHEN q IN (1, 4) THEN 1515388089 ELSE -99990 END, 0, 0, 0, 0, 0, 29, \(home), 0, '' FROM types, queues;"
+  }
+
+  @Test("cards in a v1 filtered deck take v2's queues as Anki gives them", arguments: [false, true])
+  func filteredDeckCards(reschedules: Bool) throws {
+    let scratch = try TemporaryDirectory()
+    let changed = scratch.path(for: "changed.apkg")
+    let setting =
+      "UPDATE col SET decks = json_set(decks, '$.\"\(Self.filteredDeck)\".resched', json('\(reschedules)'));"
+    try PackageSurgery.copy(
+      Fixtures.path(Self.filteredPackage), to: changed,
+      runningOnCollection: setting
+        + Self.planted(firstID: 1_600_000_000_000, deck: Self.filteredDeck, home: Self.homeDeck)
+        + Self.planted(firstID: 1_700_000_000_000, deck: Self.homeDeck, home: Self.filteredDeck)
+        + Self.planted(firstID: 1_800_000_000_000, deck: Self.filteredDeck, home: 0))
+    let contents = try AnkiPackageReader().read(path: changed)
+    let cards = Dictionary(uniqueKeysWithValues: contents.collection.cards.map { ($0.id, $0.scheduling) })
+    let changes = try #require(Self.filteredChanges[reschedules])
+    for type in 0...3 {
+      for queue in -3...4 {
+        let offset = Int64(type * 8 + queue + 3)
+        let relearning = type == 2 && (queue == 1 || queue == 3) ? [3, queue] : [type, queue]
+        let cases: [(Int64, [Int])] = [
+          (1_600_000_000_000, changes[[type, queue]] ?? [type, queue]),
+          (1_700_000_000_000, relearning),
+          (1_800_000_000_000, relearning),
+        ]
+        for (first, expected) in cases {
+          let scheduling = try #require(cards[first + offset])
+          #expect(
+            [scheduling.type.rawValue, scheduling.queue.rawValue] == expected,
+            "card \(first + offset): type \(type), queue \(queue)")
+          #expect(scheduling.due == (queue == 1 || queue == 4 ? 1_515_388_089 : -99990))
+          #expect(scheduling.originalDue == 29)
+        }
+      }
+    }
+    let warning = try #require(Self.schedulerWarnings(contents).first)
+    #expect(warning.message.contains("in filtered decks took v2's queue"))
+  }
 }

@@ -97,6 +97,19 @@ struct CSVWriterTests {
       })
   }
 
+  @Test("a deck without notes is refused, as Anki's importer and the reader refuse a file without rows")
+  func deckWithoutNotes() throws {
+    var empty = Self.small
+    empty.notes = []
+    empty.cards = []
+    for name in ["empty.txt", "empty.csv"] {
+      let error = try #require(throws: DeckError.self) { try write(empty, name) }
+      #expect(error.kind == .invalidRequest)
+      #expect(error.message.contains("the deck holds no notes"))
+      #expect(!FileManager.default.fileExists(atPath: scratch.path(for: name)))
+    }
+  }
+
   @Test("a .csv file gets commas, and quotes around fields with commas")
   func commaForCSV() throws {
     let (text, _, _) = try write(Self.small, "small.csv")
@@ -127,6 +140,10 @@ struct CSVWriterTests {
     arguments: Fixtures.ankiPackages)
   func roundTrip(_ package: String) throws {
     let original = try AnkiPackageReader().read(path: Fixtures.path(package)).collection
+    guard !original.notes.isEmpty else {
+      #expect(throws: DeckError.self) { try write(original, "deck.txt") }
+      return
+    }
     for name in ["deck.txt", "deck.csv"] {
       let (_, _, path) = try write(original, name)
       let readBack = try CSVReader().read(path: path).collection

@@ -71,10 +71,12 @@ def notes_by_guid(col: Collection) -> dict[str, dict]:
 
 
 def view_notes_by_guid(view: dict) -> dict[str, dict]:
-    """anki_view's notes in the same shape, decks from its cards."""
+    """anki_view's notes in the same shape, decks from its cards (a card in a filtered deck
+    counts under its home deck, but in `firstCardDeck`)."""
     decks: dict[str, set] = {}
     ords: dict[str, list] = {}
     first_deck: dict[str, tuple[int, str]] = {}
+    first_card_deck: dict[str, tuple[int, str]] = {}
     for card in view["cards"]:
         guid = card["noteGuid"]
         deck = card["odeck"] or card["deck"]
@@ -82,6 +84,7 @@ def view_notes_by_guid(view: dict) -> dict[str, dict]:
         ords.setdefault(guid, []).append(card["ord"])
         if guid not in first_deck or card["ord"] < first_deck[guid][0]:
             first_deck[guid] = (card["ord"], deck)
+            first_card_deck[guid] = (card["ord"], card["deck"])
     return {
         note["guid"]: {
             "noteType": note["noteType"],
@@ -89,6 +92,8 @@ def view_notes_by_guid(view: dict) -> dict[str, dict]:
             "tags": sorted(note["tags"]),
             "decks": sorted(decks.get(note["guid"], set())),
             "firstDeck": first_deck.get(note["guid"], (0, None))[1],
+            # The deck the first card is in now: a filtered deck rather than its home deck.
+            "firstCardDeck": first_card_deck.get(note["guid"], (0, None))[1],
             "cards": sorted(ords.get(note["guid"], [])),
         }
         for note in view["notes"]

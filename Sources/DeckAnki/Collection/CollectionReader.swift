@@ -105,8 +105,29 @@ struct CollectionReader {
       : []
     return (
       collection,
-      textWarnings + summary + schedulerWarnings + CollectionChecks.warnings(for: collection, location: location)
+      textWarnings + summary + schedulerWarnings + (try gravesWarnings())
+        + CollectionChecks.warnings(for: collection, location: location)
     )
+  }
+
+  // MARK: - Deletion records
+
+  /// A warning when the collection holds deletion records (the `graves` table: notes, cards
+  /// and decks deleted since its last sync, which Anki sends at its next one), which the model
+  /// does not carry. Anki's deck packages hold none; a collection package may, and Anki keeps
+  /// them when it restores one.
+  private func gravesWarnings() throws -> [Diagnostic] {
+    guard database.tableExists("graves") else { return [] }
+    let statement = try database.prepare("SELECT count(*) FROM graves", table: "graves")
+    guard try statement.step() else { return [] }
+    let count = statement.int64(0)
+    guard count > 0 else { return [] }
+    return [
+      Diagnostic(
+        "graves-dropped", at: location.table("graves"),
+        "the collection holds \(count) deletion record\(count == 1 ? "" : "s") (notes, cards or decks deleted since its last sync, which Anki sends at its next one); deckport does not carry them, so no output holds them"
+      )
+    ]
   }
 
   // MARK: - The scheduler
