@@ -18,7 +18,7 @@ final class LeftElementsDecoding: @unchecked Sendable {
   /// The elements in a chunk.
   static let chunkLength = 512
   /// How many chunks past the reader's the thread may decode.
-  static let chunksAhead = 2
+  static let chunksAhead = 16
 
   private struct Chunk {
     var section: DeckJSONReader.Section

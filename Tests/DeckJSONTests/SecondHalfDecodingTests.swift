@@ -195,17 +195,22 @@ struct SecondHalfDecodingTests {
   @Test("the elements the pass left are decoded a chunk at a time by the thread or the reader, in order")
   func leftChunks() throws {
     let scratch = try TemporaryDirectory()
-    let path = try Self.document(copies: 300, in: scratch)
+    let path = try Self.document(copies: 1_300, in: scratch)
     let file = try MappedFile(path: path, location: SourceLocation(file: path))
     let syntax = try JSONSyntaxPass(
       bytes: file.bytes, location: SourceLocation(file: path), splitting: ["notes", "cards", "reviews"])
     let notes = try #require(syntax.elements["notes"])
-    #expect(notes.count > 4 * LeftElementsDecoding.chunkLength)
+    // More chunks than the thread may decode ahead, so that the reader decodes some itself.
+    #expect(notes.count > (LeftElementsDecoding.chunksAhead + 4) * LeftElementsDecoding.chunkLength)
     let left = LeftElementsDecoding(file: file, elements: [.notes: notes], leftFrom: [.notes: 100], unchecked: false)
     defer { left.stop() }
-    // Before the reader starts, the thread decodes as far ahead as it may.
+    // Before the reader starts, the thread decodes as far ahead as it may (or every chunk).
+    let leftCount = notes.count - 100
+    let chunks = (leftCount + LeftElementsDecoding.chunkLength - 1) / LeftElementsDecoding.chunkLength
+    let ahead = min(LeftElementsDecoding.chunksAhead + 1, chunks)
     let deadline = Date().addingTimeInterval(60)
-    while left.chunksDecodedByThread < LeftElementsDecoding.chunksAhead + 1 && Date() < deadline { usleep(1_000) }
+    while left.chunksDecodedByThread < ahead && Date() < deadline { usleep(1_000) }
+    #expect(left.chunksDecodedByThread == ahead)
     var byThread = 0
     var names: [String] = []
     for index in 0..<notes.count {
@@ -220,6 +225,6 @@ struct SecondHalfDecodingTests {
       }
       #expect(taken == expected, "note \(index)")
     }
-    #expect(byThread >= (LeftElementsDecoding.chunksAhead + 1) * LeftElementsDecoding.chunkLength)
+    #expect(byThread >= min(ahead * LeftElementsDecoding.chunkLength, leftCount))
   }
 }
