@@ -42,9 +42,11 @@ public enum PackageSurgery {
   /// run on it (to plant impossible values or hostile names in a real collection).
   public static func copy(_ source: String, to destination: String, runningOnCollection sql: String) throws {
     let scratch = try TemporaryDirectory()
-    let name = (try? member("collection.anki21", of: source)) != nil ? "collection.anki21" : "collection.anki2"
+    let (name, collection) =
+      try (try? ("collection.anki21", member("collection.anki21", of: source)))
+      ?? ("collection.anki2", member("collection.anki2", of: source))
     let databasePath = scratch.path(for: name)
-    try member(name, of: source).write(to: URL(fileURLWithPath: databasePath))
+    try collection.write(to: URL(fileURLWithPath: databasePath))
     let database = try SQLiteDatabase(
       path: databasePath, readOnly: false, location: DeckCore.SourceLocation(file: databasePath))
     try database.execute(sql)

@@ -62,7 +62,7 @@ import zipfile
 
 import pytest
 
-from conftest import REPO, fixture_packages
+from conftest import REPO, fixture_packages, truth_path
 
 DECKPORT = os.environ.get("DECKPORT_BIN") or os.path.join(REPO, ".build", "debug", "deckport")
 if not os.path.isabs(DECKPORT):
@@ -90,7 +90,7 @@ PACKAGES = fixture_packages()
 
 def truth(package: str) -> dict:
     """The committed anki_view of `package`."""
-    with open(package + ".truth.json", encoding="utf-8") as handle:
+    with open(truth_path(package), encoding="utf-8") as handle:
         return json.load(handle)
 
 FORMATS = {"apkg": ".apkg", "apkg-modern": ".apkg", "colpkg": ".colpkg", "colpkg-modern": ".colpkg"}
