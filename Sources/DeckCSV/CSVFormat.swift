@@ -25,7 +25,10 @@ public struct CSVFormat: DeckFormat {
   /// reader names the fields of any other `Field 1`, `Field 2`, …).
   private static let parts: Set<DeckAspect> = [.tags, .noteTypes, .decks]
   private static let partial: [DeckAspect: String] = [.fieldNames: "only those of Anki's stock note types"]
-  private static let losses = ["scheduling", "review log", "media files", "card templates and styling", "deck options"]
+  private static let losses = [
+    "scheduling", "review log", "media files", "card templates and styling", "deck options",
+    "deletion records",
+  ]
 
   /// `csv`: comma-separated.
   public static let csv = CSVFormat(
@@ -61,6 +64,8 @@ public struct CSVFormat: DeckFormat {
     options.separator = options.separator ?? defaultSeparator
     let warnings = try CSVWriter(options: options, progress: context.progress)
       .write(collection, to: path, reportingAs: context.destination)
-    return DeckWriteResult(written: collection, warnings: warnings)
+    var written = collection
+    written.deletions = []
+    return DeckWriteResult(written: written, warnings: warnings)
   }
 }

@@ -30,6 +30,9 @@ enum CSVLossReport {
         "the review log is not kept: \(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") (a CSV holds no review history)"
       )
     }
+    if let dropped = collection.deletionsDroppedWarning(at: location, format: "a CSV file") {
+      warnings.append(dropped)
+    }
     if !collection.media.isEmpty {
       warn(
         "csv-media",

@@ -26,6 +26,9 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   public var media: Int
   /// How many review log entries.
   public var reviews: Int
+  /// How many deletion records (notes, cards and decks deleted since the collection last
+  /// synced, Anki's `graves`).
+  public var deletions: Int
   /// Full names (`A::B`) of the decks that hold at least one card, sorted.
   public var decks: [String]
   /// The note types Anki keeps when it imports the file, sorted by name: for a deck package the
@@ -46,6 +49,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
     cards = collection.cards.count
     media = collection.media.count
     reviews = collection.reviews.count
+    deletions = collection.deletions.count
     let deckNames = Dictionary(
       collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     decks = Set(Set(collection.cards.map(\.deckID)).map { deckNames[$0] ?? "(missing deck \($0))" }).sorted()
@@ -129,8 +133,9 @@ public struct DeckSummary: Sendable, Equatable, Codable {
       "Cards:    \(cards)",
       "Reviews:  \(reviews)",
       "Media:    \(media) file\(media == 1 ? "" : "s")",
-      "Decks with cards:",
     ]
+    if deletions > 0 { lines.append("Deletion records: \(deletions)") }
+    lines += ["Decks with cards:"]
     lines += decks.map { "  \($0)" }
     lines.append("Note types:")
     for noteType in noteTypes {

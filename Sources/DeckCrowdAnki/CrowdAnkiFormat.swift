@@ -13,11 +13,11 @@ public struct CrowdAnkiFormat: ReaderWriterFormat {
     summary: "a CrowdAnki folder: deck.json with nested decks, note models and option groups, and media/ (a folder)",
     reads: true, writes: true,
     cannotHold: [
-      "scheduling", "review log", "card flags", "filtered decks",
+      "scheduling", "review log", "card flags", "filtered decks", "deletion records",
       "several top-level decks (they become subdecks of one root deck)", "one note's cards in several decks",
     ],
     // Ids are derived from the crowdanki_uuids, so decks and note types are matched by name.
-    holds: Set(DeckAspect.allCases).subtracting([.identities, .scheduling, .reviews, .unusedItems]),
+    holds: Set(DeckAspect.allCases).subtracting([.identities, .scheduling, .reviews, .deletions, .unusedItems]),
     layout: .folder)
 
   /// The format.

@@ -124,7 +124,9 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     try write(Data(json), to: folder.appendingPathComponent(CrowdAnkiFolder.deckFileName).path, location: location)
     try writeMedia(
       collection.media, into: folder.appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path, location: location)
-    return (collection, warnings)
+    var written = collection
+    written.deletions = []
+    return (written, warnings)
   }
 
   /// A UUID derived from an Anki id, the same every time.
@@ -144,7 +146,8 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       })
   }
 
-  /// Scheduling, the review log and card flags: what a CrowdAnki folder has no place for.
+  /// Scheduling, the review log, deletion records and card flags: what a CrowdAnki folder has
+  /// no place for.
   private func lossWarnings(_ collection: DeckCollection, location: SourceLocation) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
     let scheduled = collection.cards.filter { $0.scheduling.type != .new || $0.scheduling.queue != .new }.count
@@ -161,6 +164,9 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
           "review-log", at: location,
           "\(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") of the review log \(collection.reviews.count == 1 ? "is" : "are") not kept: CrowdAnki holds no review log"
         ))
+    }
+    if let dropped = collection.deletionsDroppedWarning(at: location, format: "a CrowdAnki folder") {
+      warnings.append(dropped)
     }
     let flagged = collection.cards.filter { $0.scheduling.flags & 0b111 != 0 }.count
     if flagged > 0 {

@@ -108,6 +108,14 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
       Self.writeReview($0, into: &$1)
     }
     writer.append(",")
+    if !collection.deletions.isEmpty {
+      // Left out when there are none, as the document value leaves out a nil member.
+      writer.appendKey("deletions", indent: 1)
+      try writeArray(collection.deletions, into: &writer) { deletion, writer in
+        try writer.write(OrderedJSONEncoder().encode(DeletionJSON(deletion)), indent: 2)
+      }
+      writer.append(",")
+    }
     var mediaIndex = 0
     try writeSection("media", collection.media, phase: .copyingMedia, into: &writer) { file, writer in
       defer { mediaIndex += 1 }

@@ -145,19 +145,10 @@ struct FixtureTruthTests {
     "real/personal-collection-legacy1.apkg", "real/c-notes-filtered-legacy1.apkg", "real/indian-music-legacy.colpkg",
   ]
 
-  /// The packages whose collection holds deletion records (graves), which the model does not carry.
-  static let withGraves = [
-    "real/c-notes-filtered-legacy1.apkg", "real/indian-music-legacy.colpkg", "real/it-passport-empty-legacy.colpkg",
-    "real/word-list-latest.colpkg",
-  ]
-
-  @Test(
-    "no warnings on packages Anki wrote, but the v1 scheduler's upgrade and deletion records", arguments: packages)
+  @Test("no warnings on packages Anki wrote, but the v1 scheduler's upgrade", arguments: packages)
   func noWarnings(package: String) throws {
     let observed = try Observed(package)
-    let expected =
-      (Self.upgradedFromV1.contains(package) ? ["scheduler-v1-upgraded"] : [])
-      + (Self.withGraves.contains(package) ? ["graves-dropped"] : [])
+    let expected = Self.upgradedFromV1.contains(package) ? ["scheduler-v1-upgraded"] : []
     #expect(observed.contents.warnings.map(\.category) == expected)
   }
 }

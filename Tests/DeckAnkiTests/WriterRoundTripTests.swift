@@ -11,7 +11,7 @@ import Testing
 ///
 /// What is compared: the creation time, and with `==` the note types, decks, option groups,
 /// notes (id, GUID, note type, fields, tags, modification time), cards (every scheduling
-/// column) and review log; media by name and SHA-1 of the bytes. The expected collection is the
+/// column), review log and deletion records (kept in every output); media by name and SHA-1 of the bytes. The expected collection is the
 /// original with exactly these differences, each derived here independently of the writer:
 ///
 /// * `.apkg` outputs carry what Anki's exporter would: note types no note uses, decks that
@@ -79,6 +79,7 @@ struct WriterRoundTripTests {
     #expect(back.notes == expected.notes)
     #expect(back.cards == expected.cards)
     #expect(back.reviews == expected.reviews)
+    #expect(back.deletions == expected.deletions)
     #expect(try Self.mediaDigests(back.media) == Self.mediaDigests(expected.media))
   }
 

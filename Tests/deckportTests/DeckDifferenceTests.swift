@@ -36,6 +36,31 @@ struct DeckDifferenceTests {
     #expect(difference.isEmpty, "\(difference.lines.joined(separator: "\n"))")
   }
 
+  @Test("deletion records: added and removed by kind, id and update sequence number; not compared against CSV")
+  func deletionRecords() throws {
+    let original = try Self.load(Fixtures.path("real/indian-music-legacy.colpkg"))
+    #expect(original.collection.deletions.count == 4)
+    var changed = original
+    changed.collection.deletions[0].updateSequenceNumber = 5
+    changed.collection.deletions.append(Deletion(objectID: 42, kind: .deck))
+    let id = original.collection.deletions[0].objectID
+    let difference = try DeckDifference(from: original, to: changed)
+    #expect(difference.deletions.added == ["deck 42 (usn -1)", "note \(id) (usn 5)"])
+    #expect(difference.deletions.removed == ["note \(id) (usn -1)"])
+    #expect(difference.counts.deletions.added == 2 && difference.counts.deletions.removed == 1)
+    #expect(!difference.isEmpty)
+    #expect(difference.lines.contains("Deletion records: 2 added, 1 removed"))
+    #expect(difference.lines.contains("  - note \(id) (usn -1)"))
+    #expect(difference.statLines.contains("deletions:  2 added, 1 removed"))
+
+    var csv = changed
+    csv.formatName = "csv"
+    csv.format = nil
+    let againstCSV = try DeckDifference(from: original, to: csv)
+    #expect(againstCSV.deletions.added.isEmpty && againstCSV.deletions.removed.isEmpty)
+    #expect(againstCSV.notCompared.map(\.explanation).contains("deletion records: not compared (csv holds none)"))
+  }
+
   @Test("a deck package against the collection: unused note types and media are not compared, and it says so")
   func deckPackageAgainstCollection() throws {
     let collection = try Self.load(Fixtures.path("anki/latest.colpkg"))
@@ -61,6 +86,7 @@ struct DeckDifferenceTests {
         "scheduling: not compared (tsv holds none)",
         "review log: not compared (tsv holds none)",
         "media: not compared (tsv holds none)",
+        "deletion records: not compared (tsv holds none)",
         "note types, media and decks nothing uses: not compared (apkg-latest and tsv hold none)",
       ])
     #expect(difference.counts.cards.isEmpty && difference.counts.reviews.isEmpty && difference.counts.media.isEmpty)
@@ -82,7 +108,7 @@ struct DeckDifferenceTests {
     #expect(original.collection.decks.contains { $0.name == "Default" })
     let difference = try DeckDifference(from: original, to: Self.load(folder))
     #expect(difference.isEmpty, "\(difference.lines.joined(separator: "\n"))")
-    #expect(difference.notCompared.map(\.aspect) == [.identities, .scheduling, .reviews, .unusedItems])
+    #expect(difference.notCompared.map(\.aspect) == [.identities, .scheduling, .reviews, .deletions, .unusedItems])
   }
 
   @Test("one app's store against its JSON record file: equal; app storage holds notes and media only")

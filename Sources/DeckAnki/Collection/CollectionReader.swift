@@ -77,6 +77,7 @@ struct CollectionReader {
       throw error
     }
     (collection.cards, collection.reviews) = try rows.wait()
+    collection.deletions = try readDeletions()
     try Self.requireUniqueIDs(collection.notes.map(\.id), table: "notes", location: location)
     try Self.requireUniqueIDs(collection.cards.map(\.id), table: "cards", location: location)
     var schedulerWarnings: [Diagnostic] = []
@@ -105,29 +106,24 @@ struct CollectionReader {
       : []
     return (
       collection,
-      textWarnings + summary + schedulerWarnings + (try gravesWarnings())
+      textWarnings + summary + schedulerWarnings
         + CollectionChecks.warnings(for: collection, location: location)
     )
   }
 
   // MARK: - Deletion records
 
-  /// A warning when the collection holds deletion records (the `graves` table: notes, cards
-  /// and decks deleted since its last sync, which Anki sends at its next one), which the model
-  /// does not carry. Anki's deck packages hold none; a collection package may, and Anki keeps
-  /// them when it restores one.
-  private func gravesWarnings() throws -> [Diagnostic] {
+  /// The collection's deletion records (the `graves` table: notes, cards and decks deleted
+  /// since its last sync, which Anki sends at its next one), as stored. Anki's deck packages
+  /// hold none; a collection package may, and Anki keeps them when it restores one. Schema 11
+  /// and 18 name the columns alike (18 keeps one row per object and kind).
+  private func readDeletions() throws -> [Deletion] {
     guard database.tableExists("graves") else { return [] }
-    let statement = try database.prepare("SELECT count(*) FROM graves", table: "graves")
-    guard try statement.step() else { return [] }
-    let count = statement.int64(0)
-    guard count > 0 else { return [] }
-    return [
-      Diagnostic(
-        "graves-dropped", at: location.table("graves"),
-        "the collection holds \(count) deletion record\(count == 1 ? "" : "s") (notes, cards or decks deleted since its last sync, which Anki sends at its next one); deckport does not carry them, so no output holds them"
-      )
-    ]
+    return try readRows("graves", "SELECT oid, type, usn FROM graves") { rows in
+      Deletion(
+        objectID: rows.int64(0), kind: DeletionKind(rawValue: Int(rows.int64(1))),
+        updateSequenceNumber: rows.int64(2))
+    }
   }
 
   // MARK: - The scheduler

@@ -111,6 +111,7 @@ struct CollectionWriter {
     try insertCards(database)
     try insertReviews(database)
     try insertNotes(database)
+    try insertDeletions(database)
     // Committed before the indexes (the same file: without a journal, a commit only writes the
     // pages out), so that the rows' pages are on disk while the indexes are built.
     try database.execute("COMMIT")
@@ -249,16 +250,27 @@ struct CollectionWriter {
     }
   }
 
+  /// The deletion records, as read (`graves` keeps each one's update sequence number).
+  private func insertDeletions(_ database: SQLiteDatabase) throws {
+    try insertRows(
+      collection.deletions, into: "graves", values: "(?, ?, ?)", parameters: 3, phase: nil, database
+    ) { deletion, statement, first in
+      statement.bind(first + 1, int64: deletion.updateSequenceNumber)
+      statement.bind(first + 2, int64: deletion.objectID)
+      statement.bind(first + 3, int64: Int64(deletion.kind.rawValue))
+    }
+  }
+
   /// Inserts one row into `table` per element of `rows`, ``rowsPerStatement`` rows a statement
-  /// (and one a statement for the rest), and reports the rows written as `phase`. `values` is
+  /// (and one a statement for the rest), and reports the rows written as `phase` (if any). `values` is
   /// the SQL of one row's values with `parameters` parameters; `bind` binds an element's
   /// values to the statement's parameters after `first` (so its first value goes to `first + 1`).
   private func insertRows<Row>(
-    _ rows: [Row], into table: String, values: String, parameters: Int32, phase: ConversionPhase,
+    _ rows: [Row], into table: String, values: String, parameters: Int32, phase: ConversionPhase?,
     _ database: SQLiteDatabase, bind: (Row, SQLiteStatement, _ first: Int32) -> Void
   ) throws {
-    progress?.start(phase, total: Int64(rows.count))
-    defer { progress?.finish(phase) }
+    if let phase { progress?.start(phase, total: Int64(rows.count)) }
+    defer { if let phase { progress?.finish(phase) } }
     let batch = Self.rowsPerStatement
     let one = try database.prepare("INSERT INTO \(table) VALUES \(values)", table: table)
     let many =
@@ -270,7 +282,7 @@ struct CollectionWriter {
     while index < rows.count {
       let count = rows.count - index >= batch ? batch : 1
       let statement = count == batch ? many : one
-      if index % Self.progressStep < count { progress?.set(phase, completed: Int64(index)) }
+      if let phase, index % Self.progressStep < count { progress?.set(phase, completed: Int64(index)) }
       statement.reset()
       for offset in 0..<count {
         bind(rows[index + offset], statement, Int32(offset) * parameters)

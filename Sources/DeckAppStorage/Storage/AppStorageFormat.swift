@@ -37,7 +37,7 @@ public struct AppStorageFormat: DeckFormat {
   /// What an app's storage cannot hold: it keeps records (notes of a profile), nothing else.
   private static let losses = [
     "scheduling", "review log", "tags", "HTML formatting", "card templates and styling", "decks",
-    "fields and media the record profile has no place for",
+    "fields and media the record profile has no place for", "deletion records",
   ]
 
   /// A UserDefaults-style property list holding app records.

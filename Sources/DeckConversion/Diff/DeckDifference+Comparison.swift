@@ -6,6 +6,7 @@ extension DeckDifference {
   /// ``notCompared``. `fromName` and `toName` name the decks in the report (their files).
   ///
   /// Notes are matched by GUID, cards by their note's GUID and template position, reviews by id,
+  /// deletion records by kind, id and update sequence number,
   /// media files by name (in NFC), note types and decks by id, then by name (by name alone when
   /// a format holds no ids). Media files are compared by the SHA-1 of their bytes, read one
   /// file at a time in chunks.
@@ -39,6 +40,7 @@ extension DeckDifference {
     scheduling = comparison.schedulingDifferences()
     reviews = comparison.reviewDifferences()
     media = try comparison.mediaDifferences()
+    deletions = comparison.deletionDifferences()
   }
 }
 

@@ -5,7 +5,7 @@ extension DeckDifference {
   public var text: String { lines.map(TerminalText.escaped).joined(separator: "\n") }
 
   /// The difference as lines of text, grouped by part (notes, note types, decks, tags,
-  /// scheduling, reviews, media), a part only when something in it changed, then the parts not
+  /// scheduling, reviews, media, deletion records), a part only when something in it changed, then the parts not
   /// compared and why. Field texts are shortened excerpts, already made visible; names are
   /// exact, so each line is to be escaped with ``TerminalText/escaped(_:)`` before it reaches a
   /// terminal (escaping twice changes nothing).
@@ -15,7 +15,8 @@ extension DeckDifference {
   public var lines: [String] {
     var lines = headerLines
     if isEmpty { lines.append("No differences.") }
-    lines += noteLines + noteTypeLines + deckLines + tagLines + schedulingLines + reviewLines + mediaLines
+    lines +=
+      noteLines + noteTypeLines + deckLines + tagLines + schedulingLines + reviewLines + mediaLines + deletionLines
     return lines + notComparedLines
   }
 
@@ -26,7 +27,7 @@ extension DeckDifference {
     let rows: [(String, SectionCount, String?)] = [
       ("notes", counts.notes, "changed"), ("note types", counts.noteTypes, "changed"),
       ("decks", counts.decks, "renamed"), ("tags", counts.tags, nil), ("cards", counts.cards, "changed"),
-      ("reviews", counts.reviews, nil), ("media", counts.media, "changed"),
+      ("reviews", counts.reviews, nil), ("media", counts.media, "changed"), ("deletions", counts.deletions, nil),
     ]
     return headerLines
       + rows.map { name, count, changed in
@@ -144,5 +145,9 @@ extension DeckDifference {
       + media.changed.map {
         "  ~ \($0.new.name) (sha1 \($0.old.sha1.prefix(10)) → \($0.new.sha1.prefix(10)), \(ByteCount.text($0.old.size)) → \(ByteCount.text($0.new.size)))"
       }
+  }
+
+  private var deletionLines: [String] {
+    Self.section("Deletion records", counts.deletions, added: deletions.added, removed: deletions.removed) { $0 }
   }
 }

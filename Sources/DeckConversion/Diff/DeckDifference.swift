@@ -69,6 +69,8 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   public var reviews: ReviewDifferences
   /// Media files added, removed and changed.
   public var media: MediaDifferences
+  /// Deletion records added and removed (`note 1700000000000 (usn -1)`).
+  public var deletions: ItemDifferences
 
   /// Whether the decks are the same in everything compared.
   public var isEmpty: Bool { counts.isEmpty }
@@ -78,11 +80,12 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
     Counts(
       notes: notes.count, noteTypes: noteTypes.count,
       decks: SectionCount(added: decks.added.count, removed: decks.removed.count, changed: decks.renamed.count),
-      tags: tags.count, cards: scheduling.count, reviews: reviews.count, media: media.count)
+      tags: tags.count, cards: scheduling.count, reviews: reviews.count, media: media.count,
+      deletions: deletions.count)
   }
 
   private enum CodingKeys: String, CodingKey {
-    case from, to, notCompared, notes, noteTypes, decks, tags, scheduling, reviews, media
+    case from, to, notCompared, notes, noteTypes, decks, tags, scheduling, reviews, media, deletions
     case equal, counts
   }
 
@@ -99,6 +102,7 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
     try container.encode(scheduling, forKey: .scheduling)
     try container.encode(reviews, forKey: .reviews)
     try container.encode(media, forKey: .media)
+    try container.encode(deletions, forKey: .deletions)
     try container.encode(isEmpty, forKey: .equal)
     try container.encode(counts, forKey: .counts)
   }
@@ -136,10 +140,12 @@ extension DeckDifference {
     public var reviews: SectionCount
     /// Media files.
     public var media: SectionCount
+    /// Deletion records.
+    public var deletions: SectionCount
 
     /// Whether every part is unchanged.
     public var isEmpty: Bool {
-      [notes, noteTypes, decks, tags, cards, reviews, media].allSatisfy(\.isEmpty)
+      [notes, noteTypes, decks, tags, cards, reviews, media, deletions].allSatisfy(\.isEmpty)
     }
   }
 }

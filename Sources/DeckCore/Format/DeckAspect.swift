@@ -27,6 +27,9 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
   case reviews
   /// Media files.
   case media
+  /// Deletion records (Anki's `graves`: notes, cards and decks deleted since the collection
+  /// last synced).
+  case deletions
   /// Note types and media files no note uses, and decks no card uses (a deck package leaves
   /// the first out, as Anki's deck export does, and holds Anki's empty `Default` deck).
   case unusedItems
@@ -43,6 +46,7 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
     case .scheduling: "scheduling"
     case .reviews: "review log"
     case .media: "media"
+    case .deletions: "deletion records"
     case .unusedItems: "note types, media and decks nothing uses"
     }
   }

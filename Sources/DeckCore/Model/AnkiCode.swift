@@ -1,7 +1,7 @@
 /// A number Anki stores in a column whose values it defines and names: a card's type
-/// (``CardType``) and queue (``CardQueue``), a review's kind (``ReviewKind``). Any other value a
-/// collection holds is kept as it is, so a deck converts without losing it, and is shown as its
-/// number.
+/// (``CardType``) and queue (``CardQueue``), a review's kind (``ReviewKind``), a deletion
+/// record's kind (``DeletionKind``). Any other value a collection holds is kept as it is, so a
+/// deck converts without losing it, and is shown as its number.
 ///
 /// ```swift
 /// CardQueue.buriedByUser.description   // "buried by user"

@@ -24,12 +24,15 @@ public struct DeckCollection: Sendable, Equatable {
   public var reviews: [Review]
   /// Media files, in the order the source lists them.
   public var media: [MediaFile]
+  /// Records of notes, cards and decks deleted since the collection last synced (Anki's
+  /// `graves`), in the order the source lists them; empty for most decks.
+  public var deletions: [Deletion]
 
   /// Creates a collection.
   public init(
     creationTime: Int64 = 0, decks: [Deck] = [], deckOptions: [DeckOptions] = [],
     noteTypes: [NoteType] = [], notes: [Note] = [], cards: [Card] = [], reviews: [Review] = [],
-    media: [MediaFile] = []
+    media: [MediaFile] = [], deletions: [Deletion] = []
   ) {
     self.creationTime = creationTime
     self.decks = decks
@@ -39,6 +42,7 @@ public struct DeckCollection: Sendable, Equatable {
     self.cards = cards
     self.reviews = reviews
     self.media = media
+    self.deletions = deletions
   }
 }
 

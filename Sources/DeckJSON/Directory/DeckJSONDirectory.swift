@@ -103,6 +103,8 @@ struct DeckJSONDirectoryIndex: Codable, Equatable {
   var reviewOrder: [Int]?
   /// Reviews of cards the deck does not have, in order; left out when there are none.
   var reviewsWithoutCard: [ReviewJSON]?
+  /// Deletion records (Anki's `graves`), in order; left out when there are none.
+  var deletions: [DeletionJSON]?
   /// The media files in `media/`, in order, with their checksums.
   var media: [MediaEntry]
 

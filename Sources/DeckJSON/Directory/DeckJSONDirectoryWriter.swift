@@ -60,6 +60,7 @@ package struct DeckJSONDirectoryWriter: RepairingDeckWriter, Sendable {
       notes: Self.inIDOrder(repaired.notes) ? nil : notes,
       cardOrder: layout.cardOrder, reviewOrder: layout.reviewOrder,
       reviewsWithoutCard: layout.reviewsWithoutCard.isEmpty ? nil : layout.reviewsWithoutCard.map(ReviewJSON.init),
+      deletions: repaired.deletions.isEmpty ? nil : repaired.deletions.map(DeletionJSON.init),
       media: media)
     try Self.writeJSON(index, to: folder.appendingPathComponent(DeckJSONDirectory.indexFileName).path)
   }

@@ -15,6 +15,7 @@ extension DeckJSONDocument {
       notes: try Self.notes(of: collection, location: location),
       cards: collection.cards.map(CardJSON.init),
       reviews: collection.reviews.map(ReviewJSON.init),
+      deletions: collection.deletions.isEmpty ? nil : collection.deletions.map(DeletionJSON.init),
       media: try collection.media.map { file in
         let fingerprint = try file.blob.fingerprint()
         return MediaJSON(
@@ -145,6 +146,19 @@ extension ReviewJSON {
   }
 }
 
+extension DeletionJSON {
+  init(_ deletion: Deletion) {
+    self.init(id: deletion.objectID, kind: deletion.kind.rawValue, usn: deletion.updateSequenceNumber)
+  }
+}
+
+extension Deletion {
+  init(_ deletion: DeletionJSON) {
+    self.init(
+      objectID: deletion.id, kind: DeletionKind(rawValue: deletion.kind), updateSequenceNumber: deletion.usn)
+  }
+}
+
 // MARK: - Document to model
 
 /// Turns a decoded document into the model, resolving references and reporting the JSON path
@@ -192,10 +206,11 @@ struct DeckJSONModelMapping {
     return (mapping.collection, mapping.warnings)
   }
 
-  /// The creation time, option groups, decks and note types (not the document's notes, cards,
-  /// reviews or media).
+  /// The creation time, option groups, decks, note types and deletion records (not the
+  /// document's notes, cards, reviews or media).
   mutating func mapHeader(_ document: DeckJSONDocument) throws {
-    collection = DeckCollection(creationTime: document.creationTime ?? 0)
+    collection = DeckCollection(
+      creationTime: document.creationTime ?? 0, deletions: (document.deletions ?? []).map(Deletion.init))
     collection.deckOptions = try (document.deckOptions ?? []).enumerated().map {
       try deckOptions($1, path: "deckOptions[\($0)]")
     }

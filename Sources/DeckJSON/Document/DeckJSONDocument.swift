@@ -34,6 +34,8 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
   package var cards: [CardJSON]?
   /// The review log.
   package var reviews: [ReviewJSON]?
+  /// Deletion records (Anki's `graves`); left out when there are none.
+  package var deletions: [DeletionJSON]?
   /// Media files with their bytes as base64.
   package var media: [MediaJSON]?
 
@@ -41,7 +43,7 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
   package init(
     creationTime: Int64?, deckOptions: [DeckOptionsJSON]?, decks: [DeckJSON]?,
     noteTypes: [NoteTypeJSON], notes: [NoteJSON], cards: [CardJSON]?, reviews: [ReviewJSON]?,
-    media: [MediaJSON]?
+    deletions: [DeletionJSON]? = nil, media: [MediaJSON]?
   ) {
     self.format = Self.formatName
     self.version = Self.currentVersion
@@ -52,6 +54,7 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
     self.notes = notes
     self.cards = cards
     self.reviews = reviews
+    self.deletions = deletions
     self.media = media
   }
 }
@@ -200,6 +203,17 @@ package struct ReviewJSON: Codable, Sendable, Equatable {
   /// Milliseconds taken.
   package var duration: Int
   package var kind: Int
+}
+
+/// A record that a note, card or deck was deleted since the collection last synced (a row of
+/// Anki's `graves`).
+package struct DeletionJSON: Codable, Sendable, Equatable {
+  /// The id the deleted object had.
+  package var id: Int64
+  /// What was deleted: 0 a card, 1 a note, 2 a deck.
+  package var kind: Int
+  /// The update sequence number: -1 while the deletion waits for a sync.
+  package var usn: Int64
 }
 
 /// A media file, its bytes embedded as base64.

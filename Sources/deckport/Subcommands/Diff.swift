@@ -21,7 +21,8 @@ extension Deckport {
         removed and renamed; tags over all notes; cards (matched by note GUID and template) \
         whose scheduling changed (type, queue, due, interval, ease, reps, lapses); review log \
         entries added and removed (by id); media files added, removed and changed (by the \
-        SHA-1 of their bytes). A + marks what only B has, - what only A has, ~ what changed.
+        SHA-1 of their bytes); deletion records (notes, cards and decks deleted since the \
+        collection last synced) added and removed. A + marks what only B has, - what only A has, ~ what changed.
 
         A part one of the formats cannot hold is not compared, and the output says so, as in \
         "scheduling: not compared (csv holds none)": a CSV file is never shown as a deck whose \
@@ -30,7 +31,7 @@ extension Deckport {
 
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
         from and to (name, format), equal, counts, notCompared (aspect, formats, explanation) \
-        and notes, noteTypes, decks, tags, scheduling, reviews and media (each with added, \
+        and notes, noteTypes, decks, tags, scheduling, reviews, media and deletions (each with added, \
         removed and changed lists; renamed for decks); with --stat --json, only from, to, \
         equal, counts and notCompared. For example: deckport diff \
         fixtures/anki/legacy.colpkg fixtures/anki/latest.colpkg --stat.

@@ -43,10 +43,11 @@ enum ConversionText {
     return lines
   }
 
-  /// `9 notes, 15 cards, 8 reviews, 6 media files`.
+  /// `9 notes, 15 cards, 8 reviews, 6 media files` (and `, 4 deletion records` when there are any).
   static func counts(_ report: ConversionReport) -> String {
     let s = report.summary
-    return "\(s.notes) notes, \(s.cards) cards, \(s.reviews) reviews, \(s.media) media files"
+    let deletions = s.deletions > 0 ? ", \(s.deletions) deletion record\(s.deletions == 1 ? "" : "s")" : ""
+    return "\(s.notes) notes, \(s.cards) cards, \(s.reviews) reviews, \(s.media) media files" + deletions
   }
 
   /// `, 2 warnings`, or nothing.
