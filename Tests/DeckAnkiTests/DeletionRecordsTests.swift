@@ -23,6 +23,7 @@ struct DeletionRecordsTests {
       ]
     ),
     ("real/indian-music-legacy.colpkg", [Key(-1, .note): 4]),
+    ("real/c-operators-anki20-legacy1.apkg", [Key(-1, .note): 7]),
     ("real/it-passport-empty-legacy.colpkg", [Key(-1, .card): 6966, Key(-1, .note): 6966, Key(-1, .deck): 32]),
     // Schema 18: one row per object and kind, in the table's key order.
     ("real/word-list-latest.colpkg", [Key(-1, .card): 2, Key(-1, .note): 14]),

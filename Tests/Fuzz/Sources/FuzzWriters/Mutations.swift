@@ -2,7 +2,7 @@ import DeckCore
 import Foundation
 
 /// Changes to a valid collection, each read from the input: values inside items (text, ids,
-/// scheduling numbers, times), references between them (a card's note and deck, a note's note
+/// scheduling numbers, times, deletion records), references between them (a card's note and deck, a note's note
 /// type, a review's card), names (decks, note types, fields, templates, tags, media) and the
 /// items themselves (duplicated, removed, fields and templates added or taken away).
 enum Mutations {
@@ -32,7 +32,7 @@ enum Mutations {
       case 14: duplicate(&input, &collection)
       case 15: remove(&input, &collection)
       case 16: deckOptions(&input, &collection)
-      case 17: collection.creationTime = input.integer()
+      case 17: if input.bool() { collection.creationTime = input.integer() } else { deletion(&input, &collection) }
       case 18: fieldSettings(&input, &collection)
       default: keepFew(&input, &collection)
       }
@@ -140,6 +140,19 @@ enum Mutations {
     case 5: collection.reviews[review].easeFactor = input.int()
     case 6: collection.reviews[review].duration = input.int()
     default: collection.reviews[review].kind = ReviewKind(rawValue: input.int())
+    }
+  }
+
+  /// Adds a deletion record of any kind, id and update sequence number, or changes one.
+  private static func deletion(_ input: inout FuzzInput, _ collection: inout DeckCollection) {
+    let ids = collection.notes.map(\.id) + collection.cards.map(\.id) + collection.decks.map(\.id)
+    let record = Deletion(
+      objectID: reference(&input, existing: ids), kind: DeletionKind(rawValue: input.int()),
+      updateSequenceNumber: input.integer())
+    if let index = slot(&input, collection.deletions.count), input.bool() {
+      collection.deletions[index] = record
+    } else {
+      collection.deletions.append(record)
     }
   }
 
