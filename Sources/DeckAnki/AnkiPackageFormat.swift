@@ -37,7 +37,10 @@ public struct AnkiPackageFormat: DeckFormat {
 
   /// A deck package holds everything but what no note uses (and Anki's empty `Default` deck).
   private static let deckParts = Set(DeckAspect.allCases).subtracting([.unusedItems])
-  private static let deckExportLosses = ["note types and media no note uses (Anki's deck export leaves them out too)"]
+  private static let deckExportLosses = [
+    "note types and media no note uses (Anki's deck export leaves them out too)",
+    "a collection's settings (Anki's deck import ignores them)",
+  ]
 
   /// `apkg`: read in every generation, written in the legacy layout.
   public static let apkg = AnkiPackageFormat(

@@ -59,9 +59,11 @@ package struct AnkiPackageReader: Sendable {
     let databasePath = scratch.path(for: "collection.sqlite")
     try unpackCollection(
       from: zip, generation: generation, to: databasePath, budget: budget, location: collectionLocation)
+    let packageKind = kind ?? AnkiPackageKind.forFileName(path)
+    // Anki's deck import ignores a deck package's settings: only a collection's are the user's.
     var (collection, warnings) = try CollectionReader(
       path: databasePath, location: collectionLocation, progress: progress
-    ).read()
+    ).read(readingSettings: packageKind == .colpkg)
     if generation != .latest, PlaceholderCollection.isPlaceholder(collection) {
       warnings.append(
         Diagnostic(
@@ -77,7 +79,7 @@ package struct AnkiPackageReader: Sendable {
       warnings: &warnings)
     if !renamed.isEmpty { collection.notes = Self.notes(collection.notes, referringTo: renamed) }
     return AnkiPackageContents(
-      collection: collection, kind: kind ?? AnkiPackageKind.forFileName(path),
+      collection: collection, kind: packageKind,
       generation: generation, warnings: warnings)
   }
 

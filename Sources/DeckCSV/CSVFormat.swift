@@ -27,7 +27,7 @@ public struct CSVFormat: DeckFormat {
   private static let partial: [DeckAspect: String] = [.fieldNames: "only those of Anki's stock note types"]
   private static let losses = [
     "scheduling", "review log", "media files", "card templates and styling", "deck options",
-    "deletion records",
+    "deletion records", "collection settings",
   ]
 
   /// `csv`: comma-separated.
@@ -66,6 +66,7 @@ public struct CSVFormat: DeckFormat {
       .write(collection, to: path, reportingAs: context.destination)
     var written = collection
     written.deletions = []
+    written.settings = []
     return DeckWriteResult(written: written, warnings: warnings)
   }
 }

@@ -30,9 +30,7 @@ enum CSVLossReport {
         "the review log is not kept: \(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") (a CSV holds no review history)"
       )
     }
-    if let dropped = collection.deletionsDroppedWarning(at: location, format: "a CSV file") {
-      warnings.append(dropped)
-    }
+    warnings += collection.collectionLevelLosses(at: location, format: "a CSV file")
     if !collection.media.isEmpty {
       warn(
         "csv-media",

@@ -29,6 +29,8 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   /// How many deletion records (notes, cards and decks deleted since the collection last
   /// synced, Anki's `graves`).
   public var deletions: Int
+  /// How many of the collection's own settings (a collection package's, ``CollectionSetting``).
+  public var settings: Int
   /// Full names (`A::B`) of the decks that hold at least one card, sorted.
   public var decks: [String]
   /// The note types Anki keeps when it imports the file, sorted by name: for a deck package the
@@ -50,6 +52,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
     media = collection.media.count
     reviews = collection.reviews.count
     deletions = collection.deletions.count
+    settings = collection.settings.count
     let deckNames = Dictionary(
       collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     decks = Set(Set(collection.cards.map(\.deckID)).map { deckNames[$0] ?? "(missing deck \($0))" }).sorted()
@@ -135,6 +138,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
       "Media:    \(media) file\(media == 1 ? "" : "s")",
     ]
     if deletions > 0 { lines.append("Deletion records: \(deletions)") }
+    if settings > 0 { lines.append("Collection settings: \(settings)") }
     lines += ["Decks with cards:"]
     lines += decks.map { "  \($0)" }
     lines.append("Note types:")

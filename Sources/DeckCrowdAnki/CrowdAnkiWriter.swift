@@ -126,6 +126,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       collection.media, into: folder.appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path, location: location)
     var written = collection
     written.deletions = []
+    written.settings = []
     return (written, warnings)
   }
 
@@ -165,9 +166,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
           "\(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") of the review log \(collection.reviews.count == 1 ? "is" : "are") not kept: CrowdAnki holds no review log"
         ))
     }
-    if let dropped = collection.deletionsDroppedWarning(at: location, format: "a CrowdAnki folder") {
-      warnings.append(dropped)
-    }
+    warnings += collection.collectionLevelLosses(at: location, format: "a CrowdAnki folder")
     let flagged = collection.cards.filter { $0.scheduling.flags & 0b111 != 0 }.count
     if flagged > 0 {
       warnings.append(

@@ -116,6 +116,11 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
       }
       writer.append(",")
     }
+    if let settings = StringMembersJSON(settings: collection.settings) {
+      writer.appendKey("settings", indent: 1)
+      try writer.write(OrderedJSONEncoder().encode(settings), indent: 1)
+      writer.append(",")
+    }
     var mediaIndex = 0
     try writeSection("media", collection.media, phase: .copyingMedia, into: &writer) { file, writer in
       defer { mediaIndex += 1 }

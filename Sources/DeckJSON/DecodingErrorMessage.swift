@@ -51,7 +51,7 @@ enum DecodingErrorMessage {
     case is Bool.Type: return "true or false"
     case is Int.Type, is Int64.Type, is Int32.Type, is UInt32.Type: return "an integer"
     case is Double.Type, is Float.Type: return "a number"
-    case is [String: String].Type, is NoteFieldsJSON.Type: return "an object of strings"
+    case is [String: String].Type, is StringMembersJSON.Type: return "an object of strings"
     case is [Any].Type: return "an array"
     default:
       let name = String(describing: type)

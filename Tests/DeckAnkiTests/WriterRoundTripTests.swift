@@ -47,8 +47,13 @@ struct WriterRoundTripTests {
   /// The categories a fixture may produce when written; anything else is a regression.
   static let expectedCategories: Set<String> = [
     "note-type-unused", "deck-unused", "deck-options-unused", "reviews-unused", "media-unused",
-    "deck-added",
+    "deck-added", "settings-dropped",
   ]
+
+  /// The settings the writer may give a value of its own (``Schema11JSON/withSettings``'s rules,
+  /// checked in `CollectionSettingsTests`); every other setting of a collection package is
+  /// written as read.
+  static let settingsWrittenByRule: Set<String> = ["schedVer", "nextPos", "curDeck", "activeDecks", "curModel"]
 
   @Test("read, write, read back", arguments: Fixtures.ankiPackages, outputs)
   func roundTrip(package: String, output: Output) throws {
@@ -80,6 +85,15 @@ struct WriterRoundTripTests {
     #expect(back.cards == expected.cards)
     #expect(back.reviews == expected.reviews)
     #expect(back.deletions == expected.deletions)
+    if output.kind == .colpkg {
+      let written = Dictionary(back.settings.map { ($0.key, $0.jsonText) }, uniquingKeysWith: { first, _ in first })
+      for setting in original.collection.settings where !Self.settingsWrittenByRule.contains(setting.key) {
+        #expect(written[setting.key] == setting.jsonText, "setting \(setting.key)")
+      }
+    } else {
+      #expect(back.settings.isEmpty)
+      #expect(warnings.contains { $0.category == "settings-dropped" } == !original.collection.settings.isEmpty)
+    }
     #expect(try Self.mediaDigests(back.media) == Self.mediaDigests(expected.media))
   }
 

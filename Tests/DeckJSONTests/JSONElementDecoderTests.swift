@@ -30,7 +30,7 @@ struct JSONElementDecoderTests {
   static func inFieldOrder<Element>(_ element: Element) -> Element {
     guard var note = element as? NoteJSON else { return element }
     let pairs = zip(note.fields.names, note.fields.values).sorted { $0.0 < $1.0 }
-    note.fields = NoteFieldsJSON(names: pairs.map(\.0), values: pairs.map(\.1))
+    note.fields = StringMembersJSON(names: pairs.map(\.0), values: pairs.map(\.1))
     return (note as? Element) ?? element
   }
 

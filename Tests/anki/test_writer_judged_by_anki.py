@@ -423,8 +423,9 @@ def zstd_frame_content(frame: bytes) -> bytes:
         library.ZSTD_freeDStream(stream)
 
 
-def package_graves(package: str) -> int:
-    """The deletion records (rows of `graves`) in the collection a package holds."""
+def package_query(package: str, query: str, config_query: str | None = None) -> list[tuple]:
+    """The rows `query` gives on the collection a package holds (read with Python's sqlite3);
+    `config_query` instead when the collection has a `config` table."""
     with zipfile.ZipFile(package) as archive, tempfile.TemporaryDirectory(dir=_SCRATCH) as folder:
         names = archive.namelist()
         member = next(m for m in ("collection.anki21b", "collection.anki21", "collection.anki2") if m in names)
@@ -436,9 +437,24 @@ def package_graves(package: str) -> int:
             handle.write(data)
         db = sqlite3.connect(path)
         try:
-            return db.execute("select count() from graves").fetchone()[0]
+            has_config = db.execute("select count() from sqlite_master where name = 'config'").fetchone()[0]
+            return db.execute(config_query if config_query and has_config else query).fetchall()
         finally:
             db.close()
+
+
+def package_graves(package: str) -> int:
+    """The deletion records (rows of `graves`) in the collection a package holds."""
+    return package_query(package, "select count() from graves")[0][0]
+
+
+def package_setting_keys(package: str) -> set[str]:
+    """The keys of the collection settings a package holds (`col.conf`, or the `config` table)."""
+    keys = package_query(package, "select null", "select key from config")
+    if keys and keys[0][0] is not None:
+        return {key for (key,) in keys}
+    ((conf,),) = package_query(package, "select conf from col")
+    return set(json.loads(conf))
 
 
 COLPKGS_WITH_GRAVES = [p for p in PACKAGES if kind(p) == "colpkg" and package_graves(p) > 0]
@@ -473,6 +489,51 @@ def test_deletion_records_survive_anki_restore(package):
     for out, stderr in outputs:
         assert "graves" not in stderr and "deletion" not in stderr, stderr
         assert anki_restored_graves(out) == expected, os.path.basename(out)
+
+
+def anki_restored_config(package: str) -> dict:
+    """The collection settings Anki holds after restoring the collection package."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(folder)
+    try:
+        _import_colpkg(col, package)
+        return col.all_config()
+    finally:
+        col.close()
+
+
+# The settings deckport writes a value of its own for when the source has none (a collection
+# written by Anki 2.0 lacks them), or when the source's would not fit the collection written.
+_GENERATED_SETTINGS = {
+    "activeDecks", "addToCur", "collapseTime", "creationOffset", "curDeck", "curModel", "dayLearnFirst",
+    "dueCounts", "estTimes", "newSpread", "nextPos", "rollover", "sched2021", "schedVer", "sortBackwards",
+    "sortType", "timeLim",
+}
+
+COLPKGS = [p for p in PACKAGES if kind(p) == "colpkg"]
+
+
+@pytest.mark.parametrize("package", COLPKGS, ids=os.path.basename)
+def test_settings_survive_anki_restore(package):
+    """Anki's restore of what deckport writes from a collection package, directly in both
+    layouts and through its JSON document, holds every setting Anki's restore of the original
+    holds, with the same value; the only other settings are the defaults deckport writes where
+    the source has none."""
+    expected = anki_restored_config(package)
+    assert len(expected) >= 10, sorted(expected)
+    outputs = [convert(package, fmt) for fmt in ("colpkg", "colpkg-modern")]
+    outputs.append(convert_through_json(package, "colpkg-modern"))
+    for out, stderr in outputs:
+        assert "setting" not in stderr, stderr
+        ours = anki_restored_config(out)
+        different = {key: (value, ours.get(key)) for key, value in expected.items() if ours.get(key) != value}
+        if "creationOffset" not in package_setting_keys(package):
+            # Anki's upgrade of a v1 collection sets it from this machine's time zone; deckport
+            # writes the zone in which the collection's creation time is 04:00, Anki's day start.
+            assert "creationOffset" in ours
+            different.pop("creationOffset", None)
+        assert not different, f"{os.path.basename(out)}: {different}"
+        assert set(ours) - set(expected) <= _GENERATED_SETTINGS, sorted(set(ours) - set(expected))
 
 
 PACKAGES_WITH_GRAVES = [p for p in PACKAGES if package_graves(p) > 0]

@@ -6,7 +6,8 @@ import Foundation
 import Testing
 
 /// A collection's deletion records (Anki's `graves`) go into every Anki package, JSON document
-/// and json-dir folder; a format without a place for them says so, counting them, and fails a
+/// and json-dir folder, and a collection package's settings into collection packages and the
+/// JSON formats; a format without a place for them says so, counting them, and fails a
 /// `--strict` conversion.
 @Suite("Conversions: deletion records")
 struct DeletionRecordsConversionTests {
@@ -23,6 +24,9 @@ struct DeletionRecordsConversionTests {
     #expect(!report.warnings.contains { $0.category == "deletions-dropped" })
     #expect(report.summary.deletions == 4)
     #expect(try DeckLoader().load(path: path).collection.deletions.count == 4)
+    // Settings: a collection package's (15), kept but in a deck package.
+    #expect(report.summary.settings == (output == "out.apkg" ? 0 : 15))
+    #expect(report.warnings.contains { $0.category == "settings-dropped" } == (output == "out.apkg"))
   }
 
   @Test(
@@ -40,6 +44,11 @@ struct DeletionRecordsConversionTests {
     // App storage names the record type its warnings are about, not the file.
     if !output.hasSuffix(".plist") { #expect(dropped.first?.location.file == path) }
     #expect(report.summary.deletions == 0)
+    // The collection package's own settings go the same way.
+    let settings = report.warnings.filter { $0.category == "settings-dropped" }
+    #expect(settings.count == 1)
+    #expect(settings.first?.message.hasPrefix("the collection's 15 settings are not kept") == true)
+    #expect(settings.first?.message.hasSuffix(": \(format) has no place for them") == true)
   }
 
   @Test("--strict fails a conversion that drops them (and nothing else), and writes nothing")

@@ -39,8 +39,9 @@ struct CollectionReader {
     }
   }
 
-  /// The whole collection, and the warnings about what looked wrong in it.
-  func read() throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+  /// The whole collection, and the warnings about what looked wrong in it; with
+  /// `readingSettings`, the collection's own settings too (a collection package's).
+  func read(readingSettings: Bool = false) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let header = try readHeader()
     var collection = DeckCollection(creationTime: header.creationTime)
     if header.schema >= 15 && database.tableExists("notetypes") {
@@ -78,6 +79,8 @@ struct CollectionReader {
     }
     (collection.cards, collection.reviews) = try rows.wait()
     collection.deletions = try readDeletions()
+    var settingWarnings: [Diagnostic] = []
+    if readingSettings { (collection.settings, settingWarnings) = try readSettings() }
     try Self.requireUniqueIDs(collection.notes.map(\.id), table: "notes", location: location)
     try Self.requireUniqueIDs(collection.cards.map(\.id), table: "cards", location: location)
     var schedulerWarnings: [Diagnostic] = []
@@ -106,7 +109,7 @@ struct CollectionReader {
       : []
     return (
       collection,
-      textWarnings + summary + schedulerWarnings
+      textWarnings + summary + schedulerWarnings + settingWarnings
         + CollectionChecks.warnings(for: collection, location: location)
     )
   }

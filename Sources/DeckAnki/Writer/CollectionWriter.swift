@@ -135,10 +135,12 @@ struct CollectionWriter {
       lastPosition = max(lastPosition ?? card.scheduling.due, card.scheduling.due)
     }
     let currentDeck = collection.decks.contains { $0.id == 1 } ? 1 : (collection.decks.first?.id ?? 1)
-    let config = Schema11JSON.collectionConfig(
-      creationTime: collection.creationTime,
-      currentNoteTypeID: collection.notes.first?.noteTypeID ?? collection.noteTypes.first?.id,
-      currentDeckID: currentDeck, nextPosition: Self.nextPosition(after: lastPosition))
+    let config = Schema11JSON.withSettings(
+      Schema11JSON.collectionConfig(
+        creationTime: collection.creationTime,
+        currentNoteTypeID: collection.notes.first?.noteTypeID ?? collection.noteTypes.first?.id,
+        currentDeckID: currentDeck, nextPosition: Self.nextPosition(after: lastPosition)),
+      collection.settings, deckIDs: Set(collection.decks.map(\.id)), noteTypeIDs: Set(collection.noteTypes.map(\.id)))
     let statement = try database.prepare(
       "INSERT INTO col VALUES (1, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, ?)", table: "col")
     statement.bind(1, int64: collection.creationTime)

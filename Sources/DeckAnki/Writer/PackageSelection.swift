@@ -12,13 +12,22 @@ import JSONCore
 /// decks) with their parent decks, the option groups those decks use, and the reviews of the
 /// written cards. Anything else would be ignored by Anki on import, so it is left out with a
 /// warning naming it. The "Default" deck (id 1) and option group 1 are always written: every
-/// collection has them, and Anki's importer requires option group 1.
+/// collection has them, and Anki's importer requires option group 1. The collection's settings
+/// are left out too, with a warning (a deck package's are never read back, by Anki or deckport);
+/// its deletion records are kept, as a deck package read holds them.
 enum PackageSelection {
   static func selected(
     _ collection: DeckCollection, kind: AnkiPackageKind, location: SourceLocation,
     log: inout DiagnosticLog
   ) -> DeckCollection {
-    guard kind == .apkg else { return withParentDecks(collection, location: location, log: &log) }
+    guard kind == .apkg else {
+      var result = withParentDecks(collection, location: location, log: &log)
+      result.settings = kept(
+        collection.settings, where: { (try? JSONParser.parse(Array($0.jsonText.utf8))) != nil }, log: &log,
+        otherwise: "setting-invalid", at: { location.table("col").item("setting '\($0.key)'") },
+        "the setting's value is not JSON text, so it is left out")
+      return result
+    }
     var result = collection
 
     let usedNoteTypes = Set(collection.notes.map(\.noteTypeID))
@@ -64,6 +73,14 @@ enum PackageSelection {
       log.report(
         "reviews-unused", at: location.table("revlog"),
         "\(dropped) review-log entr\(dropped == 1 ? "y belongs" : "ies belong") to cards the collection does not hold; an .apkg carries only the reviews of its cards, so \(dropped == 1 ? "it is" : "they are") left out"
+      )
+    }
+    if !collection.settings.isEmpty {
+      result.settings = []
+      let count = collection.settings.count
+      log.report(
+        "settings-dropped", at: location.table("col"),
+        "the collection's \(count) setting\(count == 1 ? " is" : "s are") not kept: an .apkg holds no collection settings (Anki's import ignores them); write a collection package (.colpkg) to keep them"
       )
     }
     return result

@@ -166,6 +166,42 @@ enum Schema11JSON {
     return .object(members)
   }
 
+  /// `generated` (``collectionConfig(creationTime:currentNoteTypeID:currentDeckID:nextPosition:)``)
+  /// with a collection package's own settings laid over it: each setting replaces the generated
+  /// value of its key or is added, except where the written collection needs its own: `schedVer`
+  /// stays at least 2 (the cards are written by v2's rules), `nextPos` at least the generated
+  /// position (one past the highest new card's), and `curDeck`, `activeDecks` and `curModel` are
+  /// taken only when they name decks and note types the collection has. A setting that is not
+  /// JSON text is passed over (``PackageSelection`` reports it).
+  static func withSettings(
+    _ generated: JSONValue, _ settings: [CollectionSetting], deckIDs: Set<Int64>, noteTypeIDs: Set<Int64>
+  ) -> JSONValue {
+    var members = generated.members ?? []
+    func generatedValue(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+    for setting in settings {
+      guard let value = try? JSONParser.parse(Array(setting.jsonText.utf8)) else { continue }
+      /// An id the setting holds, as a number or as text (Anki 2.0 wrote `curModel` as text).
+      func id(_ value: JSONValue) -> Int64? { value.int64 ?? value.string.flatMap { Int64($0) } }
+      let kept: Bool
+      switch setting.key {
+      case "schedVer": kept = (value.int64 ?? 0) >= 2
+      case "nextPos": kept = (value.int64 ?? .min) >= (generatedValue("nextPos")?.int64 ?? 1)
+      case "curDeck": kept = id(value).map(deckIDs.contains) ?? false
+      case "activeDecks":
+        kept = value.elements.map { $0.allSatisfy { id($0).map(deckIDs.contains) ?? false } } ?? false
+      case "curModel": kept = id(value).map(noteTypeIDs.contains) ?? false
+      default: kept = true
+      }
+      guard kept else { continue }
+      if let index = members.firstIndex(where: { $0.key == setting.key }) {
+        members[index].value = value
+      } else {
+        members.append((setting.key, value))
+      }
+    }
+    return .object(members)
+  }
+
   /// The hour Anki starts a new day at, unless the user changed it.
   static let rolloverHour = 4
 

@@ -149,9 +149,7 @@ struct DeckToRecords {
           "\(studied) cards have been studied and there are \(collection.reviews.count) reviews; the records keep no scheduling"
         ))
     }
-    if let dropped = collection.deletionsDroppedWarning(at: location, format: "app storage") {
-      warnings.append(dropped)
-    }
+    warnings += collection.collectionLevelLosses(at: location, format: "app storage")
     let result = AppRecords(name: name, records: records, declared: nil, profile: profile)
     return (result, warnings)
   }

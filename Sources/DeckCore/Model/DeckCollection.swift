@@ -27,12 +27,15 @@ public struct DeckCollection: Sendable, Equatable {
   /// Records of notes, cards and decks deleted since the collection last synced (Anki's
   /// `graves`), in the order the source lists them; empty for most decks.
   public var deletions: [Deletion]
+  /// The collection's own settings, sorted by key; read from collection packages only (see
+  /// ``CollectionSetting``), empty otherwise.
+  public var settings: [CollectionSetting]
 
   /// Creates a collection.
   public init(
     creationTime: Int64 = 0, decks: [Deck] = [], deckOptions: [DeckOptions] = [],
     noteTypes: [NoteType] = [], notes: [Note] = [], cards: [Card] = [], reviews: [Review] = [],
-    media: [MediaFile] = [], deletions: [Deletion] = []
+    media: [MediaFile] = [], deletions: [Deletion] = [], settings: [CollectionSetting] = []
   ) {
     self.creationTime = creationTime
     self.decks = decks
@@ -43,6 +46,7 @@ public struct DeckCollection: Sendable, Equatable {
     self.reviews = reviews
     self.media = media
     self.deletions = deletions
+    self.settings = settings
   }
 }
 

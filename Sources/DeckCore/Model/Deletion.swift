@@ -41,7 +41,7 @@ public struct DeletionKind: AnkiCode, Hashable, Sendable {
 
 extension DeckCollection {
   /// The warning a writer gives when its format has no place for the collection's deletion
-  /// records, or nil when there are none.
+  /// records, or nil when there are none (see ``collectionLevelLosses(at:format:)``).
   ///
   /// - Parameters:
   ///   - location: the output.

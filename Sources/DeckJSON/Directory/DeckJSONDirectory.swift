@@ -105,6 +105,8 @@ struct DeckJSONDirectoryIndex: Codable, Equatable {
   var reviewsWithoutCard: [ReviewJSON]?
   /// Deletion records (Anki's `graves`), in order; left out when there are none.
   var deletions: [DeletionJSON]?
+  /// The collection's settings (a collection package's), by key; left out when there are none.
+  var settings: StringMembersJSON?
   /// The media files in `media/`, in order, with their checksums.
   var media: [MediaEntry]
 

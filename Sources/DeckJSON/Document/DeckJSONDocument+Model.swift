@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import JSONCore
 
 // The one boundary between the JSON format's types and the shared model.
 
@@ -16,6 +17,7 @@ extension DeckJSONDocument {
       cards: collection.cards.map(CardJSON.init),
       reviews: collection.reviews.map(ReviewJSON.init),
       deletions: collection.deletions.isEmpty ? nil : collection.deletions.map(DeletionJSON.init),
+      settings: StringMembersJSON(settings: collection.settings),
       media: try collection.media.map { file in
         let fingerprint = try file.blob.fingerprint()
         return MediaJSON(
@@ -56,7 +58,7 @@ extension DeckJSONDocument {
   static func noteJSON(_ note: Note, names: [String]) -> NoteJSON {
     NoteJSON(
       id: note.id, guid: note.guid, noteType: .id(note.noteTypeID),
-      fields: NoteFieldsJSON(Array(zip(names, note.fields)).map { (name: $0.0, value: $0.1) }),
+      fields: StringMembersJSON(Array(zip(names, note.fields)).map { (name: $0.0, value: $0.1) }),
       tags: note.tags, modified: note.modificationTime)
   }
 }
@@ -152,6 +154,14 @@ extension DeletionJSON {
   }
 }
 
+extension StringMembersJSON {
+  /// The document's form of a collection's settings, or nil when there are none.
+  init?(settings: [CollectionSetting]) {
+    guard !settings.isEmpty else { return nil }
+    self.init(names: settings.map(\.key), values: settings.map(\.jsonText))
+  }
+}
+
 extension Deletion {
   init(_ deletion: DeletionJSON) {
     self.init(
@@ -210,7 +220,8 @@ struct DeckJSONModelMapping {
   /// document's notes, cards, reviews or media).
   mutating func mapHeader(_ document: DeckJSONDocument) throws {
     collection = DeckCollection(
-      creationTime: document.creationTime ?? 0, deletions: (document.deletions ?? []).map(Deletion.init))
+      creationTime: document.creationTime ?? 0, deletions: (document.deletions ?? []).map(Deletion.init),
+      settings: try settings(document.settings))
     collection.deckOptions = try (document.deckOptions ?? []).enumerated().map {
       try deckOptions($1, path: "deckOptions[\($0)]")
     }
@@ -323,6 +334,20 @@ struct DeckJSONModelMapping {
         throw problem(path + ".name", "a media file named '\(media.name)' comes earlier in the list")
       }
       return MediaFile(name: media.name, mimeType: media.mimeType, blob: try mediaBlob(index, media))
+    }
+  }
+
+  /// The collection's settings, each value checked to be JSON text.
+  private func settings(_ settings: StringMembersJSON?) throws -> [CollectionSetting] {
+    guard let settings else { return [] }
+    return try zip(settings.names, settings.values).map { key, text in
+      guard (try? JSONParser.parse(Array(text.utf8))) != nil else {
+        throw problem(
+          "settings.\(key)",
+          "the setting's value is not JSON text (a setting is kept as the JSON text of its value, such as \"4\" or \"true\")"
+        )
+      }
+      return CollectionSetting(key: key, jsonText: text)
     }
   }
 

@@ -36,6 +36,9 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
   package var reviews: [ReviewJSON]?
   /// Deletion records (Anki's `graves`); left out when there are none.
   package var deletions: [DeletionJSON]?
+  /// The collection's own settings (a collection package's), each key's value its JSON text;
+  /// left out when there are none.
+  package var settings: StringMembersJSON?
   /// Media files with their bytes as base64.
   package var media: [MediaJSON]?
 
@@ -43,7 +46,7 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
   package init(
     creationTime: Int64?, deckOptions: [DeckOptionsJSON]?, decks: [DeckJSON]?,
     noteTypes: [NoteTypeJSON], notes: [NoteJSON], cards: [CardJSON]?, reviews: [ReviewJSON]?,
-    deletions: [DeletionJSON]? = nil, media: [MediaJSON]?
+    deletions: [DeletionJSON]? = nil, settings: StringMembersJSON? = nil, media: [MediaJSON]?
   ) {
     self.format = Self.formatName
     self.version = Self.currentVersion
@@ -55,6 +58,7 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
     self.cards = cards
     self.reviews = reviews
     self.deletions = deletions
+    self.settings = settings
     self.media = media
   }
 }
@@ -156,7 +160,7 @@ package struct NoteJSON: Codable, Sendable, Equatable {
   /// The note type, by id (a number) or by name (a string).
   package var noteType: Reference
   /// Field values keyed by field name, in field order, exactly as in Anki (HTML untouched).
-  package var fields: NoteFieldsJSON
+  package var fields: StringMembersJSON
   package var tags: [String]?
   package var modified: Int64?
 }
@@ -256,8 +260,9 @@ package enum Reference: Codable, Sendable, Equatable, Hashable {
   }
 }
 
-/// A note's field values: a JSON object of field name to value, kept in field order.
-package struct NoteFieldsJSON: Codable, Sendable, Equatable {
+/// A JSON object whose members are all strings, kept in order: a note's field values by field
+/// name (in field order), or a collection's settings by key (each value a setting's JSON text).
+package struct StringMembersJSON: Codable, Sendable, Equatable {
   /// The field names, in order.
   package var names: [String]
   /// The values, in the same order as ``names``.

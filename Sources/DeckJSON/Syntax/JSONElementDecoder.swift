@@ -101,7 +101,7 @@ enum JSONElementDecoder {
     var id: Int64?
     var guid: String?
     var noteType: Reference?
-    var fields: NoteFieldsJSON?
+    var fields: StringMembersJSON?
     var tags: [String]?
     var modified: Int64?
     let read = cursor.object(NoteKey.self) { cursor, key in
@@ -388,7 +388,7 @@ enum JSONElementDecoder {
 
     /// A note's fields: an object of strings, names not repeated (compared as Swift compares
     /// strings, as a decoder's keys are).
-    mutating func noteFields() -> NoteFieldsJSON? {
+    mutating func noteFields() -> StringMembersJSON? {
       var names: [String] = []
       var values: [String] = []
       names.reserveCapacity(fieldNames.count)
@@ -396,7 +396,7 @@ enum JSONElementDecoder {
       skipWhitespace()
       guard take(UInt8(ascii: "{")) else { return nil }
       skipWhitespace()
-      if take(UInt8(ascii: "}")) { return NoteFieldsJSON(names: names, values: values) }
+      if take(UInt8(ascii: "}")) { return StringMembersJSON(names: names, values: values) }
       while true {
         guard let name = string() else { return nil }
         skipWhitespace()
@@ -407,10 +407,10 @@ enum JSONElementDecoder {
         if take(UInt8(ascii: ",")) { continue }
         guard take(UInt8(ascii: "}")) else { return nil }
         // The names of the note before, most often: one array for them all.
-        if names == fieldNames { return NoteFieldsJSON(names: fieldNames, values: values) }
+        if names == fieldNames { return StringMembersJSON(names: fieldNames, values: values) }
         guard Self.allDistinct(names) else { return nil }
         fieldNames = names
-        return NoteFieldsJSON(names: names, values: values)
+        return StringMembersJSON(names: names, values: values)
       }
     }
 

@@ -1,0 +1,48 @@
+import DeckCore
+import DeckIO
+import Foundation
+import JSONCore
+
+extension CollectionReader {
+  /// The collection's own settings (``CollectionSetting``), sorted by key: the rows of the
+  /// `config` table (schema 14 on), else the members of the `col` row's `conf` JSON. A value
+  /// that is not JSON text is left out with a warning naming it; so is the whole `conf` when it
+  /// is not a JSON object.
+  func readSettings() throws -> (settings: [CollectionSetting], warnings: [Diagnostic]) {
+    var settings: [String: String] = [:]
+    var warnings: [Diagnostic] = []
+    if database.tableExists("config") {
+      let rows = try database.prepare("SELECT key, val FROM config", table: "config")
+      while try rows.step() {
+        let key = rows.text(0)
+        let value = rows.blob(1)
+        guard let parsed = try? JSONParser.parse(value) else {
+          warnings.append(
+            Diagnostic(
+              "setting-unreadable", at: location.table("config").item("key '\(key)'"),
+              "the setting's value is not JSON text, so it is not kept"))
+          continue
+        }
+        settings[key] = JSONWriter.text(of: parsed)
+      }
+    } else {
+      let statement = try database.prepare("SELECT conf FROM col", table: "col")
+      if try statement.step() {
+        guard let members = (try? JSONParser.parse(Array(statement.text(0).utf8)))?.members else {
+          return (
+            [],
+            [
+              Diagnostic(
+                "setting-unreadable", at: location.table("col", row: 1).item("column conf"),
+                "the collection's settings are not a JSON object, so none of them is kept")
+            ]
+          )
+        }
+        // A key given twice counts once, with its last value, as Anki reads it.
+        for (key, value) in members { settings[key] = JSONWriter.text(of: value) }
+      }
+    }
+    let sorted = settings.sorted { $0.key < $1.key }.map { CollectionSetting(key: $0.key, jsonText: $0.value) }
+    return (sorted, warnings)
+  }
+}

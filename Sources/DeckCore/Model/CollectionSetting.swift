@@ -1,0 +1,42 @@
+/// One of a collection's own settings, as Anki keeps it (a member of the `col` table's `conf`
+/// JSON in schema 11, a row of the `config` table later): "Next day starts at" (`rollover`), the
+/// learn-ahead limit (`collapseTime`), FSRS on or off (`fsrs`), the browser's saved searches
+/// (`savedFilters`) and columns, the time zone the collection was made in (`creationOffset`), ….
+///
+/// Only a collection package carries them: Anki's deck import ignores a deck package's, and
+/// deckport reads none from one.
+public struct CollectionSetting: Sendable, Hashable {
+  /// The setting's name (`rollover`).
+  public var key: String
+  /// Its value as JSON text, exactly as read (`4`, `true`, `{"Due today":"prop:due=0"}`).
+  public var jsonText: String
+
+  /// Creates a setting.
+  public init(key: String, jsonText: String) {
+    self.key = key
+    self.jsonText = jsonText
+  }
+}
+
+extension DeckCollection {
+  /// The warnings a writer gives for what a collection holds beyond its decks that its format
+  /// has no place for: the collection's settings and its deletion records (each when there
+  /// are any).
+  ///
+  /// - Parameters:
+  ///   - location: the output.
+  ///   - format: how the messages name the format ("a CSV file", "app storage").
+  package func collectionLevelLosses(at location: SourceLocation, format: String) -> [Diagnostic] {
+    var warnings: [Diagnostic] = []
+    if !settings.isEmpty {
+      let count = settings.count
+      warnings.append(
+        Diagnostic(
+          "settings-dropped", at: location,
+          "the collection's \(count) setting\(count == 1 ? " is" : "s are") not kept (such as \"Next day starts at\", the learn-ahead limit, FSRS and the browser's saved searches): \(format) has no place for them"
+        ))
+    }
+    if let dropped = deletionsDroppedWarning(at: location, format: format) { warnings.append(dropped) }
+    return warnings
+  }
+}

@@ -1,0 +1,115 @@
+import DeckCore
+import DeckIO
+import DeckTestSupport
+import Foundation
+import JSONCore
+import Testing
+
+@testable import DeckAnki
+
+/// A collection package's own settings (the `col` row's `conf` in schema 11, the `config` table
+/// later) are read as stored and written back into collection packages; a deck package's are
+/// never read (Anki's import ignores them), and a deck package written from a collection says
+/// it leaves them out.
+///
+/// The expected values are what the `sqlite3` shell showed in each package's collection, written
+/// here as data; that Anki's own restore of what deckport writes holds the same settings is
+/// checked against the real backend in `Tests/anki/test_writer_judged_by_anki.py`.
+@Suite("Anki packages: the collection's settings")
+struct CollectionSettingsTests {
+  static func settings(_ package: String) throws -> [String: String] {
+    let collection = try AnkiPackageReader().read(path: Fixtures.path(package)).collection
+    #expect(collection.settings.map(\.key) == collection.settings.map(\.key).sorted())
+    return Dictionary(collection.settings.map { ($0.key, $0.jsonText) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  @Test("schema 11: the members of conf, each value's JSON text")
+  func schema11() throws {
+    let settings = try Self.settings("real/indian-music-legacy.colpkg")
+    #expect(settings.count == 15)
+    #expect(settings["activeDecks"] == "[1558917643584]")
+    #expect(settings["curModel"] == "\"1558663646059\"")  // Anki 2.0 wrote it as text
+    #expect(settings["sortType"] == "\"noteFld\"")
+    #expect(settings["estTimes"] == "true")
+    #expect(settings["schedVer"] == nil)
+  }
+
+  @Test("schema 18: the rows of the config table")
+  func schema18() throws {
+    let settings = try Self.settings("real/word-list-latest.colpkg")
+    #expect(settings.count == 49)
+    #expect(settings["creationOffset"] == "420")
+    #expect(settings["rollover"] == "4")
+    #expect(settings["backups"] == #"{"daily":12,"weekly":10,"monthly":9,"minimum_interval_mins":30}"#)
+    #expect(settings["nextPos"] == "1562")
+  }
+
+  @Test(
+    "a deck package's settings are not read",
+    arguments: ["real/c-notes-filtered-legacy1.apkg", "anki/latest_sched.apkg"])
+  func deckPackage(package: String) throws {
+    #expect(try Self.settings(package).isEmpty)
+  }
+
+  /// Writes `collection` as a legacy collection package and reads its settings back.
+  static func writtenSettings(_ collection: DeckCollection) throws -> (
+    settings: [String: String], warnings: [Diagnostic]
+  ) {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "written.colpkg")
+    let warnings = try AnkiPackageWriter(options: .init(generation: .legacy2, kind: .colpkg))
+      .write(collection, to: path, reportingAs: path)
+    let back = try AnkiPackageReader().read(path: path).collection
+    return (Dictionary(back.settings.map { ($0.key, $0.jsonText) }, uniquingKeysWith: { first, _ in first }), warnings)
+  }
+
+  @Test("written as read, but where the written collection needs its own value")
+  func writtenByRule() throws {
+    var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
+    let noteType = try #require(collection.noteTypes.last).id
+    collection.settings = [
+      CollectionSetting(key: "activeDecks", jsonText: "[1,424242]"),  // a deck it does not have
+      CollectionSetting(key: "curDeck", jsonText: "1795331276841"),
+      CollectionSetting(key: "curModel", jsonText: "\"\(noteType)\""),
+      CollectionSetting(key: "nextPos", jsonText: "2"),  // below the highest new card's position
+      CollectionSetting(key: "rollover", jsonText: "2"),
+      CollectionSetting(key: "savedFilters", jsonText: #"{"Due today":"prop:due=0"}"#),
+      CollectionSetting(key: "schedVer", jsonText: "1"),
+    ]
+    let (settings, warnings) = try Self.writtenSettings(collection)
+    #expect(warnings.isEmpty, "\(warnings)")
+    #expect(settings["rollover"] == "2")
+    #expect(settings["savedFilters"] == #"{"Due today":"prop:due=0"}"#)
+    #expect(settings["curDeck"] == "1795331276841")
+    #expect(settings["curModel"] == "\"\(noteType)\"")
+    #expect(settings["activeDecks"] == "[1]")
+    #expect(settings["schedVer"] == "2")
+    // One past the highest new card's position (due 9), not the setting's 2.
+    #expect(settings["nextPos"] == "10")
+  }
+
+  @Test("a setting that is not JSON text is left out, with a warning naming it")
+  func invalidSetting() throws {
+    var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
+    collection.settings = [
+      CollectionSetting(key: "rollover", jsonText: "{not json"), CollectionSetting(key: "timeLim", jsonText: "60"),
+    ]
+    let (settings, warnings) = try Self.writtenSettings(collection)
+    #expect(warnings.map(\.category) == ["setting-invalid"])
+    #expect(warnings.first?.location.item == "setting 'rollover'")
+    #expect(settings["rollover"] == "4")
+    #expect(settings["timeLim"] == "60")
+  }
+
+  @Test("a deck package written from a collection leaves them out, and says so")
+  func deckPackageWritten() throws {
+    let collection = try AnkiPackageReader().read(path: Fixtures.path("real/word-list-latest.colpkg")).collection
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "written.apkg")
+    let warnings = try AnkiPackageWriter(options: .init(generation: .latest, kind: .apkg))
+      .write(collection, to: path, reportingAs: path)
+    let dropped = warnings.filter { $0.category == "settings-dropped" }
+    #expect(dropped.count == 1)
+    #expect(dropped.first?.message.hasPrefix("the collection's 49 settings are not kept") == true)
+  }
+}
