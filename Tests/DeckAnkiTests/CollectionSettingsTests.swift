@@ -51,6 +51,36 @@ struct CollectionSettingsTests {
     #expect(try Self.settings(package).isEmpty)
   }
 
+  /// The real empty collection package with `sql` run on its collection, read.
+  static func readChanged(_ sql: String) throws -> AnkiPackageContents {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "changed.colpkg")
+    try PackageSurgery.copy(Fixtures.path("real/it-passport-empty-legacy.colpkg"), to: path, runningOnCollection: sql)
+    return try AnkiPackageReader().read(path: path)
+  }
+
+  @Test("a config row whose value is not JSON text is left out, with a warning naming its key")
+  func unreadableRow() throws {
+    let read = try Self.readChanged(
+      """
+      CREATE TABLE config (KEY text NOT NULL PRIMARY KEY, usn integer NOT NULL, mtime_secs integer NOT NULL, val blob NOT NULL);
+      INSERT INTO config VALUES ('rollover', 0, 0, CAST('{not json' AS BLOB)), ('timeLim', 0, 0, CAST('60' AS BLOB));
+      """)
+    #expect(read.collection.settings == [CollectionSetting(key: "timeLim", jsonText: "60")])
+    let warning = try #require(read.warnings.first { $0.category == "setting-unreadable" })
+    #expect(warning.location.table == "config")
+    #expect(warning.location.item == "key 'rollover'")
+  }
+
+  @Test("a conf that is not a JSON object gives no settings, with a warning")
+  func unreadableConf() throws {
+    let read = try Self.readChanged("UPDATE col SET conf = '[1, 2]'")
+    #expect(read.collection.settings.isEmpty)
+    let warning = try #require(read.warnings.first { $0.category == "setting-unreadable" })
+    #expect(warning.location.table == "col")
+    #expect(warning.message.contains("none of them is kept"))
+  }
+
   /// Writes `collection` as a legacy collection package and reads its settings back.
   static func writtenSettings(_ collection: DeckCollection) throws -> (
     settings: [String: String], warnings: [Diagnostic]

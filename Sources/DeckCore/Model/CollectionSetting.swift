@@ -8,7 +8,8 @@
 public struct CollectionSetting: Sendable, Hashable {
   /// The setting's name (`rollover`).
   public var key: String
-  /// Its value as JSON text, exactly as read (`4`, `true`, `{"Due today":"prop:due=0"}`).
+  /// Its value as compact JSON text (`4`, `true`, `{"Due today":"prop:due=0"}`): the value as
+  /// read, members in their order and numbers as written, without the spaces between its parts.
   public var jsonText: String
 
   /// Creates a setting.
