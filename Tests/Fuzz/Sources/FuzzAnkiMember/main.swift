@@ -5,7 +5,9 @@ import Foundation
 import FuzzSupport
 
 // One member of a good package replaced by fuzz data, so the fuzzer reaches the readers behind
-// the zip layer: the first byte picks the package and member, the rest is the member's bytes.
+// the zip layer: the first byte picks the package and member (and, by its high bit, whether the
+// package is read as a collection package, whose settings are read too), the rest is the
+// member's bytes.
 let fixtures = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures/anki")
@@ -41,7 +43,7 @@ runFuzzer { data in
     fatalError("cannot build the package: \(error)")
   }
   do {
-    let contents = try AnkiPackageReader().read(path: scratch.path)
+    let contents = try AnkiPackageReader().read(path: scratch.path, kind: selector & 0x80 != 0 ? .colpkg : nil)
     try readAllMedia(contents.collection)
   } catch is DeckError {
   } catch {

@@ -2,7 +2,7 @@ import DeckCore
 import Foundation
 
 /// Changes to a valid collection, each read from the input: values inside items (text, ids,
-/// scheduling numbers, times, deletion records), references between them (a card's note and deck, a note's note
+/// scheduling numbers, times, deletion records, settings), references between them (a card's note and deck, a note's note
 /// type, a review's card), names (decks, note types, fields, templates, tags, media) and the
 /// items themselves (duplicated, removed, fields and templates added or taken away).
 enum Mutations {
@@ -32,7 +32,12 @@ enum Mutations {
       case 14: duplicate(&input, &collection)
       case 15: remove(&input, &collection)
       case 16: deckOptions(&input, &collection)
-      case 17: if input.bool() { collection.creationTime = input.integer() } else { deletion(&input, &collection) }
+      case 17:
+        switch input.byte() % 3 {
+        case 0: collection.creationTime = input.integer()
+        case 1: deletion(&input, &collection)
+        default: setting(&input, &collection)
+        }
       case 18: fieldSettings(&input, &collection)
       default: keepFew(&input, &collection)
       }
@@ -141,6 +146,22 @@ enum Mutations {
     case 6: collection.reviews[review].duration = input.int()
     default: collection.reviews[review].kind = ReviewKind(rawValue: input.int())
     }
+  }
+
+  /// Adds a collection setting: one of those the writer gives its own value by rule, or any
+  /// key, with a number, an id the collection has, or any text (JSON or not).
+  private static func setting(_ input: inout FuzzInput, _ collection: inout DeckCollection) {
+    let keys = ["schedVer", "nextPos", "curDeck", "activeDecks", "curModel", "rollover"]
+    let key = input.bool() ? input.pick(keys) : input.string()
+    let ids = collection.decks.map(\.id) + collection.noteTypes.map(\.id)
+    let text: String
+    switch input.byte() % 4 {
+    case 0: text = String(input.integer())
+    case 1: text = "[\(reference(&input, existing: ids))]"
+    case 2: text = "\"\(reference(&input, existing: ids))\""
+    default: text = input.string()
+    }
+    collection.settings.append(CollectionSetting(key: key, jsonText: text))
   }
 
   /// Adds a deletion record of any kind, id and update sequence number, or changes one.
