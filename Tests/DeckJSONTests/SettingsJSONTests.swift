@@ -35,6 +35,18 @@ struct SettingsJSONTests {
     #expect(try whole.read(path: path).collection.settings == collection.settings)
   }
 
+  @Test("settings made in any order are written sorted by key, as every reader gives them")
+  func sortedOnWriting() throws {
+    var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
+    collection.settings = [
+      CollectionSetting(key: "timeLim", jsonText: "60"), CollectionSetting(key: "rollover", jsonText: "2"),
+    ]
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "deck.json")
+    try DeckJSONWriter().write(collection, to: path)
+    #expect(try DeckJSONReader().read(path: path).collection.settings.map(\.key) == ["rollover", "timeLim"])
+  }
+
   @Test("a value that is not JSON text is refused at its JSON path")
   func notJSON() throws {
     let collection = try Self.collection()

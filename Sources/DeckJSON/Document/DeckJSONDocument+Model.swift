@@ -155,10 +155,12 @@ extension DeletionJSON {
 }
 
 extension StringMembersJSON {
-  /// The document's form of a collection's settings, or nil when there are none.
+  /// The document's form of a collection's settings, sorted by key (as a reader gives them), or
+  /// nil when there are none.
   init?(settings: [CollectionSetting]) {
     guard !settings.isEmpty else { return nil }
-    self.init(names: settings.map(\.key), values: settings.map(\.jsonText))
+    let sorted = settings.sorted { $0.key < $1.key }
+    self.init(names: sorted.map(\.key), values: sorted.map(\.jsonText))
   }
 }
 
