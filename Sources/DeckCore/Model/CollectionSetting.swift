@@ -18,26 +18,3 @@ public struct CollectionSetting: Sendable, Hashable {
     self.jsonText = jsonText
   }
 }
-
-extension DeckCollection {
-  /// The warnings a writer gives for what a collection holds beyond its decks that its format
-  /// has no place for: the collection's settings and its deletion records (each when there
-  /// are any).
-  ///
-  /// - Parameters:
-  ///   - location: the output.
-  ///   - format: how the messages name the format ("a CSV file", "app storage").
-  package func collectionLevelLosses(at location: SourceLocation, format: String) -> [Diagnostic] {
-    var warnings: [Diagnostic] = []
-    if !settings.isEmpty {
-      let count = settings.count
-      warnings.append(
-        Diagnostic(
-          "settings-dropped", at: location,
-          "the collection's \(count) setting\(count == 1 ? " is" : "s are") not kept (such as \"Next day starts at\", the learn-ahead limit, FSRS and the browser's saved searches): \(format) has no place for them"
-        ))
-    }
-    if let dropped = deletionsDroppedWarning(at: location, format: format) { warnings.append(dropped) }
-    return warnings
-  }
-}

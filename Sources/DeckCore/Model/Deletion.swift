@@ -38,20 +38,3 @@ public struct DeletionKind: AnkiCode, Hashable, Sendable {
   /// The names Anki gives its values, by stored value.
   public static let names = [0: "card", 1: "note", 2: "deck"]
 }
-
-extension DeckCollection {
-  /// The warning a writer gives when its format has no place for the collection's deletion
-  /// records, or nil when there are none (see ``collectionLevelLosses(at:format:)``).
-  ///
-  /// - Parameters:
-  ///   - location: the output.
-  ///   - format: how the message names the format ("a CSV file", "app storage").
-  package func deletionsDroppedWarning(at location: SourceLocation, format: String) -> Diagnostic? {
-    guard !deletions.isEmpty else { return nil }
-    let count = deletions.count
-    return Diagnostic(
-      "deletions-dropped", at: location,
-      "\(count) deletion record\(count == 1 ? " is" : "s are") not kept (notes, cards or decks deleted since the collection last synced, which Anki sends at its next sync): \(format) has no place for them"
-    )
-  }
-}
