@@ -29,7 +29,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   /// How many deletion records (notes, cards and decks deleted since the collection last
   /// synced, Anki's `graves`).
   public var deletions: Int
-  /// How many of the collection's own settings (a collection package's, ``CollectionSetting``).
+  /// How many of the collection's own settings (a collection package's, ``AnkiProperty``).
   public var settings: Int
   /// Full names (`A::B`) of the decks that hold at least one card, sorted.
   public var decks: [String]

@@ -40,7 +40,12 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     var models: [[String: Any]] = []
     var modelUUIDs: [Int64: String] = [:]
     for noteType in collection.noteTypes {
-      var object = Schema11Objects.noteType(noteType)
+      // CrowdAnki keeps a note model's content only: what Anki keeps besides is reported as lost.
+      var content = noteType
+      content.ankiProperties = []
+      for index in content.fields.indices { content.fields[index].ankiProperties = [] }
+      for index in content.templates.indices { content.templates[index].ankiProperties = [] }
+      var object = Schema11Objects.noteType(content)
       let uuid = noteType.crowdAnkiUUID ?? Self.derivedUUID("note type", noteType.id)
       for key in ["id", "mod", "usn", "did"] { object[key] = nil }
       object["__type__"] = "NoteModel"

@@ -116,7 +116,7 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
       }
       writer.append(",")
     }
-    if let settings = StringMembersJSON(settings: collection.settings) {
+    if let settings = StringMembersJSON(properties: collection.settings) {
       writer.appendKey("settings", indent: 1)
       try writer.write(OrderedJSONEncoder().encode(settings), indent: 1)
       writer.append(",")

@@ -66,7 +66,7 @@ struct CollectionSettingsTests {
       CREATE TABLE config (KEY text NOT NULL PRIMARY KEY, usn integer NOT NULL, mtime_secs integer NOT NULL, val blob NOT NULL);
       INSERT INTO config VALUES ('rollover', 0, 0, CAST('{not json' AS BLOB)), ('timeLim', 0, 0, CAST('60' AS BLOB));
       """)
-    #expect(read.collection.settings == [CollectionSetting(key: "timeLim", jsonText: "60")])
+    #expect(read.collection.settings == [AnkiProperty(key: "timeLim", jsonText: "60")])
     let warning = try #require(read.warnings.first { $0.category == "setting-unreadable" })
     #expect(warning.location.table == "config")
     #expect(warning.location.item == "key 'rollover'")
@@ -98,13 +98,13 @@ struct CollectionSettingsTests {
     var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
     let noteType = try #require(collection.noteTypes.last).id
     collection.settings = [
-      CollectionSetting(key: "activeDecks", jsonText: "[1,424242]"),  // a deck it does not have
-      CollectionSetting(key: "curDeck", jsonText: "1795331276841"),
-      CollectionSetting(key: "curModel", jsonText: "\"\(noteType)\""),
-      CollectionSetting(key: "nextPos", jsonText: "2"),  // below the highest new card's position
-      CollectionSetting(key: "rollover", jsonText: "2"),
-      CollectionSetting(key: "savedFilters", jsonText: #"{"Due today":"prop:due=0"}"#),
-      CollectionSetting(key: "schedVer", jsonText: "1"),
+      AnkiProperty(key: "activeDecks", jsonText: "[1,424242]"),  // a deck it does not have
+      AnkiProperty(key: "curDeck", jsonText: "1795331276841"),
+      AnkiProperty(key: "curModel", jsonText: "\"\(noteType)\""),
+      AnkiProperty(key: "nextPos", jsonText: "2"),  // below the highest new card's position
+      AnkiProperty(key: "rollover", jsonText: "2"),
+      AnkiProperty(key: "savedFilters", jsonText: #"{"Due today":"prop:due=0"}"#),
+      AnkiProperty(key: "schedVer", jsonText: "1"),
     ]
     let (settings, warnings) = try Self.writtenSettings(collection)
     #expect(warnings.isEmpty, "\(warnings)")
@@ -122,7 +122,7 @@ struct CollectionSettingsTests {
   func invalidSetting() throws {
     var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
     collection.settings = [
-      CollectionSetting(key: "rollover", jsonText: "{not json"), CollectionSetting(key: "timeLim", jsonText: "60"),
+      AnkiProperty(key: "rollover", jsonText: "{not json"), AnkiProperty(key: "timeLim", jsonText: "60"),
     ]
     let (settings, warnings) = try Self.writtenSettings(collection)
     #expect(warnings.map(\.category) == ["setting-invalid"])

@@ -222,6 +222,7 @@ struct CSVWriterTests {
       warnings == [
         "\(path): warning: [csv-scheduling] the scheduling of 10 of 15 cards is not kept (due dates, intervals, ease, learning steps, flags, suspension): a CSV holds none, so Anki makes every card new",
         "\(path): warning: [csv-reviews] the review log is not kept: 8 reviews (a CSV holds no review history)",
+        "\(path): warning: [anki-properties-dropped] what Anki keeps of 3 decks and 1 note type besides their content is not kept (such as whether a deck is collapsed, the day's study counts, a deck's own limits and the sync state): a CSV file has no place for it",
         "\(path): warning: [csv-media] 6 media files are not kept (a CSV holds no file bytes; the fields still name them): 'pixel.png', 'café.png', 'beep.wav', '日本.png', '_vocab.css' and 1 more",
         "\(path): warning: [csv-note-type] a CSV names note types but cannot hold their fields' names, templates or styling; this note type is not Anki's stock ones, so its definition is not kept: 'Vocab (3 fields)'",
       ])

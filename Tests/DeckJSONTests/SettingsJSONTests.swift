@@ -39,7 +39,7 @@ struct SettingsJSONTests {
   func sortedOnWriting() throws {
     var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
     collection.settings = [
-      CollectionSetting(key: "timeLim", jsonText: "60"), CollectionSetting(key: "rollover", jsonText: "2"),
+      AnkiProperty(key: "timeLim", jsonText: "60"), AnkiProperty(key: "rollover", jsonText: "2"),
     ]
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "deck.json")

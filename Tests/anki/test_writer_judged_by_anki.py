@@ -536,6 +536,123 @@ def test_settings_survive_anki_restore(package):
         assert set(ours) - set(expected) <= _GENERATED_SETTINGS, sorted(set(ours) - set(expected))
 
 
+def anki_restored_decks_and_note_types(package: str) -> tuple[dict, dict, dict]:
+    """Anki's schema-11 view of every deck and note type after restoring the collection package
+    (`col.decks.all()`, `col.models.all()`, by id), and each note type's card requirements
+    (`req`) as Anki computes them when it saves the note type."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(folder)
+    try:
+        _import_colpkg(col, package)
+        decks = {deck["id"]: deck for deck in col.decks.all()}
+        note_types = {note_type["id"]: note_type for note_type in col.models.all()}
+        requirements = {}
+        for note_type in col.models.all():
+            col.models.update_dict(note_type)
+            requirements[note_type["id"]] = col.models.get(note_type["id"])["req"]
+        return decks, note_types, requirements
+    finally:
+        col.close()
+
+
+def assert_decks_and_note_types_restored(package: str, outputs: list[tuple[str, str]]) -> None:
+    """Anki's restore of each output holds every deck and note type of Anki's restore of
+    `package`, every member the same (collapse state, the day's counts, limits, sync state, a
+    note type's last deck, legacy keys), except a note type's `req`, which deckport derives from
+    the templates: it must be what Anki derives when it saves the note type."""
+    decks, note_types, requirements = anki_restored_decks_and_note_types(package)
+    for out, stderr in outputs:
+        assert "property" not in stderr, stderr
+        our_decks, our_note_types, _ = anki_restored_decks_and_note_types(out)
+        name = os.path.basename(out)
+        assert first_difference(decks, our_decks, "decks") is None, f"{name}: {first_difference(decks, our_decks, 'decks')}"
+        for note_type_id, note_type in note_types.items():
+            ours = dict(our_note_types[note_type_id])
+            assert ours.pop("req") == requirements[note_type_id], f"{name}: {note_type['name']}"
+            expected = {key: value for key, value in note_type.items() if key != "req"}
+            difference = first_difference(expected, ours, f"noteTypes[{note_type['name']}]")
+            assert difference is None, f"{name}: {difference}"
+        assert set(our_note_types) == set(note_types), name
+
+
+@pytest.mark.parametrize("package", COLPKGS, ids=os.path.basename)
+def test_decks_and_note_types_survive_anki_restore(package):
+    """A collection package's decks and note types, restored by Anki from what deckport writes
+    (both layouts, and through its JSON document), are those Anki restores from the original,
+    member for member."""
+    outputs = [convert(package, fmt) for fmt in ("colpkg", "colpkg-modern")]
+    outputs.append(convert_through_json(package, "colpkg-modern"))
+    assert_decks_and_note_types_restored(package, outputs)
+
+
+@pytest.fixture(scope="module")
+def anki_made_deck_properties() -> dict[str, str]:
+    """A collection made by the backend whose decks and note type hold every property a fresh
+    one does not (collapsed, the day's counts, a deck's own limits and desired retention, a
+    filtered deck's preview delays, a note type's last deck), exported as a collection package in
+    both layouts (schema 18 and schema 11)."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(os.path.join(folder, "source"))
+    try:
+        basic = col.models.by_name("Basic")
+        deck_id = col.decks.id("Limits::Own")
+        note = col.new_note(basic)
+        note["Front"], note["Back"] = "q", "a"
+        col.add_note(note, deck_id)
+        deck = col._backend.get_deck(deck_id)
+        deck.normal.review_limit, deck.normal.new_limit = 77, 5
+        deck.normal.review_limit_today.limit, deck.normal.review_limit_today.today = 12, 20000
+        deck.normal.new_limit_today.limit, deck.normal.new_limit_today.today = 3, 20001
+        deck.normal.desired_retention = 0.85
+        deck.normal.extend_new, deck.normal.extend_review = 7, 9
+        deck.common.study_collapsed, deck.common.browser_collapsed = True, True
+        deck.common.last_day_studied = 123
+        deck.common.new_studied, deck.common.review_studied = 4, 5
+        deck.common.learning_studied, deck.common.milliseconds_studied = 6, 7000
+        col._backend.update_deck(deck)
+        parent = col.decks.by_name("Limits")
+        parent["browserCollapsed"] = True
+        col.decks.save(parent)
+        filtered_id = col.decks.new_filtered("Preview")
+        filtered = col._backend.get_deck(filtered_id)
+        filtered.filtered.delays.extend([1.5, 10.0])
+        filtered.filtered.preview_delay, filtered.filtered.preview_again_secs = 11, 3
+        filtered.filtered.preview_hard_secs, filtered.filtered.preview_good_secs = 4, 5
+        col._backend.update_deck(filtered)
+        basic = col.models.by_name("Basic")
+        basic["did"] = deck_id
+        basic["tags"] = ["last", "used"]
+        col.models.update_dict(basic)
+        packages = {}
+        for legacy in (False, True):
+            packages["legacy" if legacy else "latest"] = path = os.path.join(folder, f"properties-{legacy}.colpkg")
+            if not col.db:
+                col.reopen()  # an export closes the collection
+            col.export_collection_package(path, include_media=True, legacy=legacy)
+    finally:
+        if col.db:
+            col.close()
+    return packages
+
+
+@pytest.mark.parametrize("layout", ["latest", "legacy"])
+def test_deck_properties_made_by_anki_survive(anki_made_deck_properties, layout):
+    """The same, on a collection whose decks and note type hold every property (schema 18 in
+    the Latest layout, schema 11 in the legacy one); the check is not vacuous: Anki holds them."""
+    package = anki_made_deck_properties[layout]
+    decks, note_types, _ = anki_restored_decks_and_note_types(package)
+    own = next(deck for deck in decks.values() if deck["name"] == "Limits::Own")
+    assert own["collapsed"] and own["reviewLimitToday"] == {"limit": 12, "today": 20000}, own
+    assert own["desiredRetention"] == 85 and own["newToday"] == [123, 4], own
+    preview = next(deck for deck in decks.values() if deck["name"] == "Preview")
+    assert preview["delays"] == [1.5, 10.0] and preview["previewAgainSecs"] == 3, preview
+    basic = next(note_type for note_type in note_types.values() if note_type["name"] == "Basic")
+    assert basic["did"] == own["id"] and basic["tags"] == ["last", "used"], basic
+    outputs = [convert(package, fmt) for fmt in ("colpkg", "colpkg-modern")]
+    outputs.append(convert_through_json(package, "colpkg-modern"))
+    assert_decks_and_note_types_restored(package, outputs)
+
+
 PACKAGES_WITH_GRAVES = [p for p in PACKAGES if package_graves(p) > 0]
 
 
@@ -655,7 +772,7 @@ def anki_state(package: str) -> dict:
                 media_db=os.path.join(folder, "collection.media.db2"),
             )
             col.reopen()
-        ignored = {"id", "usn", "mod", "conf", "collapsed", "browserCollapsed"}
+        ignored = {"id", "mod", "conf"}
         decks = {d["name"]: {k: v for k, v in d.items() if k not in ignored} for d in col.decks.all()}
         configs = {
             c["name"]: {k: v for k, v in c.items() if k not in ("id", "usn", "mod")}

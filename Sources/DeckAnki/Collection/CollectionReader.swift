@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// Reads an Anki collection database (schema 11 to 18) into the model.
 ///
@@ -238,7 +239,7 @@ struct CollectionReader {
       )
     }
     let templatesByNoteType = Dictionary(grouping: templates, by: \.noteTypeID).mapValues { $0.map(\.template) }
-    return try readRows("notetypes", "SELECT id, name, mtime_secs, config FROM notetypes ORDER BY id") { rows in
+    return try readRows("notetypes", "SELECT id, name, mtime_secs, config, usn FROM notetypes ORDER BY id") { rows in
       let id = rows.int64(0)
       let config = try Schema18Config.noteTypeConfig(
         rows.blob(3), location: location.table("notetypes", row: id).item("column config"))
@@ -248,21 +249,26 @@ struct CollectionReader {
         sortFieldIndex: config.sortFieldIndex, latexPreamble: config.latexPreamble,
         latexPostamble: config.latexPostamble, latexSVG: config.latexSVG,
         originalStockKind: config.originalStockKind, originalID: config.originalID,
-        modificationTime: rows.int64(2), crowdAnkiUUID: config.crowdAnkiUUID)
+        modificationTime: rows.int64(2), crowdAnkiUUID: config.crowdAnkiUUID,
+        ankiProperties: Schema11Properties.properties([("usn", .int(rows.int64(4)))] + config.members, of: .noteType))
     }
   }
 
   private func readDeckTable() throws -> [Deck] {
-    try readRows("decks", "SELECT id, name, mtime_secs, kind, common FROM decks ORDER BY id") { rows in
+    try readRows("decks", "SELECT id, name, mtime_secs, kind, common, usn FROM decks ORDER BY id") { rows in
       let id = rows.int64(0)
       let kind = try Schema18Config.deckKind(
         rows.blob(3), location: location.table("decks", row: id).item("column kind"))
-      let uuid = try Schema18Config.deckCrowdAnkiUUID(
-        common: rows.blob(4), location: location.table("decks", row: id).item("column common"))
+      let common = try Schema18Config.deckCommon(
+        rows.blob(4), location: location.table("decks", row: id).item("column common"))
+      let members = [("usn", JSONValue.int(rows.int64(5)))] + common.members + kind.members
+      let owner: Schema11Properties.Owner
+      if case .filtered = kind.kind { owner = .filteredDeck } else { owner = .normalDeck }
       return Deck(
         id: id, name: rows.text(1).replacingOccurrences(of: "\u{1F}", with: Deck.levelSeparator),
         description: kind.description, descriptionIsMarkdown: kind.isMarkdown, kind: kind.kind,
-        modificationTime: rows.int64(2), crowdAnkiUUID: uuid)
+        modificationTime: rows.int64(2), crowdAnkiUUID: common.crowdAnkiUUID,
+        ankiProperties: Schema11Properties.properties(members, of: owner))
     }
   }
 

@@ -4,11 +4,11 @@ import Foundation
 import JSONCore
 
 extension CollectionReader {
-  /// The collection's own settings (``CollectionSetting``), sorted by key: the rows of the
+  /// The collection's own settings (``AnkiProperty``), sorted by key: the rows of the
   /// `config` table (schema 14 on), else the members of the `col` row's `conf` JSON. A value
   /// that is not JSON text is left out with a warning naming it; so is the whole `conf` when it
   /// is not a JSON object.
-  func readSettings() throws -> (settings: [CollectionSetting], warnings: [Diagnostic]) {
+  func readSettings() throws -> (settings: [AnkiProperty], warnings: [Diagnostic]) {
     var settings: [String: String] = [:]
     var warnings: [Diagnostic] = []
     if database.tableExists("config") {
@@ -42,7 +42,7 @@ extension CollectionReader {
         for (key, value) in members { settings[key] = JSONWriter.text(of: value) }
       }
     }
-    let sorted = settings.sorted { $0.key < $1.key }.map { CollectionSetting(key: $0.key, jsonText: $0.value) }
+    let sorted = settings.sorted { $0.key < $1.key }.map { AnkiProperty(key: $0.key, jsonText: $0.value) }
     return (sorted, warnings)
   }
 }

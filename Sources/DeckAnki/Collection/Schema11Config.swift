@@ -5,26 +5,34 @@ import JSONCore
 /// Note types, decks and option groups of a schema-11 collection, stored as JSON text in the
 /// `col` row (`models`, `decks`, `dconf`). Schemas 12–14 keep note types and decks there too.
 package enum Schema11Config {
-  /// Parses the JSON text of one `col` column into an object of id to entry.
-  static func entries(_ text: String, column: String, location: SourceLocation) throws
-    -> [[String: Any]]
-  {
+  /// One entry of a `col` column: the object as `JSONSerialization` gives it, for typed
+  /// access, and its members as written, for the ``AnkiProperty`` values the model keeps.
+  struct Entry {
+    var object: [String: Any]
+    var members: [(key: String, value: JSONValue)]
+  }
+
+  /// Parses the JSON text of one `col` column into its entries (an object of id to entry; of an
+  /// id given twice, the last entry, as Anki reads it).
+  static func entries(_ text: String, column: String, location: SourceLocation) throws -> [Entry] {
     let columnLocation = Self.columnLocation(column, in: location)
-    let object: Any
+    let value: JSONValue
     do {
-      object = try FoundationJSON.object(text.utf8)
+      value = try JSONParser.parse(text.utf8)
     } catch {
       throw DeckError(.corrupt, at: columnLocation, FoundationJSON.invalid(error))
     }
-    guard let map = object as? [String: Any] else {
+    guard let map = value.members else {
       throw DeckError(.corrupt, at: columnLocation, "expected a JSON object of id to entry")
     }
-    var result: [[String: Any]] = []
-    for (key, value) in map {
-      guard let entry = value as? [String: Any] else {
+    var lastIndex: [String: Int] = [:]
+    for (index, member) in map.enumerated() { lastIndex[member.key] = index }
+    var result: [Entry] = []
+    for (index, (key, entry)) in map.enumerated() where lastIndex[key] == index {
+      guard let members = entry.members, let object = entry.foundationObject as? [String: Any] else {
         throw DeckError(.corrupt, at: columnLocation, "entry '\(key)' is not a JSON object")
       }
-      result.append(entry)
+      result.append(Entry(object: object, members: members))
     }
     return result
   }
@@ -39,9 +47,23 @@ package enum Schema11Config {
     "\(noun) \((object["id"]).map { "\($0)" } ?? "?")"
   }
 
-  /// A note type from one entry of `col.models`.
-  static func noteType(_ object: [String: Any], location: SourceLocation) throws -> NoteType {
-    try noteType(object, id: nil, label: entryLabel("note type", object), at: columnLocation("models", in: location))
+  /// A note type from one entry of `col.models`, with the ``AnkiProperty`` values of it, its
+  /// fields and its templates.
+  static func noteType(_ entry: Entry, location: SourceLocation) throws -> NoteType {
+    var noteType = try noteType(
+      entry.object, id: nil, label: entryLabel("note type", entry.object), at: columnLocation("models", in: location))
+    noteType.ankiProperties = Schema11Properties.properties(entry.members, of: .noteType)
+    let value = JSONValue.object(entry.members)
+    // In the order `noteType(_:id:label:at:)` put them in, which it checked are objects.
+    let fields = ordered(value["flds"]?.elements ?? [])
+    let templates = ordered(value["tmpls"]?.elements ?? [])
+    for (index, field) in fields.enumerated() where index < noteType.fields.count {
+      noteType.fields[index].ankiProperties = Schema11Properties.properties(field.members ?? [], of: .field)
+    }
+    for (index, template) in templates.enumerated() where index < noteType.templates.count {
+      noteType.templates[index].ankiProperties = Schema11Properties.properties(template.members ?? [], of: .template)
+    }
+    return noteType
   }
 
   /// A note type from a schema-11 note type object found at `modelsLocation`, such as a
@@ -52,8 +74,8 @@ package enum Schema11Config {
   ) throws -> NoteType {
     let json = JSONObjectReader(object: object, label: label, location: modelsLocation)
     let id = try givenID ?? json.int64("id")
-    let fieldObjects = try ordered(try json.objects("flds"))
-    let templateObjects = try ordered(try json.objects("tmpls"))
+    let fieldObjects = ordered(try json.objects("flds"))
+    let templateObjects = ordered(try json.objects("tmpls"))
     let fields = try fieldObjects.map { fieldObject in
       let field = JSONObjectReader(object: fieldObject, label: "\(label), a field", location: modelsLocation)
       return NoteType.Field(
@@ -101,8 +123,19 @@ package enum Schema11Config {
       crowdAnkiUUID: json.optionalString("crowdanki_uuid"))
   }
 
-  /// A deck from one entry of `col.decks`.
-  static func deck(_ object: [String: Any], location: SourceLocation) throws -> Deck {
+  /// A deck from one entry of `col.decks`, with its ``AnkiProperty`` values.
+  static func deck(_ entry: Entry, location: SourceLocation) throws -> Deck {
+    var deck = try deck(entry.object, location: location)
+    if case .filtered = deck.kind {
+      deck.ankiProperties = Schema11Properties.properties(entry.members, of: .filteredDeck)
+    } else {
+      deck.ankiProperties = Schema11Properties.properties(entry.members, of: .normalDeck)
+    }
+    return deck
+  }
+
+  /// A deck's own properties from one entry of `col.decks`.
+  private static func deck(_ object: [String: Any], location: SourceLocation) throws -> Deck {
     let json = JSONObjectReader(
       object: object, label: entryLabel("deck", object), location: columnLocation("decks", in: location))
     let kind: Deck.Kind
@@ -128,7 +161,8 @@ package enum Schema11Config {
   }
 
   /// An option group from one entry of `col.dconf`, its settings kept as JSON text.
-  static func deckOptions(_ object: [String: Any], location: SourceLocation) throws -> DeckOptions {
+  static func deckOptions(_ entry: Entry, location: SourceLocation) throws -> DeckOptions {
+    let object = entry.object
     let json = JSONObjectReader(
       object: object, label: entryLabel("option group", object), location: columnLocation("dconf", in: location))
     return DeckOptions(
@@ -139,9 +173,22 @@ package enum Schema11Config {
   }
 
   /// Entries sorted by their `ord` key when every entry has one, else in array order.
-  private static func ordered(_ objects: [[String: Any]]) throws -> [[String: Any]] {
-    let ords = objects.compactMap { $0["ord"].flatMap(FoundationJSON.int64) }
-    guard ords.count == objects.count else { return objects }
-    return zip(ords, objects).sorted { $0.0 < $1.0 }.map(\.1)
+  private static func ordered(_ objects: [[String: Any]]) -> [[String: Any]] {
+    order(ords: objects.map { $0["ord"].flatMap(FoundationJSON.int64) }).map { objects[$0] }
+  }
+
+  /// The same for entries as written: in the order ``ordered(_:)-([[String:Any]])`` gives
+  /// the same entries.
+  private static func ordered(_ values: [JSONValue]) -> [JSONValue] {
+    order(ords: values.map { ($0["ord"]?.foundationObject).flatMap(FoundationJSON.int64) })
+      .map { values[$0] }
+  }
+
+  /// The indices of entries with these `ord` values, sorted by them (ties in array order) when
+  /// every entry has one, else in array order.
+  private static func order(ords: [Int64?]) -> [Int] {
+    let known = ords.compactMap { $0 }
+    guard known.count == ords.count else { return Array(ords.indices) }
+    return known.indices.sorted { (known[$0], $0) < (known[$1], $1) }
   }
 }

@@ -1,6 +1,7 @@
 import DeckCore
 import DeckIO
 import Foundation
+import JSONCore
 
 /// The protobuf `config` blobs of a schema-15-to-18 collection (`notetypes`, `fields`,
 /// `templates`, `decks`). Field numbers are those of Anki's `notetypes.proto` and `decks.proto`;
@@ -18,41 +19,79 @@ enum Schema18Config {
     var originalID: Int64?
     /// `crowdanki_uuid` from the legacy keys Anki keeps as JSON in field 255 (`other`).
     var crowdAnkiUUID: String?
+    /// The rest as schema-11 members: `did` (field 4) and the legacy keys of field 255.
+    var members: [(key: String, value: JSONValue)] = []
   }
 
   static func noteTypeConfig(_ blob: Data, location: SourceLocation) throws -> NoteTypeConfig {
     var reader = ProtobufReader(blob, location: location)
     var config = NoteTypeConfig()
+    var targetDeckID: Int64 = 0
+    var other: [(key: String, value: JSONValue)] = []
     while let field = try reader.nextField() {
       switch (field.number, field.wireType) {
       case (1, .varint): config.kind = try reader.readVarint() == 1 ? .cloze : .standard
       case (2, .varint): config.sortFieldIndex = Int(try reader.readUInt32())
       case (3, .lengthDelimited): config.css = try reader.readString()
+      case (4, .varint): targetDeckID = try reader.readInt64()
       case (5, .lengthDelimited): config.latexPreamble = try reader.readString()
       case (6, .lengthDelimited): config.latexPostamble = try reader.readString()
       case (7, .varint): config.latexSVG = try reader.readBool()
       case (9, .varint): config.originalStockKind = Int(try reader.readUInt32())
       case (10, .varint): config.originalID = try reader.readInt64()
-      case (255, .lengthDelimited): config.crowdAnkiUUID = crowdAnkiUUID(other: try reader.readLengthDelimited())
+      case (255, .lengthDelimited):
+        let blob = try reader.readLengthDelimited()
+        config.crowdAnkiUUID = crowdAnkiUUID(other: blob)
+        other = otherMembers(blob)
       default: try reader.skip(field.wireType)
       }
     }
+    // As Anki gives it in schema 11: no deck is `null`.
+    config.members = [("did", targetDeckID > 0 ? .int(targetDeckID) : .null)] + other
     return config
   }
 
-  /// The `crowdanki_uuid` a deck's `Deck.Common` blob (the `decks.common` column) keeps among
-  /// its legacy keys (field 255, `other`), where Anki puts the key CrowdAnki adds to the deck.
-  static func deckCrowdAnkiUUID(common blob: Data, location: SourceLocation) throws -> String? {
+  /// The members of the JSON object in an `other` field (field 255: the schema-11 keys Anki
+  /// does not model), in their order; none when the bytes are not a JSON object.
+  static func otherMembers(_ blob: Data) -> [(key: String, value: JSONValue)] {
+    (try? JSONParser.parse(blob))?.members ?? []
+  }
+
+  /// What a deck's `Deck.Common` blob (the `decks.common` column) holds besides the name:
+  /// CrowdAnki's identity, from the legacy keys Anki keeps in field 255 (`other`), and the rest
+  /// as schema-11 members, as Anki gives them: `collapsed` (1), `browserCollapsed` (2),
+  /// `newToday`, `revToday`, `lrnToday` and `timeToday` (`[day, count]`: the day, field 3, with
+  /// the new cards, reviews, learning cards and milliseconds studied that day, fields 4 to 7),
+  /// then the legacy keys.
+  static func deckCommon(_ blob: Data, location: SourceLocation) throws
+    -> (crowdAnkiUUID: String?, members: [(key: String, value: JSONValue)])
+  {
     var reader = ProtobufReader(blob, location: location)
     var uuid: String?
+    var collapsed = false
+    var browserCollapsed = false
+    var day: Int64 = 0
+    var studied: [Int: Int64] = [:]
+    var other: [(key: String, value: JSONValue)] = []
     while let field = try reader.nextField() {
-      if field.number == 255 && field.wireType == .lengthDelimited {
-        uuid = crowdAnkiUUID(other: try reader.readLengthDelimited())
-      } else {
-        try reader.skip(field.wireType)
+      switch (field.number, field.wireType) {
+      case (1, .varint): collapsed = try reader.readBool()
+      case (2, .varint): browserCollapsed = try reader.readBool()
+      case (3, .varint): day = Int64(try reader.readUInt32())
+      case (4...7, .varint): studied[field.number] = Int64(try reader.readInt32())
+      case (255, .lengthDelimited):
+        let blob = try reader.readLengthDelimited()
+        uuid = crowdAnkiUUID(other: blob)
+        other = otherMembers(blob)
+      default: try reader.skip(field.wireType)
       }
     }
-    return uuid
+    func today(_ number: Int) -> JSONValue { .array([.int(day), .int(studied[number] ?? 0)]) }
+    let members: [(key: String, value: JSONValue)] = [
+      ("collapsed", .bool(collapsed)), ("browserCollapsed", .bool(browserCollapsed)),
+      ("newToday", today(4)), ("revToday", today(5)), ("lrnToday", today(6)), ("timeToday", today(7)),
+    ]
+    return (uuid, members + other)
   }
 
   /// `crowdanki_uuid` of the JSON object in an `other` field (the schema-11 keys Anki does not
@@ -81,6 +120,8 @@ enum Schema18Config {
       case (9, .varint): field.ankiID = try reader.readInt64()
       case (10, .varint): field.tag = Int(try reader.readUInt32())
       case (11, .varint): field.preventDeletion = try reader.readBool()
+      case (255, .lengthDelimited):
+        field.ankiProperties = Schema11Properties.properties(otherMembers(try reader.readLengthDelimited()), of: .field)
       default: try reader.skip(entry.wireType)
       }
     }
@@ -106,6 +147,9 @@ enum Schema18Config {
       case (6, .lengthDelimited): template.browserFontName = try reader.readString()
       case (7, .varint): template.browserFontSize = Int(try reader.readUInt32())
       case (8, .varint): template.ankiID = try reader.readInt64()
+      case (255, .lengthDelimited):
+        template.ankiProperties = Schema11Properties.properties(
+          otherMembers(try reader.readLengthDelimited()), of: .template)
       default: try reader.skip(entry.wireType)
       }
     }
@@ -113,45 +157,101 @@ enum Schema18Config {
   }
 
   /// The deck kind and description from `Deck.KindContainer`
-  /// (`1 Normal { 1 config_id; 4 description; 5 markdown_description }` or
-  /// `2 Filtered { 1 reschedule; 2 repeated SearchTerm { 1 search; 2 limit; 3 order } }`).
+  /// (`1 Normal { 1 config_id; 4 description; 5 markdown_description; … }` or
+  /// `2 Filtered { 1 reschedule; 2 repeated SearchTerm { 1 search; 2 limit; 3 order }; … }`),
+  /// and the rest as schema-11 members, as Anki gives them: a normal deck's `extendNew` (2),
+  /// `extendRev` (3), `reviewLimit` (6), `newLimit` (7), `reviewLimitToday` and `newLimitToday`
+  /// (8, 9: `{"limit": …, "today": …}`) and `desiredRetention` (10, a fraction, given in whole
+  /// percent); a filtered deck's `delays` (3), `previewDelay` (4), `previewHardSecs` (5),
+  /// `previewGoodSecs` (6) and `previewAgainSecs` (7).
   static func deckKind(_ blob: Data, location: SourceLocation) throws
-    -> (kind: Deck.Kind, description: String, isMarkdown: Bool)
+    -> (kind: Deck.Kind, description: String, isMarkdown: Bool, members: [(key: String, value: JSONValue)])
   {
     var reader = ProtobufReader(blob, location: location)
-    var result: (kind: Deck.Kind, description: String, isMarkdown: Bool) =
-      (.normal(optionsID: 0), "", false)
+    var result: (kind: Deck.Kind, description: String, isMarkdown: Bool, members: [(key: String, value: JSONValue)]) =
+      (.normal(optionsID: 0), "", false, [])
     while let entry = try reader.nextField() {
       switch (entry.number, entry.wireType) {
       case (1, .lengthDelimited):
         var normal = ProtobufReader(try reader.readLengthDelimited(), location: location.item("normal"))
         var optionsID: Int64 = 0
+        var members: [(key: String, value: JSONValue)] = [
+          ("extendNew", .int(0)), ("extendRev", .int(0)), ("reviewLimit", .null), ("newLimit", .null),
+          ("reviewLimitToday", .null), ("newLimitToday", .null), ("desiredRetention", .null),
+        ]
+        func set(_ key: String, _ value: JSONValue) {
+          if let index = members.firstIndex(where: { $0.key == key }) { members[index].value = value }
+        }
         while let field = try normal.nextField() {
           switch (field.number, field.wireType) {
           case (1, .varint): optionsID = try normal.readInt64()
+          case (2, .varint): set("extendNew", .int(Int64(try normal.readUInt32())))
+          case (3, .varint): set("extendRev", .int(Int64(try normal.readUInt32())))
           case (4, .lengthDelimited): result.description = try normal.readString()
           case (5, .varint): result.isMarkdown = try normal.readBool()
+          case (6, .varint): set("reviewLimit", .int(Int64(try normal.readUInt32())))
+          case (7, .varint): set("newLimit", .int(Int64(try normal.readUInt32())))
+          case (8, .lengthDelimited):
+            set("reviewLimitToday", try dayLimit(try normal.readLengthDelimited(), location: location))
+          case (9, .lengthDelimited):
+            set("newLimitToday", try dayLimit(try normal.readLengthDelimited(), location: location))
+          case (10, .fixed32):
+            let retention = Double(try normal.readFloat()) * 100
+            set("desiredRetention", retention.isFinite ? .int(Int64(retention.rounded())) : .null)
           default: try normal.skip(field.wireType)
           }
         }
         result.kind = .normal(optionsID: optionsID)
+        result.members = members
       case (2, .lengthDelimited):
         var filtered = ProtobufReader(
           try reader.readLengthDelimited(), location: location.item("filtered"))
         var settings = FilteredDeck(reschedule: false, searchTerms: [])
+        var delays: [Float] = []
+        var preview: [Int: Int64] = [:]
         while let field = try filtered.nextField() {
           switch (field.number, field.wireType) {
           case (1, .varint): settings.reschedule = try filtered.readBool()
           case (2, .lengthDelimited):
             settings.searchTerms.append(try searchTerm(try filtered.readLengthDelimited(), location: location))
+          case (3, .lengthDelimited): delays += try filtered.readPackedFloats()
+          case (3, .fixed32): delays.append(try filtered.readFloat())
+          case (4...7, .varint): preview[field.number] = Int64(try filtered.readUInt32())
           default: try filtered.skip(field.wireType)
           }
         }
         result.kind = .filtered(settings)
+        result.members = [
+          ("delays", delays.isEmpty ? .null : .array(delays.map(number))),
+          ("previewDelay", .int(preview[4] ?? 0)),
+          ("previewHardSecs", .int(preview[5] ?? 0)),
+          ("previewGoodSecs", .int(preview[6] ?? 0)),
+          ("previewAgainSecs", .int(preview[7] ?? 0)),
+        ]
       default: try reader.skip(entry.wireType)
       }
     }
     return result
+  }
+
+  /// A `DayLimit { 1 limit; 2 today }` as Anki gives it in schema 11.
+  private static func dayLimit(_ blob: Data, location: SourceLocation) throws -> JSONValue {
+    var reader = ProtobufReader(blob, location: location.item("day limit"))
+    var limit: Int64 = 0
+    var today: Int64 = 0
+    while let field = try reader.nextField() {
+      switch (field.number, field.wireType) {
+      case (1, .varint): limit = Int64(try reader.readUInt32())
+      case (2, .varint): today = Int64(try reader.readUInt32())
+      default: try reader.skip(field.wireType)
+      }
+    }
+    return .object([("limit", .int(limit)), ("today", .int(today))])
+  }
+
+  /// A 32-bit float as JSON: its shortest text (`1.5`, `0.1`), `null` when not finite.
+  private static func number(_ value: Float) -> JSONValue {
+    value.isFinite ? .number(value.description) : .null
   }
 
   private static func searchTerm(_ blob: Data, location: SourceLocation) throws

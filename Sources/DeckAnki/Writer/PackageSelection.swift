@@ -14,12 +14,15 @@ import JSONCore
 /// warning naming it. The "Default" deck (id 1) and option group 1 are always written: every
 /// collection has them, and Anki's importer requires option group 1. The collection's settings
 /// are left out too, with a warning (a deck package's are never read back, by Anki or deckport);
-/// its deletion records are kept, as a deck package read holds them.
+/// its deletion records are kept, as a deck package read holds them. Either kind leaves out a
+/// deck's, note type's, field's or template's ``AnkiProperty`` that the writer cannot write
+/// (``withWritableProperties(_:location:log:)``).
 enum PackageSelection {
   static func selected(
     _ collection: DeckCollection, kind: AnkiPackageKind, location: SourceLocation,
     log: inout DiagnosticLog
   ) -> DeckCollection {
+    let collection = withWritableProperties(collection, location: location, log: &log)
     guard kind == .apkg else {
       var result = withParentDecks(collection, location: location, log: &log)
       result.settings = kept(
@@ -82,6 +85,51 @@ enum PackageSelection {
         "settings-dropped", at: location.table("col"),
         "the collection's \(count) setting\(count == 1 ? " is" : "s are") not kept: an .apkg holds no collection settings (Anki's import ignores them); write a collection package (.colpkg) to keep them"
       )
+    }
+    return result
+  }
+
+  /// `collection` without the properties of its decks, note types, fields and templates that
+  /// the writer cannot lay over what it writes (``Schema11Properties/isWritable(_:of:)``): a
+  /// key the writer writes from the model itself (a deck's `name`), or a value that is not JSON
+  /// text. Each one left out is reported as `anki-property-invalid`.
+  static func withWritableProperties(
+    _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+  ) -> DeckCollection {
+    func writable(
+      _ properties: [AnkiProperty], of owner: Schema11Properties.Owner, at place: SourceLocation
+    ) -> [AnkiProperty] {
+      properties.filter { property in
+        if Schema11Properties.isWritable(property, of: owner) { return true }
+        let reason =
+          Schema11Properties.ownedKeys(of: owner).contains(property.key)
+          ? "deckport writes '\(property.key)' from the model's own data" : "its value is not JSON text"
+        log.report(
+          "anki-property-invalid", at: place.item("property '\(property.key)'"),
+          "\(reason), so the property is left out")
+        return false
+      }
+    }
+    var result = collection
+    for index in result.decks.indices where !result.decks[index].ankiProperties.isEmpty {
+      let deck = result.decks[index]
+      let owner: Schema11Properties.Owner
+      if case .filtered = deck.kind { owner = .filteredDeck } else { owner = .normalDeck }
+      result.decks[index].ankiProperties = writable(
+        deck.ankiProperties, of: owner, at: location.item("deck '\(deck.name)' (id \(deck.id))"))
+    }
+    for index in result.noteTypes.indices {
+      let noteType = result.noteTypes[index]
+      let place = location.item(CollectionValidation.label(noteType))
+      result.noteTypes[index].ankiProperties = writable(noteType.ankiProperties, of: .noteType, at: place)
+      for (fieldIndex, field) in noteType.fields.enumerated() where !field.ankiProperties.isEmpty {
+        result.noteTypes[index].fields[fieldIndex].ankiProperties = writable(
+          field.ankiProperties, of: .field, at: place.item("field '\(field.name)'"))
+      }
+      for (templateIndex, template) in noteType.templates.enumerated() where !template.ankiProperties.isEmpty {
+        result.noteTypes[index].templates[templateIndex].ankiProperties = writable(
+          template.ankiProperties, of: .template, at: place.item("template '\(template.name)'"))
+      }
     }
     return result
   }

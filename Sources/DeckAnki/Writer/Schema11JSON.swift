@@ -23,9 +23,9 @@ enum Schema11JSON {
       ("name", .string(noteType.name)),
       ("type", .int(noteType.kind == .cloze ? 1 : 0)),
       ("mod", .int(noteType.modificationTime)),
-      ("usn", .int(0)),
+      Schema11Properties.noteTypeDefaults[0],
       ("sortf", .int(noteType.sortFieldIndex)),
-      ("did", .null),
+      Schema11Properties.noteTypeDefaults[1],
       ("tmpls", .array(noteType.templates.enumerated().map { template(ordinal: $0.offset, $0.element) })),
       ("flds", .array(noteType.fields.enumerated().map { field(ordinal: $0.offset, $0.element) })),
       ("css", .string(noteType.css)),
@@ -42,7 +42,7 @@ enum Schema11JSON {
     if let originalID = noteType.originalID { members.append(("originalId", .int(originalID))) }
     // Where CrowdAnki keeps its identity inside Anki, so CrowdAnki recognises the note type.
     if let uuid = noteType.crowdAnkiUUID { members.append(("crowdanki_uuid", .string(uuid))) }
-    return .object(members)
+    return Schema11Properties.object(members, with: noteType.ankiProperties, of: .noteType)
   }
 
   private static func template(ordinal: Int, _ template: NoteType.CardTemplate) -> JSONValue {
@@ -58,7 +58,7 @@ enum Schema11JSON {
       ("bsize", .int(template.browserFontSize)),
       ("id", .optional(template.ankiID) { .int($0) }),
     ]
-    return .object(members)
+    return Schema11Properties.object(members, with: template.ankiProperties, of: .template)
   }
 
   private static func field(ordinal: Int, _ field: NoteType.Field) -> JSONValue {
@@ -77,42 +77,28 @@ enum Schema11JSON {
       ("tag", .optional(field.tag) { .int($0) }),
       ("preventDeletion", .bool(field.preventDeletion)),
     ]
-    return .object(members)
+    return Schema11Properties.object(members, with: field.ankiProperties, of: .field)
   }
 
   // MARK: - decks
 
-  /// One deck. The model keeps no daily counters, collapse state or per-deck limits, so those
-  /// are written as a fresh deck has them.
+  /// One deck: the model's own properties, the members a fresh deck has
+  /// (``Schema11Properties``), and the deck's ``Deck/ankiProperties`` laid over them.
   static func deck(_ deck: Deck) -> JSONValue {
-    var members: [(String, JSONValue)] = [
+    var members: [(key: String, value: JSONValue)] = [
       ("id", .int(deck.id)),
       ("mod", .int(deck.modificationTime)),
       ("name", .string(deck.name)),
-      ("usn", .int(0)),
-      ("lrnToday", .array([.int(0), .int(0)])),
-      ("revToday", .array([.int(0), .int(0)])),
-      ("newToday", .array([.int(0), .int(0)])),
-      ("timeToday", .array([.int(0), .int(0)])),
-      ("collapsed", .bool(false)),
-      ("browserCollapsed", .bool(false)),
-      ("desc", .string(deck.description)),
     ]
+    members += Schema11Properties.deckCommonDefaults
+    members.append(("desc", .string(deck.description)))
     if deck.descriptionIsMarkdown { members.append(("md", .bool(true))) }
     if let uuid = deck.crowdAnkiUUID { members.append(("crowdanki_uuid", .string(uuid))) }
     switch deck.kind {
     case .normal(let optionsID):
-      members += [
-        ("dyn", .int(0)),
-        ("conf", .int(optionsID)),
-        ("extendNew", .int(0)),
-        ("extendRev", .int(0)),
-        ("reviewLimit", .null),
-        ("newLimit", .null),
-        ("reviewLimitToday", .null),
-        ("newLimitToday", .null),
-        ("desiredRetention", .null),
-      ]
+      members += [("dyn", .int(0)), ("conf", .int(optionsID))]
+      members += Schema11Properties.normalDeckDefaults
+      return Schema11Properties.object(members, with: deck.ankiProperties, of: .normalDeck)
     case .filtered(let filtered):
       members += [
         ("dyn", .int(1)),
@@ -122,15 +108,10 @@ enum Schema11JSON {
           .array(
             filtered.searchTerms.map { .array([.string($0.search), .int($0.limit), .int($0.order)]) })
         ),
-        ("separate", .bool(true)),
-        ("delays", .null),
-        ("previewDelay", .int(0)),
-        ("previewAgainSecs", .int(60)),
-        ("previewHardSecs", .int(600)),
-        ("previewGoodSecs", .int(0)),
       ]
+      members += Schema11Properties.filteredDeckDefaults
+      return Schema11Properties.object(members, with: deck.ankiProperties, of: .filteredDeck)
     }
-    return .object(members)
   }
 
   // MARK: - conf
@@ -174,7 +155,7 @@ enum Schema11JSON {
   /// taken only when they name decks and note types the collection has. A setting that is not
   /// JSON text is passed over (``PackageSelection`` reports it).
   static func withSettings(
-    _ generated: JSONValue, _ settings: [CollectionSetting], deckIDs: Set<Int64>, noteTypeIDs: Set<Int64>
+    _ generated: JSONValue, _ settings: [AnkiProperty], deckIDs: Set<Int64>, noteTypeIDs: Set<Int64>
   ) -> JSONValue {
     var members = generated.members ?? []
     func generatedValue(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }

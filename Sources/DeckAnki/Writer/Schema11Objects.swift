@@ -31,19 +31,12 @@ package enum Schema11Objects {
 
   /// The keys of a schema-11 note type, field and template that ``noteType(from:id:label:at:)``
   /// reads into the model or that Anki derives again (`req`, `usn`, `did`).
-  package static let noteTypeKeys: Set<String> = [
-    "id", "name", "type", "mod", "usn", "sortf", "did", "tmpls", "flds", "css", "latexPre", "latexPost",
-    "latexsvg", "req", "originalStockKind", "originalId", "crowdanki_uuid",
-  ]
+  package static let noteTypeKeys = Schema11Properties.ownedKeys(of: .noteType).union(
+    Schema11Properties.noteTypeDefaults.map(\.key))
   /// See ``noteTypeKeys``.
-  package static let fieldKeys: Set<String> = [
-    "name", "ord", "sticky", "rtl", "font", "size", "description", "plainText", "collapsed",
-    "excludeFromSearch", "id", "tag", "preventDeletion",
-  ]
+  package static let fieldKeys = Schema11Properties.ownedKeys(of: .field)
   /// See ``noteTypeKeys``.
-  package static let templateKeys: Set<String> = [
-    "name", "ord", "qfmt", "afmt", "bqfmt", "bafmt", "did", "bfont", "bsize", "id",
-  ]
+  package static let templateKeys = Schema11Properties.ownedKeys(of: .template)
 
   private static func object(from value: JSONValue) -> [String: Any] {
     value.foundationObject as? [String: Any] ?? [:]

@@ -15,6 +15,12 @@ public struct Deck: Sendable, Equatable, Identifiable {
   /// The identity CrowdAnki gave the deck (`crowdanki_uuid`), kept so that CrowdAnki matches it
   /// again on the next import; nil when no CrowdAnki export or import has touched the deck.
   public var crowdAnkiUUID: String?
+  /// What else Anki keeps of the deck, under its schema-11 keys: whether it is collapsed in the
+  /// deck list and the browser (`collapsed`, `browserCollapsed`), the day's study counts
+  /// (`newToday`, …), its own limits (`extendNew`, `reviewLimit`, …), a filtered deck's preview
+  /// delays, its sync state (`usn`), the note type last used with it (`mid`). Values a fresh
+  /// deck has are not kept. Sorted by key. See ``AnkiProperty``.
+  public var ankiProperties: [AnkiProperty]
 
   /// Normal or filtered.
   public enum Kind: Sendable, Equatable {
@@ -27,7 +33,8 @@ public struct Deck: Sendable, Equatable, Identifiable {
   /// Creates a deck.
   public init(
     id: Int64, name: String, description: String = "", descriptionIsMarkdown: Bool = false,
-    kind: Kind = .normal(optionsID: 1), modificationTime: Int64 = 0, crowdAnkiUUID: String? = nil
+    kind: Kind = .normal(optionsID: 1), modificationTime: Int64 = 0, crowdAnkiUUID: String? = nil,
+    ankiProperties: [AnkiProperty] = []
   ) {
     self.id = id
     self.name = name
@@ -36,6 +43,7 @@ public struct Deck: Sendable, Equatable, Identifiable {
     self.kind = kind
     self.modificationTime = modificationTime
     self.crowdAnkiUUID = crowdAnkiUUID
+    self.ankiProperties = ankiProperties
   }
 
   /// The separator between levels of a deck name.

@@ -1,10 +1,10 @@
-// What a collection holds beyond its decks, as the writers of formats without a place for it
-// report it.
+// What a collection holds that only Anki has a place for, as the writers of formats without a
+// place for it report it.
 
 extension DeckCollection {
-  /// The warnings a writer gives for what a collection holds beyond its decks that its format
-  /// has no place for: the collection's settings and its deletion records (each when there
-  /// are any).
+  /// The warnings a writer gives for what a collection holds that only Anki has a place for:
+  /// the collection's settings, its deletion records, and the ``AnkiProperty`` values of its
+  /// decks and note types (each when there are any).
   ///
   /// - Parameters:
   ///   - location: the output.
@@ -20,7 +20,26 @@ extension DeckCollection {
         ))
     }
     if let dropped = deletionsDroppedWarning(at: location, format: format) { warnings.append(dropped) }
+    if let dropped = ankiPropertiesDroppedWarning(at: location, format: format) { warnings.append(dropped) }
     return warnings
+  }
+
+  /// The warning a writer gives when its format has no place for what Anki keeps of decks and
+  /// note types beyond the model's own properties, or nil when there is nothing.
+  private func ankiPropertiesDroppedWarning(at location: SourceLocation, format: String) -> Diagnostic? {
+    let decks = decks.filter { !$0.ankiProperties.isEmpty }.count
+    let noteTypes = noteTypes.filter { noteType in
+      !noteType.ankiProperties.isEmpty || noteType.fields.contains { !$0.ankiProperties.isEmpty }
+        || noteType.templates.contains { !$0.ankiProperties.isEmpty }
+    }.count
+    guard decks + noteTypes > 0 else { return nil }
+    let owners = [(decks, "deck"), (noteTypes, "note type")].filter { $0.0 > 0 }.map {
+      "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")"
+    }
+    return Diagnostic(
+      "anki-properties-dropped", at: location,
+      "what Anki keeps of \(owners.joined(separator: " and ")) besides their content is not kept (such as whether a deck is collapsed, the day's study counts, a deck's own limits and the sync state): \(format) has no place for it"
+    )
   }
 
   /// The warning a writer gives when its format has no place for the collection's deletion

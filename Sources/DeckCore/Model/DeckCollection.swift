@@ -28,14 +28,14 @@ public struct DeckCollection: Sendable, Equatable {
   /// `graves`), in the order the source lists them; empty for most decks.
   public var deletions: [Deletion]
   /// The collection's own settings, sorted by key; read from collection packages only (see
-  /// ``CollectionSetting``), empty otherwise.
-  public var settings: [CollectionSetting]
+  /// ``AnkiProperty``), empty otherwise.
+  public var settings: [AnkiProperty]
 
   /// Creates a collection.
   public init(
     creationTime: Int64 = 0, decks: [Deck] = [], deckOptions: [DeckOptions] = [],
     noteTypes: [NoteType] = [], notes: [Note] = [], cards: [Card] = [], reviews: [Review] = [],
-    media: [MediaFile] = [], deletions: [Deletion] = [], settings: [CollectionSetting] = []
+    media: [MediaFile] = [], deletions: [Deletion] = [], settings: [AnkiProperty] = []
   ) {
     self.creationTime = creationTime
     self.decks = decks

@@ -39,6 +39,10 @@ public struct NoteType: Sendable, Equatable, Identifiable {
   /// The identity CrowdAnki gave the note type (`crowdanki_uuid`), kept so that CrowdAnki
   /// matches it again on the next import; nil when CrowdAnki never touched it.
   public var crowdAnkiUUID: String?
+  /// What else Anki keeps of the note type, under its schema-11 keys: the deck it last added
+  /// to (`did`), its sync state (`usn`), the tags last used with it (`tags`), and any key a later
+  /// Anki adds. Values a fresh note type has are not kept. Sorted by key. See ``AnkiProperty``.
+  public var ankiProperties: [AnkiProperty]
 
   /// Creates a note type.
   public init(
@@ -46,7 +50,7 @@ public struct NoteType: Sendable, Equatable, Identifiable {
     templates: [CardTemplate], css: String = "", sortFieldIndex: Int = 0,
     latexPreamble: String = "", latexPostamble: String = "", latexSVG: Bool = false,
     originalStockKind: Int = 0, originalID: Int64? = nil, modificationTime: Int64 = 0,
-    crowdAnkiUUID: String? = nil
+    crowdAnkiUUID: String? = nil, ankiProperties: [AnkiProperty] = []
   ) {
     self.id = id
     self.name = name
@@ -62,6 +66,7 @@ public struct NoteType: Sendable, Equatable, Identifiable {
     self.originalID = originalID
     self.modificationTime = modificationTime
     self.crowdAnkiUUID = crowdAnkiUUID
+    self.ankiProperties = ankiProperties
   }
 
   /// The field names, in order.
@@ -93,13 +98,16 @@ public struct NoteType: Sendable, Equatable, Identifiable {
     public var tag: Int?
     /// Whether the user may delete the field.
     public var preventDeletion: Bool
+    /// What else Anki keeps of the field, under its schema-11 keys (such as `media`), sorted by
+    /// key. See ``AnkiProperty``.
+    public var ankiProperties: [AnkiProperty]
 
     /// Creates a field.
     public init(
       name: String, fontName: String = "Arial", fontSize: Int = 20, rightToLeft: Bool = false,
       sticky: Bool = false, description: String = "", plainText: Bool = false,
       collapsed: Bool = false, excludeFromSearch: Bool = false, ankiID: Int64? = nil,
-      tag: Int? = nil, preventDeletion: Bool = false
+      tag: Int? = nil, preventDeletion: Bool = false, ankiProperties: [AnkiProperty] = []
     ) {
       self.name = name
       self.fontName = fontName
@@ -113,6 +121,7 @@ public struct NoteType: Sendable, Equatable, Identifiable {
       self.ankiID = ankiID
       self.tag = tag
       self.preventDeletion = preventDeletion
+      self.ankiProperties = ankiProperties
     }
   }
 
@@ -136,13 +145,16 @@ public struct NoteType: Sendable, Equatable, Identifiable {
     public var targetDeckID: Int64?
     /// Anki's stable template id, if the source has one.
     public var ankiID: Int64?
+    /// What else Anki keeps of the template, under its schema-11 keys, sorted by key. See
+    /// ``AnkiProperty``.
+    public var ankiProperties: [AnkiProperty]
 
     /// Creates a card template.
     public init(
       name: String, questionFormat: String, answerFormat: String,
       browserQuestionFormat: String = "", browserAnswerFormat: String = "",
       browserFontName: String = "", browserFontSize: Int = 0, targetDeckID: Int64? = nil,
-      ankiID: Int64? = nil
+      ankiID: Int64? = nil, ankiProperties: [AnkiProperty] = []
     ) {
       self.name = name
       self.questionFormat = questionFormat
@@ -153,6 +165,7 @@ public struct NoteType: Sendable, Equatable, Identifiable {
       self.browserFontSize = browserFontSize
       self.targetDeckID = targetDeckID
       self.ankiID = ankiID
+      self.ankiProperties = ankiProperties
     }
   }
 }

@@ -61,7 +61,7 @@ package struct DeckJSONDirectoryWriter: RepairingDeckWriter, Sendable {
       cardOrder: layout.cardOrder, reviewOrder: layout.reviewOrder,
       reviewsWithoutCard: layout.reviewsWithoutCard.isEmpty ? nil : layout.reviewsWithoutCard.map(ReviewJSON.init),
       deletions: repaired.deletions.isEmpty ? nil : repaired.deletions.map(DeletionJSON.init),
-      settings: StringMembersJSON(settings: repaired.settings),
+      settings: StringMembersJSON(properties: repaired.settings),
       media: media)
     try Self.writeJSON(index, to: folder.appendingPathComponent(DeckJSONDirectory.indexFileName).path)
   }

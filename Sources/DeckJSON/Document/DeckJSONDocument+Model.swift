@@ -17,7 +17,7 @@ extension DeckJSONDocument {
       cards: collection.cards.map(CardJSON.init),
       reviews: collection.reviews.map(ReviewJSON.init),
       deletions: collection.deletions.isEmpty ? nil : collection.deletions.map(DeletionJSON.init),
-      settings: StringMembersJSON(settings: collection.settings),
+      settings: StringMembersJSON(properties: collection.settings),
       media: try collection.media.map { file in
         let fingerprint = try file.blob.fingerprint()
         return MediaJSON(
@@ -83,6 +83,7 @@ extension DeckJSON {
     descriptionIsMarkdown = deck.descriptionIsMarkdown
     modified = deck.modificationTime
     crowdAnkiUUID = deck.crowdAnkiUUID
+    ankiProperties = StringMembersJSON(properties: deck.ankiProperties)
     switch deck.kind {
     case .normal(let optionsID): options = optionsID
     case .filtered(let settings):
@@ -105,14 +106,16 @@ extension NoteTypeJSON {
         name: $0.name, font: $0.fontName, fontSize: $0.fontSize, rightToLeft: $0.rightToLeft,
         sticky: $0.sticky, description: $0.description, plainText: $0.plainText,
         collapsed: $0.collapsed, excludeFromSearch: $0.excludeFromSearch, ankiId: $0.ankiID,
-        tag: $0.tag, preventDeletion: $0.preventDeletion)
+        tag: $0.tag, preventDeletion: $0.preventDeletion,
+        ankiProperties: StringMembersJSON(properties: $0.ankiProperties))
     }
     templates = noteType.templates.map {
       TemplateJSON(
         name: $0.name, question: $0.questionFormat, answer: $0.answerFormat,
         browserQuestion: $0.browserQuestionFormat, browserAnswer: $0.browserAnswerFormat,
         browserFont: $0.browserFontName, browserFontSize: $0.browserFontSize,
-        targetDeck: $0.targetDeckID, ankiId: $0.ankiID)
+        targetDeck: $0.targetDeckID, ankiId: $0.ankiID,
+        ankiProperties: StringMembersJSON(properties: $0.ankiProperties))
     }
     css = noteType.css
     sortField = noteType.sortFieldIndex
@@ -123,6 +126,7 @@ extension NoteTypeJSON {
     originalId = noteType.originalID
     modified = noteType.modificationTime
     crowdAnkiUUID = noteType.crowdAnkiUUID
+    ankiProperties = StringMembersJSON(properties: noteType.ankiProperties)
   }
 }
 
@@ -155,11 +159,11 @@ extension DeletionJSON {
 }
 
 extension StringMembersJSON {
-  /// The document's form of a collection's settings, sorted by key (as a reader gives them), or
-  /// nil when there are none.
-  init?(settings: [CollectionSetting]) {
-    guard !settings.isEmpty else { return nil }
-    let sorted = settings.sorted { $0.key < $1.key }
+  /// The document's form of a collection's settings or of a deck's, note type's, field's or
+  /// template's properties, sorted by key (as a reader gives them), or nil when there are none.
+  init?(properties: [AnkiProperty]) {
+    guard !properties.isEmpty else { return nil }
+    let sorted = properties.sorted { $0.key < $1.key }
     self.init(names: sorted.map(\.key), values: sorted.map(\.jsonText))
   }
 }
@@ -223,7 +227,7 @@ struct DeckJSONModelMapping {
   mutating func mapHeader(_ document: DeckJSONDocument) throws {
     collection = DeckCollection(
       creationTime: document.creationTime ?? 0, deletions: (document.deletions ?? []).map(Deletion.init),
-      settings: try settings(document.settings))
+      settings: try properties(document.settings, path: "settings", what: "setting"))
     collection.deckOptions = try (document.deckOptions ?? []).enumerated().map {
       try deckOptions($1, path: "deckOptions[\($0)]")
     }
@@ -339,17 +343,19 @@ struct DeckJSONModelMapping {
     }
   }
 
-  /// The collection's settings, each value checked to be JSON text.
-  private func settings(_ settings: StringMembersJSON?) throws -> [CollectionSetting] {
-    guard let settings else { return [] }
-    return try zip(settings.names, settings.values).map { key, text in
+  /// The collection's settings (at `path` `settings`, `what` "setting") or a deck's, note
+  /// type's, field's or template's properties (`decks[0].ankiProperties`, "property"), each
+  /// value checked to be JSON text.
+  private func properties(_ properties: StringMembersJSON?, path: String, what: String) throws -> [AnkiProperty] {
+    guard let properties else { return [] }
+    return try zip(properties.names, properties.values).map { key, text in
       guard (try? JSONParser.parse(Array(text.utf8))) != nil else {
         throw problem(
-          "settings.\(key)",
-          "the setting's value is not JSON text (a setting is kept as the JSON text of its value, such as \"4\" or \"true\")"
+          "\(path).\(key)",
+          "the \(what)'s value is not JSON text (a \(what) is kept as the JSON text of its value, such as \"4\" or \"true\")"
         )
       }
-      return CollectionSetting(key: key, jsonText: text)
+      return AnkiProperty(key: key, jsonText: text)
     }
   }
 
@@ -379,7 +385,8 @@ struct DeckJSONModelMapping {
     return Deck(
       id: deck.id ?? DerivedID.id(for: "deck\u{1F}" + deck.name), name: deck.name,
       description: deck.description ?? "", descriptionIsMarkdown: deck.descriptionIsMarkdown ?? false,
-      kind: kind, modificationTime: deck.modified ?? 0, crowdAnkiUUID: deck.crowdAnkiUUID)
+      kind: kind, modificationTime: deck.modified ?? 0, crowdAnkiUUID: deck.crowdAnkiUUID,
+      ankiProperties: try properties(deck.ankiProperties, path: path + ".ankiProperties", what: "property"))
   }
 
   private func noteType(_ noteType: NoteTypeJSON, path: String) throws -> NoteType {
@@ -398,26 +405,31 @@ struct DeckJSONModelMapping {
     }
     return NoteType(
       id: noteType.id ?? DerivedID.id(for: "notetype\u{1F}" + noteType.name), name: noteType.name, kind: kind,
-      fields: noteType.fields.map {
+      fields: try noteType.fields.enumerated().map { index, field in
         NoteType.Field(
-          name: $0.name, fontName: $0.font ?? "Arial", fontSize: $0.fontSize ?? 20,
-          rightToLeft: $0.rightToLeft ?? false, sticky: $0.sticky ?? false,
-          description: $0.description ?? "", plainText: $0.plainText ?? false,
-          collapsed: $0.collapsed ?? false, excludeFromSearch: $0.excludeFromSearch ?? false,
-          ankiID: $0.ankiId, tag: $0.tag, preventDeletion: $0.preventDeletion ?? false)
+          name: field.name, fontName: field.font ?? "Arial", fontSize: field.fontSize ?? 20,
+          rightToLeft: field.rightToLeft ?? false, sticky: field.sticky ?? false,
+          description: field.description ?? "", plainText: field.plainText ?? false,
+          collapsed: field.collapsed ?? false, excludeFromSearch: field.excludeFromSearch ?? false,
+          ankiID: field.ankiId, tag: field.tag, preventDeletion: field.preventDeletion ?? false,
+          ankiProperties: try properties(
+            field.ankiProperties, path: path + ".fields[\(index)].ankiProperties", what: "property"))
       },
-      templates: noteType.templates.map {
+      templates: try noteType.templates.enumerated().map { index, template in
         NoteType.CardTemplate(
-          name: $0.name, questionFormat: $0.question, answerFormat: $0.answer ?? "",
-          browserQuestionFormat: $0.browserQuestion ?? "", browserAnswerFormat: $0.browserAnswer ?? "",
-          browserFontName: $0.browserFont ?? "", browserFontSize: $0.browserFontSize ?? 0,
-          targetDeckID: $0.targetDeck, ankiID: $0.ankiId)
+          name: template.name, questionFormat: template.question, answerFormat: template.answer ?? "",
+          browserQuestionFormat: template.browserQuestion ?? "", browserAnswerFormat: template.browserAnswer ?? "",
+          browserFontName: template.browserFont ?? "", browserFontSize: template.browserFontSize ?? 0,
+          targetDeckID: template.targetDeck, ankiID: template.ankiId,
+          ankiProperties: try properties(
+            template.ankiProperties, path: path + ".templates[\(index)].ankiProperties", what: "property"))
       },
       css: noteType.css ?? "", sortFieldIndex: noteType.sortField ?? 0,
       latexPreamble: noteType.latexPreamble ?? "", latexPostamble: noteType.latexPostamble ?? "",
       latexSVG: noteType.latexSvg ?? false, originalStockKind: noteType.originalStockKind ?? 0,
       originalID: noteType.originalId, modificationTime: noteType.modified ?? 0,
-      crowdAnkiUUID: noteType.crowdAnkiUUID)
+      crowdAnkiUUID: noteType.crowdAnkiUUID,
+      ankiProperties: try properties(noteType.ankiProperties, path: path + ".ankiProperties", what: "property"))
   }
 
   /// `notes[index]`, a note of `known`.

@@ -88,6 +88,9 @@ package struct DeckJSON: Codable, Sendable, Equatable {
   package var modified: Int64?
   /// The identity CrowdAnki gave the deck, when it has one.
   package var crowdAnkiUUID: String?
+  /// What else Anki keeps of it (``AnkiProperty``): key → the value's JSON text, sorted by key;
+  /// left out when there is none.
+  package var ankiProperties: StringMembersJSON?
 }
 
 /// The settings of a filtered deck.
@@ -122,6 +125,9 @@ package struct NoteTypeJSON: Codable, Sendable, Equatable {
   package var modified: Int64?
   /// The identity CrowdAnki gave the note type, when it has one.
   package var crowdAnkiUUID: String?
+  /// What else Anki keeps of it (``AnkiProperty``): key → the value's JSON text, sorted by key;
+  /// left out when there is none.
+  package var ankiProperties: StringMembersJSON?
 
   /// A field of a note type.
   package struct FieldJSON: Codable, Sendable, Equatable {
@@ -137,6 +143,9 @@ package struct NoteTypeJSON: Codable, Sendable, Equatable {
     package var ankiId: Int64?
     package var tag: Int?
     package var preventDeletion: Bool?
+    /// What else Anki keeps of it (``AnkiProperty``): key → the value's JSON text, sorted by key;
+    /// left out when there is none.
+    package var ankiProperties: StringMembersJSON?
   }
 
   /// A card template of a note type.
@@ -150,6 +159,9 @@ package struct NoteTypeJSON: Codable, Sendable, Equatable {
     package var browserFontSize: Int?
     package var targetDeck: Int64?
     package var ankiId: Int64?
+    /// What else Anki keeps of it (``AnkiProperty``): key → the value's JSON text, sorted by key;
+    /// left out when there is none.
+    package var ankiProperties: StringMembersJSON?
   }
 }
 
@@ -261,7 +273,8 @@ package enum Reference: Codable, Sendable, Equatable, Hashable {
 }
 
 /// A JSON object whose members are all strings, kept in order: a note's field values by field
-/// name (in field order), or a collection's settings by key (each value a setting's JSON text).
+/// name (in field order), or ``AnkiProperty`` values by key (a collection's settings, a deck's
+/// properties; each value the JSON text of the property's value).
 package struct StringMembersJSON: Codable, Sendable, Equatable {
   /// The field names, in order.
   package var names: [String]

@@ -161,7 +161,7 @@ enum Mutations {
     case 2: text = "\"\(reference(&input, existing: ids))\""
     default: text = input.string()
     }
-    collection.settings.append(CollectionSetting(key: key, jsonText: text))
+    collection.settings.append(AnkiProperty(key: key, jsonText: text))
   }
 
   /// Adds a deletion record of any kind, id and update sequence number, or changes one.
