@@ -96,16 +96,17 @@ enum PackageSelection {
   static func withWritableProperties(
     _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
   ) -> DeckCollection {
-    func writable(
-      _ properties: [AnkiProperty], of owner: Schema11Properties.Owner, at place: SourceLocation
-    ) -> [AnkiProperty] {
+    /// `properties` without those the writer cannot write; `ownerName` names what they belong to.
+    func writable(_ properties: [AnkiProperty], of owner: Schema11Properties.Owner, _ ownerName: String)
+      -> [AnkiProperty]
+    {
       properties.filter { property in
         if Schema11Properties.isWritable(property, of: owner) { return true }
         let reason =
           Schema11Properties.ownedKeys(of: owner).contains(property.key)
           ? "deckport writes '\(property.key)' from the model's own data" : "its value is not JSON text"
         log.report(
-          "anki-property-invalid", at: place.item("property '\(property.key)'"),
+          "anki-property-invalid", at: location.item("\(ownerName), property '\(property.key)'"),
           "\(reason), so the property is left out")
         return false
       }
@@ -116,19 +117,19 @@ enum PackageSelection {
       let owner: Schema11Properties.Owner
       if case .filtered = deck.kind { owner = .filteredDeck } else { owner = .normalDeck }
       result.decks[index].ankiProperties = writable(
-        deck.ankiProperties, of: owner, at: location.item("deck '\(deck.name)' (id \(deck.id))"))
+        deck.ankiProperties, of: owner, "deck '\(deck.name)' (id \(deck.id))")
     }
     for index in result.noteTypes.indices {
       let noteType = result.noteTypes[index]
-      let place = location.item(CollectionValidation.label(noteType))
-      result.noteTypes[index].ankiProperties = writable(noteType.ankiProperties, of: .noteType, at: place)
+      let label = CollectionValidation.label(noteType)
+      result.noteTypes[index].ankiProperties = writable(noteType.ankiProperties, of: .noteType, label)
       for (fieldIndex, field) in noteType.fields.enumerated() where !field.ankiProperties.isEmpty {
         result.noteTypes[index].fields[fieldIndex].ankiProperties = writable(
-          field.ankiProperties, of: .field, at: place.item("field '\(field.name)'"))
+          field.ankiProperties, of: .field, "\(label), field '\(field.name)'")
       }
       for (templateIndex, template) in noteType.templates.enumerated() where !template.ankiProperties.isEmpty {
         result.noteTypes[index].templates[templateIndex].ankiProperties = writable(
-          template.ankiProperties, of: .template, at: place.item("template '\(template.name)'"))
+          template.ankiProperties, of: .template, "\(label), template '\(template.name)'")
       }
     }
     return result

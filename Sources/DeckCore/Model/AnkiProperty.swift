@@ -21,8 +21,8 @@ public struct AnkiProperty: Sendable, Hashable {
   /// The key (`rollover`, `collapsed`).
   public var key: String
   /// Its value as compact JSON text (`4`, `true`, `[20000,3]`, `{"Due today":"prop:due=0"}`):
-  /// the value as read, members in their order and numbers as written, without the spaces
-  /// between its parts.
+  /// the value as read, members in their order, a whole number kept apart from a fraction
+  /// (`1.0` stays a fraction), without the spaces between its parts.
   public var jsonText: String
 
   /// Creates a property.

@@ -1,0 +1,79 @@
+import DeckAnki
+import DeckCore
+import DeckIO
+import DeckJSON
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// The JSON deck document and json-dir carry what Anki keeps of decks, note types, fields and
+/// templates besides their content (``AnkiProperty``) in an `ankiProperties` object on each,
+/// key → the value's JSON text, left out when there is none.
+@Suite("JSON deck format: Anki's other properties of decks and note types")
+struct AnkiPropertiesJSONTests {
+  /// A schema-11 deck package whose decks, note types and fields have properties.
+  static func collection() throws -> DeckCollection {
+    try AnkiPackageReader().read(path: Fixtures.path("real/c-notes-filtered-legacy1.apkg")).collection
+  }
+
+  static func properties(_ collection: DeckCollection) -> [[AnkiProperty]] {
+    collection.decks.map(\.ankiProperties) + collection.noteTypes.map(\.ankiProperties)
+      + collection.noteTypes.flatMap { $0.fields.map(\.ankiProperties) + $0.templates.map(\.ankiProperties) }
+  }
+
+  @Test("written on each deck, note type, field and template that has them; read back the same")
+  func roundTrip() throws {
+    var collection = try Self.collection()
+    collection.noteTypes[0].templates[0].ankiProperties = [AnkiProperty(key: "later", jsonText: #"{"x":[1,2.0]}"#)]
+    #expect(Self.properties(collection).contains { !$0.isEmpty })
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "deck.json")
+    try DeckJSONWriter().write(collection, to: path)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.contains(#""activeTags": "[\"c-lang\"]","#))
+    #expect(text.contains(#""later": "{\"x\":[1,2.0]}""#))
+    let back = try DeckJSONReader().read(path: path).collection
+    #expect(Self.properties(back) == Self.properties(collection))
+    #expect(back.decks == collection.decks)
+    #expect(back.noteTypes == collection.noteTypes)
+  }
+
+  @Test("a deck without properties has no ankiProperties member")
+  func leftOutWhenEmpty() throws {
+    let collection = DeckCollection(decks: [Deck(id: 1, name: "Default")])
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "deck.json")
+    try DeckJSONWriter().write(collection, to: path)
+    #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("ankiProperties"))
+  }
+
+  @Test(
+    "a value that is not JSON text is refused at its JSON path",
+    arguments: [
+      (#""usn": "28""#, "decks[2].ankiProperties.usn"),
+      (#""media": "[]""#, "noteTypes[0].fields[0].ankiProperties.media"),
+    ])
+  func notJSON(member: String, jsonPath: String) throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "deck.json")
+    try DeckJSONWriter().write(try Self.collection(), to: path)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let range = try #require(text.range(of: member))
+    try text.replacingCharacters(in: range, with: member.replacingOccurrences(of: #": ""#, with: #": "{"#))
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let error = try #require(throws: DeckError.self) { try DeckJSONReader().read(path: path) }
+    #expect(error.location.jsonPath == jsonPath, "\(error)")
+    #expect(error.message.contains("the property's value is not JSON text"))
+  }
+
+  @Test("a json-dir folder keeps them")
+  func directory() throws {
+    let collection = try Self.collection()
+    let scratch = try TemporaryDirectory()
+    let folder = scratch.path(for: "deck")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    try DeckJSONDirectoryWriter().write(collection, to: folder)
+    let back = try DeckJSONDirectoryReader().read(path: folder).collection
+    #expect(Self.properties(back) == Self.properties(collection))
+  }
+}
