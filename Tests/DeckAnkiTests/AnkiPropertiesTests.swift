@@ -44,11 +44,13 @@ struct AnkiPropertiesTests {
         "timeToday": "[7,0]", "usn": "28",
       ])
     // A filtered deck: "delays":null and "separate":true are what a fresh one has; "return" is a
-    // key of Anki 2.1's filtered decks that later ones do not have.
+    // key of Anki 2.1's filtered decks that later ones do not have; it has no preview delays,
+    // which Anki takes as 0 seconds (a fresh deck has 60 and 600).
     #expect(
       Self.texts(try Self.deck("Custom Study Session", in: collection).ankiProperties) == [
         "browserCollapsed": "false", "collapsed": "false", "lrnToday": "[7,0]", "newToday": "[7,0]",
-        "return": "true", "revToday": "[7,0]", "timeToday": "[7,0]", "usn": "28",
+        "previewAgainSecs": "0", "previewHardSecs": "0", "return": "true", "revToday": "[7,0]",
+        "timeToday": "[7,0]", "usn": "28",
       ])
     // "Basic": {…,"did":1514870624479,"tags":["c-lang"],"usn":25,"vers":[]}, each field with
     // "media":[]; its templates have only keys the model owns.

@@ -585,6 +585,38 @@ def test_decks_and_note_types_survive_anki_restore(package):
     assert_decks_and_note_types_restored(package, outputs)
 
 
+def anki_imported_decks_and_note_types(package: str) -> tuple[dict, dict]:
+    """Anki's schema-11 view of every deck and of every note type the import added, after
+    importing the deck package into a fresh collection, by name, without the ids and
+    modification times an import gives anew (the fresh collection's own note types, whose field
+    and template ids are random, are left out)."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(folder)
+    try:
+        own = {note_type["id"] for note_type in col.models.all()}
+        import_apkg(col, package)
+        strip = lambda entry: {k: v for k, v in entry.items() if k not in ("id", "mod")}  # noqa: E731
+        decks = {deck["name"]: strip(deck) for deck in col.decks.all()}
+        note_types = {m["name"]: strip(m) for m in col.models.all() if m["id"] not in own}
+        return decks, note_types
+    finally:
+        col.close()
+
+
+@pytest.mark.parametrize("package", [p for p in PACKAGES if kind(p) == "apkg"], ids=os.path.basename)
+def test_decks_and_note_types_survive_anki_import(package):
+    """A deck package's decks and note types, imported by Anki from what deckport writes (both
+    generations, and through its JSON document), are those Anki imports from the original,
+    member for member (a filtered deck of Anki 2.1 without preview delays keeps none)."""
+    expected = anki_imported_decks_and_note_types(package)
+    outputs = [convert(package, fmt) for fmt in ("apkg", "apkg-modern")]
+    outputs.append(convert_through_json(package, "apkg-modern"))
+    for out, stderr in outputs:
+        assert "property" not in stderr, stderr
+        difference = first_difference(expected, anki_imported_decks_and_note_types(out), "imported")
+        assert difference is None, f"{os.path.basename(out)}: {difference}"
+
+
 @pytest.fixture(scope="module")
 def anki_made_deck_properties() -> dict[str, str]:
     """A collection made by the backend whose decks and note type hold every property a fresh

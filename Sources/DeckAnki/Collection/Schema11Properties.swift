@@ -90,23 +90,28 @@ enum Schema11Properties {
   }
 
   /// What Anki takes for a key a schema-11 deck leaves out, where that differs from the
-  /// writer's default: a deck written before Anki kept these was not collapsed.
-  static let absentDeckValues: [(key: String, value: JSONValue)] = [
-    ("collapsed", .bool(false)), ("browserCollapsed", .bool(false)),
-  ]
+  /// writer's default: a deck written before Anki kept these was not collapsed, and a filtered
+  /// deck written before Anki had preview delays has none (0 seconds), where a fresh one has
+  /// Anki's 60 and 600.
+  static func absentValues(of owner: Owner) -> [(key: String, value: JSONValue)] {
+    let common: [(key: String, value: JSONValue)] = [("collapsed", .bool(false)), ("browserCollapsed", .bool(false))]
+    switch owner {
+    case .normalDeck: return common
+    case .filteredDeck: return common + [("previewAgainSecs", .int(0)), ("previewHardSecs", .int(0))]
+    case .noteType, .field, .template: return []
+    }
+  }
 
   /// The properties among `members` (a schema-11 object's members, or those made from a
   /// schema-18 row): each member whose key the model does not own and whose value is not the
   /// writer's default, sorted by key; of a key given twice, the last value, as Anki reads it. A
-  /// deck without a key of ``absentDeckValues`` has the value Anki takes for it.
+  /// deck without a key of ``absentValues(of:)`` has the value Anki takes for it.
   static func properties(_ members: [(key: String, value: JSONValue)], of owner: Owner) -> [AnkiProperty] {
     let owned = ownedKeys(of: owner)
     var defaultTexts: [String: String] = [:]
     for (key, value) in defaults(of: owner) { defaultTexts[key] = JSONWriter.text(of: value) }
     var texts: [String: String] = [:]
-    if owner == .normalDeck || owner == .filteredDeck {
-      for (key, value) in absentDeckValues { texts[key] = JSONWriter.text(of: value) }
-    }
+    for (key, value) in absentValues(of: owner) { texts[key] = JSONWriter.text(of: value) }
     for (key, value) in members where !owned.contains(key) { texts[key] = JSONWriter.text(of: value) }
     return texts.filter { defaultTexts[$0.key] != $0.value }.sorted { $0.key < $1.key }.map {
       AnkiProperty(key: $0.key, jsonText: $0.value)
