@@ -262,13 +262,11 @@ struct CollectionReader {
       let common = try Schema18Config.deckCommon(
         rows.blob(4), location: location.table("decks", row: id).item("column common"))
       let members = [("usn", JSONValue.int(rows.int64(5)))] + common.members + kind.members
-      let owner: Schema11Properties.Owner
-      if case .filtered = kind.kind { owner = .filteredDeck } else { owner = .normalDeck }
       return Deck(
         id: id, name: rows.text(1).replacingOccurrences(of: "\u{1F}", with: Deck.levelSeparator),
         description: kind.description, descriptionIsMarkdown: kind.isMarkdown, kind: kind.kind,
         modificationTime: rows.int64(2), crowdAnkiUUID: common.crowdAnkiUUID,
-        ankiProperties: Schema11Properties.properties(members, of: owner))
+        ankiProperties: Schema11Properties.properties(members, of: Schema11Properties.owner(of: kind.kind)))
     }
   }
 

@@ -126,11 +126,7 @@ package enum Schema11Config {
   /// A deck from one entry of `col.decks`, with its ``AnkiProperty`` values.
   static func deck(_ entry: Entry, location: SourceLocation) throws -> Deck {
     var deck = try deck(entry.object, location: location)
-    if case .filtered = deck.kind {
-      deck.ankiProperties = Schema11Properties.properties(entry.members, of: .filteredDeck)
-    } else {
-      deck.ankiProperties = Schema11Properties.properties(entry.members, of: .normalDeck)
-    }
+    deck.ankiProperties = Schema11Properties.properties(entry.members, of: Schema11Properties.owner(of: deck.kind))
     return deck
   }
 

@@ -20,6 +20,12 @@ enum Schema11Properties {
     case template
   }
 
+  /// What a deck of `kind` is.
+  static func owner(of kind: Deck.Kind) -> Owner {
+    if case .filtered = kind { return .filteredDeck }
+    return .normalDeck
+  }
+
   /// The keys whose values come from the model's own properties.
   static func ownedKeys(of owner: Owner) -> Set<String> {
     switch owner {

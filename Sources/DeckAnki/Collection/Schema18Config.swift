@@ -175,10 +175,8 @@ enum Schema18Config {
       case (1, .lengthDelimited):
         var normal = ProtobufReader(try reader.readLengthDelimited(), location: location.item("normal"))
         var optionsID: Int64 = 0
-        var members: [(key: String, value: JSONValue)] = [
-          ("extendNew", .int(0)), ("extendRev", .int(0)), ("reviewLimit", .null), ("newLimit", .null),
-          ("reviewLimitToday", .null), ("newLimitToday", .null), ("desiredRetention", .null),
-        ]
+        // A field left out (proto3's default) gives what a fresh deck has.
+        var members = Schema11Properties.normalDeckDefaults
         func set(_ key: String, _ value: JSONValue) {
           if let index = members.firstIndex(where: { $0.key == key }) { members[index].value = value }
         }

@@ -114,10 +114,8 @@ enum PackageSelection {
     var result = collection
     for index in result.decks.indices where !result.decks[index].ankiProperties.isEmpty {
       let deck = result.decks[index]
-      let owner: Schema11Properties.Owner
-      if case .filtered = deck.kind { owner = .filteredDeck } else { owner = .normalDeck }
       result.decks[index].ankiProperties = writable(
-        deck.ankiProperties, of: owner, "deck '\(deck.name)' (id \(deck.id))")
+        deck.ankiProperties, of: Schema11Properties.owner(of: deck.kind), "deck '\(deck.name)' (id \(deck.id))")
     }
     for index in result.noteTypes.indices {
       let noteType = result.noteTypes[index]

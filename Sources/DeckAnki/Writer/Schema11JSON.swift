@@ -18,14 +18,15 @@ enum Schema11JSON {
 
   /// One note type.
   static func noteType(_ noteType: NoteType) -> JSONValue {
-    var members: [(String, JSONValue)] = [
+    var members: [(key: String, value: JSONValue)] = [
       ("id", .int(noteType.id)),
       ("name", .string(noteType.name)),
       ("type", .int(noteType.kind == .cloze ? 1 : 0)),
       ("mod", .int(noteType.modificationTime)),
-      Schema11Properties.noteTypeDefaults[0],
+    ]
+    members += Schema11Properties.noteTypeDefaults
+    members += [
       ("sortf", .int(noteType.sortFieldIndex)),
-      Schema11Properties.noteTypeDefaults[1],
       ("tmpls", .array(noteType.templates.enumerated().map { template(ordinal: $0.offset, $0.element) })),
       ("flds", .array(noteType.fields.enumerated().map { field(ordinal: $0.offset, $0.element) })),
       ("css", .string(noteType.css)),

@@ -2,7 +2,7 @@ import DeckCore
 import Foundation
 
 /// Changes to a valid collection, each read from the input: values inside items (text, ids,
-/// scheduling numbers, times, deletion records, settings), references between them (a card's note and deck, a note's note
+/// scheduling numbers, times, deletion records, settings, Anki properties), references between them (a card's note and deck, a note's note
 /// type, a review's card), names (decks, note types, fields, templates, tags, media) and the
 /// items themselves (duplicated, removed, fields and templates added or taken away).
 enum Mutations {
@@ -33,9 +33,10 @@ enum Mutations {
       case 15: remove(&input, &collection)
       case 16: deckOptions(&input, &collection)
       case 17:
-        switch input.byte() % 3 {
+        switch input.byte() % 4 {
         case 0: collection.creationTime = input.integer()
         case 1: deletion(&input, &collection)
+        case 2: ankiProperty(&input, &collection)
         default: setting(&input, &collection)
         }
       case 18: fieldSettings(&input, &collection)
@@ -162,6 +163,39 @@ enum Mutations {
     default: text = input.string()
     }
     collection.settings.append(AnkiProperty(key: key, jsonText: text))
+  }
+
+  /// Adds an Anki property to a deck, note type, field or template: a key the writer writes from
+  /// the model itself, one it gives a default, or any key, with a number, an array or any text
+  /// (JSON or not).
+  private static func ankiProperty(_ input: inout FuzzInput, _ collection: inout DeckCollection) {
+    let keys = ["name", "id", "dyn", "conf", "usn", "collapsed", "newToday", "did", "req", "flds", "media"]
+    let key = input.bool() ? input.pick(keys) : input.string()
+    let text: String
+    switch input.byte() % 3 {
+    case 0: text = String(input.integer())
+    case 1: text = "[\(input.integer()),\(input.integer())]"
+    default: text = input.string()
+    }
+    let property = AnkiProperty(key: key, jsonText: text)
+    switch input.byte() % 4 {
+    case 0:
+      guard let deck = slot(&input, collection.decks.count) else { return }
+      collection.decks[deck].ankiProperties.append(property)
+    case 1:
+      guard let noteType = slot(&input, collection.noteTypes.count) else { return }
+      collection.noteTypes[noteType].ankiProperties.append(property)
+    case 2:
+      guard let noteType = slot(&input, collection.noteTypes.count),
+        let field = slot(&input, collection.noteTypes[noteType].fields.count)
+      else { return }
+      collection.noteTypes[noteType].fields[field].ankiProperties.append(property)
+    default:
+      guard let noteType = slot(&input, collection.noteTypes.count),
+        let template = slot(&input, collection.noteTypes[noteType].templates.count)
+      else { return }
+      collection.noteTypes[noteType].templates[template].ankiProperties.append(property)
+    }
   }
 
   /// Adds a deletion record of any kind, id and update sequence number, or changes one.
