@@ -2,6 +2,7 @@ import DeckCore
 import DeckIO
 import DeckTestSupport
 import Foundation
+import JSONCore
 import Testing
 
 @testable import DeckAnki
@@ -84,6 +85,16 @@ struct AnkiPropertiesTests {
       ])
     let vocabulary = try #require(collection.noteTypes.first { $0.name == "Vocabulary" })
     #expect(Self.texts(vocabulary.ankiProperties)["usn"] == "-1")
+  }
+
+  @Test("a deck's desired retention in whole percent, any stored float held to what Anki's conversion gives")
+  func desiredRetention() {
+    #expect(Schema18Config.percent(0.85) == .integer(85))
+    #expect(Schema18Config.percent(0.9) == .integer(90))
+    #expect(Schema18Config.percent(-0.5) == .integer(0))
+    #expect(Schema18Config.percent(1e30) == .integer(4_294_967_295))
+    #expect(Schema18Config.percent(.infinity) == .integer(4_294_967_295))
+    #expect(Schema18Config.percent(.nan) == .null)
   }
 
   /// The `decks` JSON of the schema-11 collection in the `.anki21` package at `path`, read with

@@ -194,8 +194,7 @@ enum Schema18Config {
           case (9, .lengthDelimited):
             set("newLimitToday", try dayLimit(try normal.readLengthDelimited(), location: location))
           case (10, .fixed32):
-            let retention = Double(try normal.readFloat()) * 100
-            set("desiredRetention", retention.isFinite ? .int(Int64(retention.rounded())) : .null)
+            set("desiredRetention", percent(try normal.readFloat()))
           default: try normal.skip(field.wireType)
           }
         }
@@ -245,6 +244,14 @@ enum Schema18Config {
       }
     }
     return .object([("limit", .int(limit)), ("today", .int(today))])
+  }
+
+  /// A fraction in whole percent, as Anki gives a deck's desired retention in schema 11 (held to
+  /// 0 … 2³²−1, as Anki's conversion to a 32-bit count holds it), `null` when it is not a number.
+  static func percent(_ fraction: Float) -> JSONValue {
+    guard !fraction.isNaN else { return .null }
+    let percent = (Double(fraction) * 100).rounded()
+    return .int(Int64(min(max(percent, 0), Double(UInt32.max))))
   }
 
   /// A 32-bit float as JSON: its shortest text (`1.5`, `0.1`), `null` when not finite.
