@@ -39,7 +39,7 @@ public struct AnkiPackageFormat: DeckFormat {
   private static let deckParts = Set(DeckAspect.allCases).subtracting([.unusedItems])
   private static let deckExportLosses = [
     "note types and media no note uses (Anki's deck export leaves them out too)",
-    "a collection's settings (Anki's deck import ignores them)",
+    "a collection's settings and list of tags (Anki's deck import ignores them)",
   ]
 
   /// `apkg`: read in every generation, written in the legacy layout.

@@ -14,7 +14,7 @@ public struct CrowdAnkiFormat: ReaderWriterFormat {
     reads: true, writes: true,
     cannotHold: [
       "scheduling", "review log", "card flags", "filtered decks", "deletion records",
-      "collection settings", "Anki's other deck and note type properties",
+      "collection settings", "the collection's list of tags", "Anki's other deck and note type properties",
       "several top-level decks (they become subdecks of one root deck)", "one note's cards in several decks",
     ],
     // Ids are derived from the crowdanki_uuids, so decks and note types are matched by name.

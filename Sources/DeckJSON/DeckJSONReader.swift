@@ -263,7 +263,7 @@ package struct DeckJSONReader: Sendable {
   /// decoding the whole document would meet (and report) problems.
   private static let propertyOrder = [
     "format", "version", "creationTime", "deckOptions", "decks", "noteTypes", "notes", "cards", "reviews",
-    "deletions", "settings", "media",
+    "deletions", "settings", "tagRegistry", "media",
   ]
 
   /// Where `key` is in ``propertyOrder`` (after every property when it is none of them).

@@ -121,6 +121,13 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
       try writer.write(OrderedJSONEncoder().encode(settings), indent: 1)
       writer.append(",")
     }
+    if !collection.tagRegistry.isEmpty {
+      writer.appendKey("tagRegistry", indent: 1)
+      try writeArray(collection.tagRegistry, into: &writer) { tag, writer in
+        try writer.write(OrderedJSONEncoder().encode(RegisteredTagJSON(tag)), indent: 2)
+      }
+      writer.append(",")
+    }
     var mediaIndex = 0
     try writeSection("media", collection.media, phase: .copyingMedia, into: &writer) { file, writer in
       defer { mediaIndex += 1 }

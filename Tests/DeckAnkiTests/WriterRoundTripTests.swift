@@ -47,7 +47,7 @@ struct WriterRoundTripTests {
   /// The categories a fixture may produce when written; anything else is a regression.
   static let expectedCategories: Set<String> = [
     "note-type-unused", "deck-unused", "deck-options-unused", "reviews-unused", "media-unused",
-    "deck-added", "settings-dropped",
+    "deck-added", "settings-dropped", "tag-registry-dropped", "tag-collapse-dropped",
   ]
 
   /// The settings the writer may give a value of its own (``Schema11JSON/withSettings``'s rules,
@@ -90,9 +90,19 @@ struct WriterRoundTripTests {
       for setting in original.collection.settings where !Self.settingsWrittenByRule.contains(setting.key) {
         #expect(written[setting.key] == setting.jsonText, "setting \(setting.key)")
       }
+      // The list of tags as read (schema 11 keeps no collapsed state), then the notes' other tags.
+      let registry = original.collection.tagRegistry
+      #expect(
+        back.tagRegistry.prefix(registry.count).map { [$0.name, "\($0.updateSequenceNumber)"] }
+          == registry.map { [$0.name, "\($0.updateSequenceNumber)"] })
+      #expect(back.tagRegistry.dropFirst(registry.count).allSatisfy { $0.updateSequenceNumber == -1 })
+      #expect(
+        warnings.contains { $0.category == "tag-collapse-dropped" } == registry.contains { $0.isCollapsed == false })
     } else {
       #expect(back.settings.isEmpty)
+      #expect(back.tagRegistry.isEmpty)
       #expect(warnings.contains { $0.category == "settings-dropped" } == !original.collection.settings.isEmpty)
+      #expect(warnings.contains { $0.category == "tag-registry-dropped" } == !original.collection.tagRegistry.isEmpty)
     }
     #expect(try Self.mediaDigests(back.media) == Self.mediaDigests(expected.media))
   }

@@ -71,4 +71,27 @@ struct SettingsJSONTests {
     #expect(index.contains(#""settings": {"#))
     #expect(try DeckJSONDirectoryReader().read(path: folder).collection.settings == collection.settings)
   }
+
+  @Test("the collection's list of tags: after the settings, read back the same, in a json-dir's index too")
+  func tagRegistry() throws {
+    var collection = try Self.collection()
+    collection.tagRegistry = [
+      RegisteredTag(name: "parent", updateSequenceNumber: 7, isCollapsed: false),
+      RegisteredTag(name: "HF", updateSequenceNumber: -1, isCollapsed: nil),
+    ]
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "deck.json")
+    try DeckJSONWriter().write(collection, to: path)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let settings = try #require(text.range(of: "\n  \"settings\": {"))
+    let tags = try #require(text.range(of: "\n  \"tagRegistry\": ["))
+    #expect(settings.lowerBound < tags.lowerBound)
+    #expect(text.contains(#""name": "parent","#) && text.contains(#""collapsed": false"#))
+    #expect(try DeckJSONReader().read(path: path).collection.tagRegistry == collection.tagRegistry)
+
+    let folder = scratch.path(for: "deck")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    try DeckJSONDirectoryWriter().write(collection, to: folder)
+    #expect(try DeckJSONDirectoryReader().read(path: folder).collection.tagRegistry == collection.tagRegistry)
+  }
 }

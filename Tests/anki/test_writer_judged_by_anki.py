@@ -685,6 +685,75 @@ def test_deck_properties_made_by_anki_survive(anki_made_deck_properties, layout)
     assert_decks_and_note_types_restored(package, outputs)
 
 
+def anki_restored_tags(package: str) -> list[tuple[str, int, int]]:
+    """The rows of the `tags` table (tag, usn, collapsed) Anki holds after restoring the
+    collection package, by tag."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(folder)
+    try:
+        _import_colpkg(col, package)
+        return sorted(tuple(row) for row in col.db.all("select tag, usn, collapsed from tags"))
+    finally:
+        col.close()
+
+
+def assert_tags_restored(package: str, outputs: list[tuple[str, str]]) -> None:
+    """Anki's restore of each output lists the tags Anki's restore of `package` lists, with the
+    same update sequence numbers; a tag expanded in the browser's sidebar comes back collapsed
+    (the collections deckport writes keep tags as schema 11 does), and the output's warning
+    counts exactly those."""
+    expected = anki_restored_tags(package)
+    expanded = sum(1 for _, _, collapsed in expected if not collapsed)
+    for out, stderr in outputs:
+        ours = anki_restored_tags(out)
+        assert [(tag, usn) for tag, usn, _ in ours] == [(tag, usn) for tag, usn, _ in expected], os.path.basename(out)
+        assert all(collapsed for _, _, collapsed in ours), os.path.basename(out)
+        if expanded:
+            assert f"[tag-collapse-dropped] {expanded} tag" in stderr, stderr
+        else:
+            assert "tag-collapse-dropped" not in stderr, stderr
+
+
+@pytest.mark.parametrize("package", COLPKGS, ids=os.path.basename)
+def test_tag_registry_survives_anki_restore(package):
+    """A collection package's list of tags, restored by Anki from what deckport writes (both
+    layouts, and through its JSON document), is the list Anki restores from the original."""
+    outputs = [convert(package, fmt) for fmt in ("colpkg", "colpkg-modern")]
+    outputs.append(convert_through_json(package, "colpkg-modern"))
+    assert_tags_restored(package, outputs)
+
+
+@pytest.fixture(scope="module")
+def anki_made_tag_registry() -> str:
+    """A collection made by the backend whose list of tags holds a parent no note has, a tag
+    synced at usn 5 and a tag expanded in the browser, exported as a collection package."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(os.path.join(folder, "source"))
+    try:
+        note = col.new_note(col.models.by_name("Basic"))
+        note["Front"] = "q"
+        note.tags = ["parent::child", "synced", "open"]
+        col.add_note(note, 1)
+        col.tags.set_collapsed("parent", True)
+        col.tags.set_collapsed("open", False)
+        col.db.execute("update tags set usn = 5 where tag = 'synced'")
+        path = os.path.join(folder, "tags.colpkg")
+        col.export_collection_package(path, include_media=True, legacy=False)
+    finally:
+        if col.db:
+            col.close()
+    return path
+
+
+def test_tag_registry_made_by_anki_survives(anki_made_tag_registry):
+    """The same, on a list that holds what a list can: the check is not vacuous."""
+    tags = anki_restored_tags(anki_made_tag_registry)
+    assert ("parent", -1, 1) in tags and ("synced", 5, 1) in tags and ("open", -1, 0) in tags, tags
+    outputs = [convert(anki_made_tag_registry, fmt) for fmt in ("colpkg", "colpkg-modern")]
+    outputs.append(convert_through_json(anki_made_tag_registry, "colpkg-modern"))
+    assert_tags_restored(anki_made_tag_registry, outputs)
+
+
 PACKAGES_WITH_GRAVES = [p for p in PACKAGES if package_graves(p) > 0]
 
 

@@ -41,7 +41,8 @@ struct CollectionReader {
   }
 
   /// The whole collection, and the warnings about what looked wrong in it; with
-  /// `readingSettings`, the collection's own settings too (a collection package's).
+  /// `readingSettings`, the collection's own settings and list of tags too (a collection
+  /// package's).
   func read(readingSettings: Bool = false) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let header = try readHeader()
     var collection = DeckCollection(creationTime: header.creationTime)
@@ -81,7 +82,12 @@ struct CollectionReader {
     (collection.cards, collection.reviews) = try rows.wait()
     collection.deletions = try readDeletions()
     var settingWarnings: [Diagnostic] = []
-    if readingSettings { (collection.settings, settingWarnings) = try readSettings() }
+    if readingSettings {
+      (collection.settings, settingWarnings) = try readSettings()
+      let (tags, tagWarnings) = try readTagRegistry()
+      collection.tagRegistry = tags
+      settingWarnings += tagWarnings
+    }
     try Self.requireUniqueIDs(collection.notes.map(\.id), table: "notes", location: location)
     try Self.requireUniqueIDs(collection.cards.map(\.id), table: "cards", location: location)
     var schedulerWarnings: [Diagnostic] = []

@@ -151,7 +151,7 @@ struct CollectionWriter {
     statement.bind(6, text: Schema11JSON.map(noteTypes).text)
     statement.bind(7, text: Schema11JSON.map(decks).text)
     statement.bind(8, text: Schema11JSON.map(deckOptions).text)
-    statement.bind(9, text: Schema11JSON.tagRegistry(collection.notes, kind: kind).text)
+    statement.bind(9, text: Schema11JSON.tagRegistry(collection, kind: kind).text)
     _ = try statement.step()
   }
 

@@ -24,6 +24,13 @@ enum PackageSelection {
   ) -> DeckCollection {
     let collection = withWritableProperties(collection, location: location, log: &log)
     guard kind == .apkg else {
+      let expanded = collection.tagRegistry.filter { $0.isCollapsed == false }.count
+      if expanded > 0 {
+        log.report(
+          "tag-collapse-dropped", at: location.table("tags"),
+          "\(expanded) tag\(expanded == 1 ? " is" : "s are") expanded in the browser's sidebar; a collection deckport writes lists its tags as schema 11 does, without that state, so Anki shows \(expanded == 1 ? "it" : "them") collapsed"
+        )
+      }
       var result = withParentDecks(collection, location: location, log: &log)
       result.settings = kept(
         collection.settings, where: { (try? JSONParser.parse(Array($0.jsonText.utf8))) != nil }, log: &log,
@@ -76,6 +83,14 @@ enum PackageSelection {
       log.report(
         "reviews-unused", at: location.table("revlog"),
         "\(dropped) review-log entr\(dropped == 1 ? "y belongs" : "ies belong") to cards the collection does not hold; an .apkg carries only the reviews of its cards, so \(dropped == 1 ? "it is" : "they are") left out"
+      )
+    }
+    if !collection.tagRegistry.isEmpty {
+      result.tagRegistry = []
+      let count = collection.tagRegistry.count
+      log.report(
+        "tag-registry-dropped", at: location.table("col"),
+        "the collection's list of \(count) tag\(count == 1 ? "" : "s") (with each one's sync state and whether it is collapsed in the browser) is not kept: an .apkg holds none (Anki's import lists the notes' tags itself); write a collection package (.colpkg) to keep it"
       )
     }
     if !collection.settings.isEmpty {

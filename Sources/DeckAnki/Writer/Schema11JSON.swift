@@ -198,13 +198,18 @@ enum Schema11JSON {
 
   // MARK: - tags
 
-  /// The tag registry: every tag the notes use, once (compared case-insensitively, the first
-  /// spelling kept), as a collection holds it; an `.apkg` leaves it empty, as Anki does.
-  static func tagRegistry(_ notes: [Note], kind: AnkiPackageKind) -> JSONValue {
+  /// The tag registry of a `.colpkg`: the collection's own list (``DeckCollection/tagRegistry``)
+  /// as read, then every other tag the notes use, once (compared case-insensitively, the first
+  /// spelling kept), waiting to be synced, as a collection holds them; an `.apkg` leaves it
+  /// empty, as Anki does.
+  static func tagRegistry(_ collection: DeckCollection, kind: AnkiPackageKind) -> JSONValue {
     guard kind == .colpkg else { return .object([]) }
     var seen = Set<String>()
     var members: [(String, JSONValue)] = []
-    for note in notes {
+    for tag in collection.tagRegistry where seen.insert(tag.name.lowercased()).inserted {
+      members.append((tag.name, .int(tag.updateSequenceNumber)))
+    }
+    for note in collection.notes {
       for tag in note.tags where seen.insert(tag.lowercased()).inserted {
         members.append((tag, .int(-1)))
       }

@@ -38,7 +38,7 @@ public struct AppStorageFormat: DeckFormat {
   private static let losses = [
     "scheduling", "review log", "tags", "HTML formatting", "card templates and styling", "decks",
     "fields and media the record profile has no place for", "deletion records",
-    "collection settings", "Anki's other deck and note type properties",
+    "collection settings", "the collection's list of tags", "Anki's other deck and note type properties",
   ]
 
   /// A UserDefaults-style property list holding app records.

@@ -3,8 +3,8 @@
 
 extension DeckCollection {
   /// The warnings a writer gives for what a collection holds that only Anki has a place for:
-  /// the collection's settings, its deletion records, and the ``AnkiProperty`` values of its
-  /// decks and note types (each when there are any).
+  /// the collection's settings, its list of tags, its deletion records, and the
+  /// ``AnkiProperty`` values of its decks and note types (each when there are any).
   ///
   /// - Parameters:
   ///   - location: the output.
@@ -17,6 +17,14 @@ extension DeckCollection {
         Diagnostic(
           "settings-dropped", at: location,
           "the collection's \(count) setting\(count == 1 ? " is" : "s are") not kept (such as \"Next day starts at\", the learn-ahead limit, FSRS and the browser's saved searches): \(format) has no place for them"
+        ))
+    }
+    if !tagRegistry.isEmpty {
+      let count = tagRegistry.count
+      warnings.append(
+        Diagnostic(
+          "tag-registry-dropped", at: location,
+          "the collection's list of \(count) tag\(count == 1 ? "" : "s") (with each one's sync state and whether it is collapsed in the browser) is not kept: \(format) has no place for it; the notes keep their tags"
         ))
     }
     if let dropped = deletionsDroppedWarning(at: location, format: format) { warnings.append(dropped) }

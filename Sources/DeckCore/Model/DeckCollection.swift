@@ -30,12 +30,16 @@ public struct DeckCollection: Sendable, Equatable {
   /// The collection's own settings, sorted by key; read from collection packages only (see
   /// ``AnkiProperty``), empty otherwise.
   public var settings: [AnkiProperty]
+  /// The collection's list of tags (a collection package's: ``RegisteredTag``), in the order
+  /// the source lists them; empty otherwise.
+  public var tagRegistry: [RegisteredTag]
 
   /// Creates a collection.
   public init(
     creationTime: Int64 = 0, decks: [Deck] = [], deckOptions: [DeckOptions] = [],
     noteTypes: [NoteType] = [], notes: [Note] = [], cards: [Card] = [], reviews: [Review] = [],
-    media: [MediaFile] = [], deletions: [Deletion] = [], settings: [AnkiProperty] = []
+    media: [MediaFile] = [], deletions: [Deletion] = [], settings: [AnkiProperty] = [],
+    tagRegistry: [RegisteredTag] = []
   ) {
     self.creationTime = creationTime
     self.decks = decks
@@ -47,6 +51,7 @@ public struct DeckCollection: Sendable, Equatable {
     self.media = media
     self.deletions = deletions
     self.settings = settings
+    self.tagRegistry = tagRegistry
   }
 }
 

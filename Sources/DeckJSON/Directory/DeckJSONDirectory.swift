@@ -107,6 +107,8 @@ struct DeckJSONDirectoryIndex: Codable, Equatable {
   var deletions: [DeletionJSON]?
   /// The collection's settings (a collection package's), by key; left out when there are none.
   var settings: StringMembersJSON?
+  /// The collection's list of tags (a collection package's), in order; left out when empty.
+  var tagRegistry: [RegisteredTagJSON]?
   /// The media files in `media/`, in order, with their checksums.
   var media: [MediaEntry]
 

@@ -40,7 +40,8 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
         index.deckOptions, "deckOptions", DeckJSONDirectory.deckOptionsFolder, DeckOptionsJSON.self),
       decks: try read.objects(index.decks, "decks", DeckJSONDirectory.decksFolder, DeckJSON.self),
       noteTypes: try read.objects(index.noteTypes, "noteTypes", DeckJSONDirectory.noteTypesFolder, NoteTypeJSON.self),
-      notes: [], cards: nil, reviews: nil, deletions: index.deletions, settings: index.settings, media: nil)
+      notes: [], cards: nil, reviews: nil, deletions: index.deletions, settings: index.settings,
+      tagRegistry: index.tagRegistry, media: nil)
     try read.relocating { try mapping.mapHeader(header) }
     let noteFiles = try read.noteFiles()
     var cards: [[CardJSON]] = []

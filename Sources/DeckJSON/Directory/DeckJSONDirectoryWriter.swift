@@ -62,6 +62,7 @@ package struct DeckJSONDirectoryWriter: RepairingDeckWriter, Sendable {
       reviewsWithoutCard: layout.reviewsWithoutCard.isEmpty ? nil : layout.reviewsWithoutCard.map(ReviewJSON.init),
       deletions: repaired.deletions.isEmpty ? nil : repaired.deletions.map(DeletionJSON.init),
       settings: StringMembersJSON(properties: repaired.settings),
+      tagRegistry: repaired.tagRegistry.isEmpty ? nil : repaired.tagRegistry.map(RegisteredTagJSON.init),
       media: media)
     try Self.writeJSON(index, to: folder.appendingPathComponent(DeckJSONDirectory.indexFileName).path)
   }

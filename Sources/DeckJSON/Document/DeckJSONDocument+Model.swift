@@ -18,6 +18,7 @@ extension DeckJSONDocument {
       reviews: collection.reviews.map(ReviewJSON.init),
       deletions: collection.deletions.isEmpty ? nil : collection.deletions.map(DeletionJSON.init),
       settings: StringMembersJSON(properties: collection.settings),
+      tagRegistry: collection.tagRegistry.isEmpty ? nil : collection.tagRegistry.map(RegisteredTagJSON.init),
       media: try collection.media.map { file in
         let fingerprint = try file.blob.fingerprint()
         return MediaJSON(
@@ -168,6 +169,18 @@ extension StringMembersJSON {
   }
 }
 
+extension RegisteredTagJSON {
+  init(_ tag: RegisteredTag) {
+    self.init(name: tag.name, usn: tag.updateSequenceNumber, collapsed: tag.isCollapsed)
+  }
+}
+
+extension RegisteredTag {
+  init(_ tag: RegisteredTagJSON) {
+    self.init(name: tag.name, updateSequenceNumber: tag.usn, isCollapsed: tag.collapsed)
+  }
+}
+
 extension Deletion {
   init(_ deletion: DeletionJSON) {
     self.init(
@@ -227,7 +240,8 @@ struct DeckJSONModelMapping {
   mutating func mapHeader(_ document: DeckJSONDocument) throws {
     collection = DeckCollection(
       creationTime: document.creationTime ?? 0, deletions: (document.deletions ?? []).map(Deletion.init),
-      settings: try properties(document.settings, path: "settings", what: "setting"))
+      settings: try properties(document.settings, path: "settings", what: "setting"),
+      tagRegistry: (document.tagRegistry ?? []).map(RegisteredTag.init))
     collection.deckOptions = try (document.deckOptions ?? []).enumerated().map {
       try deckOptions($1, path: "deckOptions[\($0)]")
     }

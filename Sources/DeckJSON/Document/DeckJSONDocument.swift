@@ -39,6 +39,8 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
   /// The collection's own settings (a collection package's), each key's value its JSON text;
   /// left out when there are none.
   package var settings: StringMembersJSON?
+  /// The collection's list of tags (a collection package's), in order; left out when empty.
+  package var tagRegistry: [RegisteredTagJSON]?
   /// Media files with their bytes as base64.
   package var media: [MediaJSON]?
 
@@ -46,7 +48,8 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
   package init(
     creationTime: Int64?, deckOptions: [DeckOptionsJSON]?, decks: [DeckJSON]?,
     noteTypes: [NoteTypeJSON], notes: [NoteJSON], cards: [CardJSON]?, reviews: [ReviewJSON]?,
-    deletions: [DeletionJSON]? = nil, settings: StringMembersJSON? = nil, media: [MediaJSON]?
+    deletions: [DeletionJSON]? = nil, settings: StringMembersJSON? = nil, tagRegistry: [RegisteredTagJSON]? = nil,
+    media: [MediaJSON]?
   ) {
     self.format = Self.formatName
     self.version = Self.currentVersion
@@ -59,6 +62,7 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
     self.reviews = reviews
     self.deletions = deletions
     self.settings = settings
+    self.tagRegistry = tagRegistry
     self.media = media
   }
 }
@@ -219,6 +223,15 @@ package struct ReviewJSON: Codable, Sendable, Equatable {
   /// Milliseconds taken.
   package var duration: Int
   package var kind: Int
+}
+
+/// A tag of the collection's list of tags (Anki's `tags` table).
+package struct RegisteredTagJSON: Codable, Sendable, Equatable {
+  package var name: String
+  /// The update sequence number: -1 while the tag waits to be synced.
+  package var usn: Int64
+  /// Whether it is collapsed in the browser's sidebar; left out when the source does not say.
+  package var collapsed: Bool?
 }
 
 /// A record that a note, card or deck was deleted since the collection last synced (a row of
