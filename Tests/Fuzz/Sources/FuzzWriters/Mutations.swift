@@ -2,7 +2,7 @@ import DeckCore
 import Foundation
 
 /// Changes to a valid collection, each read from the input: values inside items (text, ids,
-/// scheduling numbers, times, deletion records, settings, Anki properties), references between them (a card's note and deck, a note's note
+/// scheduling numbers, times, deletion records, settings, Anki properties, the list of tags), references between them (a card's note and deck, a note's note
 /// type, a review's card), names (decks, note types, fields, templates, tags, media) and the
 /// items themselves (duplicated, removed, fields and templates added or taken away).
 enum Mutations {
@@ -33,10 +33,16 @@ enum Mutations {
       case 15: remove(&input, &collection)
       case 16: deckOptions(&input, &collection)
       case 17:
-        switch input.byte() % 4 {
+        switch input.byte() % 5 {
         case 0: collection.creationTime = input.integer()
         case 1: deletion(&input, &collection)
         case 2: ankiProperty(&input, &collection)
+        case 3:
+          // A tag of the list: a note's (in another case), or any name, number and state.
+          let name = input.bool() ? input.pick(collection.notes.flatMap(\.tags) + ["x"]).uppercased() : input.string()
+          let collapsed: Bool? = input.bool() ? nil : input.bool()
+          collection.tagRegistry.append(
+            RegisteredTag(name: name, updateSequenceNumber: input.integer(), isCollapsed: collapsed))
         default: setting(&input, &collection)
         }
       case 18: fieldSettings(&input, &collection)
