@@ -41,17 +41,9 @@ struct TagRegistryTests {
     #expect(try Self.registry(package).isEmpty)
   }
 
-  /// The real empty collection package with `sql` run on its collection, read.
-  static func readChanged(_ sql: String) throws -> AnkiPackageContents {
-    let scratch = try TemporaryDirectory()
-    let path = scratch.path(for: "changed.colpkg")
-    try PackageSurgery.copy(Fixtures.path("real/it-passport-empty-legacy.colpkg"), to: path, runningOnCollection: sql)
-    return try AnkiPackageReader().read(path: path)
-  }
-
   @Test("a tag whose number is not an integer is left out, with a warning naming it")
   func unreadableTag() throws {
-    let read = try Self.readChanged(#"UPDATE col SET tags = '{"kept":3,"odd":"x"}'"#)
+    let read = try CollectionSettingsTests.readChanged(#"UPDATE col SET tags = '{"kept":3,"odd":"x"}'"#)
     #expect(read.collection.tagRegistry == [RegisteredTag(name: "kept", updateSequenceNumber: 3)])
     let warning = try #require(read.warnings.first { $0.category == "tag-registry-unreadable" })
     #expect(warning.location.item == "column tags, tag 'odd'")
@@ -59,7 +51,7 @@ struct TagRegistryTests {
 
   @Test("a list that is not a JSON object gives no tags, with a warning")
   func unreadableList() throws {
-    let read = try Self.readChanged("UPDATE col SET tags = '[1]'")
+    let read = try CollectionSettingsTests.readChanged("UPDATE col SET tags = '[1]'")
     #expect(read.collection.tagRegistry.isEmpty)
     #expect(read.warnings.contains { $0.category == "tag-registry-unreadable" && $0.location.table == "col" })
   }

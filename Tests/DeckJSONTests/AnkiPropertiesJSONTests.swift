@@ -54,16 +54,12 @@ struct AnkiPropertiesJSONTests {
       (#""media": "[]""#, "noteTypes[0].fields[0].ankiProperties.media"),
     ])
   func notJSON(member: String, jsonPath: String) throws {
-    let scratch = try TemporaryDirectory()
-    let path = scratch.path(for: "deck.json")
-    try DeckJSONWriter().write(try Self.collection(), to: path)
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    let range = try #require(text.range(of: member))
-    try text.replacingCharacters(in: range, with: member.replacingOccurrences(of: #": ""#, with: #": "{"#))
-      .write(toFile: path, atomically: true, encoding: .utf8)
-    let error = try #require(throws: DeckError.self) { try DeckJSONReader().read(path: path) }
-    #expect(error.location.jsonPath == jsonPath, "\(error)")
-    #expect(error.message.contains("the property's value is not JSON text"))
+    let errors = try EditedDocument.readErrors(
+      try Self.collection(), replacing: member, with: member.replacingOccurrences(of: #": ""#, with: #": "{"#))
+    for error in errors {
+      #expect(error.location.jsonPath == jsonPath, "\(error)")
+      #expect(error.message.contains("the property's value is not JSON text"))
+    }
   }
 
   @Test("a json-dir folder keeps them")

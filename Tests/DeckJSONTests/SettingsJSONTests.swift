@@ -49,15 +49,9 @@ struct SettingsJSONTests {
 
   @Test("a value that is not JSON text is refused at its JSON path")
   func notJSON() throws {
-    let collection = try Self.collection()
-    let scratch = try TemporaryDirectory()
-    let path = scratch.path(for: "deck.json")
-    try DeckJSONWriter().write(collection, to: path)
-    try String(contentsOfFile: path, encoding: .utf8)
-      .replacingOccurrences(of: #""rollover": "4""#, with: #""rollover": "four""#)
-      .write(toFile: path, atomically: true, encoding: .utf8)
-    let error = try #require(throws: DeckError.self) { try DeckJSONReader().read(path: path) }
-    #expect(error.location.jsonPath == "settings.rollover", "\(error)")
+    let errors = try EditedDocument.readErrors(
+      try Self.collection(), replacing: #""rollover": "4""#, with: #""rollover": "four""#)
+    for error in errors { #expect(error.location.jsonPath == "settings.rollover", "\(error)") }
   }
 
   @Test("a json-dir folder keeps them in its index")

@@ -465,15 +465,20 @@ def test_real_collection_packages_hold_deletion_records():
     assert len(COLPKGS_WITH_GRAVES) >= 3, COLPKGS_WITH_GRAVES
 
 
-def anki_restored_graves(package: str) -> list[tuple[int, int, int]]:
-    """The deletion records (oid, type, usn) Anki holds after restoring the collection package."""
+def anki_restored(package: str, read):
+    """What `read(col)` gives on the collection Anki holds after restoring the collection package."""
     folder = tempfile.mkdtemp(dir=_SCRATCH)
     col = fresh_collection(folder)
     try:
         _import_colpkg(col, package)
-        return sorted(tuple(row) for row in col.db.all("select oid, type, usn from graves"))
+        return read(col)
     finally:
         col.close()
+
+
+def anki_restored_graves(package: str) -> list[tuple[int, int, int]]:
+    """The deletion records (oid, type, usn) Anki holds after restoring the collection package."""
+    return anki_restored(package, lambda col: sorted(tuple(row) for row in col.db.all("select oid, type, usn from graves")))
 
 
 @pytest.mark.parametrize("package", COLPKGS_WITH_GRAVES, ids=os.path.basename)
@@ -493,13 +498,7 @@ def test_deletion_records_survive_anki_restore(package):
 
 def anki_restored_config(package: str) -> dict:
     """The collection settings Anki holds after restoring the collection package."""
-    folder = tempfile.mkdtemp(dir=_SCRATCH)
-    col = fresh_collection(folder)
-    try:
-        _import_colpkg(col, package)
-        return col.all_config()
-    finally:
-        col.close()
+    return anki_restored(package, lambda col: col.all_config())
 
 
 # The settings deckport writes a value of its own for when the source has none (a collection
@@ -540,10 +539,8 @@ def anki_restored_decks_and_note_types(package: str) -> tuple[dict, dict, dict]:
     """Anki's schema-11 view of every deck and note type after restoring the collection package
     (`col.decks.all()`, `col.models.all()`, by id), and each note type's card requirements
     (`req`) as Anki computes them when it saves the note type."""
-    folder = tempfile.mkdtemp(dir=_SCRATCH)
-    col = fresh_collection(folder)
-    try:
-        _import_colpkg(col, package)
+
+    def read(col: Collection) -> tuple[dict, dict, dict]:
         decks = {deck["id"]: deck for deck in col.decks.all()}
         note_types = {note_type["id"]: note_type for note_type in col.models.all()}
         requirements = {}
@@ -551,8 +548,8 @@ def anki_restored_decks_and_note_types(package: str) -> tuple[dict, dict, dict]:
             col.models.update_dict(note_type)
             requirements[note_type["id"]] = col.models.get(note_type["id"])["req"]
         return decks, note_types, requirements
-    finally:
-        col.close()
+
+    return anki_restored(package, read)
 
 
 def assert_decks_and_note_types_restored(package: str, outputs: list[tuple[str, str]]) -> None:
@@ -688,13 +685,7 @@ def test_deck_properties_made_by_anki_survive(anki_made_deck_properties, layout)
 def anki_restored_tags(package: str) -> list[tuple[str, int, int]]:
     """The rows of the `tags` table (tag, usn, collapsed) Anki holds after restoring the
     collection package, by tag."""
-    folder = tempfile.mkdtemp(dir=_SCRATCH)
-    col = fresh_collection(folder)
-    try:
-        _import_colpkg(col, package)
-        return sorted(tuple(row) for row in col.db.all("select tag, usn, collapsed from tags"))
-    finally:
-        col.close()
+    return anki_restored(package, lambda col: sorted(tuple(row) for row in col.db.all("select tag, usn, collapsed from tags")))
 
 
 def assert_tags_restored(package: str, outputs: list[tuple[str, str]]) -> None:
