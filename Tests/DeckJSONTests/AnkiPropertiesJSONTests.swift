@@ -66,9 +66,7 @@ struct AnkiPropertiesJSONTests {
   func directory() throws {
     let collection = try Self.collection()
     let scratch = try TemporaryDirectory()
-    let folder = scratch.path(for: "deck")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    try DeckJSONDirectoryWriter().write(collection, to: folder)
+    let folder = try JSONDirectoryTests.write(collection, scratch, "deck")
     let back = try DeckJSONDirectoryReader().read(path: folder).collection
     #expect(Self.properties(back) == Self.properties(collection))
   }

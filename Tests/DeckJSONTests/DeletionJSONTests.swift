@@ -86,9 +86,7 @@ struct DeletionJSONTests {
   func directory() throws {
     let collection = try Self.collection(deletions: Self.records)
     let scratch = try TemporaryDirectory()
-    let folder = scratch.path(for: "deck")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    try DeckJSONDirectoryWriter().write(collection, to: folder)
+    let folder = try JSONDirectoryTests.write(collection, scratch, "deck")
     let index = try String(contentsOfFile: folder + "/" + DeckJSONDirectory.indexFileName, encoding: .utf8)
     #expect(index.contains("\"deletions\": ["))
     #expect(try DeckJSONDirectoryReader().read(path: folder).collection == collection)

@@ -58,9 +58,7 @@ struct SettingsJSONTests {
   func directory() throws {
     let collection = try Self.collection()
     let scratch = try TemporaryDirectory()
-    let folder = scratch.path(for: "deck")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    try DeckJSONDirectoryWriter().write(collection, to: folder)
+    let folder = try JSONDirectoryTests.write(collection, scratch, "deck")
     let index = try String(contentsOfFile: folder + "/" + DeckJSONDirectory.indexFileName, encoding: .utf8)
     #expect(index.contains(#""settings": {"#))
     #expect(try DeckJSONDirectoryReader().read(path: folder).collection.settings == collection.settings)
@@ -83,9 +81,7 @@ struct SettingsJSONTests {
     #expect(text.contains(#""name": "parent","#) && text.contains(#""collapsed": false"#))
     #expect(try DeckJSONReader().read(path: path).collection.tagRegistry == collection.tagRegistry)
 
-    let folder = scratch.path(for: "deck")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    try DeckJSONDirectoryWriter().write(collection, to: folder)
+    let folder = try JSONDirectoryTests.write(collection, scratch, "deck")
     #expect(try DeckJSONDirectoryReader().read(path: folder).collection.tagRegistry == collection.tagRegistry)
   }
 }
