@@ -40,9 +40,8 @@ enum Schema18Config {
       case (9, .varint): config.originalStockKind = Int(try reader.readUInt32())
       case (10, .varint): config.originalID = try reader.readInt64()
       case (255, .lengthDelimited):
-        let blob = try reader.readLengthDelimited()
-        config.crowdAnkiUUID = crowdAnkiUUID(other: blob)
-        other = otherMembers(blob)
+        other = otherMembers(try reader.readLengthDelimited())
+        config.crowdAnkiUUID = crowdAnkiUUID(in: other)
       default: try reader.skip(field.wireType)
       }
     }
@@ -80,9 +79,8 @@ enum Schema18Config {
       case (3, .varint): day = Int64(try reader.readUInt32())
       case (4...7, .varint): studied[field.number] = Int64(try reader.readInt32())
       case (255, .lengthDelimited):
-        let blob = try reader.readLengthDelimited()
-        uuid = crowdAnkiUUID(other: blob)
-        other = otherMembers(blob)
+        other = otherMembers(try reader.readLengthDelimited())
+        uuid = crowdAnkiUUID(in: other)
       default: try reader.skip(field.wireType)
       }
     }
@@ -94,12 +92,12 @@ enum Schema18Config {
     return (uuid, members + other)
   }
 
-  /// `crowdanki_uuid` of the JSON object in an `other` field (the schema-11 keys Anki does not
-  /// model); nil when it has none or the bytes are not a JSON object.
-  static func crowdAnkiUUID(other: Data) -> String? {
-    let object = (try? FoundationJSON.object(other)) as? [String: Any]
-    return object?["crowdanki_uuid"] as? String
+  /// The `crowdanki_uuid` among the members of an `other` field (the key CrowdAnki adds to a
+  /// deck or note type, which Anki keeps there), or nil.
+  static func crowdAnkiUUID(in members: [(key: String, value: JSONValue)]) -> String? {
+    members.last { $0.key == "crowdanki_uuid" }?.value.string
   }
+
 
   /// A field from its `fields` row: the name from the column, the rest from `Field.Config`.
   static func field(name: String, config blob: Data, location: SourceLocation) throws
