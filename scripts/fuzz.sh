@@ -72,7 +72,10 @@ for target in "${targets[@]}"; do
     FuzzAnkiPackage) cp fixtures/anki/*.apkg fixtures/anki/*.colpkg "$corpus"/ 2>/dev/null || true ;;
     FuzzDeckJSON)
       [ -x .build/debug/deckport ] || swift build --product deckport >/dev/null
-      for package in fixtures/anki/legacy1.apkg fixtures/anki/genanki_legacy1.apkg; do
+      # A collection package gives a document with settings and a list of tags; the real Anki 2.1
+      # package, decks, note types and fields with Anki's other properties.
+      for package in fixtures/anki/legacy1.apkg fixtures/anki/genanki_legacy1.apkg fixtures/anki/legacy.colpkg \
+        fixtures/real/c-notes-filtered-legacy1.apkg; do
         .build/debug/deckport convert "$package" "$corpus/$(basename "$package").json" --force >/dev/null
       done ;;
     FuzzCSV) find fixtures/csv \( -name '*.txt' -o -name '*.csv' -o -name '*.tsv' \) -exec cp {} "$corpus"/ \; ;;
