@@ -108,26 +108,13 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
       Self.writeReview($0, into: &$1)
     }
     writer.append(",")
-    if !collection.deletions.isEmpty {
-      // Left out when there are none, as the document value leaves out a nil member.
-      writer.appendKey("deletions", indent: 1)
-      try writeArray(collection.deletions, into: &writer) { deletion, writer in
-        try writer.write(OrderedJSONEncoder().encode(DeletionJSON(deletion)), indent: 2)
-      }
-      writer.append(",")
-    }
+    try writeUnlessEmpty("deletions", collection.deletions.map(DeletionJSON.init), into: &writer)
     if let settings = StringMembersJSON(properties: collection.settings) {
       writer.appendKey("settings", indent: 1)
       try writer.write(OrderedJSONEncoder().encode(settings), indent: 1)
       writer.append(",")
     }
-    if !collection.tagRegistry.isEmpty {
-      writer.appendKey("tagRegistry", indent: 1)
-      try writeArray(collection.tagRegistry, into: &writer) { tag, writer in
-        try writer.write(OrderedJSONEncoder().encode(RegisteredTagJSON(tag)), indent: 2)
-      }
-      writer.append(",")
-    }
+    try writeUnlessEmpty("tagRegistry", collection.tagRegistry.map(RegisteredTagJSON.init), into: &writer)
     var mediaIndex = 0
     try writeSection("media", collection.media, phase: .copyingMedia, into: &writer) { file, writer in
       defer { mediaIndex += 1 }
@@ -165,6 +152,19 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
   }
 
   /// A top-level array at indent 1: `[]`, or each element on its own line at indent 2.
+  /// The member `key` of the document, `elements` each encoded on a line, and the comma after
+  /// it; nothing when there are none, as the document value leaves out a nil member.
+  private func writeUnlessEmpty<Element: Encodable>(
+    _ key: String, _ elements: [Element], into writer: inout JSONStreamWriter
+  ) throws {
+    guard !elements.isEmpty else { return }
+    writer.appendKey(key, indent: 1)
+    try writeArray(elements, into: &writer) { element, writer in
+      try writer.write(OrderedJSONEncoder().encode(element), indent: 2)
+    }
+    writer.append(",")
+  }
+
   private func writeArray<Element>(
     _ elements: [Element], into writer: inout JSONStreamWriter,
     _ writeElement: (Element, inout JSONStreamWriter) throws -> Void,

@@ -98,7 +98,6 @@ enum Schema18Config {
     members.last { $0.key == "crowdanki_uuid" }?.value.string
   }
 
-
   /// A field from its `fields` row: the name from the column, the rest from `Field.Config`.
   static func field(name: String, config blob: Data, location: SourceLocation) throws
     -> NoteType.Field
