@@ -65,9 +65,6 @@ public struct CSVFormat: DeckFormat {
     options.separator = options.separator ?? defaultSeparator
     let warnings = try CSVWriter(options: options, progress: context.progress)
       .write(collection, to: path, reportingAs: context.destination)
-    var written = collection
-    written.deletions = []
-    written.settings = []
-    return DeckWriteResult(written: written, warnings: warnings)
+    return DeckWriteResult(written: collection.withoutAnkiOnlyData(), warnings: warnings)
   }
 }

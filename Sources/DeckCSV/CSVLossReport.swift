@@ -30,7 +30,7 @@ enum CSVLossReport {
         "the review log is not kept: \(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") (a CSV holds no review history)"
       )
     }
-    warnings += collection.collectionLevelLosses(at: location, format: "a CSV file")
+    warnings += collection.ankiOnlyLosses(at: location, format: "a CSV file")
     if !collection.media.isEmpty {
       warn(
         "csv-media",

@@ -39,13 +39,10 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
 
     var models: [[String: Any]] = []
     var modelUUIDs: [Int64: String] = [:]
-    for noteType in collection.noteTypes {
-      // CrowdAnki keeps a note model's content only: what Anki keeps besides is reported as lost.
-      var content = noteType
-      content.ankiProperties = []
-      for index in content.fields.indices { content.fields[index].ankiProperties = [] }
-      for index in content.templates.indices { content.templates[index].ankiProperties = [] }
-      var object = Schema11Objects.noteType(content)
+    // CrowdAnki keeps a note model's content only: what Anki keeps besides is reported as lost.
+    let written = collection.withoutAnkiOnlyData()
+    for noteType in written.noteTypes {
+      var object = Schema11Objects.noteType(noteType)
       let uuid = noteType.crowdAnkiUUID ?? Self.derivedUUID("note type", noteType.id)
       for key in ["id", "mod", "usn", "did"] { object[key] = nil }
       object["__type__"] = "NoteModel"
@@ -129,9 +126,6 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     try write(Data(json), to: folder.appendingPathComponent(CrowdAnkiFolder.deckFileName).path, location: location)
     try writeMedia(
       collection.media, into: folder.appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path, location: location)
-    var written = collection
-    written.deletions = []
-    written.settings = []
     return (written, warnings)
   }
 
@@ -171,7 +165,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
           "\(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") of the review log \(collection.reviews.count == 1 ? "is" : "are") not kept: CrowdAnki holds no review log"
         ))
     }
-    warnings += collection.collectionLevelLosses(at: location, format: "a CrowdAnki folder")
+    warnings += collection.ankiOnlyLosses(at: location, format: "a CrowdAnki folder")
     let flagged = collection.cards.filter { $0.scheduling.flags & 0b111 != 0 }.count
     if flagged > 0 {
       warnings.append(

@@ -124,10 +124,15 @@ enum Schema11Properties {
     }
   }
 
+  /// The value of `property` (a setting or a property), or nil when its text is not JSON.
+  static func value(of property: AnkiProperty) -> JSONValue? {
+    try? JSONParser.parse(Array(property.jsonText.utf8))
+  }
+
   /// Whether the writer can lay `property` over `owner`'s members: its key is not one the model
   /// owns and its text is JSON.
   static func isWritable(_ property: AnkiProperty, of owner: Owner) -> Bool {
-    !ownedKeys(of: owner).contains(property.key) && (try? JSONParser.parse(Array(property.jsonText.utf8))) != nil
+    !ownedKeys(of: owner).contains(property.key) && value(of: property) != nil
   }
 
   /// `generated` with `properties` laid over it: each replaces the generated value of its key or
@@ -140,7 +145,7 @@ enum Schema11Properties {
     let owned = ownedKeys(of: owner)
     var members = generated
     for property in properties where !owned.contains(property.key) {
-      guard let value = try? JSONParser.parse(Array(property.jsonText.utf8)) else { continue }
+      guard let value = value(of: property) else { continue }
       if let index = members.firstIndex(where: { $0.key == property.key }) {
         members[index].value = value
       } else {

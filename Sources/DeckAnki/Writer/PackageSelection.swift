@@ -27,13 +27,13 @@ enum PackageSelection {
       let expanded = collection.tagRegistry.filter { $0.isCollapsed == false }.count
       if expanded > 0 {
         log.report(
-          "tag-collapse-dropped", at: location.table("tags"),
+          "tag-collapse-dropped", at: location.table("col"),
           "\(expanded) tag\(expanded == 1 ? " is" : "s are") expanded in the browser's sidebar; a collection deckport writes lists its tags as schema 11 does, without that state, so Anki shows \(expanded == 1 ? "it" : "them") collapsed"
         )
       }
       var result = withParentDecks(collection, location: location, log: &log)
       result.settings = kept(
-        collection.settings, where: { (try? JSONParser.parse(Array($0.jsonText.utf8))) != nil }, log: &log,
+        collection.settings, where: { Schema11Properties.value(of: $0) != nil }, log: &log,
         otherwise: "setting-invalid", at: { location.table("col").item("setting '\($0.key)'") },
         "the setting's value is not JSON text, so it is left out")
       return result

@@ -161,7 +161,7 @@ enum Schema11JSON {
     var members = generated.members ?? []
     func generatedValue(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
     for setting in settings {
-      guard let value = try? JSONParser.parse(Array(setting.jsonText.utf8)) else { continue }
+      guard let value = Schema11Properties.value(of: setting) else { continue }
       /// An id the setting holds, as a number or as text (Anki 2.0 wrote `curModel` as text).
       func id(_ value: JSONValue) -> Int64? { value.int64 ?? value.string.flatMap { Int64($0) } }
       let kept: Bool

@@ -149,7 +149,7 @@ struct DeckToRecords {
           "\(studied) cards have been studied and there are \(collection.reviews.count) reviews; the records keep no scheduling"
         ))
     }
-    warnings += collection.collectionLevelLosses(at: location, format: "app storage")
+    warnings += collection.ankiOnlyLosses(at: location, format: "app storage")
     let result = AppRecords(name: name, records: records, declared: nil, profile: profile)
     return (result, warnings)
   }

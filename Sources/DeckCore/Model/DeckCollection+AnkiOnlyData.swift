@@ -1,7 +1,25 @@
 // What a collection holds that only Anki has a place for, as the writers of formats without a
-// place for it report it.
+// place for it report it and leave it out.
 
 extension DeckCollection {
+  /// The collection without what only Anki has a place for (``ankiOnlyLosses(at:format:)``):
+  /// what a writer of another format writes, and gives back as written.
+  package func withoutAnkiOnlyData() -> DeckCollection {
+    var result = self
+    result.settings = []
+    result.tagRegistry = []
+    result.deletions = []
+    for index in result.decks.indices { result.decks[index].ankiProperties = [] }
+    for index in result.noteTypes.indices {
+      result.noteTypes[index].ankiProperties = []
+      for field in result.noteTypes[index].fields.indices { result.noteTypes[index].fields[field].ankiProperties = [] }
+      for template in result.noteTypes[index].templates.indices {
+        result.noteTypes[index].templates[template].ankiProperties = []
+      }
+    }
+    return result
+  }
+
   /// The warnings a writer gives for what a collection holds that only Anki has a place for:
   /// the collection's settings, its list of tags, its deletion records, and the
   /// ``AnkiProperty`` values of its decks and note types (each when there are any).
@@ -9,7 +27,7 @@ extension DeckCollection {
   /// - Parameters:
   ///   - location: the output.
   ///   - format: how the messages name the format ("a CSV file", "app storage").
-  package func collectionLevelLosses(at location: SourceLocation, format: String) -> [Diagnostic] {
+  package func ankiOnlyLosses(at location: SourceLocation, format: String) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
     if !settings.isEmpty {
       let count = settings.count
