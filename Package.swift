@@ -81,7 +81,9 @@ let package = Package(
     /// Format detection, inspection and the convert pipeline that the CLI and apps call.
     .target(
       name: "DeckConversion",
-      dependencies: ["DeckCore", "DeckIO", "DeckAnki", "DeckJSON", "DeckCSV", "DeckAppStorage", "DeckCrowdAnki"]),
+      dependencies: [
+        "DeckCore", "DeckIO", "JSONCore", "DeckAnki", "DeckJSON", "DeckCSV", "DeckAppStorage", "DeckCrowdAnki",
+      ]),
 
     // MARK: Library product
     /// What an app imports: the model, every format and the conversion API, in one module.

@@ -35,8 +35,9 @@ public struct AnkiPackageFormat: DeckFormat {
   public var generation: AnkiPackageGeneration
   public let description: FormatDescription
 
-  /// A deck package holds everything but what no note uses (and Anki's empty `Default` deck).
-  private static let deckParts = Set(DeckAspect.allCases).subtracting([.unusedItems])
+  /// A deck package holds everything but what no note uses (and Anki's empty `Default` deck) and
+  /// what only a collection has: its settings and its list of tags.
+  private static let deckParts = Set(DeckAspect.allCases).subtracting([.unusedItems, .settings, .tagRegistry])
   private static let deckExportLosses = [
     "note types and media no note uses (Anki's deck export leaves them out too)",
     "a collection's settings and list of tags (Anki's deck import ignores them)",

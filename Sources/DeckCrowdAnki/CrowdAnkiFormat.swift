@@ -18,7 +18,9 @@ public struct CrowdAnkiFormat: ReaderWriterFormat {
       "several top-level decks (they become subdecks of one root deck)", "one note's cards in several decks",
     ],
     // Ids are derived from the crowdanki_uuids, so decks and note types are matched by name.
-    holds: Set(DeckAspect.allCases).subtracting([.identities, .scheduling, .reviews, .deletions, .unusedItems]),
+    holds: Set(DeckAspect.allCases).subtracting([
+      .identities, .scheduling, .reviews, .deletions, .settings, .tagRegistry, .ankiProperties, .unusedItems,
+    ]),
     layout: .folder)
 
   /// The format.

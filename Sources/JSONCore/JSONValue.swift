@@ -105,4 +105,25 @@ package indirect enum JSONValue: Sendable, Equatable {
     if case .null = self { return true }
     return false
   }
+
+  /// Whether two values mean the same to a reader that looks members up by key, as Anki's
+  /// does: objects by the last value of each key, in any order; numbers by value (`1` and `1.0`
+  /// are the same; number text is compared as text). ``==`` is the stricter comparison.
+  package func isEquivalent(to other: JSONValue) -> Bool {
+    switch (self, other) {
+    case (.array(let a), .array(let b)):
+      return a.count == b.count && zip(a, b).allSatisfy { $0.isEquivalent(to: $1) }
+    case (.object(let a), .object(let b)):
+      var left: [String: JSONValue] = [:]
+      var right: [String: JSONValue] = [:]
+      for member in a { left[member.key] = member.value }
+      for member in b { right[member.key] = member.value }
+      return left.count == right.count
+        && left.allSatisfy { key, value in right[key].map { value.isEquivalent(to: $0) } ?? false }
+    case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)):
+      return Double(exactly: a) == b
+    default:
+      return self == other
+    }
+  }
 }

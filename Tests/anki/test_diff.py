@@ -87,17 +87,24 @@ def answer_good(col: Collection, card_id: int) -> None:
     )
 
 
-@pytest.fixture(scope="module")
-def edited(tmp_path_factory):
-    """The edited packages and what the backend saw before and after the edits."""
+def restored_backup(tmp_path_factory, name: str) -> tuple[str, Collection]:
+    """A new folder and, in it, a collection the backup is restored into, as Anki's GUI
+    restores one."""
     from anki_view import _import_colpkg
 
-    folder = str(tmp_path_factory.mktemp("diff"))
+    folder = str(tmp_path_factory.mktemp(name))
     target = os.path.join(folder, "collection")
     os.makedirs(target)
     col = Collection(os.path.join(target, "collection.anki2"))
+    _import_colpkg(col, BACKUP)
+    return folder, col
+
+
+@pytest.fixture(scope="module")
+def edited(tmp_path_factory):
+    """The edited packages and what the backend saw before and after the edits."""
+    folder, col = restored_backup(tmp_path_factory, "diff")
     try:
-        _import_colpkg(col, BACKUP)
         before = snapshot(col)
         changed = note_with_front(col, before, CHANGED_FRONT)
         tagged = note_with_front(col, before, TAGGED_FRONT_PREFIX)
@@ -241,7 +248,7 @@ def test_deck_packages_report_exactly_the_edits(edited):
     result = run(DECK_PACKAGE, edited["apkg"], "--json")
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
-    assert [entry["aspect"] for entry in report["notCompared"]] == ["unusedItems"]
+    assert [entry["aspect"] for entry in report["notCompared"]] == ["settings", "tagRegistry", "unusedItems"]
     want = expected(edited["before"], edited["after"], media=True)
     check_report(report, want, edited)
 
@@ -302,4 +309,6 @@ def test_the_fixture_collection_against_its_deck_package_is_equal():
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
     assert report["equal"] is True
-    assert report["notCompared"][0]["explanation"] == "note types, media and decks nothing uses: not compared (apkg-latest holds none)"
+    explanations = {entry["aspect"]: entry["explanation"] for entry in report["notCompared"]}
+    assert explanations["unusedItems"] == "note types, media and decks nothing uses: not compared (apkg-latest holds none)"
+    assert explanations["settings"] == "collection settings: not compared (apkg-latest holds none)"

@@ -61,15 +61,20 @@ struct DeckDifferenceTests {
     #expect(againstCSV.notCompared.map(\.explanation).contains("deletion records: not compared (csv holds none)"))
   }
 
-  @Test("a deck package against the collection: unused note types and media are not compared, and it says so")
+  @Test(
+    "a deck package against the collection: unused items, settings and the list of tags are not compared, and it says so"
+  )
   func deckPackageAgainstCollection() throws {
     let collection = try Self.load(Fixtures.path("anki/latest.colpkg"))
     #expect(collection.collection.media.contains { $0.name == "unused.png" })
     let difference = try DeckDifference(from: collection, to: Self.load(Fixtures.path("anki/latest_sched.apkg")))
     #expect(difference.isEmpty)
     #expect(
-      difference.notCompared.map(\.explanation)
-        == ["note types, media and decks nothing uses: not compared (apkg-latest holds none)"])
+      difference.notCompared.map(\.explanation) == [
+        "collection settings: not compared (apkg-latest holds none)",
+        "the collection's list of tags: not compared (apkg-latest holds none)",
+        "note types, media and decks nothing uses: not compared (apkg-latest holds none)",
+      ])
   }
 
   @Test("Anki's own TSV export of the deck: equal, and what a TSV cannot hold is named, not shown as removed")
@@ -87,6 +92,9 @@ struct DeckDifferenceTests {
         "review log: not compared (tsv holds none)",
         "media: not compared (tsv holds none)",
         "deletion records: not compared (tsv holds none)",
+        "collection settings: not compared (apkg-latest and tsv hold none)",
+        "the collection's list of tags: not compared (apkg-latest and tsv hold none)",
+        "Anki's other properties of decks and note types: not compared (tsv holds none)",
         "note types, media and decks nothing uses: not compared (apkg-latest and tsv hold none)",
       ])
     #expect(difference.counts.cards.isEmpty && difference.counts.reviews.isEmpty && difference.counts.media.isEmpty)
@@ -108,7 +116,10 @@ struct DeckDifferenceTests {
     #expect(original.collection.decks.contains { $0.name == "Default" })
     let difference = try DeckDifference(from: original, to: Self.load(folder))
     #expect(difference.isEmpty, "\(difference.lines.joined(separator: "\n"))")
-    #expect(difference.notCompared.map(\.aspect) == [.identities, .scheduling, .reviews, .deletions, .unusedItems])
+    #expect(
+      difference.notCompared.map(\.aspect) == [
+        .identities, .scheduling, .reviews, .deletions, .settings, .tagRegistry, .ankiProperties, .unusedItems,
+      ])
   }
 
   @Test("one app's store against its JSON record file: equal; app storage holds notes and media only")

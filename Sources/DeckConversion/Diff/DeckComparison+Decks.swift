@@ -7,7 +7,7 @@ extension DeckComparison {
   /// cards are left out on both sides.
   func deckDifferences() -> DeckDifference.DeckDifferences {
     guard compared.contains(.decks) else { return DeckDifference.DeckDifferences() }
-    let matched = pairedByName(used(old), used(new), id: \.id, name: \.name)
+    let matched = pairedByName(comparedDecks(of: old), comparedDecks(of: new), id: \.id, name: \.name)
     var result = DeckDifference.DeckDifferences(added: matched.added, removed: matched.removed)
     result.renamed = matched.pairs.filter { $0.old.name != $0.new.name }
       .map { DeckDifference.DeckRename(id: $0.new.id, old: $0.old.name, new: $0.new.name) }
@@ -16,7 +16,7 @@ extension DeckComparison {
   }
 
   /// The decks of `collection` this comparison looks at: all, or those that hold a card.
-  private func used(_ collection: DeckCollection) -> [Deck] {
+  func comparedDecks(of collection: DeckCollection) -> [Deck] {
     guard !compared.contains(.unusedItems) else { return collection.decks }
     let usedIDs = Set(collection.cards.map(\.deckID))
     return collection.decks.filter { usedIDs.contains($0.id) }

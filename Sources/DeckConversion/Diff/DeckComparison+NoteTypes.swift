@@ -7,7 +7,7 @@ extension DeckComparison {
   /// both sides.
   func noteTypeDifferences() -> DeckDifference.NoteTypeDifferences {
     guard compared.contains(.noteTypes) else { return DeckDifference.NoteTypeDifferences() }
-    let matched = pairedByName(used(old), used(new), id: \.id, name: \.name)
+    let matched = pairedByName(comparedNoteTypes(of: old), comparedNoteTypes(of: new), id: \.id, name: \.name)
     var result = DeckDifference.NoteTypeDifferences(added: matched.added, removed: matched.removed)
     result.changed = matched.pairs.compactMap { change(from: $0.old, to: $0.new) }.sorted {
       ($0.name, $0.id) < ($1.name, $1.id)
@@ -16,7 +16,7 @@ extension DeckComparison {
   }
 
   /// The note types of `collection` this comparison looks at: all, or those notes use.
-  private func used(_ collection: DeckCollection) -> [NoteType] {
+  func comparedNoteTypes(of collection: DeckCollection) -> [NoteType] {
     guard !compared.contains(.unusedItems) else { return collection.noteTypes }
     let usedIDs = Set(collection.notes.map(\.noteTypeID))
     return collection.noteTypes.filter { usedIDs.contains($0.id) }

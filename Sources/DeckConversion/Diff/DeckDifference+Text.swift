@@ -5,8 +5,8 @@ extension DeckDifference {
   public var text: String { lines.map(TerminalText.escaped).joined(separator: "\n") }
 
   /// The difference as lines of text, grouped by part (notes, note types, decks, tags,
-  /// scheduling, reviews, media, deletion records), a part only when something in it changed, then the parts not
-  /// compared and why. Field texts are shortened excerpts, already made visible; names are
+  /// scheduling, reviews, media, deletion records, settings, the list of tags, Anki's other
+  /// properties), a part only when something in it changed, then the parts not compared and why. Field texts are shortened excerpts, already made visible; names are
   /// exact, so each line is to be escaped with ``TerminalText/escaped(_:)`` before it reaches a
   /// terminal (escaping twice changes nothing).
   ///
@@ -17,6 +17,7 @@ extension DeckDifference {
     if isEmpty { lines.append("No differences.") }
     lines +=
       noteLines + noteTypeLines + deckLines + tagLines + schedulingLines + reviewLines + mediaLines + deletionLines
+      + settingLines + tagRegistryLines + ankiPropertyLines
     return lines + notComparedLines
   }
 
@@ -28,6 +29,8 @@ extension DeckDifference {
       ("notes", counts.notes, "changed"), ("note types", counts.noteTypes, "changed"),
       ("decks", counts.decks, "renamed"), ("tags", counts.tags, nil), ("cards", counts.cards, "changed"),
       ("reviews", counts.reviews, nil), ("media", counts.media, "changed"), ("deletions", counts.deletions, nil),
+      ("settings", counts.settings, "changed"), ("tag list", counts.tagRegistry, "changed"),
+      ("properties", counts.ankiProperties, "changed"),
     ]
     return headerLines
       + rows.map { name, count, changed in
@@ -149,5 +152,39 @@ extension DeckDifference {
 
   private var deletionLines: [String] {
     Self.section("Deletion records", counts.deletions, added: deletions.added, removed: deletions.removed) { $0 }
+  }
+
+  private var settingLines: [String] {
+    Self.propertyLines("Collection settings", counts.settings, settings)
+  }
+
+  private var ankiPropertyLines: [String] {
+    Self.propertyLines("Anki's other properties", counts.ankiProperties, ankiProperties)
+  }
+
+  /// `+ deck 'Spanish': collapsed true`, `~ rollover: 4 → 2`: the owner (when there is one),
+  /// the key and the values as shortened JSON text.
+  private static func propertyLines(_ title: String, _ count: SectionCount, _ part: PropertyDifferences) -> [String] {
+    func name(_ owner: String?, _ key: String) -> String { owner.map { "\($0): \(key)" } ?? key }
+    return section(title, count, added: part.added, removed: part.removed) {
+      "\(name($0.owner, $0.key)) \(DifferenceExcerpt.shortened($0.value))"
+    }
+      + part.changed.map {
+        "  ~ \(name($0.owner, $0.key)): \(DifferenceExcerpt.shortened($0.old)) → \(DifferenceExcerpt.shortened($0.new))"
+      }
+  }
+
+  /// `+ reviewed (usn -1)`, `~ parent: usn 5 → -1, collapsed true → false`.
+  private var tagRegistryLines: [String] {
+    Self.section("List of tags", counts.tagRegistry, added: tagRegistry.added, removed: tagRegistry.removed) {
+      "\($0.name) (usn \($0.usn)\($0.collapsed.map { $0 ? ", collapsed" : ", expanded" } ?? ""))"
+    }
+      + tagRegistry.changed.map { change in
+        let parts = [
+          change.usn.map { "usn \($0.old) → \($0.new)" },
+          change.collapsed.map { "collapsed \($0.old) → \($0.new)" },
+        ].compactMap { $0 }
+        return "  ~ \(change.name): \(parts.joined(separator: ", "))"
+      }
   }
 }

@@ -2,7 +2,9 @@ import DeckCore
 
 /// What changed from one deck to another, in any two formats: notes (matched by GUID) added,
 /// removed and changed field by field, note types, decks, tags, the scheduling of cards, the
-/// review log and media files, each compared only when both decks' formats can hold it.
+/// review log, media files, deletion records, the collection's settings and list of tags, and
+/// what Anki keeps of decks and note types besides, each compared only when both decks' formats
+/// can hold it.
 ///
 /// ```swift
 /// let loader = DeckLoader()
@@ -71,6 +73,14 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   public var media: MediaDifferences
   /// Deletion records added and removed (`note 1700000000000 (usn -1)`).
   public var deletions: ItemDifferences
+  /// The collection's settings added, removed and changed, by key.
+  public var settings: PropertyDifferences
+  /// Tags added to and removed from the collection's list of tags, and tags whose sync state or
+  /// collapse state changed.
+  public var tagRegistry: TagRegistryDifferences
+  /// Anki's other properties of decks, note types, fields and templates (those both sides have)
+  /// added, removed and changed, by owner and key.
+  public var ankiProperties: PropertyDifferences
 
   /// Whether the decks are the same in everything compared.
   public var isEmpty: Bool { counts.isEmpty }
@@ -81,12 +91,13 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
       notes: notes.count, noteTypes: noteTypes.count,
       decks: SectionCount(added: decks.added.count, removed: decks.removed.count, changed: decks.renamed.count),
       tags: tags.count, cards: scheduling.count, reviews: reviews.count, media: media.count,
-      deletions: deletions.count)
+      deletions: deletions.count, settings: settings.count, tagRegistry: tagRegistry.count,
+      ankiProperties: ankiProperties.count)
   }
 
   private enum CodingKeys: String, CodingKey {
     case from, to, notCompared, notes, noteTypes, decks, tags, scheduling, reviews, media, deletions
-    case equal, counts
+    case settings, tagRegistry, ankiProperties, equal, counts
   }
 
   /// Encodes every part, plus `equal` (``isEmpty``) and ``counts``.
@@ -103,6 +114,9 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
     try container.encode(reviews, forKey: .reviews)
     try container.encode(media, forKey: .media)
     try container.encode(deletions, forKey: .deletions)
+    try container.encode(settings, forKey: .settings)
+    try container.encode(tagRegistry, forKey: .tagRegistry)
+    try container.encode(ankiProperties, forKey: .ankiProperties)
     try container.encode(isEmpty, forKey: .equal)
     try container.encode(counts, forKey: .counts)
   }
@@ -142,10 +156,17 @@ extension DeckDifference {
     public var media: SectionCount
     /// Deletion records.
     public var deletions: SectionCount
+    /// The collection's settings.
+    public var settings: SectionCount
+    /// The collection's list of tags.
+    public var tagRegistry: SectionCount
+    /// Anki's other properties of decks and note types.
+    public var ankiProperties: SectionCount
 
     /// Whether every part is unchanged.
     public var isEmpty: Bool {
-      [notes, noteTypes, decks, tags, cards, reviews, media, deletions].allSatisfy(\.isEmpty)
+      [notes, noteTypes, decks, tags, cards, reviews, media, deletions, settings, tagRegistry, ankiProperties]
+        .allSatisfy(\.isEmpty)
     }
   }
 }
@@ -366,4 +387,57 @@ extension DeckDifference {
   /// Media files added, removed and changed, matched by name (in Unicode NFC, as Anki keeps
   /// names); a changed file has other bytes, the `from` file as `old`, the `to` file as `new`.
   public typealias MediaDifferences = AddedRemovedChanged<MediaEntry, Change<MediaEntry>>
+
+  /// A collection setting, or a property of a deck, note type, field or template, with its
+  /// value.
+  public struct PropertyEntry: Sendable, Equatable, Codable {
+    /// What the property belongs to: `deck 'Spanish'`, `note type 'Basic'`,
+    /// `note type 'Basic', field 'Front'`, `note type 'Basic', template 'Card 1'` (named as in
+    /// the `to` deck when both have it); nil for a collection setting.
+    public var owner: String?
+    /// The key (`rollover`, `collapsed`).
+    public var key: String
+    /// The value as compact JSON text.
+    public var value: String
+  }
+
+  /// A setting or property both sides have with values that differ (values that mean the same
+  /// to Anki, such as an object's members in another order, do not differ).
+  public struct PropertyChange: Sendable, Equatable, Codable {
+    /// What the property belongs to, as in ``PropertyEntry/owner``; nil for a setting.
+    public var owner: String?
+    /// The key.
+    public var key: String
+    /// The value in the `from` deck, as compact JSON text.
+    public var old: String
+    /// The value in the `to` deck.
+    public var new: String
+  }
+
+  /// Settings or properties added, removed and changed, sorted by owner and key.
+  public typealias PropertyDifferences = AddedRemovedChanged<PropertyEntry, PropertyChange>
+
+  /// A tag of the collection's list of tags.
+  public struct RegisteredTagEntry: Sendable, Equatable, Codable {
+    /// The tag.
+    public var name: String
+    /// Its update sequence number (-1 while it waits to be synced).
+    public var usn: Int64
+    /// Whether it is collapsed in the browser, when its collection says.
+    public var collapsed: Bool?
+  }
+
+  /// A tag both lists have whose state changed.
+  public struct RegisteredTagChange: Sendable, Equatable, Codable {
+    /// The tag.
+    public var name: String
+    /// Its update sequence number before and after, when it changed.
+    public var usn: Change<Int64>?
+    /// Whether it is collapsed, before and after, when it changed (compared only when both
+    /// collections say; a schema-11 collection does not).
+    public var collapsed: Change<Bool>?
+  }
+
+  /// Tags added to, removed from and changed in the collection's list of tags, sorted by name.
+  public typealias TagRegistryDifferences = AddedRemovedChanged<RegisteredTagEntry, RegisteredTagChange>
 }

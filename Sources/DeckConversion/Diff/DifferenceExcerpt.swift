@@ -9,8 +9,14 @@ enum DifferenceExcerpt {
 
   /// `text` made visible, shortened and in double quotes.
   static func quoted(_ text: String) -> String {
+    "\"\(shortened(text))\""
+  }
+
+  /// `text` made visible and shortened, without quotes (for JSON text, which quotes its own
+  /// strings).
+  static func shortened(_ text: String) -> String {
     let visible = TerminalText.escaped(text)
-    guard visible.count > maximumLength else { return "\"\(visible)\"" }
-    return "\"\(visible.prefix(maximumLength - 1))…\""
+    guard visible.count > maximumLength else { return visible }
+    return "\(visible.prefix(maximumLength - 1))…"
   }
 }

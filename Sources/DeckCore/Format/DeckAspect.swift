@@ -30,6 +30,15 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
   /// Deletion records (Anki's `graves`: notes, cards and decks deleted since the collection
   /// last synced).
   case deletions
+  /// The collection's own settings (``DeckCollection/settings``: Anki's `config` table, or the
+  /// `col` row's `conf` in schema 11), which only collection packages and the JSON deck hold.
+  case settings
+  /// The collection's list of tags (``DeckCollection/tagRegistry``), with each tag's sync state
+  /// and, where both sides say, whether it is collapsed.
+  case tagRegistry
+  /// What Anki keeps of decks, note types, fields and templates beyond the model's own
+  /// properties (``Deck/ankiProperties``: collapse state, the day's study counts, sync state, …).
+  case ankiProperties
   /// Note types and media files no note uses, and decks no card uses (a deck package leaves
   /// the first out, as Anki's deck export does, and holds Anki's empty `Default` deck).
   case unusedItems
@@ -47,6 +56,9 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
     case .reviews: "review log"
     case .media: "media"
     case .deletions: "deletion records"
+    case .settings: "collection settings"
+    case .tagRegistry: "the collection's list of tags"
+    case .ankiProperties: "Anki's other properties of decks and note types"
     case .unusedItems: "note types, media and decks nothing uses"
     }
   }

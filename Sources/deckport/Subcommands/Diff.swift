@@ -22,17 +22,25 @@ extension Deckport {
         whose scheduling changed (type, queue, due, interval, ease, reps, lapses); review log \
         entries added and removed (by id); media files added, removed and changed (by the \
         SHA-1 of their bytes); deletion records (notes, cards and decks deleted since the \
-        collection last synced) added and removed. A + marks what only B has, - what only A has, ~ what changed.
+        collection last synced) added and removed; the collection's settings (by key) and its \
+        list of tags (by name, with each tag's sync state and, where both say, whether it is \
+        collapsed) added, removed and changed; and what Anki keeps of decks, note types, fields \
+        and templates besides (collapse state, the day's counts, sync state, keys deckport does \
+        not model), by owner and key. Settings and properties are JSON values compared by \
+        meaning (an object's members in any order, 1 and 1.0 the same). A + marks what only B \
+        has, - what only A has, ~ what changed.
 
         A part one of the formats cannot hold is not compared, and the output says so, as in \
         "scheduling: not compared (csv holds none)": a CSV file is never shown as a deck whose \
         scheduling was removed. A deck package (.apkg) holds only the note types and media its \
-        notes use, so against a collection the others are not compared.
+        notes use, and no settings or list of tags, so against a collection those are not \
+        compared.
 
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
         from and to (name, format), equal, counts, notCompared (aspect, formats, explanation) \
-        and notes, noteTypes, decks, tags, scheduling, reviews, media and deletions (each with added, \
-        removed and changed lists; renamed for decks); with --stat --json, only from, to, \
+        and notes, noteTypes, decks, tags, scheduling, reviews, media, deletions, settings, \
+        tagRegistry and ankiProperties (each with added, removed and changed lists; renamed \
+        for decks); with --stat --json, only from, to, \
         equal, counts and notCompared. For example: deckport diff \
         fixtures/anki/legacy.colpkg fixtures/anki/latest.colpkg --stat.
 
