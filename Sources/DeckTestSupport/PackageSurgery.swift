@@ -37,20 +37,35 @@ public enum PackageSurgery {
     try writer.close()
   }
 
-  /// Writes to `destination` a copy of the legacy package at `source` whose collection
-  /// (`collection.anki21`, or `collection.anki2` in a package of the first generation) had `sql`
-  /// run on it (to plant impossible values or hostile names in a real collection).
+  /// Writes to `destination` a copy of the package at `source` whose collection
+  /// (`collection.anki21b` of the latest layout, zstd-compressed again; else `collection.anki21`,
+  /// or `collection.anki2` in a package of the first generation) had `sql` run on it (to plant
+  /// impossible values or hostile names, or a value no fixture has, in a real collection).
   public static func copy(_ source: String, to destination: String, runningOnCollection sql: String) throws {
     let scratch = try TemporaryDirectory()
+    let location = DeckCore.SourceLocation(file: source)
+    let latest = try? member("collection.anki21b", of: source)
     let (name, collection) =
-      try (try? ("collection.anki21", member("collection.anki21", of: source)))
+      try latest.map { ("collection.anki21b", try Zstd.decompress($0, limit: 1 << 30, location: location)) }
+      ?? (try? ("collection.anki21", member("collection.anki21", of: source)))
       ?? ("collection.anki2", member("collection.anki2", of: source))
     let databasePath = scratch.path(for: name)
     try collection.write(to: URL(fileURLWithPath: databasePath))
-    let database = try SQLiteDatabase(
-      path: databasePath, readOnly: false, location: DeckCore.SourceLocation(file: databasePath))
-    try database.execute(sql)
-    let bytes = try Data(contentsOf: URL(fileURLWithPath: databasePath))
+    do {
+      // Closed at the end of the block, so that a collection in WAL mode (Anki's schema 18) has
+      // the change in its main file.
+      let database = try SQLiteDatabase(
+        path: databasePath, readOnly: false, location: DeckCore.SourceLocation(file: databasePath))
+      try database.execute(sql)
+    }
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: databasePath))
+    if latest != nil {
+      let compressor = ZstdCompressor(level: 3)
+      var frame = Data()
+      try bytes.withUnsafeBytes { try compressor.compress($0) { frame.append(contentsOf: $0) } }
+      try compressor.finish { frame.append(contentsOf: $0) }
+      bytes = frame
+    }
     try copy(source, to: destination, applying: Change(replace: [name: bytes]))
   }
 

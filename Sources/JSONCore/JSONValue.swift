@@ -100,6 +100,14 @@ package indirect enum JSONValue: Sendable, Equatable {
     }
   }
 
+  /// Number text as an integer when it is one that fits, else as a finite double; nil when it
+  /// is neither.
+  private static func parsedNumber(_ text: String) -> JSONValue? {
+    if let whole = Int64(text) { return .integer(whole) }
+    guard let number = Double(text), number.isFinite else { return nil }
+    return .double(number)
+  }
+
   /// Whether this is `null`.
   package var isNull: Bool {
     if case .null = self { return true }
@@ -107,8 +115,9 @@ package indirect enum JSONValue: Sendable, Equatable {
   }
 
   /// Whether two values mean the same to a reader that looks members up by key, as Anki's
-  /// does: objects by the last value of each key, in any order; numbers by value (`1` and `1.0`
-  /// are the same; number text is compared as text). ``==`` is the stricter comparison.
+  /// does: objects by the last value of each key, in any order; numbers by value (`1`, `1.0` and
+  /// the number text `1.0` are the same; an integer equals a double only when the double holds
+  /// it exactly). ``==`` is the stricter comparison.
   package func isEquivalent(to other: JSONValue) -> Bool {
     switch (self, other) {
     case (.array(let a), .array(let b)):
@@ -122,6 +131,10 @@ package indirect enum JSONValue: Sendable, Equatable {
         && left.allSatisfy { key, value in right[key].map { value.isEquivalent(to: $0) } ?? false }
     case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)):
       return Double(exactly: a) == b
+    case (.number(let text), .integer), (.number(let text), .double):
+      return JSONValue.parsedNumber(text)?.isEquivalent(to: other) ?? false
+    case (.integer, .number), (.double, .number):
+      return other.isEquivalent(to: self)
     default:
       return self == other
     }

@@ -100,14 +100,21 @@ struct AnkiPropertiesTests {
   /// The `decks` JSON of the schema-11 collection in the `.anki21` package at `path`, read with
   /// SQLite and `JSONSerialization` (not deckport's reader), by deck name.
   static func writtenDecks(at path: String) throws -> [String: [String: Any]] {
+    try writtenObjects("decks", at: path)
+  }
+
+  /// The objects of the JSON column `column` (`decks`, `dconf`) of the `col` row of the
+  /// schema-11 collection in the `.anki21` package at `path`, read with SQLite and
+  /// `JSONSerialization` (not deckport's reader), by name.
+  static func writtenObjects(_ column: String, at path: String) throws -> [String: [String: Any]] {
     let scratch = try TemporaryDirectory()
     let database = scratch.path(for: "collection.anki21")
     try PackageSurgery.member("collection.anki21", of: path).write(to: URL(fileURLWithPath: database))
     let connection = try SQLiteDatabase(path: database, readOnly: true, location: SourceLocation(file: database))
-    let statement = try connection.prepare("SELECT decks FROM col")
+    let statement = try connection.prepare("SELECT \(column) FROM col")
     #expect(try statement.step())
-    let decks = try JSONSerialization.jsonObject(with: Data(statement.text(0).utf8)) as? [String: [String: Any]]
-    return Dictionary(uniqueKeysWithValues: (decks ?? [:]).values.map { ($0["name"] as? String ?? "", $0) })
+    let objects = try JSONSerialization.jsonObject(with: Data(statement.text(0).utf8)) as? [String: [String: Any]]
+    return Dictionary(uniqueKeysWithValues: (objects ?? [:]).values.map { ($0["name"] as? String ?? "", $0) })
   }
 
   @Test(

@@ -17,7 +17,8 @@ struct AnkiPropertiesJSONTests {
   }
 
   static func properties(_ collection: DeckCollection) -> [[AnkiProperty]] {
-    collection.decks.map(\.ankiProperties) + collection.noteTypes.map(\.ankiProperties)
+    collection.decks.map(\.ankiProperties) + collection.deckOptions.map(\.ankiProperties)
+      + collection.noteTypes.map(\.ankiProperties)
       + collection.noteTypes.flatMap { $0.fields.map(\.ankiProperties) + $0.templates.map(\.ankiProperties) }
   }
 
@@ -25,6 +26,7 @@ struct AnkiPropertiesJSONTests {
   func roundTrip() throws {
     var collection = try Self.collection()
     collection.noteTypes[0].templates[0].ankiProperties = [AnkiProperty(key: "later", jsonText: #"{"x":[1,2.0]}"#)]
+    collection.deckOptions[0].ankiProperties = [AnkiProperty(key: "usn", jsonText: "-1")]
     #expect(Self.properties(collection).contains { !$0.isEmpty })
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "deck.json")
@@ -32,10 +34,14 @@ struct AnkiPropertiesJSONTests {
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(text.contains(#""activeTags": "[\"c-lang\"]","#))
     #expect(text.contains(#""later": "{\"x\":[1,2.0]}""#))
+    let document = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    let groups = document?["deckOptions"] as? [[String: Any]]
+    #expect(groups?.first?["ankiProperties"] as? [String: String] == ["usn": "-1"])
     let back = try DeckJSONReader().read(path: path).collection
     #expect(Self.properties(back) == Self.properties(collection))
     #expect(back.decks == collection.decks)
     #expect(back.noteTypes == collection.noteTypes)
+    #expect(back.deckOptions == collection.deckOptions)
   }
 
   @Test("a deck without properties has no ankiProperties member")
@@ -64,7 +70,8 @@ struct AnkiPropertiesJSONTests {
 
   @Test("a json-dir folder keeps them")
   func directory() throws {
-    let collection = try Self.collection()
+    var collection = try Self.collection()
+    collection.deckOptions[0].ankiProperties = [AnkiProperty(key: "usn", jsonText: "-1")]
     let scratch = try TemporaryDirectory()
     let folder = try JSONDirectoryTests.write(collection, scratch, "deck")
     let back = try DeckJSONDirectoryReader().read(path: folder).collection

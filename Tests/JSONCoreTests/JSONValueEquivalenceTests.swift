@@ -19,6 +19,17 @@ struct JSONValueEquivalenceTests {
     #expect(try value(pair.1).isEquivalent(to: value(pair.0)))
   }
 
+  @Test("number text (as a writer keeps a float's shortest text) against parsed numbers")
+  func numberText() throws {
+    #expect(JSONValue.number("0.9").isEquivalent(to: try value("0.9")))
+    #expect(try value("0.90").isEquivalent(to: .number("0.9")))
+    #expect(JSONValue.number("2").isEquivalent(to: .integer(2)))
+    #expect(JSONValue.number("2.0").isEquivalent(to: .integer(2)))
+    #expect(!JSONValue.number("0.9").isEquivalent(to: .double(0.8999999761581421)))
+    #expect(!JSONValue.number("1e400").isEquivalent(to: .double(.infinity)))
+    #expect(JSONValue.number("1e400").isEquivalent(to: .number("1e400")))
+  }
+
   @Test(
     "not equivalent",
     arguments: [

@@ -1,18 +1,20 @@
 """`deckport diff` reports exactly what the real Anki backend changed in a collection's
-settings, its list of tags, and what Anki keeps of decks and note types besides what the model
-has properties for (collapse state, the day's counts, sync state, keys Anki does not know).
+settings, its list of tags, its deck option groups, and what Anki keeps of decks and note types
+besides what the model has properties for (collapse state, the day's counts, sync state, keys
+Anki does not know).
 
 `fixtures/anki/latest.colpkg` is restored into a collection, as Anki's GUI restores a backup.
 Through the backend's Collection API, a setting is changed, one added and one removed; a deck
 is expanded in the deck list and the browser; a card is answered (the day's counts change); the
 `Basic` note type, its first field and its first template get a key Anki does not know (Anki
 keeps such keys); a tag is expanded in the browser, another marked as synced at usn 7, and a tag
-is registered by a note that is then removed. The collection is exported with Anki's own
+is registered by a note that is then removed; the `Default` option group gets other daily
+limits, learning steps and desired retention, and a new group `Fast` is given to one deck. The collection is exported with Anki's own
 exporter, in the latest and in the legacy layout.
 
 What `deckport diff backup.colpkg edited.colpkg` must report is read from the backend before
 and after the edits (`col.all_config()`, the `tags` table, `col.decks.all()`,
-`col.models.all()`), values compared as Python compares parsed JSON (members in any order), so
+`col.decks.all_config()`, `col.models.all()`), values compared as Python compares parsed JSON (members in any order), so
 the expectation does not come from deckport. The keys deckport models itself (a deck's name,
 a note type's templates, …) are compared by the other parts of a difference and are left out
 here; they are listed below as Anki's schema-11 keys.
@@ -58,6 +60,7 @@ def snapshot(col: Collection) -> dict:
         "settings": col.all_config(),
         "tags": {tag: (usn, bool(collapsed)) for tag, usn, collapsed in col.db.all("select tag, usn, collapsed from tags")},
         "decks": {deck["id"]: deck for deck in col.decks.all()},
+        "deckOptions": {config["id"]: config for config in col.decks.all_config()},
         "noteTypes": {note_type["id"]: note_type for note_type in col.models.all()},
     })
 
@@ -92,6 +95,18 @@ def edited(tmp_path_factory):
         note.tags = ["registered-only"]
         col.add_note(note, deck["id"])
         col.remove_notes([note.id])
+
+        default = col.decks.get_config(1)
+        assert default["new"]["perDay"] != 33 and default["rev"]["perDay"] != 150
+        default["new"]["perDay"] = 33
+        default["new"]["delays"] = [2.0, 15.0]
+        default["rev"]["perDay"] = 150
+        default["desiredRetention"] = 0.85
+        col.decks.update_config(default)
+        fast = col.decks.add_config_returning_id("Fast")
+        verbs = col.decks.by_name("Languages::French::Verbs")
+        verbs["conf"] = fast
+        col.decks.save(verbs)
 
         new_card = col.find_cards("is:new")[0]
         states = col._backend.get_scheduling_states(new_card)
@@ -178,6 +193,17 @@ def expected_properties(before: dict, after: dict) -> dict[tuple, tuple]:
     return expected
 
 
+def flattened(config: dict, prefix: str = "") -> dict:
+    """An option group's members by path (`new.perDay`), into its sub-objects."""
+    members = {}
+    for key, value in config.items():
+        if isinstance(value, dict):
+            members.update(flattened(value, prefix + key + "."))
+        else:
+            members[prefix + key] = value
+    return members
+
+
 def test_the_edits_are_what_was_done(edited):
     """The backend's snapshots show each edit, so the checks below test something."""
     before, after = edited["before"], edited["after"]
@@ -191,6 +217,39 @@ def test_the_edits_are_what_was_done(edited):
     assert ("note type 'Basic', field 'Front'", "deckportProbe") in properties
     assert ("note type 'Basic', template 'Card 1'", "deckportProbe") in properties
     assert any(key in ("newToday", "revToday", "timeToday") for _, key in properties)
+    assert len(after["deckOptions"]) == len(before["deckOptions"]) + 1
+    default = changed_members(flattened(before["deckOptions"][1]), flattened(after["deckOptions"][1]), set())
+    assert {"new.perDay", "new.delays", "rev.perDay", "desiredRetention"} <= set(default)
+
+
+@pytest.mark.parametrize("layout", ["latest", "legacy"])
+def test_deck_option_groups_are_reported_exactly(edited, layout):
+    """Groups by id; settings by path, each value the backend's (the Latest backup's protobuf
+    settings against Anki's own schema-11 `dconf` in the legacy layout, too); decks moved."""
+    report = diff(BACKUP, edited["packages"][layout])["deckOptions"]
+    before, after = edited["before"]["deckOptions"], edited["after"]["deckOptions"]
+    assert [(entry["id"], entry["name"]) for entry in report["added"]] == [
+        (group_id, after[group_id]["name"]) for group_id in sorted(set(after) - set(before))
+    ]
+    assert report["removed"] == []
+    expected = {}
+    for group_id in sorted(set(before) & set(after)):
+        members = changed_members(flattened(before[group_id]), flattened(after[group_id]), {"id", "name", "mod"})
+        if members:
+            expected[group_id] = members
+    got = {change["id"]: change for change in report["changed"]}
+    assert set(got) == set(expected)
+    for group_id, members in expected.items():
+        settings = {setting["key"]: setting for setting in got[group_id]["settings"]}
+        assert set(settings) == set(members), group_id
+        for key, (old, new) in members.items():
+            assert json.loads(settings[key]["old"]) == old and json.loads(settings[key]["new"]) == new, key
+    moved = []
+    for deck_id, deck in sorted(edited["after"]["decks"].items(), key=lambda item: item[1]["name"]):
+        old_deck = edited["before"]["decks"].get(deck_id)
+        if old_deck and not deck["dyn"] and old_deck["conf"] != deck["conf"]:
+            moved.append({"deck": deck["name"], "old": before[old_deck["conf"]]["name"], "new": after[deck["conf"]]["name"]})
+    assert report["decksMoved"] == moved and len(moved) == 1
 
 
 @pytest.mark.parametrize("layout", ["latest", "legacy"])

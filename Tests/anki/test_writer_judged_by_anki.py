@@ -393,6 +393,51 @@ def test_deck_options_survive(package, fmt):
     assert restored_deck_configs(out) == restored_deck_configs(package)
 
 
+def anki_made_collection_package(name: str, edit) -> str:
+    """A collection the backend makes and `edit(col)` changes, exported by the backend as the
+    collection package `name` in the latest layout."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(os.path.join(folder, "source"))
+    try:
+        edit(col)
+        path = os.path.join(folder, name)
+        col.export_collection_package(path, include_media=True, legacy=False)
+    finally:
+        if col.db:
+            col.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def anki_made_option_groups() -> str:
+    """A collection made by the backend whose `Default` option group was changed (so it waits
+    for a sync: usn -1, kept by schema 18 outside the group's protobuf) and which has a second
+    group, given to a deck."""
+
+    def edit(col: Collection) -> None:
+        default = col.decks.get_config(1)
+        default["new"]["perDay"] = 33
+        default["desiredRetention"] = 0.85
+        col.decks.update_config(default)
+        deck = col.decks.get(col.decks.id("Spanish"))
+        deck["conf"] = col.decks.add_config_returning_id("Fast")
+        col.decks.save(deck)
+
+    return anki_made_collection_package("option-groups.colpkg", edit)
+
+
+def test_option_groups_made_by_anki_survive(anki_made_option_groups):
+    """Anki's restore of what deckport writes (both layouts, and through JSON) has the option
+    groups of its restore of the original, every member the same, the sync state included."""
+    expected = restored_deck_configs(anki_made_option_groups)
+    assert [config["usn"] for config in expected if config["id"] == 1] == [-1], expected
+    assert sorted(config["name"] for config in expected) == ["Default", "Fast"]
+    outputs = [convert(anki_made_option_groups, fmt) for fmt in ("colpkg", "colpkg-modern")]
+    outputs.append(convert_through_json(anki_made_option_groups, "colpkg"))
+    for out, _ in outputs:
+        assert restored_deck_configs(out) == expected, os.path.basename(out)
+
+
 class _ZstdBuffer(ctypes.Structure):
     _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t), ("pos", ctypes.c_size_t)]
 
@@ -718,9 +763,8 @@ def test_tag_registry_survives_anki_restore(package):
 def anki_made_tag_registry() -> str:
     """A collection made by the backend whose list of tags holds a parent no note has, a tag
     synced at usn 5 and a tag expanded in the browser, exported as a collection package."""
-    folder = tempfile.mkdtemp(dir=_SCRATCH)
-    col = fresh_collection(os.path.join(folder, "source"))
-    try:
+
+    def edit(col: Collection) -> None:
         note = col.new_note(col.models.by_name("Basic"))
         note["Front"] = "q"
         note.tags = ["parent::child", "synced", "open"]
@@ -728,12 +772,8 @@ def anki_made_tag_registry() -> str:
         col.tags.set_collapsed("parent", True)
         col.tags.set_collapsed("open", False)
         col.db.execute("update tags set usn = 5 where tag = 'synced'")
-        path = os.path.join(folder, "tags.colpkg")
-        col.export_collection_package(path, include_media=True, legacy=False)
-    finally:
-        if col.db:
-            col.close()
-    return path
+
+    return anki_made_collection_package("tags.colpkg", edit)
 
 
 def test_tag_registry_made_by_anki_survives(anki_made_tag_registry):

@@ -87,6 +87,7 @@ struct DeckDifferenceTests {
       difference.notCompared.map(\.explanation) == [
         "field names of note types: not compared (tsv holds only those of Anki's stock note types)",
         "card templates and styling: not compared (tsv holds none)",
+        "deck option groups: not compared (tsv holds none)",
         "deck and note type ids: not compared (tsv holds none)",
         "scheduling: not compared (tsv holds none)",
         "review log: not compared (tsv holds none)",

@@ -277,10 +277,11 @@ struct CollectionReader {
   }
 
   private func readDeckOptionsTable() throws -> [DeckOptions] {
-    try readRows("deck_config", "SELECT id, name, mtime_secs, config FROM deck_config ORDER BY id") { rows in
+    try readRows("deck_config", "SELECT id, name, mtime_secs, config, usn FROM deck_config ORDER BY id") { rows in
       DeckOptions(
         id: rows.int64(0), name: rows.text(1), modificationTime: rows.int64(2),
-        settings: .anki18Protobuf(rows.blob(3)))
+        settings: .anki18Protobuf(rows.blob(3)),
+        ankiProperties: Schema11Properties.properties([("usn", .int(rows.int64(4)))], of: .optionGroup))
     }
   }
 

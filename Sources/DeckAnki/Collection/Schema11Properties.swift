@@ -1,7 +1,7 @@
 import DeckCore
 import JSONCore
 
-/// The members of Anki's schema-11 decks, note types, fields and templates that the model keeps
+/// The members of Anki's schema-11 decks, note types, fields, templates and option groups that the model keeps
 /// as ``AnkiProperty`` values rather than as properties of its own, in one place for the reader
 /// and the writer:
 ///
@@ -18,6 +18,7 @@ enum Schema11Properties {
     case noteType
     case field
     case template
+    case optionGroup
   }
 
   /// What a deck of `kind` is.
@@ -43,6 +44,8 @@ enum Schema11Properties {
         "excludeFromSearch", "id", "tag", "preventDeletion",
       ]
     case .template: ["name", "ord", "qfmt", "afmt", "bqfmt", "bafmt", "did", "bfont", "bsize", "id"]
+    // A property may replace one of a group's settings, but not a whole sub-object of them.
+    case .optionGroup: ["id", "name", "mod", "new", "rev", "lapse"]
     }
   }
 
@@ -91,6 +94,7 @@ enum Schema11Properties {
     case .normalDeck: deckCommonDefaults + normalDeckDefaults
     case .filteredDeck: deckCommonDefaults + filteredDeckDefaults
     case .noteType: noteTypeDefaults
+    case .optionGroup: [("usn", .int(0))]
     case .field, .template: []
     }
   }
@@ -104,7 +108,7 @@ enum Schema11Properties {
     switch owner {
     case .normalDeck: return common
     case .filteredDeck: return common + [("previewAgainSecs", .int(0)), ("previewHardSecs", .int(0))]
-    case .noteType, .field, .template: return []
+    case .noteType, .field, .template, .optionGroup: return []
     }
   }
 

@@ -112,7 +112,8 @@ enum DeckOptionsConversion {
 
   // MARK: - Entry points
 
-  /// The `dconf` entry for `options`, and what could not be carried over.
+  /// The `dconf` entry for `options`, its ``DeckOptions/ankiProperties`` laid over it, and what
+  /// could not be carried over.
   ///
   /// - Throws: ``DeckError/Kind/corrupt`` at `location` when the stored settings are not a JSON
   ///   object or not a valid protobuf message.
@@ -120,6 +121,7 @@ enum DeckOptionsConversion {
     -> (json: JSONValue, warnings: [Diagnostic])
   {
     let itemLocation = location.item(label(options))
+    var entry: (json: JSONValue, warnings: [Diagnostic])
     switch options.settings {
     case .anki18Protobuf(let blob):
       var warnings: [Diagnostic] = []
@@ -127,10 +129,14 @@ enum DeckOptionsConversion {
       let json = schema11JSON(
         settings, id: options.id, name: options.name, modificationTime: options.modificationTime,
         options: options, location: itemLocation, warnings: &warnings)
-      return (json, warnings)
+      entry = (json, warnings)
     case .anki11JSON(let text):
-      return try legacyEntry(text, options: options, location: itemLocation)
+      entry = try legacyEntry(text, options: options, location: itemLocation)
     }
+    if !options.ankiProperties.isEmpty, let members = entry.json.members {
+      entry.json = Schema11Properties.object(members, with: options.ankiProperties, of: .optionGroup)
+    }
+    return entry
   }
 
   /// Anki's default option group ("Default", id 1 unless given), as a new collection has it.

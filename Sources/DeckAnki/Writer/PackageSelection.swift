@@ -145,6 +145,11 @@ enum PackageSelection {
           template.ankiProperties, of: .template, "\(label), template '\(template.name)'")
       }
     }
+    for index in result.deckOptions.indices where !result.deckOptions[index].ankiProperties.isEmpty {
+      let options = result.deckOptions[index]
+      result.deckOptions[index].ankiProperties = writable(
+        options.ankiProperties, of: .optionGroup, DeckOptionsConversion.label(options))
+    }
     return result
   }
 

@@ -6,7 +6,8 @@ extension DeckDifference {
   /// ``notCompared``. `fromName` and `toName` name the decks in the report (their files).
   ///
   /// Notes are matched by GUID, cards by their note's GUID and template position, reviews by id,
-  /// deletion records by kind, id and update sequence number, settings and properties by key
+  /// deletion records by kind, id and update sequence number, option groups by id, then name
+  /// (their settings as Anki's schema-11 `dconf` entry has them), settings and properties by key
   /// (their values by meaning: an object's members in any order), tags of the list by name,
   /// media files by name (in NFC), note types and decks by id, then by name (by name alone when
   /// a format holds no ids). Media files are compared by the SHA-1 of their bytes, read one
@@ -38,6 +39,7 @@ extension DeckDifference {
     tags = comparison.tagDifferences()
     noteTypes = comparison.noteTypeDifferences()
     decks = comparison.deckDifferences()
+    deckOptions = comparison.deckOptionDifferences()
     scheduling = comparison.schedulingDifferences()
     reviews = comparison.reviewDifferences()
     media = try comparison.mediaDifferences()

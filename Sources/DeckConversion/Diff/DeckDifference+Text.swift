@@ -4,7 +4,7 @@ extension DeckDifference {
   /// The difference as readable text (``lines``), safe to print on a terminal.
   public var text: String { lines.map(TerminalText.escaped).joined(separator: "\n") }
 
-  /// The difference as lines of text, grouped by part (notes, note types, decks, tags,
+  /// The difference as lines of text, grouped by part (notes, note types, decks, option groups, tags,
   /// scheduling, reviews, media, deletion records, settings, the list of tags, Anki's other
   /// properties), a part only when something in it changed, then the parts not compared and why. Field texts are shortened excerpts, already made visible; names are
   /// exact, so each line is to be escaped with ``TerminalText/escaped(_:)`` before it reaches a
@@ -16,7 +16,8 @@ extension DeckDifference {
     var lines = headerLines
     if isEmpty { lines.append("No differences.") }
     lines +=
-      noteLines + noteTypeLines + deckLines + tagLines + schedulingLines + reviewLines + mediaLines + deletionLines
+      noteLines + noteTypeLines + deckLines + deckOptionLines + tagLines + schedulingLines + reviewLines + mediaLines
+      + deletionLines
       + settingLines + tagRegistryLines + ankiPropertyLines
     return lines + notComparedLines
   }
@@ -27,7 +28,8 @@ extension DeckDifference {
     let counts = counts
     let rows: [(String, SectionCount, String?)] = [
       ("notes", counts.notes, "changed"), ("note types", counts.noteTypes, "changed"),
-      ("decks", counts.decks, "renamed"), ("tags", counts.tags, nil), ("cards", counts.cards, "changed"),
+      ("decks", counts.decks, "renamed"), ("options", counts.deckOptions, "changed"), ("tags", counts.tags, nil),
+      ("cards", counts.cards, "changed"),
       ("reviews", counts.reviews, nil), ("media", counts.media, "changed"), ("deletions", counts.deletions, nil),
       ("settings", counts.settings, "changed"), ("tag list", counts.tagRegistry, "changed"),
       ("properties", counts.ankiProperties, "changed"),
@@ -113,6 +115,24 @@ extension DeckDifference {
   private var deckLines: [String] {
     Self.section("Decks", counts.decks, added: decks.added, removed: decks.removed, changed: "renamed", \.name)
       + decks.renamed.map { "  ~ \($0.old) → \($0.new)" }
+  }
+
+  /// `+ Fast (id 1700000000000)`; `~ Default` and a line per setting (`new.perDay: 20 → 30`);
+  /// `~ deck 'Spanish': Default → Fast`.
+  private var deckOptionLines: [String] {
+    var lines = Self.section(
+      "Deck option groups", counts.deckOptions, added: deckOptions.added, removed: deckOptions.removed
+    ) { "\($0.name) (id \($0.id))" }
+    for change in deckOptions.changed {
+      lines.append("  ~ \(change.name)")
+      if let rename = change.rename { lines.append("      renamed: \(rename.old) → \(rename.new)") }
+      lines += change.settings.map {
+        let old = $0.old.map(DifferenceExcerpt.shortened) ?? "(none)"
+        let new = $0.new.map(DifferenceExcerpt.shortened) ?? "(none)"
+        return "      \($0.key): \(old) → \(new)"
+      }
+    }
+    return lines + deckOptions.decksMoved.map { "  ~ deck '\($0.deck)': \($0.old) → \($0.new)" }
   }
 
   private var tagLines: [String] {

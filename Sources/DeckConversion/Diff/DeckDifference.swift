@@ -1,8 +1,8 @@
 import DeckCore
 
 /// What changed from one deck to another, in any two formats: notes (matched by GUID) added,
-/// removed and changed field by field, note types, decks, tags, the scheduling of cards, the
-/// review log, media files, deletion records, the collection's settings and list of tags, and
+/// removed and changed field by field, note types, decks and their option groups, tags, the
+/// scheduling of cards, the review log, media files, deletion records, the collection's settings and list of tags, and
 /// what Anki keeps of decks and note types besides, each compared only when both decks' formats
 /// can hold it.
 ///
@@ -63,6 +63,8 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   public var noteTypes: NoteTypeDifferences
   /// Decks added, removed and renamed.
   public var decks: DeckDifferences
+  /// Deck option groups added, removed and changed, and decks that use another group.
+  public var deckOptions: DeckOptionsDifferences
   /// Tags that no note of `from` has and some note of `to` has (added), and the other way round.
   public var tags: ItemDifferences
   /// Cards whose scheduling changed, and cards added to or removed from notes both decks have.
@@ -90,13 +92,14 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
     Counts(
       notes: notes.count, noteTypes: noteTypes.count,
       decks: SectionCount(added: decks.added.count, removed: decks.removed.count, changed: decks.renamed.count),
+      deckOptions: deckOptions.count,
       tags: tags.count, cards: scheduling.count, reviews: reviews.count, media: media.count,
       deletions: deletions.count, settings: settings.count, tagRegistry: tagRegistry.count,
       ankiProperties: ankiProperties.count)
   }
 
   private enum CodingKeys: String, CodingKey {
-    case from, to, notCompared, notes, noteTypes, decks, tags, scheduling, reviews, media, deletions
+    case from, to, notCompared, notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions
     case settings, tagRegistry, ankiProperties, equal, counts
   }
 
@@ -109,6 +112,7 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
     try container.encode(notes, forKey: .notes)
     try container.encode(noteTypes, forKey: .noteTypes)
     try container.encode(decks, forKey: .decks)
+    try container.encode(deckOptions, forKey: .deckOptions)
     try container.encode(tags, forKey: .tags)
     try container.encode(scheduling, forKey: .scheduling)
     try container.encode(reviews, forKey: .reviews)
@@ -146,6 +150,8 @@ extension DeckDifference {
     public var noteTypes: SectionCount
     /// Decks (`changed` counts renames).
     public var decks: SectionCount
+    /// Deck option groups (`changed` counts the groups changed and the decks moved to another).
+    public var deckOptions: SectionCount
     /// Tags over all notes.
     public var tags: SectionCount
     /// Cards of notes both decks have.
@@ -165,8 +171,11 @@ extension DeckDifference {
 
     /// Whether every part is unchanged.
     public var isEmpty: Bool {
-      [notes, noteTypes, decks, tags, cards, reviews, media, deletions, settings, tagRegistry, ankiProperties]
-        .allSatisfy(\.isEmpty)
+      [
+        notes, noteTypes, decks, deckOptions, tags, cards, reviews, media, deletions, settings, tagRegistry,
+        ankiProperties,
+      ]
+      .allSatisfy(\.isEmpty)
     }
   }
 }
@@ -323,6 +332,57 @@ extension DeckDifference {
     public var removed: [NamedEntry] = []
     /// Decks both have under another name.
     public var renamed: [DeckRename] = []
+  }
+
+  /// A setting of an option group that differs: its key (a member of `new`, `rev` or `lapse` by
+  /// its path, `new.perDay`) and its values as compact JSON text, nil on a side without it.
+  public struct SettingChange: Sendable, Equatable, Codable {
+    /// The key, or the path of a member of a sub-object (`new.delays`).
+    public var key: String
+    /// The value in the `from` deck, or nil when it has none.
+    public var old: String?
+    /// The value in the `to` deck, or nil when it has none.
+    public var new: String?
+  }
+
+  /// An option group both sides have (same id, or same name) that differs.
+  public struct DeckOptionsChange: Sendable, Equatable, Codable {
+    /// Its id in the `to` deck.
+    public var id: Int64
+    /// Its name in the `to` deck.
+    public var name: String
+    /// The name before and after, when it was renamed.
+    public var rename: Change<String>?
+    /// The settings that differ (as Anki's schema-11 `dconf` entry has them, values compared by
+    /// meaning), sorted by key.
+    public var settings: [SettingChange]
+  }
+
+  /// A deck both sides have that uses another option group.
+  public struct DeckOptionsMove: Sendable, Equatable, Codable {
+    /// The deck's name in the `to` deck.
+    public var deck: String
+    /// The name of the group it used in the `from` deck.
+    public var old: String
+    /// The name of the group it uses in the `to` deck.
+    public var new: String
+  }
+
+  /// Option groups added, removed and changed, and decks that use another group.
+  public struct DeckOptionsDifferences: Sendable, Equatable, Codable {
+    /// Groups only the `to` side has.
+    public var added: [NamedEntry] = []
+    /// Groups only the `from` side has.
+    public var removed: [NamedEntry] = []
+    /// Groups both sides have that differ, sorted by name.
+    public var changed: [DeckOptionsChange] = []
+    /// Decks that use another group, sorted by deck name.
+    public var decksMoved: [DeckOptionsMove] = []
+
+    /// How many were added and removed; `changed` counts the groups changed and the decks moved.
+    public var count: SectionCount {
+      SectionCount(added: added.count, removed: removed.count, changed: changed.count + decksMoved.count)
+    }
   }
 
   /// A card by its note's GUID and its template's position.

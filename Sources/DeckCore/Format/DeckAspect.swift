@@ -17,6 +17,9 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
   case templates
   /// The decks.
   case decks
+  /// Deck option groups (presets: daily limits, learning steps, FSRS), and which group each
+  /// deck uses.
+  case deckOptions
   /// Deck and note type ids; without them decks and note types are matched by name only, so a
   /// rename shows as one removed and one added.
   case identities
@@ -51,6 +54,7 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
     case .fieldNames: "field names of note types"
     case .templates: "card templates and styling"
     case .decks: "decks"
+    case .deckOptions: "deck option groups"
     case .identities: "deck and note type ids"
     case .scheduling: "scheduling"
     case .reviews: "review log"

@@ -10,6 +10,7 @@ extension DeckCollection {
     result.tagRegistry = []
     result.deletions = []
     for index in result.decks.indices { result.decks[index].ankiProperties = [] }
+    for index in result.deckOptions.indices { result.deckOptions[index].ankiProperties = [] }
     for index in result.noteTypes.indices {
       result.noteTypes[index].ankiProperties = []
       for field in result.noteTypes[index].fields.indices { result.noteTypes[index].fields[field].ankiProperties = [] }
@@ -22,7 +23,8 @@ extension DeckCollection {
 
   /// The warnings a writer gives for what a collection holds that only Anki has a place for:
   /// the collection's settings, its list of tags, its deletion records, and the
-  /// ``AnkiProperty`` values of its decks and note types (each when there are any).
+  /// ``AnkiProperty`` values of its decks, note types and option groups (each when there are
+  /// any).
   ///
   /// - Parameters:
   ///   - location: the output.
@@ -50,21 +52,24 @@ extension DeckCollection {
     return warnings
   }
 
-  /// The warning a writer gives when its format has no place for what Anki keeps of decks and
-  /// note types beyond the model's own properties, or nil when there is nothing.
+  /// The warning a writer gives when its format has no place for what Anki keeps of decks, note
+  /// types and option groups beyond the model's own properties, or nil when there is nothing.
   private func ankiPropertiesDroppedWarning(at location: SourceLocation, format: String) -> Diagnostic? {
     let decks = decks.filter { !$0.ankiProperties.isEmpty }.count
     let noteTypes = noteTypes.filter { noteType in
       !noteType.ankiProperties.isEmpty || noteType.fields.contains { !$0.ankiProperties.isEmpty }
         || noteType.templates.contains { !$0.ankiProperties.isEmpty }
     }.count
-    guard decks + noteTypes > 0 else { return nil }
-    let owners = [(decks, "deck"), (noteTypes, "note type")].filter { $0.0 > 0 }.map {
+    let optionGroups = deckOptions.filter { !$0.ankiProperties.isEmpty }.count
+    guard decks + noteTypes + optionGroups > 0 else { return nil }
+    let owners = [(decks, "deck"), (noteTypes, "note type"), (optionGroups, "option group")].filter { $0.0 > 0 }.map {
       "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")"
     }
+    let list =
+      owners.count > 1 ? owners.dropLast().joined(separator: ", ") + " and " + owners[owners.count - 1] : owners[0]
     return Diagnostic(
       "anki-properties-dropped", at: location,
-      "what Anki keeps of \(owners.joined(separator: " and ")) besides their content is not kept (such as whether a deck is collapsed, the day's study counts, a deck's own limits and the sync state): \(format) has no place for it"
+      "what Anki keeps of \(list) besides their content is not kept (such as whether a deck is collapsed, the day's study counts, a deck's own limits and the sync state): \(format) has no place for it"
     )
   }
 

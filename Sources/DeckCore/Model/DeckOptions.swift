@@ -13,6 +13,11 @@ public struct DeckOptions: Sendable, Equatable, Identifiable {
   public var modificationTime: Int64
   /// The settings, in the encoding of the collection they came from.
   public var settings: Settings
+  /// What Anki keeps of the group outside its settings, under its schema-11 key: the sync
+  /// state (`usn`) of a group read from a schema-18 collection, which keeps it in its own
+  /// column (a schema-11 group keeps it in its JSON text). Laid over the settings when written
+  /// to Anki; a value a new group has (`usn` 0) is not kept.
+  public var ankiProperties: [AnkiProperty]
 
   /// The settings of an option group as stored by Anki.
   public enum Settings: Sendable, Equatable {
@@ -23,10 +28,13 @@ public struct DeckOptions: Sendable, Equatable, Identifiable {
   }
 
   /// Creates an option group.
-  public init(id: Int64, name: String, modificationTime: Int64 = 0, settings: Settings) {
+  public init(
+    id: Int64, name: String, modificationTime: Int64 = 0, settings: Settings, ankiProperties: [AnkiProperty] = []
+  ) {
     self.id = id
     self.name = name
     self.modificationTime = modificationTime
     self.settings = settings
+    self.ankiProperties = ankiProperties
   }
 }

@@ -73,6 +73,7 @@ extension DeckOptionsJSON {
     case .anki11JSON(let text): anki11Json = text
     case .anki18Protobuf(let blob): anki18Protobuf = blob.base64EncodedString()
     }
+    ankiProperties = StringMembersJSON(properties: options.ankiProperties)
   }
 }
 
@@ -357,8 +358,8 @@ struct DeckJSONModelMapping {
     }
   }
 
-  /// The collection's settings (at `path` `settings`, `what` "setting") or a deck's, note
-  /// type's, field's or template's properties (`decks[0].ankiProperties`, "property"), each
+  /// The collection's settings (at `path` `settings`, `what` "setting") or a deck's, option
+  /// group's, note type's, field's or template's properties (`decks[0].ankiProperties`, "property"), each
   /// value checked to be JSON text.
   private func properties(_ properties: StringMembersJSON?, path: String, what: String) throws -> [AnkiProperty] {
     guard let properties else { return [] }
@@ -382,7 +383,9 @@ struct DeckJSONModelMapping {
       settings = .anki18Protobuf(blob)
     default: throw problem(path, "expected exactly one of 'anki11Json' and 'anki18Protobuf'")
     }
-    return DeckOptions(id: options.id, name: options.name, modificationTime: options.modified ?? 0, settings: settings)
+    return DeckOptions(
+      id: options.id, name: options.name, modificationTime: options.modified ?? 0, settings: settings,
+      ankiProperties: try properties(options.ankiProperties, path: path + ".ankiProperties", what: "property"))
   }
 
   private func deck(_ deck: DeckJSON, path: String) throws -> Deck {

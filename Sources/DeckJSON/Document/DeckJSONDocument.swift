@@ -76,6 +76,9 @@ package struct DeckOptionsJSON: Codable, Sendable, Equatable {
   package var anki11Json: String?
   /// The settings as Anki's schema-18 `DeckConfig.Config` protobuf, base64, otherwise.
   package var anki18Protobuf: String?
+  /// What Anki keeps of the group outside its settings (a schema-18 group's sync state), key to
+  /// JSON text; left out when empty.
+  package var ankiProperties: StringMembersJSON?
 }
 
 /// A deck.

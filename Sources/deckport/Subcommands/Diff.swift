@@ -18,7 +18,9 @@ extension Deckport {
         removed, and changed field by field, with short excerpts of the old and new text, and \
         tags per note; note types (matched by id, else name) added, removed, their fields and \
         templates added, removed and renamed, template text and CSS changed; decks added, \
-        removed and renamed; tags over all notes; cards (matched by note GUID and template) \
+        removed and renamed; deck option groups (matched by id, else name) added, removed, and \
+        changed setting by setting (new.perDay, desiredRetention, … as in Anki's schema-11 \
+        entry), and decks that use another group; tags over all notes; cards (matched by note GUID and template) \
         whose scheduling changed (type, queue, due, interval, ease, reps, lapses); review log \
         entries added and removed (by id); media files added, removed and changed (by the \
         SHA-1 of their bytes); deletion records (notes, cards and decks deleted since the \
@@ -38,7 +40,7 @@ extension Deckport {
 
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
         from and to (name, format), equal, counts, notCompared (aspect, formats, explanation) \
-        and notes, noteTypes, decks, tags, scheduling, reviews, media, deletions, settings, \
+        and notes, noteTypes, decks, deckOptions (with decksMoved), tags, scheduling, reviews, media, deletions, settings, \
         tagRegistry and ankiProperties (each with added, removed and changed lists; renamed \
         for decks); with --stat --json, only from, to, \
         equal, counts and notCompared. For example: deckport diff \

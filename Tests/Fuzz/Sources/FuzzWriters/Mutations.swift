@@ -171,11 +171,13 @@ enum Mutations {
     collection.settings.append(AnkiProperty(key: key, jsonText: text))
   }
 
-  /// Adds an Anki property to a deck, note type, field or template: a key the writer writes from
-  /// the model itself, one it gives a default, or any key, with a number, an array or any text
-  /// (JSON or not).
+  /// Adds an Anki property to a deck, note type, field, template or option group: a key the
+  /// writer writes from the model itself, one it gives a default, or any key, with a number, an
+  /// array or any text (JSON or not).
   private static func ankiProperty(_ input: inout FuzzInput, _ collection: inout DeckCollection) {
-    let keys = ["name", "id", "dyn", "conf", "usn", "collapsed", "newToday", "did", "req", "flds", "media"]
+    let keys = [
+      "name", "id", "dyn", "conf", "usn", "collapsed", "newToday", "did", "req", "flds", "media", "new", "maxTaken",
+    ]
     let key = input.bool() ? input.pick(keys) : input.string()
     let text: String
     switch input.byte() % 3 {
@@ -184,10 +186,13 @@ enum Mutations {
     default: text = input.string()
     }
     let property = AnkiProperty(key: key, jsonText: text)
-    switch input.byte() % 4 {
+    switch input.byte() % 5 {
     case 0:
       guard let deck = slot(&input, collection.decks.count) else { return }
       collection.decks[deck].ankiProperties.append(property)
+    case 4:
+      guard let group = slot(&input, collection.deckOptions.count) else { return }
+      collection.deckOptions[group].ankiProperties.append(property)
     case 1:
       guard let noteType = slot(&input, collection.noteTypes.count) else { return }
       collection.noteTypes[noteType].ankiProperties.append(property)
