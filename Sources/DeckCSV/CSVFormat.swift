@@ -27,6 +27,7 @@ public struct CSVFormat: DeckFormat {
   private static let partial: [DeckAspect: String] = [.fieldNames: "only those of Anki's stock note types"]
   private static let losses = [
     "scheduling", "review log", "media files", "card templates and styling", "deck options",
+    "deck descriptions and note type settings",
     "deletion records", "collection settings", "the collection's list of tags",
     "Anki's other deck and note type properties",
   ]

@@ -41,7 +41,8 @@ CHANGED_FRONT = "chat"  # its Back field changes
 TAGGED_FRONT_PREFIX = "Hello <b>world</b>"  # gets the tag "reviewed"
 REMOVED_FRONT_PREFIX = "Plain, with"  # removed (it refers to no media file)
 NEW_MEDIA = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
-SCHEDULING = ("type", "queue", "due", "interval", "ease", "reps", "lapses")
+SCHEDULING = ("type", "queue", "due", "interval", "ease", "reps", "lapses", "left", "flags", "odue")
+REVIEW_VALUES = ("ease", "interval", "lastInterval", "factor", "time", "type")
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -60,15 +61,20 @@ def snapshot(col: Collection) -> dict:
         }
     for cid in col.find_cards(""):
         card = col.get_card(cid)
-        values = (card.type, card.queue, card.due, card.ivl, card.factor, card.reps, card.lapses)
-        cards[(col.get_note(card.nid).guid, card.ord)] = {"id": cid, "values": values, "deck": card.did}
+        values = (
+            card.type, card.queue, card.due, card.ivl, card.factor, card.reps, card.lapses, card.left, card.flags,
+            card.odue,
+        )
+        data = col.db.scalar("select data from cards where id = ?", cid)
+        cards[(col.get_note(card.nid).guid, card.ord)] = {"id": cid, "values": values, "deck": card.did, "data": data}
     media_dir = col.media.dir()
     media = {}
     for name in os.listdir(media_dir):
         with open(os.path.join(media_dir, name), "rb") as handle:
             data = handle.read()
         media[name] = {"sha1": hashlib.sha1(data).hexdigest(), "size": len(data)}
-    return {"notes": notes, "cards": cards, "reviews": set(col.db.list("select id from revlog")), "media": media}
+    reviews = {row[0]: tuple(row[1:]) for row in col.db.all("select id, ease, ivl, lastIvl, factor, time, type from revlog")}
+    return {"notes": notes, "cards": cards, "reviews": reviews, "media": media}
 
 
 def note_with_front(col: Collection, before: dict, prefix: str) -> str:
@@ -121,6 +127,14 @@ def edited(tmp_path_factory):
         col.update_note(note)
         col.remove_notes([before["notes"][removed]["id"]])
         answer_good(col, before["cards"][new_card]["id"])
+        # A flag and custom data on another card, and a review log entry made longer.
+        flagged = next(key for key in sorted(before["cards"]) if key[0] not in (changed, removed))
+        col.set_user_flag_for_cards(3, [before["cards"][flagged]["id"]])
+        card = col.get_card(before["cards"][flagged]["id"])
+        card.custom_data = '{"deckport":1}'
+        col.update_card(card)
+        edited_review = min(before["reviews"])
+        col.db.execute("update revlog set time = time + 1000 where id = ?", edited_review)
         after = snapshot(col)
 
         apkg = os.path.join(folder, "current.apkg")
@@ -171,8 +185,9 @@ def expected(before: dict, after: dict, *, media: bool) -> dict:
     for key in sorted(set(before["cards"]) & set(after["cards"])):
         a, b = before["cards"][key]["values"], after["cards"][key]["values"]
         values = [{"property": name, "old": x, "new": y} for name, x, y in zip(SCHEDULING, a, b) if x != y]
-        if values:
-            cards.append({"guid": key[0], "ord": key[1], "changes": values})
+        data = before["cards"][key]["data"], after["cards"][key]["data"]
+        if values or (json.loads(data[0] or "{}") != json.loads(data[1] or "{}")):
+            cards.append({"guid": key[0], "ord": key[1], "changes": values, "data": data})
     old_tags = {tag for note in old.values() for tag in note["tags"]}
     new_tags = {tag for note in new.values() for tag in note["tags"]}
     result = {
@@ -183,8 +198,19 @@ def expected(before: dict, after: dict, *, media: bool) -> dict:
         },
         "tags": {"added": sorted(new_tags - old_tags), "removed": sorted(old_tags - new_tags)},
         "cards": cards,
-        "reviewsAdded": sorted(after["reviews"] - before["reviews"]),
-        "reviewsRemoved": sorted(before["reviews"] - after["reviews"]),
+        "reviewsAdded": sorted(set(after["reviews"]) - set(before["reviews"])),
+        "reviewsRemoved": sorted(set(before["reviews"]) - set(after["reviews"])),
+        "reviewsChanged": [
+            {
+                "id": rid,
+                "changes": [
+                    {"property": name, "old": x, "new": y}
+                    for name, x, y in zip(REVIEW_VALUES, before["reviews"][rid], after["reviews"][rid]) if x != y
+                ],
+            }
+            for rid in sorted(set(before["reviews"]) & set(after["reviews"]))
+            if before["reviews"][rid] != after["reviews"][rid]
+        ],
     }
     if media:
         result["media"] = {
@@ -205,13 +231,24 @@ def check_report(report: dict, want: dict, edited: dict) -> None:
     assert report["notes"] == want["notes"]
     assert report["tags"] == want["tags"]
     assert report["noteTypes"] == {"added": [], "removed": [], "changed": []}
-    assert report["decks"] == {"added": [], "removed": [], "renamed": []}
+    assert report["decks"] == {"added": [], "removed": [], "renamed": [], "changed": []}
     cards = [{key: card[key] for key in ("guid", "ord", "changes")} for card in report["scheduling"]["changed"]]
-    assert cards == want["cards"]
+    assert cards == [{key: card[key] for key in ("guid", "ord", "changes")} for card in want["cards"]]
+    for card, wanted in zip(report["scheduling"]["changed"], want["cards"]):
+        old, new = wanted["data"]
+        if json.loads(old or "{}") == json.loads(new or "{}"):
+            assert "data" not in card, card
+        else:
+            assert json.loads(card["data"]["old"] or "{}") == json.loads(old or "{}")
+            assert json.loads(card["data"]["new"] or "{}") == json.loads(new or "{}")
     assert all("deck" not in card for card in report["scheduling"]["changed"])
     assert report["scheduling"]["added"] == [] and report["scheduling"]["removed"] == []
     assert [review["id"] for review in report["reviews"]["added"]] == want["reviewsAdded"]
     assert [review["id"] for review in report["reviews"]["removed"]] == want["reviewsRemoved"]
+    assert [{"id": review["id"], "changes": review["changes"]} for review in report["reviews"]["changed"]] == want[
+        "reviewsChanged"
+    ]
+    assert all("card" not in review for review in report["reviews"]["changed"])
     media = report["media"]
     assert [entry["name"] for entry in media["added"]] == want["media"]["added"]
     assert [entry["name"] for entry in media["removed"]] == want["media"]["removed"]
@@ -229,7 +266,10 @@ def test_the_edits_are_what_was_done(edited):
     assert want["notes"]["added"] == []
     assert sorted(note["guid"] for note in want["notes"]["changed"]) == sorted([guids["changed"], guids["tagged"]])
     assert "reviewed" in want["tags"]["added"]
-    assert len(want["cards"]) >= 1 and len(want["reviewsAdded"]) == 1
+    assert len(want["cards"]) >= 2 and len(want["reviewsAdded"]) == 1
+    assert any(change["property"] == "flags" for card in want["cards"] for change in card["changes"])
+    assert any(json.loads(card["data"][1] or "{}").get("cd") for card in want["cards"]), want["cards"]
+    assert [[change["property"] for change in review["changes"]] for review in want["reviewsChanged"]] == [["time"]]
     assert want["media"] == {"added": [edited["media"]], "removed": [], "changed": []}
 
 
@@ -263,7 +303,7 @@ def test_stat_and_text_agree_with_json(edited):
     want = report["counts"]
     assert want["notes"] == {"added": 0, "removed": 1, "changed": 2}
     assert want["media"] == {"added": 1, "removed": 0, "changed": 0}
-    assert want["reviews"] == {"added": 1, "removed": 0, "changed": 0}
+    assert want["reviews"] == {"added": 1, "removed": 0, "changed": 1}
     assert want["cards"]["changed"] == len(report["scheduling"]["changed"])
 
     text_stat = run(BACKUP, edited["colpkg"], "--stat")

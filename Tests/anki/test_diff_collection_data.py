@@ -79,12 +79,16 @@ def edited(tmp_path_factory):
         assert deck["collapsed"] and deck["browserCollapsed"]
         deck["collapsed"] = False
         deck["browserCollapsed"] = False
+        deck["desc"] = "Verbs and <b>more</b>"
         col.decks.save(deck)
 
         basic = col.models.by_name("Basic")
         basic["deckportProbe"] = {"y": [1, 2.5]}
         basic["flds"][0]["deckportProbe"] = "field"
         basic["tmpls"][0]["deckportProbe"] = 7
+        basic["sortf"] = 1
+        basic["flds"][0]["font"] = "Liberation Serif"
+        basic["tmpls"][0]["bqfmt"] = "{{Front}} (browser)"
         col.models.update_dict(basic)
 
         assert before["tags"]["geo"][1] and "a::b" in before["tags"]
@@ -300,6 +304,34 @@ def test_deck_and_note_type_properties_are_reported_exactly(edited, layout):
         for place, values in expected_properties(edited["before"], edited["after"]).items()
     }
     check_values(expected, reported(report["ankiProperties"]))
+
+
+@pytest.mark.parametrize("layout", ["latest", "legacy"])
+def test_deck_description_and_note_type_settings_are_reported_exactly(edited, layout):
+    """A deck's description, a note type's sort field, a field's font and a template's browser
+    question: each value the backend's, and nothing else of decks and note types."""
+    report = diff(BACKUP, edited["packages"][layout])
+    before, after = edited["before"], edited["after"]
+    french = next(deck for deck in after["decks"].values() if deck["name"] == "Languages::French")
+    assert report["decks"]["changed"] == [
+        {
+            "id": french["id"], "name": french["name"],
+            "settings": [
+                {"key": "description", "old": json.dumps(before["decks"][french["id"]]["desc"]), "new": json.dumps(french["desc"])}
+            ],
+        }
+    ]
+    basic = next(note_type for note_type in after["noteTypes"].values() if note_type["name"] == "Basic")
+    old_basic = before["noteTypes"][basic["id"]]
+    changes = [change for change in report["noteTypes"]["changed"]]
+    assert [change["name"] for change in changes] == ["Basic"]
+    settings = {setting["key"]: (json.loads(setting["old"]), json.loads(setting["new"])) for setting in changes[0]["settings"]}
+    front, card = basic["flds"][0]["name"], basic["tmpls"][0]["name"]
+    assert settings == {
+        "sortField": (old_basic["sortf"], basic["sortf"]),
+        f"field '{front}'.font": (old_basic["flds"][0]["font"], basic["flds"][0]["font"]),
+        f"template '{card}'.browserQuestion": (old_basic["tmpls"][0]["bqfmt"], basic["tmpls"][0]["bqfmt"]),
+    }
 
 
 def test_text_and_stat_show_the_new_parts(edited):

@@ -108,9 +108,7 @@ struct DeckDifferenceCollectionDataTests {
       ("csv", [DeckAspect.settings, .tagRegistry, .ankiProperties]),
       ("crowdanki", [.settings, .tagRegistry, .ankiProperties]), ("apkg", [.settings, .tagRegistry]),
     ] {
-      var other = collection
-      other.formatName = format
-      other.format = nil
+      var other = DeckDifferenceTests.read(collection, as: format)
       other.collection.settings = []
       other.collection.tagRegistry = []
       other.collection.decks = other.collection.decks.map { deck in

@@ -77,9 +77,7 @@ struct DeckDifferenceDeckOptionsTests {
     let difference = try DeckDifference(from: latest, to: waiting)
     #expect(difference.deckOptions.changed.first?.settings.map(\.key) == ["usn"])
     #expect(difference.deckOptions.changed.first?.settings.first?.new == "-1")
-    var crowdAnki = waiting
-    crowdAnki.formatName = "crowdanki"
-    crowdAnki.format = nil
+    let crowdAnki = DeckDifferenceTests.read(waiting, as: "crowdanki")
     #expect(try DeckDifference(from: latest, to: crowdAnki).deckOptions.count.isEmpty)
   }
 }

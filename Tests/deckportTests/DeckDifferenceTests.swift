@@ -11,6 +11,15 @@ struct DeckDifferenceTests {
     try DeckLoader().load(path: path)
   }
 
+  /// `deck` as if it had been read from a file of the format `name` (the registry's description
+  /// of that format says what it holds).
+  static func read(_ deck: LoadedDeck, as name: String) -> LoadedDeck {
+    var other = deck
+    other.formatName = name
+    other.format = nil
+    return other
+  }
+
   @Test(
     "a deck against itself converted to another format: no difference",
     arguments: ["json", "apkg-modern", "colpkg", "colpkg-modern", "apkg"])
@@ -53,10 +62,7 @@ struct DeckDifferenceTests {
     #expect(difference.lines.contains("  - note \(id) (usn -1)"))
     #expect(difference.statLines.contains("deletions:  2 added, 1 removed"))
 
-    var csv = changed
-    csv.formatName = "csv"
-    csv.format = nil
-    let againstCSV = try DeckDifference(from: original, to: csv)
+    let againstCSV = try DeckDifference(from: original, to: Self.read(changed, as: "csv"))
     #expect(againstCSV.deletions.added.isEmpty && againstCSV.deletions.removed.isEmpty)
     #expect(againstCSV.notCompared.map(\.explanation).contains("deletion records: not compared (csv holds none)"))
   }
@@ -77,6 +83,102 @@ struct DeckDifferenceTests {
       ])
   }
 
+  @Test("cards: steps left, flags, original due and deck, data by meaning; reviews: their values and card")
+  func cardAndReviewValues() throws {
+    let original = try Self.load(Fixtures.path("anki/latest.colpkg"))
+    var changed = original
+    var collection = changed.collection
+    let filteredDeckID = try #require(collection.decks.first { $0.name == "Languages" }).id
+    let before = collection.cards[0].scheduling
+    #expect(before.remainingSteps != 1002 && before.flags != 6 && before.originalDue == 0 && before.originalDeckID == 0)
+    collection.cards[0].scheduling.remainingSteps = 1002
+    collection.cards[0].scheduling.flags = 6
+    collection.cards[0].scheduling.originalDue = 17
+    collection.cards[0].scheduling.originalDeckID = filteredDeckID
+    collection.cards[0].scheduling.data = #"{"s":1.5,"d":5.0}"#
+    let sameData = collection.cards[1].scheduling.data.isEmpty ? "{}" : collection.cards[1].scheduling.data
+    collection.cards[1].scheduling.data = sameData
+    let reviewed = collection.reviews[0]
+    collection.reviews[0].duration += 1000
+    collection.reviews[0].kind = .manual
+    let otherCard = try #require(collection.cards.first { $0.id != reviewed.cardID })
+    collection.reviews[1].cardID = otherCard.id
+    changed.collection = collection
+    let difference = try DeckDifference(from: original, to: changed)
+
+    let guids = Dictionary(uniqueKeysWithValues: collection.notes.map { ($0.id, $0.guid) })
+    let card = try #require(difference.scheduling.changed.first)
+    #expect(difference.scheduling.changed.count == 1 && card.guid == guids[collection.cards[0].noteID])
+    #expect(card.changes.map(\.property) == ["left", "flags", "odue"])
+    #expect(card.changes.map(\.old) == [Int64(before.remainingSteps), Int64(before.flags), 0])
+    #expect(card.changes.map(\.new) == [1002, 6, 17])
+    #expect(card.originalDeck?.old == "(none)" && card.originalDeck?.new == "Languages")
+    #expect(card.data?.new == #"{"s":1.5,"d":5.0}"#)
+    #expect(difference.reviews.changed.map(\.id) == [collection.reviews[0].id, collection.reviews[1].id])
+    let first = try #require(difference.reviews.changed.first)
+    #expect(
+      first.changes.map { "\($0.property) \($0.old) → \($0.new)" } == [
+        "time \(reviewed.duration) → \(reviewed.duration + 1000)", "type \(reviewed.kind.rawValue) → 4",
+      ])
+    #expect(first.card == nil)
+    let moved = try #require(difference.reviews.changed.last)
+    #expect(
+      moved.changes.isEmpty
+        && moved.card?.new == "card \(guids[otherCard.noteID] ?? "") #\(otherCard.templateOrdinal + 1)")
+    #expect(difference.counts.reviews.changed == 2 && difference.counts.cards.changed == 1)
+    let lines = difference.lines
+    let cardLine =
+      "  ~ card \(card.guid) #\(card.ord + 1): left \(before.remainingSteps) → 1002, flags \(before.flags) → 6, odue 0 → 17, "
+      + #"original deck (none) → Languages, data \#(before.data) → {"s":1.5,"d":5.0}"#
+    #expect(lines.contains(cardLine), "\(lines)")
+    #expect(
+      lines.contains(
+        "  ~ review \(reviewed.id): time \(reviewed.duration) → \(reviewed.duration + 1000), type \(reviewed.kind.rawValue) → 4"
+      ))
+    #expect(difference.statLines.contains("reviews:    0 added, 0 removed, 2 changed"))
+  }
+
+  @Test("deck descriptions, filtered-deck searches and note type settings; not compared against a TSV")
+  func details() throws {
+    let original = try Self.load(Fixtures.path("anki/latest.colpkg"))
+    var changed = original
+    var collection = changed.collection
+    let languages = try #require(collection.decks.firstIndex { $0.name == "Languages" })
+    collection.decks[languages].description = "New <i>text</i>"
+    collection.decks[languages].kind = .filtered(
+      FilteredDeck(reschedule: true, searchTerms: [.init(search: "deck:current", limit: 50, order: 1)]))
+    let basic = try #require(collection.noteTypes.firstIndex { $0.name == "Basic" })
+    let before = collection.noteTypes[basic]
+    collection.noteTypes[basic].sortFieldIndex = 1
+    collection.noteTypes[basic].fields[1].fontSize = 31
+    collection.noteTypes[basic].templates[0].targetDeckID = 42
+    changed.collection = collection
+    let difference = try DeckDifference(from: original, to: changed)
+
+    let deck = try #require(difference.decks.changed.first)
+    #expect(difference.decks.changed.count == 1 && deck.name == "Languages")
+    #expect(
+      deck.settings.map { "\($0.key): \($0.old ?? "-") → \($0.new ?? "-")" } == [
+        "description: \"\" → \"New <i>text</i>\"", #"kind: "normal" → "filtered""#,
+        "filtered.reschedule: false → true",
+        #"filtered.searchTerms: [] → [{"search":"deck:current","limit":50,"order":1}]"#,
+      ])
+    let noteType = try #require(difference.noteTypes.changed.first)
+    #expect(
+      noteType.settings.map { "\($0.key): \($0.old ?? "-") → \($0.new ?? "-")" } == [
+        "sortField: 0 → 1", "field '\(before.fields[1].name)'.size: \(before.fields[1].fontSize) → 31",
+        "template '\(before.templates[0].name)'.deck: null → 42",
+      ])
+    #expect(difference.counts.decks.changed == 1 && difference.counts.noteTypes.changed == 1)
+    #expect(difference.lines.contains("  ~ Languages"))
+    #expect(difference.lines.contains("      sortField: 0 → 1"))
+    #expect(difference.statLines.contains("decks:      0 added, 0 removed, 1 changed"))
+
+    let againstTSV = try DeckDifference(from: original, to: Self.read(changed, as: "tsv"))
+    #expect(againstTSV.decks.changed.isEmpty && againstTSV.noteTypes.changed.allSatisfy { $0.settings.isEmpty })
+    #expect(againstTSV.notCompared.contains { $0.aspect == .details })
+  }
+
   @Test("Anki's own TSV export of the deck: equal, and what a TSV cannot hold is named, not shown as removed")
   func ankiTextExportIsEqual() throws {
     let difference = try DeckDifference(
@@ -88,6 +190,7 @@ struct DeckDifferenceTests {
         "field names of note types: not compared (tsv holds only those of Anki's stock note types)",
         "card templates and styling: not compared (tsv holds none)",
         "deck option groups: not compared (tsv holds none)",
+        "deck descriptions and note type settings: not compared (tsv holds none)",
         "deck and note type ids: not compared (tsv holds none)",
         "scheduling: not compared (tsv holds none)",
         "review log: not compared (tsv holds none)",
@@ -225,7 +328,7 @@ struct DeckDifferenceTests {
     #expect(lines.contains("  + added.png (9 bytes, sha1 \(SHA1.hex(SHA1.digest(Data("new bytes".utf8))).prefix(10)))"))
     #expect(
       difference.statLines.contains("notes:      0 added, 1 removed, 2 changed")
-        && difference.statLines.contains("decks:      0 added, 0 removed, 1 renamed"))
+        && difference.statLines.contains("decks:      0 added, 0 removed, 1 changed"))
   }
 
   @Test("field text that could drive a terminal is shown escaped and shortened; JSON keeps it exact")

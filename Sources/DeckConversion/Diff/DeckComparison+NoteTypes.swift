@@ -2,7 +2,8 @@ import DeckCore
 
 extension DeckComparison {
   /// Note types added, removed and changed: fields and templates added, removed and renamed,
-  /// template text and CSS changed (the text only when both formats hold templates). When a
+  /// template text and CSS changed (the text only when both formats hold templates), and the
+  /// note type's other settings (when both formats hold them). When a
   /// format holds only the note types notes use (a deck package), the others are left out on
   /// both sides.
   func noteTypeDifferences() -> DeckDifference.NoteTypeDifferences {
@@ -40,11 +41,13 @@ extension DeckComparison {
       cssChanged = before.css != noteType.css
     }
     let rename = before.name == noteType.name ? nil : DeckDifference.Change(old: before.name, new: noteType.name)
-    guard rename != nil || !fields.isEmpty || !templates.isEmpty || !textChanged.isEmpty || cssChanged
+    let settings = detailChanges(from: before, to: noteType)
+    guard
+      rename != nil || !fields.isEmpty || !templates.isEmpty || !textChanged.isEmpty || cssChanged || !settings.isEmpty
     else { return nil }
     return DeckDifference.NoteTypeChange(
       id: noteType.id, name: noteType.name, rename: rename, fields: fields, templates: templates,
-      templateTextChanged: textChanged, cssChanged: cssChanged)
+      templateTextChanged: textChanged, cssChanged: cssChanged, settings: settings)
   }
 
   /// How the list of names `after` differs from `before`: a name both have is the same item

@@ -28,9 +28,9 @@ extension DeckDifference {
     let counts = counts
     let rows: [(String, SectionCount, String?)] = [
       ("notes", counts.notes, "changed"), ("note types", counts.noteTypes, "changed"),
-      ("decks", counts.decks, "renamed"), ("options", counts.deckOptions, "changed"), ("tags", counts.tags, nil),
+      ("decks", counts.decks, "changed"), ("options", counts.deckOptions, "changed"), ("tags", counts.tags, nil),
       ("cards", counts.cards, "changed"),
-      ("reviews", counts.reviews, nil), ("media", counts.media, "changed"), ("deletions", counts.deletions, nil),
+      ("reviews", counts.reviews, "changed"), ("media", counts.media, "changed"), ("deletions", counts.deletions, nil),
       ("settings", counts.settings, "changed"), ("tag list", counts.tagRegistry, "changed"),
       ("properties", counts.ankiProperties, "changed"),
     ]
@@ -102,6 +102,7 @@ extension DeckDifference {
         lines.append("      template text changed: \(change.templateTextChanged.joined(separator: ", "))")
       }
       if change.cssChanged { lines.append("      CSS changed") }
+      lines += Self.settingLines(change.settings)
     }
     return lines
   }
@@ -113,8 +114,9 @@ extension DeckDifference {
   }
 
   private var deckLines: [String] {
-    Self.section("Decks", counts.decks, added: decks.added, removed: decks.removed, changed: "renamed", \.name)
+    Self.section("Decks", counts.decks, added: decks.added, removed: decks.removed, \.name)
       + decks.renamed.map { "  ~ \($0.old) → \($0.new)" }
+      + decks.changed.flatMap { change in ["  ~ \(change.name)"] + Self.settingLines(change.settings) }
   }
 
   /// `+ Fast (id 1700000000000)`; `~ Default` and a line per setting (`new.perDay: 20 → 30`);
@@ -126,13 +128,18 @@ extension DeckDifference {
     for change in deckOptions.changed {
       lines.append("  ~ \(change.name)")
       if let rename = change.rename { lines.append("      renamed: \(rename.old) → \(rename.new)") }
-      lines += change.settings.map {
-        let old = $0.old.map(DifferenceExcerpt.shortened) ?? "(none)"
-        let new = $0.new.map(DifferenceExcerpt.shortened) ?? "(none)"
-        return "      \($0.key): \(old) → \(new)"
-      }
+      lines += Self.settingLines(change.settings)
     }
     return lines + deckOptions.decksMoved.map { "  ~ deck '\($0.deck)': \($0.old) → \($0.new)" }
+  }
+
+  /// `      new.perDay: 20 → 33`: a line per setting, values shortened, `(none)` for a side without.
+  private static func settingLines(_ settings: [SettingChange]) -> [String] {
+    settings.map {
+      let old = $0.old.map(DifferenceExcerpt.shortened) ?? "(none)"
+      let new = $0.new.map(DifferenceExcerpt.shortened) ?? "(none)"
+      return "      \($0.key): \(old) → \(new)"
+    }
   }
 
   private var tagLines: [String] {
@@ -146,6 +153,10 @@ extension DeckDifference {
     for change in scheduling.changed {
       var parts = change.changes.map { "\($0.property) \($0.old) → \($0.new)" }
       if let deck = change.deck { parts.append("deck \(deck.old) → \(deck.new)") }
+      if let deck = change.originalDeck { parts.append("original deck \(deck.old) → \(deck.new)") }
+      if let data = change.data {
+        parts.append("data \(DifferenceExcerpt.shortened(data.old)) → \(DifferenceExcerpt.shortened(data.new))")
+      }
       lines.append("  ~ card \(change.guid) #\(change.ord + 1): \(parts.joined(separator: ", "))")
     }
     return lines
@@ -153,12 +164,16 @@ extension DeckDifference {
 
   private var reviewLines: [String] {
     Self.section("Reviews", counts.reviews, added: reviews.added, removed: reviews.removed, Self.describe)
+      + reviews.changed.map { change in
+        var parts = change.changes.map { "\($0.property) \($0.old) → \($0.new)" }
+        if let card = change.card { parts.append("\(card.old) → \(card.new)") }
+        return "  ~ review \(change.id): \(parts.joined(separator: ", "))"
+      }
   }
 
   /// `review 1700000000000 of card GUID #1, ease 3`.
   private static func describe(_ review: ReviewEntry) -> String {
-    let card = review.guid.isEmpty ? "a card not in the deck" : "card \(review.guid) #\(review.ord + 1)"
-    return "review \(review.id) of \(card), ease \(review.ease)"
+    "review \(review.id) of \(DeckComparison.cardName(review)), ease \(review.ease)"
   }
 
   private var mediaLines: [String] {

@@ -91,7 +91,7 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   public var counts: Counts {
     Counts(
       notes: notes.count, noteTypes: noteTypes.count,
-      decks: SectionCount(added: decks.added.count, removed: decks.removed.count, changed: decks.renamed.count),
+      decks: decks.count,
       deckOptions: deckOptions.count,
       tags: tags.count, cards: scheduling.count, reviews: reviews.count, media: media.count,
       deletions: deletions.count, settings: settings.count, tagRegistry: tagRegistry.count,
@@ -148,7 +148,7 @@ extension DeckDifference {
     public var notes: SectionCount
     /// Note types.
     public var noteTypes: SectionCount
-    /// Decks (`changed` counts renames).
+    /// Decks (`changed` counts the decks renamed or changed).
     public var decks: SectionCount
     /// Deck option groups (`changed` counts the groups changed and the decks moved to another).
     public var deckOptions: SectionCount
@@ -309,6 +309,14 @@ extension DeckDifference {
     public var templateTextChanged: [String]
     /// Whether the CSS changed.
     public var cssChanged: Bool
+    /// The note type's other settings that changed: `kind`, `sortField`, `latexPre`,
+    /// `latexPost`, `latexSvg`; a field's (`field 'Front'.font`, `.size`, `.rtl`, `.sticky`,
+    /// `.description`, `.plainText`, `.collapsed`, `.excludeFromSearch`, `.tag`,
+    /// `.preventDeletion`) and a template's (`template 'Card 1'.browserQuestion`,
+    /// `.browserAnswer`, `.browserFont`, `.browserFontSize`, `.deck`), by the names in the `to`
+    /// deck; values as JSON text. Compared when both formats hold them
+    /// (``DeckCore/DeckAspect/details``).
+    public var settings: [SettingChange]
   }
 
   /// Note types added, removed and changed (both have them and they differ).
@@ -332,6 +340,26 @@ extension DeckDifference {
     public var removed: [NamedEntry] = []
     /// Decks both have under another name.
     public var renamed: [DeckRename] = []
+    /// Decks both have whose description, or filtered-deck searches, changed.
+    public var changed: [DeckChange] = []
+
+    /// How many were added and removed; `changed` counts the decks renamed or changed.
+    public var count: SectionCount {
+      SectionCount(
+        added: added.count, removed: removed.count, changed: Set(renamed.map(\.id) + changed.map(\.id)).count)
+    }
+  }
+
+  /// A deck both sides have whose settings changed.
+  public struct DeckChange: Sendable, Equatable, Codable {
+    /// The deck's id in the `to` deck.
+    public var id: Int64
+    /// Its name in the `to` deck.
+    public var name: String
+    /// What changed: `description`, `descriptionIsMarkdown`, `kind` (`"normal"` or
+    /// `"filtered"`), `filtered.reschedule`, `filtered.searchTerms` (an array of `search`,
+    /// `limit`, `order`); values as JSON text.
+    public var settings: [SettingChange]
   }
 
   /// A setting of an option group that differs: its key (a member of `new`, `rev` or `lapse` by
@@ -393,9 +421,11 @@ extension DeckDifference {
     public var ord: Int
   }
 
-  /// A scheduling value before and after, such as `interval`.
+  /// A scheduling or review log value before and after, such as `interval`.
   public struct ValueChange: Sendable, Equatable, Codable {
-    /// The value's name: `type`, `queue`, `due`, `interval`, `ease`, `reps` or `lapses`.
+    /// The value's name: for a card `type`, `queue`, `due`, `interval`, `ease`, `reps`,
+    /// `lapses`, `left` (learning steps left), `flags` or `odue` (the due date before a filtered
+    /// deck); for a review `ease`, `interval`, `lastInterval`, `factor`, `time` or `type`.
     public var property: String
     /// The value in the `from` deck.
     public var old: Int64
@@ -409,10 +439,17 @@ extension DeckDifference {
     public var guid: String
     /// The card's template position.
     public var ord: Int
-    /// The values that changed, in the order `type`, `queue`, `due`, `interval`, `ease`, `reps`, `lapses`.
+    /// The values that changed, in the order `type`, `queue`, `due`, `interval`, `ease`, `reps`,
+    /// `lapses`, `left`, `flags`, `odue`.
     public var changes: [ValueChange]
     /// The card's deck before and after, when it moved to another deck.
     public var deck: Change<String>?
+    /// The deck the card came from, while it sits in a filtered deck, before and after, when it
+    /// changed (`(none)` outside a filtered deck).
+    public var originalDeck: Change<String>?
+    /// Anki's per-card data (FSRS memory state, custom data) before and after, when it changed
+    /// in meaning (no data and `{}` are the same).
+    public var data: Change<String>?
   }
 
   /// Cards whose scheduling or deck changed, and cards added to or removed from notes both
@@ -431,8 +468,23 @@ extension DeckDifference {
     public var ease: Int
   }
 
-  /// Review log entries added and removed, matched by id.
-  public typealias ReviewDifferences = AddedRemoved<ReviewEntry>
+  /// A review log entry both sides have (same id) whose values or card differ.
+  public struct ReviewChange: Sendable, Equatable, Codable {
+    /// The entry's id.
+    public var id: Int64
+    /// The GUID of the reviewed card's note in the `to` deck, or empty.
+    public var guid: String
+    /// The reviewed card's template position in the `to` deck, or -1.
+    public var ord: Int
+    /// The values that changed, in the order `ease`, `interval`, `lastInterval`, `factor`,
+    /// `time`, `type`.
+    public var changes: [ValueChange]
+    /// The reviewed card before and after (`card GUID #1`), when the entry names another card.
+    public var card: Change<String>?
+  }
+
+  /// Review log entries added, removed and changed, matched by id.
+  public typealias ReviewDifferences = AddedRemovedChanged<ReviewEntry, ReviewChange>
 
   /// A media file by name and content.
   public struct MediaEntry: Sendable, Equatable, Codable {

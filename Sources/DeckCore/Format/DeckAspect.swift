@@ -20,6 +20,10 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
   /// Deck option groups (presets: daily limits, learning steps, FSRS), and which group each
   /// deck uses.
   case deckOptions
+  /// A deck's description and a filtered deck's searches; a note type's kind, sort field and
+  /// LaTeX, its fields' editor settings (font, size, sticky, …) and its templates' browser
+  /// appearance and deck override.
+  case details
   /// Deck and note type ids; without them decks and note types are matched by name only, so a
   /// rename shows as one removed and one added.
   case identities
@@ -55,6 +59,7 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
     case .templates: "card templates and styling"
     case .decks: "decks"
     case .deckOptions: "deck option groups"
+    case .details: "deck descriptions and note type settings"
     case .identities: "deck and note type ids"
     case .scheduling: "scheduling"
     case .reviews: "review log"

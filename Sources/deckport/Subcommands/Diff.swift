@@ -17,13 +17,18 @@ extension Deckport {
         prints what changed from A to B, grouped by part: notes (matched by GUID) added, \
         removed, and changed field by field, with short excerpts of the old and new text, and \
         tags per note; note types (matched by id, else name) added, removed, their fields and \
-        templates added, removed and renamed, template text and CSS changed; decks added, \
-        removed and renamed; deck option groups (matched by id, else name) added, removed, and \
-        changed setting by setting (new.perDay, desiredRetention, … as in Anki's schema-11 \
-        entry), and decks that use another group; tags over all notes; cards (matched by note GUID and template) \
-        whose scheduling changed (type, queue, due, interval, ease, reps, lapses); review log \
-        entries added and removed (by id); media files added, removed and changed (by the \
-        SHA-1 of their bytes); deletion records (notes, cards and decks deleted since the \
+        templates added, removed and renamed, template text and CSS changed, and their other \
+        settings (kind, sort field, LaTeX, each field's font and editor settings, each \
+        template's browser appearance and deck override); decks added, removed, renamed, and \
+        changed (description, a filtered deck's searches); deck option groups (matched by id, \
+        else name) added, removed, and changed setting by setting (new.perDay, \
+        desiredRetention, … as in Anki's schema-11 entry), and decks that use another group; \
+        tags over all notes; cards (matched by note GUID and template) whose scheduling \
+        changed (type, queue, due, interval, ease, reps, lapses, steps left, flags, the due \
+        date and deck before a filtered deck, and Anki's per-card data such as the FSRS memory \
+        state); review log entries added, removed (by id) and changed (ease, interval, last \
+        interval, factor, time, type, or the card); media files added, removed and changed (by \
+        the SHA-1 of their bytes); deletion records (notes, cards and decks deleted since the \
         collection last synced) added and removed; the collection's settings (by key) and its \
         list of tags (by name, with each tag's sync state and, where both say, whether it is \
         collapsed) added, removed and changed; and what Anki keeps of decks, note types, fields \
@@ -40,9 +45,9 @@ extension Deckport {
 
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
         from and to (name, format), equal, counts, notCompared (aspect, formats, explanation) \
-        and notes, noteTypes, decks, deckOptions (with decksMoved), tags, scheduling, reviews, media, deletions, settings, \
-        tagRegistry and ankiProperties (each with added, removed and changed lists; renamed \
-        for decks); with --stat --json, only from, to, \
+        and notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions, \
+        settings, tagRegistry and ankiProperties (each with added, removed and changed lists; \
+        decks also renamed, deckOptions also decksMoved); with --stat --json, only from, to, \
         equal, counts and notCompared. For example: deckport diff \
         fixtures/anki/legacy.colpkg fixtures/anki/latest.colpkg --stat.
 
