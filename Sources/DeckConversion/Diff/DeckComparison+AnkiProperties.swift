@@ -64,7 +64,9 @@ extension DeckComparison {
     }
   }
 
-  private static func sameMeaning(_ a: String, _ b: String) -> Bool {
+  /// Whether two JSON texts mean the same (``JSONValue/isEquivalent(to:)``); texts that are not
+  /// JSON are the same only when equal.
+  static func sameMeaning(_ a: String, _ b: String) -> Bool {
     guard a != b else { return true }
     guard let left = try? JSONParser.parse(Array(a.utf8)), let right = try? JSONParser.parse(Array(b.utf8)) else {
       return false

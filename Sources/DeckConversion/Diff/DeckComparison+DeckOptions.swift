@@ -10,9 +10,9 @@ extension DeckComparison {
   /// and `lapse` sub-objects. Left out: `id`, `name`, `mod` and `crowdanki_uuid` (identities pair
   /// the groups, a rename is shown as such, modification times are not compared anywhere), and
   /// the sync state `usn` unless both formats hold Anki's other properties, where it belongs (a
-  /// CrowdAnki folder keeps none). When a format holds
-  /// only what its decks use (a deck package), only the groups of the decks compared are
-  /// compared. Empty when a format holds no option groups.
+  /// CrowdAnki folder keeps none). When a format holds only what its decks use (a deck
+  /// package), only the groups of the decks compared are compared. Empty when a format holds no
+  /// option groups.
   func deckOptionDifferences() -> DeckDifference.DeckOptionsDifferences {
     guard compared.contains(.deckOptions) else { return DeckDifference.DeckOptionsDifferences() }
     let (oldDecks, newDecks) = (comparedDecks(of: old), comparedDecks(of: new))

@@ -1,5 +1,4 @@
 import DeckCore
-import JSONCore
 
 extension DeckComparison {
   /// A card's place in its deck: its note's GUID and its template position.
@@ -64,16 +63,12 @@ extension DeckComparison {
     guard compared.contains(.reviews) else { return DeckDifference.ReviewDifferences() }
     let before = Dictionary(old.reviews.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let after = Dictionary(new.reviews.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let (oldCards, newCards) = (Self.cardKeysByID(old), Self.cardKeysByID(new))
     var result = DeckDifference.ReviewDifferences(
-      added: Self.entries(new.reviews.filter { before[$0.id] == nil }, in: new),
-      removed: Self.entries(old.reviews.filter { after[$0.id] == nil }, in: old))
-    let oldEntries = Dictionary(
-      Self.entries(old.reviews.filter { after[$0.id] != nil }, in: old).map { ($0.id, $0) },
-      uniquingKeysWith: { first, _ in first })
-    for entry in Self.entries(new.reviews.filter { before[$0.id] != nil }, in: new) {
-      guard let earlier = before[entry.id], let review = after[entry.id], let oldEntry = oldEntries[entry.id] else {
-        continue
-      }
+      added: Self.entries(new.reviews.filter { before[$0.id] == nil }, cards: newCards),
+      removed: Self.entries(old.reviews.filter { after[$0.id] == nil }, cards: oldCards))
+    for id in after.keys.sorted() {
+      guard let review = after[id], let earlier = before[id] else { continue }
       let values: [(String, Int64, Int64)] = [
         ("ease", Int64(earlier.ease), Int64(review.ease)), ("interval", earlier.interval, review.interval),
         ("lastInterval", earlier.lastInterval, review.lastInterval),
@@ -84,31 +79,26 @@ extension DeckComparison {
       let changes = values.filter { $0.1 != $0.2 }.map {
         DeckDifference.ValueChange(property: $0.0, old: $0.1, new: $0.2)
       }
-      let card =
-        (oldEntry.guid, oldEntry.ord) == (entry.guid, entry.ord)
-        ? nil : DeckDifference.Change(old: Self.cardName(oldEntry), new: Self.cardName(entry))
+      let (oldCard, newCard) = (oldCards[earlier.cardID], newCards[review.cardID])
+      let card = oldCard == newCard ? nil : DeckDifference.Change(old: Self.name(oldCard), new: Self.name(newCard))
       if !changes.isEmpty || card != nil {
         result.changed.append(
-          DeckDifference.ReviewChange(id: entry.id, guid: entry.guid, ord: entry.ord, changes: changes, card: card))
+          DeckDifference.ReviewChange(
+            id: review.id, guid: newCard?.guid ?? "", ord: newCard?.ord ?? -1, changes: changes, card: card))
       }
     }
     return result
   }
 
   /// `card GUID #1`, or `a card not in the deck`.
-  static func cardName(_ entry: DeckDifference.ReviewEntry) -> String {
-    entry.guid.isEmpty ? "a card not in the deck" : "card \(entry.guid) #\(entry.ord + 1)"
+  static func name(_ card: CardKey?) -> String {
+    card.map { "card \($0.guid) #\($0.ord + 1)" } ?? "a card not in the deck"
   }
 
   /// Whether two cards' `data` say the same: equal text, or JSON of the same meaning (no data
   /// at all, "", is the empty object Anki's upgrade writes, `{}`).
   private static func sameCardData(_ a: String, _ b: String) -> Bool {
-    guard a != b else { return true }
-    func value(_ text: String) -> JSONValue? {
-      text.isEmpty ? .object([]) : try? JSONParser.parse(Array(text.utf8))
-    }
-    guard let left = value(a), let right = value(b) else { return false }
-    return left.isEquivalent(to: right)
+    sameMeaning(a.isEmpty ? "{}" : a, b.isEmpty ? "{}" : b)
   }
 
   /// The scheduling values that differ, in a fixed order.
@@ -136,16 +126,23 @@ extension DeckComparison {
     return result
   }
 
-  /// `reviews` as entries naming their cards, sorted by id.
-  private static func entries(_ reviews: [Review], in collection: DeckCollection) -> [DeckDifference.ReviewEntry] {
-    guard !reviews.isEmpty else { return [] }
+  /// Each card's note GUID and template position, by card id (cards whose note is missing are
+  /// left out).
+  private static func cardKeysByID(_ collection: DeckCollection) -> [Int64: CardKey] {
     let guids = Dictionary(collection.notes.map { ($0.id, $0.guid) }, uniquingKeysWith: { first, _ in first })
-    let cards = Dictionary(collection.cards.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    return reviews.sorted { $0.id < $1.id }.map { review in
+    var keys: [Int64: CardKey] = [:]
+    for card in collection.cards where keys[card.id] == nil {
+      if let guid = guids[card.noteID] { keys[card.id] = CardKey(guid: guid, ord: card.templateOrdinal) }
+    }
+    return keys
+  }
+
+  /// `reviews` as entries naming their cards, sorted by id.
+  private static func entries(_ reviews: [Review], cards: [Int64: CardKey]) -> [DeckDifference.ReviewEntry] {
+    reviews.sorted { $0.id < $1.id }.map { review in
       let card = cards[review.cardID]
       return DeckDifference.ReviewEntry(
-        id: review.id, guid: card.flatMap { guids[$0.noteID] } ?? "", ord: card?.templateOrdinal ?? -1,
-        ease: review.ease)
+        id: review.id, guid: card?.guid ?? "", ord: card?.ord ?? -1, ease: review.ease)
     }
   }
 }

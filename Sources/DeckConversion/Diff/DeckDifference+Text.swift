@@ -173,7 +173,8 @@ extension DeckDifference {
 
   /// `review 1700000000000 of card GUID #1, ease 3`.
   private static func describe(_ review: ReviewEntry) -> String {
-    "review \(review.id) of \(DeckComparison.cardName(review)), ease \(review.ease)"
+    let card = review.guid.isEmpty ? nil : DeckComparison.CardKey(guid: review.guid, ord: review.ord)
+    return "review \(review.id) of \(DeckComparison.name(card)), ease \(review.ease)"
   }
 
   private var mediaLines: [String] {
