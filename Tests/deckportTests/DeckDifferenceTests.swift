@@ -138,6 +138,27 @@ struct DeckDifferenceTests {
     #expect(difference.statLines.contains("reviews:    0 added, 0 removed, 2 changed"))
   }
 
+  @Test("the collection's creation time, from which review due dates count: compared with the scheduling")
+  func creationTime() throws {
+    let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    var changed = original
+    changed.collection.creationTime += 86_400
+    let difference = try DeckDifference(from: original, to: changed)
+    #expect(difference.creationTime?.old == original.collection.creationTime)
+    #expect(difference.creationTime?.new == original.collection.creationTime + 86_400)
+    #expect(!difference.isEmpty && difference.counts.isEmpty)
+    #expect(
+      difference.lines.contains(
+        "Collection creation time (day 0 of review due dates): \(original.collection.creationTime) → \(original.collection.creationTime + 86_400) (seconds since 1970)"
+      ))
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(difference.jsonText().utf8)) as? [String: Any])
+    #expect((json["creationTime"] as? [String: Int64])?["new"] == original.collection.creationTime + 86_400)
+    #expect(json["equal"] as? Bool == false)
+    #expect(try DeckDifference(from: original, to: Self.read(changed, as: "csv")).creationTime == nil)
+    let same = try DeckDifference(from: original, to: original).jsonText()
+    #expect((try JSONSerialization.jsonObject(with: Data(same.utf8)) as? [String: Any])?["creationTime"] == nil)
+  }
+
   @Test("deck descriptions, filtered-deck searches and note type settings; not compared against a TSV")
   func details() throws {
     let original = try Self.load(Fixtures.path("anki/latest.colpkg"))

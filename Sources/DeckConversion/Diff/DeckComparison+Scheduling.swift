@@ -57,6 +57,13 @@ extension DeckComparison {
     return result
   }
 
+  /// The collections' creation times, when they differ and both formats hold scheduling (whose
+  /// review due dates count days from it).
+  func creationTimeChange() -> DeckDifference.Change<Int64>? {
+    guard compared.contains(.scheduling), old.creationTime != new.creationTime else { return nil }
+    return DeckDifference.Change(old: old.creationTime, new: new.creationTime)
+  }
+
   /// Review log entries added and removed, by id, and entries both sides have whose values
   /// or card differ; empty when a format holds no review log.
   func reviewDifferences() -> DeckDifference.ReviewDifferences {

@@ -41,6 +41,7 @@ extension DeckDifference {
     decks = comparison.deckDifferences()
     deckOptions = comparison.deckOptionDifferences()
     scheduling = comparison.schedulingDifferences()
+    creationTime = comparison.creationTimeChange()
     reviews = comparison.reviewDifferences()
     media = try comparison.mediaDifferences()
     deletions = comparison.deletionDifferences()

@@ -16,7 +16,8 @@ extension DeckDifference {
     var lines = headerLines
     if isEmpty { lines.append("No differences.") }
     lines +=
-      noteLines + noteTypeLines + deckLines + deckOptionLines + tagLines + schedulingLines + reviewLines + mediaLines
+      noteLines + noteTypeLines + deckLines + deckOptionLines + tagLines + creationTimeLines + schedulingLines
+      + reviewLines + mediaLines
       + deletionLines
       + settingLines + tagRegistryLines + ankiPropertyLines
     return lines + notComparedLines
@@ -144,6 +145,12 @@ extension DeckDifference {
 
   private var tagLines: [String] {
     Self.section("Tags", counts.tags, added: tags.added, removed: tags.removed) { $0 }
+  }
+
+  private var creationTimeLines: [String] {
+    creationTime.map {
+      ["Collection creation time (day 0 of review due dates): \($0.old) → \($0.new) (seconds since 1970)"]
+    } ?? []
   }
 
   private var schedulingLines: [String] {

@@ -69,6 +69,9 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   public var tags: ItemDifferences
   /// Cards whose scheduling changed, and cards added to or removed from notes both decks have.
   public var scheduling: SchedulingDifferences
+  /// The collection's creation time (Anki's `crt`, in seconds since 1970: the day review cards'
+  /// due dates count from) before and after, when it changed; compared with the scheduling.
+  public var creationTime: Change<Int64>?
   /// Review log entries added and removed.
   public var reviews: ReviewDifferences
   /// Media files added, removed and changed.
@@ -85,7 +88,7 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   public var ankiProperties: PropertyDifferences
 
   /// Whether the decks are the same in everything compared.
-  public var isEmpty: Bool { counts.isEmpty }
+  public var isEmpty: Bool { counts.isEmpty && creationTime == nil }
 
   /// How many things changed in each part.
   public var counts: Counts {
@@ -99,7 +102,8 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case from, to, notCompared, notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions
+    case from, to, notCompared, notes, noteTypes, decks, deckOptions, tags, scheduling, creationTime, reviews, media
+    case deletions
     case settings, tagRegistry, ankiProperties, equal, counts
   }
 
@@ -115,6 +119,7 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
     try container.encode(deckOptions, forKey: .deckOptions)
     try container.encode(tags, forKey: .tags)
     try container.encode(scheduling, forKey: .scheduling)
+    try container.encodeIfPresent(creationTime, forKey: .creationTime)
     try container.encode(reviews, forKey: .reviews)
     try container.encode(media, forKey: .media)
     try container.encode(deletions, forKey: .deletions)

@@ -26,7 +26,8 @@ extension Deckport {
         tags over all notes; cards (matched by note GUID and template) whose scheduling \
         changed (type, queue, due, interval, ease, reps, lapses, steps left, flags, the due \
         date and deck before a filtered deck, and Anki's per-card data such as the FSRS memory \
-        state); review log entries added, removed (by id) and changed (ease, interval, last \
+        state), and the collection's creation time, from which review due dates count; review \
+        log entries added, removed (by id) and changed (ease, interval, last \
         interval, factor, time, type, or the card); media files added, removed and changed (by \
         the SHA-1 of their bytes); deletion records (notes, cards and decks deleted since the \
         collection last synced) added and removed; the collection's settings (by key) and its \
