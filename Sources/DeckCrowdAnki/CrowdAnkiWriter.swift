@@ -52,6 +52,9 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     }
     var configs: [[String: Any]] = []
     var configUUIDs: [Int64: String] = [:]
+    // Groups whose schema-11 settings hold a sync state other than 0 (a schema-18 group's is an
+    // Anki property, which `ankiOnlyLosses` counts).
+    var syncStatesDropped = 0
     for options in collection.deckOptions {
       var (object, optionWarnings) = try Schema11Objects.deckOptions(options, location: location)
       warnings += optionWarnings
@@ -61,6 +64,9 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
         object = CrowdAnkiJSON.keepingFloats(object, from: stored) as? [String: Any] ?? object
       }
       let uuid = (object["crowdanki_uuid"] as? String) ?? Self.derivedUUID("deck config", options.id)
+      if options.ankiProperties.isEmpty, let usn = object["usn"] as? NSNumber, usn.int64Value != 0 {
+        syncStatesDropped += 1
+      }
       for key in ["id", "mod", "usn"] { object[key] = nil }
       object["__type__"] = "DeckConfig"
       object["crowdanki_uuid"] = uuid
@@ -68,6 +74,13 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       configs.append(object)
     }
 
+    if syncStatesDropped > 0 {
+      warnings.append(
+        Diagnostic(
+          "anki-properties-dropped", at: location,
+          "the sync state (usn) of \(syncStatesDropped) option group\(syncStatesDropped == 1 ? "" : "s") is not kept: a CrowdAnki folder has no place for it"
+        ))
+    }
     let notesByDeck = tree.notesByDeck(collection, location: location, warnings: &warnings)
     var listed = Set<String>()
     func deckObject(_ deck: Deck, isRoot: Bool) -> [String: Any] {

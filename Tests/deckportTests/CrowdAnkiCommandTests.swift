@@ -145,6 +145,27 @@ struct CrowdAnkiCommandTests {
     #expect(!deckNames(source.standardOutput).isEmpty)
   }
 
+  @Test(
+    "an option group's sync state, which CrowdAnki does not keep, is reported: in its schema-11 settings or as a property"
+  )
+  func optionGroupSyncState() throws {
+    let scratch = try TemporaryDirectory()
+    // A deck someone exported: its Default group was synced at usn 116.
+    let legacy = try CommandRun.deckport([
+      "convert", Fixtures.path("real/mixed-note-types-legacy2.apkg"), scratch.path(for: "legacy"), "--to", "crowdanki",
+    ])
+    #expect(legacy.status == 0, "stderr: \(legacy.standardError)")
+    #expect(
+      legacy.standardError.contains(
+        "warning: [anki-properties-dropped] the sync state (usn) of 1 option group is not kept: a CrowdAnki folder has no place for it"
+      ))
+    // A collection of Anki's own export, synced (usn 0): nothing to report.
+    let synced = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/latest.colpkg"), scratch.path(for: "synced"), "--to", "crowdanki",
+    ])
+    #expect(synced.status == 0 && !synced.standardError.contains("option group"))
+  }
+
   @Test("convert --out-dir --to crowdanki writes one folder per input, named after it without its extension")
   func batchIntoFolders() throws {
     let scratch = try TemporaryDirectory()
