@@ -2,7 +2,7 @@ import DeckCore
 import JSONCore
 
 extension DeckComparison {
-  /// What changed in a deck's own settings (``DeckCore/DeckAspect/details``): its description,
+  /// What changed in a deck's own settings (``DeckAspect/details``): its description,
   /// whether it is Markdown, whether it is filtered, and a filtered deck's searches and
   /// rescheduling. Empty when a format holds no such details.
   func detailChanges(from before: Deck, to after: Deck) -> [DeckDifference.SettingChange] {
@@ -37,7 +37,7 @@ extension DeckComparison {
   }
 
   /// What changed in a note type's settings besides its names, template text and CSS
-  /// (``DeckCore/DeckAspect/details``): its kind, sort field and LaTeX; each field's editor
+  /// (``DeckAspect/details``): its kind, sort field and LaTeX; each field's editor
   /// settings and each template's browser appearance and deck override, fields and templates
   /// paired by name, then position. Empty when a format holds no such details.
   func detailChanges(from before: NoteType, to after: NoteType) -> [DeckDifference.SettingChange] {

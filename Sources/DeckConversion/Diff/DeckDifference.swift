@@ -320,7 +320,7 @@ extension DeckDifference {
     /// `.preventDeletion`) and a template's (`template 'Card 1'.browserQuestion`,
     /// `.browserAnswer`, `.browserFont`, `.browserFontSize`, `.deck`), by the names in the `to`
     /// deck; values as JSON text. Compared when both formats hold them
-    /// (``DeckCore/DeckAspect/details``).
+    /// (``DeckAspect/details``).
     public var settings: [SettingChange]
   }
 
