@@ -131,6 +131,10 @@ package indirect enum JSONValue: Sendable, Equatable {
         && left.allSatisfy { key, value in right[key].map { value.isEquivalent(to: $0) } ?? false }
     case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)):
       return Double(exactly: a) == b
+    case (.number(let a), .number(let b)):
+      guard a != b else { return true }
+      guard let left = JSONValue.parsedNumber(a), let right = JSONValue.parsedNumber(b) else { return false }
+      return left.isEquivalent(to: right)
     case (.number(let text), .integer), (.number(let text), .double):
       return JSONValue.parsedNumber(text)?.isEquivalent(to: other) ?? false
     case (.integer, .number), (.double, .number):

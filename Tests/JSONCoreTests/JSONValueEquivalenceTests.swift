@@ -28,6 +28,10 @@ struct JSONValueEquivalenceTests {
     #expect(!JSONValue.number("0.9").isEquivalent(to: .double(0.8999999761581421)))
     #expect(!JSONValue.number("1e400").isEquivalent(to: .double(.infinity)))
     #expect(JSONValue.number("1e400").isEquivalent(to: .number("1e400")))
+    #expect(JSONValue.number("10.0").isEquivalent(to: .number("10")))
+    #expect(JSONValue.array([.number("1.0")]).isEquivalent(to: .array([.number("1")])))
+    #expect(!JSONValue.number("10.5").isEquivalent(to: .number("10")))
+    #expect(!JSONValue.number("1e400").isEquivalent(to: .number("2e400")))
   }
 
   @Test(

@@ -37,7 +37,8 @@ extension DeckComparison {
   }
 
   /// What changed in a note type's settings besides its names, template text and CSS
-  /// (``DeckAspect/details``): its kind, sort field and LaTeX; each field's editor
+  /// (``DeckAspect/details``): its kind, sort field, LaTeX and origin (the stock note type
+  /// and the note type it was copied from); each field's editor
   /// settings and each template's browser appearance and deck override, fields and templates
   /// paired by name, then position. Empty when a format holds no such details.
   func detailChanges(from before: NoteType, to after: NoteType) -> [DeckDifference.SettingChange] {
@@ -50,6 +51,8 @@ extension DeckComparison {
       ("latexPre", .string(before.latexPreamble), .string(after.latexPreamble)),
       ("latexPost", .string(before.latexPostamble), .string(after.latexPostamble)),
       ("latexSvg", .bool(before.latexSVG), .bool(after.latexSVG)),
+      ("originalStockKind", int(before.originalStockKind), int(after.originalStockKind)),
+      ("originalId", optional(before.originalID), optional(after.originalID)),
     ]
     for (oldIndex, newIndex) in Self.listDifferences(before.fieldNames, after.fieldNames).pairs {
       let (a, b) = (before.fields[oldIndex], after.fields[newIndex])

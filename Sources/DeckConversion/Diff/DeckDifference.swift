@@ -315,7 +315,7 @@ extension DeckDifference {
     /// Whether the CSS changed.
     public var cssChanged: Bool
     /// The note type's other settings that changed: `kind`, `sortField`, `latexPre`,
-    /// `latexPost`, `latexSvg`; a field's (`field 'Front'.font`, `.size`, `.rtl`, `.sticky`,
+    /// `latexPost`, `latexSvg`, `originalStockKind`, `originalId`; a field's (`field 'Front'.font`, `.size`, `.rtl`, `.sticky`,
     /// `.description`, `.plainText`, `.collapsed`, `.excludeFromSearch`, `.tag`,
     /// `.preventDeletion`) and a template's (`template 'Card 1'.browserQuestion`,
     /// `.browserAnswer`, `.browserFont`, `.browserFontSize`, `.deck`), by the names in the `to`
