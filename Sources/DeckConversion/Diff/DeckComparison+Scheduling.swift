@@ -76,16 +76,13 @@ extension DeckComparison {
       removed: Self.entries(old.reviews.filter { after[$0.id] == nil }, cards: oldCards))
     for id in after.keys.sorted() {
       guard let review = after[id], let earlier = before[id] else { continue }
-      let values: [(String, Int64, Int64)] = [
+      let changes = Self.changed([
         ("ease", Int64(earlier.ease), Int64(review.ease)), ("interval", earlier.interval, review.interval),
         ("lastInterval", earlier.lastInterval, review.lastInterval),
         ("factor", Int64(earlier.easeFactor), Int64(review.easeFactor)),
         ("time", Int64(earlier.duration), Int64(review.duration)),
         ("type", Int64(earlier.kind.rawValue), Int64(review.kind.rawValue)),
-      ]
-      let changes = values.filter { $0.1 != $0.2 }.map {
-        DeckDifference.ValueChange(property: $0.0, old: $0.1, new: $0.2)
-      }
+      ])
       let (oldCard, newCard) = (oldCards[earlier.cardID], newCards[review.cardID])
       let card = oldCard == newCard ? nil : DeckDifference.Change(old: Self.name(oldCard), new: Self.name(newCard))
       if !changes.isEmpty || card != nil {
@@ -110,15 +107,19 @@ extension DeckComparison {
 
   /// The scheduling values that differ, in a fixed order.
   private static func valueChanges(_ a: CardScheduling, _ b: CardScheduling) -> [DeckDifference.ValueChange] {
-    let values: [(String, Int64, Int64)] = [
+    changed([
       ("type", Int64(a.type.rawValue), Int64(b.type.rawValue)),
       ("queue", Int64(a.queue.rawValue), Int64(b.queue.rawValue)), ("due", a.due, b.due),
       ("interval", Int64(a.interval), Int64(b.interval)), ("ease", Int64(a.easeFactor), Int64(b.easeFactor)),
       ("reps", Int64(a.reviews), Int64(b.reviews)), ("lapses", Int64(a.lapses), Int64(b.lapses)),
       ("left", Int64(a.remainingSteps), Int64(b.remainingSteps)), ("flags", Int64(a.flags), Int64(b.flags)),
       ("odue", a.originalDue, b.originalDue),
-    ]
-    return values.filter { $0.1 != $0.2 }.map { DeckDifference.ValueChange(property: $0.0, old: $0.1, new: $0.2) }
+    ])
+  }
+
+  /// The values (name, before, after) that differ, in their order.
+  private static func changed(_ values: [(String, Int64, Int64)]) -> [DeckDifference.ValueChange] {
+    values.filter { $0.1 != $0.2 }.map { DeckDifference.ValueChange(property: $0.0, old: $0.1, new: $0.2) }
   }
 
   /// The cards of `collection` by note GUID and template position (the first of any that share one).
