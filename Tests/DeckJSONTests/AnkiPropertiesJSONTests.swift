@@ -68,6 +68,18 @@ struct AnkiPropertiesJSONTests {
     }
   }
 
+  @Test("an option group's property that is not JSON text is refused at its JSON path")
+  func optionGroupNotJSON() throws {
+    var collection = try Self.collection()
+    collection.deckOptions[0].ankiProperties = [AnkiProperty(key: "usn", jsonText: "-1")]
+    let errors = try EditedDocument.readErrors(collection, replacing: #""usn": "-1""#, with: #""usn": "{-1""#)
+    #expect(errors.count == 2)
+    for error in errors {
+      #expect(error.location.jsonPath == "deckOptions[0].ankiProperties.usn", "\(error)")
+      #expect(error.message.contains("the property's value is not JSON text"))
+    }
+  }
+
   @Test("a json-dir folder keeps them")
   func directory() throws {
     var collection = try Self.collection()

@@ -412,7 +412,7 @@ def anki_made_collection_package(name: str, edit) -> str:
 def anki_made_option_groups() -> str:
     """A collection made by the backend whose `Default` option group was changed (so it waits
     for a sync: usn -1, kept by schema 18 outside the group's protobuf) and which has a second
-    group, given to a deck."""
+    group, given to a deck that holds a note (so that a deck export carries the group too)."""
 
     def edit(col: Collection) -> None:
         default = col.decks.get_config(1)
@@ -422,6 +422,9 @@ def anki_made_option_groups() -> str:
         deck = col.decks.get(col.decks.id("Spanish"))
         deck["conf"] = col.decks.add_config_returning_id("Fast")
         col.decks.save(deck)
+        note = col.new_note(col.models.by_name("Basic"))
+        note["Front"] = "hola"
+        col.add_note(note, deck["id"])
 
     return anki_made_collection_package("option-groups.colpkg", edit)
 
@@ -436,6 +439,37 @@ def test_option_groups_made_by_anki_survive(anki_made_option_groups):
     outputs.append(convert_through_json(anki_made_option_groups, "colpkg"))
     for out, _ in outputs:
         assert restored_deck_configs(out) == expected, os.path.basename(out)
+
+
+def imported_deck_configs(package: str) -> list[dict]:
+    """The option groups of a fresh collection after Anki's import of the deck package (with
+    its deck configs), as Anki shows them, without `mod` (the import's own time)."""
+    col = fresh_collection(tempfile.mkdtemp(dir=_SCRATCH))
+    try:
+        import_apkg(col, package)
+        configs = sorted(col.decks.all_config(), key=lambda c: c["name"])
+        return [{key: value for key, value in config.items() if key != "mod"} for config in configs]
+    finally:
+        col.close()
+
+
+def test_option_groups_made_by_anki_survive_anki_import(anki_made_option_groups):
+    """Anki's import of deckport's deck packages of the collection (both layouts) gives the
+    option groups Anki's import of its own deck export gives, every member but `mod` the same."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = fresh_collection(folder)
+    try:
+        _import_colpkg(col, anki_made_option_groups)
+        anki_apkg = os.path.join(folder, "anki-export.apkg")
+        export_with_anki(col, anki_apkg, legacy=False)
+    finally:
+        col.close()
+    expected = imported_deck_configs(anki_apkg)
+    # Anki's import keeps the collection's own Default group (id 1); the imported Fast is new.
+    assert sorted(config["name"] for config in expected) == ["Default", "Fast"], expected
+    for fmt in ("apkg", "apkg-modern"):
+        out, _ = convert(anki_made_option_groups, fmt)
+        assert imported_deck_configs(out) == expected, fmt
 
 
 class _ZstdBuffer(ctypes.Structure):

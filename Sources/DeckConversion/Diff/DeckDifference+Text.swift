@@ -4,11 +4,12 @@ extension DeckDifference {
   /// The difference as readable text (``lines``), safe to print on a terminal.
   public var text: String { lines.map(TerminalText.escaped).joined(separator: "\n") }
 
-  /// The difference as lines of text, grouped by part (notes, note types, decks, option groups, tags,
-  /// scheduling, reviews, media, deletion records, settings, the list of tags, Anki's other
-  /// properties), a part only when something in it changed, then the parts not compared and why. Field texts are shortened excerpts, already made visible; names are
-  /// exact, so each line is to be escaped with ``TerminalText/escaped(_:)`` before it reaches a
-  /// terminal (escaping twice changes nothing).
+  /// The difference as lines of text, grouped by part (notes, note types, decks, option groups,
+  /// tags, the collection's creation time, scheduling, reviews, media, deletion records,
+  /// settings, the list of tags, Anki's other properties), a part only when something in it
+  /// changed, then the parts not compared and why. Field texts are shortened excerpts, already
+  /// made visible; names are exact, so each line is to be escaped with
+  /// ``TerminalText/escaped(_:)`` before it reaches a terminal (escaping twice changes nothing).
   ///
   /// `+` marks what only the `to` deck has, `-` what only the `from` deck has, `~` what both
   /// have in another form.
@@ -17,9 +18,7 @@ extension DeckDifference {
     if isEmpty { lines.append("No differences.") }
     lines +=
       noteLines + noteTypeLines + deckLines + deckOptionLines + tagLines + creationTimeLines + schedulingLines
-      + reviewLines + mediaLines
-      + deletionLines
-      + settingLines + tagRegistryLines + ankiPropertyLines
+      + reviewLines + mediaLines + deletionLines + settingLines + tagRegistryLines + ankiPropertyLines
     return lines + notComparedLines
   }
 
