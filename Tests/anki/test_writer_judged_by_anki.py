@@ -184,6 +184,20 @@ def kind(path: str) -> str:
     return "colpkg" if path.endswith(".colpkg") else "apkg"
 
 
+def anki_deck_export(colpkg: str, legacy: bool) -> str:
+    """The path of the .apkg Anki's own exporter makes of the whole collection `colpkg`
+    restores (``export_with_anki``)."""
+    folder = tempfile.mkdtemp(dir=_SCRATCH)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    try:
+        _import_colpkg(col, colpkg)
+        out = os.path.join(folder, "anki-export.apkg")
+        export_with_anki(col, out, legacy=legacy)
+    finally:
+        col.close()
+    return out
+
+
 def export_with_anki(col: Collection, path: str, legacy: bool) -> None:
     """The whole of `col` as an .apkg at `path`, by Anki's own exporter, with scheduling, deck
     options and media; in the legacy layout or the latest."""
@@ -204,14 +218,7 @@ def anki_exported_media(colpkg: str) -> set[str]:
     restores (with scheduling and media, as deckport writes an .apkg from a .colpkg): those the
     notes refer to, LaTeX images the notes' LaTeX names, and '_' files the note types refer to."""
     if colpkg not in _EXPORTED_MEDIA:
-        folder = tempfile.mkdtemp(dir=_SCRATCH)
-        col = Collection(os.path.join(folder, "collection.anki2"))
-        try:
-            _import_colpkg(col, colpkg)
-            out = os.path.join(folder, "anki-export.apkg")
-            export_with_anki(col, out, legacy=True)
-        finally:
-            col.close()
+        out = anki_deck_export(colpkg, legacy=True)
         with zipfile.ZipFile(out) as archive:
             _EXPORTED_MEDIA[colpkg] = set(json.loads(archive.read("media")).values())
     return _EXPORTED_MEDIA[colpkg]
@@ -456,15 +463,7 @@ def imported_deck_configs(package: str) -> list[dict]:
 def test_option_groups_made_by_anki_survive_anki_import(anki_made_option_groups):
     """Anki's import of deckport's deck packages of the collection (both layouts) gives the
     option groups Anki's import of its own deck export gives, every member but `mod` the same."""
-    folder = tempfile.mkdtemp(dir=_SCRATCH)
-    col = fresh_collection(folder)
-    try:
-        _import_colpkg(col, anki_made_option_groups)
-        anki_apkg = os.path.join(folder, "anki-export.apkg")
-        export_with_anki(col, anki_apkg, legacy=False)
-    finally:
-        col.close()
-    expected = imported_deck_configs(anki_apkg)
+    expected = imported_deck_configs(anki_deck_export(anki_made_option_groups, legacy=False))
     # Anki's import keeps the collection's own Default group (id 1); the imported Fast is new.
     assert sorted(config["name"] for config in expected) == ["Default", "Fast"], expected
     for fmt in ("apkg", "apkg-modern"):
