@@ -213,7 +213,8 @@ package struct AnkiPackageReader: Sendable {
   }
 }
 
-/// A ``ByteSource`` that reports the bytes read through it as ``ConversionPhase/unpackingCollection``.
+/// A ``ByteSource`` that reports the bytes read through it as ``ConversionPhase/unpackingCollection``,
+/// and stops when the work is no longer wanted (``Cancellation``).
 private struct CountingByteSource<Source: ByteSource>: ByteSource {
   var source: Source
   let progress: ProgressReporter?
@@ -224,6 +225,7 @@ private struct CountingByteSource<Source: ByteSource>: ByteSource {
   }
 
   mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    try Cancellation.check()
     let count = try source.read(into: buffer)
     progress?.advance(.unpackingCollection, by: Int64(count))
     return count

@@ -113,6 +113,7 @@ package struct CSVReader: Sendable {
     for record in preview { try mapper.map(record, into: &rows) }
     while let record = try tokenizer.nextRecord(separator: separator) {
       try mapper.map(record, into: &rows)
+      try Cancellation.check(atItem: rows.count)
       progress?.advance(.readingNotes)
     }
     warnings += mapper.skippedWarning()

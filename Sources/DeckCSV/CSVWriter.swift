@@ -135,12 +135,15 @@ package struct CSVWriter: Sendable {
       case .columns(let mapping):
         if options.hasHeaderRow { try emitter.writeRow(mapping.roles.map(ColumnMapping.name(of:))) }
         var targets: [Int64: [Int?]] = [:]
+        var written = 0
         for note in ordered {
           // Checked above: every note's note type exists.
           guard let noteType = noteTypes[note.noteTypeID] else { continue }
           let fieldTargets = targets[noteType.id] ?? mapping.fieldTargets(in: noteType.fieldNames)
           targets[noteType.id] = fieldTargets
           var fieldColumn = 0
+          try Cancellation.check(atItem: written)
+          written += 1
           defer { progress?.advance(.writingNotes) }
           try emitter.writeRow(
             mapping.roles.map { role in
@@ -190,8 +193,9 @@ package struct CSVWriter: Sendable {
           "#columns:" + encoded.joined(separator: String(decoding: [emitter.separator.byte], as: UTF8.self)))
       }
     }
-    for note in notes {
+    for (index, note) in notes.enumerated() {
       guard let noteType = noteTypes[note.noteTypeID] else { continue }
+      try Cancellation.check(atItem: index)
       let padding = Array(repeating: "", count: max(0, fieldColumns - note.fields.count))
       try emitter.writeRow(
         [note.guid, noteType.name, deckName(note)] + note.fields + padding + [note.tags.joined(separator: " ")])

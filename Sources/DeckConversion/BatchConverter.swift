@@ -74,7 +74,10 @@ public struct BatchConverter: Sendable {
   ///   - onFinish: called with each file's item when its conversion ends, from its thread.
   /// - Returns: one item per input, in the order of `inputs`.
   /// - Throws: ``DeckError`` only when the batch cannot start: no output format, a format
-  ///   that cannot be written as a new file, or `folder` is a file or cannot be created.
+  ///   that cannot be written as a new file, or `folder` is a file or cannot be created;
+  ///   `CancellationError` when the calling task was cancelled or the process was told to stop:
+  ///   the files finished before stay (each was reported to `onFinish`), those under way are
+  ///   removed, and no other is started.
   public func convert(
     inputs: [String], into folder: String, options: ConversionOptions,
     onWarning: @escaping @Sendable (Int, Diagnostic) -> Void = { _, _ in },
@@ -105,15 +108,21 @@ public struct BatchConverter: Sendable {
     let results = BatchResults(count: inputs.count)
     let progress = options.progress
     progress?.start(.convertingFiles, total: Int64(inputs.count))
+    let scope = Cancellation.scope
     DispatchQueue.concurrentPerform(iterations: min(jobs, max(inputs.count, 1))) { _ in
-      while let index = results.claimNext() {
-        let item = self.convertOne(plan[index], index: index, options: options, onWarning: onWarning)
-        results.store(item, at: index)
-        progress?.advance(.convertingFiles)
-        onFinish(item)
+      Cancellation.$scope.withValue(scope) {
+        while !Cancellation.isRequested, let index = results.claimNext() {
+          guard let item = self.convertOne(plan[index], index: index, options: options, onWarning: onWarning) else {
+            return
+          }
+          results.store(item, at: index)
+          progress?.advance(.convertingFiles)
+          onFinish(item)
+        }
       }
     }
     progress?.finish(.convertingFiles)
+    try Cancellation.check()
     return results.items
   }
 
@@ -143,10 +152,11 @@ public struct BatchConverter: Sendable {
     }
   }
 
+  /// How converting `file` ended; nil when it was cancelled (nothing was written).
   private func convertOne(
     _ file: PlannedFile, index: Int, options: ConversionOptions,
     onWarning: @escaping @Sendable (Int, Diagnostic) -> Void
-  ) -> BatchConversionItem {
+  ) -> BatchConversionItem? {
     var warnings: [Diagnostic] = []
     guard let output = file.output, file.refusal == nil else {
       let error = file.refusal ?? DeckError(.invalidRequest, at: SourceLocation(file: file.input), "no output name")
@@ -161,6 +171,8 @@ public struct BatchConverter: Sendable {
       return BatchConversionItem(input: file.input, output: output, result: .success(report), warnings: warnings)
     } catch let error as DeckError {
       return BatchConversionItem(input: file.input, output: output, result: .failure(error), warnings: warnings)
+    } catch is CancellationError {
+      return nil
     } catch {
       let wrapped = DeckError(.writeFailed, at: SourceLocation(file: output), "\(error)")
       return BatchConversionItem(input: file.input, output: output, result: .failure(wrapped), warnings: warnings)

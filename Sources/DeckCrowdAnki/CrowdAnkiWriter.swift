@@ -207,6 +207,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     }
     var seen: [String: String] = [:]
     for file in media {
+      try Cancellation.check()
       guard MediaFileName.isSafe(file.name) else {
         throw DeckError(
           .invalidRequest, at: location.item("media file '\(MediaFileName.visible(file.name))'"),

@@ -15,7 +15,8 @@ extension AtomicOutput {
   ///   - write: fills the folder at the path it is given (the folder exists and is empty).
   /// - Throws: ``DeckError`` of kind `.invalidRequest` when the destination holds something and
   ///   may not be replaced, `.writeFailed` when the parent folder is not writable or a rename
-  ///   fails, and whatever `write` throws.
+  ///   fails, `CancellationError` when the work is no longer wanted (``Cancellation``) before
+  ///   the renames, and whatever `write` throws.
   package static func writeFolder<T>(
     to destination: String, replacing: Bool, _ write: (_ temporaryPath: String) throws -> T
   ) throws -> T {
@@ -41,19 +42,31 @@ extension AtomicOutput {
     }
     return try removing(temporaryPath) {
       let result = try write(temporaryPath)
-      if exists {
-        guard rename(destination, asidePath) == 0 else {
-          throw DeckError(
-            .writeFailed, at: location, "cannot move the old output aside (\(String(cString: strerror(errno))))")
-        }
+      try Cancellation.check()
+      try TemporaryItems.committing {
+        try moveIntoPlace(
+          temporaryPath, destination: destination, asidePath: exists ? asidePath : nil, location: location)
       }
-      guard rename(temporaryPath, destination) == 0 else {
-        let reason = String(cString: strerror(errno))
-        if exists { _ = rename(asidePath, destination) }
-        throw DeckError(.writeFailed, at: location, "cannot move the finished folder into place (\(reason))")
-      }
-      if exists { try? manager.removeItem(atPath: asidePath) }
       return result
     }
+  }
+
+  /// Renames the finished folder at `temporaryPath` to `destination`, an existing output first
+  /// moved to `asidePath` and deleted once the new folder is in place (put back on failure).
+  private static func moveIntoPlace(
+    _ temporaryPath: String, destination: String, asidePath: String?, location: SourceLocation
+  ) throws {
+    if let asidePath {
+      guard rename(destination, asidePath) == 0 else {
+        throw DeckError(
+          .writeFailed, at: location, "cannot move the old output aside (\(String(cString: strerror(errno))))")
+      }
+    }
+    guard rename(temporaryPath, destination) == 0 else {
+      let reason = String(cString: strerror(errno))
+      if let asidePath { _ = rename(asidePath, destination) }
+      throw DeckError(.writeFailed, at: location, "cannot move the finished folder into place (\(reason))")
+    }
+    if let asidePath { try? FileManager.default.removeItem(atPath: asidePath) }
   }
 }

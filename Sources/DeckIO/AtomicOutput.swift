@@ -13,11 +13,16 @@ package enum AtomicOutput {
   ///   - destination: the final path.
   ///   - replacing: whether an existing file at `destination` may be replaced.
   ///   - write: writes the complete output to the path it is given.
+  ///   - commit: what must happen together with the rename (placing files that belong beside
+  ///     the output), run just before it; a process told to stop waits for the two
+  ///     (``TemporaryItems/committing(_:)``).
   /// - Throws: ``DeckError`` of kind `.invalidRequest` when the destination exists and may not
-  ///   be replaced, `.writeFailed` when the folder is not writable or the rename fails, and
-  ///   whatever `write` throws.
+  ///   be replaced, `.writeFailed` when the folder is not writable or the rename fails,
+  ///   `CancellationError` when the work is no longer wanted (``Cancellation``) before the
+  ///   rename, and whatever `write` and `commit` throw.
   package static func write<T>(
-    to destination: String, replacing: Bool, _ write: (_ temporaryPath: String) throws -> T
+    to destination: String, replacing: Bool, _ write: (_ temporaryPath: String) throws -> T,
+    commit: (_ temporaryPath: String) throws -> Void = { _ in }
   ) throws -> T {
     let location = SourceLocation(file: destination)
     switch ExistingItem(at: destination) {
@@ -29,9 +34,13 @@ package enum AtomicOutput {
     let temporaryPath = try scratchPath(beside: URL(fileURLWithPath: destination), location: location) + ".tmp"
     return try removing(temporaryPath) {
       let result = try write(temporaryPath)
-      guard rename(temporaryPath, destination) == 0 else {
-        let reason = String(cString: strerror(errno))
-        throw DeckError(.writeFailed, at: location, "cannot move the finished file into place (\(reason))")
+      try Cancellation.check()
+      try TemporaryItems.committing {
+        try commit(temporaryPath)
+        guard rename(temporaryPath, destination) == 0 else {
+          let reason = String(cString: strerror(errno))
+          throw DeckError(.writeFailed, at: location, "cannot move the finished file into place (\(reason))")
+        }
       }
       return result
     }
@@ -61,7 +70,10 @@ package enum AtomicOutput {
 
   /// The result of `body`; when it throws, the temporary file or folder at `temporaryPath` is
   /// removed first.
+  /// The path is registered with ``TemporaryItems`` meanwhile.
   static func removing<T>(_ temporaryPath: String, ifThrows body: () throws -> T) throws -> T {
+    TemporaryItems.register(temporaryPath)
+    defer { TemporaryItems.unregister(temporaryPath) }
     do {
       return try body()
     } catch {

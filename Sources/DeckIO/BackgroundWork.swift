@@ -1,3 +1,4 @@
+import DeckCore
 import Dispatch
 import Foundation
 
@@ -9,11 +10,18 @@ package final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
   private let done = DispatchSemaphore(value: 0)
   private let lock = NSLock()
   private var outcome: Swift.Result<Result, any Error>?
+  /// The work until it has run: let go of before ``wait()`` returns, so that what it holds
+  /// (a scratch folder, say) is released by then, not whenever the thread ends.
+  private var work: (@Sendable () throws -> Result)?
+  private let scope: Cancellation.Scope?
 
-  /// Starts `work` on a new thread.
+  /// Starts `work` on a new thread, in the cancellation scope of the caller
+  /// (``Cancellation/scope``).
   package init(_ work: @escaping @Sendable () throws -> Result) {
+    self.work = work
+    scope = Cancellation.scope
     let thread = Thread { [self] in
-      let result = Swift.Result { try work() }
+      let result = run()
       lock.lock()
       outcome = result
       lock.unlock()
@@ -22,6 +30,16 @@ package final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
     // Room for SQLite and zstd; the default for secondary threads is smaller than the main one.
     thread.stackSize = 8 << 20
     thread.start()
+  }
+
+  /// Runs the work once, and lets go of it.
+  private func run() -> Swift.Result<Result, any Error> {
+    lock.lock()
+    let taken = work
+    work = nil
+    lock.unlock()
+    guard let taken else { return .failure(CancellationError()) }
+    return Cancellation.$scope.withValue(scope) { Swift.Result { try taken() } }
   }
 
   /// Waits for the work to end and returns its result, or throws its error. May be called

@@ -99,8 +99,10 @@ package final class MediaWorkers: @unchecked Sendable {
     progress?.start(.copyingMedia, total: Int64(items.count))
     for _ in 0..<min(max(workers, 1), items.count) {
       running.enter()
-      let thread = Thread { [self] in
-        work()
+      // The thread holds the workers only while it works: once it leaves, they (and the
+      // scratch folder they write in) belong to the consumer alone.
+      let thread = Thread { [weak self, running] in
+        self?.work()
         running.leave()
       }
       thread.stackSize = 1 << 20
@@ -357,8 +359,9 @@ package final class MediaWorkers: @unchecked Sendable {
 
   /// Waits until file `index` is done and returns its slot.
   ///
-  /// - Throws: the file's error.
+  /// - Throws: the file's error; `CancellationError` when the work is no longer wanted.
   private func finished(_ index: Int) throws -> Slot {
+    try Cancellation.check()
     let slot = slots[index]
     condition.lock()
     defer { condition.unlock() }

@@ -28,6 +28,7 @@ package final class TemporaryDirectory: @unchecked Sendable {
         "cannot create a temporary directory (\(error.localizedDescription))")
     }
     self.url = url
+    TemporaryItems.register(url.path)
   }
 
   deinit {
@@ -49,5 +50,6 @@ package final class TemporaryDirectory: @unchecked Sendable {
     guard !removed else { return }
     removed = true
     try? FileManager.default.removeItem(at: url)
+    TemporaryItems.unregister(url.path)
   }
 }

@@ -153,7 +153,7 @@ package final class ZipWriter: @unchecked Sendable {
       zip_discard(archive)
       // A member source's own error says what went wrong better than libzip's read error.
       if let failure = failures.first {
-        if let failure = failure as? DeckError { throw failure }
+        if failure is DeckError || failure is CancellationError { throw failure }
         throw DeckError(.writeFailed, at: location, "cannot write the zip archive (\(failure))")
       }
       throw DeckError(.writeFailed, at: location, "cannot write the zip archive (\(message))")

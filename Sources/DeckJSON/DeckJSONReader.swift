@@ -154,6 +154,7 @@ package struct DeckJSONReader: Sendable {
       syntax = try JSONSyntaxPass(
         bytes: file.bytes, location: location, splitting: splitsArrays ? Section.allCases.map(\.key) : [],
         reached: { [progress] offset in
+          try Cancellation.check()
           progress?.set(.checkingJSON, completed: Int64(offset))
           file.release(below: offset - (1 << 20))
         }, settingAside: { precheck?.add($0) },
@@ -190,7 +191,7 @@ package struct DeckJSONReader: Sendable {
           // Fall through: the document must be judged whole.
         }
       }
-    } catch let error where passedOver && !(error is ShortcutFailed) {
+    } catch let error where passedOver && !(error is ShortcutFailed) && !(error is CancellationError) {
       // A problem in an element passed over unchecked would come first: read it all.
       throw ShortcutFailed()
     }
@@ -200,6 +201,7 @@ package struct DeckJSONReader: Sendable {
       syntax = try JSONSyntaxPass(
         bytes: file.bytes, location: location,
         reached: { offset in
+          try Cancellation.check()
           file.release(below: offset - (1 << 20))
         })
       file.releaseAll()
@@ -226,6 +228,7 @@ package struct DeckJSONReader: Sendable {
   ) -> DeckJSONModelMapping {
     let lease = precheck.map(MediaPrecheck.Lease.init)
     return DeckJSONModelMapping(location: location) { [progress, defersMediaChecks, waitsForPrecheck] index, media in
+      try Cancellation.check()
       defer { progress?.advance(.checkingMedia) }
       return try Self.blob(
         for: media, index: index, syntax: syntax, precheck: precheck, lease: lease,
@@ -374,6 +377,7 @@ package struct DeckJSONReader: Sendable {
           meaningError = error
         }
         if index % 4096 == 0 {
+          try Cancellation.check()
           progress?.set(section.phase, completed: Int64(index))
           file.release(below: range.lowerBound)
         }

@@ -173,7 +173,10 @@ package struct DeckJSONWriter: RepairingDeckWriter, Sendable {
     guard !elements.isEmpty else { return writer.append("[]") }
     writer.append(byte: UInt8(ascii: "["))
     for (index, element) in elements.enumerated() {
-      if index % Self.progressStep == 0 { counting(Int64(index)) }
+      if index % Self.progressStep == 0 {
+        try Cancellation.check()
+        counting(Int64(index))
+      }
       writer.newline(2)
       try writeElement(element, &writer)
       if index < elements.count - 1 { writer.append(byte: UInt8(ascii: ",")) }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CBuildInfo
+import DeckCore
+import DeckIO
 
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +31,9 @@ struct Deckport: ParsableCommand {
 
   /// Runs the command. A reader that goes away early (`deckport … | head -1`) must not kill
   /// deckport with SIGPIPE: writes to it fail quietly instead, and the work finishes (or fails)
-  /// with its own exit status.
+  /// with its own exit status. SIGINT, SIGTERM and SIGHUP stop the work without leaving
+  /// anything half written (``Interruption``), and whatever way the command ends, a temporary
+  /// item still registered then (one a thread that has not ended yet still held) is removed.
   ///
   /// What ArgumentParser's own `main` does, except that an error message (which may quote an
   /// argument, such as a file name holding control characters) reaches standard error through
@@ -37,9 +41,15 @@ struct Deckport: ParsableCommand {
   /// as it is.
   static func main() {
     signal(SIGPIPE, SIG_IGN)
+    Interruption.install()
     do {
       var command = try parseAsRoot(nil)
       try command.run()
+      exit(0)
+    } catch is CancellationError {
+      let (line, status) = Interruption.ending(after: Cancellation.processStopSignal ?? SIGINT)
+      StandardError.write(line)
+      exit(status)
     } catch {
       let status = exitCode(for: error)
       let text = fullMessage(for: error)
@@ -48,11 +58,17 @@ struct Deckport: ParsableCommand {
       } else if !text.isEmpty {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) { StandardError.write(String(line)) }
       }
-      #if canImport(Glibc)
-      Glibc.exit(status.rawValue)
-      #else
-      Darwin.exit(status.rawValue)
-      #endif
+      exit(status.rawValue)
     }
+  }
+
+  /// Ends the process with `status`, once every temporary item still registered is removed.
+  private static func exit(_ status: Int32) -> Never {
+    TemporaryItems.removeAllAndHold()
+    #if canImport(Glibc)
+    Glibc.exit(status)
+    #else
+    Darwin.exit(status)
+    #endif
   }
 }

@@ -335,7 +335,10 @@ struct CollectionReader {
     defer { if let phase { progress?.finish(phase) } }
     let rows = try database.prepare(query, table: table)
     while try rows.step() {
-      if let phase, result.count % Self.progressStep == 0 { progress?.set(phase, completed: Int64(result.count)) }
+      if result.count % Self.progressStep == 0 {
+        try Cancellation.check()
+        if let phase { progress?.set(phase, completed: Int64(result.count)) }
+      }
       result.append(try row(rows))
     }
     return result

@@ -262,6 +262,7 @@ package struct AnkiPackageWriter: Sendable {
     let compressor = ZstdCompressor(
       level: collectionZstdLevel, workers: collectionZstdWorkers, jobSize: collectionZstdJobSize, location: location)
     try ScratchFile.forEachChunk(ofFileAt: source, location: location) { chunk in
+      try Cancellation.check()
       try compressor.compress(chunk) { try output.write($0) }
       done += Int64(chunk.count)
       progress?.set(.compressingCollection, completed: size > 0 ? done * 1000 / size : 0)

@@ -284,7 +284,10 @@ struct CollectionWriter {
     while index < rows.count {
       let count = rows.count - index >= batch ? batch : 1
       let statement = count == batch ? many : one
-      if let phase, index % Self.progressStep < count { progress?.set(phase, completed: Int64(index)) }
+      if index % Self.progressStep < count {
+        try Cancellation.check()
+        if let phase { progress?.set(phase, completed: Int64(index)) }
+      }
       statement.reset()
       for offset in 0..<count {
         bind(rows[index + offset], statement, Int32(offset) * parameters)

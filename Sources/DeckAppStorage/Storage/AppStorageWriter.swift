@@ -92,6 +92,9 @@ package struct AppStorageWriter: Sendable {
       return nil
     }
     let backupPath = exists && options.existing == .backup ? try BackupFile.make(of: path) : nil
+    // Until the change is committed, the backup is a copy of an unchanged file: a process told to
+    // stop removes it.
+    if let backupPath { TemporaryItems.register(backupPath) }
     var placedFiles: [String] = []
     do {
       try AtomicOutput.write(to: path, replacing: exists) { temporaryPath in
@@ -102,7 +105,11 @@ package struct AppStorageWriter: Sendable {
         }
         try writer.produce(at: temporaryPath)
         try writer.verify(at: temporaryPath)
+      } commit: { _ in
+        // From here to the rename, a process told to stop waits: the companion files, the old
+        // -wal and -shm and the store change together.
         placedFiles = try writer.placeCompanionFiles()
+        if let backupPath { TemporaryItems.unregister(backupPath) }
         if exists, [.sqlite, .coreData].contains(kind) {
           try SQLiteLockProbe.requireUnlocked(path, location: location)
           // The old -wal and -shm belong to the old file; their content is in the new one.
@@ -121,7 +128,10 @@ package struct AppStorageWriter: Sendable {
       // The store that names these files was not put in place, and the original is untouched,
       // so the backup of it holds nothing the original does not.
       for file in placedFiles { try? FileManager.default.removeItem(atPath: file) }
-      if let backupPath { BackupFile.remove(backupPath) }
+      if let backupPath {
+        BackupFile.remove(backupPath)
+        TemporaryItems.unregister(backupPath)
+      }
       throw error
     }
     do {

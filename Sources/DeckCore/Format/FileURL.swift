@@ -15,10 +15,21 @@ package enum FileURL {
   }
 
   /// Runs `work` on a task of its own, so that a caller on the main actor is never blocked
-  /// by reading or writing; a cancelled caller gets `CancellationError` before work starts.
+  /// by reading or writing. A cancelled caller gets `CancellationError`: before work starts,
+  /// or from the work's next check (``Cancellation``), on every thread it uses, once it has
+  /// removed what it was writing.
   package static func detached<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result
   {
     try Task.checkCancellation()
-    return try await Task.detached(priority: Task.currentPriority) { try work() }.value
+    let scope = Cancellation.Scope()
+    let task = Task.detached(priority: Task.currentPriority) {
+      try Cancellation.$scope.withValue(scope) { try work() }
+    }
+    return try await withTaskCancellationHandler {
+      try await task.value
+    } onCancel: {
+      scope.cancel()
+      task.cancel()
+    }
   }
 }

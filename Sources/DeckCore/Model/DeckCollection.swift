@@ -69,9 +69,11 @@ extension DeckCollection {
   /// before keeping anything written from a collection loaded with deferred media checks.
   ///
   /// - Throws: the first file's error, in media order: bytes that differ from their
-  ///   declaration, or that cannot be read.
+  ///   declaration, or that cannot be read; `CancellationError` when the work is no longer
+  ///   wanted (``Cancellation``).
   package func checkPendingMedia() throws {
     for file in media where file.blob.hasPendingCheck {
+      try Cancellation.check()
       _ = try file.blob.fingerprint()
     }
   }

@@ -102,6 +102,7 @@ package struct DeckJSONDirectoryWriter: RepairingDeckWriter, Sendable {
       collection.noteTypes.map { ($0.id, $0.fieldNames) }, uniquingKeysWith: { first, _ in first })
     var counter = DeckJSONDirectory.OccurrenceCounter<String>()
     return try collection.notes.enumerated().map { position, note in
+      try Cancellation.check(atItem: position)
       let names = try DeckJSONDocument.fieldNames(for: note, in: fieldNames, location: location)
       let stem = DeckJSONDirectory.noteFileStem(guid: note.guid, occurrence: counter.next(note.guid))
       let file = DeckJSONNoteFile(
@@ -119,6 +120,7 @@ package struct DeckJSONDirectoryWriter: RepairingDeckWriter, Sendable {
   ) throws -> [DeckJSONDirectoryIndex.MediaEntry] {
     var seen: [String: String] = [:]
     return try media.map { file in
+      try Cancellation.check()
       let place = location.item("media file '\(MediaFileName.visible(file.name))'")
       guard MediaFileName.isSafe(file.name) else {
         throw DeckError(

@@ -76,8 +76,8 @@ struct JSONSyntaxPass {
   /// Whether output to `reduced` is suspended (inside a split array).
   private var suspended = false
   /// Called with the offset reached, every few megabytes, so the caller can report progress
-  /// and let go of the pages behind.
-  private let reached: ((Int) -> Void)?
+  /// and let go of the pages behind; what it throws ends the pass (such as `CancellationError`).
+  private let reached: ((Int) throws -> Void)?
   /// Called with each string set aside, as it is found.
   private let settingAside: ((SetAside) -> Void)?
   /// Decodes an element of a split array in place of the pass, when it can (see the initializer).
@@ -105,10 +105,11 @@ struct JSONSyntaxPass {
   /// anything read, nor report any problem, before it has checked every element so passed over:
   /// a problem in one of them comes first in the document.
   ///
-  /// - Throws: ``DeckError`` at the line and column of the first syntax error, with the text there.
+  /// - Throws: ``DeckError`` at the line and column of the first syntax error, with the text
+  ///   there, and whatever `reached` throws.
   init(
     bytes: UnsafeRawBufferPointer, location: SourceLocation, splitting: [String] = [],
-    reached: ((Int) -> Void)? = nil, settingAside: ((SetAside) -> Void)? = nil,
+    reached: ((Int) throws -> Void)? = nil, settingAside: ((SetAside) -> Void)? = nil,
     decodingElement: ((_ key: Int, _ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int?)? = nil,
     decodedAhead: ((_ key: Int, _ start: Int) -> [Range<Int>]?)? = nil,
     skimmingElement: ((_ key: Int) -> Bool)? = nil, takingDeclaredLengths: Bool = false
@@ -136,7 +137,7 @@ struct JSONSyntaxPass {
       place.column = error.column
       throw DeckError(.wrongFormat, at: place, "invalid JSON: \(error.message) (\(error.near))")
     }
-    reached?(bytes.count)
+    try reached?(bytes.count)
   }
 
   /// The placeholder text for set-aside string `number`.
@@ -154,7 +155,7 @@ struct JSONSyntaxPass {
 
   private mutating func value() throws {
     guard index < bytes.count else { throw error(.endWhereValueShouldBe) }
-    reportIfDue()
+    try reportIfDue()
     // An array under a split key of the top-level object.
     if depth == 1, !suspended, bytes[index] == UInt8(ascii: "["), let key = splitting.firstIndex(where: lastKeyIs) {
       return try splitArray(key: key)
@@ -191,9 +192,9 @@ struct JSONSyntaxPass {
   }
 
   /// Tells `reached` the offset when it has come a report step further.
-  private mutating func reportIfDue() {
+  private mutating func reportIfDue() throws {
     if index >= nextReport, let reached {
-      reached(index)
+      try reached(index)
       nextReport = index + Self.reportStep
     }
   }
@@ -215,14 +216,14 @@ struct JSONSyntaxPass {
           if range.count > Int(Int32.max) { pass.canSplit = false }
         }
         pass.index = last.upperBound
-        pass.reportIfDue()
+        try pass.reportIfDue()
         return
       }
       if let end = pass.decodingElement?(keyNumber, pass.bytes, start)
         ?? pass.skimmed(keyNumber, from: start)
       {
         pass.index = end
-        pass.reportIfDue()
+        try pass.reportIfDue()
       } else {
         try pass.value()
       }

@@ -1,0 +1,72 @@
+import DeckCore
+import DeckIO
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `deckport` does on SIGINT (Ctrl-C), SIGTERM and SIGHUP: it stops without leaving
+/// anything half written.
+///
+/// The first signal asks the work to stop (``Cancellation/requestProcessStop(signal:)``): it
+/// stops at its next check, removes the output it was writing and its scratch files on the
+/// way out, and the command exits with status 128 + the signal's number (130 for Ctrl-C). Work
+/// that does not reach a check within ``grace`` (waiting for standard input that does not
+/// come, say), or a second signal, ends the process at once: every temporary file and folder
+/// still registered (``TemporaryItems``) is removed first, after an output being renamed into
+/// place is wholly in place.
+enum Interruption {
+  /// The signals handled.
+  static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+  /// How long the work has to stop on its own after the first signal.
+  static let grace: DispatchTimeInterval = .seconds(2)
+
+  private static let queue = DispatchQueue(label: "deckport.interruption")
+  nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+  nonisolated(unsafe) private static var received = 0
+
+  /// Handles the signals from now on (call it once, first thing).
+  static func install() {
+    for number in signals {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+      source.setEventHandler { received(number) }
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  /// The line printed when the work stopped on `signal`, and the exit status.
+  static func ending(after signal: Int32) -> (line: String, status: Int32) {
+    ("deckport: interrupted by \(name(of: signal)); nothing was left half written", 128 + signal)
+  }
+
+  /// On the serial queue: the first signal asks the work to stop and arms the deadline, the
+  /// next one ends the process.
+  private static func received(_ number: Int32) {
+    received += 1
+    guard received == 1 else { exitNow(after: number) }
+    Cancellation.requestProcessStop(signal: number)
+    queue.asyncAfter(deadline: .now() + grace) { exitNow(after: number) }
+  }
+
+  /// Removes every registered temporary item and exits with the signal's status.
+  private static func exitNow(after number: Int32) -> Never {
+    TemporaryItems.removeAllAndHold()
+    let (line, status) = ending(after: Cancellation.processStopSignal ?? number)
+    StandardError.write(line)
+    _exit(status)
+  }
+
+  private static func name(of signal: Int32) -> String {
+    switch signal {
+    case SIGINT: "SIGINT"
+    case SIGTERM: "SIGTERM"
+    case SIGHUP: "SIGHUP"
+    default: "signal \(signal)"
+    }
+  }
+}

@@ -1,0 +1,171 @@
+"""Ctrl-C, SIGTERM and SIGHUP never leave anything half written.
+
+The deckport command is interrupted while it reads, while it writes (once its temporary output
+exists) and while it waits for standard input that does not come. Each time it must exit with
+128 + the signal's number, say so on standard error, leave no output, no hidden temporary file
+beside it and no scratch folder in TMPDIR, and leave an existing output it was replacing exactly
+as it was. A package Anki made, replaced with --force and interrupted, still imports into the
+real backend as it did.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import PACKAGE_DIR
+
+DECKPORT = os.environ.get(
+    "DECKPORT_BIN", os.path.join(os.path.dirname(__file__), "..", "..", ".build", "debug", "deckport"))
+
+# Long enough to interrupt in the middle: 1.5 s to convert in a release build, 6 s in a debug one.
+ROWS = 200_000
+
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory) -> str:
+    """A CSV of ROWS notes."""
+    path = str(tmp_path_factory.mktemp("big") / "big.csv")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("#separator:comma\n#html:false\n")
+        for row in range(ROWS):
+            out.write(f"front {row} {'x' * 40},back {row} {'y' * 60}\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def big_package(big_csv, tmp_path_factory) -> str:
+    """The CSV as an Anki package."""
+    path = str(tmp_path_factory.mktemp("package") / "big.apkg")
+    subprocess.run([DECKPORT, "convert", big_csv, path], check=True, capture_output=True)
+    return path
+
+
+def start(arguments: list[str], scratch: str, **popen) -> subprocess.Popen:
+    """deckport with `arguments`, its TMPDIR in `scratch`."""
+    os.makedirs(scratch, exist_ok=True)
+    return subprocess.Popen(
+        [DECKPORT, *arguments], env=dict(os.environ, TMPDIR=scratch), stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, **popen)
+
+
+def wait_for(found, process: subprocess.Popen, what: str, timeout: float = 60) -> None:
+    """Waits until `found()` holds, while `process` runs."""
+    deadline = time.monotonic() + timeout
+    while not found():
+        assert process.poll() is None, f"deckport ended before {what}: {process.stderr.read().decode()}"
+        assert time.monotonic() < deadline, f"no {what} after {timeout} s"
+        time.sleep(0.002)
+
+
+def temporary_outputs(folder: str) -> list[str]:
+    """The hidden temporary outputs deckport writes beside a destination."""
+    return [name for name in os.listdir(folder) if name.startswith(".") and ".deckport-" in name]
+
+
+def interrupted(process: subprocess.Popen, number: int) -> str:
+    """Sends signal `number`, waits for the end, checks the exit status and returns stderr."""
+    process.send_signal(number)
+    status = process.wait(timeout=30)
+    error = process.stderr.read().decode()
+    assert status == 128 + number, error
+    name = signal.Signals(number).name
+    assert f"deckport: interrupted by {name}; nothing was left half written" in error
+    return error
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("output", ["out.apkg", "out.json", "out"])
+def test_interrupted_while_writing(big_csv, tmp_path, number, output):
+    folder = str(tmp_path / "out-folder")
+    os.makedirs(folder)
+    scratch = str(tmp_path / "tmp")
+    arguments = ["convert", big_csv, os.path.join(folder, output)]
+    if output == "out":
+        arguments += ["--to", "json-dir"]
+    process = start(arguments, scratch)
+    wait_for(lambda: temporary_outputs(folder), process, "temporary output")
+    interrupted(process, number)
+    assert os.listdir(folder) == []
+    assert os.listdir(scratch) == []
+
+
+def test_interrupted_while_reading(big_package, tmp_path):
+    folder = str(tmp_path / "out-folder")
+    os.makedirs(folder)
+    scratch = str(tmp_path / "tmp")
+    process = start(["convert", big_package, os.path.join(folder, "out.json")], scratch)
+    # The package's collection is unpacked into a scratch folder first.
+    wait_for(lambda: os.path.isdir(scratch) and os.listdir(scratch), process, "scratch folder")
+    interrupted(process, signal.SIGINT)
+    assert os.listdir(folder) == []
+    assert os.listdir(scratch) == []
+
+
+def test_interrupted_replacement_keeps_the_old_output(big_csv, tmp_path):
+    from anki_view import anki_view
+
+    folder = str(tmp_path / "out-folder")
+    os.makedirs(folder)
+    destination = os.path.join(folder, "deck.apkg")
+    original = os.path.join(PACKAGE_DIR, "latest_sched.apkg")
+    shutil.copyfile(original, destination)
+    with open(original, "rb") as file:
+        before = file.read()
+    scratch = str(tmp_path / "tmp")
+    process = start(["convert", big_csv, destination, "--force"], scratch)
+    wait_for(lambda: temporary_outputs(folder), process, "temporary output")
+    interrupted(process, signal.SIGINT)
+    assert os.listdir(folder) == ["deck.apkg"]
+    with open(destination, "rb") as file:
+        assert file.read() == before
+    assert os.listdir(scratch) == []
+    # Anki still imports it as the package it made.
+    with open(original + ".truth.json", encoding="utf-8") as file:
+        assert anki_view(destination) == json.load(file)
+
+
+def test_interrupted_while_waiting_for_standard_input(tmp_path):
+    folder = str(tmp_path / "out-folder")
+    os.makedirs(folder)
+    scratch = str(tmp_path / "tmp")
+    process = start(
+        ["convert", "-", os.path.join(folder, "out.json"), "--from", "csv"], scratch, stdin=subprocess.PIPE)
+    process.stdin.write(b"front,back\n" * 1000)
+    process.stdin.flush()
+    # Standard input is copied into a scratch folder until it ends; it does not end.
+    wait_for(lambda: os.path.isdir(scratch) and os.listdir(scratch), process, "copy of standard input")
+    started = time.monotonic()
+    interrupted(process, signal.SIGINT)
+    # The work cannot reach a check while it waits: the process ends after the grace period.
+    assert time.monotonic() - started < 10
+    assert os.listdir(folder) == []
+    assert os.listdir(scratch) == []
+    process.stdin.close()
+
+
+def test_a_second_signal_ends_at_once(tmp_path):
+    folder = str(tmp_path / "out-folder")
+    os.makedirs(folder)
+    scratch = str(tmp_path / "tmp")
+    process = start(
+        ["convert", "-", os.path.join(folder, "out.json"), "--from", "csv"], scratch, stdin=subprocess.PIPE)
+    wait_for(lambda: os.path.isdir(scratch) and os.listdir(scratch), process, "copy of standard input")
+    process.send_signal(signal.SIGTERM)
+    time.sleep(0.1)
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    status = process.wait(timeout=30)
+    assert time.monotonic() - started < 1.5
+    # The status and the message name the first signal.
+    assert status == 128 + signal.SIGTERM
+    assert "deckport: interrupted by SIGTERM; nothing was left half written" in process.stderr.read().decode()
+    assert os.listdir(folder) == []
+    assert os.listdir(scratch) == []
+    process.stdin.close()
