@@ -23,7 +23,9 @@ extension DeckConverter {
   /// read and written; `onWarning` is called from that task.
   ///
   /// - Throws: as ``convert(_:to:options:onWarning:)``, and `CancellationError` when the
-  ///   calling task was cancelled before the conversion began.
+  ///   calling task is cancelled: before the conversion began, or while it runs. It then stops
+  ///   within moments, on every thread it uses; the output is not put in place, nothing half
+  ///   written stays beside it, and an existing output is left as it was.
   public func convert(
     _ input: URL, to output: URL, options: ConversionOptions = ConversionOptions(),
     onWarning: @escaping @Sendable (Diagnostic) -> Void = { _ in }

@@ -24,7 +24,8 @@ extension DeckLoader {
   /// ```
   ///
   /// - Throws: as ``load(_:format:options:progress:)``, and `CancellationError` when the
-  ///   calling task was cancelled before reading began.
+  ///   calling task is cancelled: before reading began, or while it reads (it stops within
+  ///   moments, on every thread it uses, and removes its scratch files).
   public func load(
     _ url: URL, format: FormatName? = nil, options: FormatOptions = FormatOptions(), progress: ProgressReporter? = nil
   ) async throws -> LoadedDeck {

@@ -22,6 +22,11 @@ struct Deckport: ParsableCommand {
       Exit status: 0 on success, 1 when an input is damaged or unreadable (or, with --strict, \
       when anything could not be kept), 64 for a usage error; diff exits as diff(1) does: 0 \
       when the decks are the same, 1 when they differ, 2 when an input cannot be read.
+
+      Interrupted (Ctrl-C, SIGTERM, SIGHUP), deckport stops, removes the output it was writing \
+      and its scratch files, leaves an existing output as it was, and exits with 128 + the \
+      signal's number (130 for Ctrl-C). Work that cannot stop within two seconds (waiting for \
+      standard input, say), or a second signal, ends it at once, after the same clean-up.
       """,
     version: "\(version) (commit \(String(cString: deckport_build_commit())))",
     subcommands: [Convert.self, Inspect.self, Diff.self, Migrate.self, Formats.self])

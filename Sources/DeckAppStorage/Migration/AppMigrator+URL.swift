@@ -15,8 +15,9 @@ extension AppMigrator {
 
   /// Migrates on a task of its own, so the caller's actor is not blocked.
   ///
-  /// - Throws: as ``migrate(_:to:options:)``, and `CancellationError` when the calling task was
-  ///   cancelled before the migration began.
+  /// - Throws: as ``migrate(_:to:options:)``, and `CancellationError` when the calling task is
+  ///   cancelled: before the migration began, or while it runs, up to the moment the new store
+  ///   is put in place. The destination is then left as it was, with no backup beside it.
   public func migrate(_ source: URL, to destination: URL, options: AppMigrationOptions = AppMigrationOptions())
     async throws
     -> AppMigrationReport
