@@ -131,7 +131,9 @@ def test_interrupted_replacement_keeps_the_old_output(big_csv, tmp_path):
         assert anki_view(destination) == json.load(file)
 
 
-def test_interrupted_while_waiting_for_standard_input(tmp_path):
+def waiting_for_standard_input(tmp_path) -> tuple[subprocess.Popen, str, str]:
+    """deckport converting standard input, which never ends, once it is copying it; with the
+    output folder and TMPDIR."""
     folder = str(tmp_path / "out-folder")
     os.makedirs(folder)
     scratch = str(tmp_path / "tmp")
@@ -139,8 +141,13 @@ def test_interrupted_while_waiting_for_standard_input(tmp_path):
         ["convert", "-", os.path.join(folder, "out.json"), "--from", "csv"], scratch, stdin=subprocess.PIPE)
     process.stdin.write(b"front,back\n" * 1000)
     process.stdin.flush()
-    # Standard input is copied into a scratch folder until it ends; it does not end.
+    # Standard input is copied into a scratch folder until it ends.
     wait_for(lambda: os.path.isdir(scratch) and os.listdir(scratch), process, "copy of standard input")
+    return process, folder, scratch
+
+
+def test_interrupted_while_waiting_for_standard_input(tmp_path):
+    process, folder, scratch = waiting_for_standard_input(tmp_path)
     started = time.monotonic()
     interrupted(process, signal.SIGINT)
     # The work cannot reach a check while it waits: the process ends after the grace period.
@@ -151,12 +158,7 @@ def test_interrupted_while_waiting_for_standard_input(tmp_path):
 
 
 def test_a_second_signal_ends_at_once(tmp_path):
-    folder = str(tmp_path / "out-folder")
-    os.makedirs(folder)
-    scratch = str(tmp_path / "tmp")
-    process = start(
-        ["convert", "-", os.path.join(folder, "out.json"), "--from", "csv"], scratch, stdin=subprocess.PIPE)
-    wait_for(lambda: os.path.isdir(scratch) and os.listdir(scratch), process, "copy of standard input")
+    process, folder, scratch = waiting_for_standard_input(tmp_path)
     process.send_signal(signal.SIGTERM)
     time.sleep(0.1)
     started = time.monotonic()
