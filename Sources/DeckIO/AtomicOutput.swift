@@ -69,8 +69,7 @@ package enum AtomicOutput {
   }
 
   /// The result of `body`; when it throws, the temporary file or folder at `temporaryPath` is
-  /// removed first.
-  /// The path is registered with ``TemporaryItems`` meanwhile.
+  /// removed first. The path is registered with ``TemporaryItems`` meanwhile.
   static func removing<T>(_ temporaryPath: String, ifThrows body: () throws -> T) throws -> T {
     TemporaryItems.register(temporaryPath)
     defer { TemporaryItems.unregister(temporaryPath) }

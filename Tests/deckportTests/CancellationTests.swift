@@ -120,6 +120,18 @@ struct CancellationTests {
     #expect(try Self.snapshot(of: scratch.path) == before)
   }
 
+  @Test("comparing two decks stops when its task is cancelled")
+  func comparisonCancelled() async throws {
+    let deck = try DeckLoader().load(path: Fixtures.path(Self.package))
+    #expect(!deck.collection.media.isEmpty)
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try DeckDifference(from: deck, to: deck).isEmpty
+    }
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(try DeckDifference(from: deck, to: deck).isEmpty)
+  }
+
   @Test("a batch stops between files: those finished stay, the rest are not started")
   func batch() throws {
     let scratch = try TemporaryDirectory()

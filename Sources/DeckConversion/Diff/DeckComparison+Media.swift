@@ -7,7 +7,8 @@ extension DeckComparison {
   /// one side has counts only if that side's notes, templates or CSS refer to it.
   ///
   /// Each file's bytes are read in chunks, one file at a time (the SHA-1 a package's media map
-  /// records is used when it has one).
+  /// records is used when it has one); the comparison stops between two files when the work is
+  /// no longer wanted (``Cancellation``).
   func mediaDifferences() throws -> DeckDifference.MediaDifferences {
     guard compared.contains(.media) else { return DeckDifference.MediaDifferences() }
     let before = Self.byName(old.media)
@@ -36,6 +37,7 @@ extension DeckComparison {
   }
 
   private static func entry(_ file: MediaFile) throws -> DeckDifference.MediaEntry {
+    try Cancellation.check()
     let fingerprint = try file.blob.fingerprint()
     return DeckDifference.MediaEntry(name: file.name, sha1: SHA1.hex(fingerprint.sha1), size: fingerprint.size)
   }

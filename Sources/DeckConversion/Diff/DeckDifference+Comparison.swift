@@ -13,7 +13,9 @@ extension DeckDifference {
   /// a format holds no ids). Media files are compared by the SHA-1 of their bytes, read one
   /// file at a time in chunks.
   ///
-  /// - Throws: ``DeckError`` when a media file of either deck cannot be read.
+  /// - Throws: ``DeckError`` when a media file of either deck cannot be read;
+  ///   `CancellationError` when the task it runs in is cancelled (it stops between two media
+  ///   files).
   public init(from old: LoadedDeck, to new: LoadedDeck, fromName: String = "", toName: String = "") throws {
     let comparison = DeckComparison(old: old, new: new)
     from = Side(name: fromName, format: old.formatName)
