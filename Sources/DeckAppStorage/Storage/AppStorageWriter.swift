@@ -112,7 +112,9 @@ package struct AppStorageWriter: Sendable {
         if let backupPath { TemporaryItems.unregister(backupPath) }
         if exists, [.sqlite, .coreData].contains(kind) {
           try SQLiteLockProbe.requireUnlocked(path, location: location)
-          // The old -wal and -shm belong to the old file; their content is in the new one.
+          // The old -wal and -shm belong to the old file; their content is in the new one, and
+          // folded into the old file first, so removing them loses nothing before the rename.
+          try SQLiteLogFold.fold(path, location: location)
           for suffix in SQLiteSnapshot.companionSuffixes where FileManager.default.fileExists(atPath: path + suffix) {
             do {
               try FileManager.default.removeItem(atPath: path + suffix)
