@@ -88,6 +88,20 @@ struct CancellationTests {
     #expect(!TemporaryItems.registered.contains { $0.hasPrefix(scratch.path + "/") })
   }
 
+  @Test("reading a json-dir folder stops between its files when its task is cancelled")
+  func folderReadingCancelled() async throws {
+    let scratch = try TemporaryDirectory()
+    let folder = scratch.path(for: "deck")
+    _ = try DeckConverter().convert(
+      input: Fixtures.path(Self.package), output: folder, options: ConversionOptions(to: .jsonDir))
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try DeckLoader().load(path: folder).collection.notes.count
+    }
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(try DeckLoader().load(path: folder).collection.notes.count > 0)
+  }
+
   @Test("the same conversion runs to the end when nobody cancels it", arguments: [cases[0], cases[13]])
   func notCancelled(_ item: Case) async throws {
     let scratch = try TemporaryDirectory()

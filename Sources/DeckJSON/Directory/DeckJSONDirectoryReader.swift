@@ -150,8 +150,10 @@ private struct FolderReading {
   private var cardPlaces: [(owner: Int, offset: Int)] = []
   private var reviewPlaces: [(owner: Int, offset: Int)] = []
 
-  /// The bytes of the file at `path`.
+  /// The bytes of the file at `path`, unless the work is no longer wanted (``Cancellation``):
+  /// a folder is read file by file, and stops between two.
   static func contents(of path: String) throws -> Data {
+    try Cancellation.check()
     do {
       return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
