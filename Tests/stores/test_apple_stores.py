@@ -27,6 +27,19 @@ WITH_MODEL = ["SampleModel_V1.sqlite", "CartKitSwiftData_v1.sqlite", "SampleMode
 ALL = WITH_MODEL + ["Model1.sqlite"]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def module_temporary_folder():
+    """The checks copy stores and write records into folders of their own (`tempfile.mkdtemp`,
+    here and in core_data_view); those go into one folder, removed at the end, so a run leaves
+    nothing in the system's temporary folder."""
+    folder = tempfile.mkdtemp(prefix="deckport-store-checks-")
+    previous = tempfile.tempdir
+    tempfile.tempdir = folder
+    yield folder
+    tempfile.tempdir = previous
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def deckport(*arguments):
     return subprocess.run([DECKPORT, *arguments], capture_output=True, text=True)
 
