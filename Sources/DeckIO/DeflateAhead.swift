@@ -159,6 +159,7 @@ package final class DeflateAhead: @unchecked Sendable {
     let window = ParallelDeflate.windowSize
     let input = try FileByteSource(path: file, location: location)
     while let index = take() {
+      try Cancellation.check()
       try input.seek(to: UInt64(index * size - window))
       let dictionary = try ParallelDeflate.readChunk(from: input, size: window)
       let chunk = try ParallelDeflate.readChunk(from: input)

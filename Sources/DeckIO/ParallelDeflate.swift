@@ -169,6 +169,7 @@ package enum ParallelDeflate {
     var upcoming = first
     var finished = false
     while !finished {
+      try Cancellation.check()
       var chunks: [[UInt8]] = []
       repeat {
         chunks.append(upcoming)

@@ -53,6 +53,9 @@ package final class SQLiteDatabase: @unchecked Sendable {
     }
     self.connection = handle
     sqlite3_extended_result_codes(handle, 1)
+    // A long statement (an index over 200,000 cards) stops when the work is no longer wanted:
+    // SQLite asks every 100,000 steps of its machine (a fraction of a millisecond).
+    sqlite3_progress_handler(handle, 100_000, { _ in Cancellation.isRequested ? 1 : 0 }, nil)
     var probe: OpaquePointer?
     var code = sqlite3_prepare_v2(handle, "SELECT count(*) FROM sqlite_master", -1, &probe, nil)
     if code == SQLITE_OK { code = sqlite3_step(probe) }
@@ -96,7 +99,7 @@ package final class SQLiteDatabase: @unchecked Sendable {
       let result = sqlite3_create_function_v2(
         connection, name, -1, SQLITE_UTF8, nil, { context, _, _ in sqlite3_result_null(context) }, nil, nil, nil)
       guard result == SQLITE_OK else {
-        throw SQLiteError.make(
+        throw SQLiteError.failure(
           code: result, message: String(cString: sqlite3_errmsg(connection)), sql: "function \(name)", at: location)
       }
     }
@@ -112,7 +115,7 @@ package final class SQLiteDatabase: @unchecked Sendable {
       guard result == SQLITE_OK else {
         let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(connection))
         sqlite3_free(errorMessage)
-        throw SQLiteError.make(code: result, message: message, sql: sql, at: location)
+        throw SQLiteError.failure(code: result, message: message, sql: sql, at: location)
       }
     }
   }
@@ -130,7 +133,7 @@ package final class SQLiteDatabase: @unchecked Sendable {
         sqlite3_finalize(handle)
         let message =
           result == SQLITE_OK ? "the SQL holds no statement" : String(cString: sqlite3_errmsg(connection))
-        throw SQLiteError.make(code: result, message: message, sql: sql, at: statementLocation)
+        throw SQLiteError.failure(code: result, message: message, sql: sql, at: statementLocation)
       }
       return handle
     }

@@ -6,6 +6,14 @@ enum SQLiteError {
   /// The longest SQL text quoted in a message.
   static let maximumQuotedSQL = 300
 
+  /// What a failed call with result `code` throws: `CancellationError` when SQLite stopped the
+  /// statement because the work is no longer wanted (``SQLiteDatabase``'s progress handler),
+  /// else ``make(code:message:sql:at:)``.
+  static func failure(code: Int32, message: String, sql: String?, at location: SourceLocation) -> any Error {
+    if code & 0xFF == SQLITE_INTERRUPT && Cancellation.isRequested { return CancellationError() }
+    return make(code: code, message: message, sql: sql, at: location)
+  }
+
   /// An error for result `code` with SQLite's `message`, quoting `sql` when given.
   static func make(
     code: Int32, message: String, sql: String?, at location: SourceLocation

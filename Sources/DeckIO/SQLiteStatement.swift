@@ -116,7 +116,7 @@ package final class SQLiteStatement {
       case SQLITE_ROW: return true
       case SQLITE_DONE: return false
       default:
-        throw SQLiteError.make(
+        throw SQLiteError.failure(
           code: result, message: String(cString: sqlite3_errmsg(connection)), sql: sql, at: location)
       }
     }

@@ -121,8 +121,12 @@ package final class ZipWriter: @unchecked Sendable {
   ///
   /// An archive with no members is written as the 22-byte empty zip (libzip would write none).
   ///
-  /// - Throws: ``DeckError/Kind/writeFailed`` with libzip's message; the archive is then
-  ///   discarded.
+  /// libzip asks between chunks whether the work is still wanted (``Cancellation``), so a
+  /// large archive stops within moments of a cancellation, also while it copies members from
+  /// another archive.
+  ///
+  /// - Throws: ``DeckError/Kind/writeFailed`` with libzip's message, or `CancellationError`; the
+  ///   archive is then discarded.
   package func close() throws {
     try close(progress: nil)
   }
@@ -147,10 +151,12 @@ package final class ZipWriter: @unchecked Sendable {
           Unmanaged<ProgressBox>.fromOpaque(state).release()
         }, box)
     }
+    zip_register_cancel_callback_with_state(archive, { _, _ in Cancellation.isRequested ? 1 : 0 }, nil, nil)
     // libzip reads every member's bytes now, from files, buffers and member sources.
     guard zip_close(archive) == 0 else {
       let message = LibzipError.message(archive: archive)
       zip_discard(archive)
+      if Cancellation.isRequested { throw CancellationError() }
       // A member source's own error says what went wrong better than libzip's read error.
       if let failure = failures.first {
         if failure is DeckError || failure is CancellationError { throw failure }

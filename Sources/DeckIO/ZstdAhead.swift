@@ -126,6 +126,7 @@ package final class ZstdAhead: @unchecked Sendable {
         waited = true
         continue
       }
+      try Cancellation.check()
       let count = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
       if count == 0 {
         guard waited else {

@@ -76,6 +76,37 @@ struct CancelledOutputTests {
     #expect(try Self.names(in: destination) == ["index.json"])
   }
 
+  @Test("a long SQLite statement stops with CancellationError, not a database error")
+  func sqliteStatement() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "count.sqlite")
+    let counting =
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT count(*) FROM n"
+    let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
+    let whole = try database.prepare(counting)
+    #expect(try whole.step() && whole.int64(0) == 3_000_000)
+    let scope = Cancellation.Scope()
+    scope.cancel()
+    #expect(throws: CancellationError.self) {
+      try Cancellation.$scope.withValue(scope) {
+        let statement = try database.prepare(counting)
+        _ = try statement.step()
+      }
+    }
+  }
+
+  @Test("a zip archive whose work is cancelled is not written, and libzip leaves no file of its own")
+  func zipArchive() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "out.zip")
+    let zip = try ZipWriter(path: path, location: SourceLocation(file: path))
+    try zip.addData(name: "a.txt", data: Data(repeating: 65, count: 1 << 20), compression: .stored)
+    let scope = Cancellation.Scope()
+    scope.cancel()
+    #expect(throws: CancellationError.self) { try Cancellation.$scope.withValue(scope) { try zip.close() } }
+    #expect(try Self.names(in: scratch.path) == [])
+  }
+
   @Test("a scratch folder is registered until it is removed")
   func scratchFolderRegistered() throws {
     let scratch = try TemporaryDirectory()
