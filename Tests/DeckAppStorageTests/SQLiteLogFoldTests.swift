@@ -30,6 +30,33 @@ struct SQLiteLogFoldTests {
     #expect(try AppStorageReader().read(path: store).records.records.count == 5)
   }
 
+  @Test("a store Apple's Photos app made: its main file alone, folded, holds what the store with its -wal held")
+  func photosStore() throws {
+    let scratch = try TemporaryDirectory()
+    let original = Fixtures.path("apple-stores/Photos.sqlite")
+    let store = scratch.path(for: "Photos.sqlite")
+    for suffix in ["", "-wal", "-shm"] {
+      try FileManager.default.copyItem(atPath: original + suffix, toPath: store + suffix)
+    }
+    try SQLiteLogFold.fold(store, location: SourceLocation(file: store))
+    // Python's SQLite judges: the store as the app left it (a copy with its -wal, opened as SQLite
+    // opens it), against the folded main file read alone.
+    let judged = try AppFixtures.python(
+      """
+      import shutil, sqlite3, sys, tempfile
+      folder = tempfile.mkdtemp()
+      for suffix in ("", "-wal", "-shm"):
+          shutil.copyfile(sys.argv[1] + suffix, folder + "/store" + suffix)
+      whole = list(sqlite3.connect(folder + "/store").iterdump())
+      def alone(path):
+          return list(sqlite3.connect("file:" + path + "?immutable=1", uri=True).iterdump())
+      shutil.rmtree(folder)
+      print(whole == alone(sys.argv[1]), whole == alone(sys.argv[2]))
+      """, [original, store])
+    // Before: the main file alone misses what the -wal holds. After: it holds it all.
+    #expect(judged == "False True\n")
+  }
+
   @Test("a store without a -wal is not opened, and no byte of it changes")
   func nothingToFold() throws {
     let scratch = try TemporaryDirectory()
