@@ -53,10 +53,15 @@ enum Interruption {
     queue.asyncAfter(deadline: .now() + grace) { exitNow(after: number) }
   }
 
-  /// Removes every registered temporary item and exits with the signal's status.
+  /// Removes every registered temporary item and exits with the signal's status. A progress
+  /// line on the terminal is erased first (the work had no time to erase it).
   private static func exitNow(after number: Int32) -> Never {
     TemporaryItems.removeAllAndHold()
     let (line, status) = ending(after: Cancellation.processStopSignal ?? number)
+    if isatty(STDERR_FILENO) == 1 {
+      let erase = Array("\r\u{1B}[K".utf8)
+      _ = erase.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
     StandardError.write(line)
     _exit(status)
   }
