@@ -25,8 +25,9 @@ struct Deckport: ParsableCommand {
 
       Interrupted (Ctrl-C, SIGTERM, SIGHUP), deckport stops, removes the output it was writing \
       and its scratch files, leaves an existing output as it was, and exits with 128 + the \
-      signal's number (130 for Ctrl-C). Work that cannot stop within two seconds (waiting for \
-      standard input, say), or a second signal, ends it at once, after the same clean-up.
+      signal's number (130 for Ctrl-C). Work that cannot stop within two seconds (opening a \
+      named pipe nobody writes to, say), or a second signal, ends it at once, after the same \
+      clean-up.
       """,
     version: "\(version) (commit \(String(cString: deckport_build_commit())))",
     subcommands: [Convert.self, Inspect.self, Diff.self, Migrate.self, Formats.self])

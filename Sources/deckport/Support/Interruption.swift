@@ -14,8 +14,8 @@ import Darwin
 /// The first signal asks the work to stop (``Cancellation/requestProcessStop(signal:)``): it
 /// stops at its next check, removes the output it was writing and its scratch files on the
 /// way out, and the command exits with status 128 + the signal's number (130 for Ctrl-C). Work
-/// that does not reach a check within ``grace`` (waiting for standard input that does not
-/// come, say), or a second signal, ends the process at once: every temporary file and folder
+/// that does not reach a check within ``grace`` (blocked opening a named pipe nobody writes to,
+/// say), or a second signal, ends the process at once: every temporary file and folder
 /// still registered (``TemporaryItems``) is removed first, after an output being renamed into
 /// place is wholly in place.
 enum Interruption {

@@ -131,6 +131,7 @@ final class StandardStreams {
     defer { try? sink.close() }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     while true {
+      try waitForStandardInput()
       let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
       if count == 0 { return }
       if count < 0 {
@@ -143,6 +144,21 @@ final class StandardStreams {
         throw DeckError(
           .writeFailed, at: location, "cannot make a temporary copy of standard input (\(error.localizedDescription))")
       }
+    }
+  }
+
+  /// Waits until standard input has bytes to read (or has ended), asking every tenth of a second
+  /// whether the work is still wanted, so that Ctrl-C stops a command waiting for input that
+  /// does not come.
+  ///
+  /// - Throws: `CancellationError` once the work is no longer wanted (``Cancellation``).
+  private static func waitForStandardInput() throws {
+    var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+    while true {
+      try Cancellation.check()
+      let ready = poll(&descriptor, 1, 100)
+      // Ready, ended, or an error the read then reports; a signal's interruption asks again.
+      if ready > 0 || (ready < 0 && errno != EINTR) { return }
     }
   }
 
