@@ -135,15 +135,13 @@ package struct CSVWriter: Sendable {
       case .columns(let mapping):
         if options.hasHeaderRow { try emitter.writeRow(mapping.roles.map(ColumnMapping.name(of:))) }
         var targets: [Int64: [Int?]] = [:]
-        var written = 0
-        for note in ordered {
+        for (index, note) in ordered.enumerated() {
           // Checked above: every note's note type exists.
           guard let noteType = noteTypes[note.noteTypeID] else { continue }
           let fieldTargets = targets[noteType.id] ?? mapping.fieldTargets(in: noteType.fieldNames)
           targets[noteType.id] = fieldTargets
           var fieldColumn = 0
-          try Cancellation.check(atItem: written)
-          written += 1
+          try Cancellation.check(atItem: index)
           defer { progress?.advance(.writingNotes) }
           try emitter.writeRow(
             mapping.roles.map { role in

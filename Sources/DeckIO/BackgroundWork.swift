@@ -32,14 +32,18 @@ package final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
     thread.start()
   }
 
-  /// Runs the work once, and lets go of it.
+  /// Runs the work (the thread calls it once) and lets go of it before returning.
   private func run() -> Swift.Result<Result, any Error> {
     lock.lock()
     let taken = work
     work = nil
     lock.unlock()
-    guard let taken else { return .failure(CancellationError()) }
-    return Cancellation.$scope.withValue(scope) { Swift.Result { try taken() } }
+    return Cancellation.$scope.withValue(scope) {
+      Swift.Result {
+        guard let taken else { throw CancellationError() }  // run twice: nothing left to run
+        return try taken()
+      }
+    }
   }
 
   /// Waits for the work to end and returns its result, or throws its error. May be called

@@ -159,7 +159,7 @@ package final class ZipWriter: @unchecked Sendable {
       if Cancellation.isRequested { throw CancellationError() }
       // A member source's own error says what went wrong better than libzip's read error.
       if let failure = failures.first {
-        if failure is DeckError || failure is CancellationError { throw failure }
+        if let failure = failure as? DeckError { throw failure }
         throw DeckError(.writeFailed, at: location, "cannot write the zip archive (\(failure))")
       }
       throw DeckError(.writeFailed, at: location, "cannot write the zip archive (\(message))")

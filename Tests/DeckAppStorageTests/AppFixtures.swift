@@ -36,11 +36,6 @@ enum AppFixtures {
     return files
   }
 
-  /// The names in a folder, sorted.
-  static func files(in folder: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-  }
-
   /// Runs `python3 -c script args…` and returns its standard output; fails the test on a
   /// non-zero exit status.
   @discardableResult

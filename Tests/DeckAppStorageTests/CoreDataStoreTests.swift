@@ -207,7 +207,7 @@ struct CoreDataStoreTests {
         == "\(store): refusing to write: the store syncs with CloudKit (it has the CloudKit mirroring table ANSCKRECORDMETADATA); rows written outside the app would not be uploaded and could be overwritten"
     }
     #expect(try AppFixtures.snapshot(store) == before)
-    #expect(try AppFixtures.files(in: scratch.path) == ["cloudkit.store"])
+    #expect(try FolderContents.names(in: scratch.path) == ["cloudkit.store"])
   }
 
   @Test("a store is never created: the app must make it")
@@ -219,7 +219,7 @@ struct CoreDataStoreTests {
     } throws: { error in
       (error as? DeckError)?.message.hasPrefix("a Core Data/SwiftData store can only be filled, never created") == true
     }
-    #expect(try AppFixtures.files(in: scratch.path).isEmpty)
+    #expect(try FolderContents.names(in: scratch.path).isEmpty)
   }
 
   @Test("a key the entity has no attribute for is refused, naming the record and key")

@@ -51,7 +51,7 @@ struct MigrateCommandTests {
       run.standardOutput.hasSuffix(
         "Dry run: would write 3 records to \(output): deckport SQLite, record type 'Cards' (a new file); 3 added, 0 updated, 0 unchanged; verified in a scratch copy; nothing was written\n"
       ))
-    #expect(try AppFixtures.files(in: scratch.path).isEmpty)
+    #expect(try FolderContents.names(in: scratch.path).isEmpty)
 
     let existing = try AppFixtures.copy("flashzilla-xml.plist", into: scratch)
     let before = try AppFixtures.snapshot(existing)
@@ -64,7 +64,7 @@ struct MigrateCommandTests {
         "Dry run: would write 3 records to \(existing): plist, key 'Cards' (JSON data in an XML plist); 0 added, 0 updated, 3 unchanged; verified in a scratch copy; nothing was written"
       ))
     #expect(try AppFixtures.snapshot(existing) == before)
-    #expect(try AppFixtures.files(in: scratch.path) == ["flashzilla-xml.plist"])
+    #expect(try FolderContents.names(in: scratch.path) == ["flashzilla-xml.plist"])
   }
 
   @Test("an existing DEST is refused without --backup or --force, and left as it was")
@@ -80,7 +80,7 @@ struct MigrateCommandTests {
         == "deckport: error: \(output): already exists; pass --backup to keep the old file beside it, or --force to change it\n"
     )
     #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("precious".utf8))
-    #expect(try AppFixtures.files(in: scratch.path) == ["cards.json"])
+    #expect(try FolderContents.names(in: scratch.path) == ["cards.json"])
   }
 
   @Test("--backup keeps the old file beside the new one; --force keeps none")
@@ -92,7 +92,7 @@ struct MigrateCommandTests {
       "migrate", AppFixtures.path("neomnemo-mnemonics.json"), output, "--key", "Mnemonics", "--backup",
     ])
     #expect(run.status == 0, "stderr: \(run.standardError)")
-    let files = try AppFixtures.files(in: scratch.path)
+    let files = try FolderContents.names(in: scratch.path)
     #expect(files.count == 2)
     let backup = try #require(files.first { $0.hasPrefix("prefs.plist.backup-") })
     #expect(backup.range(of: #"^prefs\.plist\.backup-\d{8}-\d{6}$"#, options: .regularExpression) != nil)
@@ -110,7 +110,7 @@ struct MigrateCommandTests {
       "migrate", AppFixtures.path("flashzilla-cards.json"), output, "--key", "Mnemonics", "--force",
     ])
     #expect(forced.status == 0, "stderr: \(forced.standardError)")
-    #expect(try AppFixtures.files(in: scratch.path).count == 2)
+    #expect(try FolderContents.names(in: scratch.path).count == 2)
   }
 
   @Test("usage errors exit with 64")
@@ -141,7 +141,7 @@ struct MigrateCommandTests {
       run.standardError
         == "deckport: error: \(input): key 'Cards': the JSON data does not decode: line 1, column 15 of the JSON: expected a key in double quotes\n"
     )
-    #expect(try AppFixtures.files(in: scratch.path) == ["prefs.plist"])
+    #expect(try FolderContents.names(in: scratch.path) == ["prefs.plist"])
 
     let unknown = try CommandRun.deckport(["migrate", AppFixtures.path("unknown-layout.sqlite"), output])
     #expect(unknown.status == 1)
@@ -149,7 +149,7 @@ struct MigrateCommandTests {
       unknown.standardError.hasPrefix(
         "deckport: error: \(AppFixtures.path("unknown-layout.sqlite")): an SQLite file of an unknown layout: its tables are cards, settings;"
       ))
-    #expect(try AppFixtures.files(in: scratch.path) == ["prefs.plist"])
+    #expect(try FolderContents.names(in: scratch.path) == ["prefs.plist"])
   }
 
   @Test("a store locked by a running app: exit status 1, nothing written")

@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import PlistCodec
 import Testing
@@ -157,6 +158,6 @@ struct PlistStorageTests {
       (error as? DeckError)?.description
         == "\(path): key 'Cards': record 1, key 'a': a plist cannot hold null; write the records as JSON data (AppStorageOptions.plistStyle json) or to another kind of storage"
     }
-    #expect(try AppFixtures.files(in: scratch.path).isEmpty)
+    #expect(try FolderContents.names(in: scratch.path).isEmpty)
   }
 }

@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import PlistCodec
 import Testing
@@ -102,7 +103,7 @@ struct RoundTripTests {
     } throws: { error in
       (error as? DeckError)?.description == "\(path): record 2, key 'double': JSON cannot hold the number nan"
     }
-    #expect(try AppFixtures.files(in: scratch.path).isEmpty)
+    #expect(try FolderContents.names(in: scratch.path).isEmpty)
   }
 
   @Test("Flashzilla plist -> JSON file -> SQLite -> plist: every card identical, through the library")

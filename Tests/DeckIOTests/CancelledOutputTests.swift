@@ -1,4 +1,5 @@
 import DeckCore
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -8,11 +9,6 @@ import Testing
 /// nothing of it stays; every temporary item is known to ``TemporaryItems`` while it exists.
 @Suite("Cancelled outputs leave nothing behind")
 struct CancelledOutputTests {
-  /// The names in `folder`, hidden ones included.
-  static func names(in folder: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-  }
-
   @Test("a file output cancelled while written is removed, and its commit never runs")
   func fileOutput() throws {
     let scratch = try TemporaryDirectory()
@@ -33,7 +29,7 @@ struct CancelledOutputTests {
       }
     }
     #expect(!committed)
-    #expect(try Self.names(in: scratch.path) == [])
+    #expect(try FolderContents.names(in: scratch.path) == [])
     #expect(!TemporaryItems.registered.contains(try #require(written)))
   }
 
@@ -51,7 +47,7 @@ struct CancelledOutputTests {
         }
       }
     }
-    #expect(try Self.names(in: scratch.path) == ["deck.json"])
+    #expect(try FolderContents.names(in: scratch.path) == ["deck.json"])
     #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data("old".utf8))
   }
 
@@ -72,8 +68,8 @@ struct CancelledOutputTests {
         }
       }
     }
-    #expect(try Self.names(in: scratch.path) == ["deck"])
-    #expect(try Self.names(in: destination) == ["index.json"])
+    #expect(try FolderContents.names(in: scratch.path) == ["deck"])
+    #expect(try FolderContents.names(in: destination) == ["index.json"])
   }
 
   @Test("a long SQLite statement stops with CancellationError, not a database error")
@@ -104,7 +100,7 @@ struct CancelledOutputTests {
     let scope = Cancellation.Scope()
     scope.cancel()
     #expect(throws: CancellationError.self) { try Cancellation.$scope.withValue(scope) { try zip.close() } }
-    #expect(try Self.names(in: scratch.path) == [])
+    #expect(try FolderContents.names(in: scratch.path) == [])
   }
 
   @Test("a scratch folder is registered until it is removed")

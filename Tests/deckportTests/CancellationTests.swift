@@ -84,7 +84,7 @@ struct CancellationTests {
     canceller.set(task)
     await #expect(throws: CancellationError.self) { try await task.value }
     #expect(canceller.hasFired, "the phase never started")
-    #expect(try Self.names(in: scratch.path) == [input.lastPathComponent])
+    #expect(try FolderContents.names(in: scratch.path) == [input.lastPathComponent])
     #expect(!TemporaryItems.registered.contains { $0.hasPrefix(scratch.path + "/") })
   }
 
@@ -109,7 +109,7 @@ struct CancellationTests {
     let output = URL(filePath: scratch.path(for: item.output))
     let report = try await DeckConverter().convert(input, to: output, options: ConversionOptions(to: item.format))
     #expect(report.summary.notes > 0)
-    #expect(try Self.names(in: scratch.path) == [input.lastPathComponent, item.output].sorted())
+    #expect(try FolderContents.names(in: scratch.path) == [input.lastPathComponent, item.output].sorted())
   }
 
   @Test("an app's store is left as it was, with no backup beside it, when the migration into it is cancelled")
@@ -166,7 +166,7 @@ struct CancellationTests {
     let done = finished.items
     #expect(done.count == 1 && done.allSatisfy(\.succeeded))
     #expect(
-      try Self.names(in: folder) == done.compactMap { $0.output.map { URL(filePath: $0).lastPathComponent } })
+      try FolderContents.names(in: folder) == done.compactMap { $0.output.map { URL(filePath: $0).lastPathComponent } })
   }
 
   /// The items a batch reported finished.
@@ -197,11 +197,6 @@ struct CancellationTests {
       try FileManager.default.copyItem(atPath: Fixtures.path(name), toPath: path)
     }
     return URL(filePath: path)
-  }
-
-  /// The names in `folder`, hidden ones included, sorted.
-  static func names(in folder: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
   }
 
   /// Every file below `folder` (hidden ones included) with its bytes.

@@ -5,10 +5,6 @@ import Testing
 
 @Suite("deckport convert")
 struct ConvertCommandTests {
-  static func files(in folder: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-  }
-
   @Test("package -> JSON, then inspect the JSON: same counts, format json")
   func packageToJSON() throws {
     let scratch = try TemporaryDirectory()
@@ -38,7 +34,7 @@ struct ConvertCommandTests {
     let forced = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy2_sched.apkg"), output, "--force"])
     #expect(forced.status == 0, "stderr: \(forced.standardError)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: output)) != Data("precious".utf8))
-    #expect(try Self.files(in: scratch.path) == ["deck.json"])
+    #expect(try FolderContents.names(in: scratch.path) == ["deck.json"])
   }
 
   @Test("a failed conversion leaves nothing behind")
@@ -51,7 +47,7 @@ struct ConvertCommandTests {
     let run = try CommandRun.deckport(["convert", damaged, scratch.path(for: "out.json")])
     #expect(run.status == 1)
     #expect(run.standardError.hasPrefix("deckport: error: \(damaged): member 'collection.anki21b': not a zstd frame"))
-    #expect(try Self.files(in: scratch.path) == ["damaged.apkg"])
+    #expect(try FolderContents.names(in: scratch.path) == ["damaged.apkg"])
   }
 
   @Test("the input is never the output")

@@ -26,7 +26,7 @@ enum Interruption {
 
   private static let queue = DispatchQueue(label: "deckport.interruption")
   nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-  nonisolated(unsafe) private static var received = 0
+  nonisolated(unsafe) private static var signalsReceived = 0
 
   /// Handles the signals from now on (call it once, first thing).
   static func install() {
@@ -47,8 +47,8 @@ enum Interruption {
   /// On the serial queue: the first signal asks the work to stop and arms the deadline, the
   /// next one ends the process.
   private static func received(_ number: Int32) {
-    received += 1
-    guard received == 1 else { exitNow(after: number) }
+    signalsReceived += 1
+    guard signalsReceived == 1 else { exitNow(after: number) }
     Cancellation.requestProcessStop(signal: number)
     queue.asyncAfter(deadline: .now() + grace) { exitNow(after: number) }
   }
