@@ -103,26 +103,3 @@ struct CSVCollectionBuilder {
     return (collection, warnings)
   }
 }
-
-/// The decks rows name, with their parents, matched ignoring case as Anki matches deck names.
-struct DeckTable {
-  /// The decks, in the order they were first named.
-  private(set) var decks: [Deck] = []
-  private var idByKey: [String: Int64] = [:]
-
-  /// The id of the deck named `name` (`A::B`), adding it and its missing parents first.
-  mutating func id(for name: String) -> Int64 {
-    let key = name.lowercased()
-    if let id = idByKey[key] { return id }
-    let components = name.components(separatedBy: Deck.levelSeparator)
-    if components.count > 1 {
-      _ = id(for: components.dropLast().joined(separator: Deck.levelSeparator))
-    }
-    let id = key == "default" ? 1 : DerivedID.id(for: "deck\u{1F}" + name)
-    var unique = id
-    while decks.contains(where: { $0.id == unique }) { unique += 1 }
-    decks.append(Deck(id: unique, name: name))
-    idByKey[key] = unique
-    return unique
-  }
-}

@@ -1,3 +1,5 @@
+import DeckCore
+
 /// What each column of a file holds, decided once from the header directives, the options and
 /// the first row, the way Anki's importer decides it (`get_csv_metadata`).
 ///
@@ -61,7 +63,7 @@ struct CSVColumnLayout {
   static func anki(header: CSVHeader, options: CSVOptions, firstRowWidth: Int) -> CSVColumnLayout {
     var layout = CSVColumnLayout(
       noteTypeColumn: header.noteTypeColumn.map { $0 - 1 },
-      defaultNoteType: options.noteType ?? header.noteType ?? StockNoteTypes.basicName,
+      defaultNoteType: options.noteType ?? header.noteType ?? StockNoteType.basic.rawValue,
       deckColumn: header.deckColumn.map { $0 - 1 }, tagsColumn: header.tagsColumn.map { $0 - 1 },
       guidColumn: header.guidColumn.map { $0 - 1 }, fields: .otherColumns, labels: header.columnLabels ?? [])
     if layout.noteTypeColumn != nil { return layout }
@@ -71,7 +73,7 @@ struct CSVColumnLayout {
     let labels = header.columnLabels ?? []
     let labelCount = header.columnLabels?.count ?? firstRowWidth
     let otherColumns = (0..<max(labelCount, 1)).filter { !meta.contains($0) }
-    guard let stock = StockNoteTypes.noteType(named: layout.defaultNoteType) else {
+    guard let stock = StockNoteType(named: layout.defaultNoteType)?.noteType else {
       // A note type the file does not define: every other column is one of its fields.
       let columns = otherColumns.isEmpty ? [0] : otherColumns
       layout.declaredFieldNames = columns.map { labels.indices.contains($0) ? labels[$0] : "" }
@@ -113,7 +115,7 @@ struct CSVColumnLayout {
   static func mapped(_ mapping: ColumnMapping, options: CSVOptions, header: CSVHeader) -> CSVColumnLayout {
     var layout = CSVColumnLayout(
       noteTypeColumn: mapping.column(of: .noteType),
-      defaultNoteType: options.noteType ?? header.noteType ?? StockNoteTypes.basicName,
+      defaultNoteType: options.noteType ?? header.noteType ?? StockNoteType.basic.rawValue,
       deckColumn: mapping.column(of: .deck), tagsColumn: mapping.column(of: .tags),
       guidColumn: mapping.column(of: .guid), fields: .named(mapping.fieldColumns),
       labels: mapping.roles.map(ColumnMapping.name(of:)))

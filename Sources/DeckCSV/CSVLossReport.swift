@@ -39,10 +39,10 @@ enum CSVLossReport {
     }
 
     let usedNoteTypeIDs = Set(collection.notes.map(\.noteTypeID))
-    let changed = collection.noteTypes.filter { usedNoteTypeIDs.contains($0.id) && !StockNoteTypes.isUnchanged($0) }
+    let changed = collection.noteTypes.filter { usedNoteTypeIDs.contains($0.id) && !StockNoteType.isUnchanged($0) }
     if !changed.isEmpty {
       let names = changed.map { noteType in
-        StockNoteTypes.noteType(named: noteType.name) == nil ? noteType.name : "\(noteType.name) (not the stock one)"
+        StockNoteType(named: noteType.name) == nil ? noteType.name : "\(noteType.name) (not the stock one)"
       }
       warn(
         "csv-note-type",

@@ -39,7 +39,7 @@ struct CSVNoteTypeCatalog {
   mutating func index(named name: String, declaredNames: [String]? = nil, labels: [String] = []) -> Int {
     let key = name.lowercased()
     if let index = indexByName[key] { return index }
-    let stock = StockNoteTypes.noteType(named: name)
+    let stock = StockNoteType(named: name)?.noteType
     entries.append(
       Entry(name: stock?.name ?? name, stock: stock, declaredNames: stock == nil ? declaredNames : nil, labels: labels))
     indexByName[key] = entries.count - 1
@@ -112,7 +112,7 @@ struct CSVNoteTypeCatalog {
       answer = "{{FrontSide}}" + (rest.isEmpty ? "" : "\n\n<hr id=answer>\n\n" + rest)
     }
     return NoteType(
-      id: StockNoteTypes.derivedID(forName: name), name: name, kind: cloze ? .cloze : .standard,
+      id: StockNoteType.derivedID(forName: name), name: name, kind: cloze ? .cloze : .standard,
       fields: fields.map { NoteType.Field(name: $0) },
       templates: [NoteType.CardTemplate(name: cloze ? "Cloze" : "Card 1", questionFormat: first, answerFormat: answer)],
       css: NoteType.stockBasicCSS)

@@ -17,7 +17,7 @@ import Foundation
 ///   8 KiB after the header, else space). Without `#html:` fields are HTML when one of the
 ///   first five rows looks like HTML (a `<…>`).
 /// * Columns are mapped as ``CSVColumnLayout`` describes. Rows naming a stock note type get it
-///   (``StockNoteTypes``); other names get a note type made from the file, with a warning.
+///   (``StockNoteType``); other names get a note type made from the file, with a warning.
 /// * Fields lose their carriage returns; plain text fields are escaped (`&`, `<`, `>`, `"`, `'`) and their line breaks become `<br>`, as Anki does. Tags
 ///   are split on white space; `#tags:` are added to every note.
 /// * A row with fewer fields than its note type is padded with empty ones (counted in one

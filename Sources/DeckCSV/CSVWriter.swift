@@ -243,7 +243,7 @@ package struct CSVWriter: Sendable {
     }
     if mapping.column(of: .noteType) == nil {
       let names = Set(collection.notes.compactMap { noteTypes[$0.noteTypeID]?.name }).sorted()
-      if names.count > 1 || names.contains(where: { $0 != StockNoteTypes.basicName }) {
+      if names.count > 1 || names.contains(where: { $0 != StockNoteType.basic.rawValue }) {
         warn("note types are not written (no notetype column): \(CSVLossReport.named(names))")
       }
     }

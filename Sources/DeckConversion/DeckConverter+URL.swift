@@ -36,4 +36,31 @@ extension DeckConverter {
       try convert(input: inputPath, output: outputPath, options: options, onWarning: onWarning)
     }
   }
+
+  /// Writes `deck` to the file URL `output`, as the version that takes a path does.
+  ///
+  /// - Throws: as that method does, and ``DeckError/Kind/invalidRequest`` when `output` is not a
+  ///   file URL.
+  public func write(
+    _ deck: LoadedDeck, to output: URL, options: ConversionOptions = ConversionOptions(),
+    onWarning: (Diagnostic) -> Void = { _ in }
+  ) throws -> ConversionReport {
+    try write(deck, to: FileURL.path(of: output), options: options, onWarning: onWarning)
+  }
+
+  /// Writes on a task of its own, so the caller's actor is not blocked while the deck is
+  /// written; `onWarning` is called from that task.
+  ///
+  /// - Throws: as the version that is not `async`, and `CancellationError` when the
+  ///   calling task is cancelled: the output is then not put in place, nothing half written stays
+  ///   beside it, and an existing output is left as it was.
+  public func write(
+    _ deck: LoadedDeck, to output: URL, options: ConversionOptions = ConversionOptions(),
+    onWarning: @escaping @Sendable (Diagnostic) -> Void = { _ in }
+  ) async throws -> ConversionReport {
+    let outputPath = try FileURL.path(of: output)
+    return try await FileURL.detached { [self] in
+      try write(deck, to: outputPath, options: options, onWarning: onWarning)
+    }
+  }
 }

@@ -104,9 +104,46 @@ public struct DeckConverter: Sendable {
     var readContext = FormatReadContext(options: options.formats, progress: options.progress)
     readContext.defersMediaChecks = true
     let deck = try DeckLoader(registry: registry).load(path: input, format: options.from, context: readContext)
+    let report = try write(
+      deck, as: format, to: output, options: options, warningsAt: SourceLocation(file: input), onWarning: onWarning)
+    // The deck read is freed on another thread (with the one written): the caller need not wait.
+    BackgroundRelease.release(consume deck)
+    return report
+  }
+
+  /// Writes `deck` to `output`: a deck an app made (``DeckBuilder``), or one it loaded
+  /// (``DeckLoader``) and changed. The output is put in place as ``convert(input:output:options:onWarning:)``
+  /// puts it: whole, or not at all.
+  ///
+  /// ```swift
+  /// let report = try DeckConverter().write(try builder.build(), to: "Spanish.apkg")
+  /// ```
+  ///
+  /// `options.from` is not used; `options.to`, or else the output's name, says the format. The
+  /// deck's own ``LoadedDeck/warnings`` are reported first (and, with `strict`, fail the write
+  /// before anything is written).
+  ///
+  /// - Throws: ``DeckError`` when the output format cannot be told, the output exists (without
+  ///   `replacing`), with `strict` when there were warnings, or when writing fails.
+  public func write(
+    _ deck: LoadedDeck, to output: String, options: ConversionOptions = ConversionOptions(),
+    onWarning: (Diagnostic) -> Void = { _ in }
+  ) throws -> ConversionReport {
+    let format = try outputFormat(named: options.to, for: output)
+    return try write(
+      deck, as: format, to: output, options: options, warningsAt: SourceLocation(file: output), onWarning: onWarning)
+  }
+
+  /// Reports `deck`'s warnings (failing at `warningsLocation` with `strict`), then writes it to
+  /// `output` in `format`.
+  private func write(
+    _ deck: LoadedDeck, as format: any DeckFormat, to output: String, options: ConversionOptions,
+    warningsAt warningsLocation: SourceLocation, onWarning: (Diagnostic) -> Void
+  ) throws -> ConversionReport {
+    let outputLocation = SourceLocation(file: output)
     var warnings = deck.warnings
     warnings.forEach(onWarning)
-    try failIfStrict(options, warnings, at: SourceLocation(file: input))
+    try failIfStrict(options, warnings, at: warningsLocation)
 
     if format.description.changesInPlace {
       return try writeInPlace(
@@ -143,8 +180,8 @@ public struct DeckConverter: Sendable {
     let report = ConversionReport(
       inputFormat: deck.formatName, outputFormat: format.name, warnings: warnings, summary: DeckSummary(written),
       dryRun: options.dryRun, bytes: bytes, outputExisted: outputExisted)
-    // The decks read and written are freed on another thread: the caller need not wait for it.
-    BackgroundRelease.release((consume deck, consume written))
+    // The deck written is freed on another thread: the caller need not wait for it.
+    BackgroundRelease.release(consume written)
     return report
   }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs a short Python program (`python3 -c`) for tests that let Python's own libraries judge
-/// what deckport wrote.
+/// what deckport wrote, and the judging scripts under `fixtures/` with the real Anki backend.
 public enum PythonScript {
   /// A run that ended with a non-zero exit status.
   public struct Failure: Error, CustomStringConvertible {
@@ -20,9 +20,31 @@ public enum PythonScript {
   ///   starting the process.
   @discardableResult
   public static func run(_ script: String, _ arguments: [String] = []) throws -> String {
+    try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments)
+  }
+
+  /// The Python of `.venv`, where `scripts/python-env.sh` installs the real Anki backend (the
+  /// `anki` wheel from PyPI); `scripts/test.sh` makes it before the Swift suite runs.
+  public static let ankiPython = Fixtures.root.appendingPathComponent(".venv/bin/python")
+
+  /// Whether `.venv` holds the real Anki backend.
+  public static var hasAnkiBackend: Bool {
+    FileManager.default.isExecutableFile(atPath: ankiPython.path)
+      && (try? run(ankiPython, ["-c", "import anki"])) != nil
+  }
+
+  /// Runs the script `fixtures/<script>` with `.venv`'s Python (the real Anki backend) and
+  /// returns its standard output.
+  ///
+  /// - Throws: ``Failure`` when the script exits with a non-zero status.
+  public static func runWithAnki(_ script: String, _ arguments: [String]) throws -> String {
+    try run(ankiPython, [Fixtures.path(script)] + arguments)
+  }
+
+  private static func run(_ executable: URL, _ arguments: [String]) throws -> String {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
+    process.executableURL = executable
+    process.arguments = arguments
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

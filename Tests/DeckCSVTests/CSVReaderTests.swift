@@ -25,7 +25,7 @@ struct CSVReaderTests {
     let truth = try CSVTruth.load(fixture)
     let (collection, _) = try CSVReader().read(path: Fixtures.path(fixture))
     let all = NoteView.all(collection)
-    let stock = all.filter { StockNoteTypes.noteType(named: $0.noteType) != nil }
+    let stock = all.filter { StockNoteType(named: $0.noteType) != nil }
     #expect(all.count - stock.count == truth.log.missingNotetype)
     #expect(stock.count == truth.notes.count)
     for (ours, anki) in zip(stock, truth.notes) {
@@ -105,11 +105,12 @@ struct CSVReaderTests {
   // MARK: - Stock note types
 
   @Test(
-    "stock note types are the real ones: same as in a collection the real Anki made", arguments: StockNoteTypes.names)
+    "stock note types are the real ones: same as in a collection the real Anki made",
+    arguments: StockNoteType.allCases.map(\.rawValue))
   func stockNoteTypes(_ name: String) throws {
     let collection = try AnkiPackageReader().read(path: Fixtures.path("anki/latest.colpkg")).collection
     let real = try #require(collection.noteTypes.first { $0.name == name })
-    let stock = try #require(StockNoteTypes.noteType(named: name.uppercased()))
+    let stock = try #require(StockNoteType(named: name.uppercased())?.noteType)
     #expect(stock.name == real.name)
     #expect(stock.kind == real.kind)
     #expect(stock.fieldNames == real.fieldNames)
@@ -123,7 +124,7 @@ struct CSVReaderTests {
     #expect(stock.latexPreamble == real.latexPreamble)
     #expect(stock.latexPostamble == real.latexPostamble)
     #expect(stock.originalStockKind == real.originalStockKind)
-    #expect(StockNoteTypes.isUnchanged(real))
+    #expect(StockNoteType.isUnchanged(real))
   }
 
   @Test("a row naming a stock note type gets its cards: reversed, optional reverse, cloze numbers")

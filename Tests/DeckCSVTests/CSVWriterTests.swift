@@ -12,7 +12,7 @@ struct CSVWriterTests {
   static let cloze = stock("Cloze")
 
   static func stock(_ name: String) -> NoteType {
-    StockNoteTypes.noteType(named: name) ?? NoteType(id: 0, name: "missing \(name)", fields: [], templates: [])
+    StockNoteType(named: name)?.noteType ?? NoteType(id: 0, name: "missing \(name)", fields: [], templates: [])
   }
 
   /// A small collection: two note types, a parent and a child deck (the child's note first),

@@ -4,9 +4,9 @@ import Foundation
 /// App text and note-field HTML, both ways. App text becomes HTML with `&`, `<` and `>` escaped
 /// and line breaks as `<br>`; HTML becomes text with `<br>` and `<div>` as line breaks, other
 /// tags removed and character references decoded. deckport's own output converts back exactly.
-enum FieldText {
+package enum FieldText {
   /// `text` as note-field HTML (`\r\n` and a lone `\r` as marked `<br>`s, so they come back).
-  static func html(_ text: String) -> String {
+  package static func html(_ text: String) -> String {
     HTMLEntities.escaping(text, carriageReturns: .markedBreaks)
   }
 

@@ -13,18 +13,25 @@ package enum NewNotes {
     package var tags: [String]
     /// The deck its cards go to.
     package var deckID: Int64
+    /// When the note and its cards were last changed, in seconds since 1970; nil for the
+    /// `modificationTime` every note is given.
+    package var modificationTime: Int64?
 
-    package init(guid: String, noteTypeIndex: Int, fields: [String], tags: [String], deckID: Int64) {
+    package init(
+      guid: String, noteTypeIndex: Int, fields: [String], tags: [String], deckID: Int64,
+      modificationTime: Int64? = nil
+    ) {
       self.guid = guid
       self.noteTypeIndex = noteTypeIndex
       self.fields = fields
       self.tags = tags
       self.deckID = deckID
+      self.modificationTime = modificationTime
     }
   }
 
   /// The notes and cards of `drafts`. `idSpace` (such as `csv`) keeps the ids of different
-  /// kinds of source apart; `modificationTime` is given to every note and card.
+  /// kinds of source apart; `modificationTime` is given to every note and card whose draft has none.
   package static func assemble(
     _ drafts: [Draft], noteTypes: [NoteType], idSpace: String, modificationTime: Int64
   ) -> (notes: [Note], cards: [Card]) {
@@ -41,6 +48,7 @@ package enum NewNotes {
     for (position, draft) in drafts.enumerated() {
       let noteType = noteTypes[draft.noteTypeIndex]
       let noteID = noteBase + Int64(position)
+      let modificationTime = draft.modificationTime ?? modificationTime
       notes.append(
         Note(
           id: noteID, guid: draft.guid, noteTypeID: noteType.id, fields: draft.fields, tags: draft.tags,

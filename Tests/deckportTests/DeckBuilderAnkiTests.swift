@@ -1,0 +1,153 @@
+import DeckIO
+import DeckKit
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// Decks built from an app's records (`DeckBuilder`), written by `DeckConverter.write`, judged
+/// by the real Anki backend (`fixtures/anki_import_sequence.py`, run with `.venv`'s Python):
+/// Anki imports what the app gave, with the cards and media it expects, and a second export
+/// after edits updates the notes it already has instead of adding them again.
+@Suite("Decks built by an app, judged by the real Anki backend", .enabled(if: PythonScript.hasAnkiBackend))
+struct DeckBuilderAnkiTests {
+  /// What `anki_import_sequence.py` prints.
+  struct Collection: Decodable {
+    struct ImportCounts: Decodable, Equatable {
+      var new: Int
+      var updated: Int
+      var duplicate: Int
+    }
+    struct Note: Decodable {
+      var guid: String
+      var noteType: String
+      var fields: [String]
+      var tags: [String]
+      var mod: Int64
+    }
+    struct Card: Decodable {
+      var noteGuid: String
+      var ord: Int
+      var deck: String
+      var type: Int
+      var queue: Int
+    }
+    var imports: [ImportCounts]
+    var notes: [Note]
+    var cards: [Card]
+    var noteTypes: [String]
+    var media: [String: String]
+
+    func note(_ guid: String) -> Note? { notes.first { $0.guid == guid } }
+  }
+
+  static let namespace = "com.example.vocabulary"
+  static func guid(_ id: String, namespace: String = namespace) -> String {
+    AnkiGUID.derived(from: [namespace, id])
+  }
+
+  static let picture = Data((0..<2_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+
+  /// The app's records as they were at the first export.
+  static func firstExport(namespace: String = namespace) throws -> DeckBuilder {
+    var builder = DeckBuilder(namespace: namespace, modificationDate: Date(timeIntervalSince1970: 1_700_000_000))
+    try builder.addNote(
+      id: "word-1", fields: ["hablar", "to speak <loudly>"], format: .plainText, deck: "Spanish::Verbs",
+      tags: ["verbs"], modified: Date(timeIntervalSince1970: 1_700_000_100))
+    try builder.addNote(
+      id: "word-2", fields: [#"la casa <img src="casa.png">"#, "the house"],
+      noteType: StockNoteType.basicAndReversedCard.noteType, deck: "Spanish::Nouns")
+    try builder.addNote(
+      id: "sentence-1", fields: ["{{c1::Yo}} {{c2::hablo}} español", ""], noteType: StockNoteType.cloze.noteType,
+      deck: "Spanish")
+    try builder.addMedia(picture, named: "casa.png")
+    return builder
+  }
+
+  static func judge(_ packages: [String]) throws -> Collection {
+    let output = try PythonScript.runWithAnki("anki_import_sequence.py", packages)
+    return try JSONDecoder().decode(Collection.self, from: Data(output.utf8))
+  }
+
+  static func write(_ builder: DeckBuilder, to path: String, as format: FormatName) async throws {
+    let report = try await DeckConverter().write(
+      builder.build(), to: URL(filePath: path), options: ConversionOptions(to: format))
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+  }
+
+  @Test("Anki imports the notes, cards, decks and media the app gave", arguments: [FormatName.apkg, .apkgModern])
+  func imported(format: FormatName) async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let package = scratch.path(for: "Spanish.apkg")
+    try await Self.write(try Self.firstExport(), to: package, as: format)
+
+    let anki = try Self.judge([package])
+    #expect(anki.imports == [Collection.ImportCounts(new: 3, updated: 0, duplicate: 0)])
+    #expect(anki.notes.count == 3)
+    let word1 = try #require(anki.note(Self.guid("word-1")))
+    #expect(word1.fields == ["hablar", "to speak &lt;loudly&gt;"])
+    #expect(word1.tags == ["verbs"])
+    #expect(word1.mod == 1_700_000_100)
+    #expect(word1.noteType.hasPrefix("Basic"))
+    #expect(anki.note(Self.guid("word-2"))?.fields == [#"la casa <img src="casa.png">"#, "the house"])
+    #expect(anki.note(Self.guid("sentence-1"))?.noteType.hasPrefix("Cloze") == true)
+
+    let cards = anki.cards.map {
+      "\($0.noteGuid == Self.guid("word-2") ? "word-2" : $0.noteGuid == Self.guid("word-1") ? "word-1" : "sentence-1")/\($0.ord) \($0.deck)"
+    }
+    #expect(
+      cards.sorted() == [
+        "sentence-1/0 Spanish", "sentence-1/1 Spanish", "word-1/0 Spanish::Verbs", "word-2/0 Spanish::Nouns",
+        "word-2/1 Spanish::Nouns",
+      ])
+    #expect(anki.cards.allSatisfy { $0.type == 0 && $0.queue == 0 })
+    #expect(anki.media == ["casa.png": SHA1.hex(SHA1.digest(Self.picture))])
+  }
+
+  @Test("a second export after edits updates the notes Anki has, adds the new one, and duplicates none")
+  func exportedAgain() async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let first = scratch.path(for: "first.apkg")
+    try await Self.write(try Self.firstExport(), to: first, as: .apkg)
+
+    // The app edited word-1 (later), kept the rest, and added word-3.
+    var builder = DeckBuilder(namespace: Self.namespace, modificationDate: Date(timeIntervalSince1970: 1_700_000_000))
+    try builder.addNote(
+      id: "word-1", fields: ["hablar", "to speak, to talk"], format: .plainText, deck: "Spanish::Verbs",
+      tags: ["verbs"], modified: Date(timeIntervalSince1970: 1_710_000_000))
+    try builder.addNote(
+      id: "word-2", fields: [#"la casa <img src="casa.png">"#, "the house"],
+      noteType: StockNoteType.basicAndReversedCard.noteType, deck: "Spanish::Nouns")
+    try builder.addNote(
+      id: "sentence-1", fields: ["{{c1::Yo}} {{c2::hablo}} español", ""], noteType: StockNoteType.cloze.noteType,
+      deck: "Spanish")
+    try builder.addNote(id: "word-3", fields: ["comer", "to eat"], deck: "Spanish::Verbs")
+    try builder.addMedia(Self.picture, named: "casa.png")
+    let second = scratch.path(for: "second.apkg")
+    try await Self.write(builder, to: second, as: .apkg)
+
+    // Another app's deck with the same record ids and the same text.
+    let otherApp = scratch.path(for: "other.apkg")
+    try await Self.write(try Self.firstExport(namespace: "org.example.flashcards"), to: otherApp, as: .apkg)
+
+    let anki = try Self.judge([first, second, otherApp])
+    #expect(
+      anki.imports == [
+        Collection.ImportCounts(new: 3, updated: 0, duplicate: 0),
+        Collection.ImportCounts(new: 1, updated: 1, duplicate: 2),
+        Collection.ImportCounts(new: 3, updated: 0, duplicate: 0),
+      ])
+    #expect(anki.notes.count == 7)
+    #expect(anki.note(Self.guid("word-1"))?.fields == ["hablar", "to speak, to talk"])
+    #expect(anki.note(Self.guid("word-1"))?.mod == 1_710_000_000)
+    #expect(anki.note(Self.guid("word-3"))?.fields == ["comer", "to eat"])
+    #expect(
+      anki.note(Self.guid("word-1", namespace: "org.example.flashcards"))?.fields == [
+        "hablar", "to speak &lt;loudly&gt;",
+      ])
+    // One note type each, however many exports: the ids are the same each time.
+    #expect(anki.noteTypes.filter { $0.hasPrefix("Basic (and reversed card)") }.count == 2)
+    #expect(anki.noteTypes.filter { $0.hasPrefix("Cloze") }.count == 2)
+  }
+}

@@ -1,0 +1,189 @@
+import DeckIO
+import DeckKit
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// `DeckBuilder`: what an app's records become (GUIDs, cards, decks, note types, media), that
+/// the same records always give the same deck, and that each mistake is an error naming it.
+/// What Anki makes of the decks is judged in `DeckBuilderAnkiTests`.
+@Suite("Building a deck from an app's records")
+struct DeckBuilderTests {
+  static let edited = Date(timeIntervalSince1970: 1_750_000_000)
+
+  /// Three records of three note types in two decks, one of them nested.
+  static func vocabulary(namespace: String = "com.example.vocabulary") throws -> DeckBuilder {
+    var builder = DeckBuilder(namespace: namespace, modificationDate: Date(timeIntervalSince1970: 1_700_000_000))
+    try builder.addNote(
+      id: "word-1", fields: ["hablar", "to speak <loudly> & clearly\nor not"], format: .plainText,
+      deck: "Spanish::Verbs", tags: ["verbs", "ar"], modified: edited)
+    try builder.addNote(
+      id: "word-2", fields: ["la casa", "the house"], noteType: StockNoteType.basicAndReversedCard.noteType,
+      deck: " Spanish :: Nouns ")
+    try builder.addNote(
+      id: "sentence-1", fields: ["{{c1::Yo}} {{c2::hablo}} español", ""], noteType: StockNoteType.cloze.noteType)
+    return builder
+  }
+
+  @Test("each record is a note with the GUID of its namespace and id, and the cards Anki makes for it")
+  func notesAndCards() throws {
+    let deck = try Self.vocabulary().build()
+    let collection = deck.collection
+    #expect(deck.warnings.isEmpty)
+    #expect(deck.formatName == "deck-builder")
+    #expect(
+      collection.notes.map(\.guid)
+        == ["word-1", "word-2", "sentence-1"].map {
+          AnkiGUID.derived(from: ["com.example.vocabulary", $0])
+        })
+    #expect(collection.notes[0].fields == ["hablar", "to speak &lt;loudly&gt; &amp; clearly<br>or not"])
+    #expect(collection.notes[0].tags == ["verbs", "ar"])
+    #expect(collection.notes[0].modificationTime == 1_750_000_000)
+    #expect(collection.notes[1].modificationTime == 1_700_000_000)
+    #expect(collection.notes[1].fields == ["la casa", "the house"])
+
+    let noteTypeNames = Dictionary(uniqueKeysWithValues: collection.noteTypes.map { ($0.id, $0.name) })
+    #expect(collection.notes.map { noteTypeNames[$0.noteTypeID] } == ["Basic", "Basic (and reversed card)", "Cloze"])
+    #expect(collection.noteTypes.map(\.id) == collection.noteTypes.map(\.id).sorted())
+
+    // Basic: one card; reversed: two; the cloze note: one per cloze number.
+    let cardsByNote = Dictionary(grouping: collection.cards, by: \.noteID)
+    #expect(collection.notes.map { cardsByNote[$0.id]?.map(\.templateOrdinal) ?? [] } == [[0], [0, 1], [0, 1]])
+    #expect(collection.cards.allSatisfy { $0.scheduling.type == .new && $0.scheduling.queue == .new })
+    #expect(Set(collection.cards.map(\.id)).count == collection.cards.count)
+
+    // Decks with their parents, level names trimmed; notes without a deck go to Default (1).
+    let deckNames = Dictionary(uniqueKeysWithValues: collection.decks.map { ($0.id, $0.name) })
+    #expect(Set(collection.decks.map(\.name)) == ["Spanish", "Spanish::Verbs", "Spanish::Nouns", "Default"])
+    #expect(
+      collection.notes.map { note in deckNames[cardsByNote[note.id]?.first?.deckID ?? 0] }
+        == ["Spanish::Verbs", "Spanish::Nouns", "Default"])
+    #expect(collection.decks.first { $0.name == "Default" }?.id == 1)
+  }
+
+  @Test("the same records give the same deck; another namespace gives other GUIDs for the same ids")
+  func stable() throws {
+    let first = try Self.vocabulary().build().collection
+    let second = try Self.vocabulary().build().collection
+    #expect(first == second)
+    let other = try Self.vocabulary(namespace: "org.example.flashcards").build().collection
+    #expect(Set(other.notes.map(\.guid)).isDisjoint(with: first.notes.map(\.guid)))
+    #expect(other.notes.map(\.fields) == first.notes.map(\.fields))
+  }
+
+  @Test("an app's own note type keeps its id when its templates change")
+  func ownNoteType() throws {
+    var builder = DeckBuilder(namespace: "com.example.vocabulary")
+    let listening = builder.noteType(
+      named: "Listening", fields: ["Audio", "Text"],
+      templates: [NoteType.CardTemplate(name: "Listen", questionFormat: "{{Audio}}", answerFormat: "{{Text}}")])
+    let fixed = builder.noteType(
+      named: "Listening", fields: ["Audio", "Text"],
+      templates: [
+        NoteType.CardTemplate(name: "Listen", questionFormat: "{{Audio}}", answerFormat: "{{FrontSide}}<hr>{{Text}}")
+      ], css: ".card { color: navy }")
+    #expect(listening.id == fixed.id)
+    #expect(listening.id != DeckBuilder(namespace: "other").noteType(named: "Listening", fields: [], templates: []).id)
+    #expect(fixed.css == ".card { color: navy }")
+    #expect(listening.css.contains(".card {"))
+
+    try builder.addNote(id: "1", fields: ["[sound:hola.mp3]", "hola"], noteType: listening)
+    // The same note type again is the same note type; a changed one under its id is a mistake.
+    try builder.addNote(id: "2", fields: ["[sound:adios.mp3]", "adiós"], noteType: listening)
+    let error = try #require(throws: DeckError.self) {
+      try builder.addNote(id: "3", fields: ["x", "y"], noteType: fixed)
+    }
+    #expect(error.kind == .invalidRequest)
+    #expect(error.description.contains("note '3'"))
+    #expect(error.description.contains("differs from the note type with its id"))
+    #expect(builder.build().collection.notes.count == 2)
+  }
+
+  @Test(
+    "a mistake is an error naming the record, and adds nothing",
+    arguments: [
+      ("", ["a", "b"], "Default", "has an empty id"),
+      ("word-1", ["a", "b"], "Default", "was added before"),
+      ("word-9", ["only one"], "Default", "has 1 field value; note type 'Basic' has 2 (Front, Back)"),
+      ("word-9", ["a", "b", "c"], "Default", "has 3 field values"),
+      ("word-9", ["a", "b"], "Spanish::::Verbs", "names deck 'Spanish::::Verbs', which has an empty level"),
+      ("word-9", ["a", "b"], "  ", "which has an empty level"),
+    ])
+  func mistakes(id: String, fields: [String], deck: String, message: String) throws {
+    var builder = try Self.vocabulary()
+    let before = builder.build().collection
+    let error = try #require(throws: DeckError.self) {
+      try builder.addNote(id: id, fields: fields, deck: deck)
+    }
+    #expect(error.kind == .invalidRequest)
+    #expect(error.description.contains("DeckBuilder 'com.example.vocabulary'"))
+    #expect(error.description.contains("note '\(id)'"))
+    #expect(error.description.contains(message))
+    #expect(builder.build().collection == before)
+  }
+
+  @Test("a second note type of a name used before is refused (Anki would rename one)")
+  func sameNameOtherID() throws {
+    var builder = DeckBuilder(namespace: "com.example.vocabulary")
+    try builder.addNote(id: "1", fields: ["a", "b"])
+    let ownBasic = builder.noteType(
+      named: "basic", fields: ["Front", "Back"],
+      templates: [NoteType.CardTemplate(name: "Card 1", questionFormat: "{{Front}}", answerFormat: "{{Back}}")])
+    let error = try #require(throws: DeckError.self) {
+      try builder.addNote(id: "2", fields: ["c", "d"], noteType: ownBasic)
+    }
+    #expect(error.description.contains("another one of that name"))
+  }
+
+  @Test("a modification time in the future becomes the time of building, with one warning")
+  func futureTime() throws {
+    var builder = DeckBuilder(namespace: "com.example.vocabulary")
+    let before = Int64(Date().timeIntervalSince1970)
+    try builder.addNote(id: "a", fields: ["1", "2"], modified: Date().addingTimeInterval(86_400))
+    try builder.addNote(id: "b", fields: ["3", "4"], modified: Date().addingTimeInterval(3_600))
+    try builder.addNote(id: "c", fields: ["5", "6"], modified: Self.edited)
+    let deck = builder.build()
+    let after = Int64(Date().timeIntervalSince1970)
+    #expect(deck.collection.notes[0].modificationTime >= before && deck.collection.notes[0].modificationTime <= after)
+    #expect(deck.collection.notes[2].modificationTime == 1_750_000_000)
+    #expect(deck.warnings.map(\.category) == ["modification-time"])
+    #expect(deck.warnings.first?.description.contains("note 'a'") == true)
+    #expect(deck.warnings.first?.message.hasPrefix("2 notes were given a modification time in the future") == true)
+  }
+
+  @Test("media: bytes or a file, streamed when written; a name Anki would change is refused with the name it would use")
+  func media() throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let recording = scratch.path(for: "hola.mp3")
+    try Data("ID3 not really audio".utf8).write(to: URL(filePath: recording))
+
+    var builder = DeckBuilder(namespace: "com.example.vocabulary")
+    try builder.addMedia(Data([0x89, 0x50, 0x4E, 0x47]), named: "casa.png")
+    try builder.addMedia(contentsOf: URL(filePath: recording))
+    try builder.addMedia(contentsOf: URL(filePath: recording), named: "hola again.mp3")
+    let media = builder.build().collection.media
+    #expect(media.map(\.name) == ["casa.png", "hola.mp3", "hola again.mp3"])
+    #expect(try media[1].blob.data() == Data("ID3 not really audio".utf8))
+
+    let cases: [(String, String)] = [
+      ("folder/x.png", "it would store it as 'folderx.png'"),
+      ("e\u{301}.png", "it would store it as '\u{e9}.png'"),
+      ("what?.png", "it would store it as 'what.png'"),
+      ("con", "it would store it as 'con_'"),
+      ("casa.png", "was added before"),
+      ("", "is not a name Anki can store"),
+    ]
+    for (name, message) in cases {
+      let error = try #require(throws: DeckError.self) { try builder.addMedia(Data([1]), named: name) }
+      #expect(error.kind == .invalidRequest)
+      #expect(error.message.contains(message), "\(name): \(error)")
+    }
+    let missing = try #require(throws: DeckError.self) {
+      try builder.addMedia(contentsOf: URL(filePath: scratch.path(for: "absent.mp3")))
+    }
+    #expect(missing.kind == .unreadableFile)
+    #expect(missing.description.contains("absent.mp3"))
+    #expect(builder.build().collection.media.count == 3)
+  }
+}
