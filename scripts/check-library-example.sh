@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds the README's library example, unchanged, in a new package that depends on this one by
-# path (the way an app would), and runs it on a bundled Anki package:
+# Builds the README's library examples, unchanged, in a new package that depends on this one by
+# path (the way an app would), and runs them:
 #   scripts/check-library-example.sh
-# The example's code is the README's Swift blocks under "## Using the library" (all but the
-# `.package(...)` line); a small main.swift calls its importAnkiDeck(from:mediaInto:). The new
-# package is made in a temporary folder; its build folder is .build-example/ here, so a second
-# run is incremental. Exits 1 when it does not build, or when what it prints or saves differs
-# from what the real Anki backend saw in that package.
+# The examples' code is the README's Swift blocks under "## Using the library" (all but the
+# `.package(...)` line); a small main.swift calls its importAnkiDeck(from:mediaInto:) on a
+# bundled Anki package, and its exportToAnki(_:to:) on two words, whose package the real Anki
+# backend (.venv, scripts/python-env.sh) then imports. The new package is made in a temporary
+# folder; its build folder is .build-example/ here, so a second run is incremental. Exits 1 when
+# it does not build, when what the import prints or saves differs from what the real Anki
+# backend saw in that package, or when Anki does not import the export's two notes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -32,6 +34,14 @@ let arguments = CommandLine.arguments
 let flashcards = try await importAnkiDeck(
   from: URL(filePath: arguments[1]), mediaInto: URL(filePath: arguments[2], directoryHint: .isDirectory))
 print("flashcards: \(flashcards.count), suspended: \(flashcards.filter(\.isSuspended).count)")
+if arguments.count > 3 {
+  let words = [
+    Word(id: UUID(), spanish: "hablar", english: "to speak", recording: nil, updatedAt: Date()),
+    Word(id: UUID(), spanish: "la casa", english: "the house", recording: nil, updatedAt: Date()),
+  ]
+  let report = try await exportToAnki(words, to: URL(filePath: arguments[3]))
+  print("exported: \(report.summary.notes) notes, \(report.summary.cards) cards")
+}
 SWIFT
 
 cat >"$work/App/Package.swift" <<SWIFT
@@ -54,8 +64,23 @@ if ! swift build --package-path "$work/App" --scratch-path "$repo/.build-example
   echo "check-library-example: the README's example does not build in a new package" >&2
   exit 1
 fi
-output="$("$repo/.build-example/debug/LibraryExample" "$repo/fixtures/anki/latest_sched.apkg" "$work/media")"
+output="$("$repo/.build-example/debug/LibraryExample" "$repo/fixtures/anki/latest_sched.apkg" "$work/media" \
+  "$work/Spanish.apkg")"
 echo "$output"
+exported="$(printf '%s\n' "$output" | sed -n 2p)"
+output="$(printf '%s\n' "$output" | sed -n 1p)"
+if [ "$exported" != "exported: 2 notes, 4 cards" ]; then
+  echo "check-library-example: the export printed '$exported', not 'exported: 2 notes, 4 cards'" >&2
+  exit 1
+fi
+# The export, as the real Anki backend imports it into a user's collection.
+judged="$("$repo/.venv/bin/python" "$repo/fixtures/anki_import_sequence.py" "$work/Spanish.apkg" \
+  | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["imports"][0]["new"], len(d["cards"]), sorted({c["deck"] for c in d["cards"]}))')"
+if [ "$judged" != "2 4 ['Spanish']" ]; then
+  echo "check-library-example: Anki imported '$judged' from the export, not 2 notes with 4 cards in 'Spanish'" >&2
+  exit 1
+fi
+echo "check-library-example: the real Anki backend imported the export's 2 notes and 4 cards"
 # What the real Anki backend saw in that package (fixtures/anki/latest_sched.apkg.truth.json):
 # 15 cards, one of them suspended, and 6 media files.
 expected="flashcards: 15, suspended: 1"
@@ -64,4 +89,4 @@ if [ "$output" != "$expected" ] || [ "$media" -ne 6 ]; then
   echo "check-library-example: expected '$expected' and 6 media files, got '$output' and $media" >&2
   exit 1
 fi
-echo "check-library-example: the README's example builds and runs in a new package"
+echo "check-library-example: the README's examples build and run in a new package"

@@ -4,11 +4,12 @@ import DeckTestSupport
 import Foundation
 import Testing
 
-/// The library example of the README and the DocC article "Import an Anki deck into your app's
-/// model": their Swift code is `ArticleCode/ImportingAnAnkiDeck.swift`, word for word (so it is
-/// compiled with the tests), and it runs against a package the real Anki backend described.
-/// `scripts/check-library-example.sh` builds the README's code again in a new package that
-/// depends on this one by path.
+/// The library examples of the README and the DocC articles "Import an Anki deck into your app's
+/// model" and "Export your app's cards as an Anki deck": their Swift code is in `ArticleCode/`,
+/// word for word (so it is compiled with the tests); the import runs against a package the real
+/// Anki backend described, and what the export writes is imported by the real Anki backend,
+/// twice. `scripts/check-library-example.sh` builds the README's code again in a new package
+/// that depends on this one by path.
 @Suite("the library example (README and DocC article)")
 struct ReadmeLibraryExampleTests {
   /// The Swift blocks of a Markdown file, joined as the example file joins them.
@@ -29,27 +30,70 @@ struct ReadmeLibraryExampleTests {
     return blocks.joined(separator: "\n")
   }
 
-  static let exampleCode = Fixtures.path("../Tests/deckportTests/ArticleCode/ImportingAnAnkiDeck.swift")
+  /// The articles, each by the name of its Markdown file and of its code's file.
+  static let articles = ["ImportingAnAnkiDeck", "ExportingToAnki"]
 
-  @Test("the DocC article shows exactly the compiled code")
-  func articleShowsIt() throws {
-    let article = try Self.swiftBlocks(of: Fixtures.path("../Sources/DeckKit/DeckKit.docc/ImportingAnAnkiDeck.md"))
-    #expect(article == (try String(contentsOfFile: Self.exampleCode, encoding: .utf8)))
+  static func code(of article: String) throws -> String {
+    try String(
+      contentsOfFile: Fixtures.path("../Tests/deckportTests/ArticleCode/\(article).swift"), encoding: .utf8)
   }
 
-  @Test("the README's library section shows the same code, after how to depend on DeckKit")
-  func readmeShowsIt() throws {
+  @Test("each DocC article shows exactly the compiled code", arguments: articles)
+  func articleShowsIt(article: String) throws {
+    let shown = try Self.swiftBlocks(of: Fixtures.path("../Sources/DeckKit/DeckKit.docc/\(article).md"))
+    #expect(shown == (try Self.code(of: article)))
+  }
+
+  @Test("the README's library section shows the same code, after how to depend on DeckKit", arguments: articles)
+  func readmeShowsIt(article: String) throws {
     let readme = try String(contentsOfFile: Fixtures.path("../README.md"), encoding: .utf8)
-    let code = try String(contentsOfFile: Self.exampleCode, encoding: .utf8)
     let section = try #require(readme.components(separatedBy: "## Using the library").dropFirst().first)
-    let blocks = code.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    let blocks = try Self.code(of: article).components(separatedBy: "\n\n").filter { !$0.isEmpty }
     #expect(blocks.allSatisfy { section.contains($0) })
     #expect(section.contains(#".product(name: "DeckKit", package: "deckport")"#))
   }
 
   @Test(
+    "the export code runs: the real Anki backend imports the words with a card each way and the recording, then updates the edited word",
+    .enabled(if: PythonScript.hasAnkiBackend))
+  func exportRuns() async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let recording = URL(filePath: scratch.path(for: "hablar.m4a"))
+    try Data("not really audio".utf8).write(to: recording)
+    let day = Date(timeIntervalSince1970: 1_700_000_000)
+    var words = [
+      Word(id: UUID(), spanish: "hablar", english: "to speak", recording: recording, updatedAt: day),
+      Word(id: UUID(), spanish: "la casa", english: "the house & home", recording: nil, updatedAt: day),
+    ]
+    let first = URL(filePath: scratch.path(for: "Spanish.apkg"))
+    let report = try await exportToAnki(words, to: first)
+    #expect(report.warnings.isEmpty && report.summary.notes == 2 && report.summary.cards == 4)
+
+    words[1].english = "the house"
+    words[1].updatedAt = day.addingTimeInterval(3_600)
+    let second = URL(filePath: scratch.path(for: "Spanish again.apkg"))
+    _ = try await exportToAnki(words, to: second)
+
+    let anki = try JSONDecoder().decode(
+      DeckBuilderAnkiTests.Collection.self,
+      from: Data(try PythonScript.runWithAnki("anki_import_sequence.py", [first.path, second.path]).utf8))
+    #expect(
+      anki.imports == [
+        .init(new: 2, updated: 0, duplicate: 0),
+        .init(new: 0, updated: 1, duplicate: 1),
+      ])
+    #expect(
+      anki.notes.map(\.fields).sorted { $0[0] < $1[0] } == [
+        ["hablar [sound:hablar.m4a]", "to speak"], ["la casa", "the house"],
+      ])
+    #expect(anki.cards.count == 4 && anki.cards.allSatisfy { $0.deck == "Spanish" })
+    #expect(anki.media.keys.sorted() == ["hablar.m4a"])
+  }
+
+  @Test(
     "the code runs: one flashcard per card, fields, decks and schedules as the real Anki backend saw them, media saved")
-  func runs() async throws {
+  func importRuns() async throws {
     let package = Fixtures.path("anki/latest_sched.apkg")
     let scratch = try TemporaryDirectory()
     defer { scratch.remove() }
