@@ -116,7 +116,7 @@ public struct DeckConverter: Sendable {
   /// puts it: whole, or not at all.
   ///
   /// ```swift
-  /// let report = try DeckConverter().write(try builder.build(), to: "Spanish.apkg")
+  /// let report = try DeckConverter().write(builder.build(), to: "Spanish.apkg")
   /// ```
   ///
   /// `options.from` is not used; `options.to`, or else the output's name, says the format. The

@@ -31,10 +31,21 @@ struct DeckBuilderAnkiTests {
       var type: Int
       var queue: Int
     }
+    struct NoteType: Decodable {
+      struct Template: Decodable, Equatable {
+        var name: String
+        var qfmt: String
+        var afmt: String
+      }
+      var name: String
+      var fields: [String]
+      var templates: [Template]
+      var css: String
+    }
     var imports: [ImportCounts]
     var notes: [Note]
     var cards: [Card]
-    var noteTypes: [String]
+    var noteTypes: [NoteType]
     var media: [String: String]
 
     func note(_ guid: String) -> Note? { notes.first { $0.guid == guid } }
@@ -147,7 +158,38 @@ struct DeckBuilderAnkiTests {
         "hablar", "to speak &lt;loudly&gt;",
       ])
     // One note type each, however many exports: the ids are the same each time.
-    #expect(anki.noteTypes.filter { $0.hasPrefix("Basic (and reversed card)") }.count == 2)
-    #expect(anki.noteTypes.filter { $0.hasPrefix("Cloze") }.count == 2)
+    #expect(anki.noteTypes.filter { $0.name.hasPrefix("Basic (and reversed card)") }.count == 2)
+    #expect(anki.noteTypes.filter { $0.name.hasPrefix("Cloze") }.count == 2)
+  }
+
+  @Test(
+    "an app's own note type, changed in a later version of the app, is updated in Anki: one note type, the new template"
+  )
+  func ownNoteTypeUpdated() async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    func export(back: String, css: String, on day: TimeInterval, to name: String) async throws -> String {
+      var builder = DeckBuilder(namespace: Self.namespace, modificationDate: Date(timeIntervalSince1970: day))
+      let listening = builder.noteType(
+        named: "Listening", fields: ["Audio", "Text"],
+        templates: [NoteType.CardTemplate(name: "Listen", questionFormat: "{{Audio}}", answerFormat: back)], css: css)
+      try builder.addNote(id: "1", fields: ["[sound:hola.mp3]", "hola"], noteType: listening)
+      try builder.addMedia(Data("not really audio".utf8), named: "hola.mp3")
+      let path = scratch.path(for: name)
+      try await Self.write(builder, to: path, as: .apkg)
+      return path
+    }
+    let first = try await export(back: "{{Text}}", css: ".card { color: red }", on: 1_700_000_000, to: "v1.apkg")
+    let second = try await export(
+      back: "{{FrontSide}}<hr id=answer>{{Text}}", css: ".card { color: navy }", on: 1_710_000_000, to: "v2.apkg")
+
+    let anki = try Self.judge([first, second])
+    let listening = anki.noteTypes.filter { $0.name.hasPrefix("Listening") }
+    #expect(listening.map(\.name) == ["Listening"])
+    #expect(
+      listening.first?.templates
+        == [.init(name: "Listen", qfmt: "{{Audio}}", afmt: "{{FrontSide}}<hr id=answer>{{Text}}")])
+    #expect(listening.first?.css == ".card { color: navy }")
+    #expect(anki.notes.count == 1)
   }
 }

@@ -14,7 +14,7 @@ import Foundation
 ///     deck: "Spanish::Verbs", tags: ["verbs"], modified: word.updatedAt)
 /// }
 /// try builder.addMedia(contentsOf: recordingURL, named: "hablar.m4a")
-/// let report = try await DeckConverter().write(try builder.build(), to: URL(filePath: "Spanish.apkg"))
+/// let report = try await DeckConverter().write(builder.build(), to: URL(filePath: "Spanish.apkg"))
 /// ```
 ///
 /// What makes the deck behave in Anki as a user expects:
@@ -31,9 +31,9 @@ import Foundation
 /// * **Cards as Anki makes them.** Each note gets the cards Anki would make for it: one per
 ///   template whose front is not empty, one per cloze number of a cloze note.
 /// * **Note types keep their ids.** Anki's stock note types (``StockNoteType``) have the ids
-///   deckport gives them everywhere; an app's own (``noteType(named:kind:fields:templates:css:)``)
-///   has an id derived from the namespace and its name, so fixing a template later updates the
-///   note type in Anki instead of creating a second one.
+///   deckport gives them everywhere; an app's own (``noteType(named:kind:fields:templates:css:modified:)``)
+///   has an id derived from the namespace and its name, and the builder's modification time, so
+///   fixing a template later updates the note type in Anki instead of creating a second one.
 ///
 /// Mistakes are errors that name the note or file, thrown by the call that makes them: a record
 /// id given twice, a field count that is not the note type's, a deck name with an empty level, a
@@ -79,7 +79,7 @@ public struct DeckBuilder: Sendable {
   ///   - fields: one value per field of `noteType`, in its order.
   ///   - format: whether `fields` are HTML or plain text.
   ///   - noteType: a ``StockNoteType``'s note type (Basic by default) or one made with
-  ///     ``noteType(named:kind:fields:templates:css:)``.
+  ///     ``noteType(named:kind:fields:templates:css:modified:)``.
   ///   - deck: the full deck name, levels separated by `::`; parents are made as needed.
   ///   - tags: the note's tags (hierarchy as `a::b`).
   ///   - modified: when the app last changed the record (``modificationDate`` when nil).
@@ -121,19 +121,27 @@ public struct DeckBuilder: Sendable {
   /// Its id is derived from ``namespace`` and `name`, so the same name is the same note type in
   /// every export, even after its templates or style change.
   ///
+  /// Anki replaces its copy of a note type on import only when the package's is newer: give
+  /// `modified` the time the app last changed the note type's definition (by default the
+  /// builder's ``modificationDate``, so that every export brings Anki the current definition,
+  /// and a change the user made to it in Anki is replaced).
+  ///
   /// - Parameters:
   ///   - kind: standard (a card per template whose front is not empty) or cloze (a card per
   ///     cloze number, from the one template).
   ///   - templates: the card templates, fronts and backs in Anki's template language
   ///     (`{{Field}}`, `{{FrontSide}}`, `{{cloze:Field}}`).
   ///   - css: the style sheet; Anki's stock one when nil.
+  ///   - modified: when the app last changed the definition (``modificationDate`` when nil; a
+  ///     time in the future is taken as now).
   public func noteType(
     named name: String, kind: NoteType.Kind = .standard, fields: [String], templates: [NoteType.CardTemplate],
-    css: String? = nil
+    css: String? = nil, modified: Date? = nil
   ) -> NoteType {
     NoteType(
       id: DerivedID.id(for: "notetype\u{1F}\(namespace)\u{1F}\(name)"), name: name, kind: kind,
-      fields: fields.map { NoteType.Field(name: $0) }, templates: templates, css: css ?? NoteType.stockBasicCSS)
+      fields: fields.map { NoteType.Field(name: $0) }, templates: templates, css: css ?? NoteType.stockBasicCSS,
+      modificationTime: Self.seconds(min(modified ?? modificationDate, Date())))
   }
 
   /// Adds a media file the fields refer to by `name` (`<img src="name">`, `[sound:name]`).
