@@ -102,18 +102,21 @@ struct DeckBuilderTests {
   @Test(
     "a mistake is an error naming the record, and adds nothing",
     arguments: [
-      ("", ["a", "b"], "Default", "has an empty id"),
-      ("word-1", ["a", "b"], "Default", "was added before"),
-      ("word-9", ["only one"], "Default", "has 1 field value; note type 'Basic' has 2 (Front, Back)"),
-      ("word-9", ["a", "b", "c"], "Default", "has 3 field values"),
-      ("word-9", ["a", "b"], "Spanish::::Verbs", "names deck 'Spanish::::Verbs', which has an empty level"),
-      ("word-9", ["a", "b"], "  ", "which has an empty level"),
-    ])
-  func mistakes(id: String, fields: [String], deck: String, message: String) throws {
+      ("", ["a", "b"], "Default", [], "has an empty id"),
+      ("word-1", ["a", "b"], "Default", [], "was added before"),
+      ("word-9", ["only one"], "Default", [], "has 1 field value; note type 'Basic' has 2 (Front, Back)"),
+      ("word-9", ["a", "b", "c"], "Default", [], "has 3 field values"),
+      ("word-9", ["a", "b"], "Spanish::::Verbs", [], "names deck 'Spanish::::Verbs', which has an empty level"),
+      ("word-9", ["a", "b"], "  ", [], "which has an empty level"),
+      ("word-9", ["a", "b"], "Default", ["verbs", "part of speech"], "has tag 'part of speech', which is empty"),
+      ("word-9", ["a", "b"], "Default", [""], "has tag '', which is empty"),
+      ("word-9", ["a", "b"], "Default", ["tab\there"], "has tag 'tab\\there'"),
+    ] as [(String, [String], String, [String], String)])
+  func mistakes(id: String, fields: [String], deck: String, tags: [String], message: String) throws {
     var builder = try Self.vocabulary()
     let before = builder.build().collection
     let error = try #require(throws: DeckError.self) {
-      try builder.addNote(id: id, fields: fields, deck: deck)
+      try builder.addNote(id: id, fields: fields, deck: deck, tags: tags)
     }
     #expect(error.kind == .invalidRequest)
     #expect(error.description.contains("DeckBuilder 'com.example.vocabulary'"))

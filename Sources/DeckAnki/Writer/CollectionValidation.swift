@@ -17,7 +17,7 @@ import Foundation
 /// cannot read is brought into its range (``AnkiValueRanges``); a card whose note does not
 /// exist, a card in a missing deck and a note whose field count differs from its note type's
 /// are repaired as Anki's Check Database repairs them (``CollectionRepair``).
-enum CollectionValidation {
+package enum CollectionValidation {
   /// The field separator of `notes.flds`.
   static let fieldSeparator: Character = "\u{1F}"
 
@@ -176,7 +176,7 @@ enum CollectionValidation {
 
   /// Whether ``checkedTags(_:at:location:log:)`` keeps `tag` as it is: not empty, and no byte
   /// of a space, an ASCII control character or U+3000 (E3 80 80).
-  static func isCleanTag(_ tag: String) -> Bool {
+  package static func isCleanTag(_ tag: String) -> Bool {
     // Over the string's own UTF-8 storage: every tag of every note is checked, on the one
     // thread a package write starts with, and the `utf8` view goes byte by byte.
     var tag = tag

@@ -1,3 +1,4 @@
+import DeckAnki
 import DeckAppStorage
 import DeckCore
 import DeckIO
@@ -37,7 +38,7 @@ import Foundation
 ///
 /// Mistakes are errors that name the note or file, thrown by the call that makes them: a record
 /// id given twice, a field count that is not the note type's, a deck name with an empty level, a
-/// media name Anki would change or a file that cannot be read. Nothing is read or written until
+/// tag with a space, a media name Anki would change or a file that cannot be read. Nothing is read or written until
 /// the deck is: media files are streamed from where they are.
 public struct DeckBuilder: Sendable {
   /// What keeps this app's notes apart from every other deck's, such as the app's bundle id.
@@ -86,8 +87,8 @@ public struct DeckBuilder: Sendable {
   /// - Returns: the note's GUID.
   /// - Throws: ``DeckError/Kind/invalidRequest`` naming the record when `id` is empty or was
   ///   added before, when `fields` does not have one value per field of `noteType`, when
-  ///   another note type with its id or name was used before, or when the deck name has an
-  ///   empty level.
+  ///   another note type with its id or name was used before, when the deck name has an
+  ///   empty level, or when a tag is empty or holds a space or control character.
   @discardableResult
   public mutating func addNote(
     id: String, fields: [String], format: FieldFormat = .html,
@@ -106,6 +107,12 @@ public struct DeckBuilder: Sendable {
       )
     }
     let deckName = try Self.checkedDeckName(deck, at: location)
+    if let tag = tags.first(where: { !CollectionValidation.isCleanTag($0) }) {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "has tag '\(TerminalText.escaped(tag))', which is empty or holds a space or control character; Anki separates tags at spaces (use '_' or '::' within a tag)"
+      )
+    }
     let noteTypeIndex = try index(of: noteType, at: location)
     let guid = AnkiGUID.derived(from: [namespace, id])
     drafts.append(
