@@ -58,18 +58,21 @@ struct DeckBuilderAnkiTests {
 
   static let picture = Data((0..<2_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 
-  /// The app's records as they were at the first export.
-  static func firstExport(namespace: String = namespace) throws -> DeckBuilder {
+  /// The app's records as they were at the first export, or (`edited`) after word-1 was edited
+  /// and word-3 added.
+  static func firstExport(namespace: String = namespace, edited: Bool = false) throws -> DeckBuilder {
     var builder = DeckBuilder(namespace: namespace, modificationDate: Date(timeIntervalSince1970: 1_700_000_000))
     try builder.addNote(
-      id: "word-1", fields: ["hablar", "to speak <loudly>"], format: .plainText, deck: "Spanish::Verbs",
-      tags: ["verbs"], modified: Date(timeIntervalSince1970: 1_700_000_100))
+      id: "word-1", fields: ["hablar", edited ? "to speak, to talk" : "to speak <loudly>"], format: .plainText,
+      deck: "Spanish::Verbs", tags: ["verbs"],
+      modified: Date(timeIntervalSince1970: edited ? 1_710_000_000 : 1_700_000_100))
     try builder.addNote(
       id: "word-2", fields: [#"la casa <img src="casa.png">"#, "the house"],
       noteType: StockNoteType.basicAndReversedCard.noteType, deck: "Spanish::Nouns")
     try builder.addNote(
       id: "sentence-1", fields: ["{{c1::Yo}} {{c2::hablo}} español", ""], noteType: StockNoteType.cloze.noteType,
       deck: "Spanish")
+    if edited { try builder.addNote(id: "word-3", fields: ["comer", "to eat"], deck: "Spanish::Verbs") }
     try builder.addMedia(picture, named: "casa.png")
     return builder
   }
@@ -123,20 +126,8 @@ struct DeckBuilderAnkiTests {
     try await Self.write(try Self.firstExport(), to: first, as: .apkg)
 
     // The app edited word-1 (later), kept the rest, and added word-3.
-    var builder = DeckBuilder(namespace: Self.namespace, modificationDate: Date(timeIntervalSince1970: 1_700_000_000))
-    try builder.addNote(
-      id: "word-1", fields: ["hablar", "to speak, to talk"], format: .plainText, deck: "Spanish::Verbs",
-      tags: ["verbs"], modified: Date(timeIntervalSince1970: 1_710_000_000))
-    try builder.addNote(
-      id: "word-2", fields: [#"la casa <img src="casa.png">"#, "the house"],
-      noteType: StockNoteType.basicAndReversedCard.noteType, deck: "Spanish::Nouns")
-    try builder.addNote(
-      id: "sentence-1", fields: ["{{c1::Yo}} {{c2::hablo}} español", ""], noteType: StockNoteType.cloze.noteType,
-      deck: "Spanish")
-    try builder.addNote(id: "word-3", fields: ["comer", "to eat"], deck: "Spanish::Verbs")
-    try builder.addMedia(Self.picture, named: "casa.png")
     let second = scratch.path(for: "second.apkg")
-    try await Self.write(builder, to: second, as: .apkg)
+    try await Self.write(try Self.firstExport(edited: true), to: second, as: .apkg)
 
     // Another app's deck with the same record ids and the same text.
     let otherApp = scratch.path(for: "other.apkg")
