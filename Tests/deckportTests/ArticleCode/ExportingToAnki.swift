@@ -19,8 +19,10 @@ func exportToAnki(_ words: [Word], to package: URL) async throws -> ConversionRe
   for word in words {
     var spanish = word.spanish
     if let recording = word.recording {
-      try builder.addMedia(contentsOf: recording)  // read when the package is written
-      spanish += " [sound:\(recording.lastPathComponent)]"
+      // Named by the word's id: unique in the deck, and a name Anki keeps as it is.
+      let name = "\(word.id.uuidString).\(recording.pathExtension)"
+      try builder.addMedia(contentsOf: recording, named: name)  // read when the package is written
+      spanish += " [sound:\(name)]"
     }
     try builder.addNote(
       id: word.id.uuidString, fields: [spanish, word.english], format: .plainText,
