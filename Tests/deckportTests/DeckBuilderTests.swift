@@ -125,6 +125,30 @@ struct DeckBuilderTests {
     #expect(builder.build().collection == before)
   }
 
+  @Test("a note type Anki would refuse is refused when a note first uses it, naming both")
+  func refusedNoteTypes() throws {
+    var builder = DeckBuilder(namespace: "com.example.vocabulary")
+    let card = NoteType.CardTemplate(name: "Card 1", questionFormat: "{{A}}", answerFormat: "{{A}}")
+    let cases: [(NoteType, [String], String)] = [
+      (builder.noteType(named: "Empty", fields: [], templates: [card]), [], "it has no fields"),
+      (builder.noteType(named: "No cards", fields: ["A"], templates: []), ["x"], "it has no card templates"),
+      (
+        builder.noteType(named: "Twice", fields: ["A", "a"], templates: [card]), ["x", "y"], "two fields are named 'a'"
+      ),
+      (builder.noteType(named: "Odd", fields: ["A:B"], templates: [card]), ["x"], "field name 'A:B' contains ':'"),
+      (builder.noteType(named: "", fields: ["A"], templates: [card]), ["x"], "the note type name is empty"),
+    ]
+    for (noteType, fields, message) in cases {
+      let error = try #require(throws: DeckError.self) {
+        try builder.addNote(id: "n", fields: fields, noteType: noteType)
+      }
+      #expect(error.kind == .invalidRequest)
+      #expect(
+        error.description.contains("note 'n': uses note type '\(noteType.name)', which Anki would refuse: \(message)"))
+    }
+    #expect(builder.build().collection.notes.isEmpty && builder.build().collection.noteTypes.isEmpty)
+  }
+
   @Test("a second note type of a name used before is refused (Anki would rename one)")
   func sameNameOtherID() throws {
     var builder = DeckBuilder(namespace: "com.example.vocabulary")

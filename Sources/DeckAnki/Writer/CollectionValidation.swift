@@ -66,45 +66,52 @@ package enum CollectionValidation {
     var names: [String: NoteType] = [:]
     for noteType in noteTypes {
       let here = location.item(label(noteType))
-      func refuse(_ message: String) -> DeckError {
-        DeckError(.invalidRequest, at: here, message)
-      }
-      if let problem = nameProblem(noteType.name, forbidden: ["\""], forbiddenStarts: [], trims: false) {
-        throw refuse("the note type name \(problem)")
-      }
       if let other = names[uniqueKey(noteType.name)] {
-        throw refuse("another note type, id \(other.id), has the same name; Anki would rename one of them")
+        throw DeckError(
+          .invalidRequest, at: here,
+          "another note type, id \(other.id), has the same name; Anki would rename one of them")
       }
       names[uniqueKey(noteType.name)] = noteType
-      guard !noteType.fields.isEmpty else { throw refuse("it has no fields; Anki needs at least one") }
-      guard !noteType.templates.isEmpty else { throw refuse("it has no card templates; Anki needs at least one") }
-      var fieldNames = Set<String>()
-      for field in noteType.fields {
-        if let problem = nameProblem(
-          field.name, forbidden: [":", "{", "}", "\""], forbiddenStarts: ["#", "/", "^"], trims: true)
-        {
-          throw refuse("field name '\(field.name)' \(problem)")
-        }
-        guard fieldNames.insert(uniqueKey(field.name)).inserted else {
-          throw refuse(
-            "two fields are named '\(field.name)' (Anki compares names ignoring case); Anki would rename one")
-        }
+      try checkNoteType(noteType, at: here)
+    }
+  }
+
+  /// Throws, at `here`, what Anki would refuse or rewrite in `noteType` itself: its name, no
+  /// fields or no templates, a field or template name Anki changes or that another has, a sort
+  /// field it does not have.
+  package static func checkNoteType(_ noteType: NoteType, at here: SourceLocation) throws {
+    func refuse(_ message: String) -> DeckError {
+      DeckError(.invalidRequest, at: here, message)
+    }
+    if let problem = nameProblem(noteType.name, forbidden: ["\""], forbiddenStarts: [], trims: false) {
+      throw refuse("the note type name \(problem)")
+    }
+    guard !noteType.fields.isEmpty else { throw refuse("it has no fields; Anki needs at least one") }
+    guard !noteType.templates.isEmpty else { throw refuse("it has no card templates; Anki needs at least one") }
+    var fieldNames = Set<String>()
+    for field in noteType.fields {
+      if let problem = nameProblem(
+        field.name, forbidden: [":", "{", "}", "\""], forbiddenStarts: ["#", "/", "^"], trims: true)
+      {
+        throw refuse("field name '\(field.name)' \(problem)")
       }
-      var templateNames = Set<String>()
-      for template in noteType.templates {
-        if let problem = nameProblem(template.name, forbidden: ["\""], forbiddenStarts: [], trims: false) {
-          throw refuse("template name '\(template.name)' \(problem)")
-        }
-        guard templateNames.insert(uniqueKey(template.name)).inserted else {
-          throw refuse(
-            "two card templates are named '\(template.name)' (Anki compares names ignoring case); Anki would rename one"
-          )
-        }
+      guard fieldNames.insert(uniqueKey(field.name)).inserted else {
+        throw refuse("two fields are named '\(field.name)' (Anki compares names ignoring case); Anki would rename one")
       }
-      guard noteType.fields.indices.contains(noteType.sortFieldIndex) else {
+    }
+    var templateNames = Set<String>()
+    for template in noteType.templates {
+      if let problem = nameProblem(template.name, forbidden: ["\""], forbiddenStarts: [], trims: false) {
+        throw refuse("template name '\(template.name)' \(problem)")
+      }
+      guard templateNames.insert(uniqueKey(template.name)).inserted else {
         throw refuse(
-          "its sort field is number \(noteType.sortFieldIndex + 1), but it has \(noteType.fields.count) fields")
+          "two card templates are named '\(template.name)' (Anki compares names ignoring case); Anki would rename one")
       }
+    }
+    guard noteType.fields.indices.contains(noteType.sortFieldIndex) else {
+      throw refuse(
+        "its sort field is number \(noteType.sortFieldIndex + 1), but it has \(noteType.fields.count) fields")
     }
   }
 

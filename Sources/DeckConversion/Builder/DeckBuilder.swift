@@ -87,7 +87,8 @@ public struct DeckBuilder: Sendable {
   /// - Returns: the note's GUID.
   /// - Throws: ``DeckError/Kind/invalidRequest`` naming the record when `id` is empty or was
   ///   added before, when `fields` does not have one value per field of `noteType`, when
-  ///   another note type with its id or name was used before, when the deck name has an
+  ///   Anki would refuse `noteType` (no fields or templates, a name it changes, two fields of
+  ///   one name) or another note type with its id or name was used before, when the deck name has an
   ///   empty level, or when a tag is empty or holds a space or control character.
   @discardableResult
   public mutating func addNote(
@@ -209,6 +210,12 @@ public struct DeckBuilder: Sendable {
         )
       }
       return known
+    }
+    do {
+      try CollectionValidation.checkNoteType(noteType, at: location)
+    } catch let problem as DeckError {
+      throw DeckError(
+        .invalidRequest, at: location, "uses note type '\(noteType.name)', which Anki would refuse: \(problem.message)")
     }
     if let named = noteTypes.first(where: { $0.name.lowercased() == noteType.name.lowercased() }) {
       throw DeckError(
