@@ -46,6 +46,12 @@ struct DeckBuilderAnkiTests {
     var notes: [Note]
     var cards: [Card]
     var noteTypes: [NoteType]
+    struct Deck: Decodable, Equatable {
+      var name: String
+      var description: String
+      var markdown: Bool
+    }
+    var decks: [Deck]
     var media: [String: String]
 
     func note(_ guid: String) -> Note? { notes.first { $0.guid == guid } }
@@ -73,6 +79,7 @@ struct DeckBuilderAnkiTests {
       id: "sentence-1", fields: ["{{c1::Yo}} {{c2::hablo}} español", ""], noteType: StockNoteType.cloze.noteType,
       deck: "Spanish")
     if edited { try builder.addNote(id: "word-3", fields: ["comer", "to eat"], deck: "Spanish::Verbs") }
+    try builder.describeDeck("Spanish", as: "Words from **the app**", isMarkdown: true)
     try builder.addMedia(picture, named: "casa.png")
     return builder
   }
@@ -116,6 +123,12 @@ struct DeckBuilderAnkiTests {
       ])
     #expect(anki.cards.allSatisfy { $0.type == 0 && $0.queue == 0 })
     #expect(anki.media == ["casa.png": SHA1.hex(SHA1.digest(Self.picture))])
+    #expect(
+      anki.decks == [
+        .init(name: "Spanish", description: "Words from **the app**", markdown: true),
+        .init(name: "Spanish::Nouns", description: "", markdown: false),
+        .init(name: "Spanish::Verbs", description: "", markdown: false),
+      ])
   }
 
   @Test("a second export after edits updates the notes Anki has, adds the new one, and duplicates none")

@@ -61,6 +61,21 @@ struct DeckBuilderTests {
     #expect(collection.decks.first { $0.name == "Default" }?.id == 1)
   }
 
+  @Test("a deck's description, on a deck notes named or a new one with its parents")
+  func deckDescriptions() throws {
+    var builder = try Self.vocabulary()
+    try builder.describeDeck("spanish::verbs", as: "<b>Verbs</b>")
+    try builder.describeDeck("French::Verbs", as: "*Soon*", isMarkdown: true)
+    let error = try #require(throws: DeckError.self) { try builder.describeDeck("French::", as: "x") }
+    #expect(error.description.contains("deck 'French::'") && error.message.contains("has an empty level"))
+    let decks = builder.build().collection.decks
+    let described = decks.filter { !$0.description.isEmpty }.map {
+      "\($0.name): \($0.description) \($0.descriptionIsMarkdown)"
+    }
+    #expect(described.sorted() == ["French::Verbs: *Soon* true", "Spanish::Verbs: <b>Verbs</b> false"])
+    #expect(decks.contains { $0.name == "French" })
+  }
+
   @Test("the same records give the same deck; another namespace gives other GUIDs for the same ids")
   func stable() throws {
     let first = try Self.vocabulary().build().collection

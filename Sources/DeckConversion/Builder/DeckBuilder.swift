@@ -125,6 +125,15 @@ public struct DeckBuilder: Sendable {
     return guid
   }
 
+  /// Gives the deck `name` (made with its parents if no note named it yet) the description Anki
+  /// shows on the deck's overview screen: HTML, or Markdown when `isMarkdown`.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` when the deck name has an empty level.
+  public mutating func describeDeck(_ name: String, as description: String, isMarkdown: Bool = false) throws {
+    let deckName = try Self.checkedDeckName(name, at: location.item("deck '\(name)'"))
+    decks.describe(deckName, as: description, isMarkdown: isMarkdown)
+  }
+
   /// A note type of the app's own, to give ``addNote(id:fields:format:noteType:deck:tags:modified:)``.
   /// Its id is derived from ``namespace`` and `name`, so the same name is the same note type in
   /// every export, even after its templates or style change.

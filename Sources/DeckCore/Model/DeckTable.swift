@@ -26,4 +26,13 @@ package struct DeckTable {
     idByKey[key] = unique
     return unique
   }
+
+  /// Gives the deck named `name` (added with its parents if it is new) the description Anki
+  /// shows on its overview: HTML, or Markdown when `isMarkdown`.
+  package mutating func describe(_ name: String, as description: String, isMarkdown: Bool) {
+    let id = id(for: name)
+    guard let index = decks.firstIndex(where: { $0.id == id }) else { return }
+    decks[index].description = description
+    decks[index].descriptionIsMarkdown = isMarkdown
+  }
 }
