@@ -37,9 +37,10 @@ import Foundation
 ///   fixing a template later updates the note type in Anki instead of creating a second one.
 ///
 /// Mistakes are errors that name the note or file, thrown by the call that makes them: a record
-/// id given twice, a field count that is not the note type's, a deck name with an empty level, a
-/// tag with a space, a media name Anki would change or a file that cannot be read. Nothing is read or written until
-/// the deck is: media files are streamed from where they are.
+/// id given twice, a field count that is not the note type's, a note type Anki would refuse, a
+/// deck name with an empty level, a tag with a space, a media name Anki would change or a file
+/// that cannot be read. Nothing is read or written until the deck is: media files are streamed
+/// from where they are.
 public struct DeckBuilder: Sendable {
   /// What keeps this app's notes apart from every other deck's, such as the app's bundle id.
   public let namespace: String
@@ -86,10 +87,10 @@ public struct DeckBuilder: Sendable {
   ///   - modified: when the app last changed the record (``modificationDate`` when nil).
   /// - Returns: the note's GUID.
   /// - Throws: ``DeckError/Kind/invalidRequest`` naming the record when `id` is empty or was
-  ///   added before, when `fields` does not have one value per field of `noteType`, when
-  ///   Anki would refuse `noteType` (no fields or templates, a name it changes, two fields of
-  ///   one name) or another note type with its id or name was used before, when the deck name has an
-  ///   empty level, or when a tag is empty or holds a space or control character.
+  ///   added before, when `fields` does not have one value per field of `noteType`, when Anki
+  ///   would refuse `noteType` (no fields or templates, a name it changes, two fields of one
+  ///   name) or another note type with its id or name was used before, when the deck name has
+  ///   an empty level, or when a tag is empty or holds a space or control character.
   @discardableResult
   public mutating func addNote(
     id: String, fields: [String], format: FieldFormat = .html,
