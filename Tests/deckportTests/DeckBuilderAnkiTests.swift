@@ -30,6 +30,11 @@ struct DeckBuilderAnkiTests {
       var deck: String
       var type: Int
       var queue: Int
+      var due: Int64
+      var ivl: Int
+      var factor: Int
+      var reps: Int
+      var lapses: Int
     }
     struct NoteType: Decodable {
       struct Template: Decodable, Equatable {
@@ -53,6 +58,7 @@ struct DeckBuilderAnkiTests {
     }
     var decks: [Deck]
     var media: [String: String]
+    var today: Int64
 
     func note(_ guid: String) -> Note? { notes.first { $0.guid == guid } }
   }
@@ -195,5 +201,49 @@ struct DeckBuilderAnkiTests {
         == [.init(name: "Listen", qfmt: "{{Audio}}", afmt: "{{FrontSide}}<hr id=answer>{{Text}}")])
     #expect(listening.first?.css == ".card { color: navy }")
     #expect(anki.notes.count == 1)
+  }
+
+  @Test(
+    "the app's review states arrive as Anki schedules: due on the day the app said, intervals, ease, counts, suspension"
+  )
+  func reviewStates() async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let now = Date()
+    var builder = DeckBuilder(namespace: Self.namespace)
+    try builder.addNote(
+      id: "due-soon", fields: ["ir", "to go"],
+      reviewState: DeckBuilder.ReviewState(
+        due: now.addingTimeInterval(10 * 86_400), intervalDays: 12, ease: 2.3, reviews: 5, lapses: 1))
+    try builder.addNote(
+      id: "overdue", fields: ["ser", "to be"],
+      reviewState: DeckBuilder.ReviewState(due: now.addingTimeInterval(-3 * 86_400), intervalDays: 4))
+    try builder.addNote(
+      id: "suspended-review", fields: ["estar", "to be"],
+      reviewState: DeckBuilder.ReviewState(due: now.addingTimeInterval(86_400), intervalDays: 30, ease: 2.7),
+      suspended: true)
+    try builder.addNote(id: "suspended-new", fields: ["tener", "to have"], suspended: true)
+    try builder.addNote(id: "new", fields: ["hacer", "to do"])
+    let package = scratch.path(for: "progress.apkg")
+    try await Self.write(builder, to: package, as: .apkg)
+
+    let anki = try Self.judge([package])
+    func card(_ id: String) throws -> Collection.Card {
+      try #require(anki.cards.first { $0.noteGuid == Self.guid(id) })
+    }
+    let soon = try card("due-soon")
+    #expect(
+      [soon.type, soon.queue, soon.ivl, soon.factor, soon.reps, soon.lapses] == [2, 2, 12, 2_300, 5, 1] as [Int])
+    #expect(soon.due == anki.today + 10)
+    let overdue = try card("overdue")
+    #expect([overdue.type, overdue.queue, overdue.ivl, overdue.factor, overdue.reps] == [2, 2, 4, 2_500, 1] as [Int])
+    #expect(overdue.due == anki.today - 3)
+    let suspendedReview = try card("suspended-review")
+    #expect([suspendedReview.type, suspendedReview.queue, suspendedReview.ivl] == [2, -1, 30] as [Int])
+    #expect(suspendedReview.due == anki.today + 1)
+    let suspendedNew = try card("suspended-new")
+    #expect([suspendedNew.type, suspendedNew.queue] == [0, -1] as [Int])
+    let new = try card("new")
+    #expect([new.type, new.queue] == [0, 0] as [Int])
   }
 }

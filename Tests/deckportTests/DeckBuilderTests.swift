@@ -76,6 +76,49 @@ struct DeckBuilderTests {
     #expect(decks.contains { $0.name == "French" })
   }
 
+  @Test("a review state becomes each card's scheduling, its due day counted from the collection's creation")
+  func reviewState() throws {
+    let built = Date(timeIntervalSince1970: 1_700_000_000)
+    var builder = DeckBuilder(namespace: "com.example.vocabulary", modificationDate: built)
+    let due = built.addingTimeInterval(-40 * 86_400)
+    try builder.addNote(
+      id: "1", fields: ["la casa", "the house"], noteType: StockNoteType.basicAndReversedCard.noteType,
+      reviewState: DeckBuilder.ReviewState(due: due, intervalDays: 9, ease: 2.15, reviews: 7, lapses: 2))
+    try builder.addNote(id: "2", fields: ["a", "b"], suspended: true)
+    let collection = builder.build().collection
+    // The collection starts at 4 a.m. of the day the earliest due date falls in.
+    #expect(collection.creationTime <= Int64(due.timeIntervalSince1970))
+    #expect(collection.creationTime > Int64(due.timeIntervalSince1970) - 86_400)
+    let reviewed = collection.cards.filter { $0.noteID == collection.notes[0].id }
+    #expect(reviewed.count == 2)
+    for card in reviewed {
+      #expect(
+        card.scheduling
+          == CardScheduling(
+            type: .review, queue: .review, due: 0, interval: 9, easeFactor: 2_150, reviews: 7, lapses: 2))
+    }
+    let suspended = try #require(collection.cards.first { $0.noteID == collection.notes[1].id })
+    #expect(suspended.scheduling == CardScheduling(type: .new, queue: .suspended, due: 2))
+
+    let cases: [(DeckBuilder.ReviewState, String)] = [
+      (.init(due: built, intervalDays: 0), "an interval of 0 days"),
+      (.init(due: built, intervalDays: 40_000), "an interval of 40000 days"),
+      (.init(due: built, intervalDays: 3, ease: 1.2), "an ease of 1.2"),
+      (.init(due: built, intervalDays: 3, reviews: 0), "0 reviews"),
+      (.init(due: built, intervalDays: 3, reviews: 2, lapses: 3), "3 lapses after 2 reviews"),
+      (.init(due: Date(timeIntervalSince1970: .nan), intervalDays: 3), "a due date out of range"),
+    ]
+    for (state, message) in cases {
+      let error = try #require(throws: DeckError.self) {
+        try builder.addNote(id: "bad", fields: ["a", "b"], reviewState: state)
+      }
+      #expect(
+        error.message == "has a review state with \(message)"
+          || error.message.hasPrefix("has a review state with \(message)"))
+    }
+    #expect(builder.build().collection.notes.count == 2)
+  }
+
   @Test("the same records give the same deck; another namespace gives other GUIDs for the same ids")
   func stable() throws {
     let first = try Self.vocabulary().build().collection
