@@ -189,7 +189,7 @@ public struct DeckBuilder: Sendable {
     decks.describe(deckName, as: description, isMarkdown: isMarkdown)
   }
 
-  /// A note type of the app's own, to give ``addNote(id:fields:format:noteType:deck:tags:modified:)``.
+  /// A note type of the app's own, to give ``addNote(id:fields:format:noteType:deck:tags:modified:reviewState:suspended:)``.
   /// Its id is derived from ``namespace`` and `name`, so the same name is the same note type in
   /// every export, even after its templates or style change.
   ///
