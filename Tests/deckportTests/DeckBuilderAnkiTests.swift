@@ -10,57 +10,24 @@ import Testing
 /// after edits updates the notes it already has instead of adding them again.
 @Suite("Decks built by an app, judged by the real Anki backend", .enabled(if: PythonScript.hasAnkiBackend))
 struct DeckBuilderAnkiTests {
-  /// What `anki_import_sequence.py` prints.
+  /// What `anki_import_sequence.py` prints: the backend's counts per import, its day number,
+  /// the decks' descriptions, and the view of the collection the truth files hold.
   struct Collection: Decodable {
     struct ImportCounts: Decodable, Equatable {
       var new: Int
       var updated: Int
       var duplicate: Int
     }
-    struct Note: Decodable {
-      var guid: String
-      var noteType: String
-      var fields: [String]
-      var tags: [String]
-      var mod: Int64
-    }
-    struct Card: Decodable {
-      var noteGuid: String
-      var ord: Int
-      var deck: String
-      var type: Int
-      var queue: Int
-      var due: Int64
-      var ivl: Int
-      var factor: Int
-      var reps: Int
-      var lapses: Int
-    }
-    struct NoteType: Decodable {
-      struct Template: Decodable, Equatable {
-        var name: String
-        var qfmt: String
-        var afmt: String
-      }
-      var name: String
-      var fields: [String]
-      var templates: [Template]
-      var css: String
-    }
-    var imports: [ImportCounts]
-    var notes: [Note]
-    var cards: [Card]
-    var noteTypes: [NoteType]
-    struct Deck: Decodable, Equatable {
-      var name: String
+    struct DeckDescription: Decodable, Equatable {
       var description: String
       var markdown: Bool
     }
-    var decks: [Deck]
-    var media: [String: String]
+    var imports: [ImportCounts]
     var today: Int64
+    var deckDescriptions: [String: DeckDescription]
+    var view: AnkiTruth
 
-    func note(_ guid: String) -> Note? { notes.first { $0.guid == guid } }
+    func note(_ guid: String) -> AnkiTruth.Note? { view.notes.first { $0.guid == guid } }
   }
 
   static let namespace = "com.example.vocabulary"
@@ -110,7 +77,7 @@ struct DeckBuilderAnkiTests {
 
     let anki = try Self.judge([package])
     #expect(anki.imports == [Collection.ImportCounts(new: 3, updated: 0, duplicate: 0)])
-    #expect(anki.notes.count == 3)
+    #expect(anki.view.notes.count == 3)
     let word1 = try #require(anki.note(Self.guid("word-1")))
     #expect(word1.fields == ["hablar", "to speak &lt;loudly&gt;"])
     #expect(word1.tags == ["verbs"])
@@ -119,7 +86,7 @@ struct DeckBuilderAnkiTests {
     #expect(anki.note(Self.guid("word-2"))?.fields == [#"la casa <img src="casa.png">"#, "the house"])
     #expect(anki.note(Self.guid("sentence-1"))?.noteType.hasPrefix("Cloze") == true)
 
-    let cards = anki.cards.map {
+    let cards = anki.view.cards.map {
       "\($0.noteGuid == Self.guid("word-2") ? "word-2" : $0.noteGuid == Self.guid("word-1") ? "word-1" : "sentence-1")/\($0.ord) \($0.deck)"
     }
     #expect(
@@ -127,13 +94,13 @@ struct DeckBuilderAnkiTests {
         "sentence-1/0 Spanish", "sentence-1/1 Spanish", "word-1/0 Spanish::Verbs", "word-2/0 Spanish::Nouns",
         "word-2/1 Spanish::Nouns",
       ])
-    #expect(anki.cards.allSatisfy { $0.type == 0 && $0.queue == 0 })
-    #expect(anki.media == ["casa.png": SHA1.hex(SHA1.digest(Self.picture))])
+    #expect(anki.view.cards.allSatisfy { $0.type == 0 && $0.queue == 0 })
+    #expect(anki.view.media == ["casa.png": SHA1.hex(SHA1.digest(Self.picture))])
     #expect(
-      anki.decks == [
-        .init(name: "Spanish", description: "Words from **the app**", markdown: true),
-        .init(name: "Spanish::Nouns", description: "", markdown: false),
-        .init(name: "Spanish::Verbs", description: "", markdown: false),
+      anki.deckDescriptions == [
+        "Spanish": .init(description: "Words from **the app**", markdown: true),
+        "Spanish::Nouns": .init(description: "", markdown: false),
+        "Spanish::Verbs": .init(description: "", markdown: false),
       ])
   }
 
@@ -159,7 +126,7 @@ struct DeckBuilderAnkiTests {
         Collection.ImportCounts(new: 1, updated: 1, duplicate: 2),
         Collection.ImportCounts(new: 3, updated: 0, duplicate: 0),
       ])
-    #expect(anki.notes.count == 7)
+    #expect(anki.view.notes.count == 7)
     #expect(anki.note(Self.guid("word-1"))?.fields == ["hablar", "to speak, to talk"])
     #expect(anki.note(Self.guid("word-1"))?.mod == 1_710_000_000)
     #expect(anki.note(Self.guid("word-3"))?.fields == ["comer", "to eat"])
@@ -168,8 +135,8 @@ struct DeckBuilderAnkiTests {
         "hablar", "to speak &lt;loudly&gt;",
       ])
     // One note type each, however many exports: the ids are the same each time.
-    #expect(anki.noteTypes.filter { $0.name.hasPrefix("Basic (and reversed card)") }.count == 2)
-    #expect(anki.noteTypes.filter { $0.name.hasPrefix("Cloze") }.count == 2)
+    #expect(anki.view.noteTypes.filter { $0.name.hasPrefix("Basic (and reversed card)") }.count == 2)
+    #expect(anki.view.noteTypes.filter { $0.name.hasPrefix("Cloze") }.count == 2)
   }
 
   @Test(
@@ -194,13 +161,13 @@ struct DeckBuilderAnkiTests {
       back: "{{FrontSide}}<hr id=answer>{{Text}}", css: ".card { color: navy }", on: 1_710_000_000, to: "v2.apkg")
 
     let anki = try Self.judge([first, second])
-    let listening = anki.noteTypes.filter { $0.name.hasPrefix("Listening") }
+    let listening = anki.view.noteTypes.filter { $0.name.hasPrefix("Listening") }
     #expect(listening.map(\.name) == ["Listening"])
     #expect(
       listening.first?.templates
         == [.init(name: "Listen", qfmt: "{{Audio}}", afmt: "{{FrontSide}}<hr id=answer>{{Text}}")])
     #expect(listening.first?.css == ".card { color: navy }")
-    #expect(anki.notes.count == 1)
+    #expect(anki.view.notes.count == 1)
   }
 
   @Test(
@@ -228,8 +195,8 @@ struct DeckBuilderAnkiTests {
     try await Self.write(builder, to: package, as: .apkg)
 
     let anki = try Self.judge([package])
-    func card(_ id: String) throws -> Collection.Card {
-      try #require(anki.cards.first { $0.noteGuid == Self.guid(id) })
+    func card(_ id: String) throws -> AnkiTruth.Card {
+      try #require(anki.view.cards.first { $0.noteGuid == Self.guid(id) })
     }
     let soon = try card("due-soon")
     #expect(

@@ -85,11 +85,11 @@ struct ReadmeLibraryExampleTests {
       ])
     let recorded = "\(words[0].id.uuidString).m4a"
     #expect(
-      anki.notes.map(\.fields).sorted { $0[0] < $1[0] } == [
+      anki.view.notes.map(\.fields).sorted { $0[0] < $1[0] } == [
         ["hablar [sound:\(recorded)]", "to speak"], ["la casa", "the house"],
       ])
-    #expect(anki.cards.count == 4 && anki.cards.allSatisfy { $0.deck == "Spanish" })
-    #expect(anki.media.keys.sorted() == [recorded])
+    #expect(anki.view.cards.count == 4 && anki.view.cards.allSatisfy { $0.deck == "Spanish" })
+    #expect(anki.view.media.keys.sorted() == [recorded])
   }
 
   @Test(
