@@ -263,7 +263,7 @@ public struct DeckBuilder: Sendable {
       warnings.append(
         Diagnostic(
           "modification-time", at: location.item("note '\(futureTimes.firstID ?? "")'"),
-          "\(futureTimes.count) note\(futureTimes.count == 1 ? " was" : "s were") given a modification time in the future, which Anki would take as changed until then; \(futureTimes.count == 1 ? "it was" : "they were") given the time the deck was built instead"
+          "\(futureTimes.count) note\(futureTimes.count == 1 ? " was" : "s were") given a modification time in the future, which Anki would take as changed until then; \(futureTimes.count == 1 ? "it was" : "they were") given the present time instead"
         ))
     }
     let collection = DeckCollection(
