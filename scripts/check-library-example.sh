@@ -75,7 +75,7 @@ if [ "$exported" != "exported: 2 notes, 4 cards" ]; then
 fi
 # The export, as the real Anki backend imports it into a user's collection.
 judged="$("$repo/.venv/bin/python" "$repo/fixtures/anki_import_sequence.py" "$work/Spanish.apkg" \
-  | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["imports"][0]["new"], len(d["cards"]), sorted({c["deck"] for c in d["cards"]}))')"
+  | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["imports"][0]["new"], len(d["view"]["cards"]), sorted({c["deck"] for c in d["view"]["cards"]}))')"
 if [ "$judged" != "2 4 ['Spanish']" ]; then
   echo "check-library-example: Anki imported '$judged' from the export, not 2 notes with 4 cards in 'Spanish'" >&2
   exit 1
