@@ -19,7 +19,7 @@ struct DeckBuilderTests {
       deck: "Spanish::Verbs", tags: ["verbs", "ar"], modified: edited)
     try builder.addNote(
       id: "word-2", fields: ["la casa", "the house"], noteType: StockNoteType.basicAndReversedCard.noteType,
-      deck: " Spanish :: Nouns ")
+      deck: "Spanish::Nouns")
     try builder.addNote(
       id: "sentence-1", fields: ["{{c1::Yo}} {{c2::hablo}} español", ""], noteType: StockNoteType.cloze.noteType)
     return builder
@@ -52,13 +52,28 @@ struct DeckBuilderTests {
     #expect(collection.cards.allSatisfy { $0.scheduling.type == .new && $0.scheduling.queue == .new })
     #expect(Set(collection.cards.map(\.id)).count == collection.cards.count)
 
-    // Decks with their parents, level names trimmed; notes without a deck go to Default (1).
+    // Decks with their parents; notes without a deck go to Default (1).
     let deckNames = Dictionary(uniqueKeysWithValues: collection.decks.map { ($0.id, $0.name) })
     #expect(Set(collection.decks.map(\.name)) == ["Spanish", "Spanish::Verbs", "Spanish::Nouns", "Default"])
     #expect(
       collection.notes.map { note in deckNames[cardsByNote[note.id]?.first?.deckID ?? 0] }
         == ["Spanish::Verbs", "Spanish::Nouns", "Default"])
     #expect(collection.decks.first { $0.name == "Default" }?.id == 1)
+  }
+
+  @Test("a deck name Anki stores otherwise is stored so (one deck for both spellings), with one warning")
+  func deckNamesNormalised() throws {
+    var builder = DeckBuilder(namespace: "com.example.vocabulary")
+    try builder.addNote(id: "1", fields: ["a", "b"], deck: " Spanish :: Nouns ")
+    try builder.addNote(id: "2", fields: ["c", "d"], deck: "Spanish::Nouns")
+    try builder.addNote(id: "3", fields: ["e", "f"], deck: "Spanish::bell\u{7}deck")
+    let deck = builder.build()
+    #expect(Set(deck.collection.decks.map(\.name)) == ["Spanish", "Spanish::Nouns", "Spanish::belldeck"])
+    #expect(Set(deck.collection.cards.map(\.deckID)).count == 2)
+    #expect(deck.warnings.map(\.category) == ["deck-renamed"])
+    let warning = try #require(deck.warnings.first)
+    #expect(warning.description.contains("deck ' Spanish :: Nouns '"))
+    #expect(warning.message.hasSuffix("2 deck names are written as Anki stores them, this one as 'Spanish::Nouns'"))
   }
 
   @Test("a deck's description, on a deck notes named or a new one with its parents")

@@ -254,17 +254,22 @@ package enum CollectionValidation {
     return result
   }
 
-  /// A deck name as Anki stores it: each `::` level in NFC, without ASCII control characters,
-  /// trimmed of white space and `:`, and `blank` when nothing is left.
+  /// A deck name as Anki stores it: each `::` level as ``normalizedDeckLevel(_:)`` gives it, and
+  /// `blank` when nothing is left of a level.
   static func normalizedDeckName(_ name: String) -> String {
     name.components(separatedBy: Deck.levelSeparator).map { level in
-      let kept = String(
-        String.UnicodeScalarView(
-          level.canonicallyComposed.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-      let trimmed = kept.trimmingCharacters(
-        in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ":")))
-      return trimmed.isEmpty ? "blank" : trimmed
+      let normalized = normalizedDeckLevel(level)
+      return normalized.isEmpty ? "blank" : normalized
     }.joined(separator: Deck.levelSeparator)
+  }
+
+  /// One `::` level of a deck name as Anki stores it: in NFC, without ASCII control characters,
+  /// trimmed of white space and `:` (empty when nothing is left).
+  package static func normalizedDeckLevel(_ level: String) -> String {
+    let kept = String(
+      String.UnicodeScalarView(
+        level.canonicallyComposed.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+    return kept.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ":")))
   }
 
   private static func reportNotesWithoutCards(

@@ -58,6 +58,9 @@ public struct DeckBuilder: Sendable {
   private var warnings: [Diagnostic] = []
   /// How many notes had a time in the future, and the first of them.
   private var futureTimes: (count: Int, firstID: String?) = (0, nil)
+  /// The deck names given that Anki stores otherwise, and the first of them as it is stored.
+  private var renamedDecks: Set<String> = []
+  private var firstRenamedDeck: (given: String, stored: String)?
 
   /// A builder whose notes' GUIDs are derived from `namespace` and each record's id.
   /// `modificationDate` is the modification time of notes added without one.
@@ -127,7 +130,9 @@ public struct DeckBuilder: Sendable {
   ///   - format: whether `fields` are HTML or plain text.
   ///   - noteType: a ``StockNoteType``'s note type (Basic by default) or one made with
   ///     ``noteType(named:kind:fields:templates:css:modified:)``.
-  ///   - deck: the full deck name, levels separated by `::`; parents are made as needed.
+  ///   - deck: the full deck name, levels separated by `::`; parents are made as needed. A name
+  ///     Anki stores otherwise (white space, `:` or control characters around or in a level) is
+  ///     stored as Anki stores it, with a `deck-renamed` warning.
   ///   - tags: the note's tags (hierarchy as `a::b`).
   ///   - modified: when the app last changed the record (``modificationDate`` when nil).
   ///   - reviewState: where the user stands with the note's cards in the app's scheduler; nil
@@ -157,11 +162,11 @@ public struct DeckBuilder: Sendable {
         "has \(fields.count) field value\(fields.count == 1 ? "" : "s"); note type '\(noteType.name)' has \(noteType.fields.count) (\(noteType.fieldNames.joined(separator: ", ")))"
       )
     }
-    let deckName = try Self.checkedDeckName(deck, at: location)
+    let deckName = try checkedDeckName(deck, at: location)
     if let tag = tags.first(where: { !CollectionValidation.isCleanTag($0) }) {
       throw DeckError(
         .invalidRequest, at: location,
-        "has tag '\(TerminalText.escaped(tag))', which is empty or holds a space or control character; Anki separates tags at spaces (use '_' or '::' within a tag)"
+        "has tag '\(MediaFileName.visible(tag))', which is empty or holds a space or control character; Anki separates tags at spaces (use '_' or '::' within a tag)"
       )
     }
     if let problem = reviewState?.problem {
@@ -185,7 +190,7 @@ public struct DeckBuilder: Sendable {
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` when the deck name has an empty level.
   public mutating func describeDeck(_ name: String, as description: String, isMarkdown: Bool = false) throws {
-    let deckName = try Self.checkedDeckName(name, at: location.item("deck '\(name)'"))
+    let deckName = try checkedDeckName(name, at: location.item("deck '\(name)'"))
     decks.describe(deckName, as: description, isMarkdown: isMarkdown)
   }
 
@@ -266,6 +271,14 @@ public struct DeckBuilder: Sendable {
           "\(futureTimes.count) note\(futureTimes.count == 1 ? " was" : "s were") given a modification time in the future, which Anki would take as changed until then; \(futureTimes.count == 1 ? "it was" : "they were") given the present time instead"
         ))
     }
+    if let first = firstRenamedDeck {
+      let count = renamedDecks.count
+      warnings.append(
+        Diagnostic(
+          "deck-renamed", at: location.item("deck '\(first.given)'"),
+          "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level); \(count == 1 ? "this deck is" : "\(count) deck names are") written as Anki stores \(count == 1 ? "it" : "them"), this one as '\(first.stored)'"
+        ))
+    }
     let collection = DeckCollection(
       creationTime: Self.seconds(creation), decks: decks.decks.sorted { $0.id < $1.id },
       noteTypes: noteTypes.sorted { $0.id < $1.id }, notes: notes,
@@ -303,13 +316,20 @@ public struct DeckBuilder: Sendable {
     return noteTypes.count - 1
   }
 
-  /// `name` with its levels trimmed of white space, as Anki stores deck names.
-  private static func checkedDeckName(_ name: String, at location: SourceLocation) throws -> String {
-    let levels = name.components(separatedBy: Deck.levelSeparator).map { $0.trimmingCharacters(in: .whitespaces) }
+  /// `name` as Anki stores it (``CollectionValidation/normalizedDeckLevel(_:)`` for each level);
+  /// a name that changes is counted for the `deck-renamed` warning.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` when nothing is left of a level.
+  private mutating func checkedDeckName(_ name: String, at location: SourceLocation) throws -> String {
+    let levels = name.components(separatedBy: Deck.levelSeparator).map(CollectionValidation.normalizedDeckLevel)
     guard !levels.contains(where: \.isEmpty) else {
       throw DeckError(.invalidRequest, at: location, "names deck '\(name)', which has an empty level")
     }
-    return levels.joined(separator: Deck.levelSeparator)
+    let normalized = levels.joined(separator: Deck.levelSeparator)
+    if !normalized.unicodeScalars.elementsEqual(name.unicodeScalars), renamedDecks.insert(name).inserted {
+      if renamedDecks.count == 1 { firstRenamedDeck = (name, normalized) }
+    }
+    return normalized
   }
 
   /// `date` in whole seconds since 1970, brought back to the present (and counted) when it is in
