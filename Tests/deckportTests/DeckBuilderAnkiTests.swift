@@ -22,7 +22,13 @@ struct DeckBuilderAnkiTests {
       var description: String
       var markdown: Bool
     }
+    struct ReviewTime: Decodable, Equatable {
+      var noteGuid: String
+      var ord: Int
+      var id: Int64
+    }
     var imports: [ImportCounts]
+    var reviewTimes: [ReviewTime]
     var today: Int64
     var deckDescriptions: [String: DeckDescription]
     var view: AnkiTruth
@@ -212,5 +218,74 @@ struct DeckBuilderAnkiTests {
     #expect([suspendedNew.type, suspendedNew.queue] == [0, -1] as [Int])
     let new = try card("new")
     #expect([new.type, new.queue] == [0, 0] as [Int])
+  }
+
+  @Test(
+    "a card's own review state and its history arrive in Anki's review log, once however often the deck is imported; a later export leaves the progress Anki has"
+  )
+  func reviewHistory() async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let now = Date()
+    let first = Date(timeIntervalSince1970: (now.timeIntervalSince1970 - 30 * 86_400).rounded(.down))
+    let history = [
+      DeckBuilder.PastReview(date: first, answer: .good, intervalDays: 0, duration: 8.25, kind: .learning),
+      DeckBuilder.PastReview(
+        date: first.addingTimeInterval(86_400 + 0.5), answer: .good, intervalDays: 4, ease: 2.5, duration: 5),
+      DeckBuilder.PastReview(
+        date: first.addingTimeInterval(5 * 86_400), answer: .again, intervalDays: 1, previousIntervalDays: 4,
+        ease: 2.3, duration: 61, kind: .relearning),
+    ]
+    func export(_ history: [DeckBuilder.PastReview], reviews: Int, modified: Date, to name: String) async throws
+      -> String
+    {
+      var builder = DeckBuilder(namespace: Self.namespace)
+      try builder.addNote(
+        id: "casa", fields: ["la casa", "the house"], noteType: StockNoteType.basicAndReversedCard.noteType,
+        modified: modified,
+        reviewState: DeckBuilder.ReviewState(due: now.addingTimeInterval(6 * 86_400), intervalDays: 8),
+        cardReviewStates: [
+          1: DeckBuilder.ReviewState(
+            due: now.addingTimeInterval(2 * 86_400), intervalDays: 3, ease: 2.3, reviews: reviews, lapses: 1,
+            history: history)
+        ])
+      let package = scratch.path(for: name)
+      try await Self.write(builder, to: package, as: .apkg)
+      return package
+    }
+    let package = try await export(history, reviews: 3, modified: first, to: "history.apkg")
+
+    let anki = try Self.judge([package, package])
+    let cards = anki.view.cards.filter { $0.noteGuid == Self.guid("casa") }.sorted { $0.ord < $1.ord }
+    #expect(
+      cards.map { [$0.ord, $0.type, $0.queue, $0.ivl, $0.factor, $0.reps, $0.lapses] } == [
+        [0, 2, 2, 8, 2_500, 1, 0], [1, 2, 2, 3, 2_300, 3, 1],
+      ])
+    #expect(cards.map(\.due) == [anki.today + 6, anki.today + 2])
+    #expect(
+      anki.view.reviews == [
+        AnkiTruth.Review(
+          noteGuid: Self.guid("casa"), ord: 1, ease: 3, ivl: 0, lastIvl: 0, factor: 0, time: 8_250, type: 0),
+        AnkiTruth.Review(
+          noteGuid: Self.guid("casa"), ord: 1, ease: 3, ivl: 4, lastIvl: 0, factor: 2_500, time: 5_000, type: 1),
+        AnkiTruth.Review(
+          noteGuid: Self.guid("casa"), ord: 1, ease: 1, ivl: 1, lastIvl: 4, factor: 2_300, time: 61_000, type: 2),
+      ])
+    let moments = history.map { Int64(($0.date.timeIntervalSince1970 * 1_000).rounded(.down)) }
+    #expect(anki.reviewTimes == moments.map { Collection.ReviewTime(noteGuid: Self.guid("casa"), ord: 1, id: $0) })
+
+    // A later export, after one more answer in the app: Anki updates the note, and keeps the
+    // progress it has of the card (its state and history) as it is.
+    let later =
+      history + [
+        DeckBuilder.PastReview(
+          date: now.addingTimeInterval(-86_400), answer: .hard, intervalDays: 3, previousIntervalDays: 1, ease: 2.15,
+          duration: 3)
+      ]
+    let updated = try await export(later, reviews: 4, modified: now.addingTimeInterval(-60), to: "later.apkg")
+    let again = try Self.judge([package, updated])
+    #expect(again.imports.map(\.updated) == [0, 1])
+    #expect(again.reviewTimes == anki.reviewTimes)
+    #expect(again.view.cards == anki.view.cards)
   }
 }

@@ -134,6 +134,117 @@ struct DeckBuilderTests {
     #expect(builder.build().collection.notes.count == 2)
   }
 
+  @Test("a card's own review state replaces the note's for that card, and histories become the review log")
+  func cardStatesAndHistory() throws {
+    let built = Date(timeIntervalSince1970: 1_700_000_000)
+    var builder = DeckBuilder(namespace: "com.example.vocabulary", modificationDate: built)
+    let first = built.addingTimeInterval(-20 * 86_400)
+    let history = [
+      DeckBuilder.PastReview(date: first, answer: .good, intervalDays: 0, duration: 7.5, kind: .learning),
+      DeckBuilder.PastReview(
+        date: first.addingTimeInterval(86_400), answer: .good, intervalDays: 3, ease: 2.5, duration: 4),
+      DeckBuilder.PastReview(
+        date: first.addingTimeInterval(4 * 86_400), answer: .again, intervalDays: 1, previousIntervalDays: 3,
+        ease: 2.3, duration: 12.25, kind: .relearning),
+    ]
+    let back = DeckBuilder.ReviewState(
+      due: built.addingTimeInterval(2 * 86_400), intervalDays: 5, ease: 2.3, reviews: 3, lapses: 1, history: history)
+    try builder.addNote(
+      id: "1", fields: ["la casa", "the house"], noteType: StockNoteType.basicAndReversedCard.noteType,
+      reviewState: DeckBuilder.ReviewState(due: built, intervalDays: 2), cardReviewStates: [1: back])
+    // Another card answered at the very moment of the first answer: a millisecond later in the log.
+    try builder.addNote(
+      id: "2", fields: ["{{c1::Yo}} {{c2::hablo}}", ""], noteType: StockNoteType.cloze.noteType,
+      cardReviewStates: [
+        1: DeckBuilder.ReviewState(
+          due: built, intervalDays: 1, history: [.init(date: first, answer: .easy, intervalDays: 1, ease: 2.65)])
+      ])
+    let collection = builder.build().collection
+    let cards = Dictionary(
+      uniqueKeysWithValues: collection.cards.map {
+        ("\($0.noteID == collection.notes[0].id ? 1 : 2)/\($0.templateOrdinal)", $0)
+      })
+    #expect(cards.keys.sorted() == ["1/0", "1/1", "2/0", "2/1"])
+    #expect(cards["1/0"]?.scheduling.interval == 2)
+    #expect(cards["1/1"]?.scheduling.interval == 5)
+    #expect(cards["1/1"]?.scheduling.lapses == 1)
+    #expect(cards["2/0"]?.scheduling.type == .new)
+    #expect(cards["2/1"]?.scheduling.type == .review)
+
+    let start = Int64(first.timeIntervalSince1970) * 1_000
+    let back1 = try #require(cards["1/1"]).id
+    let cloze2 = try #require(cards["2/1"]).id
+    #expect(
+      collection.reviews == [
+        Review(
+          id: start, cardID: back1, ease: 3, interval: 0, lastInterval: 0, easeFactor: 0, duration: 7_500,
+          kind: .learning),
+        Review(
+          id: start + 1, cardID: cloze2, ease: 4, interval: 1, lastInterval: 0, easeFactor: 2_650, duration: 0,
+          kind: .review),
+        Review(
+          id: start + 86_400_000, cardID: back1, ease: 3, interval: 3, lastInterval: 0, easeFactor: 2_500,
+          duration: 4_000, kind: .review),
+        Review(
+          id: start + 4 * 86_400_000, cardID: back1, ease: 1, interval: 1, lastInterval: 3, easeFactor: 2_300,
+          duration: 12_250, kind: .relearning),
+      ])
+    #expect(builder.build().collection == collection)
+
+    let before = collection
+    let mistakes: [(note: [String], states: [Int: DeckBuilder.ReviewState], message: String)] = [
+      (["a", "b"], [1: back], "has a review state for card 1, which Anki would not make; the note makes card 0"),
+      (["a", ""], [0: back, 1: back], "for card 1, which Anki would not make; the note makes card 0 ("),
+      (
+        ["a", "b"],
+        [
+          0: .init(
+            due: built, intervalDays: 2,
+            history: [.init(date: Date().addingTimeInterval(600), answer: .good, intervalDays: 2)])
+        ],
+        "has a review state for card 0 with a past review (1 of 1) with a date in the future"
+      ),
+      (
+        ["a", "b"],
+        [
+          0: .init(
+            due: built, intervalDays: 2, history: history + [.init(date: first, answer: .hard, intervalDays: -1)])
+        ],
+        "with a past review (4 of 4) with an interval of -1 days"
+      ),
+      (
+        ["a", "b"],
+        [0: .init(due: built, intervalDays: 2, history: [.init(date: first, answer: .hard, intervalDays: 1, ease: 1)])],
+        "with a past review (1 of 1) with an ease of 1.0"
+      ),
+      (
+        ["a", "b"],
+        [
+          0: .init(
+            due: built, intervalDays: 2, history: [.init(date: first, answer: .hard, intervalDays: 1, duration: -1)])
+        ],
+        "with a duration of -1.0 seconds"
+      ),
+      (
+        ["a", "b"],
+        [
+          0: .init(
+            due: built, intervalDays: 2, history: [.init(date: first, answer: .hard, intervalDays: 1, kind: .manual)])
+        ],
+        "with kind 4 (an answer is one of learning, review, relearning or filtered)"
+      ),
+    ]
+    for mistake in mistakes {
+      let error = try #require(throws: DeckError.self) {
+        try builder.addNote(id: "bad", fields: mistake.note, cardReviewStates: mistake.states)
+      }
+      #expect(error.kind == .invalidRequest)
+      #expect(error.description.contains("note 'bad'"))
+      #expect(error.message.contains(mistake.message), "\(error.message)")
+    }
+    #expect(builder.build().collection == before)
+  }
+
   @Test("the same records give the same deck; another namespace gives other GUIDs for the same ids")
   func stable() throws {
     let first = try Self.vocabulary().build().collection

@@ -48,8 +48,11 @@ public struct DeckBuilder: Sendable {
   public let modificationDate: Date
 
   private var drafts: [NewNotes.Draft] = []
-  /// The review state the app gave, by the position of its note's draft.
+  /// The review state the app gave every card of a note, by the position of its note's draft.
   private var reviewStates: [Int: ReviewState] = [:]
+  /// The review states the app gave single cards, by the position of their note's draft and the
+  /// cards' ordinals.
+  private var cardReviewStates: [Int: [Int: ReviewState]] = [:]
   private var recordIDs: Set<String> = []
   private var noteTypes: [NoteType] = []
   private var decks = DeckTable()
@@ -78,49 +81,6 @@ public struct DeckBuilder: Sendable {
     case plainText
   }
 
-  /// Where the user stands with a card in the app's own scheduler, carried into Anki so that the
-  /// card comes up for review when the app would have shown it.
-  ///
-  /// Anki imports it when the user keeps "Import any learning progress" ticked in its import
-  /// dialog (`with_scheduling`); otherwise the cards arrive new.
-  public struct ReviewState: Sendable, Equatable {
-    /// When the card is next due; Anki schedules reviews by day, the day this moment falls in
-    /// (a past date makes the card overdue).
-    public var due: Date
-    /// The interval the card was last given, in days (1 or more).
-    public var intervalDays: Int
-    /// The ease: how much the interval grows on a good answer (Anki starts cards at 2.5, and
-    /// never goes under 1.3).
-    public var ease: Double
-    /// How many times the card was reviewed (1 or more).
-    public var reviews: Int
-    /// How many times it was forgotten after it had been learned.
-    public var lapses: Int
-
-    /// A review state; the defaults are those of a card learned once.
-    public init(due: Date, intervalDays: Int, ease: Double = 2.5, reviews: Int = 1, lapses: Int = 0) {
-      self.due = due
-      self.intervalDays = intervalDays
-      self.ease = ease
-      self.reviews = reviews
-      self.lapses = lapses
-    }
-
-    /// Why Anki could not hold this state, or nil.
-    var problem: String? {
-      if !(1...36_500).contains(intervalDays) {
-        return "an interval of \(intervalDays) days (Anki's run from 1 to 36,500)"
-      }
-      if !(1.3...10).contains(ease) { return "an ease of \(ease) (Anki's run from 1.3 to 10)" }
-      if reviews < 1 { return "\(reviews) reviews (a card under review has had at least one)" }
-      if !(0...reviews).contains(lapses) { return "\(lapses) lapses after \(reviews) reviews" }
-      if !due.timeIntervalSince1970.isFinite || abs(due.timeIntervalSince1970) > 1e11 {
-        return "a due date out of range"
-      }
-      return nil
-    }
-  }
-
   /// Adds a note for one of the app's records, with the cards Anki would make for it.
   ///
   /// - Parameters:
@@ -135,21 +95,28 @@ public struct DeckBuilder: Sendable {
   ///     stored as Anki stores it, with a `deck-renamed` warning.
   ///   - tags: the note's tags (hierarchy as `a::b`).
   ///   - modified: when the app last changed the record (``modificationDate`` when nil).
-  ///   - reviewState: where the user stands with the note's cards in the app's scheduler; nil
-  ///     for new cards, due in the order the notes were added.
+  ///   - reviewState: where the user stands with the note's cards in the app's scheduler, its
+  ///     history included; nil for new cards, due in the order the notes were added. Every card
+  ///     of the note gets it.
+  ///   - cardReviewStates: review states of single cards, by the card's ordinal: the position of
+  ///     its template (0 for the front of a Basic (and reversed card) note, 1 for its back), or,
+  ///     for a cloze note, the cloze number less one. They replace `reviewState` for those
+  ///     cards; for an app that schedules the cards of a note apart.
   ///   - suspended: whether the cards are suspended (Anki keeps them out of study).
   /// - Returns: the note's GUID.
   /// - Throws: ``DeckError/Kind/invalidRequest`` naming the record when `id` is empty or was
   ///   added before, when `fields` does not have one value per field of `noteType`, when Anki
   ///   would refuse `noteType` (no fields or templates, a name it changes, two fields of one
   ///   name) or another note type with its id or name was used before, when the deck name has
-  ///   an empty level, when a tag is empty or holds a space or control character, or when
-  ///   `reviewState` is one Anki cannot hold (an interval under a day, an ease under 1.3).
+  ///   an empty level, when a tag is empty or holds a space or control character, when a review
+  ///   state is one Anki cannot hold (an interval under a day, an ease under 1.3, a past review
+  ///   dated in the future), or when `cardReviewStates` names a card Anki would not make.
   @discardableResult
   public mutating func addNote(
     id: String, fields: [String], format: FieldFormat = .html,
     noteType: NoteType = StockNoteType.basic.noteType, deck: String = "Default", tags: [String] = [],
-    modified: Date? = nil, reviewState: ReviewState? = nil, suspended: Bool = false
+    modified: Date? = nil, reviewState: ReviewState? = nil, cardReviewStates: [Int: ReviewState] = [:],
+    suspended: Bool = false
   ) throws -> String {
     let location = self.location.item("note '\(id)'")
     guard !id.isEmpty else { throw DeckError(.invalidRequest, at: location, "has an empty id") }
@@ -172,13 +139,29 @@ public struct DeckBuilder: Sendable {
     if let problem = reviewState?.problem {
       throw DeckError(.invalidRequest, at: location, "has a review state with \(problem)")
     }
+    for (ordinal, state) in cardReviewStates.sorted(by: { $0.key < $1.key }) {
+      if let problem = state.problem {
+        throw DeckError(.invalidRequest, at: location, "has a review state for card \(ordinal) with \(problem)")
+      }
+    }
+    let storedFields = format == .plainText ? fields.map(FieldText.html) : fields
+    if !cardReviewStates.isEmpty {
+      var generation = CardGeneration()
+      let made = generation.ordinals(for: storedFields, of: noteType)
+      if let missing = cardReviewStates.keys.sorted().first(where: { !made.contains($0) }) {
+        throw DeckError(
+          .invalidRequest, at: location,
+          "has a review state for card \(missing), which Anki would not make; the note makes \(made.isEmpty ? "no cards" : "card\(made.count == 1 ? "" : "s") \(made.map(String.init).joined(separator: ", "))") (a template's position from 0, or a cloze number less one)"
+        )
+      }
+    }
     let noteTypeIndex = try index(of: noteType, at: location)
     let guid = AnkiGUID.derived(from: [namespace, id])
     if let reviewState { reviewStates[drafts.count] = reviewState }
+    if !cardReviewStates.isEmpty { self.cardReviewStates[drafts.count] = cardReviewStates }
     drafts.append(
       NewNotes.Draft(
-        guid: guid, noteTypeIndex: noteTypeIndex,
-        fields: format == .plainText ? fields.map(FieldText.html) : fields, tags: tags,
+        guid: guid, noteTypeIndex: noteTypeIndex, fields: storedFields, tags: tags,
         deckID: decks.id(for: deckName), modificationTime: modificationTime(modified ?? modificationDate, of: id),
         scheduling: suspended ? CardScheduling(queue: .suspended, due: Int64(drafts.count + 1)) : nil))
     recordIDs.insert(id)
@@ -194,7 +177,7 @@ public struct DeckBuilder: Sendable {
     decks.describe(deckName, as: description, isMarkdown: isMarkdown)
   }
 
-  /// A note type of the app's own, to give ``addNote(id:fields:format:noteType:deck:tags:modified:reviewState:suspended:)``.
+  /// A note type of the app's own, to give ``addNote(id:fields:format:noteType:deck:tags:modified:reviewState:cardReviewStates:suspended:)``.
   /// Its id is derived from ``namespace`` and `name`, so the same name is the same note type in
   /// every export, even after its templates or style change.
   ///
@@ -251,18 +234,13 @@ public struct DeckBuilder: Sendable {
   public func build() -> LoadedDeck {
     // Review cards are due on a day counted from the collection's creation: the start of the
     // Anki day (4 a.m.) of the earliest moment the deck speaks of.
-    let creation = Self.ankiDayStart(of: reviewStates.values.map(\.due).reduce(modificationDate, min))
-    var drafts = drafts
-    for (index, state) in reviewStates {
-      drafts[index].scheduling = CardScheduling(
-        type: .review, queue: drafts[index].scheduling?.queue ?? .review,
-        due: Self.wholeDays(from: creation, to: state.due),
-        interval: state.intervalDays, easeFactor: Int((state.ease * 1_000).rounded()), reviews: state.reviews,
-        lapses: state.lapses)
-    }
-    let (notes, cards) = NewNotes.assemble(
+    let dueDates = (reviewStates.values + cardReviewStates.values.flatMap(\.values)).map(\.due)
+    let creation = Self.ankiDayStart(of: dueDates.reduce(modificationDate, min))
+    let (notes, newCards) = NewNotes.assemble(
       drafts, noteTypes: noteTypes, idSpace: "deck-builder\u{1F}\(namespace)",
       modificationTime: Self.seconds(modificationDate))
+    let (cards, reviews) = Self.scheduled(
+      newCards, of: notes, noteStates: reviewStates, cardStates: cardReviewStates, creation: creation)
     var warnings = warnings
     if futureTimes.count > 0 {
       warnings.append(
@@ -282,7 +260,7 @@ public struct DeckBuilder: Sendable {
     let collection = DeckCollection(
       creationTime: Self.seconds(creation), decks: decks.decks.sorted { $0.id < $1.id },
       noteTypes: noteTypes.sorted { $0.id < $1.id }, notes: notes,
-      cards: cards, media: media)
+      cards: cards, reviews: reviews, media: media)
     return LoadedDeck(collection: collection, formatName: "deck-builder", warnings: warnings)
   }
 
@@ -353,7 +331,7 @@ public struct DeckBuilder: Sendable {
   }
 
   /// The whole days from `start` to `end` (0 when either is out of range).
-  private static func wholeDays(from start: Date, to end: Date) -> Int64 {
+  static func wholeDays(from start: Date, to end: Date) -> Int64 {
     let days = ((end.timeIntervalSince1970 - start.timeIntervalSince1970) / 86_400).rounded(.down)
     return abs(days) < 1e9 ? Int64(days) : 0
   }
