@@ -1,3 +1,5 @@
+import Foundation
+
 /// One entry of the review log: a card was answered (or rescheduled by hand) at a moment.
 public struct Review: Sendable, Equatable, Identifiable {
   /// The moment of the review, in milliseconds since 1970 (also its id).
@@ -17,6 +19,9 @@ public struct Review: Sendable, Equatable, Identifiable {
   /// What the entry records: an answer while learning, reviewing or relearning, in a filtered
   /// deck, or a change of schedule.
   public var kind: ReviewKind
+
+  /// The moment of the review (its ``id``).
+  public var date: Date { Date(timeIntervalSince1970: TimeInterval(id) / 1_000) }
 
   /// Creates a review log entry.
   public init(
