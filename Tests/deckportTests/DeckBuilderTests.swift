@@ -111,6 +111,13 @@ struct DeckBuilderTests {
         card.scheduling
           == CardScheduling(
             type: .review, queue: .review, due: 0, interval: 9, easeFactor: 2_150, reviews: 7, lapses: 2))
+      // Read back as a date, the card is due on the Anki day (from 4 a.m.) the app's date is in.
+      guard case .day(let start) = collection.due(of: card) else {
+        Issue.record("not due by day: \(collection.due(of: card))")
+        continue
+      }
+      #expect(start <= due && due.timeIntervalSince(start) < 86_400)
+      #expect(Calendar.current.component(.hour, from: start) == 4)
     }
     let suspended = try #require(collection.cards.first { $0.noteID == collection.notes[1].id })
     #expect(suspended.scheduling == CardScheduling(type: .new, queue: .suspended, due: 2))
