@@ -161,13 +161,22 @@ if ProcessInfo.processInfo.environment["DECKPORT_FUZZ"] != nil {
     .executableTarget(
       name: "FuzzDeckJSON", dependencies: ["FuzzSupport", "DeckJSON", "DeckCore"],
       path: "Tests/Fuzz/Sources/FuzzDeckJSON"),
+    /// What the writer targets share: the fuzz input read as choices, the output steps, the stores.
+    .target(
+      name: "FuzzWriting",
+      dependencies: [
+        "DeckConversion", "DeckAnki", "DeckAppStorage", "DeckCSV", "DeckCore", "DeckIO", "DeckJSON", "DeckCrowdAnki",
+      ],
+      path: "Tests/Fuzz/Sources/FuzzWriting"),
     /// Valid collections with hostile values inside, through every writer, its reader, and every writer again.
     .executableTarget(
       name: "FuzzWriters",
-      dependencies: [
-        "FuzzSupport", "DeckConversion", "DeckAnki", "DeckAppStorage", "DeckCSV", "DeckCore", "DeckIO", "DeckJSON",
-        "DeckCrowdAnki",
-      ],
+      dependencies: ["FuzzSupport", "FuzzWriting", "DeckConversion", "DeckCore", "DeckJSON"],
       path: "Tests/Fuzz/Sources/FuzzWriters"),
+    /// An app's hostile values through `DeckBuilder`, `DeckCollection.due(of:timeZone:)` and every writer.
+    .executableTarget(
+      name: "FuzzBuilder",
+      dependencies: ["FuzzSupport", "FuzzWriting", "DeckConversion", "DeckCore"],
+      path: "Tests/Fuzz/Sources/FuzzBuilder"),
   ]
 }

@@ -19,7 +19,7 @@ if [ "${1:-}" = "merge" ]; then mode="merge"; shift; fi
 seconds=60
 if [ "$mode" = "run" ]; then seconds="${1:-60}"; shift || true; fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV FuzzAppStorage FuzzWriters)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV FuzzAppStorage FuzzWriters FuzzBuilder)
 
 fuzzer_lib="$(dirname "$(dirname "$(command -v swift)")")/lib/clang"
 fuzzer_lib="$(find "$fuzzer_lib" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -n 1)"
@@ -83,12 +83,13 @@ for target in "${targets[@]}"; do
       find fixtures/app -maxdepth 1 -type f \( -name '*.plist' -o -name '*.json' -o -name '*.store' -o -name '*.sqlite' \) \
         -exec cp {} "$corpus"/ \; ;;
     FuzzAnkiMember) printf '\x00\x08\x03' > "$corpus/meta"; printf '\x04{"0": "a.png"}' > "$corpus/media" ;;
-    # Programs, not files: the seed collections are read by the target itself.
-    FuzzWriters) ;;
+    # Programs, not files: FuzzWriters reads its seed collections itself, FuzzBuilder needs none.
+    FuzzWriters | FuzzBuilder) ;;
   esac
-  # FuzzWriters's inputs are short programs (choices and at most 24 changes), not files.
+  # FuzzWriters's and FuzzBuilder's inputs are short programs (choices and at most 24 changes or
+  # calls), not files.
   max_len=262144
-  [ "$target" = FuzzWriters ] && max_len=4096
+  case "$target" in FuzzWriters | FuzzBuilder) max_len=4096 ;; esac
   log="$scratch/$target.log"
   status=0
   # shellcheck disable=SC2086

@@ -32,7 +32,10 @@ struct CSVCollectionBuilder {
 
   /// The collection made from `rows`, with warnings about note types made up or extended,
   /// rows padded and GUIDs given twice.
-  func collection(rows: consuming [Row], catalog: CSVNoteTypeCatalog) -> (DeckCollection, [Diagnostic]) {
+  ///
+  /// - Throws: ``DeckError/Kind/corrupt`` at a row's line when its deck name has more than
+  ///   ``Deck/maximumLevels`` levels.
+  func collection(rows: consuming [Row], catalog: CSVNoteTypeCatalog) throws -> (DeckCollection, [Diagnostic]) {
     var rows = rows
     var (noteTypes, warnings) = catalog.noteTypes(location: location)
     var decks = DeckTable()
@@ -71,12 +74,18 @@ struct CSVCollectionBuilder {
       rows[index].guid = guid
     }
 
-    let (notes, cards) = NewNotes.assemble(
-      rows.map {
+    var drafts: [NewNotes.Draft] = []
+    drafts.reserveCapacity(rows.count)
+    for row in rows {
+      var place = location
+      place.line = row.line
+      drafts.append(
         NewNotes.Draft(
-          guid: $0.guid, noteTypeIndex: $0.noteType, fields: $0.values, tags: $0.tags, deckID: decks.id(for: $0.deck))
-      },
-      noteTypes: noteTypes, idSpace: "csv", modificationTime: modificationTime)
+          guid: row.guid, noteTypeIndex: row.noteType, fields: row.values, tags: row.tags,
+          deckID: try decks.id(for: row.deck, at: place)))
+    }
+    let (notes, cards) = NewNotes.assemble(
+      drafts, noteTypes: noteTypes, idSpace: "csv", modificationTime: modificationTime)
 
     if paddedCount > 0 {
       var place = location

@@ -119,7 +119,7 @@ package struct CSVReader: Sendable {
     warnings += mapper.skippedWarning()
 
     let builder = CSVCollectionBuilder(location: location, modificationTime: modificationTime)
-    let (collection, buildWarnings) = builder.collection(rows: consume rows, catalog: mapper.catalog)
+    let (collection, buildWarnings) = try builder.collection(rows: consume rows, catalog: mapper.catalog)
     return (collection, warnings + buildWarnings)
   }
 

@@ -27,12 +27,14 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
   /// last component of `destination` (reported as `deck-root-added`).
   ///
   /// - Throws: ``DeckError`` when a media name would not be a single safe file name or two names
-  ///   differ only in case, or when writing fails.
+  ///   differ only in case, when a deck name has more than ``Deck/maximumLevels`` levels, or when
+  ///   writing fails.
   package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
     -> (written: DeckCollection, warnings: [Diagnostic])
   {
     let destination = destination ?? path
     let location = SourceLocation(file: destination)
+    try Deck.checkDepth(of: collection.decks, at: location)
     var warnings = lossWarnings(collection, location: location)
     let folderName = URL(fileURLWithPath: destination).standardizedFileURL.lastPathComponent
     let tree = DeckTree(collection, folderName: folderName, location: location, warnings: &warnings)

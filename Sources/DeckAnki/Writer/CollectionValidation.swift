@@ -231,6 +231,7 @@ package enum CollectionValidation {
     _ decks: [Deck], location: SourceLocation, log: inout DiagnosticLog
   ) throws -> [Deck] {
     try requireUniqueIDs(decks.map(\.id), what: "deck", location: location)
+    try Deck.checkDepth(of: decks, at: location)
     var result = decks
     var names: [String: Int64] = [:]
     for index in result.indices {

@@ -156,13 +156,14 @@ public struct DeckBuilder: Sendable {
       }
     }
     let noteTypeIndex = try index(of: noteType, at: location)
+    let deckID = try decks.id(for: deckName, at: location)
     let guid = AnkiGUID.derived(from: [namespace, id])
     if let reviewState { reviewStates[drafts.count] = reviewState }
     if !cardReviewStates.isEmpty { self.cardReviewStates[drafts.count] = cardReviewStates }
     drafts.append(
       NewNotes.Draft(
         guid: guid, noteTypeIndex: noteTypeIndex, fields: storedFields, tags: tags,
-        deckID: decks.id(for: deckName), modificationTime: modificationTime(modified ?? modificationDate, of: id),
+        deckID: deckID, modificationTime: modificationTime(modified ?? modificationDate, of: id),
         scheduling: suspended ? CardScheduling(queue: .suspended, due: Int64(drafts.count + 1)) : nil))
     recordIDs.insert(id)
     return guid
@@ -173,8 +174,9 @@ public struct DeckBuilder: Sendable {
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` when the deck name has an empty level.
   public mutating func describeDeck(_ name: String, as description: String, isMarkdown: Bool = false) throws {
-    let deckName = try checkedDeckName(name, at: location.item("deck '\(name)'"))
-    decks.describe(deckName, as: description, isMarkdown: isMarkdown)
+    let here = location.item("deck '\(name)'")
+    let deckName = try checkedDeckName(name, at: here)
+    try decks.describe(deckName, as: description, isMarkdown: isMarkdown, at: here)
   }
 
   /// A note type of the app's own, to give ``addNote(id:fields:format:noteType:deck:tags:modified:reviewState:cardReviewStates:suspended:)``.
@@ -299,6 +301,7 @@ public struct DeckBuilder: Sendable {
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` when nothing is left of a level.
   private mutating func checkedDeckName(_ name: String, at location: SourceLocation) throws -> String {
+    if let problem = Deck.depthProblem(ofName: name) { throw DeckError(.invalidRequest, at: location, problem) }
     let levels = name.components(separatedBy: Deck.levelSeparator).map(CollectionValidation.normalizedDeckLevel)
     guard !levels.contains(where: \.isEmpty) else {
       throw DeckError(.invalidRequest, at: location, "names deck '\(name)', which has an empty level")

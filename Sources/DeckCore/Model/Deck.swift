@@ -53,6 +53,45 @@ public struct Deck: Sendable, Equatable, Identifiable {
   public var nameComponents: [String] {
     name.components(separatedBy: Self.levelSeparator)
   }
+
+  /// The most levels a deck name may have. Real decks have a few; every level needs a parent
+  /// deck of its own, named in full, so a name of tens of thousands of levels (a 200 KB line of
+  /// `a::a::…`) would need gigabytes for its parents' names, and it is refused instead.
+  package static let maximumLevels = 100
+
+  /// Why a deck named `name` cannot be made (more than ``maximumLevels`` levels), or nil.
+  /// Counts the levels without splitting the name, as ``nameComponents`` would split it.
+  package static func depthProblem(ofName name: String) -> String? {
+    var separators = 0
+    var previousWasColon = false
+    for byte in name.utf8 {
+      if byte == UInt8(ascii: ":") {
+        if previousWasColon {
+          separators += 1
+          previousWasColon = false
+          continue
+        }
+        previousWasColon = true
+      } else {
+        previousWasColon = false
+      }
+    }
+    guard separators >= maximumLevels else { return nil }
+    let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
+    return
+      "deck name '\(shown)' has \(separators + 1) levels; deckport takes deck names of at most \(maximumLevels) levels"
+  }
+
+  /// Throws for the first of `decks` whose name has more than ``maximumLevels`` levels.
+  ///
+  /// - Throws: ``DeckError/Kind/corrupt`` naming the deck at `location`.
+  package static func checkDepth(of decks: [Deck], at location: SourceLocation) throws {
+    for deck in decks {
+      if let problem = depthProblem(ofName: deck.name) {
+        throw DeckError(.corrupt, at: location.item("deck \(deck.id)"), problem)
+      }
+    }
+  }
 }
 
 /// The settings of a filtered deck.

@@ -7,30 +7,45 @@ package struct DeckTable {
   /// The decks, in the order they were first named.
   package private(set) var decks: [Deck] = []
   private var idByKey: [String: Int64] = [:]
+  private var takenIDs: Set<Int64> = []
 
   /// No decks yet.
   package init() {}
 
   /// The id of the deck named `name` (`A::B`), adding it and its missing parents first.
-  package mutating func id(for name: String) -> Int64 {
-    let key = name.lowercased()
-    if let id = idByKey[key] { return id }
+  ///
+  /// - Throws: ``DeckError/Kind/corrupt`` at `location` when the name has more than
+  ///   ``Deck/maximumLevels`` levels (nothing is added).
+  package mutating func id(for name: String, at location: SourceLocation) throws -> Int64 {
+    if let id = idByKey[name.lowercased()] { return id }
+    if let problem = Deck.depthProblem(ofName: name) { throw DeckError(.corrupt, at: location, problem) }
     let components = name.components(separatedBy: Deck.levelSeparator)
-    if components.count > 1 {
-      _ = id(for: components.dropLast().joined(separator: Deck.levelSeparator))
+    var id: Int64 = 1
+    for depth in 1...components.count {
+      let levelName = depth == components.count ? name : components[..<depth].joined(separator: Deck.levelSeparator)
+      let key = levelName.lowercased()
+      if let known = idByKey[key] {
+        id = known
+        continue
+      }
+      var unique = key == "default" ? 1 : DerivedID.id(for: "deck\u{1F}" + levelName)
+      while takenIDs.contains(unique) { unique += 1 }
+      decks.append(Deck(id: unique, name: levelName))
+      idByKey[key] = unique
+      takenIDs.insert(unique)
+      id = unique
     }
-    let id = key == "default" ? 1 : DerivedID.id(for: "deck\u{1F}" + name)
-    var unique = id
-    while decks.contains(where: { $0.id == unique }) { unique += 1 }
-    decks.append(Deck(id: unique, name: name))
-    idByKey[key] = unique
-    return unique
+    return id
   }
 
   /// Gives the deck named `name` (added with its parents if it is new) the description Anki
   /// shows on its overview: HTML, or Markdown when `isMarkdown`.
-  package mutating func describe(_ name: String, as description: String, isMarkdown: Bool) {
-    let id = id(for: name)
+  ///
+  /// - Throws: as ``id(for:at:)``.
+  package mutating func describe(
+    _ name: String, as description: String, isMarkdown: Bool, at location: SourceLocation
+  ) throws {
+    let id = try id(for: name, at: location)
     guard let index = decks.firstIndex(where: { $0.id == id }) else { return }
     decks[index].description = description
     decks[index].descriptionIsMarkdown = isMarkdown

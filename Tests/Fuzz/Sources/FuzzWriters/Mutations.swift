@@ -1,5 +1,6 @@
 import DeckCore
 import Foundation
+import FuzzWriting
 
 /// Changes to a valid collection, each read from the input: values inside items (text, ids,
 /// scheduling numbers, times, deletion records, settings, Anki properties, the list of tags), references between them (a card's note and deck, a note's note

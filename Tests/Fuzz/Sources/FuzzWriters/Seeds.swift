@@ -2,11 +2,7 @@ import DeckConversion
 import DeckCore
 import DeckJSON
 import Foundation
-
-/// The repository's `fixtures/` folder.
-let fixtures = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures")
+import FuzzWriting
 
 /// Valid collections the mutations start from, each read once through deckport's own readers
 /// (every input format: Anki packages of each generation, CSV, a JSON deck, app storage), with
@@ -56,50 +52,5 @@ enum Seeds {
     } catch {
       fatalError("cannot read the seed \(path): \(error)")
     }
-  }
-}
-
-/// A Core Data / SwiftData store an app created, which the core-data writer fills (it never
-/// creates one), held in memory and written out before each use.
-struct StoreTemplate {
-  /// The store's file name.
-  var name: String
-  /// The store's bytes.
-  var data: Data
-  /// The profile whose records the store's entity holds.
-  var profile: String
-  /// Files beside the store (external binary storage), relative path and bytes.
-  var companions: [(path: String, data: Data)]
-
-  static func load() -> [StoreTemplate] {
-    let support = ".neomnemo_SUPPORT/_EXTERNAL_DATA/3F2504E0-4F89-41D3-9A0C-0305E82C3301"
-    return [
-      ("flashzilla-empty.store", "flashzilla", []), ("flashzilla-swiftdata-empty.store", "flashzilla", []),
-      ("Idealic.sqlite", "idealic", []), ("flashcard-quiz.sqlite", "flashcard-quiz", []),
-      ("neomnemo.store", "neomnemo", [support]),
-    ].map { name, profile, companions in
-      func bytes(_ relative: String) -> Data {
-        guard let data = FileManager.default.contents(atPath: fixtures.appendingPathComponent("app/" + relative).path)
-        else {
-          fatalError("fixture missing: app/\(relative)")
-        }
-        return data
-      }
-      return StoreTemplate(
-        name: name, data: bytes(name), profile: profile, companions: companions.map { ($0, bytes($0)) })
-    }
-  }
-
-  /// Writes the store (and its companions) into `folder`; returns the store's path.
-  func place(in folder: String) -> String {
-    let path = (folder as NSString).appendingPathComponent(name)
-    FileManager.default.createFile(atPath: path, contents: data)
-    for companion in companions {
-      let companionPath = (folder as NSString).appendingPathComponent(companion.path)
-      try? FileManager.default.createDirectory(
-        atPath: (companionPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      FileManager.default.createFile(atPath: companionPath, contents: companion.data)
-    }
-    return path
   }
 }

@@ -1,6 +1,7 @@
 import DeckCore
 import Foundation
 import FuzzSupport
+import FuzzWriting
 
 // Every reader into every writer, from valid collections with hostile values inside. The input
 // is a small program: which seed collection (read once at start-up through deckport's readers),

@@ -9,13 +9,13 @@ import DeckJSON
 import Foundation
 
 /// One output step, read from the input: the format, and the options the CLI would pass for it.
-struct OutputPlan {
-  var format: any DeckFormat
-  var options = FormatOptions()
+package struct OutputPlan {
+  package var format: any DeckFormat
+  package var options = FormatOptions()
   /// For `core-data`: the store the app created, which the writer fills.
-  var store: StoreTemplate?
+  package var store: StoreTemplate?
 
-  init(_ input: inout FuzzInput, stores: [StoreTemplate]) {
+  package init(_ input: inout FuzzInput, stores: [StoreTemplate]) {
     let registry = FormatRegistry.standard
     format = input.pick(registry.outputNames.compactMap { registry.writer(named: $0) })
     options[DuplicateGUIDPolicy.self] = input.pick(DuplicateGUIDPolicy.allCases)
@@ -59,7 +59,7 @@ struct OutputPlan {
   }
 
   /// Writes `collection` into `folder` as `deckport convert` would; returns the file's path.
-  func write(_ collection: DeckCollection, in folder: String) throws -> String {
+  package func write(_ collection: DeckCollection, in folder: String) throws -> String {
     let description = format.description
     var path = (folder as NSString).appendingPathComponent("deck.\(description.newFileExtension ?? "folder")")
     var context = FormatWriteContext(destination: path, options: options)
@@ -85,7 +85,7 @@ struct OutputPlan {
 
   /// Reads the file this step wrote, as `deckport convert` reads an input: in the format its
   /// name and content show (the reader of the format written, or of its package kind).
-  func read(_ path: String) throws -> DeckCollection {
+  package func read(_ path: String) throws -> DeckCollection {
     var readOptions = options
     if !format.description.changesInPlace { readOptions[AppStorageOptions.self] = AppStorageOptions() }
     let deck = try DeckLoader().load(path: path, options: readOptions)

@@ -3,37 +3,37 @@ import Foundation
 /// The fuzzer's bytes read as a stream of choices and values. It never fails: once the bytes
 /// run out every read answers zero (so the first choice of any list, the empty string), which
 /// keeps every input meaningful and lets libFuzzer's mutations of one byte change one choice.
-struct FuzzInput {
+package struct FuzzInput {
   private let bytes: [UInt8]
   private var offset = 0
 
-  init(_ data: Data) { bytes = [UInt8](data) }
+  package init(_ data: Data) { bytes = [UInt8](data) }
 
   /// Whether bytes remain.
-  var isEmpty: Bool { offset >= bytes.count }
+  package var isEmpty: Bool { offset >= bytes.count }
 
   /// The next byte, or 0.
-  mutating func byte() -> UInt8 {
+  package mutating func byte() -> UInt8 {
     guard offset < bytes.count else { return 0 }
     defer { offset += 1 }
     return bytes[offset]
   }
 
   /// A number in `0..<count` (`count` > 0), from one byte, or two for counts above 256.
-  mutating func index(_ count: Int) -> Int {
+  package mutating func index(_ count: Int) -> Int {
     guard count > 1 else { return 0 }
     let raw = count > 256 ? Int(byte()) << 8 | Int(byte()) : Int(byte())
     return raw % count
   }
 
   /// One of `choices` (not empty).
-  mutating func pick<T>(_ choices: [T]) -> T { choices[index(choices.count)] }
+  package mutating func pick<T>(_ choices: [T]) -> T { choices[index(choices.count)] }
 
   /// Whether the next byte is odd.
-  mutating func bool() -> Bool { byte() & 1 == 1 }
+  package mutating func bool() -> Bool { byte() & 1 == 1 }
 
   /// `count` raw bytes (fewer at the end of the input).
-  mutating func raw(_ count: Int) -> [UInt8] {
+  package mutating func raw(_ count: Int) -> [UInt8] {
     let end = min(bytes.count, offset + count)
     guard offset < end else { return [] }
     defer { offset = end }
@@ -42,7 +42,7 @@ struct FuzzInput {
 
   /// Values where arithmetic and conversions go wrong: the ends of every integer width, the
   /// float-exactness edge, Anki's millisecond and day scales, and small negatives.
-  static let interestingIntegers: [Int64] = [
+  package static let interestingIntegers: [Int64] = [
     0, 1, -1, 2, -2, 7, 100, 250, 1300, 2500, 36_500, -100, -5, 255, 256, 65_535, 65_536,
     Int64(Int32.max), Int64(Int32.max) + 1, Int64(Int32.min), Int64(Int32.min) - 1,
     Int64(UInt32.max), Int64(UInt32.max) + 1, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1,
@@ -52,7 +52,7 @@ struct FuzzInput {
   ]
 
   /// An integer: an interesting value, a small one, or any 64-bit value from the input.
-  mutating func integer() -> Int64 {
+  package mutating func integer() -> Int64 {
     switch byte() % 4 {
     case 0, 1: return pick(Self.interestingIntegers)
     case 2: return Int64(Int8(bitPattern: byte()))
@@ -64,11 +64,11 @@ struct FuzzInput {
   }
 
   /// An `Int` (64-bit on every platform deckport runs on).
-  mutating func int() -> Int { Int(truncatingIfNeeded: integer()) }
+  package mutating func int() -> Int { Int(truncatingIfNeeded: integer()) }
 
   /// Text that breaks writers: control characters, NUL, markup, Anki's template syntax, path
   /// tricks, separators of every format, Unicode that normalises or folds to something else.
-  static let hostileStrings: [String] = [
+  package static let hostileStrings: [String] = [
     "", " ", "\0", "a\0b", "\u{1B}[2J", "\u{1B}[31m", "\u{07}", "\u{202E}abc", "\u{2066}x\u{2069}", "\u{7F}",
     "\u{85}", "\r\n", "\n", "\r", "\t", "\u{2028}", "\u{FEFF}", "\u{FFFD}", "\u{10FFFF}", "😀", "e\u{301}", "é",
     "É", "ß", "SS", "İ", "Ǆ", "{{", "}}", "{{Front}}", "{{c1::x}}", "{{c1::a::b}}", "{{c0::x}}",
@@ -87,7 +87,7 @@ struct FuzzInput {
 
   /// A string: hostile text, bytes from the input (decoded leniently), a join of both, or a
   /// long repetition.
-  mutating func string() -> String {
+  package mutating func string() -> String {
     switch byte() % 6 {
     case 0, 1: return pick(Self.hostileStrings)
     case 2:
