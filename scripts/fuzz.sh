@@ -92,15 +92,21 @@ for target in "${targets[@]}"; do
   case "$target" in FuzzWriters | FuzzBuilder) max_len=4096 ;; esac
   log="$scratch/$target.log"
   status=0
+  # SWIFT_BACKTRACE=enable=no: a Swift trap (SIGILL) reaches libFuzzer's own handler, which saves
+  # the input as a crash-* artifact; Swift's backtracer would otherwise end the process first.
   # shellcheck disable=SC2086
-  ASAN_OPTIONS=detect_leaks=0 "$binary" "${corpora[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$binary" "${corpora[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
     -max_len="$max_len" -artifact_prefix="$scratch/findings/$target-" -print_final_stats=1 ${FUZZ_FLAGS:-} >"$log" 2>&1 || status=$?
   # With -fork, libFuzzer prints no final stats: the count is then the last `#N:` line's.
   runs=$({ grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" || true; } | awk '{ total += $2 } END { print (NR ? total : "") }')
   [ -n "$runs" ] || runs=$({ grep -Eo '^#[0-9]+:' "$log" || true; } | tail -n 1 | tr -dc '0-9')
   [ -n "$runs" ] || runs="?"
+  # With -fork and -ignore_crashes (and the like) the run goes on after a finding and exits 0:
+  # its last status line counts them, and any count is a failure.
+  findings=$({ grep -Eo 'oom/timeout/crash: [0-9]+/[0-9]+/[0-9]+' "$log" || true; } | tail -n 1 | sed 's/.*: //')
+  if [ "$status" -eq 0 ] && [ -n "$findings" ] && [ "$findings" != "0/0/0" ]; then status=1; fi
   if [ "$status" -ne 0 ]; then
-    echo "fuzz: $target FAILED after $runs executions (see $log and $scratch/findings/)"
+    echo "fuzz: $target FAILED after $runs executions${findings:+ (oom/timeout/crash: $findings)} (see $log and $scratch/findings/)"
     tail -n 30 "$log"
     exit 1
   fi

@@ -96,6 +96,13 @@ struct CardDueTests {
     #expect(
       start(madeInTokyo + [AnkiProperty(key: "rollover", jsonText: "2")], utc)
         == december1.date(from: "2026-12-01T02:00:00Z"))
+    // A creationOffset out of any zone's range (the smallest integer, found by FuzzBuilder: its
+    // magnitude trapped) counts whole days, as a collection without one.
+    for offset in ["-9223372036854775808", "9223372036854775807", "1441", "-1441"] {
+      #expect(
+        start([AnkiProperty(key: "creationOffset", jsonText: offset)], utc)
+          == Date(timeIntervalSince1970: TimeInterval(created + 3 * 86_400)))
+    }
     // A setting that is not an hour is Anki's default.
     #expect(
       start(madeInTokyo + [AnkiProperty(key: "rollover", jsonText: "\"x\"")], utc)

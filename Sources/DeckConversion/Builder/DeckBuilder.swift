@@ -108,7 +108,7 @@ public struct DeckBuilder: Sendable {
   ///   added before, when `fields` does not have one value per field of `noteType`, when Anki
   ///   would refuse `noteType` (no fields or templates, a name it changes, two fields of one
   ///   name) or another note type with its id or name was used before, when the deck name has
-  ///   an empty level, when a tag is empty or holds a space or control character, when a review
+  ///   an empty level or more than 100, when a tag is empty or holds a space or control character, when a review
   ///   state is one Anki cannot hold (an interval under a day, an ease under 1.3, a past review
   ///   dated in the future), or when `cardReviewStates` names a card Anki would not make.
   @discardableResult
@@ -172,7 +172,8 @@ public struct DeckBuilder: Sendable {
   /// Gives the deck `name` (made with its parents if no note named it yet) the description Anki
   /// shows on the deck's overview screen: HTML, or Markdown when `isMarkdown`.
   ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` when the deck name has an empty level.
+  /// - Throws: ``DeckError/Kind/invalidRequest`` when the deck name has an empty level, or more
+  ///   than 100.
   public mutating func describeDeck(_ name: String, as description: String, isMarkdown: Bool = false) throws {
     let here = location.item("deck '\(name)'")
     let deckName = try checkedDeckName(name, at: here)

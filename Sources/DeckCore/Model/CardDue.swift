@@ -54,7 +54,7 @@ extension DeckCollection {
   public func startOfDay(_ day: Int64, timeZone: TimeZone = .current) -> Date {
     let clampedDay = min(max(day, -Self.dayRange), Self.dayRange)
     let rollover = setting("rollover").flatMap { (0...23).contains($0) ? $0 : nil } ?? Self.defaultRolloverHour
-    guard let minutesWest = setting("creationOffset").flatMap({ abs($0) <= 24 * 60 ? $0 : nil }),
+    guard let minutesWest = setting("creationOffset").flatMap({ (-24 * 60...24 * 60).contains($0) ? $0 : nil }),
       let createdZone = TimeZone(secondsFromGMT: -minutesWest * 60)
     else {
       // Anki's rule for a collection that does not record its time zone: whole days from its
