@@ -11,34 +11,11 @@ import FuzzWriting
 // under settings and creation times from the input, in a time zone from the input), and the
 // deck written in the chosen format. Each call must succeed or throw a DeckError; anything else,
 // or a trap, is a finding.
-let shm = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-let root = (shm as NSString).appendingPathComponent("deckport-fuzz-builder-\(getpid())")
-let work = (root as NSString).appendingPathComponent("work")
-let temporary = (root as NSString).appendingPathComponent("tmp")
-try? FileManager.default.removeItem(atPath: root)
-for folder in [work, temporary] {
-  try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-}
-setenv("TMPDIR", temporary, 1)
-atexit { try? FileManager.default.removeItem(atPath: root) }
+let scratch = FuzzScratch(name: "builder")
 
 let stores = StoreTemplate.load()
-/// With DECKPORT_FUZZ_VERBOSE set, each DeckError is printed, to see how deep inputs get.
-let verbose = ProcessInfo.processInfo.environment["DECKPORT_FUZZ_VERBOSE"] != nil
 let zones = ["UTC", "Asia/Tokyo", "America/New_York", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Australia/Lord_Howe"]
   .compactMap(TimeZone.init(identifier:))
-
-/// Runs `body`; a DeckError is a correct answer, anything else a finding.
-func step<T>(_ name: String, _ body: () throws -> T) -> T? {
-  do {
-    return try body()
-  } catch let error as DeckError {
-    if verbose { FileHandle.standardError.write(Data("\(name): \(error)\n".utf8)) }
-    return nil
-  } catch {
-    fatalError("\(name): not a DeckError: \(error)")
-  }
-}
 
 extension FuzzInput {
   /// A number where date, ease and duration arithmetic goes wrong, or one from the input.
@@ -95,7 +72,7 @@ runFuzzer { data in
       let state = input.bool() ? nil : input.reviewState()
       let format: DeckBuilder.FieldFormat = input.bool() ? .html : .plainText
       let suspended = input.bool()
-      _ = step("addNote") {
+      _ = fuzzStep("addNote") {
         try builder.addNote(
           id: id, fields: fields, format: format, noteType: noteType, deck: deck, tags: tags, modified: modified,
           reviewState: state, cardReviewStates: cardStates, suspended: suspended)
@@ -113,11 +90,11 @@ runFuzzer { data in
       let name = input.string()
       let description = input.string()
       let isMarkdown = input.bool()
-      _ = step("describeDeck") { try builder.describeDeck(name, as: description, isMarkdown: isMarkdown) }
+      _ = fuzzStep("describeDeck") { try builder.describeDeck(name, as: description, isMarkdown: isMarkdown) }
     default:
       let bytes = Data(input.raw(Int(input.byte())))
       let name = input.bool() ? "m\(input.byte()).png" : input.string()
-      _ = step("addMedia") { try builder.addMedia(bytes, named: name) }
+      _ = fuzzStep("addMedia") { try builder.addMedia(bytes, named: name) }
     }
   }
   let deck = builder.build()
@@ -133,7 +110,6 @@ runFuzzer { data in
   _ = collection.startOfDay(input.integer(), timeZone: zone)
   _ = collection.reviews.map(\.date)
 
-  try? FileManager.default.removeItem(atPath: work)
-  try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-  _ = step("write \(plan.format.name.rawValue)") { try plan.write(deck.collection, in: work) }
+  FuzzScratch.reset(scratch.work)
+  _ = fuzzStep("write \(plan.format.name.rawValue)") { try plan.write(deck.collection, in: scratch.work) }
 }
