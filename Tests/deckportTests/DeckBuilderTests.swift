@@ -64,6 +64,10 @@ struct DeckBuilderTests {
   @Test("a deck name Anki stores otherwise is stored so (one deck for both spellings), with one warning")
   func deckNamesNormalised() throws {
     var builder = DeckBuilder(namespace: "com.example.vocabulary")
+    // A note refused for another reason leaves its deck name out of the warning.
+    #expect(throws: DeckError.self) {
+      try builder.addNote(id: "0", fields: ["a", "b"], deck: " Refused ", tags: ["two words"])
+    }
     try builder.addNote(id: "1", fields: ["a", "b"], deck: " Spanish :: Nouns ")
     try builder.addNote(id: "2", fields: ["c", "d"], deck: "Spanish::Nouns")
     try builder.addNote(id: "3", fields: ["e", "f"], deck: "Spanish::bell\u{7}deck")

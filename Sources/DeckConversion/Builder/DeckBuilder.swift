@@ -157,6 +157,7 @@ public struct DeckBuilder: Sendable {
     }
     let noteTypeIndex = try index(of: noteType, at: location)
     let deckID = try decks.id(for: deckName, at: location)
+    noteRenaming(deck, to: deckName)
     let guid = AnkiGUID.derived(from: [namespace, id])
     if let reviewState { reviewStates[drafts.count] = reviewState }
     if !cardReviewStates.isEmpty { self.cardReviewStates[drafts.count] = cardReviewStates }
@@ -178,6 +179,7 @@ public struct DeckBuilder: Sendable {
     let here = location.item("deck '\(name)'")
     let deckName = try checkedDeckName(name, at: here)
     try decks.describe(deckName, as: description, isMarkdown: isMarkdown, at: here)
+    noteRenaming(name, to: deckName)
   }
 
   /// A note type of the app's own, to give ``addNote(id:fields:format:noteType:deck:tags:modified:reviewState:cardReviewStates:suspended:)``.
@@ -297,21 +299,25 @@ public struct DeckBuilder: Sendable {
     return noteTypes.count - 1
   }
 
-  /// `name` as Anki stores it (``CollectionValidation/normalizedDeckLevel(_:)`` for each level);
-  /// a name that changes is counted for the `deck-renamed` warning.
+  /// `name` as Anki stores it (``CollectionValidation/normalizedDeckLevel(_:)`` for each level).
   ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` when nothing is left of a level.
-  private mutating func checkedDeckName(_ name: String, at location: SourceLocation) throws -> String {
+  /// - Throws: ``DeckError/Kind/invalidRequest`` when nothing is left of a level, or the name has
+  ///   more than ``Deck/maximumLevels`` levels.
+  private func checkedDeckName(_ name: String, at location: SourceLocation) throws -> String {
     if let problem = Deck.depthProblem(ofName: name) { throw DeckError(.invalidRequest, at: location, problem) }
     let levels = name.components(separatedBy: Deck.levelSeparator).map(CollectionValidation.normalizedDeckLevel)
     guard !levels.contains(where: \.isEmpty) else {
       throw DeckError(.invalidRequest, at: location, "names deck '\(name)', which has an empty level")
     }
-    let normalized = levels.joined(separator: Deck.levelSeparator)
-    if !normalized.unicodeScalars.elementsEqual(name.unicodeScalars), renamedDecks.insert(name).inserted {
-      if renamedDecks.count == 1 { firstRenamedDeck = (name, normalized) }
+    return levels.joined(separator: Deck.levelSeparator)
+  }
+
+  /// Counts `name` for the `deck-renamed` warning when Anki stores it as `stored`; called once
+  /// the call that names it can no longer fail.
+  private mutating func noteRenaming(_ name: String, to stored: String) {
+    if !stored.unicodeScalars.elementsEqual(name.unicodeScalars), renamedDecks.insert(name).inserted {
+      if renamedDecks.count == 1 { firstRenamedDeck = (name, stored) }
     }
-    return normalized
   }
 
   /// `date` in whole seconds since 1970, brought back to the present (and counted) when it is in
