@@ -125,25 +125,28 @@ extension DeckBuilder {
 
   /// `cards` (new, as ``NewNotes`` makes them) with the review states the app gave their notes
   /// (`noteStates`, by note position) or themselves (`cardStates`, by note position and
-  /// ordinal), review cards due on days counted from `creation`; and the review log of the
-  /// states' histories. A review log entry's id is the moment of the answer in milliseconds,
+  /// ordinal), review cards due on days counted from `creation`, and the cards of the notes at
+  /// `suspended` positions suspended; and the review log of the states' histories. A review log entry's id is the moment of the answer in milliseconds,
   /// one millisecond later for each answer of a moment taken already.
   static func scheduled(
     _ cards: [Card], of notes: [Note], noteStates: [Int: ReviewState], cardStates: [Int: [Int: ReviewState]],
-    creation: Date
+    suspended: Set<Int>, creation: Date
   ) -> (cards: [Card], reviews: [Review]) {
-    guard !noteStates.isEmpty || !cardStates.isEmpty else { return (cards, []) }
+    guard !noteStates.isEmpty || !cardStates.isEmpty || !suspended.isEmpty else { return (cards, []) }
     var positions: [Int64: Int] = [:]
     for (position, note) in notes.enumerated() { positions[note.id] = position }
     var cards = cards
     var answers: [(moment: Int64, order: Int, cardID: Int64, review: PastReview)] = []
     for index in cards.indices {
       let card = cards[index]
-      guard let position = positions[card.noteID],
-        let state = cardStates[position]?[card.templateOrdinal] ?? noteStates[position]
-      else { continue }
+      guard let position = positions[card.noteID] else { continue }
+      let isSuspended = suspended.contains(position)
+      guard let state = cardStates[position]?[card.templateOrdinal] ?? noteStates[position] else {
+        if isSuspended { cards[index].scheduling.queue = .suspended }
+        continue
+      }
       cards[index].scheduling = CardScheduling(
-        type: .review, queue: card.scheduling.queue == .suspended ? .suspended : .review,
+        type: .review, queue: isSuspended ? .suspended : .review,
         due: wholeDays(from: creation, to: state.due), interval: state.intervalDays,
         easeFactor: Int((state.ease * 1_000).rounded()), reviews: state.reviews, lapses: state.lapses)
       for review in state.history {

@@ -53,6 +53,8 @@ public struct DeckBuilder: Sendable {
   /// The review states the app gave single cards, by the position of their note's draft and the
   /// cards' ordinals.
   private var cardReviewStates: [Int: [Int: ReviewState]] = [:]
+  /// The positions of the drafts whose cards are suspended.
+  private var suspendedNotes: Set<Int> = []
   private var recordIDs: Set<String> = []
   private var noteTypes: [NoteType] = []
   private var decks = DeckTable()
@@ -161,11 +163,11 @@ public struct DeckBuilder: Sendable {
     let guid = AnkiGUID.derived(from: [namespace, id])
     if let reviewState { reviewStates[drafts.count] = reviewState }
     if !cardReviewStates.isEmpty { self.cardReviewStates[drafts.count] = cardReviewStates }
+    if suspended { suspendedNotes.insert(drafts.count) }
     drafts.append(
       NewNotes.Draft(
         guid: guid, noteTypeIndex: noteTypeIndex, fields: storedFields, tags: tags,
-        deckID: deckID, modificationTime: modificationTime(modified ?? modificationDate, of: id),
-        scheduling: suspended ? CardScheduling(queue: .suspended, due: Int64(drafts.count + 1)) : nil))
+        deckID: deckID, modificationTime: modificationTime(modified ?? modificationDate, of: id)))
     recordIDs.insert(id)
     return guid
   }
@@ -245,7 +247,8 @@ public struct DeckBuilder: Sendable {
       drafts, noteTypes: noteTypes, idSpace: "deck-builder\u{1F}\(namespace)",
       modificationTime: Self.seconds(modificationDate))
     let (cards, reviews) = Self.scheduled(
-      newCards, of: notes, noteStates: reviewStates, cardStates: cardReviewStates, creation: creation)
+      newCards, of: notes, noteStates: reviewStates, cardStates: cardReviewStates, suspended: suspendedNotes,
+      creation: creation)
     var warnings = warnings
     if futureTimes.count > 0 {
       warnings.append(

@@ -16,12 +16,10 @@ package enum NewNotes {
     /// When the note and its cards were last changed, in seconds since 1970; nil for the
     /// `modificationTime` every note is given.
     package var modificationTime: Int64?
-    /// The scheduling every card of the note gets; nil for new cards due in note order.
-    package var scheduling: CardScheduling?
 
     package init(
       guid: String, noteTypeIndex: Int, fields: [String], tags: [String], deckID: Int64,
-      modificationTime: Int64? = nil, scheduling: CardScheduling? = nil
+      modificationTime: Int64? = nil
     ) {
       self.guid = guid
       self.noteTypeIndex = noteTypeIndex
@@ -29,7 +27,6 @@ package enum NewNotes {
       self.tags = tags
       self.deckID = deckID
       self.modificationTime = modificationTime
-      self.scheduling = scheduling
     }
   }
 
@@ -60,8 +57,7 @@ package enum NewNotes {
         cards.append(
           Card(
             id: cardBase + Int64(cards.count), noteID: noteID, templateOrdinal: ordinal, deckID: draft.deckID,
-            modificationTime: modificationTime,
-            scheduling: draft.scheduling ?? CardScheduling(due: Int64(position + 1))))
+            modificationTime: modificationTime, scheduling: CardScheduling(due: Int64(position + 1))))
       }
     }
     return (notes, cards)
