@@ -1,4 +1,5 @@
 import DeckCore
+import Foundation
 
 /// Turns the rows read from a file into the shared model: note types, decks (with their
 /// parents), notes in file order, and the cards Anki would make for each note.
@@ -22,6 +23,8 @@ struct CSVCollectionBuilder {
     var deck: String
     /// The GUID from a GUID column, or empty.
     var guid: String
+    /// The schedule its scheduling columns give the note's cards, or nil for new cards.
+    var schedule: ReviewSchedule?
     /// The line the row starts on.
     var line: Int
   }
@@ -29,6 +32,8 @@ struct CSVCollectionBuilder {
   let location: SourceLocation
   /// The modification time given to every note and card (the file's, in seconds).
   let modificationTime: Int64
+  /// The zone of the scheduling columns' days: the collection's days start at 4 a.m. there.
+  let timeZone: TimeZone
 
   /// The collection made from `rows`, with warnings about note types made up or extended,
   /// rows padded and GUIDs given twice.
@@ -84,8 +89,9 @@ struct CSVCollectionBuilder {
           guid: row.guid, noteTypeIndex: row.noteType, fields: row.values, tags: row.tags,
           deckID: try decks.id(for: row.deck, at: place)))
     }
-    let (notes, cards) = NewNotes.assemble(
+    var (notes, cards) = NewNotes.assemble(
       drafts, noteTypes: noteTypes, idSpace: "csv", modificationTime: modificationTime)
+    let creation = Self.schedule(&cards, of: notes, rows: rows, modificationTime: modificationTime, timeZone: timeZone)
 
     if paddedCount > 0 {
       var place = location
@@ -108,7 +114,30 @@ struct CSVCollectionBuilder {
 
     noteTypes.sort { $0.id < $1.id }
     let collection = DeckCollection(
-      decks: decks.decks.sorted { $0.id < $1.id }, noteTypes: noteTypes, notes: notes, cards: cards)
+      creationTime: creation, decks: decks.decks.sorted { $0.id < $1.id }, noteTypes: noteTypes, notes: notes,
+      cards: cards)
     return (collection, warnings)
+  }
+
+  /// Gives the cards of each row's note the row's schedule, if it has one; returns the
+  /// collection's creation time, from which the cards' due days count: the start of the Anki
+  /// day (4 a.m. in `timeZone`) of the earliest due date or the file's time, or 0 when no row
+  /// has a schedule.
+  private static func schedule(
+    _ cards: inout [Card], of notes: [Note], rows: [Row], modificationTime: Int64, timeZone: TimeZone
+  ) -> Int64 {
+    var schedules: [Int64: ReviewSchedule] = [:]
+    for (note, row) in zip(notes, rows) {
+      if let schedule = row.schedule { schedules[note.id] = schedule }
+    }
+    guard !schedules.isEmpty else { return 0 }
+    let earliest = schedules.values.map(\.due).reduce(Date(timeIntervalSince1970: TimeInterval(modificationTime)), min)
+    let creation = ReviewSchedule.ankiDayStart(of: earliest, timeZone: timeZone)
+    for index in cards.indices {
+      if let schedule = schedules[cards[index].noteID] {
+        cards[index].scheduling = schedule.scheduling(creation: creation, suspended: false)
+      }
+    }
+    return Int64(creation.timeIntervalSince1970.rounded(.down))
   }
 }

@@ -52,10 +52,12 @@ struct CSVColumnLayout {
 
   /// Columns a mapping skips (`-`): never read, never a field.
   var skippedColumns: Set<Int> = []
+  /// The 0-based column of each part of a card's schedule a mapping names.
+  var schedulingColumns: [ColumnMapping.SchedulingColumn: Int] = [:]
 
-  /// The meta columns (GUID, note type, deck, tags).
+  /// The meta columns (GUID, note type, deck, tags, the schedule's).
   var metaColumns: Set<Int> {
-    Set([noteTypeColumn, deckColumn, tagsColumn, guidColumn].compactMap { $0 })
+    Set([noteTypeColumn, deckColumn, tagsColumn, guidColumn].compactMap { $0 }).union(schedulingColumns.values)
   }
 
   /// The layout Anki's importer would use for a file with `header` whose first row has
@@ -120,6 +122,7 @@ struct CSVColumnLayout {
       guidColumn: mapping.column(of: .guid), fields: .named(mapping.fieldColumns),
       labels: mapping.roles.map(ColumnMapping.name(of:)))
     layout.skippedColumns = Set(mapping.roles.indices.filter { mapping.roles[$0] == .skipped })
+    layout.schedulingColumns = mapping.schedulingColumns
     return layout
   }
 }

@@ -1,13 +1,16 @@
 import DeckCore
+import Foundation
 
 /// What a collection loses when written as CSV, as warnings (one per kind of loss, with counts,
 /// naming the items when there are few): a CSV row holds a note's GUID, note type name, deck
 /// name, fields and tags, and nothing else.
 enum CSVLossReport {
   /// The warnings for writing `collection` to the file `location` names; `deckOfNote` is the
-  /// deck each note's row names.
+  /// deck each note's row names; `keepsSchedules` says the sheet has a due column, whose days
+  /// are in `timeZone`.
   static func warnings(
-    for collection: DeckCollection, deckOfNote: NoteDecks, location: SourceLocation
+    for collection: DeckCollection, deckOfNote: NoteDecks, keepsSchedules: Bool = false,
+    timeZone: TimeZone = .current, location: SourceLocation
   ) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
     func warn(_ category: String, _ message: String) {
@@ -18,7 +21,24 @@ enum CSVLossReport {
       let s = card.scheduling
       return s.type != .new || s.queue != .new || s.reviews > 0 || s.lapses > 0 || s.flags != 0 || s.interval != 0
     }
-    if !scheduled.isEmpty {
+    if keepsSchedules {
+      // Kept whole: a note's first card under review with a schedule the columns hold, and
+      // nothing more (not suspended, buried, flagged, in a filtered deck, or with FSRS data).
+      let firstCards = CSVWriter.firstCards(of: collection)
+      let notKept = scheduled.filter { card in
+        let s = card.scheduling
+        let isWhole =
+          firstCards[card.noteID]?.id == card.id && s.queue == .review && s.flags == 0 && s.originalDeckID == 0
+          && s.data.isEmpty && CSVScheduleCells.cells(of: card, in: collection, timeZone: timeZone) != nil
+        return !isWhole
+      }
+      if !notKept.isEmpty {
+        warn(
+          "csv-scheduling",
+          "the scheduling of \(notKept.count) of \(collection.cards.count) cards is not kept (learning steps, flags, suspension, filtered decks, FSRS data, the schedules of a note's other cards): a row's due, interval, ease, reviews and lapses hold the schedule of its note's first card when that card is under review, and the sheet's reader gives it to every card of the note"
+        )
+      }
+    } else if !scheduled.isEmpty {
       warn(
         "csv-scheduling",
         "the scheduling of \(scheduled.count) of \(collection.cards.count) cards is not kept (due dates, intervals, ease, learning steps, flags, suspension): a CSV holds none, so Anki makes every card new"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How deckport reads and writes CSV and TSV files.
 ///
 /// The defaults follow Anki: when reading, the file's own header directives decide, the
@@ -25,12 +27,16 @@ public struct CSVOptions: Sendable, Equatable {
   /// Reading: whether fields are HTML (instead of `#html:` or Anki's detection). Plain text is
   /// escaped (`<` becomes `&lt;`) and its line breaks become `<br>`, as Anki does.
   public var isHTML: Bool?
+  /// The time zone whose calendar the ``ColumnMapping/SchedulingColumn/due`` column's days
+  /// are in (the user's, as Anki's own days are); the one the system is set to unless chosen.
+  public var timeZone: TimeZone
 
   /// Creates options; every default follows Anki.
   public init(
     separator: CSVSeparator? = nil, hasHeaderRow: Bool = false, columns: ColumnMapping? = nil,
-    noteType: String? = nil, deck: String? = nil, isHTML: Bool? = nil
+    noteType: String? = nil, deck: String? = nil, isHTML: Bool? = nil, timeZone: TimeZone = .current
   ) {
+    self.timeZone = timeZone
     self.separator = separator
     self.hasHeaderRow = hasHeaderRow
     self.columns = columns

@@ -106,7 +106,7 @@ package struct CSVReader: Sendable {
 
     var mapper = CSVRowMapper(
       layout: layout, isHTML: isHTML, globalTags: header.globalTags,
-      defaultDeck: options.deck ?? header.deck ?? "Default", location: location)
+      defaultDeck: options.deck ?? header.deck ?? "Default", timeZone: options.timeZone, location: location)
     var rows: [CSVCollectionBuilder.Row] = []
     progress?.start(.readingNotes)
     defer { progress?.finish(.readingNotes) }
@@ -118,7 +118,8 @@ package struct CSVReader: Sendable {
     }
     warnings += mapper.skippedWarning()
 
-    let builder = CSVCollectionBuilder(location: location, modificationTime: modificationTime)
+    let builder = CSVCollectionBuilder(
+      location: location, modificationTime: modificationTime, timeZone: options.timeZone)
     let (collection, buildWarnings) = try builder.collection(rows: consume rows, catalog: mapper.catalog)
     return (collection, warnings + buildWarnings)
   }

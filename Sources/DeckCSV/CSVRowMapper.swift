@@ -1,4 +1,5 @@
 import DeckCore
+import Foundation
 
 /// Maps records to rows: note type, field values, tags, deck and GUID, as the layout says;
 /// fails on a cell no field takes when the note type is named, and counts the rows skipped,
@@ -8,6 +9,8 @@ struct CSVRowMapper {
   let isHTML: Bool
   let globalTags: [String]
   let defaultDeck: String
+  /// The zone of the due column's days.
+  let timeZone: TimeZone
   let location: SourceLocation
   var catalog = CSVNoteTypeCatalog()
   /// For a named layout: the field index of each named column, per catalog entry.
@@ -20,11 +23,15 @@ struct CSVRowMapper {
   private var unmappedWarnings: [Diagnostic] = []
   private let otherColumnLabels: [String]
 
-  init(layout: CSVColumnLayout, isHTML: Bool, globalTags: [String], defaultDeck: String, location: SourceLocation) {
+  init(
+    layout: CSVColumnLayout, isHTML: Bool, globalTags: [String], defaultDeck: String, timeZone: TimeZone,
+    location: SourceLocation
+  ) {
     self.layout = layout
     self.isHTML = isHTML
     self.globalTags = globalTags
     self.defaultDeck = defaultDeck
+    self.timeZone = timeZone
     self.location = location
     let meta = layout.metaColumns
     otherColumnLabels = layout.labels.enumerated().filter { !meta.contains($0.offset) }.map(\.element)
@@ -108,10 +115,15 @@ struct CSVRowMapper {
     for tag in globalTags where !tags.contains(tag) { tags.append(tag) }
     let deck =
       cell(layout.deckColumn).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultDeck
+    let schedule =
+      layout.schedulingColumns.isEmpty
+      ? nil
+      : try CSVScheduleCells.schedule(
+        in: fields, columns: layout.schedulingColumns, timeZone: timeZone, location: location, line: record.line)
     rows.append(
       CSVCollectionBuilder.Row(
         noteType: entry, values: values, supplied: supplied, tags: tags, deck: deck,
-        guid: cell(layout.guidColumn) ?? "", line: record.line))
+        guid: cell(layout.guidColumn) ?? "", schedule: schedule, line: record.line))
   }
 
   /// For a named layout, the field index each named column fills for the entry's note type

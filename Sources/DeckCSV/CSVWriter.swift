@@ -91,7 +91,11 @@ package struct CSVWriter: Sendable {
       deckOfNote[note.id].flatMap { decks[$0]?.name } ?? ""
     }
 
-    var warnings = repairs + CSVLossReport.warnings(for: collection, deckOfNote: deckOfNote, location: location)
+    var warnings =
+      repairs
+      + CSVLossReport.warnings(
+        for: collection, deckOfNote: deckOfNote, keepsSchedules: options.columns?.schedulingColumns[.due] != nil,
+        timeZone: options.timeZone, location: location)
     let layout: SheetLayout
     if let mapping = options.columns {
       layout = .columns(mapping)
@@ -134,6 +138,7 @@ package struct CSVWriter: Sendable {
           ordered, noteTypes: noteTypes, deckName: deckName, emitter: &emitter, progress: progress)
       case .columns(let mapping):
         if options.hasHeaderRow { try emitter.writeRow(mapping.roles.map(ColumnMapping.name(of:))) }
+        let firstCards = mapping.schedulingColumns.isEmpty ? [:] : Self.firstCards(of: collection)
         var targets: [Int64: [Int?]] = [:]
         for (index, note) in ordered.enumerated() {
           // Checked above: every note's note type exists.
@@ -143,6 +148,9 @@ package struct CSVWriter: Sendable {
           var fieldColumn = 0
           try Cancellation.check(atItem: index)
           defer { progress?.advance(.writingNotes) }
+          let schedule = firstCards[note.id].flatMap { card in
+            CSVScheduleCells.cells(of: card, in: collection, timeZone: options.timeZone)
+          }
           try emitter.writeRow(
             mapping.roles.map { role in
               switch role {
@@ -154,6 +162,7 @@ package struct CSVWriter: Sendable {
               case .noteType: return noteType.name
               case .deck: return deckName(note)
               case .tags: return note.tags.joined(separator: " ")
+              case .scheduling(let part): return schedule?[part] ?? ""
               case .skipped: return ""
               }
             })
@@ -199,6 +208,15 @@ package struct CSVWriter: Sendable {
         [note.guid, noteType.name, deckName(note)] + note.fields + padding + [note.tags.joined(separator: " ")])
       progress?.advance(.writingNotes)
     }
+  }
+
+  /// Each note's first card (its lowest ordinal), whose schedule a row's scheduling columns hold.
+  static func firstCards(of collection: DeckCollection) -> [Int64: Card] {
+    var first: [Int64: Card] = [:]
+    for card in collection.cards where first[card.noteID].map({ card.templateOrdinal < $0.templateOrdinal }) ?? true {
+      first[card.noteID] = card
+    }
+    return first
   }
 
   /// The columns of a plain sheet when only a header row is asked for: GUID, note type, deck,

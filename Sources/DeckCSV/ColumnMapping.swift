@@ -2,8 +2,9 @@
 /// or by a first row of column names.
 ///
 /// Each name is a role: `guid`, `notetype` (or `note type`), `deck` and `tags` (any case) are
-/// the note's GUID, note type, deck and tags; `-` or an empty name skips the column; anything
-/// else names a field. Field names are matched to the note type's fields ignoring case, and
+/// the note's GUID, note type, deck and tags; `due`, `interval`, `ease`, `reviews` and `lapses`
+/// are the schedule of the note's cards (``SchedulingColumn``); `-` or an empty name skips the
+/// column; anything else names a field. Field names are matched to the note type's fields ignoring case, and
 /// `front` and `back` also mean the first and second field of a note type that has no field of
 /// that name (so `front,back` suits Basic, Cloze and most custom note types).
 ///
@@ -24,8 +25,31 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
     case deck
     /// Tags separated by spaces.
     case tags
+    /// A part of the schedule of the note's cards.
+    case scheduling(SchedulingColumn)
     /// Nothing deckport reads or writes.
     case skipped
+  }
+
+  /// The columns that carry a schedule through a spreadsheet, for cards under review (Anki's
+  /// own CSV format has no place for one).
+  ///
+  /// Reading, a row with a due date makes every card of its note a card under review, due that
+  /// day; a row whose scheduling cells are all empty makes new cards. Writing, a row holds the
+  /// schedule of its note's first card when that card is under review, else empty cells.
+  public enum SchedulingColumn: String, Sendable, CaseIterable {
+    /// The day the card is next due, as `YYYY-MM-DD`, in the time zone of
+    /// ``CSVOptions/timeZone``: the day Anki shows it (a day before today makes it overdue).
+    case due
+    /// The interval the card was last given, in whole days (1 to 36,500); needed with a due date.
+    case interval
+    /// How much the interval grows on a good answer, as `2.5` or `250%` (1.3 to 10); 2.5 when
+    /// the cell is empty.
+    case ease
+    /// How many times the card was reviewed; 1 when the cell is empty.
+    case reviews
+    /// How many times it was forgotten after it had been learned; 0 when the cell is empty.
+    case lapses
   }
 
   /// Why a column list cannot be used.
@@ -42,10 +66,19 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
 
   /// A mapping with the given roles.
   ///
-  /// - Throws: ``Problem`` when a role other than a field or a skipped column appears twice.
+  /// - Throws: ``Problem`` when a role other than a field or a skipped column appears twice, or
+  ///   when a scheduling column is named without a `due` column.
   public init(roles: [Role]) throws {
-    for meta in [Role.guid, .noteType, .deck, .tags] where roles.filter({ $0 == meta }).count > 1 {
-      throw Problem(description: "the \(Self.name(of: meta)) column is named twice")
+    let meta = [Role.guid, .noteType, .deck, .tags] + SchedulingColumn.allCases.map { Role.scheduling($0) }
+    for role in meta where roles.filter({ $0 == role }).count > 1 {
+      throw Problem(description: "the \(Self.name(of: role)) column is named twice")
+    }
+    if let orphan = roles.first(where: { if case .scheduling = $0 { true } else { false } }),
+      !roles.contains(.scheduling(.due))
+    {
+      throw Problem(
+        description:
+          "the \(Self.name(of: orphan)) column needs a due column: a card's schedule starts with the day it is due")
     }
     self.roles = roles
   }
@@ -80,7 +113,9 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
     case "deck": return .deck
     case "tags": return .tags
     case "", "-": return .skipped
-    default: return .field(trimmed)
+    case let lowered:
+      if let part = SchedulingColumn(rawValue: lowered) { return .scheduling(part) }
+      return .field(trimmed)
     }
   }
 
@@ -92,8 +127,18 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
     case .noteType: "notetype"
     case .deck: "deck"
     case .tags: "tags"
+    case .scheduling(let part): part.rawValue
     case .skipped: "-"
     }
+  }
+
+  /// The 0-based column of each scheduling column named.
+  public var schedulingColumns: [SchedulingColumn: Int] {
+    var columns: [SchedulingColumn: Int] = [:]
+    for (index, role) in roles.enumerated() {
+      if case .scheduling(let part) = role, columns[part] == nil { columns[part] = index }
+    }
+    return columns
   }
 
   /// The 0-based column of the first column with `role`, if any.

@@ -130,7 +130,7 @@ struct DeckBuilderTests {
       (.init(due: built, intervalDays: 0), "an interval of 0 days"),
       (.init(due: built, intervalDays: 40_000), "an interval of 40000 days"),
       (.init(due: built, intervalDays: 3, ease: 1.2), "an ease of 1.2"),
-      (.init(due: built, intervalDays: 3, reviews: 0), "0 reviews"),
+      (.init(due: built, intervalDays: 3, reviews: -1), "-1 reviews"),
       (.init(due: built, intervalDays: 3, reviews: 2, lapses: 3), "3 lapses after 2 reviews"),
       (.init(due: Date(timeIntervalSince1970: .nan), intervalDays: 3), "a due date out of range"),
     ]

@@ -17,7 +17,8 @@ extension DeckBuilder {
     /// The ease: how much the interval grows on a good answer (Anki starts cards at 2.5, and
     /// never goes under 1.3).
     public var ease: Double
-    /// How many times the card was reviewed (1 or more).
+    /// How many times the card was reviewed (0 for a card given a due date before any review,
+    /// as Anki's "Set due date" gives one).
     public var reviews: Int
     /// How many times it was forgotten after it had been learned.
     public var lapses: Int
@@ -38,17 +39,14 @@ extension DeckBuilder {
       self.history = history
     }
 
+    /// The state without its history, as the shared rules take it.
+    var schedule: ReviewSchedule {
+      ReviewSchedule(due: due, intervalDays: intervalDays, ease: ease, reviews: reviews, lapses: lapses)
+    }
+
     /// Why Anki could not hold this state, or nil.
     var problem: String? {
-      if !(1...36_500).contains(intervalDays) {
-        return "an interval of \(intervalDays) days (Anki's run from 1 to 36,500)"
-      }
-      if !(1.3...10).contains(ease) { return "an ease of \(ease) (Anki's run from 1.3 to 10)" }
-      if reviews < 1 { return "\(reviews) reviews (a card under review has had at least one)" }
-      if !(0...reviews).contains(lapses) { return "\(lapses) lapses after \(reviews) reviews" }
-      if !due.timeIntervalSince1970.isFinite || abs(due.timeIntervalSince1970) > 1e11 {
-        return "a due date out of range"
-      }
+      if let problem = schedule.problem { return problem }
       for (position, review) in history.enumerated() {
         if let problem = review.problem { return "a past review (\(position + 1) of \(history.count)) with \(problem)" }
       }
@@ -145,10 +143,7 @@ extension DeckBuilder {
         if isSuspended { cards[index].scheduling.queue = .suspended }
         continue
       }
-      cards[index].scheduling = CardScheduling(
-        type: .review, queue: isSuspended ? .suspended : .review,
-        due: wholeDays(from: creation, to: state.due), interval: state.intervalDays,
-        easeFactor: Int((state.ease * 1_000).rounded()), reviews: state.reviews, lapses: state.lapses)
+      cards[index].scheduling = state.schedule.scheduling(creation: creation, suspended: isSuspended)
       for review in state.history {
         let moment = Int64((review.date.timeIntervalSince1970 * 1_000).rounded(.down))
         answers.append((moment, answers.count, card.id, review))

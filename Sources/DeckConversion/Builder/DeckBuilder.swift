@@ -242,7 +242,7 @@ public struct DeckBuilder: Sendable {
     // Review cards are due on a day counted from the collection's creation: the start of the
     // Anki day (4 a.m.) of the earliest moment the deck speaks of.
     let dueDates = (reviewStates.values + cardReviewStates.values.flatMap(\.values)).map(\.due)
-    let creation = Self.ankiDayStart(of: dueDates.reduce(modificationDate, min))
+    let creation = ReviewSchedule.ankiDayStart(of: dueDates.reduce(modificationDate, min))
     let (notes, newCards) = NewNotes.assemble(
       drafts, noteTypes: noteTypes, idSpace: "deck-builder\u{1F}\(namespace)",
       modificationTime: Self.seconds(modificationDate))
@@ -333,20 +333,6 @@ public struct DeckBuilder: Sendable {
       return Self.seconds(now)
     }
     return Self.seconds(date)
-  }
-
-  /// The start of the Anki day `date` falls in: 4 a.m. local time, when Anki's day rolls over.
-  private static func ankiDayStart(of date: Date) -> Date {
-    guard abs(date.timeIntervalSince1970) < 1e11 else { return Date(timeIntervalSince1970: 0) }
-    let calendar = Calendar.current
-    let rollover = calendar.startOfDay(for: date).addingTimeInterval(4 * 3_600)
-    return date >= rollover ? rollover : rollover.addingTimeInterval(-86_400)
-  }
-
-  /// The whole days from `start` to `end` (0 when either is out of range).
-  static func wholeDays(from start: Date, to end: Date) -> Int64 {
-    let days = ((end.timeIntervalSince1970 - start.timeIntervalSince1970) / 86_400).rounded(.down)
-    return abs(days) < 1e9 ? Int64(days) : 0
   }
 
   /// `date` in whole seconds since 1970 (0 for a date before 1970).

@@ -1,0 +1,138 @@
+import DeckCore
+import Foundation
+
+/// The scheduling columns of a spreadsheet (``ColumnMapping/SchedulingColumn``), read into a
+/// card's schedule and written from one: a due day as `YYYY-MM-DD` in the sheet's time zone, an
+/// interval in days, an ease as `2.5` (or `250%`), review and lapse counts.
+enum CSVScheduleCells {
+  /// The schedule a row's cells state, or nil when every scheduling cell is empty (new cards).
+  ///
+  /// - Throws: ``DeckError/Kind/corrupt`` at the cell's line and column when a cell is not what
+  ///   its column holds, when a due date has no interval or another cell no due date, or when
+  ///   Anki could not hold the schedule.
+  static func schedule(
+    in fields: [CSVTokenizer.Field], columns: [ColumnMapping.SchedulingColumn: Int], timeZone: TimeZone,
+    location: SourceLocation, line: Int
+  ) throws -> ReviewSchedule? {
+    var cells: [ColumnMapping.SchedulingColumn: CSVTokenizer.Field] = [:]
+    for (part, column) in columns where column < fields.count {
+      let field = fields[column]
+      if !field.text.trimmingASCIIWhitespace().isEmpty { cells[part] = field }
+    }
+    func fail(_ part: ColumnMapping.SchedulingColumn?, _ message: String) -> DeckError {
+      var place = location
+      place.line = cells[part ?? .due]?.line ?? line
+      place.column = part.flatMap { cells[$0]?.column }
+      return DeckError(.corrupt, at: place, message)
+    }
+    guard let dueCell = cells[.due] else {
+      guard let (part, cell) = cells.min(by: { $0.key.rawValue < $1.key.rawValue }) else { return nil }
+      throw fail(
+        part,
+        "the \(part.rawValue) column holds '\(CSVExcerpt.shortened(cell.text))' but the due column is empty: a card under review needs the day it is due (leave every scheduling cell empty for new cards)"
+      )
+    }
+    let dueText = dueCell.text.trimmingASCIIWhitespace()
+    guard let due = day(dueText, timeZone: timeZone) else {
+      throw fail(
+        .due,
+        "the due date '\(CSVExcerpt.shortened(dueText))' is not a calendar day written as YYYY-MM-DD (such as 2026-12-24)"
+      )
+    }
+    guard let intervalCell = cells[.interval] else {
+      throw fail(
+        .due, "the card due on \(dueText) has no interval: give the days it was last given in the interval column")
+    }
+    func whole(_ part: ColumnMapping.SchedulingColumn, _ cell: CSVTokenizer.Field?, default value: Int) throws -> Int {
+      guard let cell else { return value }
+      let text = cell.text.trimmingASCIIWhitespace()
+      guard let number = Int(text) else {
+        throw fail(part, "the \(part.rawValue) '\(CSVExcerpt.shortened(text))' is not a whole number")
+      }
+      return number
+    }
+    let schedule = ReviewSchedule(
+      due: due, intervalDays: try whole(.interval, intervalCell, default: 0),
+      ease: try ease(cells[.ease], fail: fail), reviews: try whole(.reviews, cells[.reviews], default: 1),
+      lapses: try whole(.lapses, cells[.lapses], default: 0))
+    if let problem = schedule.problem {
+      throw fail(nil, "Anki cannot hold the schedule of this row: \(problem)")
+    }
+    return schedule
+  }
+
+  /// The ease a cell states: `2.5`, or `250%` as Anki shows it; 2.5 for no cell.
+  private static func ease(
+    _ cell: CSVTokenizer.Field?, fail: (ColumnMapping.SchedulingColumn?, String) -> DeckError
+  ) throws -> Double {
+    guard let cell else { return 2.5 }
+    let text = cell.text.trimmingASCIIWhitespace()
+    let isPercent = text.hasSuffix("%")
+    let digits = isPercent ? String(text.dropLast()).trimmingASCIIWhitespace() : text
+    guard digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let number = Double(digits) else {
+      throw fail(.ease, "the ease '\(CSVExcerpt.shortened(text))' is not a number such as 2.5 or 250%")
+    }
+    return isPercent ? number / 100 : number
+  }
+
+  /// Noon of the day `text` names as `YYYY-MM-DD` in `timeZone` (a moment inside the Anki day of
+  /// that date), or nil when it names none.
+  static func day(_ text: String, timeZone: TimeZone) -> Date? {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+    else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let components = DateComponents(year: year, month: month, day: day, hour: 12)
+    // A date the calendar would roll over (February 30th) names no day.
+    guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
+    return date
+  }
+
+  /// The cells that state `card`'s schedule, by column, when it is under review (Anki's
+  /// ``CardType/review``, due by day, with a schedule Anki holds); nil for any other card,
+  /// whose row then leaves the scheduling cells empty.
+  static func cells(of card: Card, in collection: DeckCollection, timeZone: TimeZone) -> [ColumnMapping
+    .SchedulingColumn: String]?
+  {
+    let scheduling = card.scheduling
+    guard scheduling.type == .review, case .day(let start) = collection.due(of: card, timeZone: timeZone) else {
+      return nil
+    }
+    let ease = Double(scheduling.easeFactor) / 1_000
+    let schedule = ReviewSchedule(
+      due: start, intervalDays: scheduling.interval, ease: ease, reviews: scheduling.reviews,
+      lapses: scheduling.lapses)
+    guard schedule.problem == nil else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let date = calendar.dateComponents([.year, .month, .day], from: start)
+    func padded(_ number: Int?, _ width: Int) -> String {
+      let digits = String(number ?? 1)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    let dueText = "\(padded(date.year, 4))-\(padded(date.month, 2))-\(padded(date.day, 2))"
+    return [
+      .due: dueText, .interval: String(scheduling.interval), .ease: easeText(scheduling.easeFactor),
+      .reviews: String(scheduling.reviews), .lapses: String(scheduling.lapses),
+    ]
+  }
+
+  /// An ease factor in thousandths (Anki's `factor`) as a decimal number: 2500 as `2.5`, 2650 as
+  /// `2.65`, 1300 as `1.3`.
+  static func easeText(_ factor: Int) -> String {
+    var text = "\(factor / 1_000)"
+    var fraction = factor % 1_000
+    guard fraction != 0 else { return text }
+    text += "."
+    var digits = 3
+    while fraction % 10 == 0 {
+      fraction /= 10
+      digits -= 1
+    }
+    let padded = String(fraction)
+    return text + String(repeating: "0", count: digits - padded.count) + padded
+  }
+}
