@@ -78,7 +78,11 @@ for target in "${targets[@]}"; do
         fixtures/real/c-notes-filtered-legacy1.apkg; do
         .build/debug/deckport convert "$package" "$corpus/$(basename "$package").json" --force >/dev/null
       done ;;
-    FuzzCSV) find fixtures/csv \( -name '*.txt' -o -name '*.csv' -o -name '*.tsv' \) -exec cp {} "$corpus"/ \; ;;
+    FuzzCSV)
+      find fixtures/csv \( -name '*.txt' -o -name '*.csv' -o -name '*.tsv' \) -exec cp {} "$corpus"/ \;
+      # A spreadsheet with a schedule, for the second read (a header row of column names).
+      printf 'Front,Back,Due,Interval,Ease,Reviews,Lapses\nle chat,the cat,2027-01-15,12,250%%,5,1\nla maison,the house,,,,,\n' \
+        >"$corpus/schedule.csv" ;;
     FuzzAppStorage)
       find fixtures/app -maxdepth 1 -type f \( -name '*.plist' -o -name '*.json' -o -name '*.store' -o -name '*.sqlite' \) \
         -exec cp {} "$corpus"/ \; ;;

@@ -22,20 +22,25 @@ enum CSVLossReport {
       return s.type != .new || s.queue != .new || s.reviews > 0 || s.lapses > 0 || s.flags != 0 || s.interval != 0
     }
     if keepsSchedules {
-      // Kept whole: a note's first card under review with a schedule the columns hold, and
-      // nothing more (not suspended, buried, flagged, in a filtered deck, or with FSRS data).
+      // Kept: a note's first card under review with a schedule the columns hold, and nothing
+      // more (not suspended, buried, flagged or in a filtered deck).
       let firstCards = CSVWriter.firstCards(of: collection)
       let notKept = scheduled.filter { card in
         let s = card.scheduling
-        let isWhole =
+        let isKept =
           firstCards[card.noteID]?.id == card.id && s.queue == .review && s.flags == 0 && s.originalDeckID == 0
-          && s.data.isEmpty && CSVScheduleCells.cells(of: card, in: collection, timeZone: timeZone) != nil
-        return !isWhole
+          && CSVScheduleCells.cells(of: card, in: collection, timeZone: timeZone) != nil
+        return !isKept
       }
-      if !notKept.isEmpty {
+      let withData = collection.cards.filter { !$0.scheduling.data.isEmpty }.count
+      if !notKept.isEmpty || withData > 0 {
+        let data =
+          withData == 0
+          ? ""
+          : "; nor is what Anki keeps beside the schedule of \(withData) card\(withData == 1 ? "" : "s") (an original position, the last review's time, FSRS memory state)"
         warn(
           "csv-scheduling",
-          "the scheduling of \(notKept.count) of \(collection.cards.count) cards is not kept (learning steps, flags, suspension, filtered decks, FSRS data, the schedules of a note's other cards): a row's due, interval, ease, reviews and lapses hold the schedule of its note's first card when that card is under review, and the sheet's reader gives it to every card of the note"
+          "the scheduling of \(notKept.count) of \(collection.cards.count) cards is not kept (learning steps, flags, suspension, filtered decks, the schedules of a note's other cards): a row's due, interval, ease, reviews and lapses hold the schedule of its note's first card when that card is under review, and the sheet's reader gives it to every card of the note\(data)"
         )
       }
     } else if !scheduled.isEmpty {

@@ -32,6 +32,31 @@ struct CSVCommandTests {
     #expect(inspect.standardOutput.contains("Decks with cards:\n  French\n"))
   }
 
+  @Test("a sheet's schedule: read into a package, written back from it; a bad cell exits 1 naming it, writing nothing")
+  func schedule() throws {
+    let sheet = try file(
+      "progress.csv", "Front,Back,Due,Interval,Ease\nle chat,the cat,2027-01-15,12,2.3\nla maison,the house,,,\n")
+    let package = scratch.path(for: "progress.apkg")
+    let run = try CommandRun.deckport(["convert", sheet, package, "--header"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(run.standardError == "")
+    let back = scratch.path(for: "back.csv")
+    let write = try CommandRun.deckport([
+      "convert", package, back, "--columns", "front,back,due,interval,ease,reviews,lapses",
+    ])
+    #expect(write.status == 0, "stderr: \(write.standardError)")
+    #expect(
+      try String(contentsOfFile: back, encoding: .utf8)
+        == "le chat,the cat,2027-01-15,12,2.3,1,0\nla maison,the house,,,,,\n")
+
+    let bad = try file("bad.csv", "Front,Back,Due,Interval\nle chat,the cat,2027-01-15,twelve\n")
+    let output = scratch.path(for: "bad.apkg")
+    let refused = try CommandRun.deckport(["convert", bad, output, "--header"])
+    #expect(refused.status == 1)
+    #expect(refused.standardError == "deckport: error: \(bad):2:28: the interval 'twelve' is not a whole number\n")
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
   @Test("a package becomes Anki's text format, with a warning per kind of loss; --strict refuses and writes nothing")
   func packageToTSV() throws {
     let output = scratch.path(for: "deck.txt")

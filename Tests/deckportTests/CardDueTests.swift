@@ -17,6 +17,10 @@ struct CardDueTests {
       var queue: Int
       var due: Int64
       var odue: Int64
+      var ivl: Int
+      var factor: Int
+      var reps: Int
+      var lapses: Int
       var dueDate: Int64?
       var duePosition: Int64?
     }

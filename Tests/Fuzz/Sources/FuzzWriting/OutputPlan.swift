@@ -30,7 +30,10 @@ package struct OutputPlan {
       if layout & 2 == 2 { csv.hasHeaderRow = true }
       if layout & 4 == 4 {
         csv.columns = try? ColumnMapping(
-          parsing: input.pick(["front,back", "back,front,tags", "guid,notetype,deck,front,back,tags", "front,-,back"]))
+          parsing: input.pick([
+            "front,back", "back,front,tags", "guid,notetype,deck,front,back,tags", "front,-,back",
+            "front,back,due,interval,ease,reviews,lapses",
+          ]))
       }
       if layout & 8 == 8 { csv.isHTML = layout & 16 == 16 }
       options[CSVOptions.self] = csv
