@@ -17,7 +17,7 @@ enum CSVLossReport {
       warnings.append(Diagnostic(category, at: location, message))
     }
 
-    let scheduled = collection.cards.filter { card in
+    let scheduled = collection.cards.lazy.filter { card in
       let s = card.scheduling
       return s.type != .new || s.queue != .new || s.reviews > 0 || s.lapses > 0 || s.flags != 0 || s.interval != 0
     }
@@ -25,22 +25,23 @@ enum CSVLossReport {
       // Kept: a note's first card under review with a schedule the columns hold, and nothing
       // more (not suspended, buried, flagged or in a filtered deck).
       let firstCards = CSVWriter.firstCards(of: collection)
-      let notKept = scheduled.filter { card in
+      let notKept = scheduled.count { card in
         let s = card.scheduling
         let isKept =
-          firstCards[card.noteID]?.id == card.id && s.queue == .review && s.flags == 0 && s.originalDeckID == 0
+          firstCards[card.noteID].map { collection.cards[$0].id } == card.id && s.queue == .review && s.flags == 0
+          && s.originalDeckID == 0
           && CSVScheduleCells.cells(of: card, in: collection, timeZone: timeZone) != nil
         return !isKept
       }
-      let withData = collection.cards.filter { !$0.scheduling.data.isEmpty }.count
-      if !notKept.isEmpty || withData > 0 {
+      let withData = collection.cards.count { !$0.scheduling.data.isEmpty }
+      if notKept > 0 || withData > 0 {
         let data =
           withData == 0
           ? ""
           : "; nor is what Anki keeps beside the schedule of \(withData) card\(withData == 1 ? "" : "s") (an original position, the last review's time, FSRS memory state)"
         warn(
           "csv-scheduling",
-          "the scheduling of \(notKept.count) of \(collection.cards.count) cards is not kept (learning steps, flags, suspension, filtered decks, the schedules of a note's other cards): a row's due, interval, ease, reviews and lapses hold the schedule of its note's first card when that card is under review, and the sheet's reader gives it to every card of the note\(data)"
+          "the scheduling of \(notKept) of \(collection.cards.count) cards is not kept (learning steps, flags, suspension, filtered decks, the schedules of a note's other cards): a row's due, interval, ease, reviews and lapses hold the schedule of its note's first card when that card is under review, and the sheet's reader gives it to every card of the note\(data)"
         )
       }
     } else if !scheduled.isEmpty {

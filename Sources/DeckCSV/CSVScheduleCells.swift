@@ -26,7 +26,7 @@ enum CSVScheduleCells {
       return DeckError(.corrupt, at: place, message)
     }
     guard let dueCell = cells[.due] else {
-      guard let (part, cell) = cells.min(by: { $0.key.rawValue < $1.key.rawValue }) else { return nil }
+      guard let (part, cell) = cells.min(by: { $0.value.column < $1.value.column }) else { return nil }
       throw fail(
         part,
         "the \(part.rawValue) column holds '\(CSVExcerpt.shortened(cell.text))' but the due column is empty: a card under review needs the day it is due (leave every scheduling cell empty for new cards)"

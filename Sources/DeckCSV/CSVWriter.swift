@@ -148,8 +148,8 @@ package struct CSVWriter: Sendable {
           var fieldColumn = 0
           try Cancellation.check(atItem: index)
           defer { progress?.advance(.writingNotes) }
-          let schedule = firstCards[note.id].flatMap { card in
-            CSVScheduleCells.cells(of: card, in: collection, timeZone: options.timeZone)
+          let schedule = firstCards[note.id].flatMap { index in
+            CSVScheduleCells.cells(of: collection.cards[index], in: collection, timeZone: options.timeZone)
           }
           try emitter.writeRow(
             mapping.roles.map { role in
@@ -210,11 +210,15 @@ package struct CSVWriter: Sendable {
     }
   }
 
-  /// Each note's first card (its lowest ordinal), whose schedule a row's scheduling columns hold.
-  static func firstCards(of collection: DeckCollection) -> [Int64: Card] {
-    var first: [Int64: Card] = [:]
-    for card in collection.cards where first[card.noteID].map({ card.templateOrdinal < $0.templateOrdinal }) ?? true {
-      first[card.noteID] = card
+  /// The index in `collection.cards` of each note's first card (its lowest ordinal), whose
+  /// schedule a row's scheduling columns hold, by note id.
+  static func firstCards(of collection: DeckCollection) -> [Int64: Int] {
+    let cards = collection.cards
+    var first: [Int64: Int] = [:]
+    first.reserveCapacity(collection.notes.count)
+    for index in cards.indices
+    where first[cards[index].noteID].map({ cards[index].templateOrdinal < cards[$0].templateOrdinal }) ?? true {
+      first[cards[index].noteID] = index
     }
     return first
   }

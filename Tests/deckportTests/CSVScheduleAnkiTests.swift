@@ -23,7 +23,8 @@ struct CSVScheduleAnkiTests {
     return String(format: "%04ld-%02ld-%02ld", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
   }
 
-  @Test("a sheet's schedule arrives in Anki: each card due on the day the sheet names, with its interval, ease and counts")
+  @Test(
+    "a sheet's schedule arrives in Anki: each card due on the day the sheet names, with its interval, ease and counts")
   func sheetIntoAnki() async throws {
     let scratch = try TemporaryDirectory()
     defer { scratch.remove() }
@@ -50,7 +51,8 @@ struct CSVScheduleAnkiTests {
       try #require(anki.view.cards.first { $0.noteGuid == guid }, "\(guid)")
     }
     let soon = try card("g-soon")
-    #expect([soon.type, soon.queue, soon.ivl, soon.factor, soon.reps, soon.lapses] == [2, 2, 12, 2_300, 5, 1] as [Int])
+    #expect(
+      [soon.type, soon.queue, soon.ivl, soon.factor, soon.reps, soon.lapses] == [2, 2, 12, 2_300, 5, 1] as [Int])
     #expect(soon.due == anki.today + 10)
     let overdue = try card("g-overdue")
     #expect(
@@ -111,7 +113,9 @@ struct CSVScheduleAnkiTests {
       #expect(scheduling.count == 1, "\(scheduling)")
       #expect(scheduling.first?.hasPrefix("the scheduling of 5 of 8 cards is not kept") == true, "\(scheduling)")
       // Anki keeps each card's original position and last review time beside its schedule.
-      #expect(scheduling.first?.hasSuffix("of 8 cards (an original position, the last review's time, FSRS memory state)") == true)
+      #expect(
+        scheduling.first?.hasSuffix("of 8 cards (an original position, the last review's time, FSRS memory state)")
+          == true)
     }
   }
 }
