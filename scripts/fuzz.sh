@@ -81,7 +81,7 @@ for target in "${targets[@]}"; do
     FuzzCSV)
       find fixtures/csv \( -name '*.txt' -o -name '*.csv' -o -name '*.tsv' \) -exec cp {} "$corpus"/ \;
       # A spreadsheet with a schedule, for the second read (a header row of column names).
-      printf 'Front,Back,Due,Interval,Ease,Reviews,Lapses\nle chat,the cat,2027-01-15,12,250%%,5,1\nla maison,the house,,,,,\n' \
+      printf 'Front,Back,Due,Interval,Ease,Reviews,Lapses,Suspended\nle chat,the cat,2027-01-15,12,250%%,5,1,\nla maison,the house,,,,,,yes\n' \
         >"$corpus/schedule.csv" ;;
     FuzzAppStorage)
       find fixtures/app -maxdepth 1 -type f \( -name '*.plist' -o -name '*.json' -o -name '*.store' -o -name '*.sqlite' \) \

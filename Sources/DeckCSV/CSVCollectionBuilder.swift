@@ -25,6 +25,8 @@ struct CSVCollectionBuilder {
     var guid: String
     /// The schedule its scheduling columns give the note's cards, or nil for new cards.
     var schedule: ReviewSchedule?
+    /// Whether its `suspended` column suspends the note's cards.
+    var suspended = false
     /// The line the row starts on.
     var line: Int
   }
@@ -119,25 +121,31 @@ struct CSVCollectionBuilder {
     return (collection, warnings)
   }
 
-  /// Gives the cards of each row's note the row's schedule, if it has one; returns the
-  /// collection's creation time, from which the cards' due days count: the start of the Anki
-  /// day (4 a.m. in `timeZone`) of the earliest due date or the file's time, or 0 when no row
-  /// has a schedule.
+  /// Gives the cards of each row's note the row's schedule, if it has one, and suspends them if
+  /// the row says so; returns the collection's creation time, from which the cards' due days
+  /// count: the start of the Anki day (4 a.m. in `timeZone`) of the earliest due date or the
+  /// file's time, or 0 when no row has a schedule.
   private static func schedule(
     _ cards: inout [Card], of notes: [Note], rows: [Row], modificationTime: Int64, timeZone: TimeZone
   ) -> Int64 {
     var schedules: [Int64: ReviewSchedule] = [:]
+    var suspended: Set<Int64> = []
     for (note, row) in zip(notes, rows) {
       if let schedule = row.schedule { schedules[note.id] = schedule }
+      if row.suspended { suspended.insert(note.id) }
     }
-    guard !schedules.isEmpty else { return 0 }
+    guard !schedules.isEmpty || !suspended.isEmpty else { return 0 }
     let earliest = schedules.values.map(\.due).reduce(Date(timeIntervalSince1970: TimeInterval(modificationTime)), min)
     let creation = ReviewSchedule.ankiDayStart(of: earliest, timeZone: timeZone)
     for index in cards.indices {
-      if let schedule = schedules[cards[index].noteID] {
-        cards[index].scheduling = schedule.scheduling(creation: creation, suspended: false)
+      let noteID = cards[index].noteID
+      let isSuspended = suspended.contains(noteID)
+      if let schedule = schedules[noteID] {
+        cards[index].scheduling = schedule.scheduling(creation: creation, suspended: isSuspended)
+      } else if isSuspended {
+        cards[index].scheduling.queue = .suspended
       }
     }
-    return Int64(creation.timeIntervalSince1970.rounded(.down))
+    return schedules.isEmpty ? 0 : Int64(creation.timeIntervalSince1970.rounded(.down))
   }
 }

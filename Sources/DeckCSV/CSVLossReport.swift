@@ -6,49 +6,19 @@ import Foundation
 /// name, fields and tags, and nothing else.
 enum CSVLossReport {
   /// The warnings for writing `collection` to the file `location` names; `deckOfNote` is the
-  /// deck each note's row names; `keepsSchedules` says the sheet has a due column, whose days
+  /// deck each note's row names; `keptColumns` are the sheet's scheduling columns, whose days
   /// are in `timeZone`.
   static func warnings(
-    for collection: DeckCollection, deckOfNote: NoteDecks, keepsSchedules: Bool = false,
-    timeZone: TimeZone = .current, location: SourceLocation
+    for collection: DeckCollection, deckOfNote: NoteDecks,
+    keptColumns: Set<ColumnMapping.SchedulingColumn> = [], timeZone: TimeZone = .current, location: SourceLocation
   ) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
     func warn(_ category: String, _ message: String) {
       warnings.append(Diagnostic(category, at: location, message))
     }
 
-    let scheduled = collection.cards.lazy.filter { card in
-      let s = card.scheduling
-      return s.type != .new || s.queue != .new || s.reviews > 0 || s.lapses > 0 || s.flags != 0 || s.interval != 0
-    }
-    if keepsSchedules {
-      // Kept: a note's first card under review with a schedule the columns hold, and nothing
-      // more (not suspended, buried, flagged or in a filtered deck).
-      let firstCards = CSVWriter.firstCards(of: collection)
-      let notKept = scheduled.count { card in
-        let s = card.scheduling
-        let isKept =
-          firstCards[card.noteID].map { collection.cards[$0].id } == card.id && s.queue == .review && s.flags == 0
-          && s.originalDeckID == 0
-          && CSVScheduleCells.cells(of: card, in: collection, timeZone: timeZone) != nil
-        return !isKept
-      }
-      let withData = collection.cards.count { !$0.scheduling.data.isEmpty }
-      if notKept > 0 || withData > 0 {
-        let data =
-          withData == 0
-          ? ""
-          : "; nor is what Anki keeps beside the schedule of \(withData) card\(withData == 1 ? "" : "s") (an original position, the last review's time, FSRS memory state)"
-        warn(
-          "csv-scheduling",
-          "the scheduling of \(notKept) of \(collection.cards.count) cards is not kept (learning steps, flags, suspension, filtered decks, the schedules of a note's other cards): a row's due, interval, ease, reviews and lapses hold the schedule of its note's first card when that card is under review, and the sheet's reader gives it to every card of the note\(data)"
-        )
-      }
-    } else if !scheduled.isEmpty {
-      warn(
-        "csv-scheduling",
-        "the scheduling of \(scheduled.count) of \(collection.cards.count) cards is not kept (due dates, intervals, ease, learning steps, flags, suspension): a CSV holds none, so Anki makes every card new"
-      )
+    if let warning = schedulingLoss(collection, keptColumns: keptColumns, timeZone: timeZone) {
+      warn("csv-scheduling", warning)
     }
     if !collection.reviews.isEmpty {
       warn(
@@ -94,6 +64,49 @@ enum CSVLossReport {
       )
     }
     return warnings
+  }
+
+  /// What the sheet does not keep of the cards' scheduling, or nil when it keeps it all.
+  ///
+  /// With a `due` column, a note's first card under review keeps its schedule; with a
+  /// `suspended` column, a note's first card keeps its suspension. Anything else a card has (a
+  /// schedule without the columns, learning steps, flags, burying, a filtered deck, another card
+  /// of the note) is lost, and so is what Anki keeps beside the schedule in a card's data.
+  private static func schedulingLoss(
+    _ collection: DeckCollection, keptColumns: Set<ColumnMapping.SchedulingColumn>, timeZone: TimeZone
+  ) -> String? {
+    let scheduled = collection.cards.lazy.filter { card in
+      let s = card.scheduling
+      return s.type != .new || s.queue != .new || s.reviews > 0 || s.lapses > 0 || s.flags != 0 || s.interval != 0
+    }
+    let keepsReview = keptColumns.contains(.due)
+    let keepsSuspension = keptColumns.contains(.suspended)
+    guard keepsReview || keepsSuspension else {
+      guard !scheduled.isEmpty else { return nil }
+      return
+        "the scheduling of \(scheduled.count) of \(collection.cards.count) cards is not kept (due dates, intervals, ease, learning steps, flags, suspension): a CSV holds none, so Anki makes every card new"
+    }
+    let firstCards = CSVWriter.firstCards(of: collection)
+    let notKept = scheduled.count { card in
+      let s = card.scheduling
+      let queueKept = s.queue == (s.type == .new ? .new : .review) || (keepsSuspension && s.queue == .suspended)
+      let stateKept =
+        s.type == .new
+        ? s.reviews == 0 && s.lapses == 0 && s.interval == 0
+        : keepsReview && CSVScheduleCells.cells(of: card, in: collection, timeZone: timeZone) != nil
+      let isFirst = firstCards[card.noteID].map { collection.cards[$0].id } == card.id
+      return !(isFirst && queueKept && stateKept && s.flags == 0 && s.originalDeckID == 0)
+    }
+    let withData = collection.cards.count { !$0.scheduling.data.isEmpty }
+    guard notKept > 0 || withData > 0 else { return nil }
+    let held =
+      (keepsReview ? ["due", "interval", "ease", "reviews", "lapses"] : []) + (keepsSuspension ? ["suspended"] : [])
+    let data =
+      withData == 0
+      ? ""
+      : "; nor is what Anki keeps beside the schedule of \(withData) card\(withData == 1 ? "" : "s") (an original position, the last review's time, FSRS memory state)"
+    return
+      "the scheduling of \(notKept) of \(collection.cards.count) cards is not kept (\(keepsReview ? "" : "due dates, intervals, ease, ")learning steps, flags, \(keepsSuspension ? "" : "suspension, ")filtered decks, the schedules of a note's other cards): a row's \(held.joined(separator: ", ")) hold\(held.count == 1 ? "s" : "") the schedule of its note's first card\(keepsReview ? " when that card is under review" : ""), and the sheet's reader gives it to every card of the note\(data)"
   }
 
   private static func deckLosses(

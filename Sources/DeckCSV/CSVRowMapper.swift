@@ -123,7 +123,10 @@ struct CSVRowMapper {
     rows.append(
       CSVCollectionBuilder.Row(
         noteType: entry, values: values, supplied: supplied, tags: tags, deck: deck,
-        guid: cell(layout.guidColumn) ?? "", schedule: schedule, line: record.line))
+        guid: cell(layout.guidColumn) ?? "", schedule: schedule,
+        suspended: try CSVScheduleCells.isSuspended(
+          in: fields, column: layout.schedulingColumns[.suspended], location: location),
+        line: record.line))
   }
 
   /// For a named layout, the field index each named column fills for the entry's note type

@@ -3,7 +3,8 @@ import Foundation
 
 /// The scheduling columns of a spreadsheet (``ColumnMapping/SchedulingColumn``), read into a
 /// card's schedule and written from one: a due day as `YYYY-MM-DD` in the sheet's time zone, an
-/// interval in days, an ease as `2.5` (or `250%`), review and lapse counts.
+/// interval in days, an ease as `2.5` (or `250%`), review and lapse counts, and whether the cards
+/// are suspended.
 enum CSVScheduleCells {
   /// The schedule a row's cells state, or nil when every scheduling cell is empty (new cards).
   ///
@@ -15,7 +16,7 @@ enum CSVScheduleCells {
     location: SourceLocation, line: Int
   ) throws -> ReviewSchedule? {
     var cells: [ColumnMapping.SchedulingColumn: CSVTokenizer.Field] = [:]
-    for (part, column) in columns where column < fields.count {
+    for (part, column) in columns where part != .suspended && column < fields.count {
       let field = fields[column]
       if !field.text.trimmingASCIIWhitespace().isEmpty { cells[part] = field }
     }
@@ -61,6 +62,26 @@ enum CSVScheduleCells {
     return schedule
   }
 
+  /// Whether a row's `suspended` cell (at `column`, if the sheet has one) says its cards are
+  /// suspended: `yes`, `true` or `1` (any case) for yes; `no`, `false`, `0` or empty for no.
+  ///
+  /// - Throws: ``DeckError/Kind/corrupt`` at the cell for any other text.
+  static func isSuspended(in fields: [CSVTokenizer.Field], column: Int?, location: SourceLocation) throws -> Bool {
+    guard let column, column < fields.count else { return false }
+    let field = fields[column]
+    switch field.text.trimmingASCIIWhitespace().lowercased() {
+    case "yes", "true", "1": return true
+    case "", "no", "false", "0": return false
+    default:
+      var place = location
+      place.line = field.line
+      place.column = field.column
+      throw DeckError(
+        .corrupt, at: place,
+        "the suspended cell holds '\(CSVExcerpt.shortened(field.text))'; write yes or no (or leave it empty for no)")
+    }
+  }
+
   /// The ease a cell states: `2.5`, or `250%` as Anki shows it; 2.5 for no cell.
   private static func ease(
     _ cell: CSVTokenizer.Field?, fail: (ColumnMapping.SchedulingColumn?, String) -> DeckError
@@ -93,7 +114,7 @@ enum CSVScheduleCells {
 
   /// The cells that state `card`'s schedule, by column, when it is under review (Anki's
   /// ``CardType/review``, due by day, with a schedule Anki holds); nil for any other card,
-  /// whose row then leaves the scheduling cells empty.
+  /// whose row then leaves the scheduling cells empty (but ``suspendedText(of:)``).
   static func cells(of card: Card, in collection: DeckCollection, timeZone: TimeZone) -> [ColumnMapping
     .SchedulingColumn: String]?
   {
@@ -118,6 +139,11 @@ enum CSVScheduleCells {
       .due: dueText, .interval: String(scheduling.interval), .ease: easeText(scheduling.easeFactor),
       .reviews: String(scheduling.reviews), .lapses: String(scheduling.lapses),
     ]
+  }
+
+  /// The `suspended` cell of `card`'s row: `yes` when it is suspended, else empty.
+  static func suspendedText(of card: Card) -> String {
+    card.scheduling.queue == .suspended ? "yes" : ""
   }
 
   /// An ease factor in thousandths (Anki's `factor`) as a decimal number: 2500 as `2.5`, 2650 as

@@ -94,7 +94,8 @@ package struct CSVWriter: Sendable {
     var warnings =
       repairs
       + CSVLossReport.warnings(
-        for: collection, deckOfNote: deckOfNote, keepsSchedules: options.columns?.schedulingColumns[.due] != nil,
+        for: collection, deckOfNote: deckOfNote,
+        keptColumns: Set(options.columns?.schedulingColumns.keys.map { $0 } ?? []),
         timeZone: options.timeZone, location: location)
     let layout: SheetLayout
     if let mapping = options.columns {
@@ -162,6 +163,8 @@ package struct CSVWriter: Sendable {
               case .noteType: return noteType.name
               case .deck: return deckName(note)
               case .tags: return note.tags.joined(separator: " ")
+              case .scheduling(.suspended):
+                return firstCards[note.id].map { CSVScheduleCells.suspendedText(of: collection.cards[$0]) } ?? ""
               case .scheduling(let part): return schedule?[part] ?? ""
               case .skipped: return ""
               }

@@ -2,8 +2,8 @@
 /// or by a first row of column names.
 ///
 /// Each name is a role: `guid`, `notetype` (or `note type`), `deck` and `tags` (any case) are
-/// the note's GUID, note type, deck and tags; `due`, `interval`, `ease`, `reviews` and `lapses`
-/// are the schedule of the note's cards (``SchedulingColumn``); `-` or an empty name skips the
+/// the note's GUID, note type, deck and tags; `due`, `interval`, `ease`, `reviews`, `lapses` and
+/// `suspended` are the schedule of the note's cards (``SchedulingColumn``); `-` or an empty name skips the
 /// column; anything else names a field. Field names are matched to the note type's fields ignoring case, and
 /// `front` and `back` also mean the first and second field of a note type that has no field of
 /// that name (so `front,back` suits Basic, Cloze and most custom note types).
@@ -36,7 +36,8 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
   ///
   /// Reading, a row with a due date makes every card of its note a card under review, due that
   /// day; a row whose scheduling cells are all empty makes new cards. Writing, a row holds the
-  /// schedule of its note's first card when that card is under review, else empty cells.
+  /// schedule of its note's first card when that card is under review, else empty cells, and
+  /// whether that card is suspended.
   public enum SchedulingColumn: String, Sendable, CaseIterable {
     /// The day the card is next due, as `YYYY-MM-DD`, in the time zone of
     /// ``CSVOptions/timeZone``: the day Anki shows it (a day before today makes it overdue).
@@ -50,6 +51,9 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
     case reviews
     /// How many times it was forgotten after it had been learned; 0 when the cell is empty.
     case lapses
+    /// Whether the note's cards are suspended, new or under review: `yes` or `no` (also `true`,
+    /// `false`, `1`, `0`); empty is no. The only one that needs no due column.
+    case suspended
   }
 
   /// Why a column list cannot be used.
@@ -73,7 +77,9 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
     for role in meta where roles.filter({ $0 == role }).count > 1 {
       throw Problem(description: "the \(Self.name(of: role)) column is named twice")
     }
-    if let orphan = roles.first(where: { if case .scheduling = $0 { true } else { false } }),
+    if let orphan = roles.first(where: { role in
+      if case .scheduling(let part) = role { part != .suspended } else { false }
+    }),
       !roles.contains(.scheduling(.due))
     {
       throw Problem(

@@ -75,6 +75,30 @@ struct CSVScheduleTests {
     #expect(Set(collection.cards.map(\.scheduling.due)).count == 1)
   }
 
+  @Test("a suspended column suspends the cards of a row's note, new or under review; needs no due column")
+  func suspension() throws {
+    let collection = try Self.read(
+      """
+      Front,Back,Due,Interval,Suspended
+      le chat,the cat,2027-01-15,12,yes
+      la maison,the house,,,TRUE
+      manger,to eat,,,no
+      boire,to drink,,,
+      """)
+    let queues = collection.notes.map { note in collection.cards.first { $0.noteID == note.id }?.scheduling.queue }
+    #expect(queues == [.suspended, .suspended, .new, .new])
+    #expect(collection.cards[0].scheduling.type == .review)
+    #expect(collection.cards[1].scheduling.type == .new)
+
+    let alone = try Self.read("Front,Back,Suspended\nle chat,the cat,1\n")
+    #expect(alone.cards[0].scheduling == CardScheduling(type: .new, queue: .suspended, due: 1))
+    #expect(alone.creationTime == 0)
+    let error = try #require(throws: DeckError.self) { try Self.read("Front,Back,Suspended\nle chat,the cat,maybe\n") }
+    #expect(
+      error.description
+        == "sheet.csv:2:17: the suspended cell holds 'maybe'; write yes or no (or leave it empty for no)")
+  }
+
   @Test("a sheet without scheduling columns is read as before: new cards, no creation time")
   func withoutColumns() throws {
     let collection = try Self.read("Front,Back\nle chat,the cat\n")
@@ -170,22 +194,29 @@ struct CSVScheduleTests {
       la maison,the house,Basic,,,,,
       """)
     var collection = source
-    // The reversed card of the first note is suspended: the sheet cannot say so.
+    // The reversed card of the first note is suspended: the sheet cannot say so, as it holds the
+    // first card's. The second note's only card is suspended: its row says so.
     let reversed = try #require(collection.cards.firstIndex { $0.templateOrdinal == 1 })
     collection.cards[reversed].scheduling.queue = .suspended
+    let maison = try #require(collection.cards.firstIndex { $0.noteID == collection.notes[1].id })
+    collection.cards[maison].scheduling.queue = .suspended
     let path = scratch.appendingPathComponent("out.csv").path
     let options = CSVOptions(
-      hasHeaderRow: true, columns: try ColumnMapping(parsing: "front,back,due,interval,ease,reviews,lapses"),
+      hasHeaderRow: true,
+      columns: try ColumnMapping(parsing: "front,back,due,interval,ease,reviews,lapses,suspended"),
       timeZone: Self.tokyo)
     let warnings = try CSVWriter(options: options).write(collection, to: path)
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(
       text
-        == "front,back,due,interval,ease,reviews,lapses\nle chat,the cat,2027-01-15,12,2.3,5,1\nla maison,the house,,,,,\n"
+        == "front,back,due,interval,ease,reviews,lapses,suspended\nle chat,the cat,2027-01-15,12,2.3,5,1,\nla maison,the house,,,,,,yes\n"
     )
     let scheduling = warnings.filter { $0.category == "csv-scheduling" }
     #expect(scheduling.count == 1)
-    #expect(scheduling.first?.message.description.hasPrefix("the scheduling of 1 of 3 cards is not kept") == true)
+    #expect(
+      scheduling.first?.message
+        == "the scheduling of 1 of 3 cards is not kept (learning steps, flags, filtered decks, the schedules of a note's other cards): a row's due, interval, ease, reviews, lapses, suspended hold the schedule of its note's first card when that card is under review, and the sheet's reader gives it to every card of the note"
+    )
 
     // Read back: the same day, interval, ease and counts.
     let back = try CSVReader(options: CSVOptions(hasHeaderRow: true, timeZone: Self.tokyo)).read(path: path).0
@@ -193,5 +224,6 @@ struct CSVScheduleTests {
     #expect(Self.dueDay(first, in: back) == "2027-1-15")
     #expect(
       [first.scheduling.interval, first.scheduling.easeFactor, first.scheduling.reviews] == [12, 2_300, 5] as [Int])
+    #expect(back.cards.map(\.scheduling.queue) == [.review, .suspended])
   }
 }

@@ -12,7 +12,7 @@ import Testing
 /// the days Anki's own card info gives (`fixtures/anki_due_dates.py`).
 @Suite("CSV scheduling columns, judged by the real Anki backend", .enabled(if: PythonScript.hasAnkiBackend))
 struct CSVScheduleAnkiTests {
-  static let columns = "guid,front,back,due,interval,ease,reviews,lapses"
+  static let columns = "guid,front,back,due,interval,ease,reviews,lapses,suspended"
 
   /// The calendar day, in `zone`, of the Anki day (from 4 a.m.) `moment` falls in, as `YYYY-MM-DD`.
   static func ankiDay(of moment: Date, in zone: TimeZone, plus days: Int = 0) -> String {
@@ -32,10 +32,12 @@ struct CSVScheduleAnkiTests {
     let zone = TimeZone.current
     let sheet = """
       \(Self.columns)
-      g-soon,ir,to go,\(Self.ankiDay(of: now, in: zone, plus: 10)),12,2.3,5,1
-      g-overdue,ser,to be,\(Self.ankiDay(of: now, in: zone, plus: -3)),4,250%,,
-      g-today,estar,to be,\(Self.ankiDay(of: now, in: zone)),30,2.7,9,0
-      g-new,hacer,to do,,,,,
+      g-soon,ir,to go,\(Self.ankiDay(of: now, in: zone, plus: 10)),12,2.3,5,1,
+      g-overdue,ser,to be,\(Self.ankiDay(of: now, in: zone, plus: -3)),4,250%,,,no
+      g-today,estar,to be,\(Self.ankiDay(of: now, in: zone)),30,2.7,9,0,
+      g-new,hacer,to do,,,,,,
+      g-suspended,tener,to have,\(Self.ankiDay(of: now, in: zone, plus: 1)),20,2.5,3,0,yes
+      g-suspended-new,poder,can,,,,,,yes
       """
     let input = scratch.path(for: "progress.csv")
     try Data(sheet.utf8).write(to: URL(filePath: input))
@@ -46,7 +48,7 @@ struct CSVScheduleAnkiTests {
     #expect(report.warnings.isEmpty, "\(report.warnings)")
 
     let anki = try DeckBuilderAnkiTests.judge([package])
-    #expect(anki.imports == [.init(new: 4, updated: 0, duplicate: 0)])
+    #expect(anki.imports == [.init(new: 6, updated: 0, duplicate: 0)])
     func card(_ guid: String) throws -> AnkiTruth.Card {
       try #require(anki.view.cards.first { $0.noteGuid == guid }, "\(guid)")
     }
@@ -64,6 +66,11 @@ struct CSVScheduleAnkiTests {
     #expect(today.due == anki.today)
     let new = try card("g-new")
     #expect([new.type, new.queue] == [0, 0] as [Int])
+    let suspended = try card("g-suspended")
+    #expect([suspended.type, suspended.queue, suspended.ivl, suspended.reps] == [2, -1, 20, 3] as [Int])
+    #expect(suspended.due == anki.today + 1)
+    let suspendedNew = try card("g-suspended-new")
+    #expect([suspendedNew.type, suspendedNew.queue] == [0, -1] as [Int])
   }
 
   @Test(
@@ -80,7 +87,8 @@ struct CSVScheduleAnkiTests {
       let loaded = try DeckLoader().load(path: scratch.path(for: package))
       let path = scratch.path(for: "\(package).csv")
       let options = CSVOptions(
-        hasHeaderRow: true, columns: try ColumnMapping(parsing: "front,back,due,interval,ease,reviews,lapses"),
+        hasHeaderRow: true,
+        columns: try ColumnMapping(parsing: "front,back,due,interval,ease,reviews,lapses,suspended"),
         timeZone: timeZone)
       let warnings = try CSVWriter(options: options).write(loaded.collection, to: path)
       let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -92,8 +100,9 @@ struct CSVScheduleAnkiTests {
         let front = row[0]
         let truth = try #require(anki.cards[front], "\(package) \(front)")
         // Anki's card info gives a card due by day a moment within that day.
+        #expect(row[7] == (truth.queue == -1 ? "yes" : ""), "\(package) \(front)")
         guard truth.type == 2, let dueDate = truth.dueDate else {
-          let cells = row[2...]
+          let cells = row[2...6]
           #expect(cells.allSatisfy { $0.isEmpty }, "\(package) \(front): \(row)")
           continue
         }
@@ -107,11 +116,10 @@ struct CSVScheduleAnkiTests {
       }
       // review, today, suspended and filtered are under review.
       #expect(written == 4, "\(package)")
-      // What the sheet cannot say (learning, buried, suspended, in a filtered deck, relearning)
-      // is reported.
+      // What the sheet cannot say (learning, buried, in a filtered deck, relearning) is reported.
       let scheduling = warnings.filter { $0.category == "csv-scheduling" }.map(\.message)
       #expect(scheduling.count == 1, "\(scheduling)")
-      #expect(scheduling.first?.hasPrefix("the scheduling of 5 of 8 cards is not kept") == true, "\(scheduling)")
+      #expect(scheduling.first?.hasPrefix("the scheduling of 4 of 8 cards is not kept") == true, "\(scheduling)")
       // Anki keeps each card's original position and last review time beside its schedule.
       #expect(
         scheduling.first?.hasSuffix("of 8 cards (an original position, the last review's time, FSRS memory state)")

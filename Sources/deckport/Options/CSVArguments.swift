@@ -17,7 +17,7 @@ struct CSVArguments: ParsableArguments, FormatOptionArguments {
     help: ArgumentHelp(
       "CSV/TSV: a first row of column names.",
       discussion:
-        "Reading: the first row names the columns (field names, or guid, notetype, deck, tags, due, interval, ease, reviews, lapses) and is not a note. Writing: a plain spreadsheet with a row of column names instead of Anki's # lines."
+        "Reading: the first row names the columns (field names, or guid, notetype, deck, tags, due, interval, ease, reviews, lapses, suspended) and is not a note. Writing: a plain spreadsheet with a row of column names instead of Anki's # lines."
     ))
   var header = false
 
@@ -25,7 +25,7 @@ struct CSVArguments: ParsableArguments, FormatOptionArguments {
     help: ArgumentHelp(
       "CSV/TSV: what each column holds, such as front,back,tags,deck.",
       discussion:
-        "Field names (matched ignoring case; front and back also mean the first and second field), guid, notetype, deck, tags, or - to skip a column. A schedule: due (the day a card under review is due, YYYY-MM-DD in the local time zone), interval (days), ease (2.5 or 250%), reviews, lapses; empty for new cards. Reading: overrides the file's # column lines; a row's schedule goes to every card of its note. Writing: only these columns, with no # lines; a row holds its note's first card's schedule.",
+        "Field names (matched ignoring case; front and back also mean the first and second field), guid, notetype, deck, tags, or - to skip a column. A schedule: due (the day a card under review is due, YYYY-MM-DD in the local time zone), interval (days), ease (2.5 or 250%), reviews, lapses, empty for new cards; suspended (yes or no). Reading: overrides the file's # column lines; a row's schedule goes to every card of its note. Writing: only these columns, with no # lines; a row holds its note's first card's schedule.",
       valueName: "list"))
   var columns: String?
 

@@ -32,7 +32,7 @@ package struct OutputPlan {
         csv.columns = try? ColumnMapping(
           parsing: input.pick([
             "front,back", "back,front,tags", "guid,notetype,deck,front,back,tags", "front,-,back",
-            "front,back,due,interval,ease,reviews,lapses",
+            "front,back,due,interval,ease,reviews,lapses,suspended",
           ]))
       }
       if layout & 8 == 8 { csv.isHTML = layout & 16 == 16 }
