@@ -99,17 +99,7 @@ enum CSVScheduleCells {
   /// Noon of the day `text` names as `YYYY-MM-DD` in `timeZone` (a moment inside the Anki day of
   /// that date), or nil when it names none.
   static func day(_ text: String, timeZone: TimeZone) -> Date? {
-    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-      parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-    else { return nil }
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let components = DateComponents(year: year, month: month, day: day, hour: 12)
-    // A date the calendar would roll over (February 30th) names no day.
-    guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
-    return date
+    CalendarDay.date(text, in: timeZone, hour: 12)
   }
 
   /// The cells that state `card`'s schedule, by column, when it is under review (Anki's
@@ -127,14 +117,7 @@ enum CSVScheduleCells {
       due: start, intervalDays: scheduling.interval, ease: ease, reviews: scheduling.reviews,
       lapses: scheduling.lapses)
     guard schedule.problem == nil else { return nil }
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let date = calendar.dateComponents([.year, .month, .day], from: start)
-    func padded(_ number: Int?, _ width: Int) -> String {
-      let digits = String(number ?? 1)
-      return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-    let dueText = "\(padded(date.year, 4))-\(padded(date.month, 2))-\(padded(date.day, 2))"
+    let dueText = CalendarDay.text(of: start, in: timeZone)
     return [
       .due: dueText, .interval: String(scheduling.interval), .ease: easeText(scheduling.easeFactor),
       .reviews: String(scheduling.reviews), .lapses: String(scheduling.lapses),

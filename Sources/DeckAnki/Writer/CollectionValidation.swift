@@ -17,6 +17,9 @@ import Foundation
 /// cannot read is brought into its range (``AnkiValueRanges``); a card whose note does not
 /// exist, a card in a missing deck and a note whose field count differs from its note type's
 /// are repaired as Anki's Check Database repairs them (``CollectionRepair``).
+///
+/// Reported, written as they are: notes and note types modified in the future, which Anki would
+/// never update from a later export (``FutureTimes``).
 package enum CollectionValidation {
   /// The field separator of `notes.flds`.
   static let fieldSeparator: Character = "\u{1F}"
@@ -54,6 +57,7 @@ package enum CollectionValidation {
     try requireUniqueIDs(reviews.map(\.id), what: "review", location: location)
     try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
+    FutureTimes.report(result, location: location, log: &log)
     return AnkiValueRanges.fitted(result, location: location, log: &log)
   }
 

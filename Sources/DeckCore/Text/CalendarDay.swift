@@ -1,0 +1,33 @@
+import Foundation
+
+/// A day of the Gregorian calendar written as `YYYY-MM-DD` (ISO 8601's calendar date), the way
+/// deckport writes and reads days: a spreadsheet's due dates, the dates its messages name.
+package enum CalendarDay {
+  /// The day `date` falls on in `timeZone`, as `YYYY-MM-DD`.
+  package static func text(of date: Date, in timeZone: TimeZone) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    func padded(_ number: Int?, _ width: Int) -> String {
+      let digits = String(number ?? 0)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(padded(parts.year, 4))-\(padded(parts.month, 2))-\(padded(parts.day, 2))"
+  }
+
+  /// The moment `hour` o'clock starts on the day `text` names as `YYYY-MM-DD` in `timeZone`, or
+  /// nil when it names no day of the calendar (a wrong shape, February 30th).
+  package static func date(_ text: String, in timeZone: TimeZone, hour: Int) -> Date? {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+    else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let components = DateComponents(year: year, month: month, day: day, hour: hour)
+    // A date the calendar would roll over (February 30th) names no day.
+    guard components.isValidDate(in: calendar) else { return nil }
+    return calendar.date(from: components)
+  }
+}
