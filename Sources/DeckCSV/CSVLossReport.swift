@@ -99,14 +99,23 @@ enum CSVLossReport {
     }
     let withData = collection.cards.count { !$0.scheduling.data.isEmpty }
     guard notKept > 0 || withData > 0 else { return nil }
-    let held =
-      (keepsReview ? ["due", "interval", "ease", "reviews", "lapses"] : []) + (keepsSuspension ? ["suspended"] : [])
+    let held: String
+    switch (keepsReview, keepsSuspension) {
+    case (true, true):
+      held =
+        "a row's due, interval, ease, reviews, lapses and suspended columns hold the schedule of its note's first card when it is under review, and whether it is suspended"
+    case (true, false):
+      held =
+        "a row's due, interval, ease, reviews and lapses columns hold the schedule of its note's first card when it is under review"
+    default:
+      held = "a row's suspended column holds whether its note's first card is suspended"
+    }
     let data =
       withData == 0
       ? ""
       : "; nor is what Anki keeps beside the schedule of \(withData) card\(withData == 1 ? "" : "s") (an original position, the last review's time, FSRS memory state)"
     return
-      "the scheduling of \(notKept) of \(collection.cards.count) cards is not kept (\(keepsReview ? "" : "due dates, intervals, ease, ")learning steps, flags, \(keepsSuspension ? "" : "suspension, ")filtered decks, the schedules of a note's other cards): a row's \(held.joined(separator: ", ")) hold\(held.count == 1 ? "s" : "") the schedule of its note's first card\(keepsReview ? " when that card is under review" : ""), and the sheet's reader gives it to every card of the note\(data)"
+      "the scheduling of \(notKept) of \(collection.cards.count) cards is not kept (\(keepsReview ? "" : "due dates, intervals, ease, ")learning steps, flags, \(keepsSuspension ? "" : "suspension, ")filtered decks, the schedules of a note's other cards): \(held), and the sheet's reader gives it to every card of the note\(data)"
   }
 
   private static func deckLosses(

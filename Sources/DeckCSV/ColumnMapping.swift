@@ -2,11 +2,12 @@
 /// or by a first row of column names.
 ///
 /// Each name is a role: `guid`, `notetype` (or `note type`), `deck` and `tags` (any case) are
-/// the note's GUID, note type, deck and tags; `due`, `interval`, `ease`, `reviews`, `lapses` and
-/// `suspended` are the schedule of the note's cards (``SchedulingColumn``); `-` or an empty name skips the
-/// column; anything else names a field. Field names are matched to the note type's fields ignoring case, and
-/// `front` and `back` also mean the first and second field of a note type that has no field of
-/// that name (so `front,back` suits Basic, Cloze and most custom note types).
+/// the note's GUID, note type, deck and tags; `due`, `interval`, `ease`, `reviews`, `lapses`
+/// and `suspended` are the schedule of the note's cards (``SchedulingColumn``); `-` or an empty
+/// name skips the column; anything else names a field. Field names are matched to the note
+/// type's fields ignoring case, and `front` and `back` also mean the first and second field of a
+/// note type that has no field of that name (so `front,back` suits Basic, Cloze and most custom
+/// note types).
 ///
 /// ```swift
 /// let mapping = try ColumnMapping(parsing: "front,back,tags,deck")
@@ -31,8 +32,8 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
     case skipped
   }
 
-  /// The columns that carry a schedule through a spreadsheet, for cards under review (Anki's
-  /// own CSV format has no place for one).
+  /// The columns that carry a schedule through a spreadsheet (Anki's own CSV format has no place
+  /// for one).
   ///
   /// Reading, a row with a due date makes every card of its note a card under review, due that
   /// day; a row whose scheduling cells are all empty makes new cards. Writing, a row holds the
@@ -71,7 +72,7 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
   /// A mapping with the given roles.
   ///
   /// - Throws: ``Problem`` when a role other than a field or a skipped column appears twice, or
-  ///   when a scheduling column is named without a `due` column.
+  ///   when a scheduling column other than `suspended` is named without a `due` column.
   public init(roles: [Role]) throws {
     let meta = [Role.guid, .noteType, .deck, .tags] + SchedulingColumn.allCases.map { Role.scheduling($0) }
     for role in meta where roles.filter({ $0 == role }).count > 1 {

@@ -90,6 +90,21 @@ struct CSVScheduleTests {
     #expect(collection.cards[0].scheduling.type == .review)
     #expect(collection.cards[1].scheduling.type == .new)
 
+    // Written with a suspended column only: the suspensions are kept, the schedule is not.
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("csv-suspended-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let path = scratch.appendingPathComponent("out.csv").path
+    let options = CSVOptions(columns: try ColumnMapping(parsing: "front,back,suspended"), timeZone: Self.tokyo)
+    let warnings = try CSVWriter(options: options).write(collection, to: path)
+    #expect(
+      try String(contentsOfFile: path, encoding: .utf8)
+        == "le chat,the cat,yes\nla maison,the house,yes\nmanger,to eat,\nboire,to drink,\n")
+    #expect(
+      warnings.first { $0.category == "csv-scheduling" }?.message
+        == "the scheduling of 1 of 4 cards is not kept (due dates, intervals, ease, learning steps, flags, filtered decks, the schedules of a note's other cards): a row's suspended column holds whether its note's first card is suspended, and the sheet's reader gives it to every card of the note"
+    )
+
     let alone = try Self.read("Front,Back,Suspended\nle chat,the cat,1\n")
     #expect(alone.cards[0].scheduling == CardScheduling(type: .new, queue: .suspended, due: 1))
     #expect(alone.creationTime == 0)
@@ -215,7 +230,7 @@ struct CSVScheduleTests {
     #expect(scheduling.count == 1)
     #expect(
       scheduling.first?.message
-        == "the scheduling of 1 of 3 cards is not kept (learning steps, flags, filtered decks, the schedules of a note's other cards): a row's due, interval, ease, reviews, lapses, suspended hold the schedule of its note's first card when that card is under review, and the sheet's reader gives it to every card of the note"
+        == "the scheduling of 1 of 3 cards is not kept (learning steps, flags, filtered decks, the schedules of a note's other cards): a row's due, interval, ease, reviews, lapses and suspended columns hold the schedule of its note's first card when it is under review, and whether it is suspended, and the sheet's reader gives it to every card of the note"
     )
 
     // Read back: the same day, interval, ease and counts.
