@@ -17,7 +17,7 @@ enum CSVLossReport {
       warnings.append(Diagnostic(category, at: location, message))
     }
 
-    if let warning = schedulingLoss(collection, keptColumns: keptColumns, timeZone: timeZone) {
+    if let warning = schedulingLoss(collection, firstCards: deckOfNote, keptColumns: keptColumns, timeZone: timeZone) {
       warn("csv-scheduling", warning)
     }
     if !collection.reviews.isEmpty {
@@ -73,7 +73,8 @@ enum CSVLossReport {
   /// schedule without the columns, learning steps, flags, burying, a filtered deck, another card
   /// of the note) is lost, and so is what Anki keeps beside the schedule in a card's data.
   private static func schedulingLoss(
-    _ collection: DeckCollection, keptColumns: Set<ColumnMapping.SchedulingColumn>, timeZone: TimeZone
+    _ collection: DeckCollection, firstCards: NoteDecks, keptColumns: Set<ColumnMapping.SchedulingColumn>,
+    timeZone: TimeZone
   ) -> String? {
     let scheduled = collection.cards.lazy.filter { card in
       let s = card.scheduling
@@ -86,7 +87,6 @@ enum CSVLossReport {
       return
         "the scheduling of \(scheduled.count) of \(collection.cards.count) cards is not kept (due dates, intervals, ease, learning steps, flags, suspension): a CSV holds none, so Anki makes every card new"
     }
-    let firstCards = CSVWriter.firstCards(of: collection)
     let notKept = scheduled.count { card in
       let s = card.scheduling
       let queueKept = s.queue == (s.type == .new ? .new : .review) || (keepsSuspension && s.queue == .suspended)
@@ -94,7 +94,7 @@ enum CSVLossReport {
         s.type == .new
         ? s.reviews == 0 && s.lapses == 0 && s.interval == 0
         : keepsReview && CSVScheduleCells.cells(of: card, in: collection, timeZone: timeZone) != nil
-      let isFirst = firstCards[card.noteID].map { collection.cards[$0].id } == card.id
+      let isFirst = firstCards.firstCardIndex(of: card.noteID).map { collection.cards[$0].id } == card.id
       return !(isFirst && queueKept && stateKept && s.flags == 0 && s.originalDeckID == 0)
     }
     let withData = collection.cards.count { !$0.scheduling.data.isEmpty }

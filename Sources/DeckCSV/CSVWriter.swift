@@ -139,7 +139,6 @@ package struct CSVWriter: Sendable {
           ordered, noteTypes: noteTypes, deckName: deckName, emitter: &emitter, progress: progress)
       case .columns(let mapping):
         if options.hasHeaderRow { try emitter.writeRow(mapping.roles.map(ColumnMapping.name(of:))) }
-        let firstCards = mapping.schedulingColumns.isEmpty ? [:] : Self.firstCards(of: collection)
         var targets: [Int64: [Int?]] = [:]
         for (index, note) in ordered.enumerated() {
           // Checked above: every note's note type exists.
@@ -149,7 +148,8 @@ package struct CSVWriter: Sendable {
           var fieldColumn = 0
           try Cancellation.check(atItem: index)
           defer { progress?.advance(.writingNotes) }
-          let schedule = firstCards[note.id].flatMap { index in
+          let firstCard = mapping.schedulingColumns.isEmpty ? nil : deckOfNote.firstCardIndex(of: note.id)
+          let schedule = firstCard.flatMap { index in
             CSVScheduleCells.cells(of: collection.cards[index], in: collection, timeZone: options.timeZone)
           }
           try emitter.writeRow(
@@ -164,7 +164,7 @@ package struct CSVWriter: Sendable {
               case .deck: return deckName(note)
               case .tags: return note.tags.joined(separator: " ")
               case .scheduling(.suspended):
-                return firstCards[note.id].map { CSVScheduleCells.suspendedText(of: collection.cards[$0]) } ?? ""
+                return firstCard.map { CSVScheduleCells.suspendedText(of: collection.cards[$0]) } ?? ""
               case .scheduling(let part): return schedule?[part] ?? ""
               case .skipped: return ""
               }
@@ -211,19 +211,6 @@ package struct CSVWriter: Sendable {
         [note.guid, noteType.name, deckName(note)] + note.fields + padding + [note.tags.joined(separator: " ")])
       progress?.advance(.writingNotes)
     }
-  }
-
-  /// The index in `collection.cards` of each note's first card (its lowest ordinal), whose
-  /// schedule a row's scheduling columns hold, by note id.
-  static func firstCards(of collection: DeckCollection) -> [Int64: Int] {
-    let cards = collection.cards
-    var first: [Int64: Int] = [:]
-    first.reserveCapacity(collection.notes.count)
-    for index in cards.indices
-    where first[cards[index].noteID].map({ cards[index].templateOrdinal < cards[$0].templateOrdinal }) ?? true {
-      first[cards[index].noteID] = index
-    }
-    return first
   }
 
   /// The columns of a plain sheet when only a header row is asked for: GUID, note type, deck,

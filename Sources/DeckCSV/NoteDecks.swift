@@ -1,24 +1,29 @@
 import DeckCore
 
-/// The deck each note's CSV row names: the home deck of the note's card with the lowest
-/// template ordinal (the deck a filtered deck borrowed it from, if it is borrowed).
+/// Each note's first card (its card with the lowest template ordinal), whose home deck (the deck
+/// a filtered deck borrowed it from, if it is borrowed) a CSV row names, and whose schedule its
+/// scheduling columns hold.
 ///
-/// Only the ordinal and the deck are kept per note, never the card, so a million-note deck's
-/// cards are not held twice while it is written.
+/// Only the card's index, ordinal and deck are kept per note, never the card, so a million-note
+/// deck's cards are not held twice while it is written.
 struct NoteDecks {
-  private var firstCards: [Int64: (ordinal: Int, homeDeckID: Int64)] = [:]
+  private var firstCards: [Int64: (index: Int, ordinal: Int, homeDeckID: Int64)] = [:]
 
-  /// The decks of the notes of `collection`'s cards.
+  /// The first cards of the notes of `collection`'s cards.
   init(_ collection: DeckCollection) {
     firstCards.reserveCapacity(collection.notes.count)
-    for card in collection.cards {
+    for (index, card) in collection.cards.enumerated() {
       if let known = firstCards[card.noteID], known.ordinal <= card.templateOrdinal { continue }
-      firstCards[card.noteID] = (card.templateOrdinal, Self.homeDeckID(of: card))
+      firstCards[card.noteID] = (index, card.templateOrdinal, Self.homeDeckID(of: card))
     }
   }
 
   /// The id of the deck the row of note `noteID` names; nil for a note without cards.
   subscript(noteID: Int64) -> Int64? { firstCards[noteID]?.homeDeckID }
+
+  /// The index in the collection's cards of note `noteID`'s first card; nil for a note without
+  /// cards.
+  func firstCardIndex(of noteID: Int64) -> Int? { firstCards[noteID]?.index }
 
   /// The ids of every deck some row names.
   var deckIDs: Set<Int64> { Set(firstCards.values.lazy.map(\.homeDeckID)) }
