@@ -197,6 +197,10 @@ struct DeckBuilderAnkiTests {
       suspended: true)
     try builder.addNote(id: "suspended-new", fields: ["tener", "to have"], suspended: true)
     try builder.addNote(id: "new", fields: ["hacer", "to do"])
+    try builder.addNote(
+      id: "one-way", fields: ["poder", "can"], noteType: StockNoteType.basicAndReversedCard.noteType,
+      reviewState: DeckBuilder.ReviewState(due: now.addingTimeInterval(2 * 86_400), intervalDays: 5),
+      suspendedCards: [1])
     let package = scratch.path(for: "progress.apkg")
     try await Self.write(builder, to: package, as: .apkg)
 
@@ -218,6 +222,9 @@ struct DeckBuilderAnkiTests {
     #expect([suspendedNew.type, suspendedNew.queue] == [0, -1] as [Int])
     let new = try card("new")
     #expect([new.type, new.queue] == [0, 0] as [Int])
+    let oneWay = anki.view.cards.filter { $0.noteGuid == Self.guid("one-way") }.sorted { $0.ord < $1.ord }
+    #expect(oneWay.map { [$0.ord, $0.type, $0.queue, $0.ivl] } == [[0, 2, 2, 5], [1, 2, -1, 5]])
+    #expect(oneWay.allSatisfy { $0.due == anki.today + 2 })
   }
 
   @Test(

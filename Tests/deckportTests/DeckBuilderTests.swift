@@ -253,7 +253,37 @@ struct DeckBuilderTests {
       #expect(error.description.contains("note 'bad'"))
       #expect(error.message.contains(mistake.message), "\(error.message)")
     }
+    let unmade = try #require(throws: DeckError.self) {
+      try builder.addNote(
+        id: "bad", fields: ["{{c1::Yo}} {{c2::hablo}}", ""], noteType: StockNoteType.cloze.noteType,
+        suspendedCards: [1, 5])
+    }
+    #expect(
+      unmade.message
+        == "suspends card 5, which Anki would not make; the note makes cards 0, 1 (a template's position from 0, or a cloze number less one)"
+    )
     #expect(builder.build().collection == before)
+  }
+
+  @Test("single cards suspended by ordinal, the note's other cards not; with a review state or new")
+  func suspendedCards() throws {
+    var builder = DeckBuilder(
+      namespace: "com.example.vocabulary", modificationDate: Date(timeIntervalSince1970: 1_700_000_000))
+    try builder.addNote(
+      id: "1", fields: ["la casa", "the house"], noteType: StockNoteType.basicAndReversedCard.noteType,
+      suspendedCards: [1])
+    try builder.addNote(
+      id: "2", fields: ["el perro", "the dog"], noteType: StockNoteType.basicAndReversedCard.noteType,
+      reviewState: DeckBuilder.ReviewState(due: Date(timeIntervalSince1970: 1_700_000_000), intervalDays: 3),
+      suspendedCards: [0])
+    let collection = builder.build().collection
+    let queues = collection.notes.map { note in
+      collection.cards.filter { $0.noteID == note.id }.sorted { $0.templateOrdinal < $1.templateOrdinal }
+        .map(\.scheduling.queue)
+    }
+    #expect(queues == [[.new, .suspended], [.suspended, .review]])
+    #expect(
+      collection.cards.filter { $0.noteID == collection.notes[1].id }.allSatisfy { $0.scheduling.type == .review })
   }
 
   @Test("the same records give the same deck; another namespace gives other GUIDs for the same ids")

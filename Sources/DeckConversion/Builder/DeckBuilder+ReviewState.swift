@@ -123,14 +123,18 @@ extension DeckBuilder {
 
   /// `cards` (new, as ``NewNotes`` makes them) with the review states the app gave their notes
   /// (`noteStates`, by note position) or themselves (`cardStates`, by note position and
-  /// ordinal), review cards due on days counted from `creation`, and the cards of the notes at
-  /// `suspended` positions suspended; and the review log of the states' histories. A review log entry's id is the moment of the answer in milliseconds,
-  /// one millisecond later for each answer of a moment taken already.
+  /// ordinal), review cards due on days counted from `creation`, and suspended: every card of
+  /// the notes at `suspended` positions, and the cards `suspendedCards` names (by note position
+  /// and ordinal); and the review log of the states' histories. A review log entry's id is the
+  /// moment of the answer in milliseconds, one millisecond later for each answer of a moment
+  /// taken already.
   static func scheduled(
     _ cards: [Card], of notes: [Note], noteStates: [Int: ReviewState], cardStates: [Int: [Int: ReviewState]],
-    suspended: Set<Int>, creation: Date
+    suspended: Set<Int>, suspendedCards: [Int: Set<Int>], creation: Date
   ) -> (cards: [Card], reviews: [Review]) {
-    guard !noteStates.isEmpty || !cardStates.isEmpty || !suspended.isEmpty else { return (cards, []) }
+    guard !noteStates.isEmpty || !cardStates.isEmpty || !suspended.isEmpty || !suspendedCards.isEmpty else {
+      return (cards, [])
+    }
     var positions: [Int64: Int] = [:]
     for (position, note) in notes.enumerated() { positions[note.id] = position }
     var cards = cards
@@ -138,7 +142,8 @@ extension DeckBuilder {
     for index in cards.indices {
       let card = cards[index]
       guard let position = positions[card.noteID] else { continue }
-      let isSuspended = suspended.contains(position)
+      let isSuspended =
+        suspended.contains(position) || suspendedCards[position]?.contains(card.templateOrdinal) == true
       guard let state = cardStates[position]?[card.templateOrdinal] ?? noteStates[position] else {
         if isSuspended { cards[index].scheduling.queue = .suspended }
         continue

@@ -55,6 +55,8 @@ public struct DeckBuilder: Sendable {
   private var cardReviewStates: [Int: [Int: ReviewState]] = [:]
   /// The positions of the drafts whose cards are suspended.
   private var suspendedNotes: Set<Int> = []
+  /// The ordinals of the cards suspended alone, by draft position.
+  private var suspendedCards: [Int: Set<Int>] = [:]
   private var recordIDs: Set<String> = []
   private var noteTypes: [NoteType] = []
   private var decks = DeckTable()
@@ -105,6 +107,8 @@ public struct DeckBuilder: Sendable {
   ///     for a cloze note, the cloze number less one. They replace `reviewState` for those
   ///     cards; for an app that schedules the cards of a note apart.
   ///   - suspended: whether the cards are suspended (Anki keeps them out of study).
+  ///   - suspendedCards: single cards to suspend, by ordinal (as in `cardReviewStates`): for an
+  ///     app that lets the user set one direction of a note aside.
   /// - Returns: the note's GUID.
   /// - Throws: ``DeckError/Kind/invalidRequest`` naming the record when `id` is empty or was
   ///   added before, when `fields` does not have one value per field of `noteType`, when Anki
@@ -112,13 +116,14 @@ public struct DeckBuilder: Sendable {
   ///   name) or another note type with its id or name was used before, when the deck name has
   ///   an empty level or more than 100, when a tag is empty or holds a space or control character, when a review
   ///   state is one Anki cannot hold (an interval under a day, an ease under 1.3, a past review
-  ///   dated in the future), or when `cardReviewStates` names a card Anki would not make.
+  ///   dated in the future), or when `cardReviewStates` or `suspendedCards` names a card Anki
+  ///   would not make.
   @discardableResult
   public mutating func addNote(
     id: String, fields: [String], format: FieldFormat = .html,
     noteType: NoteType = StockNoteType.basic.noteType, deck: String = "Default", tags: [String] = [],
     modified: Date? = nil, reviewState: ReviewState? = nil, cardReviewStates: [Int: ReviewState] = [:],
-    suspended: Bool = false
+    suspended: Bool = false, suspendedCards: Set<Int> = []
   ) throws -> String {
     let location = self.location.item("note '\(id)'")
     guard !id.isEmpty else { throw DeckError(.invalidRequest, at: location, "has an empty id") }
@@ -147,13 +152,16 @@ public struct DeckBuilder: Sendable {
       }
     }
     let storedFields = format == .plainText ? fields.map(FieldText.html) : fields
-    if !cardReviewStates.isEmpty {
+    if !cardReviewStates.isEmpty || !suspendedCards.isEmpty {
       var generation = CardGeneration()
       let made = generation.ordinals(for: storedFields, of: noteType)
-      if let missing = cardReviewStates.keys.sorted().first(where: { !made.contains($0) }) {
+      let named =
+        cardReviewStates.keys.sorted().map { ("has a review state for", $0) }
+        + suspendedCards.sorted().map { ("suspends", $0) }
+      if let (what, missing) = named.first(where: { !made.contains($0.1) }) {
         throw DeckError(
           .invalidRequest, at: location,
-          "has a review state for card \(missing), which Anki would not make; the note makes \(made.isEmpty ? "no cards" : "card\(made.count == 1 ? "" : "s") \(made.map(String.init).joined(separator: ", "))") (a template's position from 0, or a cloze number less one)"
+          "\(what) card \(missing), which Anki would not make; the note makes \(made.isEmpty ? "no cards" : "card\(made.count == 1 ? "" : "s") \(made.map(String.init).joined(separator: ", "))") (a template's position from 0, or a cloze number less one)"
         )
       }
     }
@@ -164,6 +172,7 @@ public struct DeckBuilder: Sendable {
     if let reviewState { reviewStates[drafts.count] = reviewState }
     if !cardReviewStates.isEmpty { self.cardReviewStates[drafts.count] = cardReviewStates }
     if suspended { suspendedNotes.insert(drafts.count) }
+    if !suspendedCards.isEmpty { self.suspendedCards[drafts.count] = suspendedCards }
     drafts.append(
       NewNotes.Draft(
         guid: guid, noteTypeIndex: noteTypeIndex, fields: storedFields, tags: tags,
@@ -184,7 +193,7 @@ public struct DeckBuilder: Sendable {
     noteRenaming(name, to: deckName)
   }
 
-  /// A note type of the app's own, to give ``addNote(id:fields:format:noteType:deck:tags:modified:reviewState:cardReviewStates:suspended:)``.
+  /// A note type of the app's own, to give ``addNote(id:fields:format:noteType:deck:tags:modified:reviewState:cardReviewStates:suspended:suspendedCards:)``.
   /// Its id is derived from ``namespace`` and `name`, so the same name is the same note type in
   /// every export, even after its templates or style change.
   ///
@@ -248,6 +257,7 @@ public struct DeckBuilder: Sendable {
       modificationTime: Self.seconds(modificationDate))
     let (cards, reviews) = Self.scheduled(
       newCards, of: notes, noteStates: reviewStates, cardStates: cardReviewStates, suspended: suspendedNotes,
+      suspendedCards: suspendedCards,
       creation: creation)
     var warnings = warnings
     if futureTimes.count > 0 {

@@ -72,10 +72,11 @@ runFuzzer { data in
       let state = input.bool() ? nil : input.reviewState()
       let format: DeckBuilder.FieldFormat = input.bool() ? .html : .plainText
       let suspended = input.bool()
+      let suspendedCards = Set((0..<Int(input.byte() % 3)).map { _ in Int(Int8(bitPattern: input.byte())) })
       _ = fuzzStep("addNote") {
         try builder.addNote(
           id: id, fields: fields, format: format, noteType: noteType, deck: deck, tags: tags, modified: modified,
-          reviewState: state, cardReviewStates: cardStates, suspended: suspended)
+          reviewState: state, cardReviewStates: cardStates, suspended: suspended, suspendedCards: suspendedCards)
       }
     case 3:
       let fields = (0..<Int(input.byte() % 4)).map { _ in input.string() }
