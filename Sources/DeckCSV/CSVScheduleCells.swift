@@ -130,8 +130,9 @@ enum CSVScheduleCells {
   }
 
   /// An ease factor in thousandths (Anki's `factor`) as a decimal number: 2500 as `2.5`, 2650 as
-  /// `2.65`, 1300 as `1.3`.
+  /// `2.65`, 1300 as `1.3` (a factor under 1 as its digits: no ease Anki holds is).
   static func easeText(_ factor: Int) -> String {
+    guard factor > 0 else { return String(factor) }
     var text = "\(factor / 1_000)"
     var fraction = factor % 1_000
     guard fraction != 0 else { return text }

@@ -139,6 +139,7 @@ package struct CSVWriter: Sendable {
           ordered, noteTypes: noteTypes, deckName: deckName, emitter: &emitter, progress: progress)
       case .columns(let mapping):
         if options.hasHeaderRow { try emitter.writeRow(mapping.roles.map(ColumnMapping.name(of:))) }
+        let writesSchedules = !mapping.schedulingColumns.isEmpty
         var targets: [Int64: [Int?]] = [:]
         for (index, note) in ordered.enumerated() {
           // Checked above: every note's note type exists.
@@ -148,7 +149,7 @@ package struct CSVWriter: Sendable {
           var fieldColumn = 0
           try Cancellation.check(atItem: index)
           defer { progress?.advance(.writingNotes) }
-          let firstCard = mapping.schedulingColumns.isEmpty ? nil : deckOfNote.firstCardIndex(of: note.id)
+          let firstCard = writesSchedules ? deckOfNote.firstCardIndex(of: note.id) : nil
           let schedule = firstCard.flatMap { index in
             CSVScheduleCells.cells(of: collection.cards[index], in: collection, timeZone: options.timeZone)
           }

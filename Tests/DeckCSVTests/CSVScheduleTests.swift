@@ -194,6 +194,8 @@ struct CSVScheduleTests {
     #expect(CSVScheduleCells.easeText(1_300) == "1.3")
     #expect(CSVScheduleCells.easeText(2_005) == "2.005")
     #expect(CSVScheduleCells.easeText(3_000) == "3")
+    #expect(CSVScheduleCells.easeText(0) == "0")
+    #expect(CSVScheduleCells.easeText(-2_500) == "-2500")
   }
 
   @Test(
