@@ -135,8 +135,10 @@ struct CSVCollectionBuilder {
       if row.suspended { suspended.insert(note.id) }
     }
     guard !schedules.isEmpty || !suspended.isEmpty else { return 0 }
+    // Days count from the start of the Anki day of the earliest due date (or the file's time).
     let earliest = schedules.values.map(\.due).reduce(Date(timeIntervalSince1970: TimeInterval(modificationTime)), min)
-    let creation = ReviewSchedule.ankiDayStart(of: earliest, timeZone: timeZone)
+    let creation =
+      schedules.isEmpty ? Date(timeIntervalSince1970: 0) : ReviewSchedule.ankiDayStart(of: earliest, timeZone: timeZone)
     for index in cards.indices {
       let noteID = cards[index].noteID
       let isSuspended = suspended.contains(noteID)
@@ -146,6 +148,6 @@ struct CSVCollectionBuilder {
         cards[index].scheduling.queue = .suspended
       }
     }
-    return schedules.isEmpty ? 0 : Int64(creation.timeIntervalSince1970.rounded(.down))
+    return Int64(creation.timeIntervalSince1970.rounded(.down))
   }
 }

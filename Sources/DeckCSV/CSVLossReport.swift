@@ -93,7 +93,7 @@ enum CSVLossReport {
       let stateKept =
         s.type == .new
         ? s.reviews == 0 && s.lapses == 0 && s.interval == 0
-        : keepsReview && CSVScheduleCells.cells(of: card, in: collection, timeZone: timeZone) != nil
+        : keepsReview && CSVScheduleCells.writableDue(of: card, in: collection, timeZone: timeZone) != nil
       let isFirst = firstCards.firstCardIndex(of: card.noteID).map { collection.cards[$0].id } == card.id
       return !(isFirst && queueKept && stateKept && s.flags == 0 && s.originalDeckID == 0)
     }

@@ -102,21 +102,27 @@ enum CSVScheduleCells {
     CalendarDay.date(text, in: timeZone, hour: 12)
   }
 
-  /// The cells that state `card`'s schedule, by column, when it is under review (Anki's
-  /// ``CardType/review``, due by day, with a schedule Anki holds); nil for any other card,
-  /// whose row then leaves the scheduling cells empty (but ``suspendedText(of:)``).
-  static func cells(of card: Card, in collection: DeckCollection, timeZone: TimeZone) -> [ColumnMapping
-    .SchedulingColumn: String]?
-  {
+  /// The start of the Anki day `card` is due on, when a row can state its schedule: a card under
+  /// review (Anki's ``CardType/review``), due by day, with a schedule Anki holds; nil for any
+  /// other card, whose row then leaves the scheduling cells empty (but ``suspendedText(of:)``).
+  static func writableDue(of card: Card, in collection: DeckCollection, timeZone: TimeZone) -> Date? {
     let scheduling = card.scheduling
     guard scheduling.type == .review, case .day(let start) = collection.due(of: card, timeZone: timeZone) else {
       return nil
     }
-    let ease = Double(scheduling.easeFactor) / 1_000
     let schedule = ReviewSchedule(
-      due: start, intervalDays: scheduling.interval, ease: ease, reviews: scheduling.reviews,
-      lapses: scheduling.lapses)
-    guard schedule.problem == nil else { return nil }
+      due: start, intervalDays: scheduling.interval, ease: Double(scheduling.easeFactor) / 1_000,
+      reviews: scheduling.reviews, lapses: scheduling.lapses)
+    return schedule.problem == nil ? start : nil
+  }
+
+  /// The cells that state `card`'s schedule, by column, when a row can state it
+  /// (``writableDue(of:in:timeZone:)``); nil otherwise.
+  static func cells(of card: Card, in collection: DeckCollection, timeZone: TimeZone) -> [ColumnMapping
+    .SchedulingColumn: String]?
+  {
+    guard let start = writableDue(of: card, in: collection, timeZone: timeZone) else { return nil }
+    let scheduling = card.scheduling
     let dueText = CalendarDay.text(of: start, in: timeZone)
     return [
       .due: dueText, .interval: String(scheduling.interval), .ease: easeText(scheduling.easeFactor),
