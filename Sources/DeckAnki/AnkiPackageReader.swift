@@ -167,9 +167,13 @@ package struct AnkiPackageReader: Sendable {
     for entry in entries {
       let entryLocation = location.member(MediaManifest.member).item("entry \(entry.member)")
       guard zip.contains(entry.member) else {
-        throw DeckError(
-          .missingPart, at: location.member(entry.member),
-          "the media map lists '\(entry.name)' in member '\(entry.member)', but the package has no such member")
+        // The notes are whole without the file: keep them, and name the file that is not there.
+        warnings.append(
+          Diagnostic(
+            "media-missing", at: location.member(entry.member),
+            "the media map lists '\(MediaFileName.visible(entry.name))' in member '\(entry.member)', but the package has no such member; the file is left out, and notes that refer to it will show it missing"
+          ))
+        continue
       }
       let name = MediaFileName.normalized(entry.name)
       if !MediaFileName.isUnchanged(entry.name, by: name) {

@@ -19,7 +19,8 @@ public struct CrowdAnkiFormat: ReaderWriterFormat {
     ],
     // Ids are derived from the crowdanki_uuids, so decks and note types are matched by name.
     holds: Set(DeckAspect.allCases).subtracting([
-      .identities, .scheduling, .reviews, .deletions, .settings, .tagRegistry, .ankiProperties, .unusedItems,
+      .identities, .scheduling, .reviews, .deletions, .settings, .tagRegistry, .ankiProperties, .modificationTimes,
+      .unusedItems,
     ]),
     layout: .folder)
 

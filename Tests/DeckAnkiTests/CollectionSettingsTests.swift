@@ -118,6 +118,17 @@ struct CollectionSettingsTests {
     #expect(settings["nextPos"] == "10")
   }
 
+  @Test("a current note type Anki deleted stays named, as Anki's restore keeps it")
+  func staleCurrentNoteType() throws {
+    var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
+    let missing = (collection.noteTypes.map(\.id).max() ?? 0) + 1
+    #expect(!collection.noteTypes.contains { $0.id == missing })
+    collection.settings = [AnkiProperty(key: "curModel", jsonText: "\"\(missing)\"")]
+    let (settings, warnings) = try Self.writtenSettings(collection)
+    #expect(warnings.isEmpty, "\(warnings)")
+    #expect(settings["curModel"] == "\"\(missing)\"")
+  }
+
   @Test("a setting that is not JSON text is left out, with a warning naming it")
   func invalidSetting() throws {
     var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection

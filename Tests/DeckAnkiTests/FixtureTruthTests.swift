@@ -143,7 +143,7 @@ struct FixtureTruthTests {
   /// above matches Anki's view of them, upgraded).
   static let upgradedFromV1 = [
     "real/personal-collection-legacy1.apkg", "real/c-notes-filtered-legacy1.apkg", "real/indian-music-legacy.colpkg",
-    "real/c-operators-anki20-legacy1.apkg",
+    "real/c-operators-anki20-legacy1.apkg", "real/orbit-anki21-legacy.colpkg",
   ]
 
   @Test("no warnings on packages Anki wrote, but the v1 scheduler's upgrade", arguments: packages)

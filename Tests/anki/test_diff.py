@@ -299,7 +299,8 @@ def test_stat_and_text_agree_with_json(edited):
     assert stat.returncode == 1
     counts = json.loads(stat.stdout)
     assert counts["counts"] == report["counts"]
-    assert counts["equal"] is False and set(counts) == {"from", "to", "equal", "counts", "notCompared"}
+    assert counts["equal"] is False and set(counts) == {"from", "to", "equal", "counts", "notCompared", "ankiImport"}
+    assert counts["ankiImport"] == report["ankiImport"]["counts"]
     want = report["counts"]
     assert want["notes"] == {"added": 0, "removed": 1, "changed": 2}
     assert want["media"] == {"added": 1, "removed": 0, "changed": 0}

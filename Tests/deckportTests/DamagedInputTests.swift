@@ -1,3 +1,4 @@
+import DeckConversion
 import DeckCore
 import DeckIO
 import DeckTestSupport
@@ -173,7 +174,10 @@ struct DamagedInputTests {
       message: ": not an Anki package: it has none of the members 'meta', 'collection.anki21' or 'collection.anki2'"),
     Case(
       id: "media map names a missing member", name: "missing.apkg", make: surgery(legacy, .init(remove: ["0"])),
-      message: ": member '0': the media map lists '日本.png' in member '0', but the package has no such member"),
+      strict: true,
+      warning:
+        ": member '0': warning: [media-missing] the media map lists '日本.png' in member '0', but the package has no such member; the file is left out, and notes that refer to it will show it missing",
+      message: ": --strict: 1 warning (listed above); nothing was written"),
     Case(
       id: "meta version 0", name: "meta.apkg", make: surgery(latest, .init(replace: ["meta": Data([0x08, 0x00])])),
       message:
@@ -298,6 +302,22 @@ struct DamagedInputTests {
       try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["out"], "nothing outside the output folder")
     #expect(try FileManager.default.contentsOfDirectory(atPath: inputFolder.path) == [testCase.name])
     #expect(try Self.bytes(input) == before, "the input is unchanged")
+  }
+
+  @Test(
+    "without --strict, a package whose media map names a missing member converts without that file, named in a warning")
+  func missingMediaMemberLeftOut() throws {
+    let scratch = try TemporaryDirectory()
+    let input = scratch.path(for: "missing.apkg")
+    try Self.surgery(Self.legacy, .init(remove: ["0"]))(input)
+    let output = scratch.path(for: "out.json")
+    let run = try CommandRun.deckport(["convert", input, output])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(run.standardError.contains("member '0': warning: [media-missing] the media map lists '日本.png'"))
+    let deck = try DeckLoader().load(path: output).collection
+    let original = try DeckLoader().load(path: Self.legacy).collection
+    #expect(deck.notes.map(\.fields) == original.notes.map(\.fields), "every note is kept")
+    #expect(deck.media.map(\.name).sorted() == original.media.map(\.name).filter { $0 != "日本.png" }.sorted())
   }
 
   @Test("without --strict, a note whose fields are not UTF-8 is kept with U+FFFD and named in a warning")

@@ -45,8 +45,13 @@ struct DiffCommandTests {
     let statJSON = try CommandRun.deckport(["diff", Self.deck, other, "--stat", "--json"])
     let statObject = try #require(
       try JSONSerialization.jsonObject(with: Data(statJSON.standardOutput.utf8)) as? [String: Any])
-    #expect(Set(statObject.keys) == ["from", "to", "equal", "counts", "notCompared"])
+    #expect(Set(statObject.keys) == ["from", "to", "equal", "counts", "notCompared", "ankiImport"])
     #expect(statObject["counts"] as? [String: [String: Int]] == counts)
+    // Anki's import of the deck without scheduling: every note kept as it is, the same counts
+    // in both forms.
+    let importCounts = try #require((object["ankiImport"] as? [String: Any])?["counts"] as? [String: Int])
+    #expect(statObject["ankiImport"] as? [String: Int] == importCounts)
+    #expect(importCounts == ["new": 0, "updated": 0, "kept": 9, "conflicting": 0])
   }
 
   @Test("an unreadable input: one error line naming it, exit status 2 (not 1, which means 'different')")

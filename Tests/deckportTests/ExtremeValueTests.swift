@@ -32,6 +32,10 @@ struct ExtremeValueTests {
     var anki: @Sendable (DeckCollection) throws -> Void
     /// The start of a warning every Anki package output must print, if any.
     var ankiWarning: String?
+    /// Checks the deck read back from a collection package, where it differs from `anki`: a
+    /// collection package gives ids in the future new ones (`FutureIDs`), with this warning.
+    var collectionPackage: (@Sendable (DeckCollection) throws -> Void)? = nil
+    var collectionWarning: String? = nil
     var testDescription: String { id }
   }
 
@@ -106,7 +110,18 @@ struct ExtremeValueTests {
         #expect(deck.cards.contains { $0.id == min && $0.modificationTime == max })
         #expect(deck.notes.contains { $0.id == max && $0.modificationTime == max })
         #expect(deck.cards.filter { $0.noteID == max }.count == 2)
-      }),
+      },
+      collectionPackage: { deck in
+        // The note and the card of id Int64.max get new ids; the note's cards follow it.
+        #expect(!deck.notes.contains { $0.id == max } && !deck.cards.contains { $0.id == max })
+        let note = try #require(deck.notes.first { $0.modificationTime == max })
+        #expect(note.id <= Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000)
+        #expect(deck.cards.filter { $0.noteID == note.id }.count == 2)
+        #expect(deck.cards.contains { $0.modificationTime == min })
+        #expect(deck.cards.contains { $0.id == min && $0.modificationTime == max })
+      },
+      collectionWarning: "note \(max): warning: [future-id] 1 note and 1 card have ids more than a day in the future"
+    ),
     Case(
       id: "review log with extreme ids, intervals, ease and times",
       sql: """
@@ -126,7 +141,17 @@ struct ExtremeValueTests {
         #expect(try review(min, in: deck).duration == 0)
       },
       ankiWarning:
-        "review \(max): warning: [value-clamped] review of card 1795331276858: ease 9223372036854775807 is written as 255"
+        "review \(max): warning: [value-clamped] review of card 1795331276858: ease 9223372036854775807 is written as 255",
+      collectionPackage: { deck in
+        // The review of id Int64.max gets a new id, its values clamped as in a deck package.
+        #expect(!deck.reviews.contains { $0.id == max })
+        let r = try #require(deck.reviews.first { $0.interval == Int64(Int32.min) })
+        #expect(r.id <= Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000)
+        #expect(r.lastInterval == Int64(Int32.max) && r.duration == Int(UInt32.max) && r.ease == 255)
+        #expect(try review(min, in: deck).duration == 0)
+      },
+      collectionWarning:
+        "review \(max): warning: [future-id] 1 review-log entry has an id more than a day in the future"
     ),
     Case(
       id: "collection creation time Int64.max",
@@ -169,8 +194,14 @@ struct ExtremeValueTests {
       switch output.format {
       case "apkg", "apkg-modern", "colpkg", "colpkg-modern":
         let deck = try DeckLoader().load(path: path).collection
-        try testCase.anki(deck)
-        if let warning = testCase.ankiWarning {
+        let collectionPackage = output.format.hasPrefix("colpkg")
+        if collectionPackage, let check = testCase.collectionPackage {
+          try check(deck)
+        } else {
+          try testCase.anki(deck)
+        }
+        let warnings = [testCase.ankiWarning, collectionPackage ? testCase.collectionWarning : nil].compactMap { $0 }
+        for warning in warnings {
           #expect(run.standardError.contains("deckport: \(path): \(warning)"), "\(output.format): \(run.standardError)")
         }
       case "json":

@@ -140,7 +140,7 @@ struct CollectionWriter {
         creationTime: collection.creationTime,
         currentNoteTypeID: collection.notes.first?.noteTypeID ?? collection.noteTypes.first?.id,
         currentDeckID: currentDeck, nextPosition: Self.nextPosition(after: lastPosition)),
-      collection.settings, deckIDs: Set(collection.decks.map(\.id)), noteTypeIDs: Set(collection.noteTypes.map(\.id)))
+      collection.settings, deckIDs: Set(collection.decks.map(\.id)))
     let statement = try database.prepare(
       "INSERT INTO col VALUES (1, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, ?)", table: "col")
     statement.bind(1, int64: collection.creationTime)

@@ -33,14 +33,8 @@ enum FutureTimes {
     let total = noteCount + noteTypes.count
     log.report(
       "future-time", at: location.item(first.item),
-      "\(counts.joined(separator: " and ")) \(total == 1 ? "was" : "were") last modified in the future (this one on \(day(of: first.time))): Anki takes \(total == 1 ? "it" : "them") as newer than any later export, so importing a later version will not update \(total == 1 ? "it" : "them"); the times are written as they are (the clock of the program that made the deck was probably wrong)"
+      "\(counts.joined(separator: " and ")) \(total == 1 ? "was" : "were") last modified in the future (this one on \(CalendarDay.utcText(ofSeconds: first.time))): Anki takes \(total == 1 ? "it" : "them") as newer than any later export, so importing a later version will not update \(total == 1 ? "it" : "them"); the times are written as they are (the clock of the program that made the deck was probably wrong)"
     )
   }
 
-  /// The UTC day of `seconds` since 1970, as `YYYY-MM-DD`.
-  private static func day(of seconds: Int64) -> String {
-    guard abs(seconds) < 100_000_000_000 else { return "a day out of any calendar" }
-    return CalendarDay.text(
-      of: Date(timeIntervalSince1970: TimeInterval(seconds)), in: TimeZone(secondsFromGMT: 0) ?? .current)
-  }
 }

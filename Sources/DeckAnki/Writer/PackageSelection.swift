@@ -6,7 +6,8 @@ import JSONCore
 ///
 /// A `.colpkg` is a whole collection and carries everything, plus the parent decks Anki needs
 /// and would otherwise have to repair (a deck `A::B` without a deck `A` is missing from Anki's
-/// deck list until Check Database adds `A`); each added parent is reported. An `.apkg` carries what Anki's own
+/// deck list until Check Database adds `A`); each added parent is reported. Its notes, cards and
+/// reviews with ids in the future get new ones (``FutureIDs``). An `.apkg` carries what Anki's own
 /// exporter puts in one and its importer takes from one (`rslib/src/import_export/gather.rs`):
 /// the note types the notes use, the decks the cards are in (and were in, for cards in filtered
 /// decks) with their parent decks, the option groups those decks use, and the reviews of the
@@ -32,6 +33,7 @@ enum PackageSelection {
         )
       }
       var result = withParentDecks(collection, location: location, log: &log)
+      result = FutureIDs.renumbered(result, location: location, log: &log)
       result.settings = kept(
         collection.settings, where: { Schema11Properties.value(of: $0) != nil }, log: &log,
         otherwise: "setting-invalid", at: { location.table("col").item("setting '\($0.key)'") },

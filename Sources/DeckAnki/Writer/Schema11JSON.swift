@@ -152,11 +152,12 @@ enum Schema11JSON {
   /// with a collection package's own settings laid over it: each setting replaces the generated
   /// value of its key or is added, except where the written collection needs its own: `schedVer`
   /// stays at least 2 (the cards are written by v2's rules), `nextPos` at least the generated
-  /// position (one past the highest new card's), and `curDeck`, `activeDecks` and `curModel` are
-  /// taken only when they name decks and note types the collection has. A setting that is not
+  /// position (one past the highest new card's), `curDeck` and `activeDecks` are taken only when
+  /// they name decks the collection has, and `curModel` only when it is an id (a note type Anki
+  /// deleted is often still named there, and Anki keeps it so). A setting that is not
   /// JSON text is passed over (``PackageSelection`` reports it).
   static func withSettings(
-    _ generated: JSONValue, _ settings: [AnkiProperty], deckIDs: Set<Int64>, noteTypeIDs: Set<Int64>
+    _ generated: JSONValue, _ settings: [AnkiProperty], deckIDs: Set<Int64>
   ) -> JSONValue {
     var members = generated.members ?? []
     func generatedValue(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
@@ -171,7 +172,9 @@ enum Schema11JSON {
       case "curDeck": kept = id(value).map(deckIDs.contains) ?? false
       case "activeDecks":
         kept = value.elements.map { $0.allSatisfy { id($0).map(deckIDs.contains) ?? false } } ?? false
-      case "curModel": kept = id(value).map(noteTypeIDs.contains) ?? false
+      // Anki leaves `curModel` naming a note type it deleted (and falls back to another when it
+      // adds a note), and its restore keeps such a value: kept too, as long as it is an id.
+      case "curModel": kept = id(value) != nil
       default: kept = true
       }
       guard kept else { continue }

@@ -50,6 +50,7 @@ extension DeckDifference {
     settings = comparison.settingDifferences()
     tagRegistry = comparison.tagRegistryDifferences()
     ankiProperties = comparison.ankiPropertyDifferences()
+    ankiImport = comparison.ankiImportPreview(noteTypeChanges: noteTypes.changed, cardChanges: scheduling.changed)
   }
 }
 

@@ -19,6 +19,7 @@ extension DeckDifference {
     lines +=
       noteLines + noteTypeLines + deckLines + deckOptionLines + tagLines + creationTimeLines + schedulingLines
       + reviewLines + mediaLines + deletionLines + settingLines + tagRegistryLines + ankiPropertyLines
+    if !isEmpty { lines += ankiImportLines }
     return lines + notComparedLines
   }
 
@@ -34,12 +35,61 @@ extension DeckDifference {
       ("settings", counts.settings, "changed"), ("tag list", counts.tagRegistry, "changed"),
       ("properties", counts.ankiProperties, "changed"),
     ]
+    let importLine = ankiImport.map { ["anki import: " + Self.describe($0.counts)] } ?? []
     return headerLines
       + rows.map { name, count, changed in
         let parts =
           ["\(count.added) added", "\(count.removed) removed"] + (changed.map { ["\(count.changed) \($0)"] } ?? [])
         return (name + ":").padding(toLength: 12, withPad: " ", startingAt: 0) + parts.joined(separator: ", ")
-      } + notComparedLines
+      } + importLine + notComparedLines
+  }
+
+  /// `Anki's import of the "to" deck …: 1 new, …`, then a `!` line for each change it does not take.
+  private var ankiImportLines: [String] {
+    guard let preview = ankiImport else { return [] }
+    var lines = [
+      "Anki's import of the \"to\" deck into a collection holding the \"from\" deck: \(Self.describe(preview.counts))"
+    ]
+    for note in preview.notesNotTaken {
+      let subject = "  ! note \(note.guid) (\(note.noteType)): "
+      switch note.reason {
+      case .notNewer:
+        lines.append(subject + Self.notModifiedLater(note.modified, keeping: "the collection's note"))
+      case .noteTypeChanged:
+        lines.append(subject + "moved to another note type; Anki skips it as conflicting")
+      }
+    }
+    for noteType in preview.noteTypesNotTaken {
+      let subject = "  ! note type '\(noteType.name)' (id \(noteType.id)): "
+      switch noteType.reason {
+      case .notNewer:
+        lines.append(subject + Self.notModifiedLater(noteType.modified, keeping: "the collection's"))
+      case .layoutChanged:
+        let notes = noteType.conflictingNotes
+        lines.append(
+          subject
+            + "its fields or templates differ in number, order or id; Anki adds it as a new note type\(notes > 0 ? " and skips the collection's \(notes) note\(notes == 1 ? "" : "s") of it as conflicting" : "")"
+        )
+      }
+    }
+    let cards = preview.cardsNotTaken
+    if cards > 0 {
+      lines.append(
+        "  ! \(cards) card\(cards == 1 ? "" : "s") of notes the collection has \(cards == 1 ? "differs" : "differ") in scheduling or deck; Anki imports scheduling only with the cards it adds, so \(cards == 1 ? "it keeps" : "they keep") the collection's"
+      )
+    }
+    return lines
+  }
+
+  private static func describe(_ counts: AnkiImportCounts) -> String {
+    "\(counts.new) new, \(counts.updated) updated, \(counts.kept) kept as they are, \(counts.conflicting) conflicting notes"
+  }
+
+  /// `changed, but not modified later (…); Anki keeps …`, with both modification times.
+  private static func notModifiedLater(_ modified: Change<Int64>, keeping kept: String) -> String {
+    let old = CalendarDay.utcText(ofSeconds: modified.old, withTime: true)
+    let new = CalendarDay.utcText(ofSeconds: modified.new, withTime: true)
+    return "changed, but not modified later (\(old == new ? "both \(old)" : "\(old) → \(new)")); Anki keeps \(kept)"
   }
 
   private var headerLines: [String] {

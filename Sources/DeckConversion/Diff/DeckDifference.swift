@@ -26,6 +26,7 @@ import DeckCore
 /// - ``isEmpty``
 /// - ``counts``
 /// - ``notCompared``
+/// - ``ankiImport``
 ///
 /// ### Showing it
 /// - ``lines``
@@ -86,6 +87,10 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   /// Anki's other properties of decks, note types, fields and templates (those both sides have)
   /// added, removed and changed, by owner and key.
   public var ankiProperties: PropertyDifferences
+  /// What Anki's import of the `to` deck does to a collection holding the `from` deck, and which
+  /// changes it does not take; nil when either format holds no note type ids, field names or
+  /// modification times (CSV, CrowdAnki, app storage).
+  public var ankiImport: AnkiImportPreview?
 
   /// Whether the decks are the same in everything compared.
   public var isEmpty: Bool { counts.isEmpty && creationTime == nil }
@@ -104,7 +109,7 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   private enum CodingKeys: String, CodingKey {
     case from, to, notCompared, notes, noteTypes, decks, deckOptions, tags, scheduling, creationTime, reviews, media
     case deletions
-    case settings, tagRegistry, ankiProperties, equal, counts
+    case settings, tagRegistry, ankiProperties, ankiImport, equal, counts
   }
 
   /// Encodes every part, plus `equal` (``isEmpty``) and ``counts``.
@@ -126,6 +131,7 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
     try container.encode(settings, forKey: .settings)
     try container.encode(tagRegistry, forKey: .tagRegistry)
     try container.encode(ankiProperties, forKey: .ankiProperties)
+    try container.encodeIfPresent(ankiImport, forKey: .ankiImport)
     try container.encode(isEmpty, forKey: .equal)
     try container.encode(counts, forKey: .counts)
   }

@@ -46,6 +46,11 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
   /// What Anki keeps of decks, note types, fields and templates beyond the model's own
   /// properties (``Deck/ankiProperties``: collapse state, the day's study counts, sync state, …).
   case ankiProperties
+  /// When notes and note types were last modified. Anki's import updates a note or note type a
+  /// collection has only when the package's is modified later, so ``DeckDifference`` tells from
+  /// them what that import would take (CSV and CrowdAnki hold none: their reader gives every note
+  /// the file's modification time).
+  case modificationTimes
   /// Note types and media files no note uses, and decks no card uses (a deck package leaves
   /// the first out, as Anki's deck export does, and holds Anki's empty `Default` deck).
   case unusedItems
@@ -68,6 +73,7 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
     case .settings: "collection settings"
     case .tagRegistry: "the collection's list of tags"
     case .ankiProperties: "Anki's other properties of decks and note types"
+    case .modificationTimes: "modification times of notes and note types"
     case .unusedItems: "note types, media and decks nothing uses"
     }
   }

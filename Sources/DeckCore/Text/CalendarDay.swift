@@ -15,6 +15,20 @@ package enum CalendarDay {
     return "\(padded(parts.year, 4))-\(padded(parts.month, 2))-\(padded(parts.day, 2))"
   }
 
+  /// The UTC day of `seconds` since 1970 as `YYYY-MM-DD`, followed by ` HH:MM:SS UTC` when
+  /// `withTime` is set; a time more than about 3,000 years from 1970 is named by its year alone
+  /// (`a day in the year 48954`), a count of mean Gregorian years.
+  package static func utcText(ofSeconds seconds: Int64, withTime: Bool = false) -> String {
+    guard abs(seconds) < 100_000_000_000 else { return "a day in the year \(1970 + seconds / 31_556_952)" }
+    let utc = TimeZone(secondsFromGMT: 0) ?? .current
+    let day = text(of: Date(timeIntervalSince1970: TimeInterval(seconds)), in: utc)
+    guard withTime else { return day }
+    let secondOfDay = ((seconds % 86_400) + 86_400) % 86_400
+    func twoDigits(_ number: Int64) -> String { number < 10 ? "0\(number)" : "\(number)" }
+    return
+      "\(day) \(twoDigits(secondOfDay / 3_600)):\(twoDigits(secondOfDay % 3_600 / 60)):\(twoDigits(secondOfDay % 60)) UTC"
+  }
+
   /// The moment `hour` o'clock starts on the day `text` names as `YYYY-MM-DD` in `timeZone`, or
   /// nil when it names no day of the calendar (a wrong shape, February 30th).
   package static func date(_ text: String, in timeZone: TimeZone, hour: Int) -> Date? {

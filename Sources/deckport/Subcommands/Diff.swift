@@ -44,12 +44,25 @@ extension Deckport {
         notes use, and no settings or list of tags, so against a collection those are not \
         compared.
 
+        When both formats hold note type ids and modification times (Anki packages, the JSON \
+        deck), the output also says what Anki's import of B (with the import dialog's options) \
+        would do to a collection holding A, as the real Anki backend does it: how many notes it \
+        adds, updates (B's note modified later), keeps as they are (not modified later) and \
+        skips as conflicting (moved to another note type, or a note type whose fields or \
+        templates changed in number, order or id, which Anki adds as a new one), and, marked !, \
+        each change it would not take: a note changed but not modified later, a note moved to \
+        another note type, a note type changed but not modified later or added as a new one, \
+        and cards of existing notes whose scheduling changed (Anki imports scheduling only with \
+        new cards).
+
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
         from and to (name, format), equal, counts, notCompared (aspect, formats, explanation) \
         and notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions, \
         settings, tagRegistry and ankiProperties (each with added, removed and changed lists; \
-        decks also renamed, deckOptions also decksMoved); with --stat --json, only from, to, \
-        equal, counts and notCompared. For example: deckport diff \
+        decks also renamed, deckOptions also decksMoved), and ankiImport (counts, \
+        notesNotTaken, noteTypesNotTaken, cardsNotTaken) where both formats hold what it \
+        takes; with --stat --json, only from, to, equal, counts, notCompared and the counts of \
+        ankiImport. For example: deckport diff \
         fixtures/anki/legacy.colpkg fixtures/anki/latest.colpkg --stat.
 
         Exit status, as diff(1): 0 when the decks are the same in everything compared, 1 when \

@@ -1,0 +1,81 @@
+import DeckCore
+
+extension DeckComparison {
+  /// The parts both formats must hold to tell what Anki's import would take: note types by id
+  /// with their field names, and modification times.
+  static let ankiImportAspects: Set<DeckAspect> = [.identities, .noteTypes, .fieldNames, .modificationTimes]
+
+  /// What Anki's import of the new deck does to a collection holding the old one
+  /// (``DeckDifference/AnkiImportPreview``), or nil when a format lacks what it takes.
+  /// `noteTypeChanges` and `cardChanges` are the note types and cards the comparison found
+  /// changed.
+  func ankiImportPreview(
+    noteTypeChanges: [DeckDifference.NoteTypeChange], cardChanges: [DeckDifference.CardChange]
+  ) -> DeckDifference.AnkiImportPreview? {
+    guard Self.ankiImportAspects.isSubset(of: compared) else { return nil }
+    var counts = DeckDifference.AnkiImportCounts(new: 0, updated: 0, kept: 0, conflicting: 0)
+    var notesNotTaken: [DeckDifference.NoteNotTaken] = []
+    var conflictsByNoteType: [Int64: Int] = [:]
+    for guid in newNotes.keys.sorted() {
+      guard let note = newNotes[guid] else { continue }
+      guard let before = oldNotes[guid] else {
+        counts.new += 1
+        continue
+      }
+      let modified = DeckDifference.Change(old: before.modificationTime, new: note.modificationTime)
+      let noteTypeName = newNoteTypes[note.noteTypeID]?.name ?? Self.unknownNoteType(note.noteTypeID)
+      if before.noteTypeID != note.noteTypeID {
+        counts.conflicting += 1
+        notesNotTaken.append(.init(guid: guid, noteType: noteTypeName, reason: .noteTypeChanged, modified: modified))
+      } else if !keepsLayout(note.noteTypeID) {
+        counts.conflicting += 1
+        conflictsByNoteType[note.noteTypeID, default: 0] += 1
+      } else if note.modificationTime > before.modificationTime {
+        counts.updated += 1
+      } else {
+        counts.kept += 1
+        let tagsChanged = compared.contains(.tags) && Set(note.tags) != Set(before.tags)
+        if note.fields != before.fields || tagsChanged {
+          notesNotTaken.append(.init(guid: guid, noteType: noteTypeName, reason: .notNewer, modified: modified))
+        }
+      }
+    }
+    var noteTypesNotTaken: [DeckDifference.NoteTypeNotTaken] = []
+    let changedIDs = Set(noteTypeChanges.map(\.id))
+    for noteType in new.noteTypes {
+      guard let before = oldNoteTypes[noteType.id] else { continue }
+      let modified = DeckDifference.Change(old: before.modificationTime, new: noteType.modificationTime)
+      if !keepsLayout(noteType.id) {
+        noteTypesNotTaken.append(
+          .init(
+            id: noteType.id, name: noteType.name, reason: .layoutChanged, modified: modified,
+            conflictingNotes: conflictsByNoteType[noteType.id] ?? 0))
+      } else if changedIDs.contains(noteType.id) && noteType.modificationTime <= before.modificationTime {
+        noteTypesNotTaken.append(
+          .init(id: noteType.id, name: noteType.name, reason: .notNewer, modified: modified, conflictingNotes: 0))
+      }
+    }
+    noteTypesNotTaken.sort { ($0.name, $0.id) < ($1.name, $1.id) }
+    let cardsNotTaken = cardChanges.filter { oldNotes[$0.guid] != nil && newNotes[$0.guid] != nil }.count
+    return DeckDifference.AnkiImportPreview(
+      counts: counts, notesNotTaken: notesNotTaken, noteTypesNotTaken: noteTypesNotTaken,
+      cardsNotTaken: cardsNotTaken)
+  }
+
+  /// Whether Anki takes the new deck's note type `id` as the collection's note type of that id:
+  /// the collection has none (Anki adds it under its id), or its fields and templates match in
+  /// number and order, each position by its Anki id where both sides have one and by its name
+  /// where not. Otherwise Anki imports it as a new note type.
+  private func keepsLayout(_ id: Int64) -> Bool {
+    guard let after = newNoteTypes[id], let before = oldNoteTypes[id] else { return true }
+    func match(_ old: [(Int64?, String)], _ new: [(Int64?, String)]) -> Bool {
+      old.count == new.count
+        && zip(old, new).allSatisfy { old, new in
+          if let oldID = old.0, let newID = new.0 { return oldID == newID }
+          return old.1 == new.1
+        }
+    }
+    return match(before.fields.map { ($0.ankiID, $0.name) }, after.fields.map { ($0.ankiID, $0.name) })
+      && match(before.templates.map { ($0.ankiID, $0.name) }, after.templates.map { ($0.ankiID, $0.name) })
+  }
+}

@@ -1,0 +1,321 @@
+"""`deckport diff A B` says what the real Anki backend's import of B does to a collection holding A.
+
+The decks are made with Anki itself: `fixtures/anki/latest.colpkg` is restored into a collection,
+which Anki exports as a deck package (`published.apkg`) and a collection package
+(`backup.colpkg`). Then, through the backend, the collection is edited the ways that decide what a
+later import takes:
+
+* a note's field is changed (Anki sets its modification time: newer);
+* a note's field is changed and its modification time set back to what it was (not newer), and a
+  note's tags are changed with its time set earlier than before (older);
+* a note's modification time alone moves forward (newer, nothing else changed);
+* a note is moved to another note type;
+* a field is added to a note type (Anki then adds it on import as a new note type);
+* a note type's template text is changed and its modification time set back (not newer);
+* a card of an existing note is answered (its scheduling changes);
+* a note is added.
+
+Anki exports the edited collection as `current.apkg`. `deckport diff FROM current.apkg --json`
+(FROM the deck package or the collection package) predicts the import; the backend then imports
+`current.apkg` into a collection holding FROM (a fresh collection that imported the deck package,
+or the restored collection package) and its own import log and resulting collection are the judge:
+the counts of new, updated, duplicate and conflicting notes; the notes deckport says keep the
+collection's version do (and the backend's log puts them where deckport says); the note type whose
+change is not taken keeps its old template; the note type with an added field is added as a new
+one and its notes conflict; the answered card keeps the collection's scheduling.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+from anki.collection import (
+    Collection,
+    ExportAnkiPackageOptions,
+    ImportAnkiPackageOptions,
+    ImportAnkiPackageRequest,
+)
+
+from test_csv_helpers import DECKPORT, deckport_exists
+
+if not deckport_exists():
+    pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
+
+from test_diff import answer_good, note_with_front, restored_backup, snapshot  # noqa: E402
+
+EDITED_NEWER = "chat"  # Back changed through the backend: newer
+EDITED_NOT_NEWER = "Capital of Japan"  # Back changed, time set back: not newer
+RETAGGED_OLDER = "Plain, with"  # tags changed, time set earlier: older
+TOUCHED_ONLY = "Hello <b>world</b>"  # time moved forward, nothing else: updated, unchanged
+MOVED_NOTE = "chien"  # moved from "Basic (optional reversed card)" to "Basic"
+WIDENED_TYPE = "Vocab (3 fields)"  # a field added: a new note type on import
+TEMPLATE_NOT_NEWER_TYPE = "Cloze"  # template text changed, time set back
+ADDED_FRONT = "added after publishing"
+
+
+def export_deck(col: Collection, path: str) -> None:
+    col.export_anki_package(
+        out_path=path,
+        options=ExportAnkiPackageOptions(legacy=False, with_scheduling=True, with_deck_configs=True, with_media=True),
+        limit=None,
+    )
+
+
+def import_options() -> ImportAnkiPackageOptions:
+    """The options of Anki's import dialog (update notes and note types if newer, no merging)."""
+    return ImportAnkiPackageOptions(merge_notetypes=False, with_scheduling=True, with_deck_configs=False)
+
+
+@pytest.fixture(scope="module")
+def decks(tmp_path_factory):
+    folder, col = restored_backup(tmp_path_factory, "diff-import")
+    try:
+        published = os.path.join(folder, "published.apkg")
+        export_deck(col, published)
+        backup = os.path.join(folder, "backup.colpkg")
+        before = snapshot(col)
+
+        def note_id(prefix: str) -> int:
+            return before["notes"][note_with_front(col, before, prefix)]["id"]
+
+        note = col.get_note(note_id(EDITED_NEWER))
+        note["Back"] = "cat, edited later"
+        col.update_note(note)
+
+        edited = note_id(EDITED_NOT_NEWER)
+        old_mod = col.db.scalar("select mod from notes where id = ?", edited)
+        note = col.get_note(edited)
+        note["Back"] = "Tokyo, edited with an old clock"
+        col.update_note(note)
+        col.db.execute("update notes set mod = ? where id = ?", old_mod, edited)
+
+        retagged = note_id(RETAGGED_OLDER)
+        old_mod = col.db.scalar("select mod from notes where id = ?", retagged)
+        note = col.get_note(retagged)
+        note.tags.append("retagged")
+        col.update_note(note)
+        col.db.execute("update notes set mod = ? where id = ?", old_mod - 100, retagged)
+
+        col.db.execute("update notes set mod = mod + 50 where id = ?", note_id(TOUCHED_ONLY))
+
+        moved = note_id(MOVED_NOTE)
+        basic = col.models.by_name("Basic")
+        request = col.models.change_notetype_info(
+            old_notetype_id=col.get_note(moved).mid, new_notetype_id=basic["id"]
+        ).input
+        request.note_ids.extend([moved])
+        col.models.change_notetype_of_notes(request)
+
+        widened = col.models.by_name(WIDENED_TYPE)
+        col.models.add_field(widened, col.models.new_field("Extra"))
+        col.models.update_dict(widened)
+
+        cloze = col.models.by_name(TEMPLATE_NOT_NEWER_TYPE)
+        old_mtime = cloze["mod"]
+        cloze["tmpls"][0]["qfmt"] += "<br>edited with an old clock"
+        col.models.update_dict(cloze)
+        col.db.execute("update notetypes set mtime_secs = ? where id = ?", old_mtime, cloze["id"])
+
+        answered_key = next(
+            key for key, card in sorted(before["cards"].items()) if card["values"][0] == 0 and key[0] not in (
+                note_with_front(col, before, MOVED_NOTE),
+            ) and before["notes"][key[0]]["noteType"] != WIDENED_TYPE
+        )
+        answer_good(col, before["cards"][answered_key]["id"])
+
+        added = col.new_note(basic)
+        added["Front"] = ADDED_FRONT
+        added["Back"] = "new"
+        col.add_note(added, col.decks.id("Default"))
+
+        current = os.path.join(folder, "current.apkg")
+        export_deck(col, current)
+        after = snapshot(col)
+    finally:
+        try:
+            col.close()
+        except Exception:
+            pass
+    shutil.copy(os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "anki", "latest.colpkg"), backup)
+    return {
+        "folder": folder, "published": published, "backup": backup, "current": current, "before": before,
+        "after": after, "answered": answered_key,
+    }
+
+
+def deckport_preview(source: str, current: str) -> dict:
+    result = subprocess.run(
+        [DECKPORT, "diff", source, current, "--json"], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode in (0, 1), result.stderr  # equal, or different
+    return json.loads(result.stdout)["ankiImport"]
+
+
+def anki_import(source: str, current: str, folder: str) -> dict:
+    """The backend's import of `current` into a collection holding `source`: its log (notes by
+    GUID, found by the note id each entry carries) and the collection afterwards."""
+    from anki_view import _import_colpkg
+
+    os.makedirs(folder)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    try:
+        if source.endswith(".colpkg"):
+            _import_colpkg(col, source)
+        else:
+            col.import_anki_package(
+                ImportAnkiPackageRequest(package_path=os.path.abspath(source), options=import_options())
+            )
+        log = col.import_anki_package(
+            ImportAnkiPackageRequest(package_path=os.path.abspath(current), options=import_options())
+        ).log
+        outcome = {
+            kind: sorted(col.get_note(entry.id.nid).guid for entry in getattr(log, kind))
+            for kind in ("new", "updated", "duplicate", "conflicting")
+        }
+        outcome["state"] = snapshot(col)
+        outcome["templates"] = {m["name"]: [t["qfmt"] for t in m["tmpls"]] for m in col.models.all()}
+        return outcome
+    finally:
+        col.close()
+
+
+@pytest.mark.parametrize("source", ["published", "backup"])
+def test_diff_predicts_anki_import(decks, source):
+    preview = deckport_preview(decks[source], decks["current"])
+    anki = anki_import(decks[source], decks["current"], os.path.join(decks["folder"], f"import-{source}"))
+    before, after = decks["before"], decks["after"]
+
+    # The counts are the backend's own.
+    assert preview["counts"] == {
+        "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
+        "conflicting": len(anki["conflicting"]),
+    }, (preview["counts"], {k: anki[k] for k in ("new", "updated", "duplicate", "conflicting")})
+    assert anki["new"] == [note_with_front(None, after, ADDED_FRONT)]
+
+    # Each note said to keep the collection's version does, and the backend logged it so.
+    not_newer = {n["guid"] for n in preview["notesNotTaken"] if n["reason"] == "not-newer"}
+    assert not_newer == {
+        note_with_front(None, after, EDITED_NOT_NEWER), note_with_front(None, after, RETAGGED_OLDER)
+    }
+    for guid in not_newer:
+        assert guid in anki["duplicate"]
+        assert anki["state"]["notes"][guid]["fields"] == before["notes"][guid]["fields"]
+        assert anki["state"]["notes"][guid]["fields"] != after["notes"][guid]["fields"] or (
+            sorted(anki["state"]["notes"][guid]["tags"]) != sorted(after["notes"][guid]["tags"])
+        )
+    moved = {n["guid"] for n in preview["notesNotTaken"] if n["reason"] == "note-type-changed"}
+    assert moved == {note_with_front(None, after, MOVED_NOTE)}
+    assert moved <= set(anki["conflicting"])
+    touched = note_with_front(None, after, TOUCHED_ONLY)
+    assert touched in anki["updated"]
+
+    # The widened note type is added as a new one; the collection's notes of it conflict.
+    types = {t["name"]: t for t in preview["noteTypesNotTaken"]}
+    widened_notes = [guid for guid, note in before["notes"].items() if note["noteType"] == WIDENED_TYPE]
+    assert types[WIDENED_TYPE]["reason"] == "layout-changed"
+    assert types[WIDENED_TYPE]["conflictingNotes"] == len(widened_notes)
+    assert set(widened_notes) <= set(anki["conflicting"])
+    assert sum(name.startswith(WIDENED_TYPE) for name in anki["templates"]) == 2
+    # The note type changed without a later time keeps the collection's template.
+    assert types[TEMPLATE_NOT_NEWER_TYPE]["reason"] == "not-newer"
+    assert "edited with an old clock" not in anki["templates"][TEMPLATE_NOT_NEWER_TYPE][0]
+    assert set(types) == {WIDENED_TYPE, TEMPLATE_NOT_NEWER_TYPE}
+
+    # The answered card of an existing note keeps the collection's scheduling.
+    key = decks["answered"]
+    assert after["cards"][key]["values"] != before["cards"][key]["values"]
+    assert anki["state"]["cards"][key]["values"] == before["cards"][key]["values"]
+    changed_cards = [
+        k for k in after["cards"]
+        if k in before["cards"] and after["cards"][k]["values"] != before["cards"][k]["values"]
+        and anki["state"]["cards"].get(k, {}).get("values") == before["cards"][k]["values"]
+    ]
+    assert preview["cardsNotTaken"] == len(changed_cards) >= 1
+
+
+def test_diff_text_names_what_anki_does_not_take(decks):
+    result = subprocess.run(
+        [DECKPORT, "diff", decks["published"], decks["current"]], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    counts = deckport_preview(decks["published"], decks["current"])["counts"]
+    heading = [line for line in lines if line.startswith("Anki's import of")]
+    assert heading == [
+        "Anki's import of the \"to\" deck into a collection holding the \"from\" deck: "
+        f"{counts['new']} new, {counts['updated']} updated, {counts['kept']} kept as they are, "
+        f"{counts['conflicting']} conflicting notes"
+    ], heading
+    flagged = [line for line in lines if line.startswith("  ! ")]
+    assert any("not modified later" in line and "Anki keeps the collection's note" in line for line in flagged)
+    assert any("moved to another note type" in line for line in flagged)
+    assert any(f"note type '{WIDENED_TYPE}'" in line and "new note type" in line for line in flagged)
+    assert any(f"note type '{TEMPLATE_NOT_NEWER_TYPE}'" in line and "not modified later" in line for line in flagged)
+    assert any("card" in line and "keep" in line and "scheduling" in line for line in flagged)
+
+
+def test_no_preview_without_modification_times(decks, tmp_path):
+    csv = str(tmp_path / "current.csv")
+    subprocess.run([DECKPORT, "convert", decks["current"], csv, "--quiet"], check=True, timeout=600)
+    result = subprocess.run(
+        [DECKPORT, "diff", decks["published"], csv, "--json"], capture_output=True, text=True, timeout=600
+    )
+    report = json.loads(result.stdout)
+    assert "ankiImport" not in report
+    assert "modificationTimes" in [entry["aspect"] for entry in report["notCompared"]]
+
+
+def without_field_ids(document: dict, note_type: str, rename: bool) -> dict:
+    """`document` (deckport's JSON deck) with `note_type`'s fields and templates stripped of their
+    Anki ids, its first field renamed when `rename`, and every note of it modified later."""
+    for entry in document["noteTypes"]:
+        if entry["name"] != note_type:
+            continue
+        for part in entry["fields"] + entry["templates"]:
+            part.pop("ankiId", None)
+        if rename:
+            old = entry["fields"][0]["name"]
+            entry["fields"][0]["name"] = "Renamed"
+            for template in entry["templates"]:
+                template["question"] = template["question"].replace("{{%s}}" % old, "{{Renamed}}")
+                template["answer"] = template["answer"].replace("{{%s}}" % old, "{{Renamed}}")
+            for note in document["notes"]:
+                if note["noteType"] == entry["id"]:
+                    note["fields"] = {("Renamed" if k == old else k): v for k, v in note["fields"].items()}
+        for note in document["notes"]:
+            if note["noteType"] == entry["id"]:
+                note["modified"] += 60
+    return document
+
+
+@pytest.mark.parametrize("rename", [False, True], ids=["same-names", "renamed-field"])
+def test_note_type_without_ids_is_matched_by_names(decks, rename, tmp_path):
+    """Where a side's fields have no Anki ids (a deck made by a generator, a JSON deck written by
+    hand), Anki compares them by name: the same names update the notes, a renamed field makes a
+    new note type and conflicting notes. The package is deckport's (from its JSON deck), the
+    collection Anki's, the judge Anki's import."""
+    document_path = str(tmp_path / "published.json")
+    subprocess.run([DECKPORT, "convert", decks["published"], document_path, "--quiet"], check=True, timeout=600)
+    with open(document_path, encoding="utf-8") as handle:
+        document = without_field_ids(json.load(handle), "Basic", rename)
+    edited_path = str(tmp_path / "edited.json")
+    with open(edited_path, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    edited = str(tmp_path / "edited.apkg")
+    subprocess.run([DECKPORT, "convert", edited_path, edited, "--quiet"], check=True, timeout=600)
+
+    preview = deckport_preview(decks["published"], edited)
+    anki = anki_import(decks["published"], edited, str(tmp_path / "collection"))
+    assert preview["counts"] == {
+        "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
+        "conflicting": len(anki["conflicting"]),
+    }
+    basic_notes = {guid for guid, note in decks["before"]["notes"].items() if note["noteType"] == "Basic"}
+    assert basic_notes
+    assert basic_notes <= set(anki["conflicting"] if rename else anki["updated"])
+    layout = [t for t in preview["noteTypesNotTaken"] if t["reason"] == "layout-changed"]
+    assert [t["name"] for t in layout] == (["Basic"] if rename else [])
