@@ -370,4 +370,20 @@ struct DeckDifferenceTests {
     let json = try difference.jsonText()
     #expect(json.contains("Verbs\\u001b[2J\\u202e" + String(repeating: "x", count: 200)))
   }
+
+  @Test("Anki's import over modification times at both ends of Int64: named, no trap")
+  func extremeModificationTimes() throws {
+    var original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    original.collection.notes[0].modificationTime = .min
+    original.collection.notes[1].modificationTime = .max
+    var edited = original.collection
+    edited.notes[0].fields[0] += " (edited)"
+    edited.notes[1].fields[0] += " (edited)"
+    let difference = try DeckDifference(from: original, to: LoadedDeck(collection: edited, formatName: "json"))
+    let preview = try #require(difference.ankiImport)
+    #expect(preview.notesNotTaken.map(\.guid).sorted() == [edited.notes[0].guid, edited.notes[1].guid].sorted())
+    #expect(preview.notesNotTaken.allSatisfy { $0.reason == .notNewer })
+    #expect(difference.lines.contains { $0.contains("not modified later (both a day in the year -") })
+    #expect(difference.lines.contains { $0.contains("not modified later (both a day in the year 292277026596") })
+  }
 }

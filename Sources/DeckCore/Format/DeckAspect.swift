@@ -47,7 +47,7 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
   /// properties (``Deck/ankiProperties``: collapse state, the day's study counts, sync state, …).
   case ankiProperties
   /// When notes and note types were last modified. Anki's import updates a note or note type a
-  /// collection has only when the package's is modified later, so ``DeckDifference`` tells from
+  /// collection has only when the package's is modified later, so `DeckDifference` tells from
   /// them what that import would take (CSV and CrowdAnki hold none: their reader gives every note
   /// the file's modification time).
   case modificationTimes

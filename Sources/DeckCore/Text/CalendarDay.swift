@@ -19,7 +19,10 @@ package enum CalendarDay {
   /// `withTime` is set; a time more than about 3,000 years from 1970 is named by its year alone
   /// (`a day in the year 48954`), a count of mean Gregorian years.
   package static func utcText(ofSeconds seconds: Int64, withTime: Bool = false) -> String {
-    guard abs(seconds) < 100_000_000_000 else { return "a day in the year \(1970 + seconds / 31_556_952)" }
+    // A range, not `abs`, which traps on Int64.min (a modification time read from any file).
+    guard (-100_000_000_000..<100_000_000_000).contains(seconds) else {
+      return "a day in the year \(1970 + seconds / 31_556_952)"
+    }
     let utc = TimeZone(secondsFromGMT: 0) ?? .current
     let day = text(of: Date(timeIntervalSince1970: TimeInterval(seconds)), in: utc)
     guard withTime else { return day }
