@@ -7,7 +7,8 @@ import Testing
 /// Decks built from an app's records (`DeckBuilder`), written by `DeckConverter.write`, judged
 /// by the real Anki backend (`fixtures/anki_import_sequence.py`, run with `.venv`'s Python):
 /// Anki imports what the app gave, with the cards and media it expects, and a second export
-/// after edits updates the notes it already has instead of adding them again.
+/// after edits updates the notes it already has instead of adding them again. Written as CSV,
+/// the deck is judged by Anki's own CSV import (`fixtures/make_csv_fixtures.py --view`).
 @Suite("Decks built by an app, judged by the real Anki backend", .enabled(if: PythonScript.hasAnkiBackend))
 struct DeckBuilderAnkiTests {
   /// What `anki_import_sequence.py` prints: the backend's counts per import, its day number,
@@ -294,5 +295,49 @@ struct DeckBuilderAnkiTests {
     #expect(again.imports.map(\.updated) == [0, 1])
     #expect(again.reviewTimes == anki.reviewTimes)
     #expect(again.view.cards == anki.view.cards)
+  }
+
+  /// What Anki's own CSV import makes of a file (`make_csv_fixtures.py --view`), in import order.
+  struct CSVImport: Decodable {
+    struct Note: Decodable, Equatable {
+      var guid: String?
+      var noteType: String
+      var fields: [String]
+      var tags: [String]
+      var deck: String
+      var cards: [Int]
+    }
+    var notes: [Note]
+  }
+
+  @Test("written as CSV, the built deck is what Anki's own CSV import makes of it")
+  func importedAsCSV() async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let sheet = scratch.path(for: "Spanish.csv")
+    let report = try await DeckConverter().write(
+      Self.firstExport().build(), to: URL(filePath: sheet), options: ConversionOptions(to: .csv))
+    // Only what a CSV file cannot hold is reported: the picture and the deck's description.
+    #expect(Set(report.warnings.map(\.category)) == ["csv-media", "csv-deck"], "\(report.warnings)")
+
+    let output = try PythonScript.runWithAnki("make_csv_fixtures.py", ["--view", sheet])
+    let anki = try JSONDecoder().decode(CSVImport.self, from: Data(output.utf8))
+    let notes = Dictionary(anki.notes.map { ($0.guid ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+    #expect(anki.notes.count == 3)
+    #expect(
+      notes[Self.guid("word-1")]
+        == CSVImport.Note(
+          guid: Self.guid("word-1"), noteType: "Basic", fields: ["hablar", "to speak &lt;loudly&gt;"], tags: ["verbs"],
+          deck: "Spanish::Verbs", cards: [0]))
+    #expect(
+      notes[Self.guid("word-2")]
+        == CSVImport.Note(
+          guid: Self.guid("word-2"), noteType: "Basic (and reversed card)",
+          fields: [#"la casa <img src="casa.png">"#, "the house"], tags: [], deck: "Spanish::Nouns", cards: [0, 1]))
+    #expect(
+      notes[Self.guid("sentence-1")]
+        == CSVImport.Note(
+          guid: Self.guid("sentence-1"), noteType: "Cloze", fields: ["{{c1::Yo}} {{c2::hablo}} español", ""], tags: [],
+          deck: "Spanish", cards: [0, 1]))
   }
 }

@@ -6,8 +6,9 @@ import FuzzWriting
 // Every reader into every writer, from valid collections with hostile values inside. The input
 // is a small program: which seed collection (read once at start-up through deckport's readers),
 // which writer A and writer B (with their options), then mutations of the in-memory model. The
-// mutated collection is written by A, read back by A's reader, and written again by B. Each
-// step must succeed or throw a DeckError; anything else, or a trap, is a finding.
+// mutated collection is written by A, read back by A's reader, compared with what was written
+// (`DeckDifference`, as `deckport diff` does), and written again by B. Each step must succeed or
+// throw a DeckError; anything else, or a trap, is a finding.
 let scratch = FuzzScratch(name: "writers")
 let work = scratch.work
 let temporary = scratch.temporary
@@ -30,6 +31,14 @@ runFuzzer { data in
   guard let written = fuzzStep("write \(first.format.name.rawValue)", { try first.write(collection, in: folderA) }),
     let readBack = fuzzStep("read \(first.format.name.rawValue)", { try first.read(written) })
   else { return }
+  // What changed, as `deckport diff` shows it: the hostile collection against what the writer gave
+  // back, with what Anki's import of it would take (every modification time and id compared).
+  _ = fuzzStep("diff") {
+    let difference = try DeckDifference(
+      from: LoadedDeck(collection: collection, formatName: "json"),
+      to: LoadedDeck(collection: readBack, formatName: first.format.name.rawValue))
+    _ = (difference.lines, difference.statLines, try difference.jsonText(), try difference.statJSONText())
+  }
   _ = fuzzStep("write \(second.format.name.rawValue)", { try second.write(readBack, in: folderB) })
   if fuzzVerbose {
     FileHandle.standardError.write(Data("ok \(first.format.name.rawValue) -> \(second.format.name.rawValue)\n".utf8))
