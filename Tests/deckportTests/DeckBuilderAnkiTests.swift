@@ -340,4 +340,34 @@ struct DeckBuilderAnkiTests {
           guid: Self.guid("sentence-1"), noteType: "Cloze", fields: ["{{c1::Yo}} {{c2::hablo}} español", ""], tags: [],
           deck: "Spanish", cards: [0, 1]))
   }
+
+  @Test(
+    "written as a JSON deck, a json-dir or a CrowdAnki folder and converted to a package, Anki sees what it sees of the package written directly",
+    arguments: [FormatName.json, .jsonDir, .crowdanki])
+  func throughAnotherFormat(format: FormatName) async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let direct = scratch.path(for: "direct.apkg")
+    try await Self.write(try Self.firstExport(), to: direct, as: .apkg)
+    let middle = scratch.path(for: format == .json ? "Spanish.json" : "Spanish")
+    let report = try await DeckConverter().write(
+      Self.firstExport().build(), to: URL(filePath: middle), options: ConversionOptions(to: format))
+    #expect(report.warnings.isEmpty, "\(report.warnings)")
+    let package = scratch.path(for: "through.apkg")
+    let run = try CommandRun.deckport(["convert", middle, package, "--quiet"])
+    #expect(run.status == 0, "\(run.standardError)")
+
+    let expected = try Self.judge([direct]).view
+    let anki = try Self.judge([package]).view
+    func comparable(_ notes: [AnkiTruth.Note]) -> [String] {
+      // CrowdAnki keeps no modification time: the folder's stands for every note.
+      notes.map { "\($0.guid) \($0.noteType) \($0.fields) \($0.tags)\(format == .crowdanki ? "" : " \($0.mod)")" }
+        .sorted()
+    }
+    #expect(comparable(anki.notes) == comparable(expected.notes))
+    #expect(
+      anki.cards.map { "\($0.noteGuid)/\($0.ord) \($0.deck)" }.sorted()
+        == expected.cards.map { "\($0.noteGuid)/\($0.ord) \($0.deck)" }.sorted())
+    #expect(anki.media == expected.media)
+  }
 }
