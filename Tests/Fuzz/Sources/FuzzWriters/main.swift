@@ -1,3 +1,4 @@
+import DeckConversion
 import DeckCore
 import Foundation
 import FuzzSupport
