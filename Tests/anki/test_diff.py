@@ -57,7 +57,7 @@ def snapshot(col: Collection) -> dict:
         names = [field["name"] for field in note.note_type()["flds"]]
         notes[note.guid] = {
             "id": nid, "noteType": note.note_type()["name"], "fields": list(zip(names, note.fields)),
-            "tags": list(note.tags),
+            "tags": list(note.tags), "mod": col.db.scalar("select mod from notes where id = ?", nid),
         }
     for cid in col.find_cards(""):
         card = col.get_card(cid)
@@ -177,10 +177,13 @@ def expected(before: dict, after: dict, *, media: bool) -> dict:
         added_tags = sorted(set(new[guid]["tags"]) - set(old[guid]["tags"]))
         removed_tags = sorted(set(old[guid]["tags"]) - set(new[guid]["tags"]))
         if fields or added_tags or removed_tags:
-            changed.append({
+            change = {
                 "guid": guid, "noteType": new[guid]["noteType"], "fields": fields,
                 "tagsAdded": added_tags, "tagsRemoved": removed_tags,
-            })
+            }
+            if old[guid]["mod"] != new[guid]["mod"]:
+                change["modified"] = {"old": old[guid]["mod"], "new": new[guid]["mod"]}
+            changed.append(change)
     cards = []
     for key in sorted(set(before["cards"]) & set(after["cards"])):
         a, b = before["cards"][key]["values"], after["cards"][key]["values"]

@@ -386,4 +386,23 @@ struct DeckDifferenceTests {
     #expect(difference.lines.contains { $0.contains("not modified later (both a day in the year -") })
     #expect(difference.lines.contains { $0.contains("not modified later (both a day in the year 292277026596") })
   }
+
+  @Test("a changed note shows its modification times, where both formats hold them")
+  func modificationTimesOfChangedNotes() throws {
+    let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    var edited = original.collection
+    edited.notes[2].fields[0] += " (edited)"
+    edited.notes[2].modificationTime = 1_795_400_000
+    let before = original.collection.notes[2].modificationTime
+    let difference = try DeckDifference(from: original, to: LoadedDeck(collection: edited, formatName: "json"))
+    let change = try #require(difference.notes.changed.first)
+    #expect(change.modified?.old == before && change.modified?.new == 1_795_400_000)
+    // 1795400000 is 2026-11-23 02:13:20 UTC (Python's datetime.fromtimestamp).
+    #expect(difference.lines.contains { $0.hasSuffix("→ 2026-11-23 02:13:20 UTC") && $0.hasPrefix("      modified: ") })
+
+    let againstCSV = try DeckDifference(
+      from: original, to: Self.read(LoadedDeck(collection: edited, formatName: "json"), as: "csv"))
+    #expect(againstCSV.notes.changed.allSatisfy { $0.modified == nil })
+    #expect(againstCSV.ankiImport == nil)
+  }
 }

@@ -1,7 +1,8 @@
 import DeckCore
 
 extension DeckComparison {
-  /// Notes added, removed and changed (fields by position, tags, note type), by GUID.
+  /// Notes added, removed and changed (fields by position, tags, note type; with the
+  /// modification times of a changed note), by GUID.
   func noteDifferences() -> DeckDifference.NoteDifferences {
     var result = DeckDifference.NoteDifferences()
     for guid in newNotes.keys.sorted() {
@@ -53,9 +54,12 @@ extension DeckComparison {
       tagsRemoved = Set(before.tags).subtracting(note.tags).sorted()
     }
     guard !fields.isEmpty || typeChange != nil || !tagsAdded.isEmpty || !tagsRemoved.isEmpty else { return nil }
+    let modified =
+      compared.contains(.modificationTimes) && before.modificationTime != note.modificationTime
+      ? DeckDifference.Change(old: before.modificationTime, new: note.modificationTime) : nil
     return DeckDifference.NoteChange(
       guid: note.guid, noteType: newTypeName, noteTypeChange: typeChange, fields: fields, tagsAdded: tagsAdded,
-      tagsRemoved: tagsRemoved)
+      tagsRemoved: tagsRemoved, modified: modified)
   }
 
   /// `note` as a note only one side has.

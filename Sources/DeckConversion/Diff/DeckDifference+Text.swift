@@ -131,6 +131,11 @@ extension DeckDifference {
       if !change.tagsRemoved.isEmpty {
         lines.append("      tags removed: \(change.tagsRemoved.joined(separator: " "))")
       }
+      if let modified = change.modified {
+        lines.append(
+          "      modified: \(CalendarDay.utcText(ofSeconds: modified.old, withTime: true)) → \(CalendarDay.utcText(ofSeconds: modified.new, withTime: true))"
+        )
+      }
     }
     return lines
   }

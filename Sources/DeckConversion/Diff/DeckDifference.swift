@@ -291,6 +291,9 @@ extension DeckDifference {
     public var tagsAdded: [String]
     /// Tags the note has only in the `from` deck, sorted.
     public var tagsRemoved: [String]
+    /// Its modification time (seconds since 1970) before and after, when both formats hold one
+    /// and it changed; Anki's import takes the change only when the new one is later.
+    public var modified: Change<Int64>?
   }
 
   /// Notes added, removed and changed, each list sorted by GUID.
