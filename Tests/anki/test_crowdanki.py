@@ -35,6 +35,11 @@ if not (os.path.isfile(DECKPORT) and os.access(DECKPORT, os.X_OK)):
     pytest.skip(f"the deckport binary does not exist yet ({DECKPORT})", allow_module_level=True)
 
 from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest  # noqa: E402
+from anki_view import _neutralise_notetypes, referenced_media  # noqa: E402
+
+
+# The real 2018 CrowdAnki export the layout checks below compare with.
+GEOGRAPHY = os.path.join(FIXTURES, "crowdanki", "ultimate-geography", "Ultimate_Geography")
 
 
 def crowdanki_folders() -> list[str]:
@@ -59,7 +64,10 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 def imported(package: str, scratch: str) -> Collection:
+    """A fresh collection without Anki's stock note types (a deck's own "Basic" would otherwise
+    arrive as "Basic+", Anki's answer to two note types of one name), `package` imported."""
     col = Collection(os.path.join(scratch, "collection.anki2"))
+    _neutralise_notetypes(col)
     col.import_anki_package(
         ImportAnkiPackageRequest(
             package_path=os.path.abspath(package),
@@ -124,7 +132,7 @@ def test_real_crowdanki_deck_in_anki(folder):
     assert notes, "the fixture holds notes"
     with tempfile.TemporaryDirectory() as scratch:
         package = os.path.join(scratch, "deck.apkg")
-        run("convert", folder, package)
+        stderr = run("convert", folder, package, "--verbose").stderr
         col = imported(package, scratch)
         try:
             assert anki_notes(col) == notes
@@ -139,12 +147,23 @@ def test_real_crowdanki_deck_in_anki(folder):
                 assert anki_model["sortf"] == model["sortf"]
                 # CrowdAnki's identity survives into Anki, where CrowdAnki looks for it.
                 assert anki_model.get("crowdanki_uuid") == model["crowdanki_uuid"]
+            # The folder's files a note or a note type refers to arrive, byte for byte; the others
+            # are left out of the .apkg, as Anki's exporter leaves them, each named; a file the
+            # deck lists and the folder lacks is named too.
             media_folder = os.path.join(folder, "media")
+            present = set(os.listdir(media_folder)) if os.path.isdir(media_folder) else set()
+            note_types = [{"css": model["css"], "templates": model["tmpls"]} for model in models.values()]
+            referenced = referenced_media(list(notes.values()), note_types)
             expected_media = {
                 name: hashlib.sha1(open(os.path.join(media_folder, name), "rb").read()).hexdigest()
-                for name in os.listdir(media_folder)
+                for name in present & referenced
             }
             assert anki_media(col) == expected_media
+            for name in present - referenced:
+                assert f"media file '{name}': warning: [media-unused]" in stderr, name
+            listed = json.load(open(deck_file(folder), encoding="utf-8")).get("media_files", [])
+            for name in set(listed) - present:
+                assert f"warning: [media-missing] '{name}' is listed" in stderr, name
         finally:
             col.close()
 
@@ -264,7 +283,7 @@ def test_deck_json_is_laid_out_as_current_crowdanki_writes_it():
     differs from the fixture only where deckport is known to: keys modern Anki adds, keys deckport
     does not keep (reported when read), media_files sorted (as CrowdAnki sorts them now) and req
     derived again. Floats stay floats (0.0, 1.0, 1.3), ints stay ints."""
-    folder = crowdanki_folders()[0]
+    folder = GEOGRAPHY
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "again")
         run("convert", folder, out, "--to", "crowdanki")
@@ -298,7 +317,7 @@ def test_deck_json_is_laid_out_as_current_crowdanki_writes_it():
 
 def test_deck_json_escapes_as_python_does():
     """Non-ASCII text stays literal, control characters are escaped as \\u001f, slashes are not."""
-    folder = crowdanki_folders()[0]
+    folder = GEOGRAPHY
     with tempfile.TemporaryDirectory() as scratch:
         source = os.path.join(scratch, "source")
         os.makedirs(source)
@@ -318,7 +337,7 @@ def test_a_newer_folder_updates_the_notes_anki_has():
     version of the folder into Anki updates the notes an earlier import made."""
     import shutil
 
-    folder = crowdanki_folders()[0]
+    folder = GEOGRAPHY
     with tempfile.TemporaryDirectory() as scratch:
         first_folder = os.path.join(scratch, "v1", os.path.basename(folder))
         shutil.copytree(folder, first_folder)
@@ -357,7 +376,7 @@ def test_a_newer_folder_updates_the_notes_anki_has():
 def test_apkg_modern_carries_crowdanki_uuids_into_anki():
     """Written as apkg-modern, the folder's note model and deck UUIDs are in Anki's note type and
     deck after import, where CrowdAnki looks for them."""
-    folder = crowdanki_folders()[0]
+    folder = GEOGRAPHY
     deck = json.load(open(deck_file(folder), encoding="utf-8"))
     with tempfile.TemporaryDirectory() as scratch:
         package = os.path.join(scratch, "deck.apkg")

@@ -83,7 +83,7 @@ from anki.collection import (  # noqa: E402  (after the skip, like the other che
     ImportAnkiPackageRequest,
 )
 
-from anki_view import _import_colpkg, anki_view, media_references  # noqa: E402
+from anki_view import _import_colpkg, anki_view, referenced_media  # noqa: E402
 
 PACKAGES = fixture_packages()
 
@@ -97,14 +97,6 @@ FORMATS = {"apkg": ".apkg", "apkg-modern": ".apkg", "colpkg": ".colpkg", "colpkg
 
 _SCRATCH = tempfile.mkdtemp(prefix="deckport_writer_")
 atexit.register(shutil.rmtree, _SCRATCH, ignore_errors=True)
-
-# rslib/src/text.rs: UNDERSCORED_CSS_IMPORTS and UNDERSCORED_REFERENCES.
-_CSS_IMPORTS = re.compile(
-    r"""(?:@import\s+"(_[^"]*.css)"|'(_[^']*.css)')|(?:url\(\s*"(_[^"]+)"|'(_[^']+)'|(_.+?)\s*\))""",
-    re.IGNORECASE,
-)
-_TEMPLATE_REFS = re.compile(r"""\[sound:(_[^]]+)\]|"(_[^"]+)"|'(_[^']+)'|\b(?:src|data)=(_[^ >]+)""")
-
 
 # --------------------------------------------------------------------------------------------
 # Converting and importing
@@ -222,23 +214,6 @@ def anki_exported_media(colpkg: str) -> set[str]:
         with zipfile.ZipFile(out) as archive:
             _EXPORTED_MEDIA[colpkg] = set(json.loads(archive.read("media")).values())
     return _EXPORTED_MEDIA[colpkg]
-
-
-def referenced_media(notes: list[dict], note_types: list[dict]) -> set[str]:
-    """Files the notes refer to, and '_' files the note types' CSS and templates refer to (as
-    Anki's exporter finds them; LaTeX images are not counted)."""
-    names = set()
-    for note in notes:
-        for field in note["fields"]:
-            names.update(media_references(field))
-    for note_type in note_types:
-        for match in _CSS_IMPORTS.finditer(note_type["css"]):
-            names.add(next(g for g in match.groups() if g is not None))
-        for template in note_type["templates"]:
-            for side in (template["qfmt"], template["afmt"]):
-                for match in _TEMPLATE_REFS.finditer(side):
-                    names.add(next(g for g in match.groups() if g is not None))
-    return names
 
 
 def expected_view(truth: dict, source: str, out: str, ours: dict, stderr: str) -> dict:
