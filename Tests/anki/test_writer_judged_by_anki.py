@@ -53,7 +53,6 @@ import ctypes
 import ctypes.util
 import json
 import os
-import re
 import shutil
 import sqlite3
 import subprocess
