@@ -16,6 +16,9 @@ extension DeckComparison {
     var counts = DeckDifference.AnkiImportCounts(new: 0, updated: 0, kept: 0, conflicting: 0)
     var notesNotTaken: [DeckDifference.NoteNotTaken] = []
     var conflictsByNoteType: [Int64: Int] = [:]
+    // Each note type's verdict once, not once per note.
+    let layoutKept = Dictionary(
+      new.noteTypes.map { ($0.id, keepsLayout($0.id)) }, uniquingKeysWith: { first, _ in first })
     for guid in newNotes.keys.sorted() {
       guard let note = newNotes[guid] else { continue }
       guard let before = oldNotes[guid] else {
@@ -27,7 +30,7 @@ extension DeckComparison {
       if before.noteTypeID != note.noteTypeID {
         counts.conflicting += 1
         notesNotTaken.append(.init(guid: guid, noteType: noteTypeName, reason: .noteTypeChanged, modified: modified))
-      } else if !keepsLayout(note.noteTypeID) {
+      } else if layoutKept[note.noteTypeID] == false {
         counts.conflicting += 1
         conflictsByNoteType[note.noteTypeID, default: 0] += 1
       } else if note.modificationTime > before.modificationTime {
@@ -45,7 +48,7 @@ extension DeckComparison {
     for noteType in new.noteTypes {
       guard let before = oldNoteTypes[noteType.id] else { continue }
       let modified = DeckDifference.Change(old: before.modificationTime, new: noteType.modificationTime)
-      if !keepsLayout(noteType.id) {
+      if layoutKept[noteType.id] == false {
         noteTypesNotTaken.append(
           .init(
             id: noteType.id, name: noteType.name, reason: .layoutChanged, modified: modified,
