@@ -7,12 +7,16 @@ extension DeckComparison {
 
   /// What Anki's import of the new deck does to a collection holding the old one
   /// (``DeckDifference/AnkiImportPreview``), or nil when a format lacks what it takes.
-  /// `noteTypeChanges` and `cardChanges` are the note types and cards the comparison found
-  /// changed.
+  /// `noteChanges`, `noteTypeChanges` and `cardChanges` are the notes, note types and cards the
+  /// comparison found changed: a note counts as changed here exactly when the diff lists its
+  /// fields or tags as changed.
   func ankiImportPreview(
-    noteTypeChanges: [DeckDifference.NoteTypeChange], cardChanges: [DeckDifference.CardChange]
+    noteChanges: [DeckDifference.NoteChange], noteTypeChanges: [DeckDifference.NoteTypeChange],
+    cardChanges: [DeckDifference.CardChange]
   ) -> DeckDifference.AnkiImportPreview? {
     guard Self.ankiImportAspects.isSubset(of: compared) else { return nil }
+    let contentChanged = Set(
+      noteChanges.filter { !$0.fields.isEmpty || !$0.tagsAdded.isEmpty || !$0.tagsRemoved.isEmpty }.map(\.guid))
     var counts = DeckDifference.AnkiImportCounts(new: 0, updated: 0, kept: 0, conflicting: 0)
     var notesNotTaken: [DeckDifference.NoteNotTaken] = []
     var conflictsByNoteType: [Int64: Int] = [:]
@@ -37,8 +41,7 @@ extension DeckComparison {
         counts.updated += 1
       } else {
         counts.kept += 1
-        let tagsChanged = compared.contains(.tags) && Set(note.tags) != Set(before.tags)
-        if note.fields != before.fields || tagsChanged {
+        if contentChanged.contains(guid) {
           notesNotTaken.append(.init(guid: guid, noteType: noteTypeName, reason: .notNewer, modified: modified))
         }
       }

@@ -50,7 +50,8 @@ extension DeckDifference {
     settings = comparison.settingDifferences()
     tagRegistry = comparison.tagRegistryDifferences()
     ankiProperties = comparison.ankiPropertyDifferences()
-    ankiImport = comparison.ankiImportPreview(noteTypeChanges: noteTypes.changed, cardChanges: scheduling.changed)
+    ankiImport = comparison.ankiImportPreview(
+      noteChanges: notes.changed, noteTypeChanges: noteTypes.changed, cardChanges: scheduling.changed)
   }
 }
 

@@ -87,9 +87,14 @@ extension DeckDifference {
 
   /// `changed, but not modified later (…); Anki keeps …`, with both modification times.
   private static func notModifiedLater(_ modified: Change<Int64>, keeping kept: String) -> String {
+    "changed, but not modified later (\(times(modified))); Anki keeps \(kept)"
+  }
+
+  /// Two modification times in UTC: `old → new`, or `both …` when they are the same.
+  private static func times(_ modified: Change<Int64>) -> String {
     let old = CalendarDay.utcText(ofSeconds: modified.old, withTime: true)
     let new = CalendarDay.utcText(ofSeconds: modified.new, withTime: true)
-    return "changed, but not modified later (\(old == new ? "both \(old)" : "\(old) → \(new)")); Anki keeps \(kept)"
+    return old == new ? "both \(old)" : "\(old) → \(new)"
   }
 
   private var headerLines: [String] {
@@ -131,11 +136,7 @@ extension DeckDifference {
       if !change.tagsRemoved.isEmpty {
         lines.append("      tags removed: \(change.tagsRemoved.joined(separator: " "))")
       }
-      if let modified = change.modified {
-        lines.append(
-          "      modified: \(CalendarDay.utcText(ofSeconds: modified.old, withTime: true)) → \(CalendarDay.utcText(ofSeconds: modified.new, withTime: true))"
-        )
-      }
+      if let modified = change.modified { lines.append("      modified: \(Self.times(modified))") }
     }
     return lines
   }
