@@ -12,6 +12,7 @@ later import takes:
 * a note is moved to another note type;
 * a field is added to a note type (Anki then adds it on import as a new note type);
 * a note type's template text is changed and its modification time set back (not newer);
+* a note type's styling is changed (newer);
 * a card of an existing note is answered (its scheduling changes);
 * a note is added.
 
@@ -22,7 +23,14 @@ or the restored collection package) and its own import log and resulting collect
 the counts of new, updated, duplicate and conflicting notes; the notes deckport says keep the
 collection's version do (and the backend's log puts them where deckport says); the note type whose
 change is not taken keeps its old template; the note type with an added field is added as a new
-one and its notes conflict; the answered card keeps the collection's scheduling.
+one and its notes conflict; the answered card keeps the collection's scheduling. The same import
+with the dialog's other update choices (`--anki-update-notes`, `--anki-update-note-types`: always,
+never) is judged the same way, the notes and note types whose change the backend did not take
+read from the collection it leaves.
+
+A collection that imports the deck package first has no note types of its own: Anki renames a
+note type whose name the collection already uses (`Basic+`) and gives it the time of that import,
+and a collection holding A with A's own modification times is what the preview describes.
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ TOUCHED_ONLY = "Hello <b>world</b>"  # time moved forward, nothing else: updated
 MOVED_NOTE = "chien"  # moved from "Basic (optional reversed card)" to "Basic"
 WIDENED_TYPE = "Vocab (3 fields)"  # a field added: a new note type on import
 TEMPLATE_NOT_NEWER_TYPE = "Cloze"  # template text changed, time set back
+RESTYLED_TYPE = "Basic (and reversed card)"  # styling changed: newer
 ADDED_FRONT = "added after publishing"
 
 
@@ -65,9 +74,21 @@ def export_deck(col: Collection, path: str) -> None:
     )
 
 
-def import_options() -> ImportAnkiPackageOptions:
-    """The options of Anki's import dialog (update notes and note types if newer, no merging)."""
-    return ImportAnkiPackageOptions(merge_notetypes=False, with_scheduling=True, with_deck_configs=False)
+UPDATE_CONDITIONS = {"if-newer": 0, "always": 1, "never": 2}  # ImportAnkiPackageOptions' enum
+
+
+def import_options(notes: str = "if-newer", note_types: str = "if-newer") -> ImportAnkiPackageOptions:
+    """The options of Anki's import dialog (by default: update notes and note types if newer), no
+    merging."""
+    return ImportAnkiPackageOptions(
+        merge_notetypes=False, with_scheduling=True, with_deck_configs=False,
+        update_notes=UPDATE_CONDITIONS[notes], update_notetypes=UPDATE_CONDITIONS[note_types],
+    )
+
+
+def note_type_view(col: Collection) -> dict:
+    """Each note type's templates and styling, by name."""
+    return {m["name"]: ([(t["qfmt"], t["afmt"]) for t in m["tmpls"]], m["css"]) for m in col.models.all()}
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +99,7 @@ def decks(tmp_path_factory):
         export_deck(col, published)
         backup = os.path.join(folder, "backup.colpkg")
         before = snapshot(col)
+        types_before = note_type_view(col)
 
         def note_id(prefix: str) -> int:
             return before["notes"][note_with_front(col, before, prefix)]["id"]
@@ -120,6 +142,11 @@ def decks(tmp_path_factory):
         col.models.update_dict(cloze)
         col.db.execute("update notetypes set mtime_secs = ? where id = ?", old_mtime, cloze["id"])
 
+        restyled = col.models.by_name(RESTYLED_TYPE)
+        restyled["css"] += "\n.card { color: teal; }"
+        col.models.update_dict(restyled)
+        col.db.execute("update notetypes set mtime_secs = mtime_secs + 60 where id = ?", restyled["id"])
+
         answered_key = next(
             key for key, card in sorted(before["cards"].items()) if card["values"][0] == 0 and key[0] not in (
                 note_with_front(col, before, MOVED_NOTE),
@@ -135,6 +162,7 @@ def decks(tmp_path_factory):
         current = os.path.join(folder, "current.apkg")
         export_deck(col, current)
         after = snapshot(col)
+        types_after = note_type_view(col)
     finally:
         try:
             col.close()
@@ -143,22 +171,24 @@ def decks(tmp_path_factory):
     shutil.copy(os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "anki", "latest.colpkg"), backup)
     return {
         "folder": folder, "published": published, "backup": backup, "current": current, "before": before,
-        "after": after, "answered": answered_key,
+        "after": after, "answered": answered_key, "types_before": types_before, "types_after": types_after,
     }
 
 
-def deckport_preview(source: str, current: str) -> dict:
+def deckport_preview(source: str, current: str, *choices: str) -> dict:
     result = subprocess.run(
-        [DECKPORT, "diff", source, current, "--json"], capture_output=True, text=True, timeout=600
+        [DECKPORT, "diff", source, current, "--json", *choices], capture_output=True, text=True, timeout=600
     )
     assert result.returncode in (0, 1), result.stderr  # equal, or different
     return json.loads(result.stdout)["ankiImport"]
 
 
-def anki_import(source: str, current: str, folder: str) -> dict:
-    """The backend's import of `current` into a collection holding `source`: its log (notes by
-    GUID, found by the note id each entry carries) and the collection afterwards."""
-    from anki_view import _import_colpkg
+def anki_import(source: str, current: str, folder: str, options: ImportAnkiPackageOptions | None = None) -> dict:
+    """The backend's import of `current` (with `options`, by default the dialog's) into a
+    collection holding `source` (restored from it, or a collection without note types of its own
+    that imported it): its log (notes by GUID, found by the note id each entry carries) and the
+    collection afterwards."""
+    from anki_view import _import_colpkg, _neutralise_notetypes
 
     os.makedirs(folder)
     col = Collection(os.path.join(folder, "collection.anki2"))
@@ -166,11 +196,12 @@ def anki_import(source: str, current: str, folder: str) -> dict:
         if source.endswith(".colpkg"):
             _import_colpkg(col, source)
         else:
+            _neutralise_notetypes(col)
             col.import_anki_package(
                 ImportAnkiPackageRequest(package_path=os.path.abspath(source), options=import_options())
             )
         log = col.import_anki_package(
-            ImportAnkiPackageRequest(package_path=os.path.abspath(current), options=import_options())
+            ImportAnkiPackageRequest(package_path=os.path.abspath(current), options=options or import_options())
         ).log
         outcome = {
             kind: sorted(col.get_note(entry.id.nid).guid for entry in getattr(log, kind))
@@ -178,6 +209,7 @@ def anki_import(source: str, current: str, folder: str) -> dict:
         }
         outcome["state"] = snapshot(col)
         outcome["templates"] = {m["name"]: [t["qfmt"] for t in m["tmpls"]] for m in col.models.all()}
+        outcome["types"] = note_type_view(col)
         return outcome
     finally:
         col.close()
@@ -224,6 +256,8 @@ def test_diff_predicts_anki_import(decks, source):
     assert types[TEMPLATE_NOT_NEWER_TYPE]["reason"] == "not-newer"
     assert "edited with an old clock" not in anki["templates"][TEMPLATE_NOT_NEWER_TYPE][0]
     assert set(types) == {WIDENED_TYPE, TEMPLATE_NOT_NEWER_TYPE}
+    # The note type restyled later is taken.
+    assert anki["types"][RESTYLED_TYPE] == decks["types_after"][RESTYLED_TYPE] != decks["types_before"][RESTYLED_TYPE]
 
     # The answered card of an existing note keeps the collection's scheduling.
     key = decks["answered"]
@@ -235,6 +269,69 @@ def test_diff_predicts_anki_import(decks, source):
         and anki["state"]["cards"].get(k, {}).get("values") == before["cards"][k]["values"]
     ]
     assert preview["cardsNotTaken"] == len(changed_cards) >= 1
+
+
+REFUSAL = {"if-newer": "not-newer", "always": "same-time", "never": "updates-off"}
+# The notes and note types whose change each update choice leaves out, by the edits above.
+NOTES_KEPT = {
+    "if-newer": {EDITED_NOT_NEWER, RETAGGED_OLDER},
+    "always": {EDITED_NOT_NEWER},  # the same time; the older one is updated
+    "never": {EDITED_NEWER, EDITED_NOT_NEWER, RETAGGED_OLDER},
+}
+TYPES_KEPT = {
+    "if-newer": {TEMPLATE_NOT_NEWER_TYPE},
+    "always": {TEMPLATE_NOT_NEWER_TYPE},  # the same time
+    "never": {TEMPLATE_NOT_NEWER_TYPE, RESTYLED_TYPE},
+}
+
+
+def content(note: dict) -> tuple:
+    return note["fields"], sorted(note["tags"])
+
+
+@pytest.mark.parametrize("source", ["published", "backup"])
+@pytest.mark.parametrize(
+    "notes, note_types", [("always", "always"), ("never", "never"), ("always", "never"), ("never", "if-newer")]
+)
+def test_diff_predicts_anki_import_with_update_choices(decks, source, notes, note_types):
+    preview = deckport_preview(
+        decks[source], decks["current"], "--anki-update-notes", notes, "--anki-update-note-types", note_types
+    )
+    anki = anki_import(
+        decks[source], decks["current"], os.path.join(decks["folder"], f"import-{source}-{notes}-{note_types}"),
+        import_options(notes, note_types),
+    )
+    before, after = decks["before"], decks["after"]
+    assert preview["options"] == {"updateNotes": notes, "updateNoteTypes": note_types}
+    assert preview["counts"] == {
+        "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
+        "conflicting": len(anki["conflicting"]),
+    }, (preview["counts"], {k: anki[k] for k in ("new", "updated", "duplicate", "conflicting")})
+
+    # The changed notes the backend left as the collection had them are the ones the preview names.
+    changed = [
+        guid for guid in after["notes"]
+        if guid in before["notes"] and guid not in anki["conflicting"]
+        and content(after["notes"][guid]) != content(before["notes"][guid])
+    ]
+    kept = {guid for guid in changed if content(anki["state"]["notes"][guid]) == content(before["notes"][guid])}
+    assert all(content(anki["state"]["notes"][guid]) == content(after["notes"][guid]) for guid in set(changed) - kept)
+    assert kept == {note_with_front(None, after, prefix) for prefix in NOTES_KEPT[notes]}
+    flagged = {n["guid"]: n["reason"] for n in preview["notesNotTaken"] if n["reason"] != "note-type-changed"}
+    assert set(flagged) == kept
+    assert set(flagged.values()) == {REFUSAL[notes]}
+
+    # Likewise the changed note types (the widened one is added as a new note type either way).
+    types_before, types_after = decks["types_before"], decks["types_after"]
+    changed_types = {
+        name for name in types_after
+        if name in types_before and name != WIDENED_TYPE and types_after[name] != types_before[name]
+    }
+    kept_types = {name for name in changed_types if anki["types"][name] == types_before[name]}
+    assert all(anki["types"][name] == types_after[name] for name in changed_types - kept_types)
+    assert kept_types == TYPES_KEPT[note_types]
+    flagged_types = {t["name"]: t["reason"] for t in preview["noteTypesNotTaken"] if t["reason"] != "layout-changed"}
+    assert flagged_types == {name: REFUSAL[note_types] for name in kept_types}
 
 
 def test_diff_text_names_what_anki_does_not_take(decks):

@@ -387,6 +387,48 @@ struct DeckDifferenceTests {
     #expect(difference.lines.contains { $0.contains("not modified later (both a day in the year 292277026596") })
   }
 
+  @Test("the import preview under each update choice: a later, a same and an earlier time")
+  func updateChoices() throws {
+    let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    var edited = original.collection
+    for index in 0..<3 { edited.notes[index].fields[0] += " (edited)" }
+    edited.notes[0].modificationTime += 60
+    edited.notes[2].modificationTime -= 60
+    edited.noteTypes[0].css += "\n.card { color: teal; }"
+    let to = LoadedDeck(collection: edited, formatName: "json")
+    let guids = edited.notes.prefix(3).map(\.guid)
+    let unchanged = edited.notes.count - 3
+    typealias Reason = DeckDifference.NoteNotTaken.Reason
+    let expected:
+      [(DeckDifference.AnkiUpdateCondition, Int, [String: Reason], DeckDifference.NoteTypeNotTaken.Reason)] = [
+        (.ifNewer, 1, [guids[1]: .notNewer, guids[2]: .notNewer], .notNewer),
+        (.always, 2, [guids[1]: .sameModificationTime], .sameModificationTime),
+        (.never, 0, [guids[0]: .updatesOff, guids[1]: .updatesOff, guids[2]: .updatesOff], .updatesOff),
+      ]
+    for (condition, updated, notTaken, typeReason) in expected {
+      let options = DeckDifference.AnkiImportOptions(updateNotes: condition, updateNoteTypes: condition)
+      let difference = try DeckDifference(from: original, to: to, ankiImportOptions: options)
+      let preview = try #require(difference.ankiImport)
+      #expect(preview.options == options)
+      #expect(preview.counts.updated == updated && preview.counts.kept == unchanged + 3 - updated, "\(condition)")
+      #expect(
+        Dictionary(uniqueKeysWithValues: preview.notesNotTaken.map { ($0.guid, $0.reason) }) == notTaken,
+        "\(condition)")
+      // The restyled note type keeps its time: not taken under any choice, for its own reason.
+      #expect(preview.noteTypesNotTaken.map(\.reason) == [typeReason], "\(condition)")
+    }
+    let always = try DeckDifference(
+      from: original, to: to, ankiImportOptions: .init(updateNotes: .always, updateNoteTypes: .never))
+    #expect(
+      always.lines.contains {
+        $0.hasPrefix("Anki's import of the \"to\" deck (updating notes always, note types never) into")
+      })
+    #expect(always.lines.contains { $0.contains("changed, but modified at the same time (both ") })
+    #expect(always.lines.contains { $0.contains("; Anki keeps the collection's, as it updates no note types") })
+    let json = try always.jsonText()
+    #expect(json.contains("\"updateNotes\" : \"always\"") && json.contains("\"reason\" : \"same-time\""))
+  }
+
   @Test("a changed note shows its modification times, where both formats hold them")
   func modificationTimesOfChangedNotes() throws {
     let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))

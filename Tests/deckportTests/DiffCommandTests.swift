@@ -54,6 +54,24 @@ struct DiffCommandTests {
     #expect(importCounts == ["new": 0, "updated": 0, "kept": 9, "conflicting": 0])
   }
 
+  @Test("--anki-update-notes and --anki-update-note-types reach the preview; another value is a usage error")
+  func updateChoices() throws {
+    let other = Fixtures.path("anki/latest_nosched.apkg")
+    let run = try CommandRun.deckport([
+      "diff", Self.deck, other, "--json", "--anki-update-notes", "never", "--anki-update-note-types", "always",
+    ])
+    #expect(run.status == 1, "stderr: \(run.standardError)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    let preview = try #require(object["ankiImport"] as? [String: Any])
+    #expect(preview["options"] as? [String: String] == ["updateNotes": "never", "updateNoteTypes": "always"])
+    // The deck without scheduling also lost a note's tag; with updates off Anki keeps the note.
+    let notes = try #require(preview["notesNotTaken"] as? [[String: Any]])
+    #expect(notes.map { $0["reason"] as? String } == ["updates-off"])
+    let wrong = try CommandRun.deckport(["diff", Self.deck, other, "--anki-update-notes", "sometimes"])
+    #expect(wrong.status == 64)
+    #expect(wrong.standardError.contains("'if-newer', 'always' or 'never'"))
+  }
+
   @Test("an unreadable input: one error line naming it, exit status 2 (not 1, which means 'different')")
   func unreadableInput() throws {
     let run = try CommandRun.deckport(["diff", Self.deck, "/nonexistent/deck.apkg"])

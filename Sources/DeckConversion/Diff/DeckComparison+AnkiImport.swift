@@ -5,14 +5,15 @@ extension DeckComparison {
   /// with their field names, and modification times.
   static let ankiImportAspects: Set<DeckAspect> = [.identities, .noteTypes, .fieldNames, .modificationTimes]
 
-  /// What Anki's import of the new deck does to a collection holding the old one
-  /// (``DeckDifference/AnkiImportPreview``), or nil when a format lacks what it takes.
+  /// What Anki's import of the new deck, with the update choices `options`, does to a collection
+  /// holding the old one (``DeckDifference/AnkiImportPreview``), or nil when a format lacks what
+  /// it takes.
   /// `noteChanges`, `noteTypeChanges` and `cardChanges` are the notes, note types and cards the
   /// comparison found changed: a note counts as changed here exactly when the diff lists its
   /// fields or tags as changed.
   func ankiImportPreview(
     noteChanges: [DeckDifference.NoteChange], noteTypeChanges: [DeckDifference.NoteTypeChange],
-    cardChanges: [DeckDifference.CardChange]
+    cardChanges: [DeckDifference.CardChange], options: DeckDifference.AnkiImportOptions
   ) -> DeckDifference.AnkiImportPreview? {
     guard Self.ankiImportAspects.isSubset(of: compared) else { return nil }
     let contentChanged = Set(
@@ -37,12 +38,14 @@ extension DeckComparison {
       } else if layoutKept[note.noteTypeID] == false {
         counts.conflicting += 1
         conflictsByNoteType[note.noteTypeID, default: 0] += 1
-      } else if note.modificationTime > before.modificationTime {
+      } else if options.updateNotes.updates(modified) {
         counts.updated += 1
       } else {
         counts.kept += 1
         if contentChanged.contains(guid) {
-          notesNotTaken.append(.init(guid: guid, noteType: noteTypeName, reason: .notNewer, modified: modified))
+          notesNotTaken.append(
+            .init(guid: guid, noteType: noteTypeName, reason: options.updateNotes.refusal(), modified: modified)
+          )
         }
       }
     }
@@ -56,15 +59,17 @@ extension DeckComparison {
           .init(
             id: noteType.id, name: noteType.name, reason: .layoutChanged, modified: modified,
             conflictingNotes: conflictsByNoteType[noteType.id] ?? 0))
-      } else if changedIDs.contains(noteType.id) && noteType.modificationTime <= before.modificationTime {
+      } else if changedIDs.contains(noteType.id) && !options.updateNoteTypes.updates(modified) {
         noteTypesNotTaken.append(
-          .init(id: noteType.id, name: noteType.name, reason: .notNewer, modified: modified, conflictingNotes: 0))
+          .init(
+            id: noteType.id, name: noteType.name, reason: options.updateNoteTypes.refusal(),
+            modified: modified, conflictingNotes: 0))
       }
     }
     noteTypesNotTaken.sort { ($0.name, $0.id) < ($1.name, $1.id) }
     let cardsNotTaken = cardChanges.filter { oldNotes[$0.guid] != nil && newNotes[$0.guid] != nil }.count
     return DeckDifference.AnkiImportPreview(
-      counts: counts, notesNotTaken: notesNotTaken, noteTypesNotTaken: noteTypesNotTaken,
+      options: options, counts: counts, notesNotTaken: notesNotTaken, noteTypesNotTaken: noteTypesNotTaken,
       cardsNotTaken: cardsNotTaken)
   }
 

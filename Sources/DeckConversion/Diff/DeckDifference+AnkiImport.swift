@@ -2,21 +2,31 @@ import DeckCore
 
 extension DeckDifference {
   /// What Anki's import of the `to` deck, as a deck package, does to a collection that holds the
-  /// `from` deck, with the options of Anki's import dialog (notes and note types updated only
-  /// when the package's are modified later; note types not merged), and which of the `to`
-  /// deck's changes it therefore does not take. Checked against the real Anki backend:
+  /// `from` deck, with the update choices of ``AnkiImportOptions`` (by default those of Anki's
+  /// import dialog: notes and note types updated only when the package's are modified later),
+  /// note types not merged, and which of the `to` deck's changes it therefore does not take.
+  /// Checked against the real Anki backend:
   ///
   /// * A note of the `to` deck whose GUID the collection lacks is added.
   /// * A note the collection has under another note type id, or whose note type Anki imports as
   ///   a new one, is skipped as *conflicting*.
-  /// * Otherwise the note is updated (fields and tags) when the `to` deck's note was modified
-  ///   later, changed or not, and kept as the collection has it when not (Anki's *duplicate*).
+  /// * Otherwise the note is updated (fields and tags) when its modification times meet
+  ///   ``AnkiImportOptions/updateNotes``, changed or not, and kept as the collection has it when
+  ///   not (Anki's *duplicate*).
   /// * A note type the collection has under the same id is imported as a new note type when its
   ///   fields or templates differ in number or order (each position compared by its Anki id where
-  ///   both sides have one, by its name where not); otherwise it is updated when modified later.
+  ///   both sides have one, by its name where not); otherwise it is updated when its
+  ///   modification times meet ``AnkiImportOptions/updateNoteTypes``.
   /// * The cards of notes the collection has keep their scheduling and deck: Anki imports
   ///   scheduling only with the cards it adds.
+  ///
+  /// The collection is taken to hold the `from` deck's modification times, as one restored from
+  /// it does. A note type that Anki renamed when it first imported it (`Basic+`, because the
+  /// collection had a `Basic` of its own) carries the time of that import instead (seen with the
+  /// backend), so a change made before then is not newer for that collection.
   public struct AnkiImportPreview: Sendable, Equatable, Codable {
+    /// The update choices the preview follows.
+    public var options: AnkiImportOptions
     /// How many notes of the `to` deck Anki adds, updates, keeps and skips.
     public var counts: AnkiImportCounts
     /// Notes the collection has whose change Anki does not take: their fields or tags changed
@@ -35,9 +45,10 @@ extension DeckDifference {
   public struct AnkiImportCounts: Sendable, Equatable, Codable {
     /// Notes the collection does not have (by GUID).
     public var new: Int
-    /// Notes the collection has that the `to` deck modified later.
+    /// Notes the collection has whose modification times meet the update condition (by default:
+    /// the `to` deck modified them later).
     public var updated: Int
-    /// Notes the collection has that the `to` deck did not modify later (Anki's "duplicate").
+    /// Notes the collection has whose modification times do not meet it (Anki's "duplicate").
     public var kept: Int
     /// Notes the collection has under another note type (Anki's "conflicting").
     public var conflicting: Int
@@ -47,8 +58,14 @@ extension DeckDifference {
   public struct NoteNotTaken: Sendable, Equatable, Codable {
     /// Why.
     public enum Reason: String, Sendable, Equatable, Codable {
-      /// Its fields or tags changed, but its modification time is not later.
+      /// Its fields or tags changed, but its modification time is not later (notes updated
+      /// ``AnkiUpdateCondition/ifNewer``).
       case notNewer = "not-newer"
+      /// Its fields or tags changed, but its modification time is the same (notes updated
+      /// ``AnkiUpdateCondition/always``, which Anki takes as "when the time differs").
+      case sameModificationTime = "same-time"
+      /// Its fields or tags changed, and notes are updated ``AnkiUpdateCondition/never``.
+      case updatesOff = "updates-off"
       /// It uses another note type (by id) in the `to` deck.
       case noteTypeChanged = "note-type-changed"
     }
@@ -67,8 +84,14 @@ extension DeckDifference {
   public struct NoteTypeNotTaken: Sendable, Equatable, Codable {
     /// Why.
     public enum Reason: String, Sendable, Equatable, Codable {
-      /// It changed (templates, styling, names, settings), but its modification time is not later.
+      /// It changed (templates, styling, names, settings), but its modification time is not later
+      /// (note types updated ``AnkiUpdateCondition/ifNewer``).
       case notNewer = "not-newer"
+      /// It changed, but its modification time is the same (note types updated
+      /// ``AnkiUpdateCondition/always``).
+      case sameModificationTime = "same-time"
+      /// It changed, and note types are updated ``AnkiUpdateCondition/never``.
+      case updatesOff = "updates-off"
       /// Its fields or templates differ in number, order or Anki id: Anki adds it as a new note
       /// type, and the collection's notes of it conflict.
       case layoutChanged = "layout-changed"
@@ -85,5 +108,65 @@ extension DeckDifference {
     /// How many notes the collection has that the `to` deck holds under this note type and Anki
     /// skips as conflicting (for ``Reason/layoutChanged``; 0 otherwise).
     public var conflictingNotes: Int
+  }
+
+  /// The choices of Anki's import dialog that decide what an import takes of the notes and note
+  /// types a collection has (`ImportAnkiPackageOptions.update_notes` and `update_notetypes`).
+  /// "Merge note types" is not modelled: the preview takes it as off.
+  public struct AnkiImportOptions: Sendable, Equatable, Codable {
+    /// When a note the collection has (by GUID, under the same note type) is updated.
+    public var updateNotes: AnkiUpdateCondition
+    /// When a note type the collection has (by id, with the same fields and templates) is updated.
+    public var updateNoteTypes: AnkiUpdateCondition
+
+    /// Update choices; by default the import dialog's (if newer, both).
+    public init(updateNotes: AnkiUpdateCondition = .ifNewer, updateNoteTypes: AnkiUpdateCondition = .ifNewer) {
+      self.updateNotes = updateNotes
+      self.updateNoteTypes = updateNoteTypes
+    }
+  }
+
+  /// When Anki's import updates something the collection has, by the modification times of the
+  /// collection's version (`old`) and the package's (`new`).
+  public enum AnkiUpdateCondition: String, Sendable, Equatable, Codable, CaseIterable {
+    /// When the package's was modified later (the import dialog's default).
+    case ifNewer = "if-newer"
+    /// When the two modification times differ, later or earlier: the backend does not update a
+    /// note or note type whose time is the same, whatever changed (checked with it).
+    case always
+    /// Never.
+    case never
+
+    /// Whether Anki updates the collection's version, modified at `modified.old`, with the
+    /// package's, modified at `modified.new`.
+    public func updates(_ modified: Change<Int64>) -> Bool {
+      switch self {
+      case .ifNewer: modified.new > modified.old
+      case .always: modified.new != modified.old
+      case .never: false
+      }
+    }
+  }
+}
+
+/// The reasons a note's or a note type's change is not taken when an update condition refuses it
+/// (``DeckDifference/AnkiUpdateCondition/refusal()``).
+protocol UpdateRefusal {
+  static var notNewer: Self { get }
+  static var sameModificationTime: Self { get }
+  static var updatesOff: Self { get }
+}
+
+extension DeckDifference.NoteNotTaken.Reason: UpdateRefusal {}
+extension DeckDifference.NoteTypeNotTaken.Reason: UpdateRefusal {}
+
+extension DeckDifference.AnkiUpdateCondition {
+  /// Why a changed note or note type is kept when this condition does not update it.
+  func refusal<Reason: UpdateRefusal>() -> Reason {
+    switch self {
+    case .ifNewer: .notNewer
+    case .always: .sameModificationTime
+    case .never: .updatesOff
+    }
   }
 }

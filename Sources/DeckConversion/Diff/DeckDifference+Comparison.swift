@@ -13,10 +13,16 @@ extension DeckDifference {
   /// a format holds no ids). Media files are compared by the SHA-1 of their bytes, read one
   /// file at a time in chunks.
   ///
+  /// ``ankiImport`` follows the update choices `ankiImportOptions` (by default those of Anki's
+  /// import dialog).
+  ///
   /// - Throws: ``DeckError`` when a media file of either deck cannot be read;
   ///   `CancellationError` when the task it runs in is cancelled (it stops between two media
   ///   files).
-  public init(from old: LoadedDeck, to new: LoadedDeck, fromName: String = "", toName: String = "") throws {
+  public init(
+    from old: LoadedDeck, to new: LoadedDeck, fromName: String = "", toName: String = "",
+    ankiImportOptions: AnkiImportOptions = AnkiImportOptions()
+  ) throws {
     let comparison = DeckComparison(old: old, new: new)
     from = Side(name: fromName, format: old.formatName)
     to = Side(name: toName, format: new.formatName)
@@ -51,7 +57,8 @@ extension DeckDifference {
     tagRegistry = comparison.tagRegistryDifferences()
     ankiProperties = comparison.ankiPropertyDifferences()
     ankiImport = comparison.ankiImportPreview(
-      noteChanges: notes.changed, noteTypeChanges: noteTypes.changed, cardChanges: scheduling.changed)
+      noteChanges: notes.changed, noteTypeChanges: noteTypes.changed, cardChanges: scheduling.changed,
+      options: ankiImportOptions)
   }
 }
 

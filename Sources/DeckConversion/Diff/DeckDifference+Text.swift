@@ -47,14 +47,23 @@ extension DeckDifference {
   /// `Anki's import of the "to" deck …: 1 new, …`, then a `!` line for each change it does not take.
   private var ankiImportLines: [String] {
     guard let preview = ankiImport else { return [] }
+    let options = preview.options
+    let choices =
+      options == AnkiImportOptions()
+      ? ""
+      : " (updating notes \(Self.describe(options.updateNotes)), note types \(Self.describe(options.updateNoteTypes)))"
     var lines = [
-      "Anki's import of the \"to\" deck into a collection holding the \"from\" deck: \(Self.describe(preview.counts))"
+      "Anki's import of the \"to\" deck\(choices) into a collection holding the \"from\" deck: \(Self.describe(preview.counts))"
     ]
     for note in preview.notesNotTaken {
       let subject = "  ! note \(note.guid) (\(note.noteType)): "
       switch note.reason {
       case .notNewer:
         lines.append(subject + Self.notModifiedLater(note.modified, keeping: "the collection's note"))
+      case .sameModificationTime:
+        lines.append(subject + Self.sameModificationTime(note.modified, keeping: "the collection's note"))
+      case .updatesOff:
+        lines.append(subject + Self.updatesOff(note.modified, keeping: "the collection's note", of: "notes"))
       case .noteTypeChanged:
         lines.append(subject + "moved to another note type; Anki skips it as conflicting")
       }
@@ -64,6 +73,10 @@ extension DeckDifference {
       switch noteType.reason {
       case .notNewer:
         lines.append(subject + Self.notModifiedLater(noteType.modified, keeping: "the collection's"))
+      case .sameModificationTime:
+        lines.append(subject + Self.sameModificationTime(noteType.modified, keeping: "the collection's"))
+      case .updatesOff:
+        lines.append(subject + Self.updatesOff(noteType.modified, keeping: "the collection's", of: "note types"))
       case .layoutChanged:
         let notes = noteType.conflictingNotes
         lines.append(
@@ -85,9 +98,24 @@ extension DeckDifference {
     "\(counts.new) new, \(counts.updated) updated, \(counts.kept) kept as they are, \(counts.conflicting) conflicting notes"
   }
 
+  /// `if newer`, `always`, `never`: an update condition as the import dialog words it.
+  private static func describe(_ condition: AnkiUpdateCondition) -> String {
+    condition == .ifNewer ? "if newer" : condition.rawValue
+  }
+
   /// `changed, but not modified later (…); Anki keeps …`, with both modification times.
   private static func notModifiedLater(_ modified: Change<Int64>, keeping kept: String) -> String {
     "changed, but not modified later (\(times(modified))); Anki keeps \(kept)"
+  }
+
+  /// `changed, but modified at the same time (…); Anki keeps … even when updating always`.
+  private static func sameModificationTime(_ modified: Change<Int64>, keeping kept: String) -> String {
+    "changed, but modified at the same time (\(times(modified))); Anki keeps \(kept) even when updating always"
+  }
+
+  /// `changed (…); Anki keeps …, as it updates no notes`.
+  private static func updatesOff(_ modified: Change<Int64>, keeping kept: String, of things: String) -> String {
+    "changed (\(times(modified))); Anki keeps \(kept), as it updates no \(things)"
   }
 
   /// Two modification times in UTC: `old → new`, or `both …` when they are the same.

@@ -20,7 +20,7 @@ import DeckCore
 /// ## Topics
 ///
 /// ### Comparing
-/// - ``init(from:to:fromName:toName:)``
+/// - ``init(from:to:fromName:toName:ankiImportOptions:)``
 ///
 /// ### Reading the result
 /// - ``isEmpty``

@@ -53,13 +53,17 @@ extension Deckport {
         each change it would not take: a note changed but not modified later, a note moved to \
         another note type, a note type changed but not modified later or added as a new one, \
         and cards of existing notes whose scheduling changed (Anki imports scheduling only with \
-        new cards).
+        new cards). --anki-update-notes and --anki-update-note-types follow the dialog's other \
+        choices: always (Anki then updates what has another modification time, earlier or \
+        later, but not what has the same time) or never. The collection is taken to hold A's \
+        modification times, as one restored from A does; a note type Anki renamed on its first \
+        import (Basic+) carries the time of that import instead.
 
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
         from and to (name, format), equal, counts, notCompared (aspect, formats, explanation) \
         and notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions, \
         settings, tagRegistry and ankiProperties (each with added, removed and changed lists; \
-        decks also renamed, deckOptions also decksMoved), and ankiImport (counts, \
+        decks also renamed, deckOptions also decksMoved), and ankiImport (options, counts, \
         notesNotTaken, noteTypesNotTaken, cardsNotTaken) where both formats hold what it \
         takes; with --stat --json, only from, to, equal, counts, notCompared and the counts of \
         ankiImport. For example: deckport diff \
@@ -79,6 +83,18 @@ extension Deckport {
     var new: String
 
     @OptionGroup var from: InputFormatArguments<TwoInputDecks>
+
+    @Option(
+      help: ArgumentHelp(
+        "When the Anki import preview updates a note the collection has: if-newer (the import dialog's default), always (when the modification times differ) or never.",
+        valueName: "condition"))
+    var ankiUpdateNotes: DeckDifference.AnkiUpdateCondition = .ifNewer
+
+    @Option(
+      help: ArgumentHelp(
+        "When the Anki import preview updates a note type the collection has: if-newer (the default), always or never.",
+        valueName: "condition"))
+    var ankiUpdateNoteTypes: DeckDifference.AnkiUpdateCondition = .ifNewer
 
     @Flag(help: "Print only how many things were added, removed and changed in each part.")
     var stat = false
@@ -109,7 +125,9 @@ extension Deckport {
       let warnings = decks.flatMap(\.deck.warnings).map(streams.shown)
       try CommandFailure.handle(warnings: warnings, options: diagnostics, failureStatus: Self.troubleStatus)
       let difference = try CommandFailure.reporting(verbose: diagnostics.verbose, failureStatus: Self.troubleStatus) {
-        try DeckDifference(from: decks[0].deck, to: decks[1].deck, fromName: decks[0].name, toName: decks[1].name)
+        try DeckDifference(
+          from: decks[0].deck, to: decks[1].deck, fromName: decks[0].name, toName: decks[1].name,
+          ankiImportOptions: .init(updateNotes: ankiUpdateNotes, updateNoteTypes: ankiUpdateNoteTypes))
       }
       switch (json, stat) {
       case (true, false): StandardOutput.writeJSON(try difference.jsonText())
@@ -140,3 +158,5 @@ extension Deckport {
     }
   }
 }
+
+extension DeckDifference.AnkiUpdateCondition: ExpressibleByArgument {}
