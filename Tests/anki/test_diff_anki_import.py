@@ -5,7 +5,8 @@ which Anki exports as a deck package (`published.apkg`) and a collection package
 (`backup.colpkg`). Then, through the backend, the collection is edited the ways that decide what a
 later import takes:
 
-* a note's field is changed (Anki sets its modification time: newer);
+* a note's field is changed (Anki sets its modification time: newer), and another field filled that
+  gives it a second card;
 * a note's field is changed and its modification time set back to what it was (not newer), and a
   note's tags are changed with its time set earlier than before (older);
 * a note's modification time alone moves forward (newer, nothing else changed);
@@ -106,6 +107,7 @@ def decks(tmp_path_factory):
 
         note = col.get_note(note_id(EDITED_NEWER))
         note["Back"] = "cat, edited later"
+        note["Add Reverse"] = "y"  # a second card
         col.update_note(note)
 
         edited = note_id(EDITED_NOT_NEWER)
@@ -200,6 +202,10 @@ def anki_import(source: str, current: str, folder: str, options: ImportAnkiPacka
             col.import_anki_package(
                 ImportAnkiPackageRequest(package_path=os.path.abspath(source), options=import_options())
             )
+        def cards_by_guid() -> dict:
+            return dict(col.db.all("select n.guid, count(c.id) from notes n left join cards c on c.nid = n.id group by n.id"))
+
+        cards_before = cards_by_guid()
         log = col.import_anki_package(
             ImportAnkiPackageRequest(package_path=os.path.abspath(current), options=options or import_options())
         ).log
@@ -207,6 +213,12 @@ def anki_import(source: str, current: str, folder: str, options: ImportAnkiPacka
             kind: sorted(col.get_note(entry.id.nid).guid for entry in getattr(log, kind))
             for kind in ("new", "updated", "duplicate", "conflicting")
         }
+        # Cards the import added to notes the collection had, those it updated and those it kept.
+        cards_after = cards_by_guid()
+        outcome["cards_added"] = {
+            kind: sum(cards_after[guid] - cards_before[guid] for guid in outcome[kind]) for kind in ("updated", "duplicate")
+        }
+        assert all(cards_after[guid] == cards_before[guid] for guid in outcome["conflicting"])
         outcome["state"] = snapshot(col)
         outcome["templates"] = {m["name"]: [t["qfmt"] for t in m["tmpls"]] for m in col.models.all()}
         outcome["types"] = note_type_view(col)
@@ -226,6 +238,7 @@ def test_diff_predicts_anki_import(decks, source):
         "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
         "conflicting": len(anki["conflicting"]),
     }, (preview["counts"], {k: anki[k] for k in ("new", "updated", "duplicate", "conflicting")})
+    assert_cards_added(preview, anki)
     assert anki["new"] == [note_with_front(None, after, ADDED_FRONT)]
 
     # Each note said to keep the collection's version does, and the backend logged it so.
@@ -307,6 +320,7 @@ def test_diff_predicts_anki_import_with_update_choices(decks, source, notes, not
         "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
         "conflicting": len(anki["conflicting"]),
     }, (preview["counts"], {k: anki[k] for k in ("new", "updated", "duplicate", "conflicting")})
+    assert_cards_added(preview, anki)
 
     # The changed notes the backend left as the collection had them are the ones the preview names.
     changed = [
@@ -334,6 +348,16 @@ def test_diff_predicts_anki_import_with_update_choices(decks, source, notes, not
     assert flagged_types == {name: REFUSAL[note_types] for name in kept_types}
 
 
+def assert_cards_added(preview: dict, anki: dict) -> None:
+    """The cards Anki added to notes the collection had are what the preview counts, and so are
+    those it added to notes it kept as they were (with updates off, the card of the note whose
+    field was filled is added all the same, and the collection's note does not make it)."""
+    added = anki["cards_added"]
+    assert preview["cardsAdded"] == added["updated"] + added["duplicate"] == 1, (preview, added)
+    assert preview["cardsAddedToKeptNotes"] == added["duplicate"], (preview, added)
+    assert added["duplicate"] == (1 if preview["options"]["updateNotes"] == "never" else 0)
+
+
 def test_diff_text_names_what_anki_does_not_take(decks):
     result = subprocess.run(
         [DECKPORT, "diff", decks["published"], decks["current"]], capture_output=True, text=True, timeout=600
@@ -353,6 +377,7 @@ def test_diff_text_names_what_anki_does_not_take(decks):
     assert any(f"note type '{WIDENED_TYPE}'" in line and "new note type" in line for line in flagged)
     assert any(f"note type '{TEMPLATE_NOT_NEWER_TYPE}'" in line and "not modified later" in line for line in flagged)
     assert any("card" in line and "keep" in line and "scheduling" in line for line in flagged)
+    assert "  + 1 card of notes the collection has: Anki adds it" in lines
 
 
 def test_no_preview_without_modification_times(decks, tmp_path):

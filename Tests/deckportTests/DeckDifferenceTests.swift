@@ -395,6 +395,11 @@ struct DeckDifferenceTests {
     edited.notes[0].modificationTime += 60
     edited.notes[2].modificationTime -= 60
     edited.noteTypes[0].css += "\n.card { color: teal; }"
+    // A card the collection's note lacks: Anki adds it, to a note it keeps as it is.
+    var extraCard = try #require(edited.cards.first { $0.noteID == edited.notes[3].id })
+    extraCard.id = (edited.cards.map(\.id).max() ?? 0) + 1
+    extraCard.templateOrdinal = 7
+    edited.cards.append(extraCard)
     let to = LoadedDeck(collection: edited, formatName: "json")
     let guids = edited.notes.prefix(3).map(\.guid)
     let unchanged = edited.notes.count - 3
@@ -414,6 +419,7 @@ struct DeckDifferenceTests {
       #expect(
         Dictionary(uniqueKeysWithValues: preview.notesNotTaken.map { ($0.guid, $0.reason) }) == notTaken,
         "\(condition)")
+      #expect(preview.cardsAdded == 1 && preview.cardsAddedToKeptNotes == 1, "\(condition)")
       // The restyled note type keeps its time: not taken under any choice, for its own reason.
       #expect(preview.noteTypesNotTaken.map(\.reason) == [typeReason], "\(condition)")
     }
@@ -425,6 +431,10 @@ struct DeckDifferenceTests {
       })
     #expect(always.lines.contains { $0.contains("changed, but modified at the same time (both ") })
     #expect(always.lines.contains { $0.contains("; Anki keeps the collection's, as it updates no note types") })
+    #expect(always.lines.contains("  + 1 card of notes the collection has: Anki adds it"))
+    #expect(
+      always.lines.contains(
+        "  ! it goes to a note Anki keeps as the collection has it, whose fields may leave the card empty"))
     let json = try always.jsonText()
     #expect(json.contains("\"updateNotes\" : \"always\"") && json.contains("\"reason\" : \"same-time\""))
   }

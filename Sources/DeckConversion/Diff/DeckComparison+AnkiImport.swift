@@ -10,10 +10,11 @@ extension DeckComparison {
   /// it takes.
   /// `noteChanges`, `noteTypeChanges` and `cardChanges` are the notes, note types and cards the
   /// comparison found changed: a note counts as changed here exactly when the diff lists its
-  /// fields or tags as changed.
+  /// fields or tags as changed. `cardAdditions` are the cards added to notes both decks have.
   func ankiImportPreview(
     noteChanges: [DeckDifference.NoteChange], noteTypeChanges: [DeckDifference.NoteTypeChange],
-    cardChanges: [DeckDifference.CardChange], options: DeckDifference.AnkiImportOptions
+    cardChanges: [DeckDifference.CardChange], cardAdditions: [DeckDifference.CardEntry],
+    options: DeckDifference.AnkiImportOptions
   ) -> DeckDifference.AnkiImportPreview? {
     guard Self.ankiImportAspects.isSubset(of: compared) else { return nil }
     let contentChanged = Set(
@@ -21,6 +22,7 @@ extension DeckComparison {
     var counts = DeckDifference.AnkiImportCounts(new: 0, updated: 0, kept: 0, conflicting: 0)
     var notesNotTaken: [DeckDifference.NoteNotTaken] = []
     var conflictsByNoteType: [Int64: Int] = [:]
+    var notesTaken: [String: Bool] = [:]  // by GUID, the collection's notes Anki does not skip: updated or not
     // Each note type's verdict once, not once per note.
     let layoutKept = Dictionary(
       new.noteTypes.map { ($0.id, keepsLayout($0.id)) }, uniquingKeysWith: { first, _ in first })
@@ -40,8 +42,10 @@ extension DeckComparison {
         conflictsByNoteType[note.noteTypeID, default: 0] += 1
       } else if options.updateNotes.updates(modified) {
         counts.updated += 1
+        notesTaken[guid] = true
       } else {
         counts.kept += 1
+        notesTaken[guid] = false
         if contentChanged.contains(guid) {
           notesNotTaken.append(
             .init(guid: guid, noteType: noteTypeName, reason: options.updateNotes.refusal(), modified: modified)
@@ -68,9 +72,10 @@ extension DeckComparison {
     }
     noteTypesNotTaken.sort { ($0.name, $0.id) < ($1.name, $1.id) }
     let cardsNotTaken = cardChanges.filter { oldNotes[$0.guid] != nil && newNotes[$0.guid] != nil }.count
+    let added = cardAdditions.compactMap { notesTaken[$0.guid] }
     return DeckDifference.AnkiImportPreview(
       options: options, counts: counts, notesNotTaken: notesNotTaken, noteTypesNotTaken: noteTypesNotTaken,
-      cardsNotTaken: cardsNotTaken)
+      cardsNotTaken: cardsNotTaken, cardsAdded: added.count, cardsAddedToKeptNotes: added.filter { !$0 }.count)
   }
 
   /// Whether Anki takes the new deck's note type `id` as the collection's note type of that id:

@@ -19,6 +19,9 @@ extension DeckDifference {
   ///   modification times meet ``AnkiImportOptions/updateNoteTypes``.
   /// * The cards of notes the collection has keep their scheduling and deck: Anki imports
   ///   scheduling only with the cards it adds.
+  /// * A card of the `to` deck that a note the collection has lacks (same GUID and template
+  ///   position) is added, whether Anki updates the note or keeps it as it is; only a
+  ///   conflicting note's cards are left out.
   ///
   /// The collection is taken to hold the `from` deck's modification times, as one restored from
   /// it does. A note type that Anki renamed when it first imported it (`Basic+`, because the
@@ -38,6 +41,12 @@ extension DeckDifference {
     /// Cards of notes the collection has whose scheduling or deck changed: they keep the
     /// collection's.
     public var cardsNotTaken: Int
+    /// Cards the `to` deck adds to notes the collection has (not conflicting ones), as the
+    /// scheduling comparison lists them (0 when a format holds no scheduling).
+    public var cardsAdded: Int
+    /// Of ``cardsAdded``, those added to notes Anki keeps as the collection has them: their
+    /// fields may not make the card (Anki adds it even so, and it shows empty).
+    public var cardsAddedToKeptNotes: Int
   }
 
   /// How many notes of the `to` deck Anki's import adds, updates, keeps and skips: the counts of

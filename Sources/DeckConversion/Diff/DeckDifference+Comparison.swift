@@ -58,7 +58,7 @@ extension DeckDifference {
     ankiProperties = comparison.ankiPropertyDifferences()
     ankiImport = comparison.ankiImportPreview(
       noteChanges: notes.changed, noteTypeChanges: noteTypes.changed, cardChanges: scheduling.changed,
-      options: ankiImportOptions)
+      cardAdditions: scheduling.added, options: ankiImportOptions)
   }
 }
 

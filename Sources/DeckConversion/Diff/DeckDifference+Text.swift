@@ -85,6 +85,21 @@ extension DeckDifference {
         )
       }
     }
+    let added = preview.cardsAdded
+    if added > 0 {
+      lines.append(
+        "  + \(added) card\(added == 1 ? "" : "s") of notes the collection has: Anki adds \(added == 1 ? "it" : "them")"
+      )
+    }
+    let addedToKept = preview.cardsAddedToKeptNotes
+    if addedToKept > 0 {
+      let subject = added == 1 ? "it goes" : "\(addedToKept) of them \(addedToKept == 1 ? "goes" : "go")"
+      let notes =
+        addedToKept == 1
+        ? "a note Anki keeps as the collection has it, whose fields may leave the card empty"
+        : "notes Anki keeps as the collection has them, whose fields may leave those cards empty"
+      lines.append("  ! \(subject) to \(notes)")
+    }
     let cards = preview.cardsNotTaken
     if cards > 0 {
       lines.append(

@@ -53,7 +53,9 @@ extension Deckport {
         each change it would not take: a note changed but not modified later, a note moved to \
         another note type, a note type changed but not modified later or added as a new one, \
         and cards of existing notes whose scheduling changed (Anki imports scheduling only with \
-        new cards). --anki-update-notes and --anki-update-note-types follow the dialog's other \
+        new cards); and, marked +, cards B adds to notes the collection has, which Anki adds \
+        even to a note it keeps as it is (marked ! then: the note's fields may leave the card \
+        empty). --anki-update-notes and --anki-update-note-types follow the dialog's other \
         choices: always (Anki then updates what has another modification time, earlier or \
         later, but not what has the same time) or never. The collection is taken to hold A's \
         modification times, as one restored from A does; a note type Anki renamed on its first \
@@ -64,7 +66,7 @@ extension Deckport {
         and notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions, \
         settings, tagRegistry and ankiProperties (each with added, removed and changed lists; \
         decks also renamed, deckOptions also decksMoved), and ankiImport (options, counts, \
-        notesNotTaken, noteTypesNotTaken, cardsNotTaken) where both formats hold what it \
+        notesNotTaken, noteTypesNotTaken, cardsNotTaken, cardsAdded, cardsAddedToKeptNotes) where both formats hold what it \
         takes; with --stat --json, only from, to, equal, counts, notCompared and the counts of \
         ankiImport. For example: deckport diff \
         fixtures/anki/legacy.colpkg fixtures/anki/latest.colpkg --stat.
