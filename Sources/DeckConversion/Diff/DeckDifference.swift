@@ -21,6 +21,8 @@ import DeckCore
 ///
 /// ### Comparing
 /// - ``init(from:to:fromName:toName:ankiImportOptions:)``
+/// - ``AnkiImportOptions``
+/// - ``AnkiUpdateCondition``
 ///
 /// ### Reading the result
 /// - ``isEmpty``
