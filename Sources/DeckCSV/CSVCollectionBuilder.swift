@@ -4,10 +4,13 @@ import Foundation
 /// Turns the rows read from a file into the shared model: note types, decks (with their
 /// parents), notes in file order, and the cards Anki would make for each note.
 ///
-/// GUIDs are derived from each row's content (``DerivedID``) unless the file has a GUID column,
-/// so the same file always gives the same deck and importing a package made from an edited
-/// file updates its notes. Note and card ids are numbered in file order from a base derived
-/// from all the GUIDs, so the notes keep the file's order in id order.
+/// A row without a GUID (the file has no GUID column, or repeats one) gets a GUID derived from
+/// its note's identity (``identityGUID(noteTypeID:deck:firstField:taken:)``): its note type, its
+/// first field and its top-level deck. So the same file always gives the same deck, and a
+/// package made from an edited file updates the notes whose other fields, tags or subdeck
+/// changed, as Anki's own CSV import matches notes by their first field. Note and card ids are
+/// numbered in file order from a base derived from all the GUIDs, so the notes keep the file's
+/// order in id order.
 struct CSVCollectionBuilder {
   /// One row, read and mapped.
   struct Row {
@@ -68,13 +71,8 @@ struct CSVCollectionBuilder {
         guid = ""
       }
       if guid.isEmpty {
-        let parts = [String(noteType.id)] + values
-        guid = DerivedID.guid(for: parts)
-        var occurrence = 2
-        while usedGUIDs.contains(guid) {
-          guid = DerivedID.guid(for: parts + ["\u{1F}occurrence \(occurrence)"])
-          occurrence += 1
-        }
+        guid = Self.identityGUID(
+          noteTypeID: noteType.id, deck: row.deck, firstField: values.first ?? "", taken: usedGUIDs)
       }
       usedGUIDs.insert(guid)
       rows[index].values = values
@@ -110,7 +108,7 @@ struct CSVCollectionBuilder {
       warnings.append(
         Diagnostic(
           "csv-guid", at: place,
-          "\(repeatedGUIDLines.count) row\(repeatedGUIDLines.count == 1 ? " repeats the GUID" : "s repeat the GUIDs") of an earlier row; \(repeatedGUIDLines.count == 1 ? "it gets" : "they get") a GUID derived from \(repeatedGUIDLines.count == 1 ? "its" : "their") content (line\(repeatedGUIDLines.count == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(repeatedGUIDLines)))"
+          "\(repeatedGUIDLines.count) row\(repeatedGUIDLines.count == 1 ? " repeats the GUID" : "s repeat the GUIDs") of an earlier row; \(repeatedGUIDLines.count == 1 ? "it gets" : "they get") a GUID derived from \(repeatedGUIDLines.count == 1 ? "its" : "their") note type, first field and top-level deck (line\(repeatedGUIDLines.count == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(repeatedGUIDLines)))"
         ))
     }
 
@@ -119,6 +117,16 @@ struct CSVCollectionBuilder {
       creationTime: creation, decks: decks.decks.sorted { $0.id < $1.id }, noteTypes: noteTypes, notes: notes,
       cards: cards)
     return (collection, warnings)
+  }
+
+  /// The GUID of a row that has none (``DerivedID/noteGUID(noteTypeID:identity:taken:)``): its
+  /// identity is its first field and the top-level part of its deck (ignoring case, as Anki
+  /// matches deck names), so that two unrelated decks' notes with the same first field (a word
+  /// two sheets both teach) do not become one note in Anki, while a note moved to another
+  /// subdeck stays the same note.
+  static func identityGUID(noteTypeID: Int64, deck: String, firstField: String, taken: Set<String>) -> String {
+    let topLevelDeck = deck.components(separatedBy: "::").first?.trimmingCharacters(in: .whitespaces) ?? deck
+    return DerivedID.noteGUID(noteTypeID: noteTypeID, identity: [topLevelDeck.lowercased(), firstField], taken: taken)
   }
 
   /// Gives the cards of each row's note the row's schedule, if it has one, and suspends them if

@@ -46,10 +46,7 @@ package struct CSVReader: Sendable {
   package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let location = SourceLocation(file: path)
     let source = try FileByteSource(path: path, location: location)
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    // A file system may hold any time; one beyond the 64-bit seconds (or not a number) counts as 0.
-    let modified =
-      (attributes?[.modificationDate] as? Date).flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.down)) } ?? 0
+    let modified = FileManager.default.modificationSeconds(atPath: path) ?? 0
     return try read(source: source, location: location, modificationTime: modified)
   }
 

@@ -53,9 +53,7 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     // The deck file's modification time stands for when its notes last changed: CrowdAnki keeps
     // none, and a later version of the folder (a git pull rewrites the file) is then newer, so
     // Anki's import updates the notes it already has.
-    let modified =
-      (try? FileManager.default.attributesOfItem(atPath: deckFile)[.modificationDate] as? Date)
-      .map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? 0
+    let modified = FileManager.default.modificationSeconds(atPath: deckFile) ?? 0
     var state = ReadState(file: deckFile, modificationTime: max(0, modified))
     let root = JSONPathObject(object: top, path: "", file: deckFile)
     try state.readDeck(root, parentName: nil)

@@ -287,7 +287,8 @@ struct CSVReaderTests {
   }
 
   @Test(
-    "GUIDs: a GUID column is kept; otherwise derived from content, the same on every read; a repeated GUID is replaced")
+    "GUIDs: a GUID column is kept; otherwise derived from the note's identity, the same on every read; a repeated GUID is replaced"
+  )
   func guids() throws {
     let text = "#separator:,\n#guid column:1\nabc,q1,a1\n,q2,a2\nabc,q3,a3\n,q2,a2\n"
     let first = try Self.read(text, name: "g.csv")
@@ -298,8 +299,23 @@ struct CSVReaderTests {
     #expect(Set(first.notes.map(\.guid)).count == 4)
     #expect(
       first.warnings == [
-        "g.csv:5: warning: [csv-guid] 1 row repeats the GUID of an earlier row; it gets a GUID derived from its content (line 5)"
+        "g.csv:5: warning: [csv-guid] 1 row repeats the GUID of an earlier row; it gets a GUID derived from its note type, first field and top-level deck (line 5)"
       ])
+  }
+
+  @Test("a derived GUID follows the first field and the top-level deck, not the other fields, tags or subdeck")
+  func derivedGUIDs() throws {
+    let header = "#separator:,\n#deck column:1\n#tags column:4\n"
+    let first = try Self.read(header + "French,chat,cat,animal\nFrench,banque,bank,\nFrench,banque,shore,\n").notes
+    let edited = try Self.read(
+      header + "french::Nouns,chat,cat (animal),animal pet\nFrench,banque,bank (money),\nFrench,banque,shore,\n"
+    ).notes
+    // The back, the tags and the subdeck changed (and the deck's case): the same notes.
+    #expect(edited.map(\.guid) == first.map(\.guid))
+    #expect(Set(first.map(\.guid)).count == 3, "the homonym gets the next GUID")
+    let elsewhere = try Self.read(header + "Latin,chat,cat,\nFrench,chats,cats,\n").notes
+    #expect(elsewhere[0].guid != first[0].guid, "another top-level deck")
+    #expect(elsewhere[1].guid != first[0].guid, "another first field")
   }
 
   @Test("decks are matched ignoring case, parents are created, Default is deck 1")

@@ -22,10 +22,11 @@ package enum AppRecordMapping {
   ///
   /// - Parameter profile: ``AppProfileChoice/automatic`` uses the records' profile (or the one
   ///   they fit), ``AppProfileChoice/generic`` maps field-for-key.
-  package static func collection(from records: AppRecords, profile: AppProfileChoice = .automatic)
-    -> (collection: DeckCollection, warnings: [Diagnostic])
-  {
-    RecordsToDeck(records: records, profile: resolved(profile, records: records)).collection()
+  package static func collection(
+    from records: AppRecords, profile: AppProfileChoice = .automatic, modificationTime: Int64 = 0
+  ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    RecordsToDeck(records: records, profile: resolved(profile, records: records), modificationTime: modificationTime)
+      .collection()
   }
 
   /// The records for the notes of `collection`.

@@ -6,6 +6,11 @@ import JSONCore
 struct RecordsToDeck {
   let records: AppRecords
   let profile: AppRecordProfile?
+  /// When the storage last changed (seconds since 1970; 0 when unknown): every note's
+  /// modification time, or its record's creation date when that is later. Records keep no time
+  /// of their own changes, so a later version of the storage is newer and Anki's import of the
+  /// deck updates the notes it has.
+  var modificationTime: Int64 = 0
 
   /// The Anki default style sheet.
   static let css =
@@ -45,7 +50,8 @@ struct RecordsToDeck {
     // notes in the records' order (Anki matches notes by GUID on import, not by id).
     let firstNoteID = DerivedID.id(for: "notes\u{1F}" + title)
     let firstCardID = DerivedID.id(for: "cards\u{1F}" + title)
-    var seenContent: [String: Int] = [:]
+    var derivedGUIDs = Set<String>()
+    let identityFields = Self.identityFields(mapping: mapping, profile: profile)
     var textTypes: [String: AppValueType] = [:]
     for (index, record) in records.records.enumerated() {
       var fields: [String] = []
@@ -60,12 +66,11 @@ struct RecordsToDeck {
         }
         fields.append(fieldText(value, media: &collection.media, names: &mediaNames))
       }
-      let contentKey = fields.joined(separator: "\u{1F}")
-      let occurrence = seenContent[contentKey, default: 0]
-      seenContent[contentKey] = occurrence + 1
-      var guid = DerivedID.guid(for: [String(noteTypeID)] + fields + (occurrence > 0 ? [String(occurrence)] : []))
+      var guid = DerivedID.noteGUID(
+        noteTypeID: noteTypeID, identity: identityFields.map { fields[$0] }, taken: derivedGUIDs)
+      derivedGUIDs.insert(guid)
       var noteID = firstNoteID + Int64(index)
-      var modified: Int64 = 0
+      var modified = modificationTime
       for field in profile?.fields ?? [] {
         switch (field.role, record[field.key]) {
         case (.noteGUID, .uuid(let uuid)?): guid = uuid.uuidString
@@ -74,7 +79,7 @@ struct RecordsToDeck {
           let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
           if milliseconds.isFinite, abs(milliseconds) < 9e15 {
             noteID = Int64(milliseconds)
-            modified = Int64((date.timeIntervalSince1970).rounded(.down))
+            modified = max(modificationTime, Int64((date.timeIntervalSince1970).rounded(.down)))
             if milliseconds / 1000 != date.timeIntervalSince1970 {
               warnings.append(
                 Diagnostic(
@@ -102,6 +107,16 @@ struct RecordsToDeck {
         ))
     }
     return (collection, warnings)
+  }
+
+  /// The positions of the fields whose text identifies a note made from a record, from which its
+  /// GUID is derived when the record has no id of its own (``DerivedID/noteGUID(noteTypeID:identity:taken:)``):
+  /// those the profile's identity keys fill (NeoMnemo's keyword, Flashcard Quiz's word), else
+  /// the first field. So a record whose other keys changed (a mnemonic's story) gives the same
+  /// GUID, and Anki's import of the new deck updates the note.
+  private static func identityFields(mapping: [(field: String, key: String)], profile: AppRecordProfile?) -> [Int] {
+    let byKey = profile?.identityKeys.compactMap { key in mapping.firstIndex { $0.key == key } } ?? []
+    return byKey.isEmpty ? (mapping.isEmpty ? [] : [0]) : byKey
   }
 
   /// The field text for a value; `Data` becomes a media file referenced from the field.

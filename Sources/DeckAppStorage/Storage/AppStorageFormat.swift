@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 import Foundation
 
 extension FormatName {
@@ -94,7 +95,13 @@ public struct AppStorageFormat: DeckFormat {
   public func read(path: String, context: FormatReadContext) throws -> LoadedDeck {
     let options = context.options[AppStorageOptions.self]
     let content = try AppStorageReader().read(path: path, options: options)
-    let mapped = AppRecordMapping.collection(from: content.records, profile: options.profile)
+    // When the store last changed: its file's time, or its write-ahead log's when later (a
+    // store's committed changes may be there alone).
+    let modified = ([""] + SQLiteSnapshot.companionSuffixes).compactMap {
+      FileManager.default.modificationSeconds(atPath: path + $0)
+    }.max()
+    let mapped = AppRecordMapping.collection(
+      from: content.records, profile: options.profile, modificationTime: max(0, modified ?? 0))
     return LoadedDeck(
       collection: mapped.collection, formatName: "app-\(content.kind.rawValue)",
       warnings: content.warnings + mapped.warnings)
