@@ -133,6 +133,21 @@ struct AppRecordMappingTests {
     #expect(katze.fields[1] == "A cat.<br>")
   }
 
+  @Test("notes take the store's modification time: its write-ahead log's when later, never its -shm index's")
+  func storeModificationTime() throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let store = try AppFixtures.copy("flashzilla-wal.store", into: scratch)
+    let times: [(String, TimeInterval)] = [("", 1_790_000_000), ("-wal", 1_790_000_100), ("-shm", 1_790_000_900)]
+    for (suffix, seconds) in times {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: seconds)], ofItemAtPath: store + suffix)
+    }
+    let deck = try AppStorageFormat.coreData.read(path: store, context: FormatReadContext())
+    #expect(!deck.collection.notes.isEmpty)
+    #expect(deck.collection.notes.allSatisfy { $0.modificationTime == 1_790_000_100 })
+  }
+
   @Test(
     "app text with line endings and markup-looking characters survives the note and back",
     arguments: [

@@ -96,10 +96,9 @@ public struct AppStorageFormat: DeckFormat {
     let options = context.options[AppStorageOptions.self]
     let content = try AppStorageReader().read(path: path, options: options)
     // When the store last changed: its file's time, or its write-ahead log's when later (a
-    // store's committed changes may be there alone).
-    let modified = ([""] + SQLiteSnapshot.companionSuffixes).compactMap {
-      FileManager.default.modificationSeconds(atPath: path + $0)
-    }.max()
+    // store's committed changes may be there alone). Not the `-shm` index's, which changes
+    // whenever any reader opens the store.
+    let modified = ["", "-wal"].compactMap { FileManager.default.modificationSeconds(atPath: path + $0) }.max()
     let mapped = AppRecordMapping.collection(
       from: content.records, profile: options.profile, modificationTime: max(0, modified ?? 0))
     return LoadedDeck(
