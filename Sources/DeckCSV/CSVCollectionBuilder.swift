@@ -5,7 +5,7 @@ import Foundation
 /// parents), notes in file order, and the cards Anki would make for each note.
 ///
 /// A row without a GUID (the file has no GUID column, or repeats one) gets a GUID derived from
-/// its note's identity (``identityGUID(noteTypeID:deck:firstField:taken:)``): its note type, its
+/// its note's identity (``DerivedID/noteGUID(noteTypeID:deck:firstField:taken:)``): its note type, its
 /// first field and its top-level deck. So the same file always gives the same deck, and a
 /// package made from an edited file updates the notes whose other fields, tags or subdeck
 /// changed, as Anki's own CSV import matches notes by their first field. Note and card ids are
@@ -71,7 +71,7 @@ struct CSVCollectionBuilder {
         guid = ""
       }
       if guid.isEmpty {
-        guid = Self.identityGUID(
+        guid = DerivedID.noteGUID(
           noteTypeID: noteType.id, deck: row.deck, firstField: values.first ?? "", taken: usedGUIDs)
       }
       usedGUIDs.insert(guid)
@@ -117,16 +117,6 @@ struct CSVCollectionBuilder {
       creationTime: creation, decks: decks.decks.sorted { $0.id < $1.id }, noteTypes: noteTypes, notes: notes,
       cards: cards)
     return (collection, warnings)
-  }
-
-  /// The GUID of a row that has none (``DerivedID/noteGUID(noteTypeID:identity:taken:)``): its
-  /// identity is its first field and the top-level part of its deck (ignoring case, as Anki
-  /// matches deck names), so that two unrelated decks' notes with the same first field (a word
-  /// two sheets both teach) do not become one note in Anki, while a note moved to another
-  /// subdeck stays the same note.
-  static func identityGUID(noteTypeID: Int64, deck: String, firstField: String, taken: Set<String>) -> String {
-    let topLevelDeck = deck.components(separatedBy: "::").first?.trimmingCharacters(in: .whitespaces) ?? deck
-    return DerivedID.noteGUID(noteTypeID: noteTypeID, identity: [topLevelDeck.lowercased(), firstField], taken: taken)
   }
 
   /// Gives the cards of each row's note the row's schedule, if it has one, and suspends them if

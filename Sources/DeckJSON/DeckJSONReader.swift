@@ -227,7 +227,8 @@ package struct DeckJSONReader: Sendable {
     syntax: JSONSyntaxPass, precheck: MediaPrecheck?, path: String, location: SourceLocation
   ) -> DeckJSONModelMapping {
     let lease = precheck.map(MediaPrecheck.Lease.init)
-    return DeckJSONModelMapping(location: location) { [progress, defersMediaChecks, waitsForPrecheck] index, media in
+    var mapping = DeckJSONModelMapping(location: location) {
+      [progress, defersMediaChecks, waitsForPrecheck] index, media in
       try Cancellation.check()
       defer { progress?.advance(.checkingMedia) }
       return try Self.blob(
@@ -235,6 +236,8 @@ package struct DeckJSONReader: Sendable {
         use: defersMediaChecks ? (waitsForPrecheck ? .waitThenDefer : .handOver) : .wait, path: path,
         location: location)
     }
+    mapping.modificationTime = FileManager.default.modificationSeconds(atPath: path) ?? 0
+    return mapping
   }
 
   /// Thrown when an element's problem is one `JSONDecoder` reports for the document as a whole
@@ -317,6 +320,7 @@ package struct DeckJSONReader: Sendable {
     }
     var meaningError: (any Error)?
     if let document {
+      mapping.makesCards = document.cards == nil
       do {
         try mapping.mapHeader(document)
       } catch {
@@ -387,6 +391,7 @@ package struct DeckJSONReader: Sendable {
     if let laterDecodingError { throw DecodingErrorMessage.deckError(laterDecodingError, location: location) }
     if let meaningError { throw meaningError }
     guard let document else { return (mapping.collection, mapping.warnings) }
+    try mapping.completeNotes()
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
     try mapping.mapMedia(document.media)

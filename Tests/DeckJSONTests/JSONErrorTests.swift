@@ -75,6 +75,34 @@ struct JSONErrorTests {
       kind: .corrupt,
       message: ": at cards[1].id: cards[0] has the same id 7; reviews refer to cards by id, so each card needs its own"),
     Case(
+      id: "cards left out, several decks, a note naming none",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": \"A\", \"fields\": {}}, {\"noteType\": \"Basic\", \"fields\": {}}]}",
+      kind: .corrupt,
+      message:
+        ": at notes[1]: the document leaves the cards out and has 2 decks; name the deck of this note's cards (\"deck\": a deck's name or id)"
+    ),
+    Case(
+      id: "a note's deck beside cards",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"D\"}], \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"deck\": \"D\", \"fields\": {}}], \"cards\": []}",
+      kind: .corrupt,
+      message:
+        ": at notes[0].deck: a note names its cards' deck only in a document that leaves the cards out; this document has 'cards', which name theirs"
+    ),
+    Case(
+      id: "a note's unknown deck",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"name\": \"D\"}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": \"Nope\", \"fields\": {}}]}",
+      kind: .corrupt,
+      message: ": at notes[0].deck: no deck is named 'Nope'"),
+    Case(
+      id: "a note's filtered deck",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"id\": 9, \"name\": \"F\", \"filtered\": {\"reschedule\": true, \"searchTerms\": []}}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": 9, \"fields\": {}}]}",
+      kind: .corrupt,
+      message: ": at notes[0].deck: 'F' is a filtered deck, which holds cards only while they are studied there"),
+    Case(
       id: "bad kind",
       json:
         "{\(valid), \"noteTypes\": [{\"name\": \"X\", \"kind\": \"clozz\", \"fields\": [], \"templates\": []}], \"notes\": []}",

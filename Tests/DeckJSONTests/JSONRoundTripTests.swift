@@ -109,7 +109,7 @@ struct JSONRoundTripTests {
     #expect(try copied.sha1Hex() == SHA1.hex(SHA1.digest(bytes)))
   }
 
-  @Test("a hand-written document: names for references, ids and GUIDs derived from content")
+  @Test("a hand-written document: names for references, ids and GUIDs derived, its cards made in Default")
   func handWritten() throws {
     let scratch = try TemporaryDirectory()
     let json = scratch.path(for: "hand.json")
@@ -129,5 +129,7 @@ struct JSONRoundTripTests {
     #expect(!note.guid.isEmpty)
     #expect(note.noteTypeID == first.noteTypes.first?.id)
     #expect(note.id > 1_000_000_000_000 && note.id < 1_600_000_000_000)
+    #expect(first.cards.map(\.noteID) == [note.id])
+    #expect(first.decks.map(\.name) == ["Default"])
   }
 }

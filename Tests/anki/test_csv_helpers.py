@@ -6,8 +6,10 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from anki.collection import Collection, ImportCsvRequest
+from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest, ImportCsvRequest
 
 from conftest import REPO
 
@@ -52,6 +54,26 @@ def import_csv(col: Collection, path: str):
     """Anki's own CSV import of `path` into `col`, every choice left to the importer."""
     metadata = col.get_csv_metadata(os.path.abspath(path), None)
     return col.import_csv(ImportCsvRequest(path=os.path.abspath(path), metadata=metadata)).log
+
+
+def import_package(col: Collection, path: str):
+    """Anki's import of the package at `path` into `col`, with scheduling, as a user makes it."""
+    request = ImportAnkiPackageRequest(
+        package_path=os.path.abspath(path), options=ImportAnkiPackageOptions(with_scheduling=True)
+    )
+    return col.import_anki_package(request).log
+
+
+@contextmanager
+def imported_twice(folder: str, first: str, second: str) -> Iterator[tuple[Collection, object, object]]:
+    """A new collection in `folder` into which the backend imported the package `first`, then
+    `second`: yields it and the two imports' logs, and closes it after."""
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    try:
+        first_log = import_package(col, first)
+        yield col, first_log, import_package(col, second)
+    finally:
+        col.close()
 
 
 def notes_by_guid(col: Collection) -> dict[str, dict]:

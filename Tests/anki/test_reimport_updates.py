@@ -15,9 +15,9 @@ import json
 import os
 
 import pytest
-from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+from anki.collection import Collection
 
-from test_csv_helpers import deckport, deckport_exists
+from test_csv_helpers import deckport, deckport_exists, import_package, imported_twice
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
@@ -57,11 +57,6 @@ def package(tmp_path, name: str, rows: list, mtime: int) -> str:
     return output
 
 
-def import_package(col: Collection, path: str):
-    return col.import_anki_package(
-        ImportAnkiPackageRequest(package_path=os.path.abspath(path), options=ImportAnkiPackageOptions(with_scheduling=True))
-    ).log
-
 
 def notes(col: Collection) -> list[tuple[str, str, list[str]]]:
     found = []
@@ -74,45 +69,30 @@ def notes(col: Collection) -> list[tuple[str, str, list[str]]]:
 def test_edited_sheet_updates_the_notes_anki_has(tmp_path):
     first = package(tmp_path, "first", FIRST, 1_790_000_000)
     edited = package(tmp_path, "edited", EDITED, 1_790_000_100)
-    col = Collection(str(tmp_path / "collection.anki2"))
-    try:
-        log = import_package(col, first)
-        assert (len(log.new), len(log.updated), len(log.duplicate)) == (len(FIRST), 0, 0)
-        log = import_package(col, edited)
+    with imported_twice(str(tmp_path), first, edited) as (col, first_log, log):
+        assert (len(first_log.new), len(first_log.updated), len(first_log.duplicate)) == (len(FIRST), 0, 0)
         # Every row of the first sheet is the same note again; only the added row is new.
         assert (len(log.new), len(log.updated), len(log.duplicate), len(log.conflicting)) == (1, len(FIRST), 0, 0)
         assert notes(col) == sorted((front, back, sorted(tags.split())) for front, back, tags, _ in EDITED)
-    finally:
-        col.close()
 
 
 def test_the_same_sheet_twice_changes_nothing(tmp_path):
     first = package(tmp_path, "first", FIRST, 1_790_000_000)
     again = package(tmp_path, "again", FIRST, 1_790_000_000)
-    col = Collection(str(tmp_path / "collection.anki2"))
-    try:
-        import_package(col, first)
-        log = import_package(col, again)
+    with imported_twice(str(tmp_path), first, again) as (_, _, log):
         assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 0, len(FIRST))
-    finally:
-        col.close()
 
 
 def test_the_same_word_in_an_unrelated_deck_is_another_note(tmp_path):
     french = package(tmp_path, "french", FIRST, 1_790_000_000)
     other = [("la banque", "a bench (in Old French)", "", "Etymology")]
     etymology = package(tmp_path, "etymology", other, 1_790_000_100)
-    col = Collection(str(tmp_path / "collection.anki2"))
-    try:
-        import_package(col, french)
-        log = import_package(col, etymology)
+    with imported_twice(str(tmp_path), french, etymology) as (col, _, log):
         assert (len(log.new), len(log.updated), len(log.duplicate)) == (1, 0, 0)
         banks = [n for n in notes(col) if n[0] == "la banque"]
         assert sorted(back for _, back, _ in banks) == [
             "a bench (in Old French)", "the bank (money)", "the bank (of a river)",
         ]
-    finally:
-        col.close()
 
 
 MNEMONICS = [
@@ -139,13 +119,8 @@ def test_edited_app_records_update_the_notes_anki_has(tmp_path):
     edited_records.append({"keyword": "Vogel", "story": "A FOGEL-horn of a bird.", "image": ""})
     first = mnemonic_package(tmp_path, "first", MNEMONICS, 1_790_000_000)
     edited = mnemonic_package(tmp_path, "edited", edited_records, 1_790_000_100)
-    col = Collection(str(tmp_path / "collection.anki2"))
-    try:
-        log = import_package(col, first)
-        assert len(log.new) == len(MNEMONICS)
-        log = import_package(col, edited)
+    with imported_twice(str(tmp_path), first, edited) as (col, first_log, log):
+        assert len(first_log.new) == len(MNEMONICS)
         assert (len(log.new), len(log.updated), len(log.duplicate), len(log.conflicting)) == (1, len(MNEMONICS), 0, 0)
         stories = sorted((front, back) for front, back, _ in notes(col))
         assert stories == sorted((r["keyword"], r["story"]) for r in edited_records)
-    finally:
-        col.close()

@@ -35,31 +35,46 @@ package enum NewNotes {
   package static func assemble(
     _ drafts: [Draft], noteTypes: [NoteType], idSpace: String, modificationTime: Int64
   ) -> (notes: [Note], cards: [Card]) {
-    var identity = SHA1()
-    for draft in drafts { Array((draft.guid + "\u{1F}").utf8).withUnsafeBytes { identity.update($0) } }
-    let digest = SHA1.hex(identity.finalize())
-    let noteBase = DerivedID.id(for: "\(idSpace) notes\u{1F}" + digest)
-    let cardBase = DerivedID.id(for: "\(idSpace) cards\u{1F}" + digest)
-    var generation = CardGeneration()
+    let noteBase = DerivedID.id(for: "\(idSpace) notes\u{1F}" + digest(of: drafts.lazy.map(\.guid)))
     var notes: [Note] = []
-    var cards: [Card] = []
     notes.reserveCapacity(drafts.count)
-    cards.reserveCapacity(drafts.count)
     for (position, draft) in drafts.enumerated() {
-      let noteType = noteTypes[draft.noteTypeIndex]
-      let noteID = noteBase + Int64(position)
-      let modificationTime = draft.modificationTime ?? modificationTime
       notes.append(
         Note(
-          id: noteID, guid: draft.guid, noteTypeID: noteType.id, fields: draft.fields, tags: draft.tags,
-          modificationTime: modificationTime))
-      for ordinal in generation.ordinals(for: draft.fields, of: noteType) {
+          id: noteBase + Int64(position), guid: draft.guid, noteTypeID: noteTypes[draft.noteTypeIndex].id,
+          fields: draft.fields, tags: draft.tags, modificationTime: draft.modificationTime ?? modificationTime))
+    }
+    let cards = cards(for: notes, deckIDs: drafts.map(\.deckID), noteTypes: noteTypes, idSpace: idSpace)
+    return (notes, cards)
+  }
+
+  /// The cards Anki would make for `notes` on import (``CardGeneration``), the cards of
+  /// `notes[i]` in deck `deckIDs[i]`, new and due in note order, with their note's
+  /// modification time. Card ids are numbered in order from a base derived from the notes'
+  /// GUIDs (`idSpace` as in ``assemble(_:noteTypes:idSpace:modificationTime:)``). A note whose
+  /// note type is not among `noteTypes` gets no card.
+  package static func cards(for notes: [Note], deckIDs: [Int64], noteTypes: [NoteType], idSpace: String) -> [Card] {
+    let cardBase = DerivedID.id(for: "\(idSpace) cards\u{1F}" + digest(of: notes.lazy.map(\.guid)))
+    let noteTypesByID = Dictionary(noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var generation = CardGeneration()
+    var cards: [Card] = []
+    cards.reserveCapacity(notes.count)
+    for (position, (note, deckID)) in zip(notes, deckIDs).enumerated() {
+      guard let noteType = noteTypesByID[note.noteTypeID] else { continue }
+      for ordinal in generation.ordinals(for: note.fields, of: noteType) {
         cards.append(
           Card(
-            id: cardBase + Int64(cards.count), noteID: noteID, templateOrdinal: ordinal, deckID: draft.deckID,
-            modificationTime: modificationTime, scheduling: CardScheduling(due: Int64(position + 1))))
+            id: cardBase + Int64(cards.count), noteID: note.id, templateOrdinal: ordinal, deckID: deckID,
+            modificationTime: note.modificationTime, scheduling: CardScheduling(due: Int64(position + 1))))
       }
     }
-    return (notes, cards)
+    return cards
+  }
+
+  /// The hex SHA-1 of `guids`, each followed by a unit separator: what the id bases are derived from.
+  private static func digest(of guids: some Sequence<String>) -> String {
+    var identity = SHA1()
+    for guid in guids { Array((guid + "\u{1F}").utf8).withUnsafeBytes { identity.update($0) } }
+    return SHA1.hex(identity.finalize())
   }
 }

@@ -35,4 +35,16 @@ package enum DerivedID {
     }
     return guid
   }
+
+  /// The GUID of a note whose source names its deck and has no GUID (a sheet's row, a
+  /// hand-written JSON deck's note): its identity is its first field and the top-level part of
+  /// its deck (ignoring case, as Anki matches deck names), so that two unrelated decks' notes
+  /// with the same first field (a word two sheets both teach) do not become one note in Anki,
+  /// while a note moved to another subdeck, or whose other fields changed, stays the same note.
+  /// `taken` as in ``noteGUID(noteTypeID:identity:taken:)``.
+  package static func noteGUID(noteTypeID: Int64, deck: String, firstField: String, taken: Set<String>) -> String {
+    let topLevelDeck =
+      deck.components(separatedBy: Deck.levelSeparator).first?.trimmingCharacters(in: .whitespaces) ?? deck
+    return noteGUID(noteTypeID: noteTypeID, identity: [topLevelDeck.lowercased(), firstField], taken: taken)
+  }
 }

@@ -33,6 +33,7 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
     var mapping = DeckJSONModelMapping(location: indexLocation) { position, media in
       try Self.mediaBlob(media, position: position, folder: mediaFolder, index: indexLocation)
     }
+    mapping.modificationTime = FileManager.default.modificationSeconds(atPath: indexPath) ?? 0
     var read = FolderReading(folder: folder, index: index, indexLocation: indexLocation)
     let header = DeckJSONDocument(
       creationTime: index.creationTime,
@@ -63,6 +64,7 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
       let review = place.owner < 0 ? unattached[place.offset] : reviews[place.owner][place.offset]
       try read.relocating { mapping.add(review: review, index: position) }
     }
+    try read.relocating { try mapping.completeNotes() }
     try read.checkListed(DeckJSONDirectory.mediaFolder, index.media.map(\.name), key: "media", suffix: "")
     try mapping.mapMedia(
       index.media.map { MediaJSON(name: $0.name, mimeType: $0.mimeType, sha1: $0.sha1, size: $0.size, data: "") })

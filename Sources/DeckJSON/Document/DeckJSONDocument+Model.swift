@@ -202,8 +202,24 @@ struct DeckJSONModelMapping {
   /// Makes the blob for `media[index]`.
   let mediaBlob: (_ index: Int, _ media: MediaJSON) throws -> MediaBlob
 
+  /// The modification time of each note that gives none (and of the cards made for it): the
+  /// document file's, in seconds since 1970, so that a hand-written document edited later
+  /// updates the notes Anki imported from it.
+  var modificationTime: Int64 = 0
+  /// Whether the document leaves its cards out (it has no `cards` key): each note then gets the
+  /// cards Anki would make for it on import, in the deck it names (``NoteJSON/deck``), or the
+  /// document's only deck, or Default.
+  var makesCards = false
+
   private(set) var collection = DeckCollection()
   private(set) var warnings: [Diagnostic] = []
+  /// The positions of the notes that give no GUID: theirs is derived once every note and card
+  /// is known (``completeNotes()``), from their deck.
+  private var notesWithoutGUID: [Int] = []
+  /// The positions of the notes that give neither GUID nor id: their id follows their GUID.
+  private var notesWithoutID = Set<Int>()
+  /// The deck each note names, by position (nil where it names none), when ``makesCards``.
+  private var namedDecks: [Int64?] = []
   private var noteTypesByID: [Int64: KnownNoteType] = [:]
   private var noteTypesByName: [String: KnownNoteType] = [:]
   // Sets of ids, not ids with their indexes: a million-note deck's index would cost some
@@ -226,12 +242,14 @@ struct DeckJSONModelMapping {
   /// The whole document at once: its header, notes, cards, reviews and media in turn.
   func collection(from document: DeckJSONDocument) throws -> (DeckCollection, [Diagnostic]) {
     var mapping = self
+    mapping.makesCards = document.cards == nil
     try mapping.mapHeader(document)
     mapping.reserve(
       notes: document.notes.count, cards: document.cards?.count ?? 0, reviews: document.reviews?.count ?? 0)
     for (index, note) in document.notes.enumerated() { try mapping.add(note: note, index: index) }
     for (index, card) in (document.cards ?? []).enumerated() { try mapping.add(card: card, index: index) }
     for (index, review) in (document.reviews ?? []).enumerated() { mapping.add(review: review, index: index) }
+    try mapping.completeNotes()
     try mapping.mapMedia(document.media)
     return (mapping.collection, mapping.warnings)
   }
@@ -288,8 +306,116 @@ struct DeckJSONModelMapping {
         "notes[\(index)].id",
         "notes[\(first)] has the same id \(id); cards refer to notes by id, so each note needs its own")
     }
+    if let deck = note.deck {
+      guard makesCards else {
+        throw problem(
+          "notes[\(index)].deck",
+          "a note names its cards' deck only in a document that leaves the cards out; this document has 'cards', which name theirs"
+        )
+      }
+      namedDecks.append(try deckID(of: deck, path: "notes[\(index)].deck", forNewCards: true))
+    } else if makesCards {
+      namedDecks.append(nil)
+    }
+    if note.guid == nil {
+      notesWithoutGUID.append(collection.notes.count)
+      if note.id == nil { notesWithoutID.insert(collection.notes.count) }
+    }
     collection.notes.append(mapped)
-    noteIDs.insert(mapped.id)
+    if note.guid != nil || note.id != nil { noteIDs.insert(mapped.id) }
+  }
+
+  /// Gives each note without a GUID of its own one derived from its identity
+  /// (``DerivedID/noteGUID(noteTypeID:deck:firstField:taken:)``: its note type, its first field
+  /// and its top-level deck, the deck it names or that of its first card), and an id from that
+  /// GUID to one without an id; then, in a document that leaves its cards out, makes every
+  /// note's cards. After every note and card, before the media.
+  ///
+  /// - Throws: ``DeckError/Kind/corrupt`` at `notes[i]` when the document leaves its cards out,
+  ///   has several decks, and the note names none of them.
+  mutating func completeNotes() throws {
+    var cardDecks: [Int64] = []
+    if makesCards {
+      cardDecks.reserveCapacity(collection.notes.count)
+      for (index, named) in namedDecks.enumerated() {
+        cardDecks.append(try named ?? defaultDeckForNewCards(noteIndex: index))
+      }
+    }
+    if !notesWithoutGUID.isEmpty {
+      let deckNames = Dictionary(collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+      var firstCardDecks: [Int64: Int64] = [:]
+      if !makesCards {
+        for card in collection.cards where firstCardDecks[card.noteID] == nil {
+          firstCardDecks[card.noteID] = card.deckID
+        }
+      }
+      var taken = Set<String>()
+      var pending = notesWithoutGUID[...]
+      for (index, note) in collection.notes.enumerated() {
+        if pending.first == index {
+          pending.removeFirst()
+        } else {
+          taken.insert(note.guid)
+        }
+      }
+      for index in notesWithoutGUID {
+        let note = collection.notes[index]
+        let deckID = makesCards ? cardDecks[index] : firstCardDecks[note.id]
+        let guid = DerivedID.noteGUID(
+          noteTypeID: note.noteTypeID, deck: deckID.flatMap { deckNames[$0] } ?? "",
+          firstField: note.fields.first ?? "",
+          taken: taken)
+        taken.insert(guid)
+        collection.notes[index].guid = guid
+        if notesWithoutID.contains(index) {
+          collection.notes[index].id = DerivedID.id(for: "note\u{1F}" + guid)
+          noteIDs.insert(collection.notes[index].id)
+        }
+      }
+    }
+    if makesCards {
+      collection.cards = NewNotes.cards(
+        for: collection.notes, deckIDs: cardDecks, noteTypes: collection.noteTypes, idSpace: "json")
+      for card in collection.cards { cardIDs.insert(card.id) }
+    }
+  }
+
+  /// The deck the cards made for `notes[noteIndex]`, which names none, go to: the document's
+  /// only deck, or Default (added) when it has none.
+  private mutating func defaultDeckForNewCards(noteIndex: Int) throws -> Int64 {
+    let normal = collection.decks.filter { if case .normal = $0.kind { true } else { false } }
+    switch normal.count {
+    case 0:
+      let deck = Deck(id: 1, name: "Default")
+      collection.decks.append(deck)
+      deckIDs.insert(deck.id)
+      deckIDsByName[deck.name] = deck.id
+      return deck.id
+    case 1:
+      return normal[0].id
+    default:
+      throw problem(
+        "notes[\(noteIndex)]",
+        "the document leaves the cards out and has \(normal.count) decks; name the deck of this note's cards (\"deck\": a deck's name or id)"
+      )
+    }
+  }
+
+  /// The id of the deck `reference` names at `path`; one for new cards must be a normal deck.
+  private mutating func deckID(of reference: Reference, path: String, forNewCards: Bool = false) throws -> Int64 {
+    let id: Int64
+    switch reference {
+    case .id(let given):
+      guard deckIDs.contains(given) else { throw problem(path, "no deck has the id \(given)") }
+      id = given
+    case .name(let name):
+      guard let found = deckIDsByName[name] else { throw problem(path, "no deck is named '\(name)'") }
+      id = found
+    }
+    if forNewCards, let deck = collection.decks.first(where: { $0.id == id }), case .filtered = deck.kind {
+      throw problem(path, "'\(deck.name)' is a filtered deck, which holds cards only while they are studied there")
+    }
+    return id
   }
 
   /// `cards[index]`, after every note; cards come before reviews.
@@ -302,15 +428,7 @@ struct DeckJSONModelMapping {
         "cards[\(first)] has the same id \(card.id); reviews refer to cards by id, so each card needs its own")
     }
     guard noteIDs.contains(card.note) else { throw problem(path + ".note", "no note has the id \(card.note)") }
-    let deckID: Int64
-    switch card.deck {
-    case .id(let id):
-      guard deckIDs.contains(id) else { throw problem(path + ".deck", "no deck has the id \(id)") }
-      deckID = id
-    case .name(let name):
-      guard let id = deckIDsByName[name] else { throw problem(path + ".deck", "no deck is named '\(name)'") }
-      deckID = id
-    }
+    let deckID = try deckID(of: card.deck, path: path + ".deck")
     let s = card.scheduling
     collection.cards.append(
       Card(
@@ -466,10 +584,10 @@ struct DeckJSONModelMapping {
       }
       values = fieldNames.map { note.fields[$0] ?? "" }
     }
-    let guid = note.guid ?? DerivedID.guid(for: [String(noteType.id)] + values)
+    // A note without a GUID gets one (and an id, if it has none) in completeNotes().
     return Note(
-      id: note.id ?? DerivedID.id(for: "note\u{1F}" + guid), guid: guid, noteTypeID: noteType.id,
-      fields: values, tags: note.tags ?? [], modificationTime: note.modified ?? 0)
+      id: note.id ?? 0, guid: note.guid ?? "", noteTypeID: noteType.id, fields: values, tags: note.tags ?? [],
+      modificationTime: note.modified ?? modificationTime)
   }
 
   /// A note type the document defines, with its field names.

@@ -182,6 +182,9 @@ package struct NoteJSON: Codable, Sendable, Equatable {
   package var fields: StringMembersJSON
   package var tags: [String]?
   package var modified: Int64?
+  /// The deck its cards go to, by id or by name, in a document that leaves its cards out
+  /// (deckport then makes the cards Anki would make); deckport never writes it.
+  package var deck: Reference? = nil
 }
 
 /// A card and its scheduling state.

@@ -104,6 +104,7 @@ enum JSONElementDecoder {
     var fields: StringMembersJSON?
     var tags: [String]?
     var modified: Int64?
+    var deck: Reference?
     let read = cursor.object(NoteKey.self) { cursor, key in
       switch key {
       case .id: return store(cursor.integer(), in: &id)
@@ -112,10 +113,11 @@ enum JSONElementDecoder {
       case .fields: return store(cursor.noteFields(), in: &fields)
       case .tags: return store(cursor.strings(), in: &tags)
       case .modified: return store(cursor.integer(), in: &modified)
+      case .deck: return store(cursor.reference(), in: &deck)
       }
     }
     guard read, let noteType, let fields else { return nil }
-    return NoteJSON(id: id, guid: guid, noteType: noteType, fields: fields, tags: tags, modified: modified)
+    return NoteJSON(id: id, guid: guid, noteType: noteType, fields: fields, tags: tags, modified: modified, deck: deck)
   }
 
   private static func card(_ cursor: inout Cursor) -> CardJSON? {
@@ -171,8 +173,8 @@ enum JSONElementDecoder {
   // MARK: - Keys
 
   private enum NoteKey: Int, ElementKey {
-    case id, guid, noteType, fields, tags, modified
-    static let spellings = spell("id", "guid", "noteType", "fields", "tags", "modified")
+    case id, guid, noteType, fields, tags, modified, deck
+    static let spellings = spell("id", "guid", "noteType", "fields", "tags", "modified", "deck")
   }
 
   private enum CardKey: Int, ElementKey {
