@@ -75,7 +75,7 @@ struct CSVColumnLayout {
     let labels = header.columnLabels ?? []
     let labelCount = header.columnLabels?.count ?? firstRowWidth
     let otherColumns = (0..<max(labelCount, 1)).filter { !meta.contains($0) }
-    guard let stock = StockNoteType(named: layout.defaultNoteType)?.noteType else {
+    guard let stock = StockNoteType.noteType(named: layout.defaultNoteType, fieldNames: labels) else {
       // A note type the file does not define: every other column is one of its fields.
       let columns = otherColumns.isEmpty ? [0] : otherColumns
       layout.declaredFieldNames = columns.map { labels.indices.contains($0) ? labels[$0] : "" }

@@ -38,7 +38,7 @@ enum CSVLossReport {
     let changed = collection.noteTypes.filter { usedNoteTypeIDs.contains($0.id) && !StockNoteType.isUnchanged($0) }
     if !changed.isEmpty {
       let names = changed.map { noteType in
-        StockNoteType(named: noteType.name) == nil ? noteType.name : "\(noteType.name) (not the stock one)"
+        StockNoteType.noteType(named: noteType.name) == nil ? noteType.name : "\(noteType.name) (not the stock one)"
       }
       warn(
         "csv-note-type",

@@ -2,7 +2,8 @@ import DeckCore
 
 /// The note types a file's rows name, and what each needs to become once every row is read.
 ///
-/// A stock name gets the stock note type. A name Anki would not know gets a note type made
+/// A stock name, in any language Anki speaks (``StockNoteType/noteType(named:fieldNames:)``),
+/// gets the stock note type as Anki creates it in that language. A name Anki would not know gets a note type made
 /// from the file (fields named by `#columns:`, the header row or `Field 1…N`; one card showing
 /// the first field, or a cloze card when the first field holds cloze deletions), with a
 /// warning. When rows give a stock note type more fields than it has (a collection's own
@@ -39,7 +40,7 @@ struct CSVNoteTypeCatalog {
   mutating func index(named name: String, declaredNames: [String]? = nil, labels: [String] = []) -> Int {
     let key = name.lowercased()
     if let index = indexByName[key] { return index }
-    let stock = StockNoteType(named: name)?.noteType
+    let stock = StockNoteType.noteType(named: name, fieldNames: declaredNames ?? labels)
     entries.append(
       Entry(name: stock?.name ?? name, stock: stock, declaredNames: stock == nil ? declaredNames : nil, labels: labels))
     indexByName[key] = entries.count - 1

@@ -16,8 +16,10 @@ import Foundation
 ///   otherwise it is detected as Anki detects it (the first of tab, `|`, `;`, `:`, `,` in the
 ///   8 KiB after the header, else space). Without `#html:` fields are HTML when one of the
 ///   first five rows looks like HTML (a `<…>`).
-/// * Columns are mapped as ``CSVColumnLayout`` describes. Rows naming a stock note type get it
-///   (``StockNoteType``); other names get a note type made from the file, with a warning.
+/// * Columns are mapped as ``CSVColumnLayout`` describes. Rows naming a stock note type, in any
+///   language Anki speaks ("Basic", "Basique", "Einfach"), get it as Anki creates it in that
+///   language (``StockNoteType/noteType(named:fieldNames:)``); other names get a note type made
+///   from the file, with a warning.
 /// * Fields lose their carriage returns; plain text fields are escaped (`&`, `<`, `>`, `"`, `'`) and their line breaks become `<br>`, as Anki does. Tags
 ///   are split on white space; `#tags:` are added to every note.
 /// * A row with fewer fields than its note type is padded with empty ones (counted in one

@@ -127,6 +127,34 @@ struct CSVReaderTests {
     #expect(StockNoteType.isUnchanged(real))
   }
 
+  @Test("a stock note type named in another language is Anki's in that language; English names give the English ones")
+  func stockNoteTypesInLanguages() throws {
+    let french = try #require(StockNoteType.noteType(named: "basique (CARTE INVERSÉE OPTIONNELLE)"))
+    #expect(french.name == "Basique (carte inversée optionnelle)")
+    #expect(french.fieldNames == ["Recto", "Verso", "Ajouter le verso"])
+    #expect(french.templates.map(\.name) == ["Carte 1", "Carte 2"])
+    #expect(french.templates[1].questionFormat == "{{#Ajouter le verso}}{{Verso}}{{/Ajouter le verso}}")
+    #expect(french.id == StockNoteType.derivedID(forName: "Basique (carte inversée optionnelle)"))
+    #expect(french.originalStockKind == StockNoteType.basicOptionalReversedCard.noteType.originalStockKind)
+    #expect(StockNoteType.isUnchanged(french))
+    let german = try #require(StockNoteType.noteType(named: "Bildverdeckung"))
+    #expect(german.templates[0].answerFormat.contains("Verdeckungen ein-/ausschalten"))
+    #expect(german.templates[0].questionFormat.contains("{{cloze:Bildverdeckung}}"))
+    for stock in StockNoteType.allCases {
+      #expect(StockNoteType.noteType(named: stock.rawValue) == stock.noteType)
+    }
+    // Malay keeps the name "Basic" but names the back "Belakang": chosen by the field names.
+    #expect(
+      StockNoteType.noteType(named: "Basic", fieldNames: ["front", "belakang"])?.fieldNames == ["Front", "Belakang"])
+    #expect(StockNoteType.noteType(named: "Basic", fieldNames: ["Recto", "Verso"]) == StockNoteType.basic.noteType)
+    #expect(StockNoteType.noteType(named: "Basik") == nil)
+
+    let read = try Self.read("#separator:tab\n#notetype:Einfach (und die umgekehrte Richtung)\nHund\tdog\n")
+    #expect(read.warnings.isEmpty)
+    #expect(read.notes.map(\.cards) == [[0, 1]])
+    #expect(read.collection.noteTypes.map(\.fieldNames) == [["Vorderseite", "Rückseite"]])
+  }
+
   @Test("a row naming a stock note type gets its cards: reversed, optional reverse, cloze numbers")
   func stockCards() throws {
     let text = """

@@ -141,15 +141,38 @@ indirect enum TemplateNode: Equatable {
 
   /// The nodes of `template`; an unclosed section runs to the end, a stray closing tag is ignored.
   static func parse(_ template: String) -> [TemplateNode] {
-    var tags: [Substring] = []
+    let tags = tagRanges(in: template).map { template[$0] }
+    var position = 0
+    return parse(tags, &position, closing: nil)
+  }
+
+  /// `template` with the fields its tags name renamed (`renames`: old name to new name), as Anki
+  /// renames them when a field is renamed: `{{F}}`, `{{filter:F}}`, `{{#F}}`, `{{^F}}`, `{{/F}}`.
+  static func renamingFields(in template: String, _ renames: [String: String]) -> String {
+    var result = ""
+    var copied = template.startIndex
+    for range in tagRanges(in: template) {
+      result += template[copied..<range.lowerBound]
+      let tag = template[range]
+      let marker = tag.first.flatMap { "#^/".contains($0) ? String($0) : nil } ?? ""
+      var parts = tag.dropFirst(marker.count).split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+      if let key = parts.last, let renamed = renames[key] { parts[parts.count - 1] = renamed }
+      result += marker + parts.joined(separator: ":")
+      copied = range.upperBound
+    }
+    return result + template[copied...]
+  }
+
+  /// Where the inside of each `{{…}}` tag of `template` is, in order (a tag left open ends the list).
+  private static func tagRanges(in template: String) -> [Range<String.Index>] {
+    var ranges: [Range<String.Index>] = []
     var rest = template[...]
     while let open = rest.range(of: "{{") {
       guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-      tags.append(rest[open.upperBound..<close.lowerBound])
+      ranges.append(open.upperBound..<close.lowerBound)
       rest = rest[close.upperBound...]
     }
-    var position = 0
-    return parse(tags, &position, closing: nil)
+    return ranges
   }
 
   private static func parse(_ tags: [Substring], _ position: inout Int, closing: String?) -> [TemplateNode] {

@@ -38,10 +38,11 @@ public enum StockNoteType: String, Sendable, CaseIterable {
     Self.made[self] ?? made
   }
 
-  /// Whether `noteType` is a stock note type as Anki creates it: same name, kind, fields,
-  /// templates and styling (ids and editor settings aside).
+  /// Whether `noteType` is a stock note type as Anki creates it in one of its languages
+  /// (``noteType(named:fieldNames:)``): same name, kind, fields, templates and styling (ids and
+  /// editor settings aside).
   package static func isUnchanged(_ noteType: NoteType) -> Bool {
-    guard let stock = Self(named: noteType.name)?.noteType else { return false }
+    guard let stock = Self.noteType(named: noteType.name, fieldNames: noteType.fieldNames) else { return false }
     return stock.name == noteType.name && stock.kind == noteType.kind && stock.fieldNames == noteType.fieldNames
       && stock.css == noteType.css && stock.sortFieldIndex == noteType.sortFieldIndex
       && stock.templates.map { [$0.name, $0.questionFormat, $0.answerFormat] }
