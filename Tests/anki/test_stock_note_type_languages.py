@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 
+import anki.lang
 import pytest
 from anki.collection import Collection
 
@@ -131,5 +132,54 @@ def test_field_names_choose_among_languages_that_share_a_name(languages, tmp_pat
         _neutralise_notetypes(col)
         import_package(col, package)
         assert imported_note_types(col)["Basic"] == comparable(malay)
+    finally:
+        col.close()
+
+
+def test_a_french_ankis_own_export_becomes_its_note_types_and_cards(languages, tmp_path):
+    """The CSV a French Anki exports (its own `export_note_csv`, note type column and all)
+    becomes, through deckport, the notes, note types and cards the French collection holds."""
+    anki.lang.set_lang("fr_FR")
+    try:
+        source = Collection(str(tmp_path / "french.anki2"))
+    finally:
+        anki.lang.set_lang("en_US")
+    try:
+        french = {model["originalStockKind"]: model["name"] for model in source.models.all()}
+        # "Généralités (deux sens)" (Basic and reversed card) and "Texte à trous" (Cloze).
+        rows = {french[2]: ["chat", "cat"], french[5]: ["{{c1::Le}} {{c2::chat}}", "x"]}
+        for name, fields in rows.items():
+            note = source.new_note(source.models.by_name(name))
+            for index, value in enumerate(fields):
+                note.fields[index] = value
+            source.add_note(note, source.decks.id("Français"))
+        sheet = str(tmp_path / "export.txt")
+        source.export_note_csv(
+            out_path=sheet, limit=None, with_html=True, with_tags=True, with_deck=True, with_notetype=True, with_guid=True
+        )
+        expected_types = {name: comparable(first_with_name(languages, name)) for name in rows}
+        expected_cards = {
+            name: sorted(c.ord for nid in source.find_notes(f'"note:{name}"') for c in source.get_note(nid).cards())
+            for name in rows
+        }
+    finally:
+        source.close()
+    with open(sheet, encoding="utf-8") as handle:
+        assert "Généralités (deux sens)" in handle.read()  # Anki's export names its French note type
+    package = str(tmp_path / "export.apkg")
+    result = deckport("convert", sheet, package)
+    assert result.returncode == 0, result.stderr
+    assert "csv-note-type" not in result.stderr, result.stderr
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        _neutralise_notetypes(col)
+        import_package(col, package)
+        note_types = imported_note_types(col)
+        for name, fields in rows.items():
+            assert note_types[name] == expected_types[name]
+            [nid] = col.find_notes(f'"note:{name}"')
+            note = col.get_note(nid)
+            assert list(note.fields) == fields
+            assert sorted(card.ord for card in note.cards()) == expected_cards[name]
     finally:
         col.close()
