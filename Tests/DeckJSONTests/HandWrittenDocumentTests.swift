@@ -106,6 +106,15 @@ struct HandWrittenDocumentTests {
       Self.document(decks: #"{"name": "Spanish"}"#, notes: #"{"noteType": "Vocabulary", "fields": {"Word": "comer"}}"#)
     ).notes.map(\.id)
     #expect(ids == [DerivedID.id(for: "note\u{1F}" + first[0])])
+    // A note with a GUID and no id takes one from its GUID, as before.
+    let kept = try Self.read(
+      Self.document(
+        decks: #"{"name": "Spanish"}"#,
+        notes:
+          #"{"noteType": "Vocabulary", "guid": "a", "fields": {"Word": "x"}}, {"noteType": "Vocabulary", "guid": "b", "fields": {"Word": "y"}}"#
+      )
+    ).notes.map(\.id)
+    #expect(kept == [DerivedID.id(for: "note\u{1F}a"), DerivedID.id(for: "note\u{1F}b")])
   }
 
   @Test("a note without a GUID in a document with cards: the top-level deck of its first card")

@@ -83,6 +83,14 @@ struct JSONErrorTests {
         ": at notes[1]: the document leaves the cards out and has 2 decks; name the deck of this note's cards (\"deck\": a deck's name or id)"
     ),
     Case(
+      id: "cards left out, only a filtered deck",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"F\", \"filtered\": {\"reschedule\": true, \"searchTerms\": []}}], \"notes\": [{\"noteType\": \"Basic\", \"fields\": {}}]}",
+      kind: .corrupt,
+      message:
+        ": at notes[0]: the document leaves the cards out and has only filtered decks, which are no card's own deck; add a normal deck to 'decks' for this note's cards"
+    ),
+    Case(
       id: "a note's deck beside cards",
       json:
         "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"D\"}], \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"deck\": \"D\", \"fields\": {}}], \"cards\": []}",

@@ -337,8 +337,15 @@ struct DeckJSONModelMapping {
     var cardDecks: [Int64] = []
     if makesCards {
       cardDecks.reserveCapacity(collection.notes.count)
+      var defaultDeck: Int64?
       for (index, named) in namedDecks.enumerated() {
-        cardDecks.append(try named ?? defaultDeckForNewCards(noteIndex: index))
+        if let named {
+          cardDecks.append(named)
+        } else {
+          let deck = try defaultDeck ?? defaultDeckForNewCards(noteIndex: index)
+          defaultDeck = deck
+          cardDecks.append(deck)
+        }
       }
     }
     if !notesWithoutGUID.isEmpty {
@@ -380,25 +387,24 @@ struct DeckJSONModelMapping {
     }
   }
 
-  /// The deck the cards made for `notes[noteIndex]`, which names none, go to: the document's
-  /// only deck, or Default (added) when it has none.
+  /// The deck the cards made for `notes[noteIndex]`, the first note that names none, go to: the
+  /// document's only normal deck, or Default (added) when it has no deck at all.
   private mutating func defaultDeckForNewCards(noteIndex: Int) throws -> Int64 {
     let normal = collection.decks.filter { if case .normal = $0.kind { true } else { false } }
-    switch normal.count {
-    case 0:
+    if normal.count == 1 { return normal[0].id }
+    if collection.decks.isEmpty {
       let deck = Deck(id: 1, name: "Default")
       collection.decks.append(deck)
       deckIDs.insert(deck.id)
       deckIDsByName[deck.name] = deck.id
       return deck.id
-    case 1:
-      return normal[0].id
-    default:
-      throw problem(
-        "notes[\(noteIndex)]",
-        "the document leaves the cards out and has \(normal.count) decks; name the deck of this note's cards (\"deck\": a deck's name or id)"
-      )
     }
+    throw problem(
+      "notes[\(noteIndex)]",
+      normal.isEmpty
+        ? "the document leaves the cards out and has only filtered decks, which are no card's own deck; add a normal deck to 'decks' for this note's cards"
+        : "the document leaves the cards out and has \(normal.count) decks; name the deck of this note's cards (\"deck\": a deck's name or id)"
+    )
   }
 
   /// The id of the deck `reference` names at `path`; one for new cards must be a normal deck.
@@ -584,9 +590,11 @@ struct DeckJSONModelMapping {
       }
       values = fieldNames.map { note.fields[$0] ?? "" }
     }
-    // A note without a GUID gets one (and an id, if it has none) in completeNotes().
+    // A note without a GUID gets one (and an id, if it has none) in completeNotes(); one with a
+    // GUID and no id, an id from its GUID now.
     return Note(
-      id: note.id ?? 0, guid: note.guid ?? "", noteTypeID: noteType.id, fields: values, tags: note.tags ?? [],
+      id: note.id ?? note.guid.map { DerivedID.id(for: "note\u{1F}" + $0) } ?? 0, guid: note.guid ?? "",
+      noteTypeID: noteType.id, fields: values, tags: note.tags ?? [],
       modificationTime: note.modified ?? modificationTime)
   }
 
