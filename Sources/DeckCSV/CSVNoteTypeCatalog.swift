@@ -3,10 +3,10 @@ import DeckCore
 /// The note types a file's rows name, and what each needs to become once every row is read.
 ///
 /// A stock name, in any language Anki speaks (``StockNoteType/noteType(named:fieldNames:)``),
-/// gets the stock note type as Anki creates it in that language. A name Anki would not know gets a note type made
-/// from the file (fields named by `#columns:`, the header row or `Field 1…N`; one card showing
-/// the first field, or a cloze card when the first field holds cloze deletions), with a
-/// warning. When rows give a stock note type more fields than it has (a collection's own
+/// gets the stock note type as Anki creates it in that language. A name Anki would not know
+/// gets a note type made from the file (fields named by `#columns:`, the header row or
+/// `Field 1…N`; one card showing the first field, or a cloze card when the first field holds
+/// cloze deletions), with a warning. When rows give a stock note type more fields than it has (a collection's own
 /// "Basic" or "Cloze" may have more), the extra fields are added, with a warning.
 struct CSVNoteTypeCatalog {
   /// One note type as the rows use it.
