@@ -6,8 +6,9 @@ import DeckCore
 /// gets the stock note type as Anki creates it in that language. A name Anki would not know
 /// gets a note type made from the file (fields named by `#columns:`, the header row or
 /// `Field 1…N`; one card showing the first field, or a cloze card when the first field holds
-/// cloze deletions), with a warning. When rows give a stock note type more fields than it has (a collection's own
-/// "Basic" or "Cloze" may have more), the extra fields are added, with a warning.
+/// cloze deletions), with a warning. When rows give a stock note type more fields than it has
+/// (a collection's own "Basic" or "Cloze" may have more), the extra fields are added, with a
+/// warning.
 struct CSVNoteTypeCatalog {
   /// One note type as the rows use it.
   struct Entry {
