@@ -27,7 +27,10 @@ change is not taken keeps its old template; the note type with an added field is
 one and its notes conflict; the answered card keeps the collection's scheduling. The same import
 with the dialog's other update choices (`--anki-update-notes`, `--anki-update-note-types`: always,
 never) is judged the same way, the notes and note types whose change the backend did not take
-read from the collection it leaves.
+read from the collection it leaves. So is the import with "Merge note types" on
+(`--anki-merge-note-types`), under each update choice for notes, and two small decks the backend
+makes show what only merging does: a field the package's note type lost is emptied in every note
+Anki updates, and a note moved to a cloze note type makes the backend refuse the import.
 
 A collection that imports the deck package first has no note types of its own: Anki renames a
 note type whose name the collection already uses (`Basic+`) and gives it the time of that import,
@@ -40,6 +43,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 
 import pytest
 from anki.collection import (
@@ -78,11 +82,11 @@ def export_deck(col: Collection, path: str) -> None:
 UPDATE_CONDITIONS = {"if-newer": 0, "always": 1, "never": 2}  # ImportAnkiPackageOptions' enum
 
 
-def import_options(notes: str = "if-newer", note_types: str = "if-newer") -> ImportAnkiPackageOptions:
-    """The options of Anki's import dialog (by default: update notes and note types if newer), no
-    merging."""
+def import_options(notes: str = "if-newer", note_types: str = "if-newer", merge: bool = False) -> ImportAnkiPackageOptions:
+    """The options of Anki's import dialog (by default: update notes and note types if newer, no
+    merging)."""
     return ImportAnkiPackageOptions(
-        merge_notetypes=False, with_scheduling=True, with_deck_configs=False,
+        merge_notetypes=merge, with_scheduling=True, with_deck_configs=False,
         update_notes=UPDATE_CONDITIONS[notes], update_notetypes=UPDATE_CONDITIONS[note_types],
     )
 
@@ -90,6 +94,11 @@ def import_options(notes: str = "if-newer", note_types: str = "if-newer") -> Imp
 def note_type_view(col: Collection) -> dict:
     """Each note type's templates and styling, by name."""
     return {m["name"]: ([(t["qfmt"], t["afmt"]) for t in m["tmpls"]], m["css"]) for m in col.models.all()}
+
+
+def note_type_fields(col: Collection) -> dict:
+    """Each note type's field names, by id."""
+    return {m["id"]: [f["name"] for f in m["flds"]] for m in col.models.all()}
 
 
 @pytest.fixture(scope="module")
@@ -221,6 +230,7 @@ def anki_import(source: str, current: str, folder: str, options: ImportAnkiPacka
         assert all(cards_after[guid] == cards_before[guid] for guid in outcome["conflicting"])
         outcome["state"] = snapshot(col)
         outcome["types"] = note_type_view(col)
+        outcome["fields"] = note_type_fields(col)
         return outcome
     finally:
         col.close()
@@ -314,7 +324,7 @@ def test_diff_predicts_anki_import_with_update_choices(decks, source, notes, not
         import_options(notes, note_types),
     )
     before, after = decks["before"], decks["after"]
-    assert preview["options"] == {"updateNotes": notes, "updateNoteTypes": note_types}
+    assert preview["options"] == {"updateNotes": notes, "updateNoteTypes": note_types, "mergeNoteTypes": False}
     assert preview["counts"] == {
         "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
         "conflicting": len(anki["conflicting"]),
@@ -345,6 +355,68 @@ def test_diff_predicts_anki_import_with_update_choices(decks, source, notes, not
     assert kept_types == TYPES_KEPT[note_types]
     flagged_types = {t["name"]: t["reason"] for t in preview["noteTypesNotTaken"] if t["reason"] != "layout-changed"}
     assert flagged_types == {name: REFUSAL[note_types] for name in kept_types}
+
+
+MERGE_REFUSAL = {"if-newer": "merge-rewritten", "always": "same-time", "never": "updates-off"}
+
+
+@pytest.mark.parametrize("source", ["published", "backup"])
+@pytest.mark.parametrize("notes", ["if-newer", "always", "never"])
+def test_diff_predicts_anki_import_merging_note_types(decks, source, notes):
+    """With "Merge note types" nothing conflicts: the widened note type is merged with the
+    collection's, which rewrites the collection's notes of it as Anki imports (so the package's
+    versions of them are not newer), and the moved note is moved, its two note types merged."""
+    preview = deckport_preview(
+        decks[source], decks["current"], "--anki-update-notes", notes, "--anki-merge-note-types"
+    )
+    time.sleep(1.1)  # the import runs in a later second than the edits: a rewritten note is later
+    anki = anki_import(
+        decks[source], decks["current"], os.path.join(decks["folder"], f"import-{source}-{notes}-merged"),
+        import_options(notes, merge=True),
+    )
+    before, after = decks["before"], decks["after"]
+    assert preview["options"] == {"updateNotes": notes, "updateNoteTypes": "if-newer", "mergeNoteTypes": True}
+    assert preview["counts"] == {
+        "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
+        "conflicting": len(anki["conflicting"]),
+    }, (preview["counts"], {k: anki[k] for k in ("new", "updated", "duplicate", "conflicting")})
+    assert anki["conflicting"] == []
+
+    # The changed notes the backend left as the collection had them are the ones the preview
+    # names. A merge may move a note's text to other (renamed) fields, and a field added to a note
+    # type adds an empty one to each note: a note's text and tags are compared.
+    def text(note: dict) -> tuple:
+        return sorted(value for _, value in note["fields"] if value), sorted(note["tags"])
+
+    changed = [
+        guid for guid in after["notes"]
+        if guid in before["notes"] and text(after["notes"][guid]) != text(before["notes"][guid])
+        and after["notes"][guid]["noteType"] == before["notes"][guid]["noteType"]
+    ]
+
+    kept = {guid for guid in changed if text(anki["state"]["notes"][guid]) == text(before["notes"][guid])}
+    for guid in set(changed) - kept:
+        assert text(anki["state"]["notes"][guid]) == text(after["notes"][guid]), (
+            guid, text(before["notes"][guid]), text(after["notes"][guid]), text(anki["state"]["notes"][guid])
+        )
+    flagged = {n["guid"]: n["reason"] for n in preview["notesNotTaken"]}
+    assert set(flagged) & set(changed) == kept
+    assert set(flagged.values()) <= {MERGE_REFUSAL[notes], REFUSAL[notes]}
+
+    # The widened note type is merged, not added again: the preview's fields are the backend's,
+    # and under if-newer its notes keep the collection's text, rewritten by the merge.
+    merged = {t["name"]: t for t in preview["noteTypesMerged"]}
+    widened_notes = [guid for guid, note in before["notes"].items() if note["noteType"] == WIDENED_TYPE]
+    assert merged[WIDENED_TYPE]["notesRewritten"] == len(widened_notes)
+    assert merged[WIDENED_TYPE]["fields"] == anki["fields"][merged[WIDENED_TYPE]["id"]]
+    assert sum(name.startswith(WIDENED_TYPE) for name in anki["types"]) == 1
+    if notes == "if-newer":
+        assert all(guid in anki["duplicate"] for guid in widened_notes)
+    # The note type the moved note went to takes the fields of both.
+    moved = note_with_front(None, after, MOVED_NOTE)
+    target = after["notes"][moved]["noteType"]
+    assert merged[target]["fields"] == anki["fields"][merged[target]["id"]]
+    assert anki["state"]["notes"][moved]["noteType"] == target
 
 
 def assert_cards_added(preview: dict, anki: dict) -> None:
@@ -440,3 +512,88 @@ def test_note_type_without_ids_is_matched_by_names(decks, rename, tmp_path):
     assert basic_notes <= set(anki["conflicting"] if rename else anki["updated"])
     layout = [t for t in preview["noteTypesNotTaken"] if t["reason"] == "layout-changed"]
     assert [t["name"] for t in layout] == (["Basic"] if rename else [])
+
+
+def small_decks(folder: str, edit) -> tuple[str, str]:
+    """A deck "Shared" of three "Vocab" notes (Word, Meaning) and a Basic note, exported by the
+    backend (A), then changed by `edit(col)` and exported again (B)."""
+    col = Collection(os.path.join(folder, "source.anki2"))
+    try:
+        vocab = col.models.new("Vocab")
+        for name in ("Word", "Meaning"):
+            col.models.add_field(vocab, col.models.new_field(name))
+        template = col.models.new_template("Card 1")
+        template["qfmt"], template["afmt"] = "{{Word}}", "{{Meaning}}"
+        col.models.add_template(vocab, template)
+        col.models.add(vocab)
+        deck = col.decks.id("Shared")
+        for word in ("gato", "perro", "casa"):
+            note = col.new_note(col.models.by_name("Vocab"))
+            note["Word"], note["Meaning"] = word, word.upper()
+            col.add_note(note, deck)
+        note = col.new_note(col.models.by_name("Basic"))
+        note["Front"], note["Back"] = "hola", "hello"
+        col.add_note(note, deck)
+        paths = (os.path.join(folder, "A.apkg"), os.path.join(folder, "B.apkg"))
+        export_deck(col, paths[0])
+        time.sleep(1.1)
+        edit(col)
+        export_deck(col, paths[1])
+        time.sleep(1.1)
+        return paths
+    finally:
+        col.close()
+
+
+def import_both(folder: str, first: str, second: str, options: ImportAnkiPackageOptions):
+    from anki_view import _neutralise_notetypes
+
+    os.makedirs(folder)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    try:
+        _neutralise_notetypes(col)
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=first, options=import_options()))
+        log = col.import_anki_package(ImportAnkiPackageRequest(package_path=second, options=options)).log
+        notes = {col.get_note(nid)["Word"]: list(col.get_note(nid).fields) for nid in col.find_notes("note:Vocab")}
+        return log, notes
+    finally:
+        col.close()
+
+
+def test_diff_merging_names_the_fields_an_update_empties(tmp_path):
+    """B's "Vocab" lost its Meaning field and B's notes are newer: merging note types, Anki keeps
+    the collection's Meaning field but updates every note from B, which has nothing for it."""
+    def remove_meaning(col: Collection) -> None:
+        vocab = col.models.by_name("Vocab")
+        col.models.remove_field(vocab, vocab["flds"][1])
+        col.models.update_dict(vocab)
+
+    first, second = small_decks(str(tmp_path), remove_meaning)
+    preview = deckport_preview(first, second, "--anki-merge-note-types")
+    log, notes = import_both(str(tmp_path / "import"), first, second, import_options(merge=True))
+    assert preview["counts"] == {"new": 0, "updated": len(log.updated), "kept": len(log.duplicate), "conflicting": 0}
+    [merge] = preview["noteTypesMerged"]
+    assert (merge["name"], merge["fieldsMissingFromPackage"], merge["notesRewritten"]) == ("Vocab", ["Meaning"], 0)
+    emptied = [word for word, fields in notes.items() if fields[1] == ""]
+    assert merge["notesLosingText"] == len(emptied) == 3
+
+
+def test_diff_merging_note_types_of_two_kinds_is_refused(tmp_path):
+    """B moves the Basic note to Cloze: merging note types, the backend refuses the import."""
+    def move_to_cloze(col: Collection) -> None:
+        nid = col.find_notes("note:Basic")[0]
+        request = col.models.change_notetype_info(
+            old_notetype_id=col.get_note(nid).mid, new_notetype_id=col.models.by_name("Cloze")["id"]
+        ).input
+        request.note_ids.extend([nid])
+        col.models.change_notetype_of_notes(request)
+
+    first, second = small_decks(str(tmp_path), move_to_cloze)
+    preview = deckport_preview(first, second, "--anki-merge-note-types")
+    with pytest.raises(Exception, match="Cloze note types cannot be merged with regular note types"):
+        import_both(str(tmp_path / "import"), first, second, import_options(merge=True))
+    assert preview["counts"] == {"new": 0, "updated": 0, "kept": 0, "conflicting": 0}
+    assert [t["reason"] for t in preview["noteTypesNotTaken"]] == ["kind-changed"]
+    # Without merging, the note conflicts and the rest imports.
+    log, _ = import_both(str(tmp_path / "no-merge"), first, second, import_options())
+    assert len(log.conflicting) == 1

@@ -54,16 +54,23 @@ struct DiffCommandTests {
     #expect(importCounts == ["new": 0, "updated": 0, "kept": 9, "conflicting": 0])
   }
 
-  @Test("--anki-update-notes and --anki-update-note-types reach the preview; another value is a usage error")
+  @Test(
+    "--anki-update-notes, --anki-update-note-types and --anki-merge-note-types reach the preview; another value is a usage error"
+  )
   func updateChoices() throws {
     let other = Fixtures.path("anki/latest_nosched.apkg")
     let run = try CommandRun.deckport([
       "diff", Self.deck, other, "--json", "--anki-update-notes", "never", "--anki-update-note-types", "always",
+      "--anki-merge-note-types",
     ])
     #expect(run.status == 1, "stderr: \(run.standardError)")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
     let preview = try #require(object["ankiImport"] as? [String: Any])
-    #expect(preview["options"] as? [String: String] == ["updateNotes": "never", "updateNoteTypes": "always"])
+    let options = try #require(preview["options"] as? [String: Any])
+    #expect(options["updateNotes"] as? String == "never")
+    #expect(options["updateNoteTypes"] as? String == "always")
+    #expect(options["mergeNoteTypes"] as? Bool == true)
+    #expect(preview["noteTypesMerged"] as? [Any] != nil)
     // The deck without scheduling also lost a note's tag; with updates off Anki keeps the note.
     let notes = try #require(preview["notesNotTaken"] as? [[String: Any]])
     #expect(notes.map { $0["reason"] as? String } == ["updates-off"])

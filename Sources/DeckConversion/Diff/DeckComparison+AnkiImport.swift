@@ -17,6 +17,15 @@ extension DeckComparison {
     options: DeckDifference.AnkiImportOptions
   ) -> DeckDifference.AnkiImportPreview? {
     guard Self.ankiImportAspects.isSubset(of: compared) else { return nil }
+    let merge = options.mergeNoteTypes ? ankiNoteTypeMerge(options: options) : nil
+    if let merge, !merge.kindConflicts.isEmpty {
+      // Anki refuses the whole import.
+      return DeckDifference.AnkiImportPreview(
+        options: options, counts: .init(new: 0, updated: 0, kept: 0, conflicting: 0), notesNotTaken: [],
+        noteTypesNotTaken: merge.kindConflicts.sorted { ($0.name, $0.id) < ($1.name, $1.id) }, cardsNotTaken: 0,
+        cardsAdded: 0, cardsAddedToKeptNotes: 0, noteTypesMerged: [])
+    }
+    var losingText: [Int64: Int] = [:]
     let contentChanged = Set(
       noteChanges.filter { !$0.fields.isEmpty || !$0.tagsAdded.isEmpty || !$0.tagsRemoved.isEmpty }.map(\.guid))
     var counts = DeckDifference.AnkiImportCounts(new: 0, updated: 0, kept: 0, conflicting: 0)
@@ -34,7 +43,28 @@ extension DeckComparison {
       }
       let modified = DeckDifference.Change(old: before.modificationTime, new: note.modificationTime)
       let noteTypeName = newNoteTypes[note.noteTypeID]?.name ?? Self.unknownNoteType(note.noteTypeID)
-      if before.noteTypeID != note.noteTypeID {
+      if let merge {
+        // Nothing conflicts. A note the merge rewrites before Anki reads the times is the
+        // collection's latest version: later than the package's, and of another time (`always`).
+        let rewritten = merge.rewritesBeforeReading(noteTypeID: before.noteTypeID)
+        let times = rewritten ? DeckDifference.Change(old: Int64.max, new: note.modificationTime) : modified
+        if options.updateNotes.updates(times) {
+          counts.updated += 1
+          notesTaken[guid] = true
+          let missing = merge.movedNotes.contains(guid) ? [] : merge.missingFieldPositions[note.noteTypeID] ?? []
+          if missing.contains(where: { before.fields.indices.contains($0) && !before.fields[$0].isEmpty }) {
+            losingText[note.noteTypeID, default: 0] += 1
+          }
+        } else {
+          counts.kept += 1
+          notesTaken[guid] = false
+          if contentChanged.contains(guid) {
+            let reason: DeckDifference.NoteNotTaken.Reason =
+              rewritten && options.updateNotes == .ifNewer ? .rewrittenByMerge : options.updateNotes.refusal()
+            notesNotTaken.append(.init(guid: guid, noteType: noteTypeName, reason: reason, modified: modified))
+          }
+        }
+      } else if before.noteTypeID != note.noteTypeID {
         counts.conflicting += 1
         notesNotTaken.append(.init(guid: guid, noteType: noteTypeName, reason: .noteTypeChanged, modified: modified))
       } else if layoutKept[note.noteTypeID] == false {
@@ -58,7 +88,21 @@ extension DeckComparison {
     for noteType in new.noteTypes {
       guard let before = oldNoteTypes[noteType.id] else { continue }
       let modified = DeckDifference.Change(old: before.modificationTime, new: noteType.modificationTime)
-      if layoutKept[noteType.id] == false {
+      if merge != nil {
+        // Merged: taken as note types are updated, `always` even at the same time.
+        let taken: Bool
+        switch options.updateNoteTypes {
+        case .ifNewer: taken = modified.new > modified.old
+        case .always: taken = true
+        case .never: taken = false
+        }
+        if changedIDs.contains(noteType.id) && !taken {
+          noteTypesNotTaken.append(
+            .init(
+              id: noteType.id, name: noteType.name, reason: options.updateNoteTypes.refusal(), modified: modified,
+              conflictingNotes: 0))
+        }
+      } else if layoutKept[noteType.id] == false {
         noteTypesNotTaken.append(
           .init(
             id: noteType.id, name: noteType.name, reason: .layoutChanged, modified: modified,
@@ -73,9 +117,16 @@ extension DeckComparison {
     noteTypesNotTaken.sort { ($0.name, $0.id) < ($1.name, $1.id) }
     let cardsNotTaken = cardChanges.filter { oldNotes[$0.guid] != nil && newNotes[$0.guid] != nil }.count
     let added = cardAdditions.compactMap { notesTaken[$0.guid] }
+    var merged: [DeckDifference.NoteTypeMerge] = []
+    for var entry in merge.map({ Array($0.merges.values) }) ?? [] {
+      entry.notesLosingText = losingText[entry.id] ?? 0
+      merged.append(entry)
+    }
+    merged.sort { ($0.name, $0.id) < ($1.name, $1.id) }
     return DeckDifference.AnkiImportPreview(
       options: options, counts: counts, notesNotTaken: notesNotTaken, noteTypesNotTaken: noteTypesNotTaken,
-      cardsNotTaken: cardsNotTaken, cardsAdded: added.count, cardsAddedToKeptNotes: added.filter { !$0 }.count)
+      cardsNotTaken: cardsNotTaken, cardsAdded: added.count, cardsAddedToKeptNotes: added.filter { !$0 }.count,
+      noteTypesMerged: merged)
   }
 
   /// Whether Anki takes the new deck's note type `id` as the collection's note type of that id:

@@ -3,8 +3,8 @@ import DeckCore
 extension DeckDifference {
   /// What Anki's import of the `to` deck, as a deck package, does to a collection that holds the
   /// `from` deck, with the update choices of ``AnkiImportOptions`` (by default those of Anki's
-  /// import dialog: notes and note types updated only when the package's are modified later),
-  /// note types not merged, and which of the `to` deck's changes it therefore does not take.
+  /// import dialog: notes and note types updated only when the package's are modified later,
+  /// note types not merged), and which of the `to` deck's changes it therefore does not take.
   /// Checked against the real Anki backend:
   ///
   /// * A note of the `to` deck whose GUID the collection lacks is added.
@@ -22,6 +22,12 @@ extension DeckDifference {
   /// * A card of the `to` deck that a note the collection has lacks (same GUID and template
   ///   position) is added, whether Anki updates the note or keeps it as it is; only a
   ///   conflicting note's cards are left out.
+  /// * With note types merged (``AnkiImportOptions/mergeNoteTypes``) nothing conflicts: a note
+  ///   type whose fields changed is merged with the collection's, a moved note is moved and its
+  ///   two note types merged, and the notes of a note type whose fields the merge changes are
+  ///   rewritten as Anki imports (``NoteTypeMerge``). A note type whose kind (cloze or standard)
+  ///   differs makes Anki refuse the whole import: the counts are then all 0. Merged note types
+  ///   whose notes Anki renamed by an earlier import without merging (`Basic+`) are not modelled.
   ///
   /// The collection is taken to hold the `from` deck's modification times, as one restored from
   /// it does. A note type that Anki renamed when it first imported it (`Basic+`, because the
@@ -47,6 +53,35 @@ extension DeckDifference {
     /// Of ``cardsAdded``, those added to notes Anki keeps as the collection has them: their
     /// fields may not make the card (Anki adds it even so, and it shows empty).
     public var cardsAddedToKeptNotes: Int
+    /// With note types merged (``AnkiImportOptions/mergeNoteTypes``): the collection's note
+    /// types whose fields the merge changes, sorted by name, then id; empty otherwise.
+    public var noteTypesMerged: [NoteTypeMerge]
+  }
+
+  /// A note type of the collection that Anki's merge of note types (`merge_notetypes`, checked
+  /// against the real backend) changes, or whose notes it empties a field of. The fields of the
+  /// collection's and the `to` deck's note type of that id (or, for a note the `to` deck moves to
+  /// another note type, of its old and its new one) are joined, each matched by Anki id where
+  /// both have one and by name where not. Where that changes the collection's fields, Anki
+  /// rewrites the collection's notes of it as it imports. For a note type of the same id, it does
+  /// so before it reads their modification times, which become the import's: the `to` deck's
+  /// versions of them are then not later, and Anki keeps the collection's unless notes are
+  /// updated ``AnkiUpdateCondition/always``.
+  public struct NoteTypeMerge: Sendable, Equatable, Codable {
+    /// Its id.
+    public var id: Int64
+    /// Its name in the `to` deck (the collection's, when the `to` deck lacks it).
+    public var name: String
+    /// Its fields after the merge, in order.
+    public var fields: [String]
+    /// How many notes of it the collection holds that the merge rewrites (notes moved to it
+    /// included); 0 when the merge keeps its fields and moves no note to it.
+    public var notesRewritten: Int
+    /// Fields the collection's note type has and the `to` deck's lacks: a note Anki updates from
+    /// the `to` deck has nothing for them, and loses its text there.
+    public var fieldsMissingFromPackage: [String]
+    /// How many notes Anki updates that have text in those fields, which the update empties.
+    public var notesLosingText: Int
   }
 
   /// How many notes of the `to` deck Anki's import adds, updates, keeps and skips: the counts of
@@ -75,8 +110,13 @@ extension DeckDifference {
       case sameModificationTime = "same-time"
       /// Its fields or tags changed, and notes are updated ``AnkiUpdateCondition/never``.
       case updatesOff = "updates-off"
-      /// It uses another note type (by id) in the `to` deck.
+      /// It uses another note type (by id) in the `to` deck: Anki skips it as conflicting (note
+      /// types not merged).
       case noteTypeChanged = "note-type-changed"
+      /// Its fields or tags changed, but with note types merged, Anki's merge of its note type
+      /// rewrites the collection's note during the import, which makes the collection's the later
+      /// one (notes updated ``AnkiUpdateCondition/ifNewer``; see ``NoteTypeMerge``).
+      case rewrittenByMerge = "merge-rewritten"
     }
 
     /// The note's GUID.
@@ -102,8 +142,12 @@ extension DeckDifference {
       /// It changed, and note types are updated ``AnkiUpdateCondition/never``.
       case updatesOff = "updates-off"
       /// Its fields or templates differ in number, order or Anki id: Anki adds it as a new note
-      /// type, and the collection's notes of it conflict.
+      /// type, and the collection's notes of it conflict (note types not merged).
       case layoutChanged = "layout-changed"
+      /// It is a cloze note type on one side and a standard one on the other, or the `to` deck
+      /// moves a note between two such note types: with note types merged, Anki refuses the
+      /// whole import.
+      case kindChanged = "kind-changed"
     }
 
     /// Its id.
@@ -120,18 +164,27 @@ extension DeckDifference {
   }
 
   /// The choices of Anki's import dialog that decide what an import takes of the notes and note
-  /// types a collection has (`ImportAnkiPackageOptions.update_notes` and `update_notetypes`).
-  /// "Merge note types" is not modelled: the preview takes it as off.
+  /// types a collection has (`ImportAnkiPackageOptions.update_notes`, `update_notetypes` and
+  /// `merge_notetypes`).
   public struct AnkiImportOptions: Sendable, Equatable, Codable {
     /// When a note the collection has (by GUID, under the same note type) is updated.
     public var updateNotes: AnkiUpdateCondition
     /// When a note type the collection has (by id, with the same fields and templates) is updated.
     public var updateNoteTypes: AnkiUpdateCondition
+    /// Whether note types are merged ("Merge note types"): a note type whose fields or templates
+    /// changed is merged with the collection's instead of added as a new one, and a note moved to
+    /// another note type is moved in the collection too, its two note types merged, instead of
+    /// skipped (``NoteTypeMerge``).
+    public var mergeNoteTypes: Bool
 
-    /// Update choices; by default the import dialog's (if newer, both).
-    public init(updateNotes: AnkiUpdateCondition = .ifNewer, updateNoteTypes: AnkiUpdateCondition = .ifNewer) {
+    /// Update choices; by default the import dialog's (if newer, both; note types not merged).
+    public init(
+      updateNotes: AnkiUpdateCondition = .ifNewer, updateNoteTypes: AnkiUpdateCondition = .ifNewer,
+      mergeNoteTypes: Bool = false
+    ) {
       self.updateNotes = updateNotes
       self.updateNoteTypes = updateNoteTypes
+      self.mergeNoteTypes = mergeNoteTypes
     }
   }
 

@@ -51,7 +51,7 @@ extension DeckDifference {
     let choices =
       options == AnkiImportOptions()
       ? ""
-      : " (updating notes \(Self.describe(options.updateNotes)), note types \(Self.describe(options.updateNoteTypes)))"
+      : " (updating notes \(Self.describe(options.updateNotes)), note types \(Self.describe(options.updateNoteTypes))\(options.mergeNoteTypes ? ", merging note types" : ""))"
     var lines = [
       "Anki's import of the \"to\" deck\(choices) into a collection holding the \"from\" deck: \(Self.describe(preview.counts))"
     ]
@@ -66,6 +66,11 @@ extension DeckDifference {
         lines.append(subject + Self.updatesOff(note.modified, keeping: "the collection's note", of: "notes"))
       case .noteTypeChanged:
         lines.append(subject + "moved to another note type; Anki skips it as conflicting")
+      case .rewrittenByMerge:
+        lines.append(
+          subject
+            + "changed, but Anki's merge of its note type rewrites the collection's note as it imports, which makes that the later one; Anki keeps the collection's note"
+        )
       }
     }
     for noteType in preview.noteTypesNotTaken {
@@ -77,11 +82,33 @@ extension DeckDifference {
         lines.append(subject + Self.sameModificationTime(noteType.modified, keeping: "the collection's"))
       case .updatesOff:
         lines.append(subject + Self.updatesOff(noteType.modified, keeping: "the collection's", of: "note types"))
+      case .kindChanged:
+        lines.append(
+          subject
+            + "a cloze note type on one side and a standard one on the other; merging note types, Anki refuses the whole import"
+        )
       case .layoutChanged:
         let notes = noteType.conflictingNotes
         lines.append(
           subject
             + "its fields or templates differ in number, order or id; Anki adds it as a new note type\(notes > 0 ? " and skips the collection's \(notes) note\(notes == 1 ? "" : "s") of it as conflicting" : "")"
+        )
+      }
+    }
+    for merge in preview.noteTypesMerged {
+      let subject = "note type '\(merge.name)' (id \(merge.id)): "
+      let notes = merge.notesRewritten
+      if notes > 0 {
+        lines.append(
+          "  ~ " + subject
+            + "Anki merges its fields (\(merge.fields.joined(separator: ", "))) and rewrites the collection's \(notes) note\(notes == 1 ? "" : "s") of it as it imports"
+        )
+      }
+      if merge.notesLosingText > 0 {
+        let losing = merge.notesLosingText
+        lines.append(
+          "  ! " + subject
+            + "the package's notes have no \(merge.fieldsMissingFromPackage.joined(separator: ", ")); the \(losing) note\(losing == 1 ? "" : "s") Anki updates with text there \(losing == 1 ? "loses it" : "lose it")"
         )
       }
     }

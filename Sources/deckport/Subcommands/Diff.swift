@@ -57,16 +57,24 @@ extension Deckport {
         even to a note it keeps as it is (marked ! then: the note's fields may leave the card \
         empty). --anki-update-notes and --anki-update-note-types follow the dialog's other \
         choices: always (Anki then updates what has another modification time, earlier or \
-        later, but not what has the same time) or never. The collection is taken to hold A's \
-        modification times, as one restored from A does; a note type Anki renamed on its first \
-        import (Basic+) carries the time of that import instead.
+        later, but not what has the same time) or never. With --anki-merge-note-types the \
+        preview merges note types as the dialog's "Merge note types" does: nothing conflicts, a \
+        note type whose fields changed is merged with the collection's, a moved note is moved \
+        and its two note types merged; marked ~, each note type whose fields the merge changes, \
+        whose notes Anki rewrites as it imports, so that B's changes to them are not newer \
+        (marked !, unless notes are updated always); marked !, notes an update empties a field \
+        of (B's note type lacks it), and a note type whose kind changed (Anki then refuses the \
+        import). The collection is taken to hold A's modification times, as one restored from \
+        A does; a note type Anki renamed on its first import (Basic+) carries the time of that \
+        import instead.
 
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
         from and to (name, format), equal, counts, notCompared (aspect, formats, explanation) \
         and notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions, \
         settings, tagRegistry and ankiProperties (each with added, removed and changed lists; \
         decks also renamed, deckOptions also decksMoved), and ankiImport (options, counts, \
-        notesNotTaken, noteTypesNotTaken, cardsNotTaken, cardsAdded, cardsAddedToKeptNotes) where both formats hold what it \
+        notesNotTaken, noteTypesNotTaken, cardsNotTaken, cardsAdded, cardsAddedToKeptNotes, \
+        noteTypesMerged) where both formats hold what it \
         takes; with --stat --json, only from, to, equal, counts, notCompared and the counts of \
         ankiImport. For example: deckport diff \
         fixtures/anki/legacy.colpkg fixtures/anki/latest.colpkg --stat.
@@ -97,6 +105,9 @@ extension Deckport {
         "When the Anki import preview updates a note type the collection has: if-newer (the default), always or never.",
         valueName: "condition"))
     var ankiUpdateNoteTypes: DeckDifference.AnkiUpdateCondition = .ifNewer
+
+    @Flag(help: "The Anki import preview merges note types, as the import dialog's \"Merge note types\" does.")
+    var ankiMergeNoteTypes = false
 
     @Flag(help: "Print only how many things were added, removed and changed in each part.")
     var stat = false
@@ -129,7 +140,8 @@ extension Deckport {
       let difference = try CommandFailure.reporting(verbose: diagnostics.verbose, failureStatus: Self.troubleStatus) {
         try DeckDifference(
           from: decks[0].deck, to: decks[1].deck, fromName: decks[0].name, toName: decks[1].name,
-          ankiImportOptions: .init(updateNotes: ankiUpdateNotes, updateNoteTypes: ankiUpdateNoteTypes))
+          ankiImportOptions: .init(
+            updateNotes: ankiUpdateNotes, updateNoteTypes: ankiUpdateNoteTypes, mergeNoteTypes: ankiMergeNoteTypes))
       }
       switch (json, stat) {
       case (true, false): StandardOutput.writeJSON(try difference.jsonText())

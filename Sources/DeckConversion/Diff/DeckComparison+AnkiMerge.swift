@@ -1,0 +1,155 @@
+import DeckCore
+
+extension DeckComparison {
+  /// What Anki's merge of note types (the import dialog's "Merge note types",
+  /// `merge_notetypes`) does to the collection before it imports the notes, as the real backend
+  /// does it: first each note type of the `to` deck that the collection has is merged with it;
+  /// then Anki reads the modification times of the collection's notes, which decide what it
+  /// updates; then, for each note the `to` deck moved to another note type, the note's old note
+  /// type is merged into its new one and the note moved. A merge whose fields differ from the
+  /// collection's rewrites the collection's notes of that note type: in the first step their
+  /// modification time becomes the import's before it is read, in the second after.
+  struct AnkiNoteTypeMerge {
+    /// The collection's note types whose fields the merge changes, or to which it moves notes, by id.
+    var merges: [Int64: DeckDifference.NoteTypeMerge] = [:]
+    /// The note types whose fields the first step changes: the collection's notes of them are
+    /// rewritten before their modification times are read.
+    var rewrittenNoteTypes: Set<Int64> = []
+    /// For each note type merged with the `to` deck's of its id: the positions, in the `from`
+    /// deck's note type, of the fields the `to` deck's lacks.
+    var missingFieldPositions: [Int64: [Int]] = [:]
+    /// The GUIDs of the notes the `to` deck moved to another note type: Anki moves them too.
+    var movedNotes: Set<String> = []
+    /// Note types whose kinds differ between the two sides of a merge: Anki refuses the import.
+    var kindConflicts: [DeckDifference.NoteTypeNotTaken] = []
+
+    /// Whether the merge rewrites the collection's notes of note type `noteTypeID` before Anki
+    /// reads their modification times: they are then the later ones.
+    func rewritesBeforeReading(noteTypeID: Int64) -> Bool {
+      rewrittenNoteTypes.contains(noteTypeID)
+    }
+  }
+
+  /// A field as Anki's merge matches it: by Anki id where both have one, by name where not.
+  private struct MergeSlot {
+    var id: Int64?
+    var name: String
+
+    init(_ field: NoteType.Field) {
+      id = field.ankiID
+      name = field.name
+    }
+
+    func matches(_ other: MergeSlot) -> Bool {
+      if let id, let otherID = other.id { return id == otherID }
+      return name == other.name
+    }
+  }
+
+  /// Anki's merge of the note types of both decks (see ``AnkiNoteTypeMerge``) under `options`.
+  func ankiNoteTypeMerge(options: DeckDifference.AnkiImportOptions) -> AnkiNoteTypeMerge {
+    var result = AnkiNoteTypeMerge()
+    var notesByType: [Int64: Int] = [:]
+    for note in oldNotes.values { notesByType[note.noteTypeID, default: 0] += 1 }
+    // The collection's fields of each note type after the first step, by id.
+    var layouts: [Int64: [MergeSlot]] = [:]
+    for noteType in new.noteTypes {
+      guard let before = oldNoteTypes[noteType.id] else { continue }
+      guard before.kind == noteType.kind else {
+        result.kindConflicts.append(Self.kindConflict(noteType, before: before))
+        continue
+      }
+      let existing = before.fields.map(MergeSlot.init)
+      let incoming = noteType.fields.map(MergeSlot.init)
+      let incomingMerged = Self.merged(incoming, with: existing)
+      // Anki takes the `to` deck's note type (merged) when note types are updated, else keeps the
+      // collection's (merged); either way it writes it.
+      let takesIncoming: Bool
+      switch options.updateNoteTypes {
+      case .ifNewer: takesIncoming = noteType.modificationTime > before.modificationTime
+      case .always: takesIncoming = true
+      case .never: takesIncoming = false
+      }
+      let fields = takesIncoming ? incomingMerged : Self.merged(existing, with: incomingMerged)
+      layouts[noteType.id] = fields
+      let rewritten = !Self.sameFields(fields, existing)
+      let missing = existing.indices.filter { index in !incoming.contains { $0.matches(existing[index]) } }
+      guard rewritten || !missing.isEmpty else { continue }
+      if rewritten { result.rewrittenNoteTypes.insert(noteType.id) }
+      result.missingFieldPositions[noteType.id] = missing
+      result.merges[noteType.id] = DeckDifference.NoteTypeMerge(
+        id: noteType.id, name: noteType.name, fields: Self.uniqueNames(fields),
+        notesRewritten: rewritten ? notesByType[noteType.id] ?? 0 : 0,
+        fieldsMissingFromPackage: missing.map { before.fields[$0].name }, notesLosingText: 0)
+    }
+    // Then each pair of a moved note's old and new note type, in a fixed order.
+    var moves: [Int64: [Int64: [String]]] = [:]
+    for (guid, note) in newNotes {
+      guard let before = oldNotes[guid], before.noteTypeID != note.noteTypeID else { continue }
+      moves[before.noteTypeID, default: [:]][note.noteTypeID, default: []].append(guid)
+    }
+    for oldID in moves.keys.sorted() {
+      for (newID, guids) in (moves[oldID] ?? [:]).sorted(by: { $0.key < $1.key }) {
+        guard let oldType = oldNoteTypes[oldID], let newType = newNoteTypes[newID] else { continue }
+        guard oldType.kind == newType.kind else {
+          result.kindConflicts.append(Self.kindConflict(newType, before: oldType))
+          continue
+        }
+        result.movedNotes.formUnion(guids)
+        let existing = layouts[oldID] ?? oldType.fields.map(MergeSlot.init)
+        let incoming = layouts[newID] ?? (oldNoteTypes[newID] ?? newType).fields.map(MergeSlot.init)
+        let fields = Self.merged(incoming, with: Self.merged(existing, with: incoming))
+        layouts[newID] = fields
+        var merge =
+          result.merges[newID]
+          ?? DeckDifference.NoteTypeMerge(
+            id: newID, name: newType.name, fields: [], notesRewritten: 0, fieldsMissingFromPackage: [],
+            notesLosingText: 0)
+        if !Self.sameFields(fields, incoming) && merge.notesRewritten == 0 {
+          merge.notesRewritten += notesByType[newID] ?? 0
+        }
+        merge.fields = Self.uniqueNames(fields)
+        merge.notesRewritten += guids.count
+        result.merges[newID] = merge
+      }
+    }
+    return result
+  }
+
+  /// Anki's merge of `other`'s fields into `mine` (`Notetype::merge`): each of `other`'s, at its
+  /// position, stays where `mine` has it there, is swapped there from elsewhere (when `mine`
+  /// reaches that far), or is inserted there (or at the end) when `mine` lacks it.
+  private static func merged(_ mine: [MergeSlot], with other: [MergeSlot]) -> [MergeSlot] {
+    var result = mine
+    for (index, slot) in other.enumerated() {
+      if let found = result.firstIndex(where: { $0.matches(slot) }) {
+        if found != index && index < result.count { result.swapAt(found, index) }
+      } else {
+        result.insert(slot, at: min(index, result.count))
+      }
+    }
+    return result
+  }
+
+  private static func sameFields(_ one: [MergeSlot], _ other: [MergeSlot]) -> Bool {
+    one.count == other.count && zip(one, other).allSatisfy { $0.matches($1) }
+  }
+
+  /// The fields' names as Anki makes them unique: a name used before gets `+` until it is not.
+  private static func uniqueNames(_ fields: [MergeSlot]) -> [String] {
+    var used = Set<String>()
+    return fields.map { field in
+      var name = field.name
+      while used.contains(name) { name += "+" }
+      used.insert(name)
+      return name
+    }
+  }
+
+  private static func kindConflict(_ noteType: NoteType, before: NoteType) -> DeckDifference.NoteTypeNotTaken {
+    DeckDifference.NoteTypeNotTaken(
+      id: noteType.id, name: noteType.name, reason: .kindChanged,
+      modified: DeckDifference.Change(old: before.modificationTime, new: noteType.modificationTime),
+      conflictingNotes: 0)
+  }
+}
