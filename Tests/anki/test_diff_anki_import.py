@@ -360,22 +360,31 @@ def test_diff_predicts_anki_import_with_update_choices(decks, source, notes, not
 MERGE_REFUSAL = {"if-newer": "merge-rewritten", "always": "same-time", "never": "updates-off"}
 
 
+# Merging, the template changed at the same time is taken under "always" as well.
+MERGE_TYPES_KEPT = {"if-newer": {TEMPLATE_NOT_NEWER_TYPE}, "always": set(), "never": {TEMPLATE_NOT_NEWER_TYPE, RESTYLED_TYPE}}
+
+
 @pytest.mark.parametrize("source", ["published", "backup"])
-@pytest.mark.parametrize("notes", ["if-newer", "always", "never"])
-def test_diff_predicts_anki_import_merging_note_types(decks, source, notes):
+@pytest.mark.parametrize(
+    "notes, note_types",
+    [("if-newer", "if-newer"), ("always", "if-newer"), ("never", "if-newer"), ("if-newer", "always"), ("if-newer", "never")],
+)
+def test_diff_predicts_anki_import_merging_note_types(decks, source, notes, note_types):
     """With "Merge note types" nothing conflicts: the widened note type is merged with the
     collection's, which rewrites the collection's notes of it as Anki imports (so the package's
     versions of them are not newer), and the moved note is moved, its two note types merged."""
     preview = deckport_preview(
-        decks[source], decks["current"], "--anki-update-notes", notes, "--anki-merge-note-types"
+        decks[source], decks["current"], "--anki-update-notes", notes, "--anki-update-note-types", note_types,
+        "--anki-merge-note-types",
     )
     time.sleep(1.1)  # the import runs in a later second than the edits: a rewritten note is later
     anki = anki_import(
-        decks[source], decks["current"], os.path.join(decks["folder"], f"import-{source}-{notes}-merged"),
-        import_options(notes, merge=True),
+        decks[source], decks["current"],
+        os.path.join(decks["folder"], f"import-{source}-{notes}-{note_types}-merged"),
+        import_options(notes, note_types, merge=True),
     )
     before, after = decks["before"], decks["after"]
-    assert preview["options"] == {"updateNotes": notes, "updateNoteTypes": "if-newer", "mergeNoteTypes": True}
+    assert preview["options"] == {"updateNotes": notes, "updateNoteTypes": note_types, "mergeNoteTypes": True}
     assert preview["counts"] == {
         "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
         "conflicting": len(anki["conflicting"]),
@@ -417,6 +426,14 @@ def test_diff_predicts_anki_import_merging_note_types(decks, source, notes):
     target = after["notes"][moved]["noteType"]
     assert merged[target]["fields"] == anki["fields"][merged[target]["id"]]
     assert anki["state"]["notes"][moved]["noteType"] == target
+
+    # The note types whose template or styling change the backend did not take are those named.
+    types_before, types_after = decks["types_before"], decks["types_after"]
+    changed_types = {name for name in (TEMPLATE_NOT_NEWER_TYPE, RESTYLED_TYPE) if types_after[name] != types_before[name]}
+    kept_types = {name for name in changed_types if anki["types"][name] == types_before[name]}
+    assert all(anki["types"][name] == types_after[name] for name in changed_types - kept_types)
+    assert kept_types == MERGE_TYPES_KEPT[note_types]
+    assert {t["name"] for t in preview["noteTypesNotTaken"]} == kept_types
 
 
 def assert_cards_added(preview: dict, anki: dict) -> None:

@@ -85,18 +85,17 @@ extension DeckComparison {
     }
     var noteTypesNotTaken: [DeckDifference.NoteTypeNotTaken] = []
     let changedIDs = Set(noteTypeChanges.map(\.id))
+    let choiceChangedIDs = Set(
+      noteTypeChanges.filter { change in
+        change.rename != nil || !change.fields.renamed.isEmpty || !change.templates.renamed.isEmpty
+          || !change.templateTextChanged.isEmpty || change.cssChanged || !change.settings.isEmpty
+      }.map(\.id))
     for noteType in new.noteTypes {
       guard let before = oldNoteTypes[noteType.id] else { continue }
       let modified = DeckDifference.Change(old: before.modificationTime, new: noteType.modificationTime)
       if merge != nil {
-        // Merged: taken as note types are updated, `always` even at the same time.
-        let taken: Bool
-        switch options.updateNoteTypes {
-        case .ifNewer: taken = modified.new > modified.old
-        case .always: taken = true
-        case .never: taken = false
-        }
-        if changedIDs.contains(noteType.id) && !taken {
+        // Fields and templates added are merged in whatever the choice; the rest follows it.
+        if choiceChangedIDs.contains(noteType.id) && !options.updateNoteTypes.takesWhenMerging(modified) {
           noteTypesNotTaken.append(
             .init(
               id: noteType.id, name: noteType.name, reason: options.updateNoteTypes.refusal(), modified: modified,

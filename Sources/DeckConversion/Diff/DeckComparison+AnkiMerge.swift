@@ -64,12 +64,8 @@ extension DeckComparison {
       let incomingMerged = Self.merged(incoming, with: existing)
       // Anki takes the `to` deck's note type (merged) when note types are updated, else keeps the
       // collection's (merged); either way it writes it.
-      let takesIncoming: Bool
-      switch options.updateNoteTypes {
-      case .ifNewer: takesIncoming = noteType.modificationTime > before.modificationTime
-      case .always: takesIncoming = true
-      case .never: takesIncoming = false
-      }
+      let takesIncoming = options.updateNoteTypes.takesWhenMerging(
+        DeckDifference.Change(old: before.modificationTime, new: noteType.modificationTime))
       let fields = takesIncoming ? incomingMerged : Self.merged(existing, with: incomingMerged)
       layouts[noteType.id] = fields
       let rewritten = !Self.sameFields(fields, existing)

@@ -208,6 +208,13 @@ extension DeckDifference {
       case .never: false
       }
     }
+
+    /// Whether Anki, merging note types, takes the package's version of a note type (merged
+    /// with the collection's) rather than the collection's: under ``always`` even at the same
+    /// modification time.
+    func takesWhenMerging(_ modified: Change<Int64>) -> Bool {
+      self == .always || updates(modified)
+    }
   }
 }
 
