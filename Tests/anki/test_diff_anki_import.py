@@ -243,10 +243,7 @@ def test_diff_predicts_anki_import(decks, source):
     before, after = decks["before"], decks["after"]
 
     # The counts are the backend's own.
-    assert preview["counts"] == {
-        "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
-        "conflicting": len(anki["conflicting"]),
-    }, (preview["counts"], {k: anki[k] for k in ("new", "updated", "duplicate", "conflicting")})
+    assert_counts(preview, anki)
     assert_cards_added(preview, anki)
     assert anki["new"] == [note_with_front(None, after, ADDED_FRONT)]
 
@@ -325,10 +322,7 @@ def test_diff_predicts_anki_import_with_update_choices(decks, source, notes, not
     )
     before, after = decks["before"], decks["after"]
     assert preview["options"] == {"updateNotes": notes, "updateNoteTypes": note_types, "mergeNoteTypes": False}
-    assert preview["counts"] == {
-        "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
-        "conflicting": len(anki["conflicting"]),
-    }, (preview["counts"], {k: anki[k] for k in ("new", "updated", "duplicate", "conflicting")})
+    assert_counts(preview, anki)
     assert_cards_added(preview, anki)
 
     # The changed notes the backend left as the collection had them are the ones the preview names.
@@ -385,10 +379,7 @@ def test_diff_predicts_anki_import_merging_note_types(decks, source, notes, note
     )
     before, after = decks["before"], decks["after"]
     assert preview["options"] == {"updateNotes": notes, "updateNoteTypes": note_types, "mergeNoteTypes": True}
-    assert preview["counts"] == {
-        "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
-        "conflicting": len(anki["conflicting"]),
-    }, (preview["counts"], {k: anki[k] for k in ("new", "updated", "duplicate", "conflicting")})
+    assert_counts(preview, anki)
     assert anki["conflicting"] == []
 
     # The changed notes the backend left as the collection had them are the ones the preview
@@ -434,6 +425,15 @@ def test_diff_predicts_anki_import_merging_note_types(decks, source, notes, note
     assert all(anki["types"][name] == types_after[name] for name in changed_types - kept_types)
     assert kept_types == MERGE_TYPES_KEPT[note_types]
     assert {t["name"] for t in preview["noteTypesNotTaken"]} == kept_types
+
+
+def assert_counts(preview: dict, anki: dict) -> None:
+    """The preview's counts are the backend's own: its import log's new, updated, duplicate and
+    conflicting notes."""
+    assert preview["counts"] == {
+        "new": len(anki["new"]), "updated": len(anki["updated"]), "kept": len(anki["duplicate"]),
+        "conflicting": len(anki["conflicting"]),
+    }, (preview["counts"], {k: anki[k] for k in ("new", "updated", "duplicate", "conflicting")})
 
 
 def assert_cards_added(preview: dict, anki: dict) -> None:
