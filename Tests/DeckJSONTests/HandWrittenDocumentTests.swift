@@ -117,6 +117,21 @@ struct HandWrittenDocumentTests {
     #expect(kept == [DerivedID.id(for: "note\u{1F}a"), DerivedID.id(for: "note\u{1F}b")])
   }
 
+  @Test("a note naming a stock note type the document leaves out gets Anki's, in the language of its name")
+  func stockNoteTypes() throws {
+    let collection = try Self.read(
+      """
+      {"format": "deckport-deck", "version": 1,
+       "notes": [{"noteType": "basique", "fields": {"Recto": "chat", "Verso": "cat"}},
+                 {"noteType": "Basique", "fields": {"Recto": "chien"}},
+                 {"noteType": "Cloze", "fields": {"Text": "{{c1::a}} {{c2::b}}"}}]}
+      """)
+    #expect(collection.noteTypes.map(\.name) == ["Basique", "Cloze"])
+    #expect(collection.noteTypes.first == StockNoteType.noteType(named: "Basique"))
+    #expect(collection.notes.map(\.noteTypeID) == [0, 0, 1].map { collection.noteTypes[$0].id })
+    #expect(collection.cards.map(\.templateOrdinal) == [0, 0, 0, 1])
+  }
+
   @Test("a note without a GUID in a document with cards: the top-level deck of its first card")
   func guidFromFirstCard() throws {
     let json = """

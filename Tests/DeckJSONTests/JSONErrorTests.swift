@@ -184,7 +184,9 @@ struct JSONErrorTests {
       id: "a note problem before a bad long file",
       json:
         "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Nope\", \"fields\": {}}], \"media\": [{\"name\": \"a.bin\", \"data\": \"\(long)@@@@\"}]}",
-      kind: .corrupt, message: ": at notes[0].noteType: no note type is named 'Nope'"),
+      kind: .corrupt,
+      message:
+        ": at notes[0].noteType: no note type is named 'Nope' in noteTypes, and it is none of Anki's stock note types"),
     Case(
       id: "invalid JSON after long media", json: badAfterLong, kind: .wrongFormat,
       message: ":1:\(badAfterLong.count - 3): invalid JSON: expected ':' after the key (near '3}]}')"),

@@ -185,3 +185,40 @@ def test_the_smallest_documented_document_gives_anki_a_card(tmp_path):
         assert (card.note().fields, col.decks.name(card.did), card.ord) == (["el gato", "the cat"], "Default", 0)
     finally:
         col.close()
+
+
+def test_stock_note_types_need_no_definition(tmp_path):
+    """A document without `noteTypes` whose notes name stock note types, in English or in another
+    language Anki speaks, gives Anki the backend's own note types and the cards it makes."""
+    import make_stock_note_types
+
+    document = {
+        "format": "deckport-deck",
+        "version": 1,
+        "notes": [
+            {"noteType": "Basic (and reversed card)", "fields": {"Front": "el gato", "Back": "the cat"}},
+            {"noteType": "Texte à trous", "fields": {"Texte": "{{c1::Le}} {{c3::chat}}", "Verso Extra": "x"}},
+        ],
+    }
+    english = {entry["name"]: entry for entry in make_stock_note_types.stock_note_types("en_US")}
+    french = {entry["name"]: entry for entry in make_stock_note_types.stock_note_types("fr_FR")}
+    expected = {"Basic (and reversed card)": english["Basic (and reversed card)"], "Texte à trous": french["Texte à trous"]}
+    deck = package(tmp_path, "stock", document, 1_790_000_000)
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        from anki_view import _neutralise_notetypes
+
+        _neutralise_notetypes(col)
+        import_package(col, deck)
+        for name, truth in expected.items():
+            model = col.models.by_name(name)
+            assert [f["name"] for f in model["flds"]] == truth["fields"]
+            assert [(t["name"], t["qfmt"], t["afmt"]) for t in model["tmpls"]] == [
+                (t["name"], t["question"], t["answer"]) for t in truth["templates"]
+            ]
+            assert model["css"] == truth["css"]
+            [nid] = col.find_notes(f'"note:{name}"')
+            note = col.get_note(nid)
+            assert sorted(card.ord for card in note.cards()) == cards_anki_makes(col, model, list(note.fields))
+    finally:
+        col.close()

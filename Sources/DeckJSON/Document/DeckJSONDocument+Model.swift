@@ -265,7 +265,9 @@ struct DeckJSONModelMapping {
       try deckOptions($1, path: "deckOptions[\($0)]")
     }
     collection.decks = try (document.decks ?? []).enumerated().map { try deck($1, path: "decks[\($0)]") }
-    collection.noteTypes = try document.noteTypes.enumerated().map { try noteType($1, path: "noteTypes[\($0)]") }
+    collection.noteTypes = try (document.noteTypes ?? []).enumerated().map {
+      try noteType($1, path: "noteTypes[\($0)]")
+    }
     let known = collection.noteTypes.map { KnownNoteType(noteType: $0, fieldNames: $0.fieldNames) }
     noteTypesByID = Dictionary(known.map { ($0.noteType.id, $0) }, uniquingKeysWith: { a, _ in a })
     noteTypesByName = Dictionary(known.map { ($0.noteType.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -293,10 +295,7 @@ struct DeckJSONModelMapping {
       }
       known = found
     case .name(let name):
-      guard let found = noteTypesByName[name] else {
-        throw problem("notes[\(index)].noteType", "no note type is named '\(name)'")
-      }
-      known = found
+      known = try noteTypesByName[name] ?? addStockNoteType(named: name, path: "notes[\(index)].noteType")
     }
     var mapped = try self.note(note, of: known, index: index)
     mapped.tags = tagLists.shared(mapped.tags)
@@ -323,6 +322,32 @@ struct DeckJSONModelMapping {
     }
     collection.notes.append(mapped)
     if note.guid != nil || note.id != nil { noteIDs.insert(mapped.id) }
+  }
+
+  /// The stock note type Anki names `name` in one of its languages
+  /// (``StockNoteType/noteType(named:fieldNames:)``), added to the collection for a note that
+  /// names it and a document that does not define it (a hand-written one may leave it out).
+  ///
+  /// - Throws: ``DeckError/Kind/corrupt`` at `path` when `name` is no stock note type's either,
+  ///   or when its id is one the document gives another note type.
+  private mutating func addStockNoteType(named name: String, path: String) throws -> KnownNoteType {
+    guard let stock = StockNoteType.noteType(named: name) else {
+      throw problem(path, "no note type is named '\(name)' in noteTypes, and it is none of Anki's stock note types")
+    }
+    if let known = noteTypesByName[stock.name] {
+      noteTypesByName[name] = known
+      return known
+    }
+    guard noteTypesByID[stock.id] == nil else {
+      throw problem(
+        path, "the stock note type '\(stock.name)' would take the id \(stock.id), which another note type has")
+    }
+    let known = KnownNoteType(noteType: stock, fieldNames: stock.fieldNames)
+    collection.noteTypes.append(stock)
+    noteTypesByID[stock.id] = known
+    noteTypesByName[stock.name] = known
+    noteTypesByName[name] = known
+    return known
   }
 
   /// Gives each note without a GUID of its own one derived from its identity

@@ -26,8 +26,9 @@ package struct DeckJSONDocument: Codable, Sendable, Equatable {
   package var deckOptions: [DeckOptionsJSON]?
   /// Decks, full `A::B` names.
   package var decks: [DeckJSON]?
-  /// Note types.
-  package var noteTypes: [NoteTypeJSON]
+  /// Note types; a hand-written document may leave out the stock note types its notes name
+  /// (in any language Anki speaks), or all of them.
+  package var noteTypes: [NoteTypeJSON]?
   /// Notes.
   package var notes: [NoteJSON]
   /// Cards with their scheduling.
