@@ -6,9 +6,9 @@ import Foundation
 ///
 /// A row without a GUID (the file has no GUID column, or repeats one) gets a GUID derived from
 /// its note's identity (``DerivedID/noteGUID(noteTypeID:deck:firstField:taken:)``): its note
-/// type, its first field and its top-level deck. So the same file always gives the same deck, and a
-/// package made from an edited file updates the notes whose other fields, tags or subdeck
-/// changed, as Anki's own CSV import matches notes by their first field. Note and card ids are
+/// type, its first field and its top-level deck. So the same file always gives the same deck,
+/// and a package made from an edited file updates the notes whose other fields, tags or
+/// subdeck changed, as Anki's own CSV import matches notes by their first field. Note and card ids are
 /// numbered in file order from a base derived from all the GUIDs, so the notes keep the file's
 /// order in id order.
 struct CSVCollectionBuilder {

@@ -54,7 +54,7 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     // none, and a later version of the folder (a git pull rewrites the file) is then newer, so
     // Anki's import updates the notes it already has.
     let modified = FileManager.default.modificationSeconds(atPath: deckFile) ?? 0
-    var state = ReadState(file: deckFile, modificationTime: max(0, modified))
+    var state = ReadState(file: deckFile, modificationTime: modified)
     let root = JSONPathObject(object: top, path: "", file: deckFile)
     try state.readDeck(root, parentName: nil)
     state.readMedia(folder: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path)

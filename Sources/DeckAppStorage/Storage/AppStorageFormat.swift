@@ -100,7 +100,7 @@ public struct AppStorageFormat: DeckFormat {
     // whenever any reader opens the store.
     let modified = ["", "-wal"].compactMap { FileManager.default.modificationSeconds(atPath: path + $0) }.max()
     let mapped = AppRecordMapping.collection(
-      from: content.records, profile: options.profile, modificationTime: max(0, modified ?? 0))
+      from: content.records, profile: options.profile, modificationTime: modified ?? 0)
     return LoadedDeck(
       collection: mapped.collection, formatName: "app-\(content.kind.rawValue)",
       warnings: content.warnings + mapped.warnings)
