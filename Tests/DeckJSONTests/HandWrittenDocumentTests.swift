@@ -72,6 +72,38 @@ struct HandWrittenDocumentTests {
     #expect(noDeck.cards.map(\.deckID) == [1])
   }
 
+  @Test("a note may name a deck the document does not define: it is added with its parents; names match ignoring case")
+  func decksAddedFromNames() throws {
+    let collection = try Self.read(
+      Self.document(
+        decks: #"{"id": 77, "name": "Spanish"}"#,
+        notes: """
+          {"noteType": "Vocabulary", "deck": "spanish::Verbs", "fields": {"Word": "comer"}},
+          {"noteType": "Vocabulary", "deck": "Latin::Verbs::Irregular", "fields": {"Word": "esse"}},
+          {"noteType": "Vocabulary", "deck": "SPANISH", "fields": {"Word": "el gato"}},
+          {"noteType": "Vocabulary", "deck": "Latin::verbs::irregular", "fields": {"Word": "ire"}}
+          """))
+    let names = Dictionary(uniqueKeysWithValues: collection.decks.map { ($0.id, $0.name) })
+    #expect(
+      collection.decks.map(\.name) == ["Spanish", "spanish::Verbs", "Latin", "Latin::Verbs", "Latin::Verbs::Irregular"])
+    #expect(collection.decks[0].id == 77)
+    #expect(Set(collection.decks.map(\.id)).count == 5)
+    #expect(collection.decks.allSatisfy { $0.kind == .normal(optionsID: 1) })
+    #expect(
+      collection.cards.map { names[$0.deckID] }
+        == ["spanish::Verbs", "Latin::Verbs::Irregular", "Spanish", "Latin::Verbs::Irregular"])
+    // A note naming none, beside notes that named new ones, still needs the document's only deck.
+    let mixed = try Self.read(
+      Self.document(
+        decks: "",
+        notes: """
+          {"noteType": "Vocabulary", "deck": "Spanish", "fields": {"Word": "el gato"}},
+          {"noteType": "Vocabulary", "fields": {"Word": "esse"}}
+          """))
+    #expect(mixed.decks.map(\.name) == ["Spanish", "Default"])
+    #expect(mixed.cards.map(\.deckID) == [mixed.decks[0].id, 1])
+  }
+
   @Test("a derived GUID follows the note type, first field and top-level deck, not the other fields, tags or subdeck")
   func derivedGUIDs() throws {
     func guids(_ notes: String, modified: Int64 = 1_790_000_000) throws -> [String] {

@@ -125,6 +125,59 @@ struct JSONDirectoryTests {
     #expect(warnings.first?.location.file == folder + "/deckport-dir.json")
   }
 
+  @Test("a note file added by hand without cards or reviews gets the cards Anki makes, after the deck's new cards")
+  func handWrittenNoteFile() throws {
+    let original = try AnkiPackageReader().read(path: Fixtures.path("anki/latest_sched.apkg")).collection
+    let scratch = try TemporaryDirectory()
+    let folder = try Self.write(original, scratch, "deck")
+    func add(_ guid: String, _ json: String) throws {
+      let stem = DeckJSONDirectory.noteFileStem(guid: guid, occurrence: 1)
+      try Data(json.utf8).write(to: URL(fileURLWithPath: "\(folder)/notes/\(stem).json"))
+    }
+    try add(
+      "hola-1",
+      #"{"note": {"guid": "hola-1", "noteType": "Basic (and reversed card)", "deck": "Parent::Child", "fields": {"Front": "hola", "Back": "hello"}}}"#
+    )
+    try add(
+      "hola-2",
+      #"{"note": {"guid": "hola-2", "noteType": "Basic", "deck": "Parent::New", "fields": {"Front": "adiós"}}, "reviews": []}"#
+    )
+    let (collection, warnings) = try DeckJSONDirectoryReader().read(path: folder)
+    #expect(warnings.isEmpty)
+    #expect(collection.notes.count == original.notes.count + 2)
+    #expect(Array(collection.cards.prefix(original.cards.count)) == original.cards)
+    let added = collection.cards.dropFirst(original.cards.count)
+    let names = Dictionary(uniqueKeysWithValues: collection.decks.map { ($0.id, $0.name) })
+    let guids = Dictionary(uniqueKeysWithValues: collection.notes.map { ($0.id, $0.guid) })
+    #expect(added.map { guids[$0.noteID] } == ["hola-1", "hola-1", "hola-2"])
+    #expect(added.map(\.templateOrdinal) == [0, 1, 0])
+    #expect(added.map { names[$0.deckID] } == ["Parent::Child", "Parent::Child", "Parent::New"])
+    let lastNew = original.cards.filter { $0.scheduling.type == .new }.map(\.scheduling.due).max() ?? 0
+    #expect(added.map(\.scheduling.due) == [lastNew + 1, lastNew + 1, lastNew + 2])
+    #expect(Set(collection.cards.map(\.id)).count == collection.cards.count)
+  }
+
+  @Test("a hand-written note file with reviews but no cards is refused, naming the file")
+  func reviewsWithoutCards() throws {
+    let original = try AnkiPackageReader().read(path: Fixtures.path("anki/latest_sched.apkg")).collection
+    let scratch = try TemporaryDirectory()
+    let folder = try Self.write(original, scratch, "deck")
+    let stem = DeckJSONDirectory.noteFileStem(guid: "x", occurrence: 1)
+    try Data(
+      #"{"note": {"guid": "x", "noteType": "Basic", "fields": {}}, "reviews": [{"id": 1, "card": 2, "button": 3, "interval": 1, "lastInterval": 0, "easeFactor": 2500, "duration": 1000, "kind": 1}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: "\(folder)/notes/\(stem).json"))
+    #expect(throws: DeckError.self) { try DeckJSONDirectoryReader().read(path: folder) }
+    do {
+      _ = try DeckJSONDirectoryReader().read(path: folder)
+    } catch let error as DeckError {
+      #expect(
+        error.description.hasSuffix(
+          "notes/\(stem).json: at reviews: the file has reviews but no \"cards\"; reviews belong to the cards they name, and a note file without cards gets new ones"
+        ))
+    }
+  }
+
   @Test("note file names: lowercase hex of the GUID, distinct for GUIDs differing only in case, never a path")
   func noteFileNames() {
     #expect(DeckJSONDirectory.noteFileStem(guid: "Ab/", occurrence: 1) == "41622f")

@@ -80,7 +80,7 @@ struct JSONErrorTests {
         "{\(valid), \(basic), \"decks\": [{\"name\": \"A\"}, {\"name\": \"B\"}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": \"A\", \"fields\": {}}, {\"noteType\": \"Basic\", \"fields\": {}}]}",
       kind: .corrupt,
       message:
-        ": at notes[1]: the document leaves the cards out and has 2 decks; name the deck of this note's cards (\"deck\": a deck's name or id)"
+        ": at notes[1]: the note leaves its cards out and names no deck, and there are 2 decks; name the one for its cards (\"deck\": a deck's name or id)"
     ),
     Case(
       id: "cards left out, only a filtered deck",
@@ -88,7 +88,7 @@ struct JSONErrorTests {
         "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"F\", \"filtered\": {\"reschedule\": true, \"searchTerms\": []}}], \"notes\": [{\"noteType\": \"Basic\", \"fields\": {}}]}",
       kind: .corrupt,
       message:
-        ": at notes[0]: the document leaves the cards out and has only filtered decks, which are no card's own deck; add a normal deck to 'decks' for this note's cards"
+        ": at notes[0]: the note leaves its cards out and names no deck, and the only decks are filtered ones, which are no card's own deck; name a normal deck for its cards (\"deck\": a deck's name, added if it is new)"
     ),
     Case(
       id: "a note's deck beside cards",
@@ -99,11 +99,22 @@ struct JSONErrorTests {
         ": at notes[0].deck: a note names its cards' deck only in a document that leaves the cards out; this document has 'cards', which name theirs"
     ),
     Case(
-      id: "a note's unknown deck",
+      id: "a note's unknown deck id",
       json:
-        "{\(valid), \(basic), \"decks\": [{\"name\": \"D\"}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": \"Nope\", \"fields\": {}}]}",
+        "{\(valid), \(basic), \"decks\": [{\"name\": \"D\"}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": 77, \"fields\": {}}]}",
       kind: .corrupt,
-      message: ": at notes[0].deck: no deck is named 'Nope'"),
+      message: ": at notes[0].deck: no deck has the id 77"),
+    Case(
+      id: "a note's empty deck name",
+      json: "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Basic\", \"deck\": \"\", \"fields\": {}}]}",
+      kind: .corrupt,
+      message: ": at notes[0].deck: a deck name is empty"),
+    Case(
+      id: "a note's new deck under a filtered deck",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"id\": 9, \"name\": \"F\", \"filtered\": {\"reschedule\": true, \"searchTerms\": []}}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": \"f::Sub\", \"fields\": {}}]}",
+      kind: .corrupt,
+      message: ": at notes[0].deck: 'F' is a filtered deck, which cannot hold other decks"),
     Case(
       id: "a note's filtered deck",
       json:

@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 from anki.collection import Collection
 
-from conftest import REPO
+from conftest import FIXTURES, REPO
 from test_csv_helpers import deckport, deckport_exists, import_package, imported_twice
 
 if not deckport_exists():
@@ -159,8 +159,73 @@ def test_a_note_in_several_decks_without_its_deck_is_refused(tmp_path):
     write_document(source, document, 1_790_000_000)
     result = deckport("convert", source, str(tmp_path / "deck.apkg"))
     assert result.returncode != 0
-    assert "at notes[2]:" in result.stderr and "name the deck of this note's cards" in result.stderr, result.stderr
+    assert "at notes[2]:" in result.stderr and "name the one for its cards" in result.stderr, result.stderr
     assert not os.path.exists(tmp_path / "deck.apkg")
+
+
+def test_decks_notes_name_without_defining_them_are_added_as_anki_adds_them(tmp_path):
+    """A note may name a deck the document does not define: Anki gets it and its parents, and a
+    name differing only in case is the same deck, as Anki matches deck names."""
+    document = copy.deepcopy(DOCUMENT)
+    document["decks"] = [{"name": "Spanish"}]
+    document["notes"][2]["deck"] = "spanish::Verbs::Irregular"
+    document["notes"][4]["deck"] = "Latin::Nouns"
+    document["notes"][5]["deck"] = "SPANISH::verbs::irregular"
+    deck = package(tmp_path, "named", document, 1_790_000_000)
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        log = import_package(col, deck)
+        assert len(log.new) == len(document["notes"])
+        expected = {0: "Spanish", 1: "Spanish", 2: "Spanish::Verbs::Irregular", 3: "Spanish", 4: "Latin::Nouns"}
+        expected[5] = expected[2]
+        for index, written in enumerate(document["notes"]):
+            note_type = col.models.by_name(written["noteType"])
+            fields = [written["fields"].get(field["name"], "") for field in note_type["flds"]]
+            [nid] = [n for n in col.find_notes(f'"note:{written["noteType"]}"') if col.get_note(n).fields == fields]
+            imported = col.get_note(nid)
+            assert {col.decks.name(card.did) for card in imported.cards()} == {expected[index]}, written
+        names = {entry.name for entry in col.decks.all_names_and_ids()}
+        # One deck per name ignoring case, with the parents Anki needs; the first spelling stays.
+        assert {"Spanish", "Spanish::Verbs", "Spanish::Verbs::Irregular", "Latin", "Latin::Nouns"} <= names
+        assert len({name.lower() for name in names}) == len(names)
+    finally:
+        col.close()
+
+
+def test_a_note_file_added_to_a_json_dir_by_hand_gives_anki_its_cards(tmp_path):
+    """A json-dir note file written by hand, without ids, cards or reviews, gives Anki one new
+    note with the cards Anki makes for it, in the deck it names, and leaves every other note of the
+    folder as Anki imported it from the package the folder came from."""
+    original = os.path.join(FIXTURES, "anki", "latest_sched.apkg")
+    folder = str(tmp_path / "deck")
+    result = deckport("convert", original, folder, "--to", "json-dir")
+    assert result.returncode == 0, result.stderr
+    # The documented example, under the name the documentation gives it, and one more.
+    with open(os.path.join(REPO, "docs", "json-format.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    start = text.index("```json", text.index("**A note added by hand**")) + len("```json")
+    documented = json.loads(text[start : text.index("```", start)])["note"]
+    assert text.index("saved as `notes/686f6c612d31.json`") > start and documented["guid"].encode().hex() == "686f6c612d31"
+    added = {
+        documented["guid"]: documented,
+        "bonjour-1": {"guid": "bonjour-1", "noteType": "Basic", "deck": "languages::FRENCH", "fields": {"Front": "bonjour", "Back": "hello"}},
+    }
+    for guid, note in added.items():
+        with open(os.path.join(folder, "notes", guid.encode().hex() + ".json"), "w", encoding="utf-8") as handle:
+            json.dump({"note": note}, handle)
+    package_path = str(tmp_path / "deck.apkg")
+    result = deckport("convert", folder, package_path)
+    assert result.returncode == 0, result.stderr
+    with imported_twice(str(tmp_path), original, package_path) as (col, first, log):
+        assert (len(log.new), len(log.updated), len(log.conflicting)) == (2, 0, 0)
+        assert len(log.duplicate) == len(first.new)
+        expected_decks = {"hola-1": "Spanish", "bonjour-1": "Languages::French"}
+        for guid, note in added.items():
+            [imported] = [col.get_note(n) for n in col.find_notes("") if col.get_note(n).guid == guid]
+            note_type = col.models.by_name(note["noteType"])
+            assert sorted(card.ord for card in imported.cards()) == cards_anki_makes(col, note_type, list(imported.fields))
+            assert {col.decks.name(card.did) for card in imported.cards()} == {expected_decks[guid]}
+            assert {card.type for card in imported.cards()} == {0}
 
 
 def test_the_hand_written_document_follows_the_schema():

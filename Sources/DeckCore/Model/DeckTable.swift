@@ -4,13 +4,27 @@ import Foundation
 /// parents, matched ignoring case as Anki matches deck names. Each gets an id derived from its
 /// name ("Default" is deck 1), so the same names always give the same ids.
 package struct DeckTable {
-  /// The decks, in the order they were first named.
+  /// The decks it added, in the order they were first named.
   package private(set) var decks: [Deck] = []
   private var idByKey: [String: Int64] = [:]
   private var takenIDs: Set<Int64> = []
 
   /// No decks yet.
   package init() {}
+
+  /// The decks a source defines itself (a JSON document's `decks`): a name matching one of
+  /// theirs, ignoring case, gives its id, and no added deck takes one of their ids. They are not
+  /// among ``decks``.
+  package init(known: [Deck]) {
+    for deck in known {
+      takenIDs.insert(deck.id)
+      let key = deck.name.lowercased()
+      if idByKey[key] == nil { idByKey[key] = deck.id }
+    }
+  }
+
+  /// The id of the deck named `name`, ignoring case, if it is known or added; nil otherwise.
+  package func existingID(for name: String) -> Int64? { idByKey[name.lowercased()] }
 
   /// The id of the deck named `name` (`A::B`), adding it and its missing parents first.
   ///

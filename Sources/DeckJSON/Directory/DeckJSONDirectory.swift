@@ -122,8 +122,12 @@ struct DeckJSONDirectoryIndex: Codable, Equatable {
 }
 
 /// A note's file in `notes/`: the note, its cards and their reviews, each in deck order.
+///
+/// deckport writes both lists, empty or not. A file written by hand may leave them out: without
+/// `cards`, the note gets the cards Anki would make for it on import (in the deck its `deck`
+/// key names, or the folder's only deck); without `reviews`, it has none.
 struct DeckJSONNoteFile: Codable, Equatable {
   var note: NoteJSON
-  var cards: [CardJSON]
-  var reviews: [ReviewJSON]
+  var cards: [CardJSON]?
+  var reviews: [ReviewJSON]?
 }

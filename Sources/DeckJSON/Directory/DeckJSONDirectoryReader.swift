@@ -48,9 +48,9 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
     var cards: [[CardJSON]] = []
     var reviews: [[ReviewJSON]] = []
     for (position, file) in noteFiles.enumerated() {
-      try read.relocating { try mapping.add(note: file.note, index: position) }
-      cards.append(file.cards)
-      reviews.append(file.reviews)
+      try read.relocating { try mapping.add(note: file.note, index: position, makesCards: file.cards == nil) }
+      cards.append(file.cards ?? [])
+      reviews.append(file.reviews ?? [])
     }
     let cardOrder = try read.order(cards.map { $0.map(\.id) }, extra: [], given: index.cardOrder, key: "cardOrder")
     mapping.reserve(notes: 0, cards: cardOrder.count, reviews: 0)
@@ -234,7 +234,14 @@ private struct FolderReading {
         "the GUID '\(TerminalText.escaped(guid))' belongs in \(expected).json, not \(stem).json; rename the file (and its entry in \(DeckJSONDirectory.indexFileName)) or fix the GUID"
       )
     }
-    for (offset, card) in file.cards.enumerated() where file.note.id != nil && card.note != file.note.id {
+    if file.cards == nil, let reviews = file.reviews, !reviews.isEmpty {
+      location.jsonPath = "reviews"
+      throw DeckError(
+        .corrupt, at: location,
+        "the file has reviews but no \"cards\"; reviews belong to the cards they name, and a note file without cards gets new ones"
+      )
+    }
+    for (offset, card) in (file.cards ?? []).enumerated() where file.note.id != nil && card.note != file.note.id {
       location.jsonPath = "cards[\(offset)].note"
       throw DeckError(
         .corrupt, at: location, "is \(card.note), but the card is in the file of note \(file.note.id ?? 0)")

@@ -208,7 +208,8 @@ struct DeckJSONModelMapping {
   var modificationTime: Int64 = 0
   /// Whether the document leaves its cards out (it has no `cards` key): each note then gets the
   /// cards Anki would make for it on import, in the deck it names (``NoteJSON/deck``), or the
-  /// document's only deck, or Default.
+  /// document's only deck, or Default. A json-dir note file without `cards` asks the same for
+  /// its own note (``add(note:index:makesCards:)``).
   var makesCards = false
 
   private(set) var collection = DeckCollection()
@@ -218,8 +219,17 @@ struct DeckJSONModelMapping {
   private var notesWithoutGUID: [Int] = []
   /// The positions of the notes that give neither GUID nor id: their id follows their GUID.
   private var notesWithoutID = Set<Int>()
-  /// The deck each note names, by position (nil where it names none), when ``makesCards``.
+  /// The positions of the notes that get the cards Anki would make (in order), and the deck
+  /// each names (nil where it names none).
+  private var notesMakingCards: [Int] = []
   private var namedDecks: [Int64?] = []
+  /// The decks the document defines (``DeckTable/init(known:)``), and those its notes name
+  /// without defining them, added with their parents.
+  private var deckTable = DeckTable()
+  /// The normal decks the document itself defines, and how many decks it defines: a note that
+  /// names no deck gets its cards in the only normal one, or in Default when there is none.
+  private var definedNormalDecks: [Int64] = []
+  private var definedDeckCount = 0
   private var noteTypesByID: [Int64: KnownNoteType] = [:]
   private var noteTypesByName: [String: KnownNoteType] = [:]
   // Sets of ids, not ids with their indexes: a million-note deck's index would cost some
@@ -274,6 +284,9 @@ struct DeckJSONModelMapping {
     deckIDsByName = Dictionary(collection.decks.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
     deckIDs = IDSet(minimumCapacity: collection.decks.count)
     for deck in collection.decks { deckIDs.insert(deck.id) }
+    deckTable = DeckTable(known: collection.decks)
+    definedNormalDecks = collection.decks.compactMap { if case .normal = $0.kind { $0.id } else { nil } }
+    definedDeckCount = collection.decks.count
   }
 
   /// Room for this many notes, cards and reviews.
@@ -285,8 +298,10 @@ struct DeckJSONModelMapping {
     cardIDs.reserveCapacity(cards)
   }
 
-  /// `notes[index]`; notes come before cards.
-  mutating func add(note: NoteJSON, index: Int) throws {
+  /// `notes[index]`; notes come before cards. With `makesCards` (by default ``makesCards``) the
+  /// note gets the cards Anki would make for it (a json-dir note file without `cards`).
+  mutating func add(note: NoteJSON, index: Int, makesCards noteMakesCards: Bool? = nil) throws {
+    let makesCards = noteMakesCards ?? self.makesCards
     let known: KnownNoteType
     switch note.noteType {
     case .id(let id):
@@ -309,13 +324,16 @@ struct DeckJSONModelMapping {
       guard makesCards else {
         throw problem(
           "notes[\(index)].deck",
-          "a note names its cards' deck only in a document that leaves the cards out; this document has 'cards', which name theirs"
+          noteMakesCards != nil
+            ? "a note names its cards' deck only when it leaves its cards out; this one has 'cards', which name theirs"
+            : "a note names its cards' deck only in a document that leaves the cards out; this document has 'cards', which name theirs"
         )
       }
-      namedDecks.append(try deckID(of: deck, path: "notes[\(index)].deck", forNewCards: true))
+      namedDecks.append(try deckForNewCards(deck, path: "notes[\(index)].deck"))
     } else if makesCards {
       namedDecks.append(nil)
     }
+    if makesCards { notesMakingCards.append(collection.notes.count) }
     if note.guid == nil {
       notesWithoutGUID.append(collection.notes.count)
       if note.id == nil { notesWithoutID.insert(collection.notes.count) }
@@ -353,34 +371,34 @@ struct DeckJSONModelMapping {
   /// Gives each note without a GUID of its own one derived from its identity
   /// (``DerivedID/noteGUID(noteTypeID:deck:firstField:taken:)``: its note type, its first field
   /// and its top-level deck, the deck it names or that of its first card), and an id from that
-  /// GUID to one without an id; then, in a document that leaves its cards out, makes every
-  /// note's cards. After every note and card, before the media.
+  /// GUID to one without an id; then makes the cards of every note that leaves them out. After
+  /// every note and card, before the media.
   ///
-  /// - Throws: ``DeckError/Kind/corrupt`` at `notes[i]` when the document leaves its cards out,
-  ///   has several decks, and the note names none of them.
+  /// - Throws: ``DeckError/Kind/corrupt`` at `notes[i]` when a note that leaves its cards out
+  ///   names no deck and the document defines several.
   mutating func completeNotes() throws {
     var cardDecks: [Int64] = []
-    if makesCards {
-      cardDecks.reserveCapacity(collection.notes.count)
-      var defaultDeck: Int64?
-      for (index, named) in namedDecks.enumerated() {
-        if let named {
-          cardDecks.append(named)
-        } else {
-          let deck = try defaultDeck ?? defaultDeckForNewCards(noteIndex: index)
-          defaultDeck = deck
-          cardDecks.append(deck)
-        }
+    cardDecks.reserveCapacity(notesMakingCards.count)
+    var defaultDeck: Int64?
+    for (named, index) in zip(namedDecks, notesMakingCards) {
+      if let named {
+        cardDecks.append(named)
+      } else {
+        let deck = try defaultDeck ?? defaultDeckForNewCards(noteIndex: index)
+        defaultDeck = deck
+        cardDecks.append(deck)
       }
     }
+    let everyNoteMakesCards = notesMakingCards.count == collection.notes.count
     if !notesWithoutGUID.isEmpty {
       let deckNames = Dictionary(collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
       var firstCardDecks: [Int64: Int64] = [:]
-      if !makesCards {
-        for card in collection.cards where firstCardDecks[card.noteID] == nil {
-          firstCardDecks[card.noteID] = card.deckID
-        }
+      for card in collection.cards where firstCardDecks[card.noteID] == nil {
+        firstCardDecks[card.noteID] = card.deckID
       }
+      let newCardDecks =
+        everyNoteMakesCards
+        ? [:] : Dictionary(zip(notesMakingCards, cardDecks), uniquingKeysWith: { first, _ in first })
       var taken = Set<String>()
       var pending = notesWithoutGUID[...]
       for (index, note) in collection.notes.enumerated() {
@@ -392,7 +410,7 @@ struct DeckJSONModelMapping {
       }
       for index in notesWithoutGUID {
         let note = collection.notes[index]
-        let deckID = makesCards ? cardDecks[index] : firstCardDecks[note.id]
+        let deckID = everyNoteMakesCards ? cardDecks[index] : newCardDecks[index] ?? firstCardDecks[note.id]
         let guid = DerivedID.noteGUID(
           noteTypeID: note.noteTypeID, deck: deckID.flatMap { deckNames[$0] } ?? "",
           firstField: note.fields.first ?? "",
@@ -405,48 +423,86 @@ struct DeckJSONModelMapping {
         }
       }
     }
-    if makesCards {
-      collection.cards = NewNotes.cards(
-        for: collection.notes, deckIDs: cardDecks, noteTypes: collection.noteTypes, idSpace: "json")
-      for card in collection.cards { cardIDs.insert(card.id) }
+    guard !notesMakingCards.isEmpty else { return }
+    var made = NewNotes.cards(
+      for: everyNoteMakesCards ? collection.notes : notesMakingCards.map { collection.notes[$0] },
+      deckIDs: cardDecks, noteTypes: collection.noteTypes, idSpace: "json")
+    // Beside cards a json-dir's note files hold: new cards after theirs in the new queue, and
+    // no id one of theirs has.
+    let lastNewPosition = collection.cards.lazy.filter { $0.scheduling.type == .new }.map(\.scheduling.due).max() ?? 0
+    for index in made.indices {
+      if lastNewPosition > 0, lastNewPosition < Int64.max - made[index].scheduling.due {
+        made[index].scheduling.due += lastNewPosition
+      }
+      while !cardIDs.insert(made[index].id) { made[index].id &+= 1 }
     }
+    collection.cards.append(contentsOf: made)
   }
 
-  /// The deck the cards made for `notes[noteIndex]`, the first note that names none, go to: the
-  /// document's only normal deck, or Default (added) when it has no deck at all.
+  /// The deck the cards made for `notes[noteIndex]`, the first note that leaves its cards out
+  /// and names no deck, go to: the only normal deck the document defines, or Default (added)
+  /// when it defines none.
   private mutating func defaultDeckForNewCards(noteIndex: Int) throws -> Int64 {
-    let normal = collection.decks.filter { if case .normal = $0.kind { true } else { false } }
-    if normal.count == 1 { return normal[0].id }
-    if collection.decks.isEmpty {
-      let deck = Deck(id: 1, name: "Default")
-      collection.decks.append(deck)
-      deckIDs.insert(deck.id)
-      deckIDsByName[deck.name] = deck.id
-      return deck.id
+    if definedNormalDecks.count == 1 { return definedNormalDecks[0] }
+    if definedDeckCount == 0 {
+      return try deckForNewCards(.name("Default"), path: "notes[\(noteIndex)]")
     }
     throw problem(
       "notes[\(noteIndex)]",
-      normal.isEmpty
-        ? "the document leaves the cards out and has only filtered decks, which are no card's own deck; add a normal deck to 'decks' for this note's cards"
-        : "the document leaves the cards out and has \(normal.count) decks; name the deck of this note's cards (\"deck\": a deck's name or id)"
+      definedNormalDecks.isEmpty
+        ? "the note leaves its cards out and names no deck, and the only decks are filtered ones, which are no card's own deck; name a normal deck for its cards (\"deck\": a deck's name, added if it is new)"
+        : "the note leaves its cards out and names no deck, and there are \(definedNormalDecks.count) decks; name the one for its cards (\"deck\": a deck's name or id)"
     )
   }
 
-  /// The id of the deck `reference` names at `path`; one for new cards must be a normal deck.
-  private mutating func deckID(of reference: Reference, path: String, forNewCards: Bool = false) throws -> Int64 {
+  /// The id of the deck `reference` names at `path` for a note's new cards: a normal deck the
+  /// document defines (by id, or by name ignoring case, as Anki matches deck names), or one it
+  /// names without defining it, added with the parents it lacks (as Anki's import adds them).
+  private mutating func deckForNewCards(_ reference: Reference, path: String) throws -> Int64 {
     let id: Int64
     switch reference {
-    case .id(let given):
-      guard deckIDs.contains(given) else { throw problem(path, "no deck has the id \(given)") }
-      id = given
+    case .id:
+      id = try deckID(of: reference, path: path)
     case .name(let name):
-      guard let found = deckIDsByName[name] else { throw problem(path, "no deck is named '\(name)'") }
-      id = found
+      if let found = deckIDsByName[name] ?? deckTable.existingID(for: name) {
+        id = found
+      } else {
+        guard !name.isEmpty else { throw problem(path, "a deck name is empty") }
+        var prefix = ""
+        for component in name.components(separatedBy: Deck.levelSeparator).dropLast() {
+          prefix += prefix.isEmpty ? component : Deck.levelSeparator + component
+          if let parent = deckTable.existingID(for: prefix),
+            let deck = collection.decks.first(where: { $0.id == parent }),
+            case .filtered = deck.kind
+          {
+            throw problem(path, "'\(deck.name)' is a filtered deck, which cannot hold other decks")
+          }
+        }
+        let before = deckTable.decks.count
+        id = try deckTable.id(for: name, at: at(path))
+        for deck in deckTable.decks[before...] {
+          collection.decks.append(deck)
+          deckIDs.insert(deck.id)
+          deckIDsByName[deck.name] = deck.id
+        }
+      }
     }
-    if forNewCards, let deck = collection.decks.first(where: { $0.id == id }), case .filtered = deck.kind {
+    if let deck = collection.decks.first(where: { $0.id == id }), case .filtered = deck.kind {
       throw problem(path, "'\(deck.name)' is a filtered deck, which holds cards only while they are studied there")
     }
     return id
+  }
+
+  /// The id of the deck `reference` names at `path`.
+  private mutating func deckID(of reference: Reference, path: String) throws -> Int64 {
+    switch reference {
+    case .id(let given):
+      guard deckIDs.contains(given) else { throw problem(path, "no deck has the id \(given)") }
+      return given
+    case .name(let name):
+      guard let found = deckIDsByName[name] else { throw problem(path, "no deck is named '\(name)'") }
+      return found
+    }
   }
 
   /// `cards[index]`, after every note; cards come before reviews.
