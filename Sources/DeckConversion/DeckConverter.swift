@@ -24,12 +24,15 @@ public struct ConversionOptions: Sendable {
   /// Write into a scratch location only: everything is read and written (so every warning is
   /// known, and for app storage the result verified), and nothing is left at the output.
   public var dryRun: Bool
+  /// Convert only these decks, each with its subdecks, as Anki's export of them holds them
+  /// (``DeckCollection/selectingDecks(named:at:)``); empty for the whole input.
+  public var onlyDecks: [String]
 
   /// Creates options.
   public init(
     from: FormatName? = nil, to: FormatName? = nil, replacing: Bool = false, strict: Bool = false,
     backup: Bool = false, formats: FormatOptions = FormatOptions(), progress: ProgressReporter? = nil,
-    dryRun: Bool = false
+    dryRun: Bool = false, onlyDecks: [String] = []
   ) {
     self.from = from
     self.to = to
@@ -39,6 +42,7 @@ public struct ConversionOptions: Sendable {
     self.formats = formats
     self.progress = progress
     self.dryRun = dryRun
+    self.onlyDecks = onlyDecks
   }
 
   /// What an output written in place does when it exists.
@@ -61,6 +65,8 @@ public struct ConversionReport: Sendable {
   public var dryRun = false
   /// For deck outputs: the size in bytes of the file written (or, for a dry run, that would be).
   public var bytes: Int64?
+  /// With ``ConversionOptions/onlyDecks``: the decks kept, and how much of the input they hold.
+  public var selection: DeckSelection?
   /// Whether the output existed before (a real run replaces it only when told to).
   public var outputExisted = false
 }
@@ -137,17 +143,25 @@ public struct DeckConverter: Sendable {
   /// Reports `deck`'s warnings (failing at `warningsLocation` with `strict`), then writes it to
   /// `output` in `format`.
   private func write(
-    _ deck: LoadedDeck, as format: any DeckFormat, to output: String, options: ConversionOptions,
+    _ whole: LoadedDeck, as format: any DeckFormat, to output: String, options: ConversionOptions,
     warningsAt warningsLocation: SourceLocation, onWarning: (Diagnostic) -> Void
   ) throws -> ConversionReport {
     let outputLocation = SourceLocation(file: output)
+    var deck = whole
+    var selection: DeckSelection?
+    if !options.onlyDecks.isEmpty {
+      (deck.collection, selection) = try whole.collection.selectingDecks(
+        named: options.onlyDecks, at: warningsLocation)
+    }
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: warningsLocation)
 
     if format.description.changesInPlace {
-      return try writeInPlace(
+      var report = try writeInPlace(
         deck, format: format, output: output, options: options, warnings: warnings, onWarning: onWarning)
+      report.selection = selection
+      return report
     }
     let outputExisted = FileManager.default.fileExists(atPath: output)
     let context = FormatWriteContext(destination: output, options: options.formats, progress: options.progress)
@@ -177,9 +191,10 @@ public struct DeckConverter: Sendable {
       written = try AtomicOutput.write(to: output, replacing: options.replacing, write)
       bytes = Self.fileSize(output)
     }
-    let report = ConversionReport(
+    var report = ConversionReport(
       inputFormat: deck.formatName, outputFormat: format.name, warnings: warnings, summary: DeckSummary(written),
       dryRun: options.dryRun, bytes: bytes, outputExisted: outputExisted)
+    report.selection = selection
     // The deck written is freed on another thread: the caller need not wait for it.
     BackgroundRelease.release(consume written)
     return report

@@ -151,14 +151,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
 
   /// The files note types use (`_font.ttf` in CSS or templates), which CrowdAnki lists at the top.
   static func modelMedia(_ collection: DeckCollection) -> Set<String> {
-    Set(
-      collection.noteTypes.flatMap { noteType in
-        MediaReferences.underscoredFileNames(inCSS: noteType.css)
-          + noteType.templates.flatMap {
-            MediaReferences.underscoredFileNames(inTemplate: $0.questionFormat)
-              + MediaReferences.underscoredFileNames(inTemplate: $0.answerFormat)
-          }
-      })
+    Set(collection.noteTypes.flatMap(MediaReferences.underscoredFileNames(in:)))
   }
 
   /// Scheduling, the review log, deletion records and card flags: what a CrowdAnki folder has

@@ -20,6 +20,41 @@ extension MediaReferences {
     firstGroups(of: AnkiPatterns.underscoredReferences, in: template)
   }
 
+  /// `_`-prefixed files a note type names in its CSS and its templates' fronts and backs.
+  public static func underscoredFileNames(in noteType: NoteType) -> [String] {
+    var names = underscoredFileNames(inCSS: noteType.css)
+    for template in noteType.templates {
+      names += underscoredFileNames(inTemplate: template.questionFormat)
+      names += underscoredFileNames(inTemplate: template.answerFormat)
+    }
+    return names
+  }
+
+  /// The normalised names (``MediaFileName/normalized(_:)``) of every file `collection`'s notes
+  /// and note types refer to, the way Anki's exporter gathers them: media tags, `[sound:]` and
+  /// LaTeX images in fields, `_` files in note types.
+  package static func referencedNames(in collection: DeckCollection) -> Set<[Unicode.Scalar]> {
+    // Notes name the same files over and over: gather the names first, normalise each once.
+    var found = Set<[UInt8]>()
+    let svg = Dictionary(collection.noteTypes.map { ($0.id, $0.latexSVG) }, uniquingKeysWith: { first, _ in first })
+    for note in collection.notes {
+      let noteSVG = svg[note.noteTypeID] ?? false
+      for field in note.fields {
+        for name in fileNames(in: field) { found.insert(Array(name.utf8)) }
+        for name in latexFileNames(in: field, svg: noteSVG) { found.insert(Array(name.utf8)) }
+      }
+    }
+    for noteType in collection.noteTypes {
+      for name in underscoredFileNames(in: noteType) { found.insert(Array(name.utf8)) }
+    }
+    var names = Set<[Unicode.Scalar]>()
+    for name in found {
+      let normalized = MediaFileName.normalized(String(decoding: name, as: UTF8.self))
+      if !normalized.isEmpty { names.insert(Array(normalized.unicodeScalars)) }
+    }
+    return names
+  }
+
   /// The file names of the images Anki renders for the LaTeX in `field`
   /// (`[latex]…[/latex]`, `[$]…[/$]`, `[$$]…[/$$]`): `latex-<SHA-1 of the LaTeX>.png`, or
   /// `.svg` when the note type renders SVG.

@@ -33,7 +33,7 @@ enum MediaPackager {
     for collection: DeckCollection, media: [MediaFile], kind: AnkiPackageKind,
     location: SourceLocation, log: inout DiagnosticLog
   ) throws -> [Entry] {
-    let referenced = kind == .apkg ? referencedNames(in: collection) : []
+    let referenced = kind == .apkg ? MediaReferences.referencedNames(in: collection) : []
     var entries: [Entry] = []
     var written = Set<[Unicode.Scalar]>()
     for file in media {
@@ -66,35 +66,6 @@ enum MediaPackager {
       entries.append(Entry(file: file, name: name))
     }
     return entries
-  }
-
-  /// The normalised names of every file the notes and note types refer to, the way Anki's
-  /// exporter gathers them.
-  static func referencedNames(in collection: DeckCollection) -> Set<[Unicode.Scalar]> {
-    // Notes name the same files over and over: gather the names first, normalise each once.
-    var found = Set<[UInt8]>()
-    let svg = Dictionary(collection.noteTypes.map { ($0.id, $0.latexSVG) }, uniquingKeysWith: { first, _ in first })
-    for note in collection.notes {
-      let noteSVG = svg[note.noteTypeID] ?? false
-      for field in note.fields {
-        for name in MediaReferences.fileNames(in: field) { found.insert(Array(name.utf8)) }
-        for name in MediaReferences.latexFileNames(in: field, svg: noteSVG) { found.insert(Array(name.utf8)) }
-      }
-    }
-    for noteType in collection.noteTypes {
-      var names = MediaReferences.underscoredFileNames(inCSS: noteType.css)
-      for template in noteType.templates {
-        names += MediaReferences.underscoredFileNames(inTemplate: template.questionFormat)
-        names += MediaReferences.underscoredFileNames(inTemplate: template.answerFormat)
-      }
-      for name in names { found.insert(Array(name.utf8)) }
-    }
-    var names = Set<[Unicode.Scalar]>()
-    for name in found {
-      let normalized = MediaFileName.normalized(String(decoding: name, as: UTF8.self))
-      if !normalized.isEmpty { names.insert(Array(normalized.unicodeScalars)) }
-    }
-    return names
   }
 
   /// Adds `entries` to `zip` as members `"0"`, `"1"`, … and then the manifest `media`, and

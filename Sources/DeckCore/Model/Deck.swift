@@ -49,6 +49,12 @@ public struct Deck: Sendable, Equatable, Identifiable {
   /// The separator between levels of a deck name.
   public static let levelSeparator = "::"
 
+  /// What Anki compares when it matches deck names: `name` in NFC, lowercased (`Spanish` and
+  /// `spanish` are one deck).
+  package static func matchingKey(_ name: String) -> String {
+    name.canonicallyComposed.lowercased()
+  }
+
   /// The levels of the name, from the top: `A::B` gives `["A", "B"]`.
   public var nameComponents: [String] {
     name.components(separatedBy: Self.levelSeparator)

@@ -18,26 +18,26 @@ package struct DeckTable {
   package init(known: [Deck]) {
     for deck in known {
       takenIDs.insert(deck.id)
-      let key = deck.name.lowercased()
+      let key = Deck.matchingKey(deck.name)
       if idByKey[key] == nil { idByKey[key] = deck.id }
     }
   }
 
   /// The id of the deck named `name`, ignoring case, if it is known or added; nil otherwise.
-  package func existingID(for name: String) -> Int64? { idByKey[name.lowercased()] }
+  package func existingID(for name: String) -> Int64? { idByKey[Deck.matchingKey(name)] }
 
   /// The id of the deck named `name` (`A::B`), adding it and its missing parents first.
   ///
   /// - Throws: ``DeckError/Kind/corrupt`` at `location` when the name has more than
   ///   ``Deck/maximumLevels`` levels (nothing is added).
   package mutating func id(for name: String, at location: SourceLocation) throws -> Int64 {
-    if let id = idByKey[name.lowercased()] { return id }
+    if let id = idByKey[Deck.matchingKey(name)] { return id }
     if let problem = Deck.depthProblem(ofName: name) { throw DeckError(.corrupt, at: location, problem) }
     let components = name.components(separatedBy: Deck.levelSeparator)
     var id: Int64 = 1
     for depth in 1...components.count {
       let levelName = depth == components.count ? name : components[..<depth].joined(separator: Deck.levelSeparator)
-      let key = levelName.lowercased()
+      let key = Deck.matchingKey(levelName)
       if let known = idByKey[key] {
         id = known
         continue

@@ -35,6 +35,14 @@ extension Deckport {
         or not kept, and writes nothing at the output: deckport convert French.apkg French.csv \
         --dry-run. --json prints the result, or the plan, as one JSON object.
 
+        --only-deck NAME converts one deck of a collection, as Anki's export with one deck \
+        chosen does: the notes with a card in that deck or its subdecks (or taken from them into \
+        a filtered deck, which Anki's export leaves out), each with all its cards, the decks and \
+        note types they use, their reviews and the media they refer to; names match ignoring \
+        case, and the option repeats for several decks: deckport convert \
+        fixtures/anki/latest.colpkg Verbs.apkg --only-deck Languages::French::Verbs. A line \
+        before the result says how much of the input that is.
+
         CSV and TSV input is read as Anki's importer reads it: the # header lines decide the \
         separator, HTML, columns, note type and deck; rows naming a stock note type (Basic, \
         Cloze, ...) get its real fields and templates. A spreadsheet export becomes a deck in \
@@ -75,6 +83,12 @@ extension Deckport {
 
     @Option(help: "With --out-dir: how many files to convert at once (default: the number of cores).")
     var jobs: Int?
+
+    @Option(
+      help: ArgumentHelp(
+        "Convert only this deck and its subdecks, as Anki's export of one deck does (repeat for several): the notes with a card there, whole, and what they use.",
+        valueName: "deck"))
+    var onlyDeck: [String] = []
 
     @Flag(help: "Print the result (or, with --dry-run, the plan) as one JSON object on standard output.")
     var json = false
@@ -135,7 +149,7 @@ extension Deckport {
       for group: any FormatOptionArguments in [csv, anki, app, limits] { try group.fill(&formats) }
       let options = ConversionOptions(
         from: from.format, to: to, replacing: writing.force, strict: diagnostics.strict, backup: writing.backup,
-        formats: formats, dryRun: writing.dryRun)
+        formats: formats, dryRun: writing.dryRun, onlyDecks: onlyDeck)
       if let outDir {
         try BatchRun(options: options, diagnostics: diagnostics, json: json).run(files, into: outDir, jobs: jobs)
       } else {

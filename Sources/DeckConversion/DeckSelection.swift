@@ -1,0 +1,122 @@
+import DeckAnki
+import DeckCore
+
+/// What was kept of a collection when only some of its decks were asked for
+/// (``DeckCollection/selectingDecks(named:at:)``, `deckport convert --only-deck`): the decks as
+/// the collection names them, and how much of the collection they hold.
+public struct DeckSelection: Sendable, Equatable {
+  /// How many notes, cards, reviews and media files a collection holds.
+  public struct Counts: Sendable, Equatable {
+    /// How many notes.
+    public var notes: Int
+    /// How many cards.
+    public var cards: Int
+    /// How many review-log entries.
+    public var reviews: Int
+    /// How many media files.
+    public var media: Int
+
+    /// The counts of `collection`.
+    public init(_ collection: DeckCollection) {
+      notes = collection.notes.count
+      cards = collection.cards.count
+      reviews = collection.reviews.count
+      media = collection.media.count
+    }
+  }
+
+  /// The decks asked for, spelled as the collection spells them; each comes with its subdecks.
+  public var deckNames: [String]
+  /// What was kept.
+  public var kept: Counts
+  /// What the whole collection holds.
+  public var read: Counts
+}
+
+extension DeckCollection {
+  /// The part of this collection that Anki's export of the decks `names` holds (its "Include:"
+  /// choice), each with its subdecks, matched ignoring case as Anki matches deck names.
+  ///
+  /// As Anki's exporter gathers them (`rslib/src/import_export/gather.rs`): the notes Anki's
+  /// search `deck:NAME` finds, those with a card in one of the decks or taken from one into a
+  /// filtered deck (Anki's "export this deck" would leave out those, silently), kept whole with
+  /// all their cards; the decks those cards are in (and were in) with their parents, and the
+  /// selected decks' empty subdecks; the note types the notes use; the option groups of the kept
+  /// decks (and group 1); the reviews of the kept cards; the media files the notes and note
+  /// types refer to. The collection's settings stay; its list of tags keeps the tags of the kept
+  /// notes and their parents; deletion records, which belong to the whole collection, go.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, listing
+  ///   the collection's decks.
+  public func selectingDecks(named names: [String], at location: SourceLocation) throws -> (
+    collection: DeckCollection, selection: DeckSelection
+  ) {
+    var selected = Set<Int64>()
+    var spelled: [String] = []
+    for name in names {
+      let key = Deck.matchingKey(name)
+      let matching = decks.filter { deck in
+        let deckKey = Deck.matchingKey(deck.name)
+        return deckKey == key || deckKey.hasPrefix(key + Deck.levelSeparator)
+      }
+      guard let exact = matching.first(where: { Deck.matchingKey($0.name) == key }) else {
+        let known = decks.map(\.name).sorted()
+        let shown = known.prefix(20).map { "'\($0)'" }.joined(separator: ", ") + (known.count > 20 ? ", …" : "")
+        throw DeckError(
+          .invalidRequest, at: location, "no deck is named '\(name)' (its decks: \(known.isEmpty ? "none" : shown))")
+      }
+      if !spelled.contains(exact.name) { spelled.append(exact.name) }
+      selected.formUnion(matching.map(\.id))
+    }
+
+    var result = self
+    var noteIDs = Set<Int64>()
+    for card in cards where selected.contains(card.deckID) || selected.contains(card.scheduling.originalDeckID) {
+      noteIDs.insert(card.noteID)
+    }
+    result.notes = notes.filter { noteIDs.contains($0.id) }
+    result.cards = cards.filter { noteIDs.contains($0.noteID) }
+    let cardIDs = Set(result.cards.map(\.id))
+    result.reviews = reviews.filter { cardIDs.contains($0.cardID) }
+
+    var deckIDs = selected
+    for card in result.cards {
+      deckIDs.insert(card.deckID)
+      if card.scheduling.originalDeckID != 0 { deckIDs.insert(card.scheduling.originalDeckID) }
+    }
+    var deckKeys = Set<String>()
+    for deck in decks where deckIDs.contains(deck.id) {
+      var levels = deck.nameComponents
+      while !levels.isEmpty {
+        deckKeys.insert(Deck.matchingKey(levels.joined(separator: Deck.levelSeparator)))
+        levels.removeLast()
+      }
+    }
+    result.decks = decks.filter { deckKeys.contains(Deck.matchingKey($0.name)) }
+    var optionIDs: Set<Int64> = [1]
+    for deck in result.decks {
+      if case .normal(let optionsID) = deck.kind { optionIDs.insert(optionsID) }
+    }
+    result.deckOptions = deckOptions.filter { optionIDs.contains($0.id) }
+    let noteTypeIDs = Set(result.notes.map(\.noteTypeID))
+    result.noteTypes = noteTypes.filter { noteTypeIDs.contains($0.id) }
+
+    let referenced = MediaReferences.referencedNames(in: result)
+    result.media = media.filter { referenced.contains(Array(MediaFileName.normalized($0.name).unicodeScalars)) }
+    var tagKeys = Set<String>()
+    for note in result.notes {
+      for tag in note.tags {
+        var levels = tag.components(separatedBy: Deck.levelSeparator)
+        while !levels.isEmpty {
+          tagKeys.insert(levels.joined(separator: Deck.levelSeparator).lowercased())
+          levels.removeLast()
+        }
+      }
+    }
+    result.tagRegistry = tagRegistry.filter { tagKeys.contains($0.name.lowercased()) }
+    result.deletions = []
+    let selection = DeckSelection(
+      deckNames: spelled, kept: DeckSelection.Counts(result), read: DeckSelection.Counts(self))
+    return (result, selection)
+  }
+}

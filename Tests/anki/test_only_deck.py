@@ -1,0 +1,123 @@
+"""`deckport convert --only-deck NAME` against Anki's own export of the notes of one deck.
+
+For every package in fixtures/anki (made by the real backend) and fixtures/real (exported by
+people), and for every deck in it: the backend restores the package into a collection, finds the
+deck's notes with its own search (`deck:NAME`: cards in the deck or its subdecks, and cards
+taken from them into a filtered deck) and exports them itself (`export_anki_package` with those
+notes, scheduling, option groups and media, the legacy layout), and deckport converts the
+package with `--only-deck` the deck's name. (Anki's "export this deck" leaves out the notes whose
+cards sit in a filtered deck at the time; deckport keeps them, as Anki's search finds them.) Both packages are imported into fresh collections by the backend (`anki_view`), and what
+Anki sees must be the same: notes, cards (with scheduling and decks), note types, decks, media,
+reviews and counts. Two more checks: a name matched ignoring case, and several decks at once
+(against Anki's export of the notes `deck:A or deck:B` finds).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+import pytest
+from anki.collection import Collection, ExportAnkiPackageOptions, NoteIdsLimit, SearchNode
+
+from anki_view import _import_apkg, _import_colpkg, anki_view
+from conftest import fixture_packages
+from test_csv_helpers import deckport, deckport_exists
+
+if not deckport_exists():
+    pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
+
+COMPARED = ("notes", "cards", "noteTypes", "decks", "media", "missingMedia", "reviews", "counts")
+
+
+def restored(package: str, folder: str) -> Collection:
+    """A collection in `folder` holding `package`, as Anki restores it, or imports it into a
+    collection without note types of its own and of the package's day (as `anki_view` does)."""
+    os.makedirs(folder, exist_ok=True)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    if package.endswith(".colpkg"):
+        _import_colpkg(col, package)
+    else:
+        _import_apkg(col, package, tempfile.mkdtemp(dir=folder))
+    return col
+
+
+def deck_names(package: str) -> list[str]:
+    """The names of the decks of the package that hold cards or have subdecks that do (those an
+    Anki import makes), by deckport's reading (its JSON document)."""
+    result = deckport("convert", package, "-", "--to", "json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    names = {deck["id"]: deck["name"] for deck in document["decks"]}
+    holding = {names[card["deck"]] for card in document["cards"]}
+    return sorted(name for name in names.values() if any(h == name or h.startswith(name + "::") for h in holding))
+
+
+def cases() -> list[tuple[str, str]]:
+    found = []
+    for package in fixture_packages():
+        for name in deck_names(package):
+            found.append((package, name))
+    return found
+
+
+def anki_export(package: str, folder: str, limit) -> str:
+    """The .apkg Anki's own exporter makes of `limit` in the collection `package` gives."""
+    col = restored(package, folder)
+    try:
+        out = os.path.join(folder, "anki.apkg")
+        col.export_anki_package(
+            out_path=out,
+            options=ExportAnkiPackageOptions(legacy=True, with_scheduling=True, with_deck_configs=True, with_media=True),
+            limit=limit(col),
+        )
+        return out
+    finally:
+        col.close()
+
+
+def ours(package: str, folder: str, *names: str) -> str:
+    out = os.path.join(folder, "ours.apkg")
+    arguments = [argument for name in names for argument in ("--only-deck", name)]
+    result = deckport("convert", package, out, *arguments)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def assert_same_as_anki(anki: str, deckport_made: str) -> None:
+    expected, actual = anki_view(anki), anki_view(deckport_made)
+    for key in COMPARED:
+        assert actual[key] == expected[key], key
+
+
+@pytest.mark.parametrize(
+    ("package", "deck"), cases(), ids=lambda value: os.path.basename(value) if os.sep in value else value
+)
+def test_one_deck_is_what_ankis_export_of_it_holds(package, deck):
+    folder = tempfile.mkdtemp(prefix="deckport_only_deck_")
+    anki = anki_export(
+        package, os.path.join(folder, "anki"), lambda col: NoteIdsLimit(list(col.find_notes(col.build_search_string(SearchNode(deck=deck)))))
+    )
+    os.makedirs(os.path.join(folder, "ours"))
+    assert_same_as_anki(anki, ours(package, os.path.join(folder, "ours"), deck))
+
+
+def test_a_deck_name_matches_ignoring_case_and_several_decks_are_their_notes_together(tmp_path):
+    package = os.path.join(os.path.dirname(fixture_packages()[0]), "latest_sched.apkg")
+    os.makedirs(tmp_path / "ours")
+
+    def notes_of_both(col: Collection) -> NoteIdsLimit:
+        return NoteIdsLimit(list(col.find_notes('deck:"Languages::French::Verbs" or deck:Default')))
+
+    anki = anki_export(package, str(tmp_path / "anki"), notes_of_both)
+    assert_same_as_anki(anki, ours(package, str(tmp_path / "ours"), "languages::FRENCH::verbs", "Default"))
+
+
+def test_a_deck_the_package_lacks_is_an_error_naming_its_decks(tmp_path):
+    package = os.path.join(os.path.dirname(fixture_packages()[0]), "latest_sched.apkg")
+    out = str(tmp_path / "out.apkg")
+    result = deckport("convert", package, out, "--only-deck", "Spanish")
+    assert result.returncode == 1
+    assert "no deck is named 'Spanish' (its decks: 'Default', 'Languages', 'Languages::French'" in result.stderr
+    assert not os.path.exists(out)

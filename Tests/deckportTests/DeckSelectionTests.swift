@@ -1,0 +1,129 @@
+import DeckConversion
+import DeckCore
+import DeckIO
+import DeckTestSupport
+import Foundation
+import Testing
+
+@Suite("Only some decks of a collection (convert --only-deck): what Anki's export of them holds")
+struct DeckSelectionTests {
+  static let basic = StockNoteType.basic.noteType
+  static let cloze = StockNoteType.cloze.noteType
+
+  /// Spanish (options 2) with an empty subdeck and a subdeck holding a card, Latin beside it, a
+  /// filtered deck holding a card taken from Spanish; notes in each, one with a card in both
+  /// Spanish and Latin; media named by the notes and one by nothing.
+  static let collection = DeckCollection(
+    decks: [
+      Deck(id: 1, name: "Default"),
+      Deck(id: 10, name: "Spanish", kind: .normal(optionsID: 2)),
+      Deck(id: 11, name: "Spanish::Empty"),
+      Deck(id: 12, name: "Spanish::Verbs"),
+      Deck(id: 20, name: "Latin", kind: .normal(optionsID: 3)),
+      Deck(id: 30, name: "Filtered", kind: .filtered(FilteredDeck(reschedule: true, searchTerms: []))),
+    ],
+    deckOptions: [2, 3, 4].map { DeckOptions(id: $0, name: "Group \($0)", settings: .anki11JSON("{}")) },
+    noteTypes: [basic, cloze],
+    notes: [
+      Note(id: 100, guid: "a", noteTypeID: basic.id, fields: ["comer", "<img src=\"eat.png\">"], tags: ["verbs::ar"]),
+      Note(id: 101, guid: "b", noteTypeID: basic.id, fields: ["rosa", "[sound:rosa.mp3]"], tags: ["latin"]),
+      Note(id: 102, guid: "c", noteTypeID: cloze.id, fields: ["{{c1::hola}} {{c2::amigo}}", ""]),
+      Note(id: 103, guid: "d", noteTypeID: basic.id, fields: ["el gato", ""]),
+    ],
+    cards: [
+      Card(id: 200, noteID: 100, templateOrdinal: 0, deckID: 12),
+      Card(id: 201, noteID: 101, templateOrdinal: 0, deckID: 20),
+      Card(id: 202, noteID: 102, templateOrdinal: 0, deckID: 10),
+      Card(id: 203, noteID: 102, templateOrdinal: 1, deckID: 20),
+      Card(id: 204, noteID: 103, templateOrdinal: 0, deckID: 30, scheduling: CardScheduling(originalDeckID: 10)),
+    ],
+    reviews: [
+      Review(id: 300, cardID: 200, ease: 3, interval: 1, lastInterval: 0, easeFactor: 2500, duration: 1, kind: .review),
+      Review(id: 301, cardID: 201, ease: 3, interval: 1, lastInterval: 0, easeFactor: 2500, duration: 1, kind: .review),
+    ],
+    media: ["eat.png", "rosa.mp3", "unused.png"].map { MediaFile(name: $0, blob: MediaBlob(data: Data($0.utf8))) },
+    deletions: [Deletion(objectID: 5, kind: .note)],
+    settings: [AnkiProperty(key: "rollover", jsonText: "4")],
+    tagRegistry: ["verbs", "verbs::ar", "latin", "orphan"].map {
+      RegisteredTag(name: $0, updateSequenceNumber: 0, isCollapsed: false)
+    })
+
+  @Test("a deck keeps the notes with a card in it, its subdecks or taken from it, whole, and what they use")
+  func oneDeck() throws {
+    let (kept, selection) = try Self.collection.selectingDecks(named: ["spanish"], at: SourceLocation(file: "c"))
+    #expect(selection.deckNames == ["Spanish"])
+    #expect(kept.notes.map(\.id) == [100, 102, 103])
+    // The cloze note is kept whole: its card in Latin too, and so Latin.
+    #expect(kept.cards.map(\.id) == [200, 202, 203, 204])
+    #expect(kept.decks.map(\.name) == ["Spanish", "Spanish::Empty", "Spanish::Verbs", "Latin", "Filtered"])
+    #expect(kept.deckOptions.map(\.id) == [2, 3])
+    #expect(kept.noteTypes.map(\.id) == [Self.basic.id, Self.cloze.id])
+    #expect(kept.reviews.map(\.id) == [300])
+    #expect(kept.media.map(\.name) == ["eat.png"])
+    #expect(kept.tagRegistry.map(\.name) == ["verbs", "verbs::ar"])
+    #expect(kept.deletions.isEmpty)
+    #expect(kept.settings == Self.collection.settings)
+    #expect((selection.kept.notes, selection.kept.cards, selection.kept.reviews, selection.kept.media) == (3, 4, 1, 1))
+    #expect((selection.read.notes, selection.read.cards, selection.read.reviews, selection.read.media) == (4, 5, 2, 3))
+  }
+
+  @Test("a subdeck alone, with its parents; several decks together; unused note types go")
+  func subdeckAndSeveral() throws {
+    let location = SourceLocation(file: "c")
+    let (verbs, _) = try Self.collection.selectingDecks(named: ["Spanish::Verbs"], at: location)
+    #expect(verbs.notes.map(\.id) == [100])
+    #expect(verbs.decks.map(\.name) == ["Spanish", "Spanish::Verbs"])
+    #expect(verbs.noteTypes.map(\.id) == [Self.basic.id])
+    let (both, selection) = try Self.collection.selectingDecks(named: ["Latin", "Spanish::Verbs"], at: location)
+    #expect(selection.deckNames == ["Latin", "Spanish::Verbs"])
+    #expect(both.notes.map(\.id) == [100, 101, 102])
+    #expect(both.media.map(\.name) == ["eat.png", "rosa.mp3"])
+  }
+
+  @Test("a name no deck has is refused, naming the input and listing its decks")
+  func unknownDeck() {
+    #expect {
+      try Self.collection.selectingDecks(named: ["Spanish::Nouns"], at: SourceLocation(file: "deck.apkg"))
+    } throws: { error in
+      "\(error)"
+        == "deck.apkg: no deck is named 'Spanish::Nouns' (its decks: 'Default', 'Filtered', 'Latin', 'Spanish', 'Spanish::Empty', 'Spanish::Verbs')"
+    }
+  }
+}
+
+@Suite("deckport convert --only-deck")
+struct OnlyDeckCommandTests {
+  static let package = Fixtures.path("anki/latest_sched.apkg")
+
+  @Test("--json and --dry-run say what was selected; an unknown deck exits 1 and writes nothing")
+  func selectionReported() throws {
+    let scratch = try TemporaryDirectory()
+    let output = scratch.path(for: "verbs.json")
+    let run = try CommandRun.deckport([
+      "convert", Self.package, output, "--only-deck", "Languages::French::Verbs", "--only-deck", "default", "--json",
+    ])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+    let selection = try #require(report["selection"] as? [String: Any])
+    #expect(selection["decks"] as? [String] == ["Languages::French::Verbs", "Default"])
+    let read = try #require(selection["read"] as? [String: Int])
+    #expect(read == ["notes": 9, "cards": 15, "reviews": 8, "media": 6])
+    let written = try #require(report["written"] as? [String: Int])
+    #expect(written["notes"] == 3)
+
+    let plan = try CommandRun.deckport([
+      "convert", Self.package, scratch.path(for: "plan.csv"), "--only-deck", "languages::french::verbs", "--dry-run",
+    ])
+    #expect(plan.status == 0)
+    #expect(
+      plan.standardOutput.hasPrefix(
+        "Only the deck 'Languages::French::Verbs' and its subdecks: 2 of 9 notes, 4 of 15 cards, "))
+
+    let missing = scratch.path(for: "none.apkg")
+    let refused = try CommandRun.deckport(["convert", Self.package, missing, "--only-deck", "Spanish"])
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("no deck is named 'Spanish' (its decks: 'Default', 'Languages',"))
+    #expect(!FileManager.default.fileExists(atPath: missing))
+  }
+}
