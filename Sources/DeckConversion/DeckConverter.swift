@@ -27,12 +27,15 @@ public struct ConversionOptions: Sendable {
   /// Convert only these decks, each with its subdecks, as Anki's export of them holds them
   /// (``DeckCollection/selectingDecks(named:at:)``); empty for the whole input.
   public var onlyDecks: [String]
+  /// Leave out the scheduling, as Anki's export with "Include scheduling information" off does
+  /// (``DeckCollection/withoutScheduling()``): every card new, no review log.
+  public var withoutScheduling: Bool
 
   /// Creates options.
   public init(
     from: FormatName? = nil, to: FormatName? = nil, replacing: Bool = false, strict: Bool = false,
     backup: Bool = false, formats: FormatOptions = FormatOptions(), progress: ProgressReporter? = nil,
-    dryRun: Bool = false, onlyDecks: [String] = []
+    dryRun: Bool = false, onlyDecks: [String] = [], withoutScheduling: Bool = false
   ) {
     self.from = from
     self.to = to
@@ -43,6 +46,7 @@ public struct ConversionOptions: Sendable {
     self.progress = progress
     self.dryRun = dryRun
     self.onlyDecks = onlyDecks
+    self.withoutScheduling = withoutScheduling
   }
 
   /// What an output written in place does when it exists.
@@ -153,6 +157,7 @@ public struct DeckConverter: Sendable {
       (deck.collection, selection) = try whole.collection.selectingDecks(
         named: options.onlyDecks, at: warningsLocation)
     }
+    if options.withoutScheduling { deck.collection = deck.collection.withoutScheduling() }
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: warningsLocation)

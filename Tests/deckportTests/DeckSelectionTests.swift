@@ -127,3 +127,53 @@ struct OnlyDeckCommandTests {
     #expect(!FileManager.default.fileExists(atPath: missing))
   }
 }
+
+@Suite("A collection without its scheduling (convert --without-scheduling), as Anki's export without it")
+struct WithoutSchedulingTests {
+  @Test("cards new at their first position, filtered decks normal, no reviews, no marked or leech tags")
+  func reset() {
+    let basic = StockNoteType.basic.noteType
+    let collection = DeckCollection(
+      decks: [
+        Deck(id: 1, name: "Default", ankiProperties: [AnkiProperty(key: "newToday", jsonText: "[3, 5]")]),
+        Deck(id: 2, name: "Filtered", kind: .filtered(FilteredDeck(reschedule: true, searchTerms: []))),
+      ],
+      noteTypes: [basic],
+      notes: [Note(id: 1, guid: "a", noteTypeID: basic.id, fields: ["x", "y"], tags: ["Marked", "verbs", "LEECH"])],
+      cards: [
+        // Out of id order: positions are handed out in card id order.
+        Card(
+          id: 30, noteID: 1, templateOrdinal: 0, deckID: 1,
+          scheduling: CardScheduling(type: .review, queue: .review, due: 50, interval: 9, easeFactor: 2500, reviews: 4)),
+        Card(
+          id: 10, noteID: 1, templateOrdinal: 0, deckID: 1,
+          scheduling: CardScheduling(
+            type: .review, queue: .suspended, due: 12, interval: 3, easeFactor: 2300, reviews: 2, lapses: 1,
+            remainingSteps: 1001, flags: 3, data: #"{"pos":7,"s":4.5,"d":6.1,"lrt":1790000000}"#)),
+        Card(
+          id: 20, noteID: 1, templateOrdinal: 0, deckID: 2,
+          scheduling: CardScheduling(type: .new, queue: .new, due: -100, originalDue: 4, originalDeckID: 1)),
+        Card(
+          id: 40, noteID: 1, templateOrdinal: 0, deckID: 1,
+          scheduling: CardScheduling(type: .learning, queue: .learning, due: 1_790_000_000)),
+      ],
+      reviews: [
+        Review(id: 5, cardID: 30, ease: 3, interval: 9, lastInterval: 4, easeFactor: 2500, duration: 1, kind: .review)
+      ],
+      deletions: [Deletion(objectID: 9, kind: .card)],
+      settings: [AnkiProperty(key: "nextPos", jsonText: "21")])
+    let reset = collection.withoutScheduling()
+    #expect(reset.notes[0].tags == ["verbs"])
+    #expect(reset.cards.map(\.scheduling.due) == [21, 7, 4, 22])
+    #expect(reset.cards.map(\.deckID) == [1, 1, 2, 1])
+    #expect(reset.cards.allSatisfy { $0.scheduling.type == .new && $0.scheduling.queue == .new })
+    #expect(reset.cards.allSatisfy { $0.scheduling.interval == 0 && $0.scheduling.easeFactor == 0 })
+    #expect(reset.cards.allSatisfy { $0.scheduling.reviews == 0 && $0.scheduling.lapses == 0 })
+    #expect(reset.cards.allSatisfy { $0.scheduling.flags == 0 && $0.scheduling.originalDeckID == 0 })
+    #expect(reset.cards[1].scheduling.remainingSteps == 1001)
+    #expect(reset.cards[1].scheduling.data == #"{"lrt":1790000000}"#)
+    #expect(reset.decks[1].kind == .normal(optionsID: 1))
+    #expect(reset.decks[0].ankiProperties.isEmpty)
+    #expect(reset.reviews.isEmpty && reset.deletions.isEmpty)
+  }
+}

@@ -41,7 +41,10 @@ extension Deckport {
         note types they use, their reviews and the media they refer to; names match ignoring \
         case, and the option repeats for several decks: deckport convert \
         fixtures/anki/latest.colpkg Verbs.apkg --only-deck Languages::French::Verbs. A line \
-        before the result says how much of the input that is.
+        before the result says how much of the input that is. --without-scheduling shares a \
+        deck without the sharer's progress, as Anki's export with "Include scheduling \
+        information" off: every card new (at the position it had before it was first studied), \
+        no review log, no filtered decks, no marked or leech tags.
 
         CSV and TSV input is read as Anki's importer reads it: the # header lines decide the \
         separator, HTML, columns, note type and deck; rows naming a stock note type (Basic, \
@@ -89,6 +92,12 @@ extension Deckport {
         "Convert only this deck and its subdecks, as Anki's export of one deck does (repeat for several): the notes with a card there, whole, and what they use.",
         valueName: "deck"))
     var onlyDeck: [String] = []
+
+    @Flag(
+      help:
+        "Leave out the scheduling, as Anki's export with \"Include scheduling information\" off does: every card new, no review log, no marked or leech tags."
+    )
+    var withoutScheduling = false
 
     @Flag(help: "Print the result (or, with --dry-run, the plan) as one JSON object on standard output.")
     var json = false
@@ -149,7 +158,7 @@ extension Deckport {
       for group: any FormatOptionArguments in [csv, anki, app, limits] { try group.fill(&formats) }
       let options = ConversionOptions(
         from: from.format, to: to, replacing: writing.force, strict: diagnostics.strict, backup: writing.backup,
-        formats: formats, dryRun: writing.dryRun, onlyDecks: onlyDeck)
+        formats: formats, dryRun: writing.dryRun, onlyDecks: onlyDeck, withoutScheduling: withoutScheduling)
       if let outDir {
         try BatchRun(options: options, diagnostics: diagnostics, json: json).run(files, into: outDir, jobs: jobs)
       } else {

@@ -1,0 +1,98 @@
+"""`deckport convert --without-scheduling` against Anki's own export with "Include scheduling
+information" off.
+
+For every package in fixtures/anki (made by the real backend) and fixtures/real (exported by
+people): the backend restores it into a collection (as `test_only_deck.py` does) and exports the
+whole collection without scheduling (with option groups and media, the legacy layout), and
+deckport converts the package with `--without-scheduling`. Both packages are imported into fresh
+collections by the backend (`anki_view`), and what Anki sees must be the same: notes (their tags
+without marked and leech), cards (new, at the same positions, in the same decks), note types,
+decks, media, no reviews. Each card's own data (Anki's per-card JSON: what is left of the original
+position, memory state, last review time) is compared too, read from the two packages. One more
+case: one deck without scheduling (`--only-deck` with it) against Anki's export of that deck's
+notes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+import zipfile
+
+import pytest
+from anki.collection import Collection, ExportAnkiPackageOptions, NoteIdsLimit, SearchNode
+
+from anki_view import anki_view
+from conftest import fixture_packages
+from test_csv_helpers import deckport, deckport_exists
+from test_only_deck import COMPARED, restored
+
+if not deckport_exists():
+    pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
+
+
+def anki_export_without_scheduling(package: str, folder: str, limit=lambda col: None) -> str:
+    col = restored(package, folder)
+    try:
+        out = os.path.join(folder, "anki.apkg")
+        col.export_anki_package(
+            out_path=out,
+            options=ExportAnkiPackageOptions(legacy=True, with_scheduling=False, with_deck_configs=True, with_media=True),
+            limit=limit(col),
+        )
+        return out
+    finally:
+        col.close()
+
+
+def card_data(package: str) -> dict[tuple[str, int], dict]:
+    """Each card's data (parsed), by its note's GUID and its template, read from the package."""
+    folder = tempfile.mkdtemp(prefix="deckport_card_data_")
+    with zipfile.ZipFile(package) as archive:
+        member = "collection.anki21" if "collection.anki21" in archive.namelist() else "collection.anki2"
+        archive.extract(member, folder)
+    db = sqlite3.connect(os.path.join(folder, member))
+    try:
+        rows = db.execute("select n.guid, c.ord, c.data from cards c join notes n on n.id = c.nid").fetchall()
+    finally:
+        db.close()
+    return {(guid, ord_): json.loads(data) if data else {} for guid, ord_, data in rows}
+
+
+def assert_same_as_anki(anki: str, ours: str) -> None:
+    expected, actual = anki_view(anki), anki_view(ours)
+    for key in COMPARED:
+        assert actual[key] == expected[key], key
+    assert actual["reviews"] == []
+    assert {(c["type"], c["queue"], c["ivl"], c["factor"], c["reps"], c["lapses"], c["flags"]) for c in actual["cards"]} <= {
+        (0, 0, 0, 0, 0, 0, 0)
+    }
+    assert card_data(ours) == card_data(anki)
+
+
+def convert(package: str, folder: str, *arguments: str) -> str:
+    out = os.path.join(folder, "ours.apkg")
+    result = deckport("convert", package, out, "--without-scheduling", *arguments)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.mark.parametrize("package", fixture_packages(), ids=os.path.basename)
+def test_a_deck_without_scheduling_is_what_ankis_export_without_it_holds(package, tmp_path):
+    anki = anki_export_without_scheduling(package, str(tmp_path / "anki"))
+    os.makedirs(tmp_path / "ours")
+    assert_same_as_anki(anki, convert(package, str(tmp_path / "ours")))
+
+
+def test_one_deck_without_scheduling(tmp_path):
+    package = os.path.join(os.path.dirname(fixture_packages()[0]), "latest.colpkg")
+    deck = "Languages::French"
+
+    def notes_of_deck(col: Collection) -> NoteIdsLimit:
+        return NoteIdsLimit(list(col.find_notes(col.build_search_string(SearchNode(deck=deck)))))
+
+    anki = anki_export_without_scheduling(package, str(tmp_path / "anki"), notes_of_deck)
+    os.makedirs(tmp_path / "ours")
+    assert_same_as_anki(anki, convert(package, str(tmp_path / "ours"), "--only-deck", deck))
