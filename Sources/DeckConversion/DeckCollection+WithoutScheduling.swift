@@ -1,3 +1,4 @@
+import DeckAnki
 import DeckCore
 import JSONCore
 
@@ -16,9 +17,8 @@ extension DeckCollection {
   ///   collection's), in card id order. Its data loses that position and the FSRS memory state
   ///   (`pos`, `s`, `d`), and keeps the rest, as Anki's.
   /// - The review log is empty, notes lose the tags `marked` and `leech`, decks lose the day's
-  ///   counts, their collapse state and today's limits, and deletion records go.
-  ///
-  /// Option groups stay as they are; Anki's export clears their FSRS parameters.
+  ///   counts, their collapse state and today's limits, option groups lose their FSRS
+  ///   parameters (fitted to the sharer's reviews), and deletion records go.
   public func withoutScheduling() -> DeckCollection {
     var result = self
     let systemTags: Set<String> = ["marked", "leech"]
@@ -49,6 +49,7 @@ extension DeckCollection {
     }
     result.reviews = []
     result.deletions = []
+    result.deckOptions = deckOptions.map(\.withoutFSRSParameters)
     let studyKeys: Set<String> = [
       "collapsed", "browserCollapsed", "newToday", "revToday", "lrnToday", "timeToday", "extendNew", "extendRev",
       "reviewLimit", "newLimit", "reviewLimitToday", "newLimitToday",

@@ -96,3 +96,43 @@ def test_one_deck_without_scheduling(tmp_path):
     anki = anki_export_without_scheduling(package, str(tmp_path / "anki"), notes_of_deck)
     os.makedirs(tmp_path / "ours")
     assert_same_as_anki(anki, convert(package, str(tmp_path / "ours"), "--only-deck", deck))
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["schema 18", "schema 11"])
+def test_option_groups_lose_their_fsrs_parameters_as_in_ankis_export(legacy, tmp_path):
+    """A collection the backend made whose two option groups hold FSRS parameters (one in each
+    generation's list), exported by the backend in either layout (option groups as protobuf or
+    as schema-11 JSON): Anki's import of its export without scheduling, and of deckport's (both
+    layouts), give the same option groups, parameters cleared."""
+    from test_writer_judged_by_anki import anki_made_collection_package, imported_deck_configs
+
+    def edit(col: Collection) -> None:
+        default = col.decks.get_config(1)
+        default["fsrsParams6"] = [0.2 + index / 100 for index in range(21)]
+        default["desiredRetention"] = 0.85
+        col.decks.update_config(default)
+        deck = col.decks.get(col.decks.id("Spanish"))
+        fast = col.decks.get_config(col.decks.add_config_returning_id("Fast"))
+        fast["fsrsParams5"] = [0.4 + index / 100 for index in range(19)]
+        col.decks.update_config(fast)
+        deck["conf"] = fast["id"]
+        col.decks.save(deck)
+        note = col.new_note(col.models.by_name("Basic"))
+        note["Front"] = "hola"
+        col.add_note(note, deck["id"])
+
+    package = anki_made_collection_package("fsrs.colpkg", edit, legacy=legacy)
+    expected = imported_deck_configs(anki_export_without_scheduling(package, str(tmp_path / "anki")))
+    assert sorted(config["name"] for config in expected) == ["Default", "Fast"]
+    assert all(not config["fsrsParams5"] and not config["fsrsParams6"] for config in expected)
+    for fmt in ("apkg", "apkg-modern"):
+        folder = tmp_path / fmt
+        os.makedirs(folder)
+        out = str(folder / "ours.apkg")
+        result = deckport("convert", package, out, "--without-scheduling", "--to", fmt)
+        assert result.returncode == 0, result.stderr
+        assert imported_deck_configs(out) == expected, fmt
+    # Without the flag the parameters travel (the check above is not vacuous).
+    plain = str(tmp_path / "plain.apkg")
+    assert deckport("convert", package, plain).returncode == 0
+    assert any(config["fsrsParams5"] for config in imported_deck_configs(plain))

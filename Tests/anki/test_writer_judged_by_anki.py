@@ -374,15 +374,15 @@ def test_deck_options_survive(package, fmt):
     assert restored_deck_configs(out) == restored_deck_configs(package)
 
 
-def anki_made_collection_package(name: str, edit) -> str:
+def anki_made_collection_package(name: str, edit, legacy: bool = False) -> str:
     """A collection the backend makes and `edit(col)` changes, exported by the backend as the
-    collection package `name` in the latest layout."""
+    collection package `name` in the latest layout (or the legacy one)."""
     folder = tempfile.mkdtemp(dir=_SCRATCH)
     col = fresh_collection(os.path.join(folder, "source"))
     try:
         edit(col)
         path = os.path.join(folder, name)
-        col.export_collection_package(path, include_media=True, legacy=False)
+        col.export_collection_package(path, include_media=True, legacy=legacy)
     finally:
         if col.db:
             col.close()

@@ -214,6 +214,11 @@ enum DeckOptionsConversion {
 
   // MARK: - Protobuf decoding
 
+  /// The fields of `DeckConfig.Config` that hold FSRS parameters (`fsrs_params_4`, `_5`, `_6`),
+  /// and their schema-11 keys.
+  static let fsrsParameterFields: Set<Int> = [3, 5, 6]
+  static let fsrsParameterKeys: Set<String> = ["fsrsWeights", "fsrsParams5", "fsrsParams6"]
+
   /// The repeated-float fields of `DeckConfig.Config`, by field number.
   private static let floatListFields: [Int: WritableKeyPath<Settings, [Float]> & Sendable] = [
     1: \.learnSteps, 2: \.relearnSteps, 3: \.fsrsParams4, 4: \.easyDaysPercentages, 5: \.fsrsParams5,

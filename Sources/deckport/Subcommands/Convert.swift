@@ -44,7 +44,8 @@ extension Deckport {
         before the result says how much of the input that is. --without-scheduling shares a \
         deck without the sharer's progress, as Anki's export with "Include scheduling \
         information" off: every card new (at the position it had before it was first studied), \
-        no review log, no filtered decks, no marked or leech tags.
+        no review log, no filtered decks, no marked or leech tags, no FSRS parameters in the \
+        option groups.
 
         CSV and TSV input is read as Anki's importer reads it: the # header lines decide the \
         separator, HTML, columns, note type and deck; rows naming a stock note type (Basic, \
