@@ -62,14 +62,17 @@ def cases() -> list[tuple[str, str]]:
     return found
 
 
-def anki_export(package: str, folder: str, limit) -> str:
-    """The .apkg Anki's own exporter makes of `limit` in the collection `package` gives."""
+def anki_export(package: str, folder: str, limit=lambda col: None, with_scheduling: bool = True) -> str:
+    """The .apkg Anki's own exporter makes of `limit(col)` (None: everything) in the collection
+    `col` that `package` gives, with option groups and media, with or without scheduling."""
     col = restored(package, folder)
     try:
         out = os.path.join(folder, "anki.apkg")
         col.export_anki_package(
             out_path=out,
-            options=ExportAnkiPackageOptions(legacy=True, with_scheduling=True, with_deck_configs=True, with_media=True),
+            options=ExportAnkiPackageOptions(
+                legacy=True, with_scheduling=with_scheduling, with_deck_configs=True, with_media=True
+            ),
             limit=limit(col),
         )
         return out

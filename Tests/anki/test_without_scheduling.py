@@ -22,29 +22,19 @@ import tempfile
 import zipfile
 
 import pytest
-from anki.collection import Collection, ExportAnkiPackageOptions, NoteIdsLimit, SearchNode
+from anki.collection import Collection, NoteIdsLimit, SearchNode
 
 from anki_view import anki_view
 from conftest import fixture_packages
 from test_csv_helpers import deckport, deckport_exists
-from test_only_deck import COMPARED, restored
+from test_only_deck import COMPARED, anki_export
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
 
 
 def anki_export_without_scheduling(package: str, folder: str, limit=lambda col: None) -> str:
-    col = restored(package, folder)
-    try:
-        out = os.path.join(folder, "anki.apkg")
-        col.export_anki_package(
-            out_path=out,
-            options=ExportAnkiPackageOptions(legacy=True, with_scheduling=False, with_deck_configs=True, with_media=True),
-            limit=limit(col),
-        )
-        return out
-    finally:
-        col.close()
+    return anki_export(package, folder, limit, with_scheduling=False)
 
 
 def card_data(package: str) -> dict[tuple[str, int], dict]:
