@@ -30,12 +30,16 @@ public struct ConversionOptions: Sendable {
   /// Leave out the scheduling, as Anki's export with "Include scheduling information" off does
   /// (``DeckCollection/withoutScheduling()``): every card new, no review log.
   public var withoutScheduling: Bool
+  /// Leave out the option groups, as Anki's export with "Include deck presets" off does
+  /// (``DeckCollection/withoutDeckPresets()``): every deck uses the importing collection's Default.
+  public var withoutDeckPresets: Bool
 
   /// Creates options.
   public init(
     from: FormatName? = nil, to: FormatName? = nil, replacing: Bool = false, strict: Bool = false,
     backup: Bool = false, formats: FormatOptions = FormatOptions(), progress: ProgressReporter? = nil,
-    dryRun: Bool = false, onlyDecks: [String] = [], withoutScheduling: Bool = false
+    dryRun: Bool = false, onlyDecks: [String] = [], withoutScheduling: Bool = false,
+    withoutDeckPresets: Bool = false
   ) {
     self.from = from
     self.to = to
@@ -47,6 +51,7 @@ public struct ConversionOptions: Sendable {
     self.dryRun = dryRun
     self.onlyDecks = onlyDecks
     self.withoutScheduling = withoutScheduling
+    self.withoutDeckPresets = withoutDeckPresets
   }
 
   /// What an output written in place does when it exists.
@@ -158,6 +163,7 @@ public struct DeckConverter: Sendable {
         named: options.onlyDecks, at: warningsLocation)
     }
     if options.withoutScheduling { deck.collection = deck.collection.withoutScheduling() }
+    if options.withoutDeckPresets { deck.collection = deck.collection.withoutDeckPresets() }
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: warningsLocation)

@@ -1,5 +1,5 @@
-"""`deckport convert --without-scheduling` against Anki's own export with "Include scheduling
-information" off.
+"""`deckport convert --without-scheduling` and `--without-deck-presets` against Anki's own export
+with "Include scheduling information" or "Include deck presets" off.
 
 For every package in fixtures/anki (made by the real backend) and fixtures/real (exported by
 people): the backend restores it into a collection (as `test_only_deck.py` does) and exports the
@@ -126,3 +126,48 @@ def test_option_groups_lose_their_fsrs_parameters_as_in_ankis_export(legacy, tmp
     plain = str(tmp_path / "plain.apkg")
     assert deckport("convert", package, plain).returncode == 0
     assert any(config["fsrsParams5"] for config in imported_deck_configs(plain))
+
+
+@pytest.mark.parametrize("package", fixture_packages(), ids=os.path.basename)
+def test_a_deck_without_presets_is_what_ankis_export_without_them_holds(package, tmp_path):
+    """Anki's export with "Include deck presets" off and deckport's `--without-deck-presets`,
+    both imported by the backend with their deck configs: the same notes, cards, decks and media,
+    and the same option groups (the importing collection's own)."""
+    from test_writer_judged_by_anki import imported_deck_configs
+
+    anki = anki_export(package, str(tmp_path / "anki"), with_deck_configs=False)
+    out = str(tmp_path / "ours.apkg")
+    result = deckport("convert", package, out, "--without-deck-presets")
+    assert result.returncode == 0, result.stderr
+    expected, actual = anki_view(anki), anki_view(out)
+    for key in COMPARED:
+        assert actual[key] == expected[key], key
+    assert imported_deck_configs(out) == imported_deck_configs(anki)
+
+
+def test_presets_stay_home_without_deck_presets(tmp_path):
+    """A collection the backend made with a second option group on a deck: with
+    `--without-deck-presets` Anki's import gets only its own Default, as from Anki's export
+    without presets; without the flag, the group travels."""
+    from test_writer_judged_by_anki import anki_made_collection_package, imported_deck_configs
+
+    def edit(col: Collection) -> None:
+        deck = col.decks.get(col.decks.id("Spanish"))
+        fast = col.decks.get_config(col.decks.add_config_returning_id("Fast"))
+        fast["new"]["perDay"] = 99
+        col.decks.update_config(fast)
+        deck["conf"] = fast["id"]
+        col.decks.save(deck)
+        note = col.new_note(col.models.by_name("Basic"))
+        note["Front"] = "hola"
+        col.add_note(note, deck["id"])
+
+    package = anki_made_collection_package("presets.colpkg", edit)
+    expected = imported_deck_configs(anki_export(package, str(tmp_path / "anki"), with_deck_configs=False))
+    assert [config["name"] for config in expected] == ["Default"]
+    ours = str(tmp_path / "ours.apkg")
+    assert deckport("convert", package, ours, "--without-deck-presets").returncode == 0
+    assert imported_deck_configs(ours) == expected
+    plain = str(tmp_path / "plain.apkg")
+    assert deckport("convert", package, plain).returncode == 0
+    assert [config["name"] for config in imported_deck_configs(plain)] == ["Default", "Fast"]

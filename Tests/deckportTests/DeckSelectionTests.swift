@@ -176,4 +176,17 @@ struct WithoutSchedulingTests {
     #expect(reset.decks[0].ankiProperties.isEmpty)
     #expect(reset.reviews.isEmpty && reset.deletions.isEmpty)
   }
+
+  @Test("without deck presets every normal deck uses group 1 and no group is kept; filtered decks stay")
+  func noPresets() {
+    let collection = DeckCollection(
+      decks: [
+        Deck(id: 1, name: "Default", kind: .normal(optionsID: 2)),
+        Deck(id: 2, name: "Filtered", kind: .filtered(FilteredDeck(reschedule: false, searchTerms: []))),
+      ],
+      deckOptions: [1, 2].map { DeckOptions(id: $0, name: "Group \($0)", settings: .anki11JSON("{}")) })
+    let plain = collection.withoutDeckPresets()
+    #expect(plain.decks.map(\.kind) == [.normal(optionsID: 1), collection.decks[1].kind])
+    #expect(plain.deckOptions.isEmpty)
+  }
 }

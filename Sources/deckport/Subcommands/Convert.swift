@@ -45,7 +45,8 @@ extension Deckport {
         deck without the sharer's progress, as Anki's export with "Include scheduling \
         information" off: every card new (at the position it had before it was first studied), \
         no review log, no filtered decks, no marked or leech tags, no FSRS parameters in the \
-        option groups.
+        option groups; --without-deck-presets leaves the option groups out, as Anki's export \
+        with "Include deck presets" off, so each deck takes the importing collection's Default.
 
         CSV and TSV input is read as Anki's importer reads it: the # header lines decide the \
         separator, HTML, columns, note type and deck; rows naming a stock note type (Basic, \
@@ -99,6 +100,12 @@ extension Deckport {
         "Leave out the scheduling, as Anki's export with \"Include scheduling information\" off does: every card new, no review log, no marked or leech tags."
     )
     var withoutScheduling = false
+
+    @Flag(
+      help:
+        "Leave out the option groups, as Anki's export with \"Include deck presets\" off does: every deck takes the importing collection's Default."
+    )
+    var withoutDeckPresets = false
 
     @Flag(help: "Print the result (or, with --dry-run, the plan) as one JSON object on standard output.")
     var json = false
@@ -159,7 +166,8 @@ extension Deckport {
       for group: any FormatOptionArguments in [csv, anki, app, limits] { try group.fill(&formats) }
       let options = ConversionOptions(
         from: from.format, to: to, replacing: writing.force, strict: diagnostics.strict, backup: writing.backup,
-        formats: formats, dryRun: writing.dryRun, onlyDecks: onlyDeck, withoutScheduling: withoutScheduling)
+        formats: formats, dryRun: writing.dryRun, onlyDecks: onlyDeck, withoutScheduling: withoutScheduling,
+        withoutDeckPresets: withoutDeckPresets)
       if let outDir {
         try BatchRun(options: options, diagnostics: diagnostics, json: json).run(files, into: outDir, jobs: jobs)
       } else {
