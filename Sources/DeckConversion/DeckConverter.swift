@@ -33,13 +33,16 @@ public struct ConversionOptions: Sendable {
   /// Leave out the option groups, as Anki's export with "Include deck presets" off does
   /// (``DeckCollection/withoutDeckPresets()``): every deck uses the importing collection's Default.
   public var withoutDeckPresets: Bool
+  /// Leave out the media files, as Anki's export with "Include media" off does
+  /// (``DeckCollection/withoutMedia()``): the notes still name them.
+  public var withoutMedia: Bool
 
   /// Creates options.
   public init(
     from: FormatName? = nil, to: FormatName? = nil, replacing: Bool = false, strict: Bool = false,
     backup: Bool = false, formats: FormatOptions = FormatOptions(), progress: ProgressReporter? = nil,
     dryRun: Bool = false, onlyDecks: [String] = [], withoutScheduling: Bool = false,
-    withoutDeckPresets: Bool = false
+    withoutDeckPresets: Bool = false, withoutMedia: Bool = false
   ) {
     self.from = from
     self.to = to
@@ -52,6 +55,7 @@ public struct ConversionOptions: Sendable {
     self.onlyDecks = onlyDecks
     self.withoutScheduling = withoutScheduling
     self.withoutDeckPresets = withoutDeckPresets
+    self.withoutMedia = withoutMedia
   }
 
   /// What an output written in place does when it exists.
@@ -164,6 +168,7 @@ public struct DeckConverter: Sendable {
     }
     if options.withoutScheduling { deck.collection = deck.collection.withoutScheduling() }
     if options.withoutDeckPresets { deck.collection = deck.collection.withoutDeckPresets() }
+    if options.withoutMedia { deck.collection = deck.collection.withoutMedia() }
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: warningsLocation)

@@ -63,17 +63,22 @@ def cases() -> list[tuple[str, str]]:
 
 
 def anki_export(
-    package: str, folder: str, limit=lambda col: None, with_scheduling: bool = True, with_deck_configs: bool = True
+    package: str,
+    folder: str,
+    limit=lambda col: None,
+    with_scheduling: bool = True,
+    with_deck_configs: bool = True,
+    with_media: bool = True,
 ) -> str:
     """The .apkg Anki's own exporter makes of `limit(col)` (None: everything) in the collection
-    `col` that `package` gives, with media, with or without scheduling and option groups."""
+    `col` that `package` gives, with or without scheduling, option groups and media."""
     col = restored(package, folder)
     try:
         out = os.path.join(folder, "anki.apkg")
         col.export_anki_package(
             out_path=out,
             options=ExportAnkiPackageOptions(
-                legacy=True, with_scheduling=with_scheduling, with_deck_configs=with_deck_configs, with_media=True
+                legacy=True, with_scheduling=with_scheduling, with_deck_configs=with_deck_configs, with_media=with_media
             ),
             limit=limit(col),
         )

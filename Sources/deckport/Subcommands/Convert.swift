@@ -46,7 +46,9 @@ extension Deckport {
         information" off: every card new (at the position it had before it was first studied), \
         no review log, no filtered decks, no marked or leech tags, no FSRS parameters in the \
         option groups; --without-deck-presets leaves the option groups out, as Anki's export \
-        with "Include deck presets" off, so each deck takes the importing collection's Default.
+        with "Include deck presets" off, so each deck takes the importing collection's Default; \
+        --without-media leaves the media files out, as "Include media" off (the notes still name \
+        them).
 
         CSV and TSV input is read as Anki's importer reads it: the # header lines decide the \
         separator, HTML, columns, note type and deck; rows naming a stock note type (Basic, \
@@ -106,6 +108,12 @@ extension Deckport {
         "Leave out the option groups, as Anki's export with \"Include deck presets\" off does: every deck takes the importing collection's Default."
     )
     var withoutDeckPresets = false
+
+    @Flag(
+      help:
+        "Leave out the media files, as Anki's export with \"Include media\" off does: the notes still name them."
+    )
+    var withoutMedia = false
 
     @Flag(help: "Print the result (or, with --dry-run, the plan) as one JSON object on standard output.")
     var json = false
@@ -167,7 +175,7 @@ extension Deckport {
       let options = ConversionOptions(
         from: from.format, to: to, replacing: writing.force, strict: diagnostics.strict, backup: writing.backup,
         formats: formats, dryRun: writing.dryRun, onlyDecks: onlyDeck, withoutScheduling: withoutScheduling,
-        withoutDeckPresets: withoutDeckPresets)
+        withoutDeckPresets: withoutDeckPresets, withoutMedia: withoutMedia)
       if let outDir {
         try BatchRun(options: options, diagnostics: diagnostics, json: json).run(files, into: outDir, jobs: jobs)
       } else {

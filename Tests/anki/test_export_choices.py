@@ -1,5 +1,6 @@
-"""`deckport convert --without-scheduling` and `--without-deck-presets` against Anki's own export
-with "Include scheduling information" or "Include deck presets" off.
+"""`deckport convert --without-scheduling`, `--without-deck-presets` and `--without-media` against
+Anki's own export with "Include scheduling information", "Include deck presets" or "Include
+media" off.
 
 For every package in fixtures/anki (made by the real backend) and fixtures/real (exported by
 people): the backend restores it into a collection (as `test_only_deck.py` does) and exports the
@@ -171,3 +172,18 @@ def test_presets_stay_home_without_deck_presets(tmp_path):
     plain = str(tmp_path / "plain.apkg")
     assert deckport("convert", package, plain).returncode == 0
     assert [config["name"] for config in imported_deck_configs(plain)] == ["Default", "Fast"]
+
+
+@pytest.mark.parametrize("package", fixture_packages(), ids=os.path.basename)
+def test_a_deck_without_media_is_what_ankis_export_without_them_holds(package, tmp_path):
+    """Anki's export with "Include media" off and deckport's `--without-media`, both imported by
+    the backend: the same notes (still naming their files), cards and decks, no media, and the
+    same files missing."""
+    anki = anki_export(package, str(tmp_path / "anki"), with_media=False)
+    out = str(tmp_path / "ours.apkg")
+    result = deckport("convert", package, out, "--without-media")
+    assert result.returncode == 0, result.stderr
+    expected, actual = anki_view(anki), anki_view(out)
+    for key in COMPARED:
+        assert actual[key] == expected[key], key
+    assert actual["media"] == {}
