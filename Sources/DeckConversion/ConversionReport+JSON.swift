@@ -52,7 +52,7 @@ extension ConversionReport {
   /// This report as one JSON object (`ReportJSON`): `dryRun`, `input`, `inputFormat`,
   /// `output`, `outputFormat`, `outputExisted`, `bytes` (the size of the file written, or that a
   /// dry run would write; absent for app storage), `written` (notes, cards, reviews, media),
-  /// `selection` (with ``ConversionOptions/onlyDecks``: the `decks` kept, as the input names
+  /// `selection` (with ``ExportChoices/onlyDecks``: the `decks` kept, as the input names
   /// them, and what the whole input held, `read`: notes, cards, reviews, media),
   /// `records` (app storage: place, added, updated, unchanged, skipped), `backup` and
   /// `warnings` (code, location, message, text), every string exact.

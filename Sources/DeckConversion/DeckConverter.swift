@@ -24,25 +24,15 @@ public struct ConversionOptions: Sendable {
   /// Write into a scratch location only: everything is read and written (so every warning is
   /// known, and for app storage the result verified), and nothing is left at the output.
   public var dryRun: Bool
-  /// Convert only these decks, each with its subdecks, as Anki's export of them holds them
-  /// (``DeckCollection/selectingDecks(named:at:)``); empty for the whole input.
-  public var onlyDecks: [String]
-  /// Leave out the scheduling, as Anki's export with "Include scheduling information" off does
-  /// (``DeckCollection/withoutScheduling()``): every card new, no review log.
-  public var withoutScheduling: Bool
-  /// Leave out the option groups, as Anki's export with "Include deck presets" off does
-  /// (``DeckCollection/withoutDeckPresets()``): every deck uses the importing collection's Default.
-  public var withoutDeckPresets: Bool
-  /// Leave out the media files, as Anki's export with "Include media" off does
-  /// (``DeckCollection/withoutMedia()``): the notes still name them.
-  public var withoutMedia: Bool
+  /// What of the input to keep, as the choices of Anki's export dialog: only some decks, and
+  /// whether scheduling, option groups and media travel. By default, everything.
+  public var choices: ExportChoices
 
   /// Creates options.
   public init(
     from: FormatName? = nil, to: FormatName? = nil, replacing: Bool = false, strict: Bool = false,
     backup: Bool = false, formats: FormatOptions = FormatOptions(), progress: ProgressReporter? = nil,
-    dryRun: Bool = false, onlyDecks: [String] = [], withoutScheduling: Bool = false,
-    withoutDeckPresets: Bool = false, withoutMedia: Bool = false
+    dryRun: Bool = false, choices: ExportChoices = ExportChoices()
   ) {
     self.from = from
     self.to = to
@@ -52,10 +42,7 @@ public struct ConversionOptions: Sendable {
     self.formats = formats
     self.progress = progress
     self.dryRun = dryRun
-    self.onlyDecks = onlyDecks
-    self.withoutScheduling = withoutScheduling
-    self.withoutDeckPresets = withoutDeckPresets
-    self.withoutMedia = withoutMedia
+    self.choices = choices
   }
 
   /// What an output written in place does when it exists.
@@ -78,7 +65,7 @@ public struct ConversionReport: Sendable {
   public var dryRun = false
   /// For deck outputs: the size in bytes of the file written (or, for a dry run, that would be).
   public var bytes: Int64?
-  /// With ``ConversionOptions/onlyDecks``: the decks kept, and how much of the input they hold.
+  /// With ``ExportChoices/onlyDecks``: the decks kept, and how much of the input they hold.
   public var selection: DeckSelection?
   /// Whether the output existed before (a real run replaces it only when told to).
   public var outputExisted = false
@@ -162,13 +149,9 @@ public struct DeckConverter: Sendable {
     let outputLocation = SourceLocation(file: output)
     var deck = whole
     var selection: DeckSelection?
-    if !options.onlyDecks.isEmpty {
-      (deck.collection, selection) = try whole.collection.selectingDecks(
-        named: options.onlyDecks, at: warningsLocation)
+    if !options.choices.keepsEverything {
+      (deck.collection, selection) = try options.choices.applied(to: whole.collection, at: warningsLocation)
     }
-    if options.withoutScheduling { deck.collection = deck.collection.withoutScheduling() }
-    if options.withoutDeckPresets { deck.collection = deck.collection.withoutDeckPresets() }
-    if options.withoutMedia { deck.collection = deck.collection.withoutMedia() }
     var warnings = deck.warnings
     warnings.forEach(onWarning)
     try failIfStrict(options, warnings, at: warningsLocation)

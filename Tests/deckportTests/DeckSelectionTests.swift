@@ -190,3 +190,22 @@ struct WithoutSchedulingTests {
     #expect(plain.deckOptions.isEmpty)
   }
 }
+
+@Suite("ExportChoices through the library's DeckConverter")
+struct ExportChoicesLibraryTests {
+  @Test("the doc comment's call: one deck without scheduling, and the choices' defaults keep everything")
+  func documentedCall() throws {
+    let scratch = try TemporaryDirectory()
+    let choices = ExportChoices(onlyDecks: ["Languages::French"], scheduling: false)
+    let report = try DeckConverter().convert(
+      input: Fixtures.path("anki/latest.colpkg"), output: scratch.path(for: "Spanish.apkg"),
+      options: ConversionOptions(choices: choices))
+    #expect(report.selection?.deckNames == ["Languages::French"])
+    #expect((report.summary.notes, report.summary.cards, report.summary.reviews) == (5, 9, 0))
+    #expect(ExportChoices().keepsEverything)
+    #expect(!ExportChoices(media: false).keepsEverything)
+    let whole = try DeckConverter().convert(
+      input: Fixtures.path("anki/latest.colpkg"), output: scratch.path(for: "all.apkg"))
+    #expect(whole.selection == nil && whole.summary.reviews == 8)
+  }
+}

@@ -91,29 +91,7 @@ extension Deckport {
     @Option(help: "With --out-dir: how many files to convert at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(
-      help: ArgumentHelp(
-        "Convert only this deck and its subdecks, as Anki's export of one deck does (repeat for several): the notes with a card there, whole, and what they use.",
-        valueName: "deck"))
-    var onlyDeck: [String] = []
-
-    @Flag(
-      help:
-        "Leave out the scheduling, as Anki's export with \"Include scheduling information\" off does: every card new, no review log, no marked or leech tags."
-    )
-    var withoutScheduling = false
-
-    @Flag(
-      help:
-        "Leave out the option groups, as Anki's export with \"Include deck presets\" off does: every deck takes the importing collection's Default."
-    )
-    var withoutDeckPresets = false
-
-    @Flag(
-      help:
-        "Leave out the media files, as Anki's export with \"Include media\" off does: the notes still name them."
-    )
-    var withoutMedia = false
+    @OptionGroup(title: "What to keep") var keeping: ExportChoiceArguments
 
     @Flag(help: "Print the result (or, with --dry-run, the plan) as one JSON object on standard output.")
     var json = false
@@ -174,8 +152,7 @@ extension Deckport {
       for group: any FormatOptionArguments in [csv, anki, app, limits] { try group.fill(&formats) }
       let options = ConversionOptions(
         from: from.format, to: to, replacing: writing.force, strict: diagnostics.strict, backup: writing.backup,
-        formats: formats, dryRun: writing.dryRun, onlyDecks: onlyDeck, withoutScheduling: withoutScheduling,
-        withoutDeckPresets: withoutDeckPresets, withoutMedia: withoutMedia)
+        formats: formats, dryRun: writing.dryRun, choices: keeping.choices)
       if let outDir {
         try BatchRun(options: options, diagnostics: diagnostics, json: json).run(files, into: outDir, jobs: jobs)
       } else {
