@@ -89,30 +89,42 @@ def test_one_deck_without_scheduling(tmp_path):
     assert_same_as_anki(anki, convert(package, str(tmp_path / "ours"), "--only-deck", deck))
 
 
-@pytest.mark.parametrize("legacy", [False, True], ids=["schema 18", "schema 11"])
-def test_option_groups_lose_their_fsrs_parameters_as_in_ankis_export(legacy, tmp_path):
-    """A collection the backend made whose two option groups hold FSRS parameters (one in each
-    generation's list), exported by the backend in either layout (option groups as protobuf or
-    as schema-11 JSON): Anki's import of its export without scheduling, and of deckport's (both
-    layouts), give the same option groups, parameters cleared."""
-    from test_writer_judged_by_anki import anki_made_collection_package, imported_deck_configs
+def collection_with_a_second_group(name: str, edit, legacy: bool = False) -> str:
+    """A collection package the backend makes (in the latest layout, or the legacy one) whose
+    deck Spanish holds a note and uses a second option group, Fast; `edit(default, fast)` changes
+    the two groups first."""
+    from test_writer_judged_by_anki import anki_made_collection_package
 
-    def edit(col: Collection) -> None:
+    def make(col: Collection) -> None:
         default = col.decks.get_config(1)
-        default["fsrsParams6"] = [0.2 + index / 100 for index in range(21)]
-        default["desiredRetention"] = 0.85
-        col.decks.update_config(default)
-        deck = col.decks.get(col.decks.id("Spanish"))
         fast = col.decks.get_config(col.decks.add_config_returning_id("Fast"))
-        fast["fsrsParams5"] = [0.4 + index / 100 for index in range(19)]
+        edit(default, fast)
+        col.decks.update_config(default)
         col.decks.update_config(fast)
+        deck = col.decks.get(col.decks.id("Spanish"))
         deck["conf"] = fast["id"]
         col.decks.save(deck)
         note = col.new_note(col.models.by_name("Basic"))
         note["Front"] = "hola"
         col.add_note(note, deck["id"])
 
-    package = anki_made_collection_package("fsrs.colpkg", edit, legacy=legacy)
+    return anki_made_collection_package(name, make, legacy=legacy)
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["schema 18", "schema 11"])
+def test_option_groups_lose_their_fsrs_parameters_as_in_ankis_export(legacy, tmp_path):
+    """A collection the backend made whose two option groups hold FSRS parameters (one in each
+    generation's list), exported by the backend in either layout (option groups as protobuf or
+    as schema-11 JSON): Anki's import of its export without scheduling, and of deckport's (both
+    layouts), give the same option groups, parameters cleared."""
+    from test_writer_judged_by_anki import imported_deck_configs
+
+    def edit(default: dict, fast: dict) -> None:
+        default["fsrsParams6"] = [0.2 + index / 100 for index in range(21)]
+        default["desiredRetention"] = 0.85
+        fast["fsrsParams5"] = [0.4 + index / 100 for index in range(19)]
+
+    package = collection_with_a_second_group("fsrs.colpkg", edit, legacy=legacy)
     expected = imported_deck_configs(anki_export_without_scheduling(package, str(tmp_path / "anki")))
     assert sorted(config["name"] for config in expected) == ["Default", "Fast"]
     assert all(not config["fsrsParams5"] and not config["fsrsParams6"] for config in expected)
@@ -129,6 +141,19 @@ def test_option_groups_lose_their_fsrs_parameters_as_in_ankis_export(legacy, tmp
     assert any(config["fsrsParams5"] for config in imported_deck_configs(plain))
 
 
+def judged(package: str, tmp_path, flag: str, **anki_choices: bool) -> tuple[str, str]:
+    """(Anki's export of `package` with `anki_choices`, deckport's conversion of it with `flag`),
+    after checking that the backend sees the same notes, cards, decks and media in both."""
+    anki = anki_export(package, str(tmp_path / "anki"), **anki_choices)
+    out = str(tmp_path / "ours.apkg")
+    result = deckport("convert", package, out, flag)
+    assert result.returncode == 0, result.stderr
+    expected, actual = anki_view(anki), anki_view(out)
+    for key in COMPARED:
+        assert actual[key] == expected[key], key
+    return anki, out
+
+
 @pytest.mark.parametrize("package", fixture_packages(), ids=os.path.basename)
 def test_a_deck_without_presets_is_what_ankis_export_without_them_holds(package, tmp_path):
     """Anki's export with "Include deck presets" off and deckport's `--without-deck-presets`,
@@ -136,13 +161,7 @@ def test_a_deck_without_presets_is_what_ankis_export_without_them_holds(package,
     and the same option groups (the importing collection's own)."""
     from test_writer_judged_by_anki import imported_deck_configs
 
-    anki = anki_export(package, str(tmp_path / "anki"), with_deck_configs=False)
-    out = str(tmp_path / "ours.apkg")
-    result = deckport("convert", package, out, "--without-deck-presets")
-    assert result.returncode == 0, result.stderr
-    expected, actual = anki_view(anki), anki_view(out)
-    for key in COMPARED:
-        assert actual[key] == expected[key], key
+    anki, out = judged(package, tmp_path, "--without-deck-presets", with_deck_configs=False)
     assert imported_deck_configs(out) == imported_deck_configs(anki)
 
 
@@ -150,20 +169,12 @@ def test_presets_stay_home_without_deck_presets(tmp_path):
     """A collection the backend made with a second option group on a deck: with
     `--without-deck-presets` Anki's import gets only its own Default, as from Anki's export
     without presets; without the flag, the group travels."""
-    from test_writer_judged_by_anki import anki_made_collection_package, imported_deck_configs
+    from test_writer_judged_by_anki import imported_deck_configs
 
-    def edit(col: Collection) -> None:
-        deck = col.decks.get(col.decks.id("Spanish"))
-        fast = col.decks.get_config(col.decks.add_config_returning_id("Fast"))
+    def edit(default: dict, fast: dict) -> None:
         fast["new"]["perDay"] = 99
-        col.decks.update_config(fast)
-        deck["conf"] = fast["id"]
-        col.decks.save(deck)
-        note = col.new_note(col.models.by_name("Basic"))
-        note["Front"] = "hola"
-        col.add_note(note, deck["id"])
 
-    package = anki_made_collection_package("presets.colpkg", edit)
+    package = collection_with_a_second_group("presets.colpkg", edit)
     expected = imported_deck_configs(anki_export(package, str(tmp_path / "anki"), with_deck_configs=False))
     assert [config["name"] for config in expected] == ["Default"]
     ours = str(tmp_path / "ours.apkg")
@@ -179,11 +190,5 @@ def test_a_deck_without_media_is_what_ankis_export_without_them_holds(package, t
     """Anki's export with "Include media" off and deckport's `--without-media`, both imported by
     the backend: the same notes (still naming their files), cards and decks, no media, and the
     same files missing."""
-    anki = anki_export(package, str(tmp_path / "anki"), with_media=False)
-    out = str(tmp_path / "ours.apkg")
-    result = deckport("convert", package, out, "--without-media")
-    assert result.returncode == 0, result.stderr
-    expected, actual = anki_view(anki), anki_view(out)
-    for key in COMPARED:
-        assert actual[key] == expected[key], key
-    assert actual["media"] == {}
+    _, out = judged(package, tmp_path, "--without-media", with_media=False)
+    assert anki_view(out)["media"] == {}
