@@ -86,11 +86,7 @@ extension DeckCollection {
     }
     var deckKeys = Set<String>()
     for deck in decks where deckIDs.contains(deck.id) {
-      var levels = deck.nameComponents
-      while !levels.isEmpty {
-        deckKeys.insert(Deck.matchingKey(levels.joined(separator: Deck.levelSeparator)))
-        levels.removeLast()
-      }
+      for name in Self.nameAndParents(deck.name) { deckKeys.insert(Deck.matchingKey(name)) }
     }
     result.decks = decks.filter { deckKeys.contains(Deck.matchingKey($0.name)) }
     var optionIDs: Set<Int64> = [1]
@@ -104,19 +100,27 @@ extension DeckCollection {
     let referenced = MediaReferences.referencedNames(in: result)
     result.media = media.filter { referenced.contains(Array(MediaFileName.normalized($0.name).unicodeScalars)) }
     var tagKeys = Set<String>()
-    for note in result.notes {
-      for tag in note.tags {
-        var levels = tag.components(separatedBy: Deck.levelSeparator)
-        while !levels.isEmpty {
-          tagKeys.insert(levels.joined(separator: Deck.levelSeparator).lowercased())
-          levels.removeLast()
-        }
-      }
+    for tag in Set(result.notes.lazy.flatMap(\.tags)) {
+      for name in Self.nameAndParents(tag) { tagKeys.insert(name.lowercased()) }
     }
     result.tagRegistry = tagRegistry.filter { tagKeys.contains($0.name.lowercased()) }
     result.deletions = []
     let selection = DeckSelection(
       deckNames: spelled, kept: DeckSelection.Counts(result), read: DeckSelection.Counts(self))
     return (result, selection)
+  }
+
+  /// `name` and the names of its parents (`A::B::C`, `A::B`, `A`), for deck names and tags. A
+  /// name of more levels than a deck may have (``Deck/maximumLevels``) gives itself alone: its
+  /// parents' names would cost time and memory that grow with the square of its length.
+  private static func nameAndParents(_ name: String) -> [String] {
+    guard Deck.depthProblem(ofName: name) == nil else { return [name] }
+    var levels = name.components(separatedBy: Deck.levelSeparator)
+    var names: [String] = []
+    while !levels.isEmpty {
+      names.append(levels.joined(separator: Deck.levelSeparator))
+      levels.removeLast()
+    }
+    return names
   }
 }

@@ -110,6 +110,14 @@ struct JSONErrorTests {
       kind: .corrupt,
       message: ": at notes[0].deck: a deck name is empty"),
     Case(
+      id: "a note's new deck of 101 levels",
+      json:
+        "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Basic\", \"deck\": \"\(Array(repeating: "a", count: 101).joined(separator: "::"))\", \"fields\": {}}]}",
+      kind: .corrupt,
+      message:
+        ": at notes[0].deck: deck name 'a::a::a::a::a::a::a::a::a::a::a::a::a::a…' has 101 levels; deckport takes deck names of at most 100 levels"
+    ),
+    Case(
       id: "a note's new deck under a filtered deck",
       json:
         "{\(valid), \(basic), \"decks\": [{\"id\": 9, \"name\": \"F\", \"filtered\": {\"reschedule\": true, \"searchTerms\": []}}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": \"f::Sub\", \"fields\": {}}]}",

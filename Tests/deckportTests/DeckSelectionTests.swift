@@ -80,6 +80,16 @@ struct DeckSelectionTests {
     #expect(both.media.map(\.name) == ["eat.png", "rosa.mp3"])
   }
 
+  @Test("a tag of 50,000 levels is kept without its parents (their names would grow with its square)")
+  func deepTag() throws {
+    let deep = Array(repeating: "a", count: 50_000).joined(separator: "::")
+    var collection = Self.collection
+    collection.notes[0].tags = [deep]
+    collection.tagRegistry = [deep, "a"].map { RegisteredTag(name: $0, updateSequenceNumber: 0, isCollapsed: false) }
+    let (kept, _) = try collection.selectingDecks(named: ["Spanish::Verbs"], at: SourceLocation(file: "c"))
+    #expect(kept.tagRegistry.map(\.name) == [deep])
+  }
+
   @Test("a name no deck has is refused, naming the input and listing its decks")
   func unknownDeck() {
     #expect {

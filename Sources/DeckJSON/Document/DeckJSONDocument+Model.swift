@@ -468,6 +468,7 @@ struct DeckJSONModelMapping {
         id = found
       } else {
         guard !name.isEmpty else { throw problem(path, "a deck name is empty") }
+        if let tooDeep = Deck.depthProblem(ofName: name) { throw problem(path, tooDeep) }
         var prefix = ""
         for component in name.components(separatedBy: Deck.levelSeparator).dropLast() {
           prefix += prefix.isEmpty ? component : Deck.levelSeparator + component
