@@ -356,3 +356,44 @@ def test_the_fixture_collection_against_its_deck_package_is_equal():
     explanations = {entry["aspect"]: entry["explanation"] for entry in report["notCompared"]}
     assert explanations["unusedItems"] == "note types, media and decks nothing uses: not compared (apkg-latest holds none)"
     assert explanations["settings"] == "collection settings: not compared (apkg-latest holds none)"
+
+
+def test_one_deck_reports_exactly_its_edits(edited, tmp_path_factory):
+    """`--only-deck D`, for each deck of the backup: the notes and tags the report shows are the
+    backend's edits to the notes with a card in D or its subdecks (on each side), and nothing of
+    the other decks; a deck the edits did not touch compares equal."""
+    _, col = restored_backup(tmp_path_factory, "deck-names")
+    try:
+        names = {entry.id: entry.name for entry in col.decks.all_names_and_ids()}
+    finally:
+        col.close()
+
+    def within(snapshot: dict, deck: str) -> dict:
+        def in_deck(did: int) -> bool:
+            name = names.get(did, "")
+            return name == deck or name.startswith(deck + "::")
+
+        guids = {key[0] for key, card in snapshot["cards"].items() if in_deck(card["deck"])}
+        return dict(
+            snapshot,
+            notes={guid: note for guid, note in snapshot["notes"].items() if guid in guids},
+            cards={key: card for key, card in snapshot["cards"].items() if key[0] in guids},
+            reviews={},
+        )
+
+    touched = 0
+    for deck in sorted(set(names.values())):
+        want = expected(within(edited["before"], deck), within(edited["after"], deck), media=False)
+        result = run(BACKUP, edited["colpkg"], "--only-deck", deck, "--json")
+        assert result.returncode in (0, 1), result.stderr
+        report = json.loads(result.stdout)
+        for note in report["notes"]["changed"]:
+            note.pop("noteTypeChange", None)
+        assert report["notes"] == want["notes"], deck
+        assert report["tags"] == want["tags"], deck
+        if any(want["notes"].values()):
+            touched += 1
+        else:
+            assert report["notes"] == {"added": [], "removed": [], "changed": []}
+    # The edits touch some decks and not others, so both branches above ran.
+    assert 0 < touched < len(set(names.values()))

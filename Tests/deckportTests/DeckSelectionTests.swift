@@ -105,7 +105,7 @@ struct DeckSelectionTests {
 struct OnlyDeckCommandTests {
   static let package = Fixtures.path("anki/latest_sched.apkg")
 
-  @Test("--json and --dry-run say what was selected; an unknown deck exits 1 and writes nothing")
+  @Test("--json and --dry-run say what was selected; an unknown deck exits 1 (2 in diff) and writes nothing")
   func selectionReported() throws {
     let scratch = try TemporaryDirectory()
     let output = scratch.path(for: "verbs.json")
@@ -129,6 +129,14 @@ struct OnlyDeckCommandTests {
     #expect(
       plan.standardOutput.hasPrefix(
         "Only the deck 'Languages::French::Verbs' and its subdecks: 2 of 9 notes, 4 of 15 cards, "))
+
+    let diff = try CommandRun.deckport([
+      "diff", Self.package, Fixtures.path("anki/latest.colpkg"), "--only-deck", "Languages::French::Verbs", "--stat",
+    ])
+    #expect(diff.status == 0, "stdout: \(diff.standardOutput) stderr: \(diff.standardError)")
+    let unknownInDiff = try CommandRun.deckport(["diff", Self.package, Self.package, "--only-deck", "Spanish"])
+    #expect(unknownInDiff.status == 2)
+    #expect(unknownInDiff.standardError.contains("no deck is named 'Spanish'"))
 
     let missing = scratch.path(for: "none.apkg")
     let refused = try CommandRun.deckport(["convert", Self.package, missing, "--only-deck", "Spanish"])

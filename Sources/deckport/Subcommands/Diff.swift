@@ -68,6 +68,12 @@ extension Deckport {
         A does; a note type Anki renamed on its first import (Basic+) carries the time of that \
         import instead.
 
+        With --only-deck NAME (repeatable), both decks are compared as convert --only-deck \
+        keeps them: the notes with a card in that deck or its subdecks, whole, and what they \
+        use; a note moved out of the deck shows as removed, and the Anki import preview is that \
+        of B's deck exported alone into a collection holding A's. A deck neither holds is an \
+        error (exit status 2).
+
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
         from and to (name, format), equal, counts, notCompared (aspect, formats, explanation) \
         and notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions, \
@@ -108,6 +114,12 @@ extension Deckport {
 
     @Flag(help: "The Anki import preview merges note types, as the import dialog's \"Merge note types\" does.")
     var ankiMergeNoteTypes = false
+
+    @Option(
+      help: ArgumentHelp(
+        "Compare only this deck and its subdecks of both decks, each as convert --only-deck keeps it (repeat for several).",
+        valueName: "deck"))
+    var onlyDeck: [String] = []
 
     @Flag(help: "Print only how many things were added, removed and changed in each part.")
     var stat = false
@@ -167,7 +179,12 @@ extension Deckport {
           try DeckLoader(registry: FormatArguments.registry).load(
             path: path, format: format, options: formats, progress: progress.reporter)
         }
-        return (deck, streams.shown(path))
+        guard !onlyDeck.isEmpty else { return (deck, streams.shown(path)) }
+        var selected = deck
+        selected.collection = try deck.collection.selectingDecks(
+          named: onlyDeck, at: SourceLocation(file: streams.shown(path))
+        ).collection
+        return (selected, streams.shown(path))
       }
     }
   }
