@@ -71,7 +71,7 @@ extension Deckport {
         With --only-deck NAME (repeatable), both decks are compared as convert --only-deck \
         keeps them: the notes with a card in that deck or its subdecks, whole, and what they \
         use; a note moved out of the deck shows as removed, and the Anki import preview is that \
-        of B's deck exported alone into a collection holding A's. A deck neither holds is an \
+        of B's deck exported alone into a collection holding A's. A deck that one of them lacks is an \
         error (exit status 2).
 
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
