@@ -32,6 +32,13 @@ read from the collection it leaves. So is the import with "Merge note types" on
 makes show what only merging does: a field the package's note type lost is emptied in every note
 Anki updates, and a note moved to a cloze note type makes the backend refuse the import.
 
+With `--only-deck D`, the preview is that of B's deck D exported alone, imported into a
+collection holding the whole of A: for every deck of a collection the backend edited (a note moved
+into another deck and edited, its note type's template changed with an old clock, a note of
+another deck edited with an old clock, a note added), the backend exports the notes its search
+`deck:D` finds and imports them into a collection restored from A, and its log and the collection
+it leaves judge the preview as above.
+
 A collection that imports the deck package first has no note types of its own: Anki renames a
 note type whose name the collection already uses (`Basic+`) and gives it the time of that import,
 and a collection holding A with A's own modification times is what the preview describes.
@@ -58,7 +65,7 @@ from test_csv_helpers import DECKPORT, deckport_exists
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
 
-from test_diff import answer_good, note_with_front, restored_backup, snapshot  # noqa: E402
+from test_diff import BACKUP, answer_good, note_with_front, restored_backup, snapshot  # noqa: E402
 
 EDITED_NEWER = "chat"  # Back changed through the backend: newer
 EDITED_NOT_NEWER = "Capital of Japan"  # Back changed, time set back: not newer
@@ -614,3 +621,116 @@ def test_diff_merging_note_types_of_two_kinds_is_refused(tmp_path):
     # Without merging, the note conflicts and the rest imports.
     log, _ = import_both(str(tmp_path / "no-merge"), first, second, import_options())
     assert len(log.conflicting) == 1
+
+
+# `--only-deck`: the preview is that of B's deck exported alone, imported into the whole of A.
+MOVED_INTO_VERBS = "Capital of Japan"  # from Languages into Languages::French::Verbs, its Back changed: newer
+VERBS_NOTE_TYPE_NOT_NEWER = "Basic (type in the answer)"  # the moved note's type; template changed, time set back
+ADDED_TO_VERBS = "added to the verbs"
+
+
+@pytest.fixture(scope="module")
+def one_deck_edits(tmp_path_factory):
+    """The fixture collection (A) and, as a collection package, what the backend made of it (B):
+    a note moved into another deck and edited later, its note type's template changed with its
+    time set back, a note of another deck edited with an old clock, and a note added."""
+    folder, col = restored_backup(tmp_path_factory, "one-deck-import")
+    try:
+        before = snapshot(col)
+        types_before = note_type_view(col)
+        verbs = col.decks.id("Languages::French::Verbs", create=False)
+        moved = before["notes"][note_with_front(col, before, MOVED_INTO_VERBS)]["id"]
+        col.set_deck(col.card_ids_of_note(moved), verbs)
+        note = col.get_note(moved)
+        note["Back"] = "Tokyo, in the verbs deck"
+        col.update_note(note)
+
+        typed = col.models.by_name(VERBS_NOTE_TYPE_NOT_NEWER)
+        old_mtime = typed["mod"]
+        typed["tmpls"][0]["qfmt"] += "<br>edited with an old clock"
+        col.models.update_dict(typed)
+        col.db.execute("update notetypes set mtime_secs = ? where id = ?", old_mtime, typed["id"])
+
+        edited = before["notes"][note_with_front(col, before, EDITED_NEWER)]["id"]
+        old_mod = col.db.scalar("select mod from notes where id = ?", edited)
+        note = col.get_note(edited)
+        note["Back"] = "cat, edited with an old clock"
+        col.update_note(note)
+        col.db.execute("update notes set mod = ? where id = ?", old_mod, edited)
+
+        added = col.new_note(col.models.by_name("Basic"))
+        added["Front"] = ADDED_TO_VERBS
+        added["Back"] = "new"
+        col.add_note(added, verbs)
+        after = snapshot(col)
+        types_after = note_type_view(col)
+        names = {entry.id: entry.name for entry in col.decks.all_names_and_ids()}
+        current = os.path.join(folder, "current.colpkg")
+        col.export_collection_package(current, include_media=True, legacy=False)
+    finally:
+        col.close()
+    return {
+        "folder": folder, "current": current, "before": before, "after": after, "names": names,
+        "types_before": types_before, "types_after": types_after, "moved": note_with_front(None, after, MOVED_INTO_VERBS),
+    }
+
+
+def test_one_deck_preview_is_the_backend_import_of_that_deck_alone(one_deck_edits):
+    """`diff A B --only-deck D`, for every deck of B: the preview's counts, cards and changes not
+    taken are those of the backend's import of its own export of D's notes (`deck:D`) into a
+    collection restored from A, the whole of it. The note moved into Verbs is one A holds in
+    another deck: the import updates it there, so it is not new."""
+    from anki.collection import NoteIdsLimit, SearchNode
+    from test_only_deck import anki_export
+
+    edits = one_deck_edits
+    before, after, names = edits["before"], edits["after"], edits["names"]
+    deck_names = sorted({names[card["deck"]] for card in after["cards"].values()})
+    deck_names = sorted({name.rsplit("::", level)[0] for name in deck_names for level in range(name.count("::") + 1)})
+    moved_seen = False
+    for deck in deck_names:
+        folder = os.path.join(edits["folder"], "deck-" + deck.replace(":", "_"))
+        package = anki_export(
+            edits["current"], folder,
+            lambda col: NoteIdsLimit(list(col.find_notes(col.build_search_string(SearchNode(deck=deck))))),
+        )
+        exported = {
+            guid for (guid, _), card in after["cards"].items()
+            if names[card["deck"]] == deck or names[card["deck"]].startswith(deck + "::")
+        }
+        preview = deckport_preview(BACKUP, edits["current"], "--only-deck", deck)
+        anki = anki_import(BACKUP, package, os.path.join(folder, "import"))
+
+        assert_counts(preview, anki)
+        added = anki["cards_added"]
+        assert preview["cardsAdded"] == added["updated"] + added["duplicate"], deck
+        assert preview["cardsAddedToKeptNotes"] == added["duplicate"], deck
+        # Cards of notes A has whose scheduling or deck B changed keep A's, and are those counted.
+        changed = [
+            key for key, card in after["cards"].items()
+            if key[0] in exported and key in before["cards"]
+            and (card["values"], card["deck"]) != (before["cards"][key]["values"], before["cards"][key]["deck"])
+        ]
+        assert all(
+            (anki["state"]["cards"][key]["values"], anki["state"]["cards"][key]["deck"])
+            == (before["cards"][key]["values"], before["cards"][key]["deck"])
+            for key in changed
+        )
+        assert preview["cardsNotTaken"] == len(changed), deck
+        # The notes said to keep the collection's version do.
+        for entry in preview["notesNotTaken"]:
+            assert entry["guid"] in anki["duplicate"], deck
+            assert anki["state"]["notes"][entry["guid"]]["fields"] == before["notes"][entry["guid"]]["fields"]
+        # The note types B changed that the import leaves as A has them are those said so.
+        used = {after["notes"][guid]["noteType"] for guid in exported}
+        kept = {
+            name for name in used
+            if edits["types_after"][name] != edits["types_before"][name]
+            and anki["types"][name] == edits["types_before"][name]
+        }
+        assert {t["name"] for t in preview["noteTypesNotTaken"]} == kept, deck
+        if edits["moved"] in exported:
+            assert edits["moved"] in anki["updated"], deck
+            assert {t["name"] for t in preview["noteTypesNotTaken"]} == {VERBS_NOTE_TYPE_NOT_NEWER}, deck
+            moved_seen = True
+    assert moved_seen

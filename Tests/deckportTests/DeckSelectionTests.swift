@@ -227,3 +227,46 @@ struct ExportChoicesLibraryTests {
     #expect(whole.selection == nil && whole.summary.reviews == 8)
   }
 }
+
+@Suite("DeckDifference with onlyDecks (deckport diff --only-deck)")
+struct OnlyDeckDifferenceTests {
+  @Test("one deck of each side compared; the import preview is into the whole of the from deck")
+  func previewIntoTheWholeCollection() throws {
+    let original = try DeckLoader().load(path: Fixtures.path("anki/latest.colpkg"))
+    var edited = original.collection
+    let verbs = try #require(edited.decks.first { $0.name == "Languages::French::Verbs" })
+    let moved = try #require(edited.notes.firstIndex { $0.fields[0].hasPrefix("Capital of Japan") })
+    edited.notes[moved].fields[1] += ", moved"
+    edited.notes[moved].modificationTime += 60
+    for index in edited.cards.indices where edited.cards[index].noteID == edited.notes[moved].id {
+      edited.cards[index].deckID = verbs.id
+    }
+
+    let difference = try DeckDifference(
+      from: original, to: LoadedDeck(collection: edited, formatName: "json"), fromName: "a.colpkg",
+      toName: "b.json", onlyDecks: ["languages::french::verbs"])
+    #expect(difference.from.decks == ["Languages::French::Verbs"])
+    #expect(difference.to.decks == ["Languages::French::Verbs"])
+    // Within the deck, the note is new; A holds it in another deck, so Anki updates it there.
+    #expect(difference.notes.added.map(\.guid) == [edited.notes[moved].guid])
+    let preview = try #require(difference.ankiImport)
+    let counts = preview.counts
+    #expect([counts.new, counts.updated, counts.kept, counts.conflicting] == [Int]([0, 1, 2, 0]))
+    #expect(preview.cardsNotTaken == 1)
+    #expect(
+      difference.lines.prefix(2) == [
+        "from: a.colpkg (colpkg-latest), only 'Languages::French::Verbs' and its subdecks",
+        "to:   b.json (json), only 'Languages::French::Verbs' and its subdecks",
+      ])
+    #expect(
+      difference.lines.contains {
+        $0.hasPrefix(
+          "Anki's import of those decks of the \"to\" deck, exported alone, into a collection holding the whole \"from\" deck: "
+        )
+      })
+
+    #expect(throws: DeckError.self) {
+      try DeckDifference(from: original, to: original, fromName: "a.colpkg", onlyDecks: ["Spanish"])
+    }
+  }
+}

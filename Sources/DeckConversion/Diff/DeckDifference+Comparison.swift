@@ -16,16 +16,33 @@ extension DeckDifference {
   /// ``ankiImport`` follows the update choices `ankiImportOptions` (by default those of Anki's
   /// import dialog).
   ///
-  /// - Throws: ``DeckError`` when a media file of either deck cannot be read;
-  ///   `CancellationError` when the task it runs in is cancelled (it stops between two media
-  ///   files).
+  /// With `onlyDecks`, each side is compared as
+  /// ``DeckCollection/selectingDecks(named:at:)`` keeps it: the notes with a card in one of
+  /// those decks or their subdecks, whole, and what they use (a note moved out of the decks shows
+  /// as removed). ``ankiImport`` is then what Anki's import of the `to` deck's part, exported
+  /// alone, does to a collection holding the whole `from` deck: a note of the part that the
+  /// collection keeps in another deck is updated or kept there, not new.
+  ///
+  /// - Throws: ``DeckError`` when a media file of either deck cannot be read, or
+  ///   (``DeckError/Kind/invalidRequest``, at `fromName` or `toName`) when a side has no deck
+  ///   of a name in `onlyDecks`; `CancellationError` when the task it runs in is cancelled (it
+  ///   stops between two media files).
   public init(
     from old: LoadedDeck, to new: LoadedDeck, fromName: String = "", toName: String = "",
-    ankiImportOptions: AnkiImportOptions = AnkiImportOptions()
+    ankiImportOptions: AnkiImportOptions = AnkiImportOptions(), onlyDecks: [String] = []
   ) throws {
-    let comparison = DeckComparison(old: old, new: new)
+    var (oldPart, newPart) = (old, new)
     from = Side(name: fromName, format: old.formatName)
     to = Side(name: toName, format: new.formatName)
+    if !onlyDecks.isEmpty {
+      let oldSelection = try old.collection.selectingDecks(named: onlyDecks, at: SourceLocation(file: fromName))
+      let newSelection = try new.collection.selectingDecks(named: onlyDecks, at: SourceLocation(file: toName))
+      oldPart.collection = oldSelection.collection
+      newPart.collection = newSelection.collection
+      from.decks = oldSelection.selection.deckNames
+      to.decks = newSelection.selection.deckNames
+    }
+    let comparison = DeckComparison(old: oldPart, new: newPart)
     notCompared = DeckAspect.allCases.filter { !comparison.compared.contains($0) }.map { aspect in
       // The decks whose format lacks the aspect, each format named once.
       var lacking: [LoadedDeck] = []
@@ -56,9 +73,18 @@ extension DeckDifference {
     settings = comparison.settingDifferences()
     tagRegistry = comparison.tagRegistryDifferences()
     ankiProperties = comparison.ankiPropertyDifferences()
-    ankiImport = comparison.ankiImportPreview(
-      noteChanges: notes.changed, noteTypeChanges: noteTypes.changed, cardChanges: scheduling.changed,
-      cardAdditions: scheduling.added, options: ankiImportOptions)
+    if onlyDecks.isEmpty {
+      ankiImport = comparison.ankiImportPreview(
+        noteChanges: notes.changed, noteTypeChanges: noteTypes.changed, cardChanges: scheduling.changed,
+        cardAdditions: scheduling.added, options: ankiImportOptions)
+    } else {
+      // The collection the part is imported into is the whole `from` deck.
+      let importing = DeckComparison(old: old, new: newPart)
+      let scheduling = importing.schedulingDifferences()
+      ankiImport = importing.ankiImportPreview(
+        noteChanges: importing.noteDifferences().changed, noteTypeChanges: importing.noteTypeDifferences().changed,
+        cardChanges: scheduling.changed, cardAdditions: scheduling.added, options: ankiImportOptions)
+    }
   }
 }
 

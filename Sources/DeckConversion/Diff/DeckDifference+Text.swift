@@ -53,7 +53,9 @@ extension DeckDifference {
       ? ""
       : " (updating notes \(Self.describe(options.updateNotes)), note types \(Self.describe(options.updateNoteTypes))\(options.mergeNoteTypes ? ", merging note types" : ""))"
     var lines = [
-      "Anki's import of the \"to\" deck\(choices) into a collection holding the \"from\" deck: \(Self.describe(preview.counts))"
+      to.decks == nil
+        ? "Anki's import of the \"to\" deck\(choices) into a collection holding the \"from\" deck: \(Self.describe(preview.counts))"
+        : "Anki's import of those decks of the \"to\" deck, exported alone,\(choices) into a collection holding the whole \"from\" deck: \(Self.describe(preview.counts))"
     ]
     for note in preview.notesNotTaken {
       let subject = "  ! note \(note.guid) (\(note.noteType)): "
@@ -171,8 +173,14 @@ extension DeckDifference {
     [Self.sideLine("from", from), Self.sideLine("to", to)]
   }
 
+  /// `from: backup.colpkg (apkg-latest)`, and with ``Side/decks`` `, only 'French' and its subdecks`.
   private static func sideLine(_ label: String, _ side: Side) -> String {
-    "\(label + ":")\(label == "to" ? "   " : " ")\(side.name.isEmpty ? "" : side.name + " ")(\(side.format))"
+    let decks = side.decks.map { names in
+      ", only " + names.map { "'\($0)'" }.joined(separator: ", ")
+        + (names.count == 1 ? " and its subdecks" : " and their subdecks")
+    }
+    return
+      "\(label + ":")\(label == "to" ? "   " : " ")\(side.name.isEmpty ? "" : side.name + " ")(\(side.format))\(decks ?? "")"
   }
 
   private var notComparedLines: [String] {

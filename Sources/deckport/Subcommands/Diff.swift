@@ -70,12 +70,13 @@ extension Deckport {
 
         With --only-deck NAME (repeatable), both decks are compared as convert --only-deck \
         keeps them: the notes with a card in that deck or its subdecks, whole, and what they \
-        use; a note moved out of the deck shows as removed, and the Anki import preview is that \
-        of B's deck exported alone into a collection holding A's. A deck that one of them lacks is an \
-        error (exit status 2).
+        use; a note moved out of the deck shows as removed. The Anki import preview is that \
+        of B's deck exported alone into a collection holding the whole of A, so a note of the \
+        deck that A keeps in another deck is updated or kept there, not new. A deck that one of \
+        them lacks is an error (exit status 2).
 
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
-        from and to (name, format), equal, counts, notCompared (aspect, formats, explanation) \
+        from and to (name, format, and with --only-deck the decks compared), equal, counts, notCompared (aspect, formats, explanation) \
         and notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions, \
         settings, tagRegistry and ankiProperties (each with added, removed and changed lists; \
         decks also renamed, deckOptions also decksMoved), and ankiImport (options, counts, \
@@ -153,7 +154,8 @@ extension Deckport {
         try DeckDifference(
           from: decks[0].deck, to: decks[1].deck, fromName: decks[0].name, toName: decks[1].name,
           ankiImportOptions: .init(
-            updateNotes: ankiUpdateNotes, updateNoteTypes: ankiUpdateNoteTypes, mergeNoteTypes: ankiMergeNoteTypes))
+            updateNotes: ankiUpdateNotes, updateNoteTypes: ankiUpdateNoteTypes, mergeNoteTypes: ankiMergeNoteTypes),
+          onlyDecks: onlyDeck)
       }
       switch (json, stat) {
       case (true, false): StandardOutput.writeJSON(try difference.jsonText())
@@ -179,12 +181,7 @@ extension Deckport {
           try DeckLoader(registry: FormatArguments.registry).load(
             path: path, format: format, options: formats, progress: progress.reporter)
         }
-        guard !onlyDeck.isEmpty else { return (deck, streams.shown(path)) }
-        var selected = deck
-        selected.collection = try deck.collection.selectingDecks(
-          named: onlyDeck, at: SourceLocation(file: streams.shown(path))
-        ).collection
-        return (selected, streams.shown(path))
+        return (deck, streams.shown(path))
       }
     }
   }
