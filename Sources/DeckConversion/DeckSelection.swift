@@ -4,9 +4,9 @@ import DeckCore
 /// What was kept of a collection when only some of its decks were asked for
 /// (``DeckCollection/selectingDecks(named:at:)``, `deckport convert --only-deck`): the decks as
 /// the collection names them, and how much of the collection they hold.
-public struct DeckSelection: Sendable, Equatable {
+public struct DeckSelection: Sendable, Equatable, Codable {
   /// How many notes, cards, reviews and media files a collection holds.
-  public struct Counts: Sendable, Equatable {
+  public struct Counts: Sendable, Equatable, Codable {
     /// How many notes.
     public var notes: Int
     /// How many cards.
@@ -31,6 +31,30 @@ public struct DeckSelection: Sendable, Equatable {
   public var kept: Counts
   /// What the whole collection holds.
   public var read: Counts
+
+  private enum CodingKeys: String, CodingKey {
+    case deckNames = "decks"
+    case kept, read
+  }
+
+  /// `Only the deck 'Spanish' and its subdecks: 4 of 9 notes, 6 of 15 cards, 2 of 8 reviews, 1
+  /// of 6 media files`: what was kept, in words (names exact, to be escaped with
+  /// ``TerminalText/escaped(_:)`` before they reach a terminal).
+  public var line: String {
+    let names = deckNames.map { "'\($0)'" }
+    let decks =
+      names.count == 1
+      ? "the deck \(names[0]) and its subdecks"
+      : "the decks \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") and their subdecks"
+    func part(_ kept: Int, _ read: Int, _ what: String) -> String {
+      "\(ConversionProgress.grouped(Int64(kept))) of \(ConversionProgress.grouped(Int64(read))) \(what)"
+    }
+    return "Only \(decks): "
+      + [
+        part(kept.notes, read.notes, "notes"), part(kept.cards, read.cards, "cards"),
+        part(kept.reviews, read.reviews, "reviews"), part(kept.media, read.media, "media files"),
+      ].joined(separator: ", ")
+  }
 }
 
 extension DeckCollection {

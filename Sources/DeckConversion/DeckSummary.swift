@@ -42,6 +42,21 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   public var missingMedia: [String]
   /// The reader's warnings, one line each, names exactly as the input holds them.
   public var warnings: [String]
+  /// With `onlyDecks`: the decks summarised and how much of the file they hold; nil when the
+  /// summary is of the whole file.
+  public var selection: DeckSelection?
+
+  /// Summarises the part of `deck` that its decks `onlyDecks` (each with its subdecks) hold, as
+  /// ``DeckCollection/selectingDecks(named:at:)`` keeps it, Anki's export of those decks.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has.
+  public init(_ deck: LoadedDeck, onlyDecks: [String], at location: SourceLocation) throws {
+    var part = deck
+    let (collection, selection) = try deck.collection.selectingDecks(named: onlyDecks, at: location)
+    part.collection = collection
+    self.init(part)
+    self.selection = selection
+  }
 
   /// Summarises `deck`.
   public init(_ deck: LoadedDeck) {
@@ -137,6 +152,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
       "Reviews:  \(reviews)",
       "Media:    \(media) file\(media == 1 ? "" : "s")",
     ]
+    if let selection { lines.insert(selection.line, at: 1) }
     if deletions > 0 { lines.append("Deletion records: \(deletions)") }
     if settings > 0 { lines.append("Collection settings: \(settings)") }
     lines += ["Decks with cards:"]

@@ -8,7 +8,8 @@ notes, scheduling, option groups and media, the legacy layout), and deckport con
 package with `--only-deck` the deck's name. (Anki's "export this deck" leaves out the notes whose
 cards sit in a filtered deck at the time; deckport keeps them, as Anki's search finds them.) Both packages are imported into fresh collections by the backend (`anki_view`), and what
 Anki sees must be the same: notes, cards (with scheduling and decks), note types, decks, media,
-reviews and counts. Two more checks: a name matched ignoring case, and several decks at once
+reviews and counts; and `deckport inspect --only-deck` of the package tells what the backend saw
+of its export (counts, decks, note types, missing media). Two more checks: a name matched ignoring case, and several decks at once
 (against Anki's export of the notes `deck:A or deck:B` finds).
 """
 
@@ -95,10 +96,33 @@ def ours(package: str, folder: str, *names: str) -> str:
     return out
 
 
-def assert_same_as_anki(anki: str, deckport_made: str) -> None:
+def assert_same_as_anki(anki: str, deckport_made: str) -> dict:
+    """Both packages as the backend imports them are the same; returns what it saw of Anki's."""
     expected, actual = anki_view(anki), anki_view(deckport_made)
     for key in COMPARED:
         assert actual[key] == expected[key], key
+    return expected
+
+
+def assert_inspect_is(package: str, deck: str, expected: dict) -> None:
+    """`deckport inspect --only-deck` of the package tells what the backend saw of its own export
+    of the deck: counts, the decks holding cards, note types and missing media; its `selection`
+    says how much of the whole package that is."""
+    from test_inspect_matches_anki import reduce_notetypes_from_anki, reduce_notetypes_from_deckport
+
+    result = deckport("inspect", package, "--only-deck", deck, "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    counts = {key: summary[key] for key in ("notes", "cards", "media", "reviews")}
+    assert counts == expected["counts"]
+    assert summary["decks"] == expected["decks"]
+    assert reduce_notetypes_from_deckport(summary["noteTypes"]) == reduce_notetypes_from_anki(expected["noteTypes"])
+    assert summary["missingMedia"] == expected["missingMedia"]
+    whole = deckport("inspect", package, "--json")
+    assert whole.returncode == 0, whole.stderr
+    read = json.loads(whole.stdout)
+    assert summary["selection"]["read"] == {key: read[key] for key in ("notes", "cards", "media", "reviews")}
+    assert summary["selection"]["kept"] == counts
 
 
 @pytest.mark.parametrize(
@@ -110,7 +134,8 @@ def test_one_deck_is_what_ankis_export_of_it_holds(package, deck):
         package, os.path.join(folder, "anki"), lambda col: NoteIdsLimit(list(col.find_notes(col.build_search_string(SearchNode(deck=deck)))))
     )
     os.makedirs(os.path.join(folder, "ours"))
-    assert_same_as_anki(anki, ours(package, os.path.join(folder, "ours"), deck))
+    expected = assert_same_as_anki(anki, ours(package, os.path.join(folder, "ours"), deck))
+    assert_inspect_is(package, deck, expected)
 
 
 def test_a_deck_name_matches_ignoring_case_and_several_decks_are_their_notes_together(tmp_path):

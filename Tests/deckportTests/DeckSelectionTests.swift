@@ -101,7 +101,7 @@ struct DeckSelectionTests {
   }
 }
 
-@Suite("deckport convert --only-deck")
+@Suite("deckport convert, inspect and diff --only-deck")
 struct OnlyDeckCommandTests {
   static let package = Fixtures.path("anki/latest_sched.apkg")
 
@@ -129,6 +129,18 @@ struct OnlyDeckCommandTests {
     #expect(
       plan.standardOutput.hasPrefix(
         "Only the deck 'Languages::French::Verbs' and its subdecks: 2 of 9 notes, 4 of 15 cards, "))
+
+    let inspected = try CommandRun.deckport(["inspect", Self.package, "--only-deck", "languages::french::verbs"])
+    #expect(inspected.status == 0, "stderr: \(inspected.standardError)")
+    #expect(
+      inspected.standardOutput.split(separator: "\n").prefix(3) == [
+        "Format:   apkg-latest",
+        "Only the deck 'Languages::French::Verbs' and its subdecks: 2 of 9 notes, 4 of 15 cards, 3 of 8 reviews, 2 of 6 media files",
+        "Notes:    2",
+      ])
+    let unknownInInspect = try CommandRun.deckport(["inspect", Self.package, "--only-deck", "Spanish"])
+    #expect(unknownInInspect.status == 1)
+    #expect(unknownInInspect.standardError.contains("no deck is named 'Spanish'"))
 
     let diff = try CommandRun.deckport([
       "diff", Self.package, Fixtures.path("anki/latest.colpkg"), "--only-deck", "Languages::French::Verbs", "--stat",

@@ -10,7 +10,7 @@ enum ConversionText {
   static func written(_ report: ConversionReport, output: String, warningCount: Int) -> [String] {
     var lines: [String] = []
     if let backupPath = report.appWrite?.backupPath { lines.append("Kept the old \(output) as \(backupPath)") }
-    if let selection = report.selection { lines.append(selected(selection)) }
+    if let selection = report.selection { lines.append(selection.line) }
     lines.append(
       "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(counts(report))\(warningSuffix(warningCount))"
     )
@@ -21,7 +21,7 @@ enum ConversionText {
   /// After a dry run: what would be written, whether the output exists, and every warning.
   static func plan(_ report: ConversionReport, output: String, warnings: [Diagnostic], replacing: Bool) -> [String] {
     var lines: [String] = []
-    if let selection = report.selection { lines.append(selected(selection)) }
+    if let selection = report.selection { lines.append(selection.line) }
     if let written = report.appWrite {
       let records = "\(written.recordCount) record\(written.recordCount == 1 ? "" : "s")"
       lines.append(
@@ -43,25 +43,6 @@ enum ConversionText {
       lines += warnings.map { "  \($0)" }
     }
     return lines
-  }
-
-  /// `Only the deck 'Spanish' and its subdecks: 4 of 9 notes, 6 of 15 cards, 2 of 8 reviews, 1 of
-  /// 6 media files`.
-  static func selected(_ selection: DeckSelection) -> String {
-    let names = selection.deckNames.map { "'\($0)'" }
-    let decks =
-      names.count == 1
-      ? "the deck \(names[0]) and its subdecks"
-      : "the decks \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") and their subdecks"
-    func part(_ kept: Int, _ read: Int, _ what: String) -> String {
-      "\(ConversionProgress.grouped(Int64(kept))) of \(ConversionProgress.grouped(Int64(read))) \(what)"
-    }
-    let (kept, read) = (selection.kept, selection.read)
-    return "Only \(decks): "
-      + [
-        part(kept.notes, read.notes, "notes"), part(kept.cards, read.cards, "cards"),
-        part(kept.reviews, read.reviews, "reviews"), part(kept.media, read.media, "media files"),
-      ].joined(separator: ", ")
   }
 
   /// `9 notes, 15 cards, 8 reviews, 6 media files` (and `, 4 deletion records` when there are any).
