@@ -157,6 +157,41 @@ struct JSONDirectoryTests {
     #expect(Set(collection.cards.map(\.id)).count == collection.cards.count)
   }
 
+  @Test("a note file added by hand without GUID or id: any name; the same note, edited, keeps its GUID")
+  func freelyNamedNoteFile() throws {
+    let original = try AnkiPackageReader().read(path: Fixtures.path("anki/latest_sched.apkg")).collection
+    let scratch = try TemporaryDirectory()
+    let folder = try Self.write(original, scratch, "deck")
+    let file = URL(fileURLWithPath: "\(folder)/notes/hola.json")
+    func guidOfHola(back: String) throws -> String {
+      try Data(
+        #"{"note": {"noteType": "Basic", "deck": "Spanish", "fields": {"Front": "hola", "Back": "\#(back)"}}}"#.utf8
+      ).write(to: file)
+      let (collection, warnings) = try DeckJSONDirectoryReader().read(path: folder)
+      #expect(warnings.isEmpty)
+      #expect(collection.notes.count == original.notes.count + 1)
+      let added = try #require(collection.notes.first { $0.fields.first == "hola" })
+      #expect(collection.cards.filter { $0.noteID == added.id }.count == 1)
+      #expect(!Set(original.notes.map(\.guid)).contains(added.guid))
+      return added.guid
+    }
+    let first = try guidOfHola(back: "hello")
+    #expect(try guidOfHola(back: "hello") == first)
+    #expect(try guidOfHola(back: "hi there") == first)
+
+    // A note that has an id but lost its GUID is not taken for a new one.
+    try Data(#"{"note": {"id": 5, "noteType": "Basic", "fields": {"Front": "hola"}}}"#.utf8).write(to: file)
+    do {
+      _ = try DeckJSONDirectoryReader().read(path: folder)
+      Issue.record("a note file with an id and no GUID was read")
+    } catch let error as DeckError {
+      #expect(
+        error.description.hasSuffix(
+          "notes/hola.json: at note: the key \"guid\" is missing, but the note has an id; a note file keeps its note's GUID (only a note added by hand, with neither, gets one)"
+        ))
+    }
+  }
+
   @Test("a hand-written note file with reviews but no cards is refused, naming the file")
   func reviewsWithoutCards() throws {
     let original = try AnkiPackageReader().read(path: Fixtures.path("anki/latest_sched.apkg")).collection

@@ -200,12 +200,11 @@ def test_a_note_file_added_to_a_json_dir_by_hand_gives_anki_its_cards(tmp_path):
     folder = str(tmp_path / "deck")
     result = deckport("convert", original, folder, "--to", "json-dir")
     assert result.returncode == 0, result.stderr
-    # The documented example, under the name the documentation gives it, and one more.
+    # Notes with GUIDs, in the files the documentation names by them.
     with open(os.path.join(REPO, "docs", "json-format.md"), encoding="utf-8") as handle:
         text = handle.read()
-    start = text.index("```json", text.index("**A note added by hand**")) + len("```json")
-    documented = json.loads(text[start : text.index("```", start)])["note"]
-    assert text.index("saved as `notes/686f6c612d31.json`") > start and documented["guid"].encode().hex() == "686f6c612d31"
+    assert "`notes/686f6c612d31.json` (`printf %s hola-1 | xxd -p`)" in text
+    documented = {"guid": "hola-1", "noteType": "Basic (and reversed card)", "deck": "Spanish", "fields": {"Front": "hola", "Back": "hello"}}
     added = {
         documented["guid"]: documented,
         "bonjour-1": {"guid": "bonjour-1", "noteType": "Basic", "deck": "languages::FRENCH", "fields": {"Front": "bonjour", "Back": "hello"}},
@@ -226,6 +225,44 @@ def test_a_note_file_added_to_a_json_dir_by_hand_gives_anki_its_cards(tmp_path):
             assert sorted(card.ord for card in imported.cards()) == cards_anki_makes(col, note_type, list(imported.fields))
             assert {col.decks.name(card.did) for card in imported.cards()} == {expected_decks[guid]}
             assert {card.type for card in imported.cards()} == {0}
+
+
+def test_a_freely_named_note_file_is_one_note_that_later_edits_update(tmp_path):
+    """A json-dir note file added by hand under a name of the user's choosing, without GUID or
+    id (the documentation's example): Anki's import adds it once, with the cards Anki makes; the
+    file edited later and converted again updates that note in Anki, adding none."""
+    original = os.path.join(FIXTURES, "anki", "latest_sched.apkg")
+    folder = str(tmp_path / "deck")
+    result = deckport("convert", original, folder, "--to", "json-dir")
+    assert result.returncode == 0, result.stderr
+    with open(os.path.join(REPO, "docs", "json-format.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    start = text.index("```json", text.index("**A note added by hand**")) + len("```json")
+    documented = json.loads(text[start : text.index("```", start)])
+    assert "guid" not in documented["note"] and "id" not in documented["note"]
+    assert text.index("saved as `notes/hola.json`") > start
+    note_file = os.path.join(folder, "notes", "hola.json")
+
+    def converted(name: str, back: str, mtime: int) -> str:
+        edited = copy.deepcopy(documented)
+        edited["note"]["fields"]["Back"] = back
+        write_document(note_file, edited, mtime)
+        out = str(tmp_path / f"{name}.apkg")
+        result = deckport("convert", folder, out)
+        assert result.returncode == 0, result.stderr
+        return out
+
+    first = converted("first", documented["note"]["fields"]["Back"], 1_790_000_000)
+    second = converted("second", "hello, edited", 1_790_000_100)
+    with imported_twice(str(tmp_path), first, second) as (col, first_log, log):
+        assert len(first_log.new) == 10
+        assert (len(log.new), len(log.updated), len(log.conflicting)) == (0, 1, 0)
+        [nid] = col.find_notes('"Front:hola"')
+        imported = col.get_note(nid)
+        assert list(imported.fields) == ["hola", "hello, edited"]
+        note_type = col.models.by_name(documented["note"]["noteType"])
+        assert sorted(card.ord for card in imported.cards()) == cards_anki_makes(col, note_type, list(imported.fields))
+        assert {col.decks.name(card.did) for card in imported.cards()} == {documented["note"]["deck"]}
 
 
 def test_the_hand_written_document_follows_the_schema():

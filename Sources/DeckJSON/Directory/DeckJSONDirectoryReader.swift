@@ -48,7 +48,13 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
     var cards: [[CardJSON]] = []
     var reviews: [[ReviewJSON]] = []
     for (position, file) in noteFiles.enumerated() {
-      try read.relocating { try mapping.add(note: file.note, index: position, makesCards: file.cards == nil) }
+      var note = file.note
+      if note.modified == nil {
+        // A note added by hand is as new as its file: editing the file makes it newer in Anki.
+        note.modified = FileManager.default.modificationSeconds(
+          atPath: read.path(DeckJSONDirectory.notesFolder, read.noteStems[position]))
+      }
+      try read.relocating { try mapping.add(note: note, index: position, makesCards: file.cards == nil) }
       cards.append(file.cards ?? [])
       reviews.append(file.reviews ?? [])
     }
@@ -115,7 +121,7 @@ private struct FolderReading {
   let indexLocation: SourceLocation
   /// The note files' names in deck order: the index's list, or, when it has none, every file
   /// in `notes/` in the order of the note ids (set by ``noteFiles()``).
-  private var noteStems: [String] = []
+  private(set) var noteStems: [String] = []
 
   init(folder: URL, index: DeckJSONDirectoryIndex, indexLocation: SourceLocation) {
     self.folder = folder
@@ -217,22 +223,28 @@ private struct FolderReading {
   }
 
   /// `file`, checked to be named by its GUID (with `~2`… for the later notes sharing it) and
-  /// to hold only its own note's cards.
+  /// to hold only its own note's cards. A note with neither GUID nor id is one added by hand: its
+  /// file may have any name, and the note gets a GUID derived as a hand-written document's does.
   private func checkedNoteFile(
     _ stem: String, _ file: DeckJSONNoteFile, guids: inout DeckJSONDirectory.OccurrenceCounter<String>
   ) throws -> DeckJSONNoteFile {
     var location = SourceLocation(file: path(DeckJSONDirectory.notesFolder, stem))
-    guard let guid = file.note.guid else {
+    if file.note.guid == nil, file.note.id != nil {
       location.jsonPath = "note"
-      throw DeckError(.corrupt, at: location, "the key \"guid\" is missing; a note file is named by its note's GUID")
-    }
-    let expected = DeckJSONDirectory.noteFileStem(guid: guid, occurrence: guids.next(guid))
-    guard expected == stem else {
-      location.jsonPath = "note.guid"
       throw DeckError(
         .corrupt, at: location,
-        "the GUID '\(TerminalText.escaped(guid))' belongs in \(expected).json, not \(stem).json; rename the file (and its entry in \(DeckJSONDirectory.indexFileName)) or fix the GUID"
+        "the key \"guid\" is missing, but the note has an id; a note file keeps its note's GUID (only a note added by hand, with neither, gets one)"
       )
+    }
+    if let guid = file.note.guid {
+      let expected = DeckJSONDirectory.noteFileStem(guid: guid, occurrence: guids.next(guid))
+      guard expected == stem else {
+        location.jsonPath = "note.guid"
+        throw DeckError(
+          .corrupt, at: location,
+          "the GUID '\(TerminalText.escaped(guid))' belongs in \(expected).json, not \(stem).json; rename the file (and its entry in \(DeckJSONDirectory.indexFileName)), fix the GUID, or leave both the GUID and the id out for a note added by hand"
+        )
+      }
     }
     if file.cards == nil, let reviews = file.reviews, !reviews.isEmpty {
       location.jsonPath = "reviews"
