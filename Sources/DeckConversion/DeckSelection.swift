@@ -1,9 +1,10 @@
 import DeckAnki
 import DeckCore
 
-/// What was kept of a collection when only some of its decks were asked for
-/// (``DeckCollection/selectingDecks(named:at:)``, `deckport convert --only-deck`): the decks as
-/// the collection names them, and how much of the collection they hold.
+/// What was kept of a collection when only some of its decks or tags were asked for
+/// (``DeckCollection/selectingNotes(inDecks:taggedWith:at:)``, `deckport convert --only-deck`
+/// and `--only-tag`): the decks as the collection names them, the tags searched for, and how much
+/// of the collection that is.
 public struct DeckSelection: Sendable, Equatable, Codable {
   /// How many notes, cards, reviews and media files a collection holds.
   public struct Counts: Sendable, Equatable, Codable {
@@ -27,6 +28,8 @@ public struct DeckSelection: Sendable, Equatable, Codable {
 
   /// The decks asked for, spelled as the collection spells them; each comes with its subdecks.
   public var deckNames: [String]
+  /// The tags searched for, as given (``TagSearch``); a note needed one of them.
+  public var tags: [String] = []
   /// What was kept.
   public var kept: Counts
   /// What the whole collection holds.
@@ -34,22 +37,41 @@ public struct DeckSelection: Sendable, Equatable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case deckNames = "decks"
-    case kept, read
+    case tags, kept, read
   }
 
   /// `Only the deck 'Spanish' and its subdecks: 4 of 9 notes, 6 of 15 cards, 2 of 8 reviews, 1
-  /// of 6 media files`: what was kept, in words (names exact, to be escaped with
+  /// of 6 media files` (or `Only the notes tagged 'verbs' (or a subtag)`, or both: `Only the
+  /// notes of the deck …, tagged …`): what was kept, in words (names exact, to be escaped with
   /// ``TerminalText/escaped(_:)`` before they reach a terminal).
   public var line: String {
-    let names = deckNames.map { "'\($0)'" }
+    func listed(_ names: [String], _ conjunction: String) -> String {
+      let quoted = names.map { "'\($0)'" }
+      return quoted.count == 1
+        ? quoted[0] : "\(quoted.dropLast().joined(separator: ", ")) \(conjunction) \(quoted.last ?? "")"
+    }
     let decks =
-      names.count == 1
-      ? "the deck \(names[0]) and its subdecks"
-      : "the decks \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") and their subdecks"
+      deckNames.isEmpty
+      ? nil
+      : deckNames.count == 1
+        ? "the deck \(listed(deckNames, "and")) and its subdecks"
+        : "the decks \(listed(deckNames, "and")) and their subdecks"
+    let tagged =
+      tags.isEmpty
+      ? nil
+      : tags.map { $0.lowercased() == "none" ? "without tags" : "tagged '\($0)' (or a subtag)" }
+        .joined(separator: " or ")
+    let what: String
+    switch (decks, tagged) {
+    case (let decks?, let tagged?): what = "the notes of \(decks), \(tagged)"
+    case (let decks?, nil): what = decks
+    case (nil, let tagged?): what = "the notes \(tagged)"
+    case (nil, nil): what = "everything"
+    }
     func part(_ kept: Int, _ read: Int, _ what: String) -> String {
       "\(ConversionProgress.grouped(Int64(kept))) of \(ConversionProgress.grouped(Int64(read))) \(what)"
     }
-    return "Only \(decks): "
+    return "Only \(what): "
       + [
         part(kept.notes, read.notes, "notes"), part(kept.cards, read.cards, "cards"),
         part(kept.reviews, read.reviews, "reviews"), part(kept.media, read.media, "media files"),
@@ -59,22 +81,37 @@ public struct DeckSelection: Sendable, Equatable, Codable {
 
 extension DeckCollection {
   /// The part of this collection that Anki's export of the decks `names` holds (its "Include:"
-  /// choice), each with its subdecks, matched ignoring case as Anki matches deck names.
-  ///
-  /// As Anki's exporter gathers them (`rslib/src/import_export/gather.rs`): the notes Anki's
-  /// search `deck:NAME` finds, those with a card in one of the decks or taken from one into a
-  /// filtered deck (Anki's "export this deck" would leave out those, silently), kept whole with
-  /// all their cards; the decks those cards are in (and were in) with their parents, and the
-  /// selected decks' empty subdecks; the note types the notes use; the option groups of the kept
-  /// decks (and group 1); the reviews of the kept cards; the media files the notes and note
-  /// types refer to. The collection's settings stay; its list of tags keeps the tags of the kept
-  /// notes and their parents; deletion records, which belong to the whole collection, go.
+  /// choice), each with its subdecks: ``selectingNotes(inDecks:taggedWith:at:)`` without tags.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, listing
   ///   the collection's decks.
   public func selectingDecks(named names: [String], at location: SourceLocation) throws -> (
     collection: DeckCollection, selection: DeckSelection
   ) {
+    try selectingNotes(inDecks: names, taggedWith: [], at: location)
+  }
+
+  /// The part of this collection that Anki's export of the notes of the decks `names` (each with
+  /// its subdecks, matched ignoring case as Anki matches deck names) that have a tag `tags`
+  /// finds (``TagSearch``: the tag or a subtag, ignoring case, with Anki's wildcards): Anki's
+  /// search `(deck:A or deck:B) (tag:x or tag:y)`. Without names, every deck; without tags,
+  /// every note of the decks.
+  ///
+  /// As Anki's exporter gathers them (`rslib/src/import_export/gather.rs`): the notes the search
+  /// finds, those with a card in one of the decks or taken from one into a filtered deck (Anki's
+  /// "export this deck" would leave out those, silently), kept whole with all their cards; the
+  /// decks those cards are in (and were in) with their parents, and, without tags, the selected
+  /// decks' empty subdecks; the note types the notes use; the option groups of the kept decks (and group 1);
+  /// the reviews of the kept cards; the media files the notes and note types refer to. The
+  /// collection's settings stay; its list of tags keeps the tags of the kept notes and their
+  /// parents; deletion records, which belong to the whole collection, go.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, listing
+  ///   the collection's decks, and for a tag no note has (nor a subtag of it), listing the
+  ///   collection's tags.
+  public func selectingNotes(inDecks names: [String], taggedWith tags: [String], at location: SourceLocation) throws
+    -> (collection: DeckCollection, selection: DeckSelection)
+  {
     var selected = Set<Int64>()
     var spelled: [String] = []
     for name in names {
@@ -84,26 +121,32 @@ extension DeckCollection {
         return deckKey == key || deckKey.hasPrefix(key + Deck.levelSeparator)
       }
       guard let exact = matching.first(where: { Deck.matchingKey($0.name) == key }) else {
-        let known = decks.map(\.name).sorted()
-        let shown = known.prefix(20).map { "'\($0)'" }.joined(separator: ", ") + (known.count > 20 ? ", …" : "")
         throw DeckError(
-          .invalidRequest, at: location, "no deck is named '\(name)' (its decks: \(known.isEmpty ? "none" : shown))")
+          .invalidRequest, at: location, "no deck is named '\(name)' (its decks: \(Self.shown(decks.map(\.name))))")
       }
       if !spelled.contains(exact.name) { spelled.append(exact.name) }
       selected.formUnion(matching.map(\.id))
     }
+    let searches = try tags.map { try TagSearch($0, at: location) }
+    let tagged = try notesTagged(searches, at: location)
 
     var result = self
     var noteIDs = Set<Int64>()
-    for card in cards where selected.contains(card.deckID) || selected.contains(card.scheduling.originalDeckID) {
-      noteIDs.insert(card.noteID)
+    if names.isEmpty {
+      noteIDs = Set(notes.map(\.id))
+    } else {
+      for card in cards where selected.contains(card.deckID) || selected.contains(card.scheduling.originalDeckID) {
+        noteIDs.insert(card.noteID)
+      }
     }
+    if let tagged { noteIDs.formIntersection(tagged) }
     result.notes = notes.filter { noteIDs.contains($0.id) }
     result.cards = cards.filter { noteIDs.contains($0.noteID) }
     let cardIDs = Set(result.cards.map(\.id))
     result.reviews = reviews.filter { cardIDs.contains($0.cardID) }
 
-    var deckIDs = selected
+    // The selected decks stay even when empty, unless a tag chose the notes among them.
+    var deckIDs = tags.isEmpty ? selected : []
     for card in result.cards {
       deckIDs.insert(card.deckID)
       if card.scheduling.originalDeckID != 0 { deckIDs.insert(card.scheduling.originalDeckID) }
@@ -130,8 +173,39 @@ extension DeckCollection {
     result.tagRegistry = tagRegistry.filter { tagKeys.contains($0.name.lowercased()) }
     result.deletions = []
     let selection = DeckSelection(
-      deckNames: spelled, kept: DeckSelection.Counts(result), read: DeckSelection.Counts(self))
+      deckNames: spelled, tags: tags, kept: DeckSelection.Counts(result), read: DeckSelection.Counts(self))
     return (result, selection)
+  }
+
+  /// The ids of the notes that have a tag one of `searches` finds; nil without searches.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a search of a tag that no
+  ///   note has (nor a subtag of it).
+  private func notesTagged(_ searches: [TagSearch], at location: SourceLocation) throws -> Set<Int64>? {
+    guard !searches.isEmpty else { return nil }
+    // Notes share their tags: each distinct tag is looked at once per search.
+    let distinctTags = Set(notes.lazy.flatMap(\.tags))
+    var found = Set<Int64>()
+    for search in searches {
+      let matchingTags = distinctTags.filter(search.matches(tag:))
+      if matchingTags.isEmpty && !["none", "*"].contains(search.text.lowercased()) {
+        throw DeckError(
+          .invalidRequest, at: location,
+          "no note has the tag '\(search.text)' or a subtag of it (its tags: \(Self.shown(distinctTags.sorted())))")
+      }
+      for note in notes
+      where matchingTags.isEmpty ? search.matches(tags: note.tags) : note.tags.contains(where: matchingTags.contains) {
+        found.insert(note.id)
+      }
+    }
+    return found
+  }
+
+  /// The first 20 of `names`, quoted, for an error that lists what there is.
+  private static func shown(_ names: [String]) -> String {
+    let known = names.sorted()
+    guard !known.isEmpty else { return "none" }
+    return known.prefix(20).map { "'\($0)'" }.joined(separator: ", ") + (known.count > 20 ? ", …" : "")
   }
 
   /// `name` and the names of its parents (`A::B::C`, `A::B`, `A`), for deck names and tags. A

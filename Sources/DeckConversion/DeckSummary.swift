@@ -42,17 +42,20 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   public var missingMedia: [String]
   /// The reader's warnings, one line each, names exactly as the input holds them.
   public var warnings: [String]
-  /// With `onlyDecks`: the decks summarised and how much of the file they hold; nil when the
-  /// summary is of the whole file.
+  /// With `onlyDecks` or `onlyTags`: the decks and tags summarised and how much of the file
+  /// they hold; nil when the summary is of the whole file.
   public var selection: DeckSelection?
 
-  /// Summarises the part of `deck` that its decks `onlyDecks` (each with its subdecks) hold, as
-  /// ``DeckCollection/selectingDecks(named:at:)`` keeps it, Anki's export of those decks.
+  /// Summarises the part of `deck` that its decks `onlyDecks` (each with its subdecks) and the
+  /// notes tagged `onlyTags` (``TagSearch``) are, as
+  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:at:)`` keeps it, Anki's export of them.
   ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has.
-  public init(_ deck: LoadedDeck, onlyDecks: [String], at location: SourceLocation) throws {
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, or a tag
+  ///   no note has.
+  public init(_ deck: LoadedDeck, onlyDecks: [String], onlyTags: [String] = [], at location: SourceLocation) throws {
     var part = deck
-    let (collection, selection) = try deck.collection.selectingDecks(named: onlyDecks, at: location)
+    let (collection, selection) = try deck.collection.selectingNotes(
+      inDecks: onlyDecks, taggedWith: onlyTags, at: location)
     part.collection = collection
     self.init(part)
     self.selection = selection

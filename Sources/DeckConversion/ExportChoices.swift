@@ -1,7 +1,8 @@
 import DeckCore
 
 /// What of its input a conversion keeps: the choices of Anki's export dialog ("Include:" a deck,
-/// scheduling information, deck presets, media), each as Anki's export makes it.
+/// or the notes a search finds, here by deck and tag; scheduling information, deck presets,
+/// media), each as Anki's export makes it.
 ///
 /// ```swift
 /// let choices = ExportChoices(onlyDecks: ["Spanish"], scheduling: false)
@@ -9,9 +10,12 @@ import DeckCore
 ///                             options: ConversionOptions(choices: choices))
 /// ```
 public struct ExportChoices: Sendable, Equatable {
-  /// Only these decks, each with its subdecks (``DeckCollection/selectingDecks(named:at:)``);
-  /// empty for every deck.
+  /// Only these decks, each with its subdecks
+  /// (``DeckCollection/selectingNotes(inDecks:taggedWith:at:)``); empty for every deck.
   public var onlyDecks: [String]
+  /// Only the notes with one of these tags or a subtag of it (``TagSearch``), of the decks
+  /// ``onlyDecks`` keeps; empty for every note.
+  public var onlyTags: [String]
   /// Whether the scheduling stays (``DeckCollection/withoutScheduling()`` when not).
   public var scheduling: Bool
   /// Whether the option groups stay (``DeckCollection/withoutDeckPresets()`` when not).
@@ -20,26 +24,33 @@ public struct ExportChoices: Sendable, Equatable {
   public var media: Bool
 
   /// Choices that keep everything unless told otherwise.
-  public init(onlyDecks: [String] = [], scheduling: Bool = true, deckPresets: Bool = true, media: Bool = true) {
+  public init(
+    onlyDecks: [String] = [], onlyTags: [String] = [], scheduling: Bool = true, deckPresets: Bool = true,
+    media: Bool = true
+  ) {
     self.onlyDecks = onlyDecks
+    self.onlyTags = onlyTags
     self.scheduling = scheduling
     self.deckPresets = deckPresets
     self.media = media
   }
 
   /// Whether these choices keep the whole input.
-  public var keepsEverything: Bool { onlyDecks.isEmpty && scheduling && deckPresets && media }
+  public var keepsEverything: Bool { onlyDecks.isEmpty && onlyTags.isEmpty && scheduling && deckPresets && media }
 
-  /// `collection` as these choices keep it, and, with ``onlyDecks``, what the selection kept.
+  /// `collection` as these choices keep it, and, with ``onlyDecks`` or ``onlyTags``, what the
+  /// selection kept.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a deck name the collection
-  ///   lacks.
+  ///   lacks, or a tag no note has.
   public func applied(to collection: DeckCollection, at location: SourceLocation) throws -> (
     collection: DeckCollection, selection: DeckSelection?
   ) {
     var result = collection
     var selection: DeckSelection?
-    if !onlyDecks.isEmpty { (result, selection) = try collection.selectingDecks(named: onlyDecks, at: location) }
+    if !onlyDecks.isEmpty || !onlyTags.isEmpty {
+      (result, selection) = try collection.selectingNotes(inDecks: onlyDecks, taggedWith: onlyTags, at: location)
+    }
     if !scheduling { result = result.withoutScheduling() }
     if !deckPresets { result = result.withoutDeckPresets() }
     if !media { result = result.withoutMedia() }

@@ -88,10 +88,14 @@ def anki_export(
         col.close()
 
 
-def ours(package: str, folder: str, *names: str) -> str:
+def selecting(decks: tuple[str, ...] = (), tags: tuple[str, ...] = ()) -> list[str]:
+    """The options of deckport that keep the notes of `decks` with one of `tags`."""
+    return [a for name in decks for a in ("--only-deck", name)] + [a for tag in tags for a in ("--only-tag", tag)]
+
+
+def ours(package: str, folder: str, *names: str, tags: tuple[str, ...] = ()) -> str:
     out = os.path.join(folder, "ours.apkg")
-    arguments = [argument for name in names for argument in ("--only-deck", name)]
-    result = deckport("convert", package, out, *arguments)
+    result = deckport("convert", package, out, *selecting(names, tags))
     assert result.returncode == 0, result.stderr
     return out
 
@@ -104,13 +108,13 @@ def assert_same_as_anki(anki: str, deckport_made: str) -> dict:
     return expected
 
 
-def assert_inspect_is(package: str, deck: str, expected: dict) -> None:
-    """`deckport inspect --only-deck` of the package tells what the backend saw of its own export
-    of the deck: counts, the decks holding cards, note types and missing media; its `selection`
-    says how much of the whole package that is."""
+def assert_inspect_is(package: str, selection: list[str], expected: dict) -> None:
+    """`deckport inspect` of the package with the `selection` options tells what the backend saw
+    of its own export of those notes: counts, the decks holding cards, note types and missing
+    media; its `selection` says how much of the whole package that is."""
     from test_inspect_matches_anki import reduce_notetypes_from_anki, reduce_notetypes_from_deckport
 
-    result = deckport("inspect", package, "--only-deck", deck, "--json")
+    result = deckport("inspect", package, *selection, "--json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     counts = {key: summary[key] for key in ("notes", "cards", "media", "reviews")}
@@ -135,7 +139,7 @@ def test_one_deck_is_what_ankis_export_of_it_holds(package, deck):
     )
     os.makedirs(os.path.join(folder, "ours"))
     expected = assert_same_as_anki(anki, ours(package, os.path.join(folder, "ours"), deck))
-    assert_inspect_is(package, deck, expected)
+    assert_inspect_is(package, selecting((deck,)), expected)
 
 
 def test_a_deck_name_matches_ignoring_case_and_several_decks_are_their_notes_together(tmp_path):

@@ -257,8 +257,8 @@ struct OnlyDeckDifferenceTests {
     let difference = try DeckDifference(
       from: original, to: LoadedDeck(collection: edited, formatName: "json"), fromName: "a.colpkg",
       toName: "b.json", onlyDecks: ["languages::french::verbs"])
-    #expect(difference.from.decks == ["Languages::French::Verbs"])
-    #expect(difference.to.decks == ["Languages::French::Verbs"])
+    #expect(difference.from.selection?.deckNames == ["Languages::French::Verbs"])
+    #expect(difference.to.selection?.deckNames == ["Languages::French::Verbs"])
     // Within the deck, the note is new; A holds it in another deck, so Anki updates it there.
     #expect(difference.notes.added.map(\.guid) == [edited.notes[moved].guid])
     let preview = try #require(difference.ankiImport)
@@ -266,19 +266,76 @@ struct OnlyDeckDifferenceTests {
     #expect([counts.new, counts.updated, counts.kept, counts.conflicting] == [Int]([0, 1, 2, 0]))
     #expect(preview.cardsNotTaken == 1)
     #expect(
-      difference.lines.prefix(2) == [
-        "from: a.colpkg (colpkg-latest), only 'Languages::French::Verbs' and its subdecks",
-        "to:   b.json (json), only 'Languages::French::Verbs' and its subdecks",
+      difference.lines.prefix(4) == [
+        "from: a.colpkg (colpkg-latest)",
+        "  Only the deck 'Languages::French::Verbs' and its subdecks: 2 of 9 notes, 4 of 15 cards, 3 of 8 reviews, 2 of 7 media files",
+        "to:   b.json (json)",
+        "  Only the deck 'Languages::French::Verbs' and its subdecks: 3 of 9 notes, 5 of 15 cards, 3 of 8 reviews, 3 of 7 media files",
       ])
     #expect(
       difference.lines.contains {
         $0.hasPrefix(
-          "Anki's import of those decks of the \"to\" deck, exported alone, into a collection holding the whole \"from\" deck: "
+          "Anki's import of that part of the \"to\" deck, exported alone, into a collection holding the whole \"from\" deck: "
         )
       })
 
     #expect(throws: DeckError.self) {
       try DeckDifference(from: original, to: original, fromName: "a.colpkg", onlyDecks: ["Spanish"])
+    }
+  }
+}
+
+@Suite("TagSearch: a tag as Anki's search tag: takes it")
+struct TagSearchTests {
+  @Test("the tag or a subtag, ignoring case; not a longer tag; in any Unicode form")
+  func wholeTagsAndSubtags() throws {
+    let geo = try TagSearch("Geo")
+    #expect(geo.matches(tag: "geo") && geo.matches(tag: "GEO::Europe::Capitals"))
+    #expect(!geo.matches(tag: "geography") && !geo.matches(tag: "a::geo") && !geo.matches(tag: "geo:"))
+    let summer = try TagSearch("ÉTÉ")
+    #expect(summer.matches(tag: "été") && summer.matches(tag: "e\u{301}te\u{301}::juin"))
+    #expect(try TagSearch("a::b").matches(tags: ["x", "A::B::c"]))
+  }
+
+  @Test("* any run of characters, _ one; \\*, \\_ and \\\\ the characters themselves")
+  func wildcards() throws {
+    #expect(try TagSearch("verb*").matches(tag: "verbs::irregular"))
+    #expect(try TagSearch("*::c").matches(tag: "a::b::c"))
+    #expect(try TagSearch("v_rb").matches(tag: "verb") && !(try TagSearch("v_rb").matches(tag: "vrb")))
+    #expect(try TagSearch("a\\*b").matches(tag: "a*b") && !(try TagSearch("a\\*b").matches(tag: "axb")))
+    #expect(try TagSearch("a\\_b").matches(tag: "a_b") && !(try TagSearch("a\\_b").matches(tag: "axb")))
+    #expect(try TagSearch("a\\\\b").matches(tag: "a\\b"))
+    #expect(try TagSearch("a.b").matches(tag: "a.b") && !(try TagSearch("a.b").matches(tag: "axb")))
+  }
+
+  @Test("none finds notes without tags, * every note; empty and spaced searches are refused")
+  func specialWords() throws {
+    #expect(try TagSearch("none").matches(tags: []) && !(try TagSearch("NONE").matches(tags: ["a"])))
+    #expect(try TagSearch("*").matches(tags: []) && (try TagSearch("*").matches(tags: ["a"])))
+    #expect(throws: DeckError.self) { try TagSearch("") }
+    #expect(throws: DeckError.self) { try TagSearch("two words") }
+  }
+
+  @Test("notes of some decks with some tags: both, as Anki's search deck:D tag:T")
+  func decksAndTags() throws {
+    let collection = try DeckLoader().load(path: Fixtures.path("anki/latest_sched.apkg")).collection
+    let location = SourceLocation(file: "latest_sched.apkg")
+    let (kept, selection) = try collection.selectingNotes(
+      inDecks: ["languages"], taggedWith: ["GEO", "none"], at: location)
+    let deckNames = Dictionary(uniqueKeysWithValues: collection.decks.map { ($0.id, Deck.matchingKey($0.name)) })
+    let inLanguages = Set(
+      collection.cards.filter { deckNames[$0.deckID]?.hasPrefix("languages") == true }.map(\.noteID))
+    let expected = collection.notes.filter { note in
+      inLanguages.contains(note.id) && (note.tags.isEmpty || note.tags.contains { $0.lowercased().hasPrefix("geo") })
+    }
+    #expect(!expected.isEmpty && expected.count < inLanguages.count)
+    #expect(kept.notes.map(\.id) == expected.map(\.id))
+    #expect(selection.deckNames == ["Languages"] && selection.tags == ["GEO", "none"])
+    #expect(
+      selection.line.hasPrefix(
+        "Only the notes of the deck 'Languages' and its subdecks, tagged 'GEO' (or a subtag) or without tags: "))
+    #expect(throws: DeckError.self) {
+      try collection.selectingNotes(inDecks: [], taggedWith: ["verbs"], at: location)
     }
   }
 }

@@ -16,31 +16,35 @@ extension DeckDifference {
   /// ``ankiImport`` follows the update choices `ankiImportOptions` (by default those of Anki's
   /// import dialog).
   ///
-  /// With `onlyDecks`, each side is compared as
-  /// ``DeckCollection/selectingDecks(named:at:)`` keeps it: the notes with a card in one of
-  /// those decks or their subdecks, whole, and what they use (a note moved out of the decks shows
-  /// as removed). ``ankiImport`` is then what Anki's import of the `to` deck's part, exported
-  /// alone, does to a collection holding the whole `from` deck: a note of the part that the
-  /// collection keeps in another deck is updated or kept there, not new.
+  /// With `onlyDecks` or `onlyTags`, each side is compared as
+  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:at:)`` keeps it: the notes with a card in
+  /// one of those decks or their subdecks, or with one of those tags or a subtag, whole, and what
+  /// they use (a note moved out of the decks, or that lost the tags, shows as removed).
+  /// ``ankiImport`` is then what Anki's import of the `to` deck's part, exported alone, does to a
+  /// collection holding the whole `from` deck: a note of the part that the collection keeps in
+  /// another deck is updated or kept there, not new.
   ///
   /// - Throws: ``DeckError`` when a media file of either deck cannot be read, or
   ///   (``DeckError/Kind/invalidRequest``, at `fromName` or `toName`) when a side has no deck
-  ///   of a name in `onlyDecks`; `CancellationError` when the task it runs in is cancelled (it
-  ///   stops between two media files).
+  ///   of a name in `onlyDecks`, or no note with a tag of `onlyTags`; `CancellationError` when
+  ///   the task it runs in is cancelled (it stops between two media files).
   public init(
     from old: LoadedDeck, to new: LoadedDeck, fromName: String = "", toName: String = "",
-    ankiImportOptions: AnkiImportOptions = AnkiImportOptions(), onlyDecks: [String] = []
+    ankiImportOptions: AnkiImportOptions = AnkiImportOptions(), onlyDecks: [String] = [], onlyTags: [String] = []
   ) throws {
     var (oldPart, newPart) = (old, new)
     from = Side(name: fromName, format: old.formatName)
     to = Side(name: toName, format: new.formatName)
-    if !onlyDecks.isEmpty {
-      let oldSelection = try old.collection.selectingDecks(named: onlyDecks, at: SourceLocation(file: fromName))
-      let newSelection = try new.collection.selectingDecks(named: onlyDecks, at: SourceLocation(file: toName))
+    let selects = !onlyDecks.isEmpty || !onlyTags.isEmpty
+    if selects {
+      let oldSelection = try old.collection.selectingNotes(
+        inDecks: onlyDecks, taggedWith: onlyTags, at: SourceLocation(file: fromName))
+      let newSelection = try new.collection.selectingNotes(
+        inDecks: onlyDecks, taggedWith: onlyTags, at: SourceLocation(file: toName))
       oldPart.collection = oldSelection.collection
       newPart.collection = newSelection.collection
-      from.decks = oldSelection.selection.deckNames
-      to.decks = newSelection.selection.deckNames
+      from.selection = oldSelection.selection
+      to.selection = newSelection.selection
     }
     let comparison = DeckComparison(old: oldPart, new: newPart)
     notCompared = DeckAspect.allCases.filter { !comparison.compared.contains($0) }.map { aspect in
@@ -73,7 +77,7 @@ extension DeckDifference {
     settings = comparison.settingDifferences()
     tagRegistry = comparison.tagRegistryDifferences()
     ankiProperties = comparison.ankiPropertyDifferences()
-    if onlyDecks.isEmpty {
+    if !selects {
       ankiImport = comparison.ankiImportPreview(
         noteChanges: notes.changed, noteTypeChanges: noteTypes.changed, cardChanges: scheduling.changed,
         cardAdditions: scheduling.added, options: ankiImportOptions)

@@ -53,9 +53,9 @@ extension DeckDifference {
       ? ""
       : " (updating notes \(Self.describe(options.updateNotes)), note types \(Self.describe(options.updateNoteTypes))\(options.mergeNoteTypes ? ", merging note types" : ""))"
     var lines = [
-      to.decks == nil
+      to.selection == nil
         ? "Anki's import of the \"to\" deck\(choices) into a collection holding the \"from\" deck: \(Self.describe(preview.counts))"
-        : "Anki's import of those decks of the \"to\" deck, exported alone,\(choices) into a collection holding the whole \"from\" deck: \(Self.describe(preview.counts))"
+        : "Anki's import of that part of the \"to\" deck, exported alone,\(choices) into a collection holding the whole \"from\" deck: \(Self.describe(preview.counts))"
     ]
     for note in preview.notesNotTaken {
       let subject = "  ! note \(note.guid) (\(note.noteType)): "
@@ -169,18 +169,16 @@ extension DeckDifference {
     return old == new ? "both \(old)" : "\(old) → \(new)"
   }
 
+  /// The two sides, each followed by what of it was compared (``Side/selection``).
   private var headerLines: [String] {
-    [Self.sideLine("from", from), Self.sideLine("to", to)]
+    [from, to].enumerated().flatMap { index, side in
+      [Self.sideLine(index == 0 ? "from" : "to", side)] + (side.selection.map { ["  " + $0.line] } ?? [])
+    }
   }
 
-  /// `from: backup.colpkg (apkg-latest)`, and with ``Side/decks`` `, only 'French' and its subdecks`.
+  /// `from: backup.colpkg (apkg-latest)`.
   private static func sideLine(_ label: String, _ side: Side) -> String {
-    let decks = side.decks.map { names in
-      ", only " + names.map { "'\($0)'" }.joined(separator: ", ")
-        + (names.count == 1 ? " and its subdecks" : " and their subdecks")
-    }
-    return
-      "\(label + ":")\(label == "to" ? "   " : " ")\(side.name.isEmpty ? "" : side.name + " ")(\(side.format))\(decks ?? "")"
+    "\(label + ":")\(label == "to" ? "   " : " ")\(side.name.isEmpty ? "" : side.name + " ")(\(side.format))"
   }
 
   private var notComparedLines: [String] {

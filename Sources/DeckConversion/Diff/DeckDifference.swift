@@ -20,7 +20,7 @@ import DeckCore
 /// ## Topics
 ///
 /// ### Comparing
-/// - ``init(from:to:fromName:toName:ankiImportOptions:onlyDecks:)``
+/// - ``init(from:to:fromName:toName:ankiImportOptions:onlyDecks:onlyTags:)``
 /// - ``AnkiImportOptions``
 /// - ``AnkiUpdateCondition``
 ///
@@ -42,9 +42,9 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
     public var name: String
     /// The exact format it was read from, such as `apkg-latest`.
     public var format: String
-    /// With `onlyDecks`: the decks compared, each with its subdecks, spelled as this deck names
-    /// them; nil when the whole deck was compared.
-    public var decks: [String]?
+    /// With `onlyDecks` or `onlyTags`: what of this deck was compared (the decks as it names
+    /// them, the tags, and how much of it that is); nil when the whole deck was compared.
+    public var selection: DeckSelection?
   }
 
   /// A part of the decks that was not compared, because one side's format cannot hold it.
@@ -93,8 +93,8 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   /// added, removed and changed, by owner and key.
   public var ankiProperties: PropertyDifferences
   /// What Anki's import of the `to` deck does to a collection holding the `from` deck, and which
-  /// changes it does not take (with `onlyDecks`: the `to` deck's selected decks exported alone,
-  /// imported into a collection holding the whole `from` deck); nil when either format holds no note type ids, field names or
+  /// changes it does not take (with `onlyDecks` or `onlyTags`: the `to` deck's part exported
+  /// alone, imported into a collection holding the whole `from` deck); nil when either format holds no note type ids, field names or
   /// modification times (CSV, CrowdAnki, app storage).
   public var ankiImport: AnkiImportPreview?
 

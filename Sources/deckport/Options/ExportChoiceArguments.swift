@@ -3,11 +3,7 @@ import DeckConversion
 
 /// What of the input `convert` keeps: the choices of Anki's export dialog, as flags.
 struct ExportChoiceArguments: ParsableArguments {
-  @Option(
-    help: ArgumentHelp(
-      "Convert only this deck and its subdecks, as Anki's export of one deck does (repeat for several): the notes with a card there, whole, and what they use.",
-      valueName: "deck"))
-  var onlyDeck: [String] = []
+  @OptionGroup var selection: NoteSelectionArguments
 
   @Flag(
     help:
@@ -29,6 +25,7 @@ struct ExportChoiceArguments: ParsableArguments {
   /// The choices these flags make.
   var choices: ExportChoices {
     ExportChoices(
-      onlyDecks: onlyDeck, scheduling: !withoutScheduling, deckPresets: !withoutDeckPresets, media: !withoutMedia)
+      onlyDecks: selection.onlyDeck, onlyTags: selection.onlyTag, scheduling: !withoutScheduling,
+      deckPresets: !withoutDeckPresets, media: !withoutMedia)
   }
 }

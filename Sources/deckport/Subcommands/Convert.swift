@@ -40,7 +40,10 @@ extension Deckport {
         a filtered deck, which Anki's export leaves out), each with all its cards, the decks and \
         note types they use, their reviews and the media they refer to; names match ignoring \
         case, and the option repeats for several decks: deckport convert \
-        fixtures/anki/latest.colpkg Verbs.apkg --only-deck Languages::French::Verbs. A line \
+        fixtures/anki/latest.colpkg Verbs.apkg --only-deck Languages::French::Verbs. \
+        --only-tag TAG (repeatable) keeps the notes Anki's search tag:TAG finds, those with the \
+        tag or a subtag of it (case ignored, * and _ as wildcards, none for notes without \
+        tags), the same way; with --only-deck, the notes of those decks that have it. A line \
         before the result says how much of the input that is. --without-scheduling shares a \
         deck without the sharer's progress, as Anki's export with "Include scheduling \
         information" off: every card new (at the position it had before it was first studied), \

@@ -68,15 +68,16 @@ extension Deckport {
         A does; a note type Anki renamed on its first import (Basic+) carries the time of that \
         import instead.
 
-        With --only-deck NAME (repeatable), both decks are compared as convert --only-deck \
-        keeps them: the notes with a card in that deck or its subdecks, whole, and what they \
-        use; a note moved out of the deck shows as removed. The Anki import preview is that \
-        of B's deck exported alone into a collection holding the whole of A, so a note of the \
-        deck that A keeps in another deck is updated or kept there, not new. A deck that one of \
-        them lacks is an error (exit status 2).
+        With --only-deck NAME or --only-tag TAG (each repeatable), both decks are compared as \
+        convert keeps them with those options: the notes with a card in that deck or its \
+        subdecks, or with that tag or a subtag, whole, and what they use; a note moved out of \
+        the deck (or that lost the tag) shows as removed. The Anki import preview is that of \
+        B's part exported alone into a collection holding the whole of A, so a note of the \
+        part that A keeps in another deck is updated or kept there, not new. A deck that one \
+        of them lacks, or a tag no note of one of them has, is an error (exit status 2).
 
         With --stat, only the counts of each part. With --json, one JSON object with the keys \
-        from and to (name, format, and with --only-deck the decks compared), equal, counts, notCompared (aspect, formats, explanation) \
+        from and to (name, format, and with --only-deck or --only-tag the selection: decks, tags, kept, read), equal, counts, notCompared (aspect, formats, explanation) \
         and notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions, \
         settings, tagRegistry and ankiProperties (each with added, removed and changed lists; \
         decks also renamed, deckOptions also decksMoved), and ankiImport (options, counts, \
@@ -116,11 +117,7 @@ extension Deckport {
     @Flag(help: "The Anki import preview merges note types, as the import dialog's \"Merge note types\" does.")
     var ankiMergeNoteTypes = false
 
-    @Option(
-      help: ArgumentHelp(
-        "Compare only this deck and its subdecks of both decks, each as convert --only-deck keeps it (repeat for several).",
-        valueName: "deck"))
-    var onlyDeck: [String] = []
+    @OptionGroup(title: "Which notes (of both decks)") var selection: NoteSelectionArguments
 
     @Flag(help: "Print only how many things were added, removed and changed in each part.")
     var stat = false
@@ -155,7 +152,7 @@ extension Deckport {
           from: decks[0].deck, to: decks[1].deck, fromName: decks[0].name, toName: decks[1].name,
           ankiImportOptions: .init(
             updateNotes: ankiUpdateNotes, updateNoteTypes: ankiUpdateNoteTypes, mergeNoteTypes: ankiMergeNoteTypes),
-          onlyDecks: onlyDeck)
+          onlyDecks: selection.onlyDeck, onlyTags: selection.onlyTag)
       }
       switch (json, stat) {
       case (true, false): StandardOutput.writeJSON(try difference.jsonText())

@@ -16,10 +16,11 @@ extension Deckport {
         cards, media, reviews, decks, noteTypes (name, kind, fields, templates), \
         unusedNoteTypes, missingMedia and warnings.
 
-        With --only-deck NAME (repeatable), the summary is of the part convert --only-deck \
-        keeps: the notes with a card in that deck or its subdecks, whole, and what they use; a \
-        line says how much of the file that is (in --json, selection: decks, kept, read). A \
-        name no deck has is an error (exit status 1).
+        With --only-deck NAME or --only-tag TAG (each repeatable), the summary is of the part \
+        convert keeps with them: the notes with a card in that deck or its subdecks, or with \
+        that tag or a subtag, whole, and what they use; a line says how much of the file that \
+        is (in --json, selection: decks, tags, kept, read). A name no deck has, or a tag no \
+        note has, is an error (exit status 1).
         """)
 
     @Argument(help: "The deck file to inspect (.apkg, .colpkg, .json, .csv, .tsv, .txt), or - for standard input.")
@@ -28,11 +29,7 @@ extension Deckport {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
-    @Option(
-      help: ArgumentHelp(
-        "Summarise only this deck and its subdecks, as convert --only-deck keeps it (repeat for several).",
-        valueName: "deck"))
-    var onlyDeck: [String] = []
+    @OptionGroup(title: "Which notes") var selection: NoteSelectionArguments
 
     @OptionGroup var from: InputFormatArguments<OneInputDeck>
 
@@ -54,9 +51,11 @@ extension Deckport {
         }
         deck.warnings = deck.warnings.map(streams.shown)
         let summary =
-          onlyDeck.isEmpty
+          selection.isEmpty
           ? DeckSummary(deck)
-          : try DeckSummary(deck, onlyDecks: onlyDeck, at: SourceLocation(file: streams.shown(path)))
+          : try DeckSummary(
+            deck, onlyDecks: selection.onlyDeck, onlyTags: selection.onlyTag,
+            at: SourceLocation(file: streams.shown(path)))
         return (deck, summary)
       }
       if json {

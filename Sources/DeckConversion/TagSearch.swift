@@ -1,0 +1,93 @@
+import DeckCore
+import Foundation
+
+/// A tag as Anki's search `tag:TEXT` takes it (`rslib/src/search/sqlwriter.rs`): a note matches
+/// when one of its tags is `TEXT` or a subtag of it (`TEXT::…`), ignoring case. `*` stands for
+/// any run of characters and `_` for one (`\*` and `\_` for the characters themselves); `none`
+/// finds the notes without tags, and `*` every note.
+///
+/// ```swift
+/// let verbs = try TagSearch("grammar::verb*")
+/// verbs.matches(tags: ["Grammar::Verbs::Irregular"])  // true
+/// ```
+public struct TagSearch: Sendable, Equatable {
+  /// The text as given.
+  public let text: String
+  private let kind: Kind
+
+  private enum Kind: Sendable {
+    case untagged
+    case everything
+    /// Matches one tag as a whole.
+    case pattern(NSRegularExpression)
+  }
+
+  /// Two searches are the same when their texts are.
+  public static func == (lhs: TagSearch, rhs: TagSearch) -> Bool { lhs.text == rhs.text }
+
+  /// The search for `text`.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` when `text` is empty or holds
+  ///   white space (a tag has none, so Anki's search would find nothing).
+  public init(_ text: String, at location: SourceLocation = SourceLocation(file: "")) throws {
+    self.text = text
+    guard !text.isEmpty else { throw DeckError(.invalidRequest, at: location, "a tag to search for is empty") }
+    if text.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "the tag '\(text)' holds white space, which no tag has (tags are separated by it)")
+    }
+    switch text.lowercased() {
+    case "none": kind = .untagged
+    case "*": kind = .everything
+    default:
+      let pattern = "^(?:" + Self.regularExpression(text.precomposedStringWithCanonicalMapping) + ")(?:::.*)?$"
+      do {
+        kind = .pattern(
+          try NSRegularExpression(pattern: pattern, options: [.caseInsensitive, .dotMatchesLineSeparators]))
+      } catch {
+        throw DeckError(.invalidRequest, at: location, "the tag '\(text)' cannot be searched for (\(error))")
+      }
+    }
+  }
+
+  /// Whether a note with these tags matches.
+  public func matches(tags: [String]) -> Bool {
+    switch kind {
+    case .untagged: return tags.isEmpty
+    case .everything: return true
+    case .pattern: return tags.contains(where: matches(tag:))
+    }
+  }
+
+  /// Whether this one tag is the searched tag or a subtag of it (never, for `none` and `*`,
+  /// which are about notes rather than tags).
+  public func matches(tag: String) -> Bool {
+    guard case .pattern(let expression) = kind else { return false }
+    let normalized = tag.precomposedStringWithCanonicalMapping
+    let whole = NSRange(normalized.startIndex..., in: normalized)
+    return expression.firstMatch(in: normalized, range: whole) != nil
+  }
+
+  /// `text` as a regular expression: `*` any run of characters but white space, `_` one such
+  /// character, `\*`, `\_` and `\\` the characters themselves, everything else literal.
+  private static func regularExpression(_ text: String) -> String {
+    var result = ""
+    var characters = text[...]
+    while let character = characters.popFirst() {
+      switch character {
+      case "\\":
+        if let next = characters.first, next == "*" || next == "_" || next == "\\" {
+          characters.removeFirst()
+          result += NSRegularExpression.escapedPattern(for: String(next))
+        } else {
+          result += NSRegularExpression.escapedPattern(for: "\\")
+        }
+      case "*": result += "\\S*"
+      case "_": result += "\\S"
+      default: result += NSRegularExpression.escapedPattern(for: String(character))
+      }
+    }
+    return result
+  }
+}
