@@ -213,23 +213,27 @@ struct CollectionWriter {
       parameters: 18, phase: .writingCards, database
     ) { card, statement, first in
       let s = card.scheduling
-      statement.bind(first + 1, int64: card.id)
-      statement.bind(first + 2, int64: card.noteID)
-      statement.bind(first + 3, int64: card.deckID)
-      statement.bind(first + 4, int64: Int64(card.templateOrdinal))
-      statement.bind(first + 5, int64: card.modificationTime)
-      statement.bind(first + 6, int64: Self.localUSN)
-      statement.bind(first + 7, int64: Int64(s.type.rawValue))
-      statement.bind(first + 8, int64: Int64(s.queue.rawValue))
-      statement.bind(first + 9, int64: s.due)
-      statement.bind(first + 10, int64: Int64(s.interval))
-      statement.bind(first + 11, int64: Int64(s.easeFactor))
-      statement.bind(first + 12, int64: Int64(s.reviews))
-      statement.bind(first + 13, int64: Int64(s.lapses))
-      statement.bind(first + 14, int64: Int64(s.remainingSteps))
-      statement.bind(first + 15, int64: s.originalDue)
-      statement.bind(first + 16, int64: s.originalDeckID)
-      statement.bind(first + 17, int64: Int64(s.flags))
+      statement.bind(
+        first + 1,
+        int64s: [
+          card.id,  // id
+          card.noteID,  // nid
+          card.deckID,  // did
+          Int64(card.templateOrdinal),  // ord
+          card.modificationTime,  // mod
+          Self.localUSN,  // usn
+          Int64(s.type.rawValue),  // type
+          Int64(s.queue.rawValue),  // queue
+          s.due,  // due
+          Int64(s.interval),  // ivl
+          Int64(s.easeFactor),  // factor
+          Int64(s.reviews),  // reps
+          Int64(s.lapses),  // lapses
+          Int64(s.remainingSteps),  // left
+          s.originalDue,  // odue
+          s.originalDeckID,  // odid
+          Int64(s.flags),  // flags
+        ])
       // Kept as stored: Anki reads "" and "{}" alike (CardData::from_str falls back to empty).
       statement.bind(first + 18, text: s.data)
     }
@@ -240,15 +244,19 @@ struct CollectionWriter {
       collection.reviews, into: "revlog", values: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", parameters: 9,
       phase: .writingReviews, database
     ) { review, statement, first in
-      statement.bind(first + 1, int64: review.id)
-      statement.bind(first + 2, int64: review.cardID)
-      statement.bind(first + 3, int64: Self.localUSN)
-      statement.bind(first + 4, int64: Int64(review.ease))
-      statement.bind(first + 5, int64: review.interval)
-      statement.bind(first + 6, int64: review.lastInterval)
-      statement.bind(first + 7, int64: Int64(review.easeFactor))
-      statement.bind(first + 8, int64: Int64(review.duration))
-      statement.bind(first + 9, int64: Int64(review.kind.rawValue))
+      statement.bind(
+        first + 1,
+        int64s: [
+          review.id,  // id
+          review.cardID,  // cid
+          Self.localUSN,  // usn
+          Int64(review.ease),  // ease
+          review.interval,  // ivl
+          review.lastInterval,  // lastIvl
+          Int64(review.easeFactor),  // factor
+          Int64(review.duration),  // time
+          Int64(review.kind.rawValue),  // type
+        ])
     }
   }
 
@@ -294,6 +302,16 @@ struct CollectionWriter {
       }
       _ = try statement.step()
       index += count
+    }
+  }
+}
+
+extension SQLiteStatement {
+  /// Binds `values` to parameter `index` (1-based) and the ones after it, in order: a row's
+  /// integer columns in the order of its table.
+  fileprivate func bind(_ index: Int32, int64s values: [Int64]) {
+    for (offset, value) in values.enumerated() {
+      bind(index + Int32(offset), int64: value)
     }
   }
 }
