@@ -59,7 +59,7 @@ public struct DeckSelection: Sendable, Equatable, Codable {
     let tagged =
       tags.isEmpty
       ? nil
-      : tags.map { $0.lowercased() == "none" ? "without tags" : "tagged '\($0)' (or a subtag)" }
+      : tags.map { TagSearch.findsUntaggedNotes($0) ? "without tags" : "tagged '\($0)' (or a subtag)" }
         .joined(separator: " or ")
     let what: String
     switch (decks, tagged) {
@@ -101,10 +101,10 @@ extension DeckCollection {
   /// finds, those with a card in one of the decks or taken from one into a filtered deck (Anki's
   /// "export this deck" would leave out those, silently), kept whole with all their cards; the
   /// decks those cards are in (and were in) with their parents, and, without tags, the selected
-  /// decks' empty subdecks; the note types the notes use; the option groups of the kept decks (and group 1);
-  /// the reviews of the kept cards; the media files the notes and note types refer to. The
-  /// collection's settings stay; its list of tags keeps the tags of the kept notes and their
-  /// parents; deletion records, which belong to the whole collection, go.
+  /// decks' empty subdecks; the note types the notes use; the option groups of the kept decks
+  /// (and group 1); the reviews of the kept cards; the media files the notes and note types
+  /// refer to. The collection's settings stay; its list of tags keeps the tags of the kept notes
+  /// and their parents; deletion records, which belong to the whole collection, go.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, listing
   ///   the collection's decks, and for a tag no note has (nor a subtag of it), listing the
@@ -188,13 +188,13 @@ extension DeckCollection {
     var found = Set<Int64>()
     for search in searches {
       let matchingTags = distinctTags.filter(search.matches(tag:))
-      if matchingTags.isEmpty && !["none", "*"].contains(search.text.lowercased()) {
+      if matchingTags.isEmpty && search.findsTags {
         throw DeckError(
           .invalidRequest, at: location,
           "no note has the tag '\(search.text)' or a subtag of it (its tags: \(Self.shown(distinctTags.sorted())))")
       }
       for note in notes
-      where matchingTags.isEmpty ? search.matches(tags: note.tags) : note.tags.contains(where: matchingTags.contains) {
+      where search.findsTags ? note.tags.contains(where: matchingTags.contains) : search.matches(tags: note.tags) {
         found.insert(note.id)
       }
     }

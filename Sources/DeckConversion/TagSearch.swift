@@ -37,10 +37,11 @@ public struct TagSearch: Sendable, Equatable {
         .invalidRequest, at: location,
         "the tag '\(text)' holds white space, which no tag has (tags are separated by it)")
     }
-    switch text.lowercased() {
-    case "none": kind = .untagged
-    case "*": kind = .everything
-    default:
+    if Self.findsUntaggedNotes(text) {
+      kind = .untagged
+    } else if text == "*" {
+      kind = .everything
+    } else {
       let pattern = "^(?:" + Self.regularExpression(text.precomposedStringWithCanonicalMapping) + ")(?:::.*)?$"
       do {
         kind = .pattern(
@@ -49,6 +50,15 @@ public struct TagSearch: Sendable, Equatable {
         throw DeckError(.invalidRequest, at: location, "the tag '\(text)' cannot be searched for (\(error))")
       }
     }
+  }
+
+  /// Whether `text` is the search for the notes without tags: `none`, in any case.
+  static func findsUntaggedNotes(_ text: String) -> Bool { text.lowercased() == "none" }
+
+  /// Whether the search looks at tags one by one: not `none` or `*`, which are about notes.
+  var findsTags: Bool {
+    if case .pattern = kind { return true }
+    return false
   }
 
   /// Whether a note with these tags matches.
