@@ -94,8 +94,8 @@ public struct DeckDifference: Sendable, Equatable, Encodable {
   public var ankiProperties: PropertyDifferences
   /// What Anki's import of the `to` deck does to a collection holding the `from` deck, and which
   /// changes it does not take (with `onlyDecks` or `onlyTags`: the `to` deck's part exported
-  /// alone, imported into a collection holding the whole `from` deck); nil when either format holds no note type ids, field names or
-  /// modification times (CSV, CrowdAnki, app storage).
+  /// alone, imported into a collection holding the whole `from` deck); nil when either format
+  /// holds no note type ids, field names or modification times (CSV, CrowdAnki, app storage).
   public var ankiImport: AnkiImportPreview?
 
   /// Whether the decks are the same in everything compared.
