@@ -65,8 +65,9 @@ let package = Package(
     .target(name: "DeckAnki", dependencies: ["DeckCore", "DeckIO", "JSONCore"]),
     /// The deckport JSON deck format (media embedded as base64, streamed).
     .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO", "JSONCore", "CVectorText"]),
-    /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets.
-    .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO"]),
+    /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets; it
+    /// takes Anki's plain-text form of a field from DeckAnki.
+    .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO", "DeckAnki"]),
     /// Binary and XML property lists read and written with key order kept; internal to the
     /// package (not a product), used by DeckAppStorage. It takes exact comparison from DeckCore.
     .target(name: "PlistCodec", dependencies: ["DeckCore"]),

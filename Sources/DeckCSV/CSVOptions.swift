@@ -25,7 +25,11 @@ public struct CSVOptions: Sendable, Equatable {
   /// Reading: the deck of rows that do not name one (instead of `#deck:` or Default).
   public var deck: String?
   /// Reading: whether fields are HTML (instead of `#html:` or Anki's detection). Plain text is
-  /// escaped (`<` becomes `&lt;`) and its line breaks become `<br>`, as Anki does.
+  /// escaped (`<` becomes `&lt;`) and its line breaks become `<br>`, as Anki does. Writing:
+  /// `false` writes each field as one line of plain text
+  /// (``AnkiFieldText/plainTextLine(_:)``, `#html:false`), as Anki's "Notes in Plain Text"
+  /// export with "Include HTML and media references" off; otherwise fields are written as
+  /// stored.
   public var isHTML: Bool?
   /// The time zone whose calendar the ``ColumnMapping/SchedulingColumn/due`` column's days
   /// are in (the user's, as Anki's own days are); the one the system is set to unless chosen.

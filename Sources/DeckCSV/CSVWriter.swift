@@ -1,3 +1,4 @@
+import DeckAnki
 import DeckCore
 import DeckIO
 import Foundation
@@ -25,7 +26,8 @@ import Foundation
 /// ```
 ///
 /// Every row has as many field columns as the note type with the most fields (shorter notes end
-/// in empty fields, as in Anki's export); fields are written as stored (HTML); tags are joined
+/// in empty fields, as in Anki's export); fields are written as stored (HTML), or as one line of
+/// plain text each with ``CSVOptions/isHTML`` false; tags are joined
 /// with spaces; the deck is the home deck of the note's first card. When every note has one
 /// note type, a `#columns:` line names the columns. Rows whose deck is a parent of another
 /// row's deck come first, because Anki's importer renames a parent deck that a later row names
@@ -86,6 +88,9 @@ package struct CSVWriter: Sendable {
       )
     }
 
+    // Anki's export with "Include HTML and media references" off: each field one line of text.
+    let writesPlainText = options.isHTML == false
+    let fieldText: (String) -> String = { writesPlainText ? AnkiFieldText.plainTextLine($0) : $0 }
     let deckOfNote = NoteDecks(collection)
     func deckName(_ note: Note) -> String {
       deckOfNote[note.id].flatMap { decks[$0]?.name } ?? ""
@@ -136,7 +141,8 @@ package struct CSVWriter: Sendable {
       switch layout {
       case .anki:
         try Self.writeAnkiLayout(
-          ordered, noteTypes: noteTypes, deckName: deckName, emitter: &emitter, progress: progress)
+          ordered, noteTypes: noteTypes, deckName: deckName, isHTML: options.isHTML != false, fieldText: fieldText,
+          emitter: &emitter, progress: progress)
       case .columns(let mapping):
         if options.hasHeaderRow { try emitter.writeRow(mapping.roles.map(ColumnMapping.name(of:))) }
         let writesSchedules = !mapping.schedulingColumns.isEmpty
@@ -158,8 +164,9 @@ package struct CSVWriter: Sendable {
               switch role {
               case .field:
                 defer { fieldColumn += 1 }
-                return fieldTargets[fieldColumn].flatMap { note.fields.indices.contains($0) ? note.fields[$0] : nil }
-                  ?? ""
+                return fieldTargets[fieldColumn].flatMap {
+                  note.fields.indices.contains($0) ? fieldText(note.fields[$0]) : nil
+                } ?? ""
               case .guid: return note.guid
               case .noteType: return noteType.name
               case .deck: return deckName(note)
@@ -183,15 +190,15 @@ package struct CSVWriter: Sendable {
   }
 
   private static func writeAnkiLayout(
-    _ notes: some Collection<Note>, noteTypes: [Int64: NoteType], deckName: (Note) -> String,
-    emitter: inout CSVEmitter,
+    _ notes: some Collection<Note>, noteTypes: [Int64: NoteType], deckName: (Note) -> String, isHTML: Bool,
+    fieldText: (String) -> String, emitter: inout CSVEmitter,
     progress: ProgressReporter?
   ) throws {
     let used = Set(notes.lazy.map(\.noteTypeID)).compactMap { noteTypes[$0] }
     let fieldColumns = used.map(\.fields.count).max() ?? 0
     try emitter.writeLine(
       "#separator:\(emitter.separator.ankiName ?? String(decoding: [emitter.separator.byte], as: UTF8.self))")
-    try emitter.writeLine("#html:true")
+    try emitter.writeLine("#html:\(isHTML)")
     try emitter.writeLine("#guid column:1")
     try emitter.writeLine("#notetype column:2")
     try emitter.writeLine("#deck column:3")
@@ -209,7 +216,8 @@ package struct CSVWriter: Sendable {
       try Cancellation.check(atItem: index)
       let padding = Array(repeating: "", count: max(0, fieldColumns - note.fields.count))
       try emitter.writeRow(
-        [note.guid, noteType.name, deckName(note)] + note.fields + padding + [note.tags.joined(separator: " ")])
+        [note.guid, noteType.name, deckName(note)] + note.fields.map(fieldText) + padding
+          + [note.tags.joined(separator: " ")])
       progress?.advance(.writingNotes)
     }
   }

@@ -70,6 +70,23 @@ struct MarkupScanTests {
   }
 }
 
+@Suite("A field as one line of plain text (Anki's export without HTML)")
+struct PlainTextLineTests {
+  @Test(
+    "line breaks, <br> and <div> become spaces; sound, type-the-answer and tags go; entities decode; ends trimmed",
+    arguments: [
+      ("line1<br>line2 [sound:a.mp3] &amp; <img src=\"b.png\">", "line1 line2  &"),
+      ("a<BR/>b<br />c<div>d</div>", "a b c d"),
+      ("one\ntwo", "one two"),
+      ("  [[type:Back]] answer&nbsp;", "answer"),
+      ("<style>.x{}</style>styled <b>bold</b>", "styled bold"),
+      ("plain", "plain"),
+    ])
+  func plainTextLine(html: String, text: String) {
+    #expect(AnkiFieldText.plainTextLine(html) == text)
+  }
+}
+
 /// A small deterministic generator, so a failure can be reproduced.
 struct SplitMix64 {
   var state: UInt64

@@ -7,6 +7,8 @@ a warning, and keeps its field values."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import tempfile
@@ -30,9 +32,9 @@ if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
 
 
-def anki_note_export(package: str, out: str) -> None:
+def anki_note_export(package: str, out: str, with_html: bool = True) -> None:
     """The package imported into a fresh collection as anki_view imports it, then exported
-    with Anki's "Notes in Plain Text" exporter, every option on."""
+    with Anki's "Notes in Plain Text" exporter, every option on (HTML as `with_html` says)."""
     from anki_view import _import_apkg, _import_colpkg
 
     with tempfile.TemporaryDirectory(prefix="csv_export_") as folder:
@@ -47,7 +49,7 @@ def anki_note_export(package: str, out: str) -> None:
             else:
                 _import_apkg(col, package, scratch)
             col.export_note_csv(
-                out_path=out, limit=None, with_html=True, with_tags=True, with_deck=True,
+                out_path=out, limit=None, with_html=with_html, with_tags=True, with_deck=True,
                 with_notetype=True, with_guid=True,
             )
         finally:
@@ -153,3 +155,50 @@ def test_anki_export_to_package(package, live_view, tmp_path):
     assert sorted({note["firstDeck"] for note in ours.values()}) == sorted(
         {note["deck"] for note in expected.values()}
     )
+
+
+def rows_by_guid(path: str) -> tuple[list[str], dict[str, dict]]:
+    """A note export's `#` lines, and its rows by GUID: note type, deck, fields (trailing empty
+    ones left out) and tags (sorted: Anki's import reorders them)."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        lines = handle.read().split("\n")
+    directives = [line for line in lines if line.startswith("#")]
+    tags_column = next(int(line.split(":")[1]) for line in directives if line.startswith("#tags column:"))
+    body = "\n".join(line for line in lines if not line.startswith("#"))
+    rows = {}
+    for row in csv.reader(io.StringIO(body), delimiter="\t"):
+        if row:
+            row += [""] * (tags_column - len(row))
+            rows[row[0]] = {
+                "noteType": row[1], "deck": row[2], "fields": without_trailing_empty(row[3 : tags_column - 1]),
+                "tags": sorted(row[tags_column - 1].split()),
+            }
+    return directives, rows
+
+
+@pytest.mark.parametrize("package", fixture_packages(), ids=os.path.basename)
+def test_plain_text_export_is_ankis(package, live_view, tmp_path):
+    """`convert PACKAGE out.txt --html false` writes what Anki's "Notes in Plain Text" export
+    writes with "Include HTML and media references" off: each field one line of plain text, and
+    every row's note type, deck and tags, note by note. (Where a note's first card sits in a
+    filtered deck, Anki's export names that deck and deckport the card's home deck, so that
+    importing the file puts the note back where it lives.)"""
+    if not live_view(package)["notes"]:
+        pytest.skip("no notes: neither tool writes rows")
+    anki = str(tmp_path / "anki.txt")
+    anki_note_export(package, anki, with_html=False)
+    ours = str(tmp_path / "ours.txt")
+    result = deckport("convert", package, ours, "--html", "false")
+    assert result.returncode == 0, result.stderr
+    anki_directives, anki_rows = rows_by_guid(anki)
+    our_directives, our_rows = rows_by_guid(ours)
+    assert "#html:false" in anki_directives and "#html:false" in our_directives
+    document = json.loads(deckport("convert", package, "-", "--to", "json").stdout)
+    filtered = {deck["name"] for deck in document["decks"] if "filtered" in deck}
+    for row in anki_rows.values():
+        if row["deck"] in filtered:
+            row["deck"] = None
+    for guid, row in our_rows.items():
+        if anki_rows.get(guid, {}).get("deck", "") is None:
+            row["deck"] = None
+    assert our_rows == anki_rows

@@ -35,6 +35,24 @@ public enum AnkiFieldText {
     return decodingEntities(MarkupScan.removingMarkup(html))
   }
 
+  /// `html` as one line of plain text, as Anki's "Notes in Plain Text" export writes a field with
+  /// "Include HTML and media references" off (`html_to_text_line`): line breaks, `<br>` and
+  /// `<div>` become spaces, `[[type:…]]` and `[sound:…]` go, then ``strippingHTML(_:)`` (so
+  /// images go too), then white space is trimmed from both ends.
+  ///
+  /// ```swift
+  /// AnkiFieldText.plainTextLine("line1<br>line2 [sound:a.mp3] &amp; <img src=\"b.png\">")
+  /// // "line1 line2  &"
+  /// ```
+  public static func plainTextLine(_ html: String) -> String {
+    var text =
+      html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\n") })
+      ? replace(Patterns.lineBreak, in: html, with: " ") : html
+    if text.contains("[[type:") { text = replace(Patterns.typeAnswer, in: text, with: "") }
+    if text.contains("[sound:") { text = replace(Patterns.sound, in: text, with: "") }
+    return strippingHTML(text).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
   /// ``strippingHTML(_:)`` done with Anki's regular expression itself; the byte scanner it
   /// uses instead is checked against this.
   static func strippingHTMLWithPattern(_ html: String) -> String {
@@ -75,6 +93,15 @@ public enum AnkiFieldText {
     static let markup = try? NSRegularExpression(
       pattern: #"(<!--.*?-->)|(<style.*?>.*?</style>)|(<script.*?>.*?</script>)|(<.*?>)"#,
       options: [.caseInsensitive, .dotMatchesLineSeparators])
+
+    /// Anki's `PERSISTENT_HTML_SPACERS`: `<br>` (`<br/>`, `<br />`), `<div>` and a line feed.
+    static let lineBreak = try? NSRegularExpression(pattern: #"<br\s*/?>|<div>|\n"#, options: [.caseInsensitive])
+
+    /// Anki's `TYPE_TAG`: a type-the-answer box, `[[type:Field]]`.
+    static let typeAnswer = try? NSRegularExpression(pattern: #"\[\[type:[^\]]+\]\]"#)
+
+    /// Anki's `SOUND_TAG`: `[sound:name]`.
+    static let sound = try? NSRegularExpression(pattern: #"\[sound:([^\]]+)\]"#)
 
     /// Anki's `HTML_MEDIA_TAGS`: an img/audio/video/object/source tag with a `src` or `data`
     /// attribute, double-quoted (group 1), single-quoted (2) or bare (3).
