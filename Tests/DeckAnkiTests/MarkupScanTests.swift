@@ -84,6 +84,23 @@ struct PlainTextLineTests {
     ])
   func plainTextLine(html: String, text: String) {
     #expect(AnkiFieldText.plainTextLine(html) == text)
+    #expect(AnkiFieldText.plainTextLineWithPatterns(html) == text)
+  }
+
+  /// Random strings over an alphabet rich in line breaks, tags and their look-alikes: the byte
+  /// scan gives what Anki's expressions give.
+  @Test func randomStringsSameAsPatterns() {
+    let pieces = [
+      "<", ">", "/", " ", "\t", "\n", "\r", "<br", "<BR", "<bR", "<div>", "<DIV>", "<div", "</div>", "br", "b", "r",
+      "x", "é", "\u{A0}", "[sound:a.mp3]", "[[type:Back]]", "[sound:", "&amp;", "<img src=a.png>", "<b>",
+    ]
+    var generator = SplitMix64(seed: 0xB2)
+    for _ in 0..<4000 {
+      let count = Int(generator.next() % 12)
+      let html = (0..<count).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+      #expect(
+        AnkiFieldText.plainTextLine(html) == AnkiFieldText.plainTextLineWithPatterns(html), "\(html.debugDescription)")
+    }
   }
 }
 

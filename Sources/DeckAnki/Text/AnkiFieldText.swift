@@ -45,12 +45,34 @@ public enum AnkiFieldText {
   /// // "line1 line2  &"
   /// ```
   public static func plainTextLine(_ html: String) -> String {
-    var text =
-      html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\n") })
-      ? replace(Patterns.lineBreak, in: html, with: " ") : html
-    if text.contains("[[type:") { text = replace(Patterns.typeAnswer, in: text, with: "") }
-    if text.contains("[sound:") { text = replace(Patterns.sound, in: text, with: "") }
-    return strippingHTML(text).trimmingCharacters(in: .whitespacesAndNewlines)
+    var text = html
+    if html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\n") }) {
+      text = MarkupScan.replacingLineBreaks(html) ?? replace(Patterns.lineBreak, in: html, with: " ")
+    }
+    // Both patterns start with '['; a field without one (most) skips them.
+    if text.utf8.contains(UInt8(ascii: "[")) {
+      if text.contains("[[type:") { text = replace(Patterns.typeAnswer, in: text, with: "") }
+      if text.contains("[sound:") { text = replace(Patterns.sound, in: text, with: "") }
+    }
+    return trimmingWhiteSpace(strippingHTML(text))
+  }
+
+  /// `text` without the Unicode white space at either end (Rust's `str::trim`).
+  static func trimmingWhiteSpace(_ text: String) -> String {
+    let scalars = text.unicodeScalars
+    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+      let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+    else { return "" }
+    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return text }
+    return String(scalars[first...last])
+  }
+
+  /// ``plainTextLine(_:)`` done with Anki's regular expressions alone.
+  static func plainTextLineWithPatterns(_ html: String) -> String {
+    var text = replace(Patterns.lineBreak, in: html, with: " ")
+    text = replace(Patterns.typeAnswer, in: text, with: "")
+    text = replace(Patterns.sound, in: text, with: "")
+    return strippingHTMLWithPattern(text).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// ``strippingHTML(_:)`` done with Anki's regular expression itself; the byte scanner it
@@ -75,7 +97,9 @@ public enum AnkiFieldText {
   /// Character references decoded and NBSP turned into a space, when the text holds an `&`.
   static func decodingEntities(_ text: String) -> String {
     guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-    return HTMLEntities.decode(text).replacingOccurrences(of: "\u{00A0}", with: " ")
+    let decoded = HTMLEntities.decode(text)
+    guard decoded.unicodeScalars.contains("\u{00A0}") else { return decoded }
+    return decoded.replacingOccurrences(of: "\u{00A0}", with: " ")
   }
 
   private static func replace(_ pattern: NSRegularExpression?, in text: String, with template: String)
@@ -156,6 +180,51 @@ enum MarkupScan {
       return false
     }
   }
+
+  /// `text` with each match of Anki's `PERSISTENT_HTML_SPACERS`, `(?i)<br\s*/?>|<div>|\n`,
+  /// replaced by a space; nil when a non-ASCII byte follows a `<` within eight bytes (a
+  /// case-insensitive letter or Unicode white space the regular expression must judge).
+  static func replacingLineBreaks(_ text: String) -> String? {
+    guard !hasNonASCIITagStart(text) else { return nil }
+    var text = text
+    return text.withUTF8 { bytes -> String in
+      var output: [UInt8] = []
+      output.reserveCapacity(bytes.count)
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "\n") {
+          output.append(UInt8(ascii: " "))
+          index += 1
+        } else if byte == UInt8(ascii: "<"), let end = lineBreakTagEnd(bytes, at: index) {
+          output.append(UInt8(ascii: " "))
+          index = end
+        } else {
+          output.append(byte)
+          index += 1
+        }
+      }
+      return String(decoding: output, as: UTF8.self)
+    }
+  }
+
+  /// The end of `<br\s*/?>` or `<div>` (ASCII case ignored) at the `<` at `start`, or nil.
+  private static func lineBreakTagEnd(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+    if startsCaseInsensitive(rest, with: divTag) { return start + divTag.count }
+    guard startsCaseInsensitive(rest, with: breakOpen) else { return nil }
+    var index = start + breakOpen.count
+    while index < bytes.count, asciiWhiteSpace.contains(bytes[index]) { index += 1 }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "/") { index += 1 }
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { return nil }
+    return index + 1
+  }
+
+  private static let divTag = Array("<div>".utf8)
+  private static let breakOpen = Array("<br".utf8)
+  /// What `\s` matches among ASCII bytes: tab, line feed, vertical tab, form feed, carriage
+  /// return and space.
+  private static let asciiWhiteSpace: Set<UInt8> = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20]
 
   private static let mediaTagNames: [[UInt8]] = ["img", "audio", "video", "object", "source"].map { Array($0.utf8) }
   private static let commentOpen = Array("<!--".utf8)
