@@ -192,17 +192,23 @@ def test_decks_notes_name_without_defining_them_are_added_as_anki_adds_them(tmp_
         col.close()
 
 
-def test_a_note_file_added_to_a_json_dir_by_hand_gives_anki_its_cards(tmp_path):
-    """A json-dir note file written by hand, without ids, cards or reviews, gives Anki one new
-    note with the cards Anki makes for it, in the deck it names, and leaves every other note of the
-    folder as Anki imported it from the package the folder came from."""
+def json_dir_and_its_documentation(tmp_path) -> tuple[str, str, str]:
+    """An Anki-made package, the json-dir deckport makes of it (in `tmp_path`), and the text of
+    docs/json-format.md, which says how to add a note to such a folder by hand."""
     original = os.path.join(FIXTURES, "anki", "latest_sched.apkg")
     folder = str(tmp_path / "deck")
     result = deckport("convert", original, folder, "--to", "json-dir")
     assert result.returncode == 0, result.stderr
-    # Notes with GUIDs, in the files the documentation names by them.
     with open(os.path.join(REPO, "docs", "json-format.md"), encoding="utf-8") as handle:
-        text = handle.read()
+        return original, folder, handle.read()
+
+
+def test_a_note_file_added_to_a_json_dir_by_hand_gives_anki_its_cards(tmp_path):
+    """A json-dir note file written by hand, without ids, cards or reviews, gives Anki one new
+    note with the cards Anki makes for it, in the deck it names, and leaves every other note of the
+    folder as Anki imported it from the package the folder came from."""
+    original, folder, text = json_dir_and_its_documentation(tmp_path)
+    # Notes with GUIDs, in the files the documentation names by them.
     assert "`notes/686f6c612d31.json` (`printf %s hola-1 | xxd -p`)" in text
     documented = {"guid": "hola-1", "noteType": "Basic (and reversed card)", "deck": "Spanish", "fields": {"Front": "hola", "Back": "hello"}}
     added = {
@@ -231,12 +237,7 @@ def test_a_freely_named_note_file_is_one_note_that_later_edits_update(tmp_path):
     """A json-dir note file added by hand under a name of the user's choosing, without GUID or
     id (the documentation's example): Anki's import adds it once, with the cards Anki makes; the
     file edited later and converted again updates that note in Anki, adding none."""
-    original = os.path.join(FIXTURES, "anki", "latest_sched.apkg")
-    folder = str(tmp_path / "deck")
-    result = deckport("convert", original, folder, "--to", "json-dir")
-    assert result.returncode == 0, result.stderr
-    with open(os.path.join(REPO, "docs", "json-format.md"), encoding="utf-8") as handle:
-        text = handle.read()
+    _, folder, text = json_dir_and_its_documentation(tmp_path)
     start = text.index("```json", text.index("**A note added by hand**")) + len("```json")
     documented = json.loads(text[start : text.index("```", start)])
     assert "guid" not in documented["note"] and "id" not in documented["note"]
