@@ -1,7 +1,8 @@
 import DeckCore
 import Foundation
 
-/// What `deckport inspect` reports about a deck: counts, the decks that hold cards, note types,
+/// What `deckport inspect` reports about a deck: counts, the decks that hold cards, the notes'
+/// tags, note types,
 /// and the media notes refer to but the file lacks, as the real Anki would find them on import.
 public struct DeckSummary: Sendable, Equatable, Codable {
   /// A note type as the summary shows it.
@@ -14,6 +15,14 @@ public struct DeckSummary: Sendable, Equatable, Codable {
     public var fields: [String]
     /// The card template names, in order.
     public var templates: [String]
+  }
+
+  /// A tag as the summary shows it.
+  public struct TagSummary: Sendable, Equatable, Codable {
+    /// The tag (`a::b` for a subtag).
+    public var name: String
+    /// How many notes have it (not counting those with only a subtag of it).
+    public var notes: Int
   }
 
   /// The exact input format, such as `apkg-latest`.
@@ -33,6 +42,9 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   public var settings: Int
   /// Full names (`A::B`) of the decks that hold at least one card, sorted.
   public var decks: [String]
+  /// The tags the notes have, each with how many notes have it, sorted by name ignoring case.
+  /// Tags that differ only in case are one, as in Anki, spelled as the first note has it.
+  public var tags: [TagSummary]
   /// The note types Anki keeps when it imports the file, sorted by name: for a deck package the
   /// ones notes use (Anki's import skips the rest), for a collection package all of them.
   public var noteTypes: [NoteTypeSummary]
@@ -74,6 +86,7 @@ public struct DeckSummary: Sendable, Equatable, Codable {
     let deckNames = Dictionary(
       collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     decks = Set(Set(collection.cards.map(\.deckID)).map { deckNames[$0] ?? "(missing deck \($0))" }).sorted()
+    tags = Self.tagSummaries(of: collection.notes)
     let usedNoteTypeIDs = Set(collection.notes.map(\.noteTypeID))
     let keepsEveryNoteType = deck.formatName.hasPrefix("colpkg")
     unusedNoteTypes = collection.noteTypes.filter { !usedNoteTypeIDs.contains($0.id) }.map(\.name).sorted()
@@ -87,6 +100,27 @@ public struct DeckSummary: Sendable, Equatable, Codable {
     }
     missingMedia = Self.missingMedia(in: collection)
     warnings = deck.warnings.map(\.exactDescription)
+  }
+
+  /// Each tag of `notes` with its count of notes; tags that differ only in case are counted as
+  /// one, under the first note's spelling.
+  static func tagSummaries(of notes: [Note]) -> [TagSummary] {
+    var summaries: [TagSummary] = []
+    var positions: [String: Int] = [:]
+    for note in notes {
+      var seen = Set<String>()
+      for tag in note.tags {
+        let key = tag.lowercased()
+        guard seen.insert(key).inserted else { continue }
+        if let position = positions[key] {
+          summaries[position].notes += 1
+        } else {
+          positions[key] = summaries.count
+          summaries.append(TagSummary(name: tag, notes: 1))
+        }
+      }
+    }
+    return summaries.sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
   }
 
   /// Names referred to by note fields (compared in NFC, as Anki stores both) that no media file has.
@@ -145,6 +179,9 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   /// never breaks its line.
   public var text: String { lines.map(TerminalText.escaped).joined(separator: "\n") }
 
+  /// How many tags ``lines`` lists; ``jsonText()`` lists all.
+  static let tagsShown = 30
+
   /// The lines of ``text``, names exactly as the input holds them (each to be escaped with
   /// ``TerminalText/escaped(_:)`` before it reaches a terminal).
   public var lines: [String] {
@@ -160,6 +197,11 @@ public struct DeckSummary: Sendable, Equatable, Codable {
     if settings > 0 { lines.append("Collection settings: \(settings)") }
     lines += ["Decks with cards:"]
     lines += decks.map { "  \($0)" }
+    if !tags.isEmpty {
+      lines.append("Tags: \(tags.count)")
+      lines += tags.prefix(Self.tagsShown).map { "  \($0.name) (\($0.notes) note\($0.notes == 1 ? "" : "s"))" }
+      if tags.count > Self.tagsShown { lines.append("  … and \(tags.count - Self.tagsShown) more") }
+    }
     lines.append("Note types:")
     for noteType in noteTypes {
       lines.append("  \(noteType.name) (\(noteType.kind))")

@@ -6,6 +6,8 @@ fixtures/anki_view.py):
 
 * `notes`, `cards`, `media`, `reviews`: integers equal to anki_view's counts;
 * `decks`: the sorted list of full deck names ("A::B") that hold cards;
+* `tags`: each tag the notes have, with its count of notes ({"name", "notes"}), sorted by name
+  ignoring case;
 * `noteTypes`: objects {"name", "kind" ("standard"|"cloze"), "fields" (field names),
   "templates" (template names)}, compared sorted by name (other keys are ignored);
 * `missingMedia`: the sorted list of referenced files the package does not provide.
@@ -112,6 +114,19 @@ def test_counts(package, deckport_json, live_view):
 def test_decks(package, deckport_json, live_view):
     out, anki = deckport_json(package), live_view(package)
     assert out.get("decks") == anki["decks"]
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=os.path.basename)
+def test_tags(package, deckport_json, live_view):
+    """Each tag the notes have, with how many notes have it, as the backend holds them after its
+    import (which makes tags that differ only in case one)."""
+    out, anki = deckport_json(package), live_view(package)
+    counts: dict[str, int] = {}
+    for note in anki["notes"]:
+        for tag in set(note["tags"]):
+            counts[tag] = counts.get(tag, 0) + 1
+    expected = [{"name": name, "notes": counts[name]} for name in sorted(counts, key=lambda t: (t.lower(), t))]
+    assert out.get("tags") == expected
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=os.path.basename)

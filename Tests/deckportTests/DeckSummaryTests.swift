@@ -24,4 +24,25 @@ struct DeckSummaryTests {
       (40..<50).map { "img\($0).png" } + ["only0.png", "only\(count / 2 + 1).png", "only\(count - 1).png", "s6.mp3"]
     #expect(summary.missingMedia == expected.sorted())
   }
+
+  @Test("tags: each with its count of notes, one for tags that differ in case, sorted ignoring case; text lists 30")
+  func tags() {
+    var collection = DeckCollection()
+    collection.notes = [
+      Note(id: 1, guid: "a", noteTypeID: 1, fields: [], tags: ["Verbs", "geo", "verbs"]),
+      Note(id: 2, guid: "b", noteTypeID: 1, fields: [], tags: ["VERBS", "Animals::Cats"]),
+      Note(id: 3, guid: "c", noteTypeID: 1, fields: [], tags: []),
+    ]
+    let summary = DeckSummary(LoadedDeck(collection: collection, formatName: "test", warnings: []))
+    #expect(summary.tags.map(\.name) == ["Animals::Cats", "geo", "Verbs"])
+    #expect(summary.tags.map(\.notes) == [1, 1, 2])
+    #expect(summary.lines.contains("Tags: 3") && summary.lines.contains("  Verbs (2 notes)"))
+
+    collection.notes = (0..<40).map {
+      Note(id: Int64($0 + 1), guid: "g\($0)", noteTypeID: 1, fields: [], tags: ["t\($0)"])
+    }
+    let many = DeckSummary(LoadedDeck(collection: collection, formatName: "test", warnings: []))
+    #expect(many.tags.count == 40)
+    #expect(many.lines.filter { $0.hasPrefix("  t") }.count == 30 && many.lines.contains("  … and 10 more"))
+  }
 }
