@@ -6,7 +6,8 @@ import FuzzWriting
 
 // Every reader into every writer, from valid collections with hostile values inside. The input
 // is a small program: which seed collection (read once at start-up through deckport's readers),
-// which writer A and writer B (with their options), then mutations of the in-memory model. The
+// which writer A and writer B (with their options), then mutations of the in-memory model, then
+// (with bytes left) the export choices (one deck, one tag, no scheduling, presets or media). The
 // mutated collection is written by A, read back by A's reader, compared with what was written
 // (`DeckDifference`, as `deckport diff` does), and written again by B. Each step must succeed or
 // throw a DeckError; anything else, or a trap, is a finding.
@@ -22,6 +23,14 @@ runFuzzer { data in
   let first = OutputPlan(&input, stores: stores)
   let second = OutputPlan(&input, stores: stores)
   Mutations.apply(&input, to: &collection)
+  // Bytes left after the changes choose what of the collection an export keeps.
+  if !input.isEmpty {
+    let choices = Choices.read(&input, for: collection)
+    guard
+      let kept = fuzzStep("export choices", { try choices.applied(to: collection, at: SourceLocation(file: "fuzz")) })
+    else { return }
+    collection = kept.collection
+  }
 
   FuzzScratch.reset(work)
   FuzzScratch.reset(temporary)
