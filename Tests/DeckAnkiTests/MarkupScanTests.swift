@@ -81,6 +81,7 @@ struct PlainTextLineTests {
       ("  [[type:Back]] answer&nbsp;", "answer"),
       ("<style>.x{}</style>styled <b>bold</b>", "styled bold"),
       ("plain", "plain"),
+      ("a<br          \u{A0}>b", "a b"),
     ])
   func plainTextLine(html: String, text: String) {
     #expect(AnkiFieldText.plainTextLine(html) == text)

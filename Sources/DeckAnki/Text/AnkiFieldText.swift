@@ -182,12 +182,13 @@ enum MarkupScan {
   }
 
   /// `text` with each match of Anki's `PERSISTENT_HTML_SPACERS`, `(?i)<br\s*/?>|<div>|\n`,
-  /// replaced by a space; nil when a non-ASCII byte follows a `<` within eight bytes (a
-  /// case-insensitive letter or Unicode white space the regular expression must judge).
+  /// replaced by a space; nil when a non-ASCII byte follows a `<` within eight bytes, or ends the
+  /// white space after a `<br` (a case-insensitive letter or Unicode white space that the
+  /// regular expression must judge).
   static func replacingLineBreaks(_ text: String) -> String? {
     guard !hasNonASCIITagStart(text) else { return nil }
     var text = text
-    return text.withUTF8 { bytes -> String in
+    return text.withUTF8 { bytes -> String? in
       var output: [UInt8] = []
       output.reserveCapacity(bytes.count)
       var index = 0
@@ -196,28 +197,44 @@ enum MarkupScan {
         if byte == UInt8(ascii: "\n") {
           output.append(UInt8(ascii: " "))
           index += 1
-        } else if byte == UInt8(ascii: "<"), let end = lineBreakTagEnd(bytes, at: index) {
-          output.append(UInt8(ascii: " "))
-          index = end
-        } else {
-          output.append(byte)
-          index += 1
+          continue
         }
+        if byte == UInt8(ascii: "<") {
+          switch lineBreakTag(bytes, at: index) {
+          case .end(let end):
+            output.append(UInt8(ascii: " "))
+            index = end
+            continue
+          case .undecided: return nil
+          case .none: break
+          }
+        }
+        output.append(byte)
+        index += 1
       }
       return String(decoding: output, as: UTF8.self)
     }
   }
 
-  /// The end of `<br\s*/?>` or `<div>` (ASCII case ignored) at the `<` at `start`, or nil.
-  private static func lineBreakTagEnd(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+  /// What stands at a `<`: a line-break tag and where it ends, something else, or something only
+  /// the regular expression can judge.
+  private enum LineBreakTag {
+    case end(Int)
+    case none
+    case undecided
+  }
+
+  /// `<br\s*/?>` or `<div>` (ASCII case ignored) at the `<` at `start`.
+  private static func lineBreakTag(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> LineBreakTag {
     let rest = UnsafeBufferPointer(rebasing: bytes[start...])
-    if startsCaseInsensitive(rest, with: divTag) { return start + divTag.count }
-    guard startsCaseInsensitive(rest, with: breakOpen) else { return nil }
+    if startsCaseInsensitive(rest, with: divTag) { return .end(start + divTag.count) }
+    guard startsCaseInsensitive(rest, with: breakOpen) else { return .none }
     var index = start + breakOpen.count
     while index < bytes.count, asciiWhiteSpace.contains(bytes[index]) { index += 1 }
+    if index < bytes.count, bytes[index] >= 0x80 { return .undecided }
     if index < bytes.count, bytes[index] == UInt8(ascii: "/") { index += 1 }
-    guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { return nil }
-    return index + 1
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { return .none }
+    return .end(index + 1)
   }
 
   private static let divTag = Array("<div>".utf8)
