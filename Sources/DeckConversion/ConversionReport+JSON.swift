@@ -20,12 +20,6 @@ extension ConversionReport {
       var media: Int
     }
 
-    /// With `--only-deck`: the decks kept, and what the whole input held.
-    struct Selection: Encodable {
-      var decks: [String]
-      var read: Counts
-    }
-
     /// For app storage: how the records met those the output held.
     struct Records: Encodable {
       var place: String
@@ -43,7 +37,8 @@ extension ConversionReport {
     var outputExisted: Bool
     var bytes: Int64?
     var written: Counts
-    var selection: Selection?
+    /// With `--only-deck` or `--only-tag`: what was kept (as `inspect` and `diff` show it).
+    var selection: DeckSelection?
     var records: Records?
     var backup: String?
     var warnings: [Warning]
@@ -52,8 +47,9 @@ extension ConversionReport {
   /// This report as one JSON object (`ReportJSON`): `dryRun`, `input`, `inputFormat`,
   /// `output`, `outputFormat`, `outputExisted`, `bytes` (the size of the file written, or that a
   /// dry run would write; absent for app storage), `written` (notes, cards, reviews, media),
-  /// `selection` (with ``ExportChoices/onlyDecks``: the `decks` kept, as the input names
-  /// them, and what the whole input held, `read`: notes, cards, reviews, media),
+  /// `selection` (with ``ExportChoices/onlyDecks`` or ``ExportChoices/onlyTags``: the `decks`
+  /// kept, as the input names them, the `tags` searched for, and the notes, cards, reviews and
+  /// media `kept` and that the whole input held, `read`),
   /// `records` (app storage: place, added, updated, unchanged, skipped), `backup` and
   /// `warnings` (code, location, message, text), every string exact.
   public func jsonText(input: String, output: String) throws -> String {
@@ -65,11 +61,7 @@ extension ConversionReport {
       dryRun: dryRun, input: input, inputFormat: inputFormat, output: output, outputFormat: outputFormat.rawValue,
       outputExisted: outputExisted, bytes: bytes,
       written: .init(notes: summary.notes, cards: summary.cards, reviews: summary.reviews, media: summary.media),
-      selection: selection.map {
-        .init(
-          decks: $0.deckNames,
-          read: .init(notes: $0.read.notes, cards: $0.read.cards, reviews: $0.read.reviews, media: $0.read.media))
-      },
+      selection: selection,
       records: appWrite.map {
         .init(
           place: $0.place, added: $0.merge.added, updated: $0.merge.updated, unchanged: $0.merge.unchanged,

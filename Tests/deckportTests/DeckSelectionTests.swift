@@ -121,6 +121,16 @@ struct OnlyDeckCommandTests {
     #expect(read == ["notes": 9, "cards": 15, "reviews": 8, "media": 6])
     let written = try #require(report["written"] as? [String: Int])
     #expect(written["notes"] == 3)
+    #expect(selection["kept"] as? [String: Int] == written)
+
+    let tagged = try CommandRun.deckport([
+      "convert", Self.package, scratch.path(for: "geo.json"), "--only-tag", "GEO", "--json",
+    ])
+    #expect(tagged.status == 0, "stderr: \(tagged.standardError)")
+    let taggedReport = try #require(
+      try JSONSerialization.jsonObject(with: Data(tagged.standardOutput.utf8)) as? [String: Any])
+    let tagSelection = try #require(taggedReport["selection"] as? [String: Any])
+    #expect(tagSelection["tags"] as? [String] == ["GEO"] && tagSelection["decks"] as? [String] == [])
 
     let plan = try CommandRun.deckport([
       "convert", Self.package, scratch.path(for: "plan.csv"), "--only-deck", "languages::french::verbs", "--dry-run",
