@@ -30,6 +30,7 @@ public struct FormatRegistry: Sendable {
     CrowdAnkiFormat(),
     CSVFormat.csv,
     CSVFormat.tsv,
+    CardTextFormat(),
     AppStorageFormat.plist,
     AppStorageFormat.appJSON,
     AppStorageFormat.sqlite,

@@ -30,7 +30,7 @@ struct Deckport: ParsableCommand {
       clean-up.
       """,
     version: "\(version) (commit \(String(cString: deckport_build_commit())))",
-    subcommands: [Convert.self, Inspect.self, Diff.self, Migrate.self, Formats.self])
+    subcommands: [Convert.self, Inspect.self, Render.self, Diff.self, Migrate.self, Formats.self])
 
   /// deckport's version; `--version` adds the commit it was built from.
   static let version = "0.1.0"

@@ -59,12 +59,8 @@ public enum AnkiFieldText {
 
   /// `text` without the Unicode white space at either end (Rust's `str::trim`).
   static func trimmingWhiteSpace(_ text: String) -> String {
-    let scalars = text.unicodeScalars
-    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-      let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-    else { return "" }
-    if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return text }
-    return String(scalars[first...last])
+    let trimmed = text[...].trimmingRustWhiteSpace()
+    return trimmed.startIndex == text.startIndex && trimmed.endIndex == text.endIndex ? text : String(trimmed)
   }
 
   /// ``plainTextLine(_:)`` done with Anki's regular expressions alone.
@@ -102,7 +98,7 @@ public enum AnkiFieldText {
     return decoded.replacingOccurrences(of: "\u{00A0}", with: " ")
   }
 
-  private static func replace(_ pattern: NSRegularExpression?, in text: String, with template: String)
+  static func replace(_ pattern: NSRegularExpression?, in text: String, with template: String)
     -> String
   {
     guard let pattern else { return text }

@@ -10,18 +10,18 @@ extension HTMLEntities {
 
   /// Plain text as note-field HTML: `&`, `<` and `>` as character references (and `"` as
   /// `&quot;`, `'` as `&#x27;` when `quotes`, as Anki's CSV import escapes them), a line feed as
-  /// `<br>`, carriage returns as `carriageReturns` says.
+  /// `<br>` (kept when not `breaksLines`), carriage returns as `carriageReturns` says.
   ///
   /// ```swift
   /// HTMLEntities.escaping("a < b\nc")  // "a &lt; b<br>c"
   /// ```
-  package static func escaping(_ text: String, quotes: Bool = false, carriageReturns: CarriageReturns = .kept)
-    -> String
-  {
+  package static func escaping(
+    _ text: String, quotes: Bool = false, breaksLines: Bool = true, carriageReturns: CarriageReturns = .kept
+  ) -> String {
     let marksReturns = carriageReturns == .markedBreaks
     guard
       text.containsUTF8Byte(where: {
-        $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == 0x0A
+        $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || (breaksLines && $0 == 0x0A)
           || (quotes && ($0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'"))) || (marksReturns && $0 == 0x0D)
       })
     else { return text }
@@ -43,7 +43,7 @@ extension HTMLEntities {
       case ">": result += "&gt;"
       case "\"" where quotes: result += "&quot;"
       case "'" where quotes: result += "&#x27;"
-      case "\n": result += "<br>"
+      case "\n" where breaksLines: result += "<br>"
       case "\r" where marksReturns: afterReturn = true
       default: result.unicodeScalars.append(scalar)
       }

@@ -1,0 +1,149 @@
+import DeckCore
+
+/// Renders cards as Anki shows them for review: each card's template filled with its note's
+/// fields, the special fields (`{{Tags}}`, `{{Deck}}`, `{{Subdeck}}`, `{{Type}}`, `{{Card}}`,
+/// `{{CardFlag}}`, `{{CardID}}`, `{{FrontSide}}`), sections, and Anki's built-in filters
+/// (`cloze`, `cloze-only`, `hint`, `text`, `furigana`, `kana`, `kanji`, `type`, `tts`).
+///
+/// ```swift
+/// let deck = try DeckLoader.load(path: "French.apkg").collection
+/// let renderer = CardRenderer(deck)
+/// for card in deck.cards {
+///   let sides = renderer.render(card)
+///   show(front: sides.question, back: sides.answer, css: sides.css)
+/// }
+/// ```
+///
+/// The output is what Anki's backend renders (checked against it for every card of real decks):
+/// the same HTML, byte for byte. Like Anki, a card whose front would be blank, a cloze card
+/// without its cloze, or a template with a syntax error shows Anki's message instead, and
+/// ``RenderedCard/problem`` says which. Filters Anki's backend does not know (add-ons' own) leave
+/// the field as it is. LaTeX and MathJax are left in the text for the app to typeset, as Anki's
+/// backend leaves them.
+public struct CardRenderer: Sendable {
+  private let notes: [Int64: Note]
+  private let noteTypes: [Int64: ParsedNoteType]
+  private let deckNames: [Int64: String]
+
+  /// A note type with its templates parsed once.
+  private struct ParsedNoteType: Sendable {
+    let noteType: NoteType
+    let fronts: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
+    let backs: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
+  }
+
+  /// A renderer for the cards of `collection`; its templates are parsed once, here.
+  public init(_ collection: DeckCollection) {
+    var notes: [Int64: Note] = [:]
+    for note in collection.notes { notes[note.id] = note }
+    self.notes = notes
+    var noteTypes: [Int64: ParsedNoteType] = [:]
+    for noteType in collection.noteTypes {
+      func parse(_ text: String) -> Result<AnkiTemplate, AnkiTemplate.SyntaxError> {
+        Result { () throws(AnkiTemplate.SyntaxError) in try AnkiTemplate(parsing: text) }
+      }
+      noteTypes[noteType.id] = ParsedNoteType(
+        noteType: noteType, fronts: noteType.templates.map { parse($0.questionFormat) },
+        backs: noteType.templates.map { parse($0.answerFormat) })
+    }
+    self.noteTypes = noteTypes
+    var deckNames: [Int64: String] = [:]
+    for deck in collection.decks { deckNames[deck.id] = deck.name }
+    self.deckNames = deckNames
+  }
+
+  /// `card`'s two sides.
+  public func render(_ card: Card) -> RenderedCard {
+    guard let note = notes[card.noteID], let parsed = noteTypes[note.noteTypeID] else {
+      return RenderedCard(question: "", answer: "", css: "", problem: .missingNote)
+    }
+    let noteType = parsed.noteType
+    let templateIndex = noteType.kind == .cloze ? 0 : card.templateOrdinal
+    guard parsed.fronts.indices.contains(templateIndex) else {
+      return RenderedCard(question: "", answer: "", css: noteType.css, problem: .missingTemplate(ordinal: card.templateOrdinal))
+    }
+    var rendering = TemplateRendering(
+      fields: fields(of: note, noteType: noteType, card: card, templateName: noteType.templates[templateIndex].name),
+      cardOrdinal: card.templateOrdinal)
+
+    func failed(_ side: CardSide, _ message: String) -> RenderedCard {
+      let text = RenderingMessages.templateError(side: side, message: message)
+      return RenderedCard(
+        question: text, answer: text, css: noteType.css,
+        problem: .templateError(side: side, message: RenderingMessages.unmarked(message)))
+    }
+    let question: String
+    switch parsed.fronts[templateIndex] {
+    case .failure(let error): return failed(.question, RenderingMessages.describing(error))
+    case .success(let template):
+      do {
+        question = try rendering.render(template.nodes)
+      } catch {
+        return failed(.question, RenderingMessages.describing(error))
+      }
+      if let problem = blankness(of: template, noteType: noteType, rendering: rendering) {
+        let message = RenderingMessages.describing(problem)
+        return RenderedCard(question: question + message, answer: message, css: noteType.css, problem: problem)
+      }
+    }
+    rendering.frontSide = question
+    switch parsed.backs[templateIndex] {
+    case .failure(let error): return failed(.answer, RenderingMessages.describing(error))
+    case .success(let template):
+      do {
+        return RenderedCard(question: question, answer: try rendering.render(template.nodes), css: noteType.css)
+      } catch {
+        return failed(.answer, RenderingMessages.describing(error))
+      }
+    }
+  }
+
+  /// The note's fields by name, then the special fields a note field of the same name does not
+  /// hide (as Anki adds them).
+  private func fields(of note: Note, noteType: NoteType, card: Card, templateName: String) -> [Substring: String] {
+    var fields: [Substring: String] = [:]
+    for (name, value) in zip(noteType.fieldNames, note.fields) where fields[name[...]] == nil {
+      fields[name[...]] = value
+    }
+    let deckName = deckNames[card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID] ?? "(Deck)"
+    let specials: [(Substring, String)] = [
+      ("Tags", note.tags.joined(separator: " ")),
+      ("Type", noteType.name),
+      ("Subdeck", deckName.components(separatedBy: "::").last ?? deckName),
+      ("Deck", deckName),
+      ("CardFlag", "flag\(card.scheduling.flags)"),
+      ("Card", templateName),
+      ("CardID", String(card.id)),
+      ("c\(card.templateOrdinal + 1)"[...], "1"),
+    ]
+    for (name, value) in specials where fields[name] == nil { fields[name] = value }
+    return fields
+  }
+
+  /// Why the card's front counts as blank, if it does: for a cloze card, no field holds its
+  /// number; otherwise, the front shows no field that is not empty.
+  private func blankness(of front: AnkiTemplate, noteType: NoteType, rendering: TemplateRendering)
+    -> RenderingProblem?
+  {
+    if noteType.kind == .cloze {
+      let number = rendering.cardOrdinal + 1
+      let found = rendering.fields.values.contains { AnkiCloze.numbers(in: $0).contains(number) }
+      return found ? nil : .missingCloze(number: number)
+    }
+    return Self.showsAField(front.nodes, nonEmpty: rendering.nonEmptyFields) ? nil : .blankFront
+  }
+
+  /// Whether `nodes` show a field that is not empty (Anki's `template_is_empty`, negated
+  /// sections checked).
+  private static func showsAField(_ nodes: [AnkiTemplate.Node], nonEmpty: Set<Substring>) -> Bool {
+    nodes.contains { node in
+      switch node {
+      case .text, .comment: false
+      case .replacement(let key, _): nonEmpty.contains(key)
+      case .conditional(let key, let children): nonEmpty.contains(key) && showsAField(children, nonEmpty: nonEmpty)
+      case .negatedConditional(let key, let children):
+        !nonEmpty.contains(key) && showsAField(children, nonEmpty: nonEmpty)
+      }
+    }
+  }
+}

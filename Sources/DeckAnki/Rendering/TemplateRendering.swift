@@ -1,0 +1,154 @@
+import DeckCore
+
+/// Renders a parsed template with a card's fields, as Anki's `render_card` does without its
+/// Python front end (`partial_render` off, as its "Cards in Plain Text" export renders).
+struct TemplateRendering {
+  /// Why a template that parsed cannot be rendered.
+  enum Failure: Error, Equatable {
+    /// `{{filters:field}}` names no field (`written` is the tag's inside as written).
+    case fieldNotFound(field: String, written: String)
+    /// `{{#field}}` or `{{^field}}` names no field (`written` is `#field` or `^field`).
+    case noSuchSection(field: String, written: String)
+  }
+
+  /// The note's fields and the special ones (`Tags`, `Deck`, `c1`, …), by name.
+  let fields: [Substring: String]
+  /// The names of the fields that are not empty (``TemplateRendering/isEmptyField(_:)``).
+  let nonEmptyFields: Set<Substring>
+  /// The card's template ordinal (for a cloze card, its cloze number minus one).
+  let cardOrdinal: Int
+  /// The rendered front, while the back is rendered; `nil` while the front is.
+  var frontSide: String?
+
+  init(fields: [Substring: String], cardOrdinal: Int) {
+    self.fields = fields
+    self.nonEmptyFields = Set(fields.compactMap { Self.isEmptyField($0.value) ? nil : $0.key })
+    self.cardOrdinal = cardOrdinal
+  }
+
+  /// `nodes` rendered.
+  func render(_ nodes: [AnkiTemplate.Node]) throws(Failure) -> String {
+    var output = ""
+    try render(nodes, into: &output)
+    return output
+  }
+
+  private func render(_ nodes: [AnkiTemplate.Node], into output: inout String) throws(Failure) {
+    for node in nodes {
+      switch node {
+      case .text(let text): output += text
+      case .comment(let text): output += "<!--" + text + "-->"
+      case .replacement(let key, _) where key == "FrontSide": output += frontSide ?? ""
+      case .replacement(let key, let filters):
+        if key.isEmpty, !filters.isEmpty { continue }
+        guard let text = fields[key] else {
+          let written = (filters.reversed() + [""]).joined(separator: ":")
+          throw .fieldNotFound(field: String(key), written: written + key)
+        }
+        output += applying(filters, to: text, fieldName: String(key))
+      case .conditional(let key, let children), .negatedConditional(let key, let children):
+        let negated: Bool
+        if case .negatedConditional = node { negated = true } else { negated = false }
+        let shows: Bool
+        if nonEmptyFields.contains(key) {
+          shows = !negated
+        } else if fields[key] != nil || Self.isClozeSection(key) {
+          shows = negated
+        } else {
+          throw .noSuchSection(field: String(key), written: (negated ? "^" : "#") + key)
+        }
+        if shows {
+          try render(children, into: &output)
+        } else {
+          // Anki still reports the errors of what it does not show.
+          var discarded = ""
+          try render(children, into: &discarded)
+        }
+      }
+    }
+  }
+
+  /// `text` through `filters` in order. A chain that ends in `type` is the type-in-the-answer
+  /// box alone (`cloze:type` and `nc:type` choose its kind); a filter Anki does not know
+  /// leaves the text as it is.
+  private func applying(_ filters: [Substring], to text: String, fieldName: String) -> String {
+    var chain = filters
+    if chain == ["cloze", "type"] {
+      chain = ["type-cloze"]
+    } else if chain == ["nc", "type"] {
+      chain = ["type-nc"]
+    } else if chain.last == "type" {
+      chain = ["type"]
+    }
+    var text = text
+    for filter in chain {
+      text = applying(filter, to: text, fieldName: fieldName)
+    }
+    return text
+  }
+
+  private func applying(_ filter: Substring, to text: String, fieldName: String) -> String {
+    switch filter {
+    case "text": return AnkiFieldText.strippingHTML(text)
+    case "furigana": return TemplateFilters.furigana(text)
+    case "kanji": return TemplateFilters.kanji(text)
+    case "kana": return TemplateFilters.kana(text)
+    case "type": return TemplateFilters.typeAnswer(fieldName: fieldName)
+    case "type-cloze": return TemplateFilters.typeAnswerCloze(fieldName: fieldName)
+    case "type-nc": return TemplateFilters.typeAnswerNoCombining(fieldName: fieldName)
+    case "hint": return TemplateFilters.hint(text, fieldName: fieldName)
+    case "cloze": return AnkiCloze.rendering(text, clozeNumber: cardOrdinal + 1, isAnswer: frontSide != nil)
+    case "cloze-only": return AnkiCloze.renderingOnly(text, clozeNumber: cardOrdinal + 1, isAnswer: frontSide != nil)
+    default:
+      if filter.hasPrefix("tts ") { return TemplateFilters.tts(options: String(filter.dropFirst(4)), text: text) }
+      return text
+    }
+  }
+
+  /// Whether `key` is `c` and a number, a section Anki allows whether or not it is a field.
+  private static func isClozeSection(_ key: Substring) -> Bool {
+    guard key.first == "c" else { return false }
+    var digits = key.dropFirst()
+    if digits.first == "+" { digits = digits.dropFirst() }
+    return !digits.isEmpty && digits.allSatisfy(\.isASCIIDigit) && UInt32(digits) != nil
+  }
+
+  /// Whether Anki takes `text` as empty when it renders: nothing but ASCII white space and
+  /// `<br>`, `<div>` or `</div>` tags (with an optional space and `/`, in any case).
+  static func isEmptyField(_ text: String) -> Bool {
+    let bytes = text.utf8
+    var index = bytes.startIndex
+    func at(_ offset: Int) -> UInt8? {
+      guard let position = bytes.index(index, offsetBy: offset, limitedBy: bytes.endIndex), position < bytes.endIndex
+      else { return nil }
+      return bytes[position]
+    }
+    while index < bytes.endIndex {
+      let byte = bytes[index]
+      if byte == 0x20 || (0x09...0x0D).contains(byte) {
+        index = bytes.index(after: index)
+        continue
+      }
+      guard byte == UInt8(ascii: "<") else { return false }
+      var offset = 1
+      if at(offset) == UInt8(ascii: "/") { offset += 1 }
+      let name: [UInt8] = [at(offset), at(offset + 1), at(offset + 2)].compactMap { $0 }.map { $0 | 0x20 }
+      if name.starts(with: Array("br".utf8)) {
+        offset += 2
+      } else if name == Array("div".utf8) {
+        offset += 3
+      } else {
+        return false
+      }
+      if at(offset) == 0x20 { offset += 1 }
+      if at(offset) == UInt8(ascii: "/") { offset += 1 }
+      guard at(offset) == UInt8(ascii: ">") else { return false }
+      index = bytes.index(index, offsetBy: offset + 1)
+    }
+    return true
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,125 @@
+import DeckAnki
+import DeckCore
+
+/// What each card of a deck shows, as Anki renders it (``CardRenderer``): `deckport render`.
+///
+/// ```swift
+/// let deck = try DeckLoader().load(path: "French.apkg")
+/// for card in CardPreview(deck).cards where card.problem == nil {
+///   print(card.question)
+/// }
+/// ```
+public struct CardPreview: Sendable, Equatable, Codable {
+  /// One card's two sides and where it lives.
+  public struct Entry: Sendable, Equatable, Codable {
+    /// The card's id.
+    public var id: Int64
+    /// Its note's GUID.
+    public var note: String
+    /// Its note type's name.
+    public var noteType: String
+    /// Its template's name (for a cloze card, the note type's one template).
+    public var template: String
+    /// Its deck (the home deck of a card a filtered deck borrows, as `{{Deck}}` names it).
+    public var deck: String
+    /// The front, as HTML.
+    public var question: String
+    /// The back, as HTML.
+    public var answer: String
+    /// Why the card shows Anki's message instead of its template, when it does.
+    public var problem: RenderingProblem?
+  }
+
+  /// A note type's styling, which its cards' sides assume.
+  public struct Styling: Sendable, Equatable, Codable {
+    /// The note type's name.
+    public var noteType: String
+    /// Its CSS.
+    public var css: String
+  }
+
+  /// The input's exact format.
+  public var format: String
+  /// The cards, by id.
+  public var cards: [Entry]
+  /// The styling of each note type the cards use, by name.
+  public var styling: [Styling]
+  /// With `onlyDecks` or `onlyTags`: the decks and tags whose cards these are.
+  public var selection: DeckSelection?
+
+  /// The cards of the part of `deck` that its decks `onlyDecks` and the notes tagged `onlyTags`
+  /// are (``DeckCollection/selectingNotes(inDecks:taggedWith:at:)``), rendered.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, or a tag
+  ///   no note has.
+  public init(_ deck: LoadedDeck, onlyDecks: [String], onlyTags: [String] = [], at location: SourceLocation) throws {
+    var part = deck
+    let (collection, selection) = try deck.collection.selectingNotes(
+      inDecks: onlyDecks, taggedWith: onlyTags, at: location)
+    part.collection = collection
+    self.init(part)
+    self.selection = selection
+  }
+
+  /// Every card of `deck`, rendered.
+  public init(_ deck: LoadedDeck) {
+    let collection = deck.collection
+    let renderer = CardRenderer(collection)
+    var notes: [Int64: Note] = [:]
+    for note in collection.notes { notes[note.id] = note }
+    var noteTypes: [Int64: NoteType] = [:]
+    for noteType in collection.noteTypes { noteTypes[noteType.id] = noteType }
+    var deckNames: [Int64: String] = [:]
+    for deck in collection.decks { deckNames[deck.id] = deck.name }
+    var styled: [String: String] = [:]
+    format = deck.formatName
+    cards = collection.cards.sorted { $0.id < $1.id }.map { card in
+      let rendered = renderer.render(card)
+      let note = notes[card.noteID]
+      let noteType = note.flatMap { noteTypes[$0.noteTypeID] }
+      if let noteType { styled[noteType.name] = noteType.css }
+      let homeDeck = card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
+      let templates = noteType?.templates ?? []
+      let templateIndex = noteType?.kind == .cloze ? 0 : card.templateOrdinal
+      return Entry(
+        id: card.id, note: note?.guid ?? "", noteType: noteType?.name ?? "",
+        template: templates.indices.contains(templateIndex) ? templates[templateIndex].name : "",
+        deck: deckNames[homeDeck] ?? "(missing deck \(homeDeck))",
+        question: rendered.question, answer: rendered.answer, problem: rendered.problem)
+    }
+    styling = styled.map { Styling(noteType: $0.key, css: $0.value) }.sorted { $0.noteType < $1.noteType }
+  }
+
+  /// A warning for each card that shows Anki's message instead of its template, naming the
+  /// card, its note type and template, and why.
+  public func warnings(at location: SourceLocation) -> [Diagnostic] {
+    cards.compactMap { card in
+      card.problem.map { problem in
+        Diagnostic(
+          "card-rendering", at: location,
+          "card \(card.id) (note type \(card.noteType), template \(card.template)) shows Anki's message instead: \(problem)"
+        )
+      }
+    }
+  }
+
+  /// The preview as one JSON object (keys sorted); control and bidirectional characters in its
+  /// strings are JSON escapes (``TerminalText/escapedJSON(_:)``), safe to print on a terminal.
+  public func jsonText() throws -> String { try ReportJSON.text(self) }
+
+  /// The preview as text: for each card a heading line, then its front and its back, each
+  /// line to be escaped with ``TerminalText/escaped(_:)`` before it reaches a terminal.
+  public var lines: [String] {
+    var lines: [String] = []
+    if let selection { lines.append(selection.line) }
+    for card in cards {
+      lines.append("Card \(card.id) · \(card.noteType) · \(card.template) · \(card.deck)")
+      if let problem = card.problem { lines.append("  Problem: \(problem)") }
+      lines.append("  Front:")
+      lines += card.question.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+      lines.append("  Back:")
+      lines += card.answer.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+    }
+    return lines
+  }
+}
