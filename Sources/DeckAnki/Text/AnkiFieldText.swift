@@ -35,6 +35,14 @@ public enum AnkiFieldText {
     return decodingEntities(MarkupScan.removingMarkup(html))
   }
 
+  /// `html` with every tag, comment, `<style>` and `<script>` block removed and character
+  /// references left as they are (Anki's `strip_html_preserving_entities`).
+  static func strippingHTMLPreservingEntities(_ html: String) -> String {
+    guard html.utf8.contains(UInt8(ascii: "<")) else { return html }
+    if MarkupScan.hasNonASCIITagStart(html) { return replace(Patterns.markup, in: html, with: "") }
+    return MarkupScan.removingMarkup(html)
+  }
+
   /// `html` as one line of plain text, as Anki's "Notes in Plain Text" export writes a field with
   /// "Include HTML and media references" off (`html_to_text_line`): line breaks, `<br>` and
   /// `<div>` become spaces, `[[type:…]]` and `[sound:…]` go, then ``strippingHTML(_:)`` (so
