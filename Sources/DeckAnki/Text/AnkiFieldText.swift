@@ -98,10 +98,13 @@ public enum AnkiFieldText {
     return digest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
   }
 
-  /// Character references decoded and NBSP turned into a space, when the text holds an `&`.
+  /// Character references decoded and NBSP turned into a space, when the text holds an `&`
+  /// and every `&` opens a valid reference; otherwise the text as it is, NBSP included, as
+  /// Anki's `decode_entities` leaves text its `htmlescape` decoder rejects
+  /// (``AnkiCharacterReferences``).
   static func decodingEntities(_ text: String) -> String {
     guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-    let decoded = HTMLEntities.decode(text)
+    guard let decoded = AnkiCharacterReferences.decodingAll(text) else { return text }
     guard decoded.unicodeScalars.contains("\u{00A0}") else { return decoded }
     return decoded.replacingOccurrences(of: "\u{00A0}", with: " ")
   }
