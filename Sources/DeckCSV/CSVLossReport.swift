@@ -212,7 +212,7 @@ enum CSVLossReport {
         noteType = collection.noteTypes[typeIndex]
       }
       guard let noteType else { continue }
-      let made = generation.ordinals(for: note.fields, of: noteType)
+      let made = generation.ordinals(for: note.fields, tags: note.tags, of: noteType)
       if made == had { continue }
       let lost = had.filter { !made.contains($0) }.count
       let new = made.filter { !had.contains($0) }.count

@@ -6,7 +6,7 @@ extension FormatName {
 }
 
 /// Anki's "Cards in Plain Text" (`cards`): each card's rendered front and back, tab-separated,
-/// written with ``CardTextWriter`` and ``CSVOptions`` (its separator, and `isHTML` off for plain
+/// written by `CardTextWriter` with ``CSVOptions`` (its separator, and `isHTML` off for plain
 /// text). Written only, and only when named (`--to cards`): a `.txt` file is a TSV of notes.
 public struct CardTextFormat: DeckFormat {
   public let description = FormatDescription(
@@ -26,6 +26,10 @@ public struct CardTextFormat: DeckFormat {
   {
     let warnings = try CardTextWriter(options: context.options[CSVOptions.self], progress: context.progress)
       .write(collection, to: path, reportingAs: context.destination)
-    return DeckWriteResult(written: collection.withoutAnkiOnlyData(), warnings: warnings)
+    // The rows show the notes' cards; nothing of the review log or the media files is in them.
+    var written = collection.withoutAnkiOnlyData()
+    written.reviews = []
+    written.media = []
+    return DeckWriteResult(written: written, warnings: warnings)
   }
 }

@@ -69,7 +69,9 @@ package struct CardTextWriter {
         let sides = renderer.render(card)
         if let problem = sides.problem {
           warnings.append(
-            Diagnostic("card-rendering", at: location, "card \(card.id) is written with Anki's message instead of its template: \(problem)"))
+            Diagnostic(
+              "card-rendering", at: location,
+              "card \(card.id) is written with Anki's message instead of its template: \(problem)"))
         }
         try emitter.writeRow([
           AnkiFieldText.cardExportSide(sides.question, isAnswer: false, isHTML: isHTML),

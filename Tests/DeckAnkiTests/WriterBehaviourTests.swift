@@ -374,7 +374,7 @@ struct WriterBehaviourTests {
 
   @Test("template requirements as Anki computes them")
   func requirements() {
-    let fields = ["Front": 0, "Back": 1, "Add Reverse": 2]
+    let fields: [Substring: Int] = ["Front": 0, "Back": 1, "Add Reverse": 2]
     #expect(TemplateRequirements.requirement(questionFormat: "{{Front}}", fields: fields) == ("any", [0]))
     #expect(
       TemplateRequirements.requirement(questionFormat: "{{#Add Reverse}}{{Back}}{{/Add Reverse}}", fields: fields)

@@ -26,7 +26,7 @@ from test_csv_helpers import DECKPORT, deckport_exists
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
 
-SUBCOMMANDS = ("convert", "inspect", "diff", "migrate", "formats")
+SUBCOMMANDS = ("convert", "inspect", "render", "diff", "migrate", "formats")
 PLACEHOLDER = re.compile(r"^(FILE|SRC|DEST|IN|OUT|DIR|FORMAT|PREFIX|A|B)$")
 
 

@@ -325,3 +325,55 @@ def test_stock_note_types_need_no_definition(tmp_path):
             assert sorted(card.ord for card in note.cards()) == cards_anki_makes(col, model, list(note.fields))
     finally:
         col.close()
+
+
+EDGE_FIELDS = ["<br>", "<div></div>", " \t", "<BR />", "</div><br/>", "\u200b", "\u3000", "&nbsp;", "\u00a0", "x"]
+
+
+def test_which_fields_count_as_empty_and_which_special_fields_make_cards(tmp_path):
+    """The cards Anki makes for a note decide on Anki's rule of an empty field (ASCII white space
+    and <br>/<div> tags only: a zero-width or non-breaking space is content), count the special
+    fields ({{Deck}}, {{Tags}} with tags, …) as never empty, and make none from a front that does
+    not parse: for each edge value, the backend's import of deckport's package has the cards Anki
+    makes when it adds the same note itself."""
+    document = {
+        "format": "deckport-deck",
+        "version": 1,
+        "decks": [{"name": "Edges"}],
+        "noteTypes": [
+            {
+                "name": "Edge cases",
+                "fields": [{"name": "Word"}, {"name": "Reverse"}],
+                "templates": [
+                    {"name": "Forward", "question": "{{Word}}", "answer": "{{Reverse}}"},
+                    {"name": "Reverse", "question": "{{#Reverse}}{{Word}}{{/Reverse}}", "answer": "{{Word}}"},
+                    {"name": "Unless", "question": "{{^Reverse}}{{Word}}{{/Reverse}}", "answer": "{{Word}}"},
+                    {"name": "Deck", "question": "{{Reverse}}{{#Deck}}in a deck{{/Deck}}{{Deck}}", "answer": "{{Word}}"},
+                    {"name": "Tags", "question": "{{Tags}}", "answer": "{{Word}}"},
+                    {"name": "Broken", "question": "{{#Word}}{{Word}}", "answer": "{{Word}}"},
+                ],
+            }
+        ],
+        "notes": [
+            {"noteType": "Edge cases", "deck": "Edges", "fields": {"Word": f"w{index}", "Reverse": value},
+             "tags": ["t"] if index % 2 else []}
+            for index, value in enumerate(EDGE_FIELDS)
+        ],
+    }
+    deck = package(tmp_path, "edges", document, 1_790_000_000)
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        import_package(col, deck)
+        note_type = col.models.by_name("Edge cases")
+        for written in document["notes"]:
+            [nid] = col.find_notes(f'"Word:{written["fields"]["Word"]}"')
+            imported = col.get_note(nid)
+            expected_note = col.new_note(note_type)
+            expected_note["Word"], expected_note["Reverse"] = imported["Word"], imported["Reverse"]
+            expected_note.tags = written["tags"]
+            col.add_note(expected_note, col.decks.id("Anki's own"))
+            expected = sorted(card.ord for card in expected_note.cards())
+            col.remove_notes([expected_note.id])
+            assert sorted(card.ord for card in imported.cards()) == expected, written
+    finally:
+        col.close()

@@ -70,7 +70,7 @@ struct ConvertCommandTests {
     #expect(run.status == 64)
     #expect(
       run.standardError
-        == "deckport: error: \(output): cannot tell the output format from the name; name it with --to (one of: apkg, apkg-modern, colpkg, colpkg-modern, json, json-dir, crowdanki, csv, tsv, plist, app-json, sqlite, core-data)\n"
+        == "deckport: error: \(output): cannot tell the output format from the name; name it with --to (one of: apkg, apkg-modern, colpkg, colpkg-modern, json, json-dir, crowdanki, csv, tsv, cards, plist, app-json, sqlite, core-data)\n"
     )
     #expect(!FileManager.default.fileExists(atPath: output))
     let unknown = try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), output, "--to", "docx"])

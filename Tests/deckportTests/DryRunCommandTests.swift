@@ -112,8 +112,8 @@ struct FormatsCommandTests {
     let names = formats.compactMap { $0["name"] as? String }
     #expect(
       names == [
-        "apkg", "apkg-modern", "colpkg", "colpkg-modern", "json", "json-dir", "crowdanki", "csv", "tsv", "plist",
-        "app-json", "sqlite", "core-data",
+        "apkg", "apkg-modern", "colpkg", "colpkg-modern", "json", "json-dir", "crowdanki", "csv", "tsv", "cards",
+        "plist", "app-json", "sqlite", "core-data",
       ])
     let csv = formats.first { $0["name"] as? String == "csv" }
     #expect(csv?["reads"] as? Bool == true)
@@ -151,7 +151,8 @@ struct FormatsCommandTests {
     #expect(lines.first == "apkg           read, write  .apkg")
     #expect(lines.contains("tsv            read, write  .tsv .txt"))
     #expect(lines.contains("apkg-modern    write        (--to apkg-modern)"))
-    #expect(lines.filter { !$0.hasPrefix(" ") }.count == 13)
+    #expect(lines.filter { !$0.hasPrefix(" ") }.count == 14)
+    #expect(lines.contains("cards          write        (--to cards)"))
     #expect(lines.contains("crowdanki      read, write  (--to crowdanki)"))
     #expect(lines.contains("json-dir       read, write  (--to json-dir)"))
   }

@@ -6,7 +6,7 @@ import DeckCore
 /// (`cloze`, `cloze-only`, `hint`, `text`, `furigana`, `kana`, `kanji`, `type`, `tts`).
 ///
 /// ```swift
-/// let deck = try DeckLoader.load(path: "French.apkg").collection
+/// let deck = try DeckLoader().load(path: "French.apkg").collection
 /// let renderer = CardRenderer(deck)
 /// for card in deck.cards {
 ///   let sides = renderer.render(card)
@@ -60,7 +60,8 @@ public struct CardRenderer: Sendable {
     let noteType = parsed.noteType
     let templateIndex = noteType.kind == .cloze ? 0 : card.templateOrdinal
     guard parsed.fronts.indices.contains(templateIndex) else {
-      return RenderedCard(question: "", answer: "", css: noteType.css, problem: .missingTemplate(ordinal: card.templateOrdinal))
+      return RenderedCard(
+        question: "", answer: "", css: noteType.css, problem: .missingTemplate(ordinal: card.templateOrdinal))
     }
     var rendering = TemplateRendering(
       fields: fields(of: note, noteType: noteType, card: card, templateName: noteType.templates[templateIndex].name),
@@ -105,7 +106,8 @@ public struct CardRenderer: Sendable {
     for (name, value) in zip(noteType.fieldNames, note.fields) where fields[name[...]] == nil {
       fields[name[...]] = value
     }
-    let deckName = deckNames[card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID] ?? "(Deck)"
+    let deckName =
+      deckNames[card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID] ?? "(Deck)"
     let specials: [(Substring, String)] = [
       ("Tags", note.tags.joined(separator: " ")),
       ("Type", noteType.name),
@@ -130,20 +132,6 @@ public struct CardRenderer: Sendable {
       let found = rendering.fields.values.contains { AnkiCloze.numbers(in: $0).contains(number) }
       return found ? nil : .missingCloze(number: number)
     }
-    return Self.showsAField(front.nodes, nonEmpty: rendering.nonEmptyFields) ? nil : .blankFront
-  }
-
-  /// Whether `nodes` show a field that is not empty (Anki's `template_is_empty`, negated
-  /// sections checked).
-  private static func showsAField(_ nodes: [AnkiTemplate.Node], nonEmpty: Set<Substring>) -> Bool {
-    nodes.contains { node in
-      switch node {
-      case .text, .comment: false
-      case .replacement(let key, _): nonEmpty.contains(key)
-      case .conditional(let key, let children): nonEmpty.contains(key) && showsAField(children, nonEmpty: nonEmpty)
-      case .negatedConditional(let key, let children):
-        !nonEmpty.contains(key) && showsAField(children, nonEmpty: nonEmpty)
-      }
-    }
+    return front.showsAField(nonEmpty: rendering.nonEmptyFields) ? nil : .blankFront
   }
 }

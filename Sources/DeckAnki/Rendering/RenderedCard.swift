@@ -85,11 +85,13 @@ public enum RenderingProblem: Sendable, Equatable, Codable, CustomStringConverti
     case "missing-cloze": self = .missingCloze(number: try container.decode(Int.self, forKey: .number))
     case "template-error":
       self = .templateError(
-        side: try container.decode(CardSide.self, forKey: .side), message: try container.decode(String.self, forKey: .error))
+        side: try container.decode(CardSide.self, forKey: .side),
+        message: try container.decode(String.self, forKey: .error))
     case "missing-template": self = .missingTemplate(ordinal: try container.decode(Int.self, forKey: .ordinal))
     case "missing-note": self = .missingNote
     case let kind:
-      throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown problem kind '\(kind)'")
+      throw DecodingError.dataCorruptedError(
+        forKey: .kind, in: container, debugDescription: "unknown problem kind '\(kind)'")
     }
   }
 }

@@ -43,6 +43,8 @@ enum RenderingMessages {
     case .sectionNotClosed(let key): "Missing '\(isolated("{{/\(key)}}"))'"
     case .sectionNotOpen(let closed, let open?):
       "Found '\(isolated("{{/\(closed)}}"))', but expected '\(isolated("{{/\(open)}}"))'"
+    case .sectionsTooDeep(let key):
+      "Found '\(isolated("{{#\(key)}}"))' inside \(AnkiTemplate.maximumSectionDepth) sections, more than deckport renders"
     case .sectionNotOpen(let closed, nil):
       "Found '\(isolated("{{/\(closed)}}"))', but missing '\(isolated("{{#\(closed)}}"))' or "
         + "'\(isolated("{{^\(closed)}}"))'"

@@ -13,7 +13,7 @@ struct TemplateRendering {
 
   /// The note's fields and the special ones (`Tags`, `Deck`, `c1`, …), by name.
   let fields: [Substring: String]
-  /// The names of the fields that are not empty (``TemplateRendering/isEmptyField(_:)``).
+  /// The names of the fields that are not empty (``AnkiTemplate/isEmptyField(_:)``).
   let nonEmptyFields: Set<Substring>
   /// The card's template ordinal (for a cloze card, its cloze number minus one).
   let cardOrdinal: Int
@@ -22,7 +22,7 @@ struct TemplateRendering {
 
   init(fields: [Substring: String], cardOrdinal: Int) {
     self.fields = fields
-    self.nonEmptyFields = Set(fields.compactMap { Self.isEmptyField($0.value) ? nil : $0.key })
+    self.nonEmptyFields = Set(fields.compactMap { AnkiTemplate.isEmptyField($0.value) ? nil : $0.key })
     self.cardOrdinal = cardOrdinal
   }
 
@@ -111,41 +111,6 @@ struct TemplateRendering {
     var digits = key.dropFirst()
     if digits.first == "+" { digits = digits.dropFirst() }
     return !digits.isEmpty && digits.allSatisfy(\.isASCIIDigit) && UInt32(digits) != nil
-  }
-
-  /// Whether Anki takes `text` as empty when it renders: nothing but ASCII white space and
-  /// `<br>`, `<div>` or `</div>` tags (with an optional space and `/`, in any case).
-  static func isEmptyField(_ text: String) -> Bool {
-    let bytes = text.utf8
-    var index = bytes.startIndex
-    func at(_ offset: Int) -> UInt8? {
-      guard let position = bytes.index(index, offsetBy: offset, limitedBy: bytes.endIndex), position < bytes.endIndex
-      else { return nil }
-      return bytes[position]
-    }
-    while index < bytes.endIndex {
-      let byte = bytes[index]
-      if byte == 0x20 || (0x09...0x0D).contains(byte) {
-        index = bytes.index(after: index)
-        continue
-      }
-      guard byte == UInt8(ascii: "<") else { return false }
-      var offset = 1
-      if at(offset) == UInt8(ascii: "/") { offset += 1 }
-      let name: [UInt8] = [at(offset), at(offset + 1), at(offset + 2)].compactMap { $0 }.map { $0 | 0x20 }
-      if name.starts(with: Array("br".utf8)) {
-        offset += 2
-      } else if name == Array("div".utf8) {
-        offset += 3
-      } else {
-        return false
-      }
-      if at(offset) == 0x20 { offset += 1 }
-      if at(offset) == UInt8(ascii: "/") { offset += 1 }
-      guard at(offset) == UInt8(ascii: ">") else { return false }
-      index = bytes.index(index, offsetBy: offset + 1)
-    }
-    return true
   }
 }
 

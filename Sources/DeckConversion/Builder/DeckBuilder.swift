@@ -154,7 +154,7 @@ public struct DeckBuilder: Sendable {
     let storedFields = format == .plainText ? fields.map(FieldText.html) : fields
     if !cardReviewStates.isEmpty || !suspendedCards.isEmpty {
       var generation = CardGeneration()
-      let made = generation.ordinals(for: storedFields, of: noteType)
+      let made = generation.ordinals(for: storedFields, tags: tags, of: noteType)
       let named =
         cardReviewStates.keys.sorted().map { ("has a review state for", $0) }
         + suspendedCards.sorted().map { ("suspends", $0) }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A card template parsed as Anki parses it (`rslib/src/template.rs`, learned, not copied): text,
 /// HTML comments, `{{Field}}` replacements with their filters, and `{{#Field}}…{{/Field}}` and
 /// `{{^Field}}…{{/Field}}` sections.
@@ -36,13 +34,17 @@ package struct AnkiTemplate: Sendable, Equatable {
     case sectionNotClosed(Substring)
     /// `{{/closed}}` where `open` (or no section) is open.
     case sectionNotOpen(closed: Substring, open: Substring?)
+    /// `{{#key}}` or `{{^key}}` opens a section ``AnkiTemplate/maximumSectionDepth`` sections
+    /// deep (Anki itself has no limit, and runs out of stack long before a hostile template's
+    /// end).
+    case sectionsTooDeep(Substring)
   }
 
   /// The template's nodes, in order.
   package var nodes: [Node]
 
-  /// How deep sections may nest before the rest of the template is refused as not closed: far
-  /// beyond any real template, and a bound on the parser's recursion.
+  /// How deep sections may nest before the template is refused: far beyond any real template,
+  /// and a bound on the parser's and the renderer's recursion.
   package static let maximumSectionDepth = 200
 
   /// Parses `template`.
@@ -67,9 +69,10 @@ package struct AnkiTemplate: Sendable, Equatable {
           let key = parts.removeLast()
           nodes.append(.replacement(key: key, filters: parts.reversed()))
         case .open(let key, let negated):
-          guard depth < maximumSectionDepth else { throw .sectionNotClosed(key) }
+          guard depth < maximumSectionDepth else { throw .sectionsTooDeep(key) }
           let children = try parse(&tokens, closing: key, depth: depth + 1)
-          nodes.append(negated ? .negatedConditional(key: key, children: children) : .conditional(key: key, children: children))
+          nodes.append(
+            negated ? .negatedConditional(key: key, children: children) : .conditional(key: key, children: children))
         case .close(let key):
           if let open, open == key { return nodes }
           throw .sectionNotOpen(closed: key, open: open)
@@ -133,17 +136,23 @@ private struct Tokens {
 
   mutating func next() -> Token? {
     guard !rest.isEmpty else { return nil }
-    let tag = mayHoldTag ? Self.delimited(in: rest, open: open, close: close) : nil
-    if tag == nil { mayHoldTag = false }
-    var comment: (start: String.Index, inside: Range<String.Index>, end: String.Index)? = nil
+    var tag: Delimited? = nil
+    if mayHoldTag {
+      switch Self.delimited(in: rest[...], open: open, close: close, within: rest) {
+      case .found(let found): tag = found
+      case .none, .unclosed: mayHoldTag = false
+      }
+    }
+    var comment: Delimited? = nil
     if mayHoldComment {
       // Only a comment that starts before the tag can come first.
-      let limit = tag?.start ?? rest.endIndex
-      comment = Self.delimited(in: rest[..<limit], open: "<!--", close: "-->", closingIn: rest)
-      if comment == nil, tag == nil { mayHoldComment = false }
+      switch Self.delimited(in: rest[..<(tag?.start ?? rest.endIndex)], open: "<!--", close: "-->", within: rest) {
+      case .found(let found): comment = found
+      case .unclosed: mayHoldComment = false
+      case .none: if tag == nil { mayHoldComment = false }
+      }
     }
-    let first = [tag, comment].compactMap { $0 }.min { $0.start < $1.start }
-    guard let first else {
+    guard let first = [tag, comment].compactMap({ $0 }).min(by: { $0.start < $1.start }) else {
       defer { rest = rest[rest.endIndex...] }
       return .text(rest)
     }
@@ -155,14 +164,49 @@ private struct Tokens {
     return first.start == tag?.start ? .tag(rest[first.inside]) : .comment(rest[first.inside])
   }
 
-  /// The first `open` in `text` that has a `close` after it (searched for in `closingIn`, which
-  /// `text` begins), with its inside and where it ends.
-  private static func delimited(in text: Substring, open: String, close: String, closingIn whole: Substring? = nil)
-    -> (start: String.Index, inside: Range<String.Index>, end: String.Index)?
-  {
-    let whole = whole ?? text
-    guard let start = text.range(of: open) else { return nil }
-    guard let end = whole[start.upperBound...].range(of: close) else { return nil }
-    return (start.lowerBound, start.upperBound..<end.lowerBound, end.upperBound)
+  /// Where a delimited piece starts, its inside, and where it ends.
+  private struct Delimited {
+    let start: String.Index
+    let inside: Range<String.Index>
+    let end: String.Index
+  }
+
+  /// What a search for a delimited piece found.
+  private enum Search {
+    case found(Delimited)
+    /// No opening in the text searched.
+    case none
+    /// An opening with no closing after it: none after a later opening either.
+    case unclosed
+  }
+
+  /// The first `open` in `text` and the first `close` after it in `whole` (which `text` begins).
+  private static func delimited(in text: Substring, open: String, close: String, within whole: Substring) -> Search {
+    guard let start = firstRange(of: open, in: text) else { return .none }
+    guard let end = firstRange(of: close, in: whole[start.upperBound...]) else { return .unclosed }
+    return .found(Delimited(start: start.lowerBound, inside: start.upperBound..<end.lowerBound, end: end.upperBound))
+  }
+
+  /// Where `needle` (ASCII) first stands in `text`, found byte by byte: every delimiter is ASCII,
+  /// so a match always starts and ends on a character boundary.
+  private static func firstRange(of needle: String, in text: Substring) -> Range<String.Index>? {
+    let bytes = text.utf8
+    guard let first = needle.utf8.first else { return nil }
+    let rest = needle.utf8.dropFirst()
+    var index = bytes.startIndex
+    while let found = bytes[index...].firstIndex(of: first) {
+      var cursor = bytes.index(after: found)
+      var matched = true
+      for byte in rest {
+        guard cursor < bytes.endIndex, bytes[cursor] == byte else {
+          matched = false
+          break
+        }
+        cursor = bytes.index(after: cursor)
+      }
+      if matched { return found..<cursor }
+      index = bytes.index(after: found)
+    }
+    return nil
   }
 }

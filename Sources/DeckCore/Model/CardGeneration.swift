@@ -4,44 +4,57 @@ import Foundation
 /// a CrowdAnki folder) gets the cards the
 /// real Anki would give it on import (the rules of Anki's `rslib/src/notetype/cardgen.rs`).
 ///
-/// * Standard note types: one card per template whose front shows a non-empty field, where a
-///   field is empty when it holds only white space; `{{#F}}…{{/F}}` counts only when F is not
-///   empty and `{{^F}}…{{/F}}` only when F is empty.
+/// * Standard note types: one card per template whose front shows a field that is not empty
+///   (``AnkiTemplate/showsAField(nonEmpty:)``), where a field is empty when it holds only ASCII
+///   white space and `<br>` or `<div>` tags, and the special fields Anki adds count as not
+///   empty; a front that does not parse makes no card.
 /// * Cloze note types: one card per cloze number found in any field (`{{c1::…}}`, `{{c2,3::…}}`),
 ///   card `n - 1` for number `n`, at most 500.
 /// * A note that would get no card gets the first one.
 package struct CardGeneration {
-  /// Each standard note type's template fronts, parsed once, their field names resolved to
-  /// the positions of the note's fields of that name.
-  private var fronts: [Int64: [[FieldNode]]] = [:]
+  /// Each standard note type's template fronts, parsed once (nil where a front does not parse:
+  /// Anki makes no card from it).
+  private var fronts: [Int64: [AnkiTemplate?]] = [:]
 
   /// Creates a generator; each note type's templates are parsed once, on first use.
   package init() {}
 
-  /// The template ordinals of the cards Anki makes for `fields` of `noteType`, ascending.
-  package mutating func ordinals(for fields: [String], of noteType: NoteType) -> [Int] {
+  /// The template ordinals of the cards Anki makes for `fields` (with `tags`) of `noteType`,
+  /// ascending.
+  package mutating func ordinals(for fields: [String], tags: [String], of noteType: NoteType) -> [Int] {
     let ordinals: [Int]
     switch noteType.kind {
     case .cloze:
       ordinals = Array(Set(fields.flatMap(Self.clozeNumbers)).map { min(max($0 - 1, 0), 499) }).sorted()
     case .standard:
-      let parsed: [[FieldNode]]
+      let parsed: [AnkiTemplate?]
       if let known = fronts[noteType.id] {
         parsed = known
       } else {
-        parsed = Self.fronts(of: noteType)
+        parsed = noteType.templates.map { try? AnkiTemplate(parsing: $0.questionFormat) }
         fronts[noteType.id] = parsed
       }
-      ordinals = parsed.indices.filter { !Self.isEmpty(parsed[$0], fields: fields) }
+      let nonEmpty = Self.nonEmptyNames(fields: fields, tags: tags, of: noteType)
+      ordinals = parsed.indices.filter { parsed[$0]?.showsAField(nonEmpty: nonEmpty) ?? false }
     }
     return ordinals.isEmpty ? [0] : ordinals
   }
 
-  /// Anki's `field_is_empty`: nothing but white space and zero-width spaces.
-  package static func isEmpty(_ field: String) -> Bool {
-    // Most fields start with a printable ASCII character, which is neither.
-    if let first = field.utf8.first, first > 0x20, first < 0x80 { return false }
-    return field.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{200B}" }
+  /// The names a front may show that are not empty: the note's fields that are not empty
+  /// (``AnkiTemplate/isEmptyField(_:)``) and the special fields Anki counts as never empty
+  /// (`Card`, `CardFlag`, `CardID`, `Deck`, `Subdeck`, `Type`; `Tags` when the note has tags)
+  /// where no field has the name.
+  private static func nonEmptyNames(fields: [String], tags: [String], of noteType: NoteType) -> Set<Substring> {
+    var names = Set<Substring>()
+    for (name, value) in zip(noteType.fieldNames, fields) where !AnkiTemplate.isEmptyField(value) {
+      names.insert(name[...])
+    }
+    let fieldNames = Set(noteType.fieldNames)
+    for special in ["Card", "CardFlag", "CardID", "Deck", "Subdeck", "Type", "Tags"]
+    where !fieldNames.contains(special) && (special != "Tags" || !tags.isEmpty) {
+      names.insert(special[...])
+    }
+    return names
   }
 
   /// The cloze numbers in `text`: every `{{c` followed by numbers separated by commas and `::`.
@@ -82,116 +95,5 @@ package struct CardGeneration {
       }
     }
     return numbers
-  }
-
-  /// Anki's `template_is_empty` with negated conditionals checked, a field's emptiness looked
-  /// at only when the template asks for it.
-  private static func isEmpty(_ nodes: [FieldNode], fields: [String]) -> Bool {
-    /// Whether a field of that name (at `positions`) is not empty.
-    func shows(_ positions: [Int]) -> Bool {
-      positions.contains { $0 < fields.count && !isEmpty(fields[$0]) }
-    }
-    for node in nodes {
-      switch node {
-      case .replacement(let positions):
-        if shows(positions) { return false }
-      case .conditional(let positions, let children):
-        if shows(positions), !isEmpty(children, fields: fields) { return false }
-      case .negatedConditional(let positions, let children):
-        if !shows(positions), !isEmpty(children, fields: fields) { return false }
-      }
-    }
-    return true
-  }
-
-  /// The fronts of `noteType`'s templates, their field names resolved to field positions.
-  private static func fronts(of noteType: NoteType) -> [[FieldNode]] {
-    var positions: [String: [Int]] = [:]
-    for (position, name) in noteType.fieldNames.enumerated() { positions[name, default: []].append(position) }
-    func resolved(_ nodes: [TemplateNode]) -> [FieldNode] {
-      nodes.map { node in
-        switch node {
-        case .replacement(let key): .replacement(positions[key] ?? [])
-        case .conditional(let key, let children): .conditional(positions[key] ?? [], resolved(children))
-        case .negatedConditional(let key, let children): .negatedConditional(positions[key] ?? [], resolved(children))
-        }
-      }
-    }
-    return noteType.templates.map { resolved(TemplateNode.parse($0.questionFormat)) }
-  }
-
-  /// A ``TemplateNode`` whose field name is replaced by the positions of the fields of that name
-  /// (none when the note type has no such field).
-  private indirect enum FieldNode {
-    case replacement([Int])
-    case conditional([Int], [FieldNode])
-    case negatedConditional([Int], [FieldNode])
-  }
-}
-
-/// The parts of a card template that decide whether a card is empty: field replacements and
-/// (negated) conditional sections. Text is left out.
-indirect enum TemplateNode: Equatable {
-  /// `{{Field}}` or `{{filter:…:Field}}`: the key after the last `:`.
-  case replacement(String)
-  /// `{{#Field}}…{{/Field}}`.
-  case conditional(String, [TemplateNode])
-  /// `{{^Field}}…{{/Field}}`.
-  case negatedConditional(String, [TemplateNode])
-
-  /// The nodes of `template`; an unclosed section runs to the end, a stray closing tag is ignored.
-  static func parse(_ template: String) -> [TemplateNode] {
-    let tags = tagRanges(in: template).map { template[$0] }
-    var position = 0
-    return parse(tags, &position, closing: nil)
-  }
-
-  /// `template` with the fields its tags name renamed (`renames`: old name to new name), as Anki
-  /// renames them when a field is renamed: `{{F}}`, `{{filter:F}}`, `{{#F}}`, `{{^F}}`, `{{/F}}`.
-  static func renamingFields(in template: String, _ renames: [String: String]) -> String {
-    var result = ""
-    var copied = template.startIndex
-    for range in tagRanges(in: template) {
-      result += template[copied..<range.lowerBound]
-      let tag = template[range]
-      let marker = tag.first.flatMap { "#^/".contains($0) ? String($0) : nil } ?? ""
-      var parts = tag.dropFirst(marker.count).split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-      if let key = parts.last, let renamed = renames[key] { parts[parts.count - 1] = renamed }
-      result += marker + parts.joined(separator: ":")
-      copied = range.upperBound
-    }
-    return result + template[copied...]
-  }
-
-  /// Where the inside of each `{{…}}` tag of `template` is, in order (a tag left open ends the list).
-  private static func tagRanges(in template: String) -> [Range<String.Index>] {
-    var ranges: [Range<String.Index>] = []
-    var rest = template[...]
-    while let open = rest.range(of: "{{") {
-      guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-      ranges.append(open.upperBound..<close.lowerBound)
-      rest = rest[close.upperBound...]
-    }
-    return ranges
-  }
-
-  private static func parse(_ tags: [Substring], _ position: inout Int, closing: String?) -> [TemplateNode] {
-    var nodes: [TemplateNode] = []
-    while position < tags.count {
-      let tag = tags[position].trimmingCharacters(in: .whitespaces)
-      position += 1
-      if let first = tag.first, first == "#" || first == "^" {
-        let key = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces)
-        let children = parse(tags, &position, closing: key)
-        nodes.append(first == "#" ? .conditional(key, children) : .negatedConditional(key, children))
-      } else if tag.hasPrefix("/") {
-        let key = String(tag.dropFirst()).trimmingCharacters(in: .whitespaces)
-        if key == closing { return nodes }
-      } else if !tag.hasPrefix("!") {
-        let key = tag.split(separator: ":", omittingEmptySubsequences: false).last.map(String.init) ?? tag
-        nodes.append(.replacement(key.trimmingCharacters(in: .whitespaces)))
-      }
-    }
-    return nodes
   }
 }

@@ -61,7 +61,7 @@ package enum NewNotes {
     cards.reserveCapacity(notes.count)
     for (position, (note, deckID)) in zip(notes, deckIDs).enumerated() {
       guard let noteType = noteTypesByID[note.noteTypeID] else { continue }
-      for ordinal in generation.ordinals(for: note.fields, of: noteType) {
+      for ordinal in generation.ordinals(for: note.fields, tags: note.tags, of: noteType) {
         cards.append(
           Card(
             id: cardBase + Int64(cards.count), noteID: note.id, templateOrdinal: ordinal, deckID: deckID,

@@ -38,7 +38,7 @@ extension StockNoteType {
     let renames = Dictionary(zip(noteType.fieldNames, spelled), uniquingKeysWith: { first, _ in first })
     let texts = zip(english?.texts ?? [], names.texts)
     func translated(_ format: String) -> String {
-      texts.reduce(TemplateNode.renamingFields(in: format, renames)) {
+      texts.reduce(AnkiTemplate.renamingFields(in: format, renames)) {
         $0.replacingOccurrences(of: $1.0, with: $1.1)
       }
     }

@@ -1,0 +1,161 @@
+import DeckCore
+import DeckTestSupport
+import Foundation
+import Testing
+
+@testable import DeckAnki
+
+/// The template language's rules, one at a time, on collections made here. The whole renderer is
+/// judged against the real Anki backend, card by card, in `Tests/anki/test_card_rendering.py`.
+@Suite("Card rendering: Anki's template language")
+struct CardRendererTests {
+  /// The rendered sides of the first card of a one-note collection whose note type has the
+  /// fields `fields` (names and values) and one template.
+  static func rendered(
+    front: String, back: String = "{{FrontSide}}", fields: KeyValuePairs<String, String>, tags: [String] = [],
+    kind: NoteType.Kind = .standard, ordinal: Int = 0, flags: Int = 0
+  ) -> RenderedCard {
+    let noteType = NoteType(
+      id: 1, name: "Type", kind: kind, fields: fields.map { NoteType.Field(name: $0.key) },
+      templates: [NoteType.CardTemplate(name: "Card 1", questionFormat: front, answerFormat: back)], css: ".card {}")
+    var card = Card(id: 42, noteID: 7, templateOrdinal: ordinal, deckID: 3)
+    card.scheduling.flags = flags
+    let collection = DeckCollection(
+      decks: [Deck(id: 3, name: "Top::Sub")], noteTypes: [noteType],
+      notes: [Note(id: 7, guid: "g", noteTypeID: 1, fields: fields.map(\.value), tags: tags)], cards: [card])
+    return CardRenderer(collection).render(card)
+  }
+
+  @Test("fields, sections, negated sections and the special fields")
+  func sectionsAndSpecialFields() {
+    let card = Self.rendered(
+      front: "{{Front}}{{#Back}}[{{Back}}]{{/Back}}{{^Extra}} no extra{{/Extra}}",
+      back:
+        "{{FrontSide}}<hr id=answer>{{Tags}}|{{Deck}}|{{Subdeck}}|{{Type}}|{{Card}}|{{CardFlag}}|{{CardID}}|{{#c1}}c1{{/c1}}",
+      fields: ["Front": "F", "Back": "B", "Extra": " <br> <DIV></div>"], tags: ["a", "b::c"], flags: 2)
+    #expect(card.question == "F[B] no extra")
+    #expect(card.answer == "F[B] no extra<hr id=answer>a b::c|Top::Sub|Sub|Type|Card 1|flag2|42|c1")
+    #expect(card.css == ".card {}")
+    #expect(card.problem == nil)
+  }
+
+  @Test("a note's own field named like a special one is the note's")
+  func noteFieldsHideSpecialOnes() {
+    let card = Self.rendered(front: "{{Deck}}|{{Tags}}", fields: ["Deck": "mine", "Tags": "also mine"], tags: ["t"])
+    #expect(card.question == "mine|also mine")
+  }
+
+  @Test("comments keep their tags unread, the legacy <% %> syntax, stray braces and a tag with no end")
+  func lexing() {
+    #expect(Self.rendered(front: "<!-- {{Nope}} -->{{Front}}", fields: ["Front": "x"]).question == "<!-- {{Nope}} -->x")
+    #expect(Self.rendered(front: " {{=<% %>=}}<%Front%> {{Front}}", fields: ["Front": "x"]).question == "x {{Front}}")
+    #expect(Self.rendered(front: "{{{Front}}}", fields: ["Front": "x"]).question == "x}")
+    #expect(Self.rendered(front: "{{Front}} {{open", fields: ["Front": "x"]).question == "x {{open")
+    #expect(Self.rendered(front: "{{Front}}{{ #Front }}y{{ /Front }}", fields: ["Front": "x"]).question == "xy")
+  }
+
+  @Test("filters apply innermost first; unknown ones leave the text; a chain ending in type is the box alone")
+  func filters() {
+    let fields: KeyValuePairs = ["Front": "<b>bold</b> &amp; more"]
+    #expect(Self.rendered(front: "{{text:Front}}", fields: fields).question == "bold & more")
+    #expect(Self.rendered(front: "{{mine:Front}}", fields: fields).question == "<b>bold</b> &amp; more")
+    #expect(Self.rendered(front: "{{text:mine:Front}}", fields: fields).question == "bold & more")
+    #expect(Self.rendered(front: "{{:Front}}", fields: fields).question == "<b>bold</b> &amp; more")
+    #expect(Self.rendered(front: "{{Front}}{{mine:}}", fields: fields).question == "<b>bold</b> &amp; more")
+    #expect(Self.rendered(front: "{{Front}}", back: "{{text:type:Front}}", fields: fields).answer == "[[type:Front]]")
+    #expect(Self.rendered(front: "{{Front}}", back: "{{type:nc:Front}}", fields: fields).answer == "[[type:nc:Front]]")
+    #expect(
+      Self.rendered(front: "{{Front}}", back: "{{type:cloze:Front}}", fields: fields).answer == "[[type:cloze:Front]]")
+    #expect(Self.rendered(front: "{{Front}}", back: "{{type:text:Front}}", fields: fields).answer == "[[type:Front]]")
+  }
+
+  @Test("a blank front and a missing cloze show Anki's messages and say why")
+  func blankCards() {
+    let blank = Self.rendered(front: "{{Back}}", fields: ["Front": "x", "Back": "<br>"])
+    #expect(blank.problem == .blankFront)
+    #expect(blank.question.hasPrefix("<br><div>The front of this card is blank."))
+    #expect(blank.answer.hasPrefix("<div>The front of this card is blank."))
+    let cloze = Self.rendered(front: "{{cloze:Text}}", fields: ["Text": "{{c1::a}}"], kind: .cloze, ordinal: 1)
+    #expect(cloze.problem == .missingCloze(number: 2))
+    #expect(cloze.answer.hasPrefix("<div>No cloze \u{2068}2\u{2069} found on card.\n"))
+  }
+
+  @Test("templates that do not parse, or name no field, show Anki's error on both sides")
+  func templateErrors() {
+    let cases: [(String, String, String)] = [
+      ("{{#Front}}x", "{{Front}}", "Missing '{{/Front}}'"),
+      ("{{Front}}{{/Front}}", "{{Front}}", "Found '{{/Front}}', but missing '{{#Front}}' or '{{^Front}}'"),
+      ("{{#Front}}{{/Back}}", "{{Front}}", "Found '{{/Back}}', but expected '{{/Front}}'"),
+      ("{{Front}}{{text:Nope}}", "{{Front}}", "Found '{{text:Nope}}', but there is no field called 'Nope'"),
+      ("{{Front}}{{^Nope}}{{/Nope}}", "{{Front}}", "Found '{{^Nope}}', but there is no field called 'Nope'"),
+    ]
+    for (front, back, message) in cases {
+      let card = Self.rendered(front: front, back: back, fields: ["Front": "x"])
+      #expect(card.problem == .templateError(side: .question, message: message), "\(front)")
+      #expect(card.question == card.answer)
+      #expect(
+        card.question.hasPrefix("Front template has a problem:<br>Found &#x27;")
+          || card.question.contains("Missing &#x27;"))
+    }
+    let back = Self.rendered(front: "{{Front}}", back: "{{#Front}}", fields: ["Front": "x"])
+    #expect(back.problem == .templateError(side: .answer, message: "Missing '{{/Front}}'"))
+    #expect(back.question.hasPrefix("Back template has a problem:<br>"))
+    // A section that is not shown is still checked.
+    let hidden = Self.rendered(front: "{{Front}}{{#Empty}}{{Nope}}{{/Empty}}", fields: ["Front": "x", "Empty": ""])
+    #expect(
+      hidden.problem
+        == .templateError(side: .question, message: "Found '{{Nope}}', but there is no field called 'Nope'"))
+  }
+
+  @Test("a card whose template or note is missing says so")
+  func missingParts() {
+    let noteType = NoteType(
+      id: 1, name: "T", fields: [NoteType.Field(name: "F")],
+      templates: [NoteType.CardTemplate(name: "C", questionFormat: "{{F}}", answerFormat: "{{F}}")])
+    let note = Note(id: 7, guid: "g", noteTypeID: 1, fields: ["x"])
+    let collection = DeckCollection(noteTypes: [noteType], notes: [note])
+    let renderer = CardRenderer(collection)
+    #expect(
+      renderer.render(Card(id: 1, noteID: 7, templateOrdinal: 3, deckID: 1)).problem == .missingTemplate(ordinal: 3))
+    #expect(renderer.render(Card(id: 1, noteID: 8, templateOrdinal: 0, deckID: 1)).problem == .missingNote)
+    // A card in a deck the collection lacks names it as Anki does.
+    let renderedDeck = CardRenderer(
+      DeckCollection(
+        noteTypes: [
+          NoteType(
+            id: 1, name: "T", fields: [NoteType.Field(name: "F")],
+            templates: [NoteType.CardTemplate(name: "C", questionFormat: "{{F}}{{Deck}}", answerFormat: "")])
+        ], notes: [note])
+    ).render(Card(id: 1, noteID: 7, templateOrdinal: 0, deckID: 99))
+    #expect(renderedDeck.question == "x(Deck)")
+  }
+
+  @Test("hostile templates end with an answer: sections 100,000 deep, a megabyte of tags")
+  func hostileTemplates() {
+    let deep = String(repeating: "{{#Front}}", count: 100_000) + "x"
+    let card = Self.rendered(front: deep, fields: ["Front": "x"])
+    guard case .templateError(.question, let message) = card.problem else {
+      Issue.record("no error for \(card.problem.map(String.init(describing:)) ?? "nil")")
+      return
+    }
+    #expect(message.contains("inside \(AnkiTemplate.maximumSectionDepth) sections"))
+    let many = String(repeating: "{{Front}}{{#Front}}{{/Front}}<!--", count: 30_000)
+    #expect(Self.rendered(front: many, fields: ["Front": "x"]).question.hasPrefix("x"))
+    let unclosed = String(repeating: "{{", count: 200_000)
+    #expect(Self.rendered(front: "{{Front}}" + unclosed, fields: ["Front": "x"]).question == "x" + unclosed)
+  }
+
+  @Test("the problem's JSON names its kind and reads back")
+  func problemJSON() throws {
+    let problems: [RenderingProblem] = [
+      .blankFront, .missingCloze(number: 3), .templateError(side: .answer, message: "Missing '{{/F}}'"),
+      .missingTemplate(ordinal: 2), .missingNote,
+    ]
+    for problem in problems {
+      let data = try JSONEncoder().encode(problem)
+      #expect(try JSONDecoder().decode(RenderingProblem.self, from: data) == problem)
+      let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+      #expect(object?["message"] as? String == problem.description)
+    }
+  }
+}
