@@ -23,6 +23,7 @@ resident set size that the kernel reports for the process through wait4):
 | legacy-to-latest | convert legacy.apkg out.apkg --to apkg-modern | import legacy.apkg into a new collection, export_anki_package(legacy=False) |
 | latest-to-legacy | convert latest.apkg out.apkg --to apkg     | import latest.apkg, export_anki_package(legacy=True) |
 | package-to-csv   | convert latest.apkg out.csv                | import latest.apkg, export_note_csv(every column) |
+| package-to-cards | convert latest.apkg out.txt --to cards     | import latest.apkg, export_card_csv(with_html=True) |
 | package-to-json  | convert latest.apkg out.json               | (no counterpart)                             |
 | json-to-package  | convert deck.json out.apkg --to apkg-modern | (no counterpart)                            |
 | inspect          | inspect latest.apkg                        | (no counterpart)                             |
@@ -69,9 +70,10 @@ DECKS = {
 }
 
 TASKS = [
-    "legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-json", "json-to-package", "inspect", "diff",
+    "legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-cards", "package-to-json", "json-to-package",
+    "inspect", "diff",
 ]
-BACKEND_TASKS = {"legacy-to-latest", "latest-to-legacy", "package-to-csv"}
+BACKEND_TASKS = {"legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-cards"}
 
 
 # ------------------------------------------------------------------------------------------
@@ -287,6 +289,8 @@ def backend_task(task: str, source: str, output: str, work: str) -> None:
         col.export_note_csv(
             out_path=output, limit=None, with_html=True, with_tags=True, with_deck=True,
             with_notetype=True, with_guid=True)
+    elif task == "package-to-cards":
+        col.export_card_csv(out_path=output, limit=None, with_html=True)
     elapsed = time.perf_counter() - started
     col.close()
     shutil.rmtree(folder, ignore_errors=True)
@@ -353,7 +357,7 @@ class Runner:
     def output(self, task: str, tool: str) -> str | None:
         if task in ("inspect", "diff"):
             return None
-        extension = {"package-to-csv": "csv", "package-to-json": "json"}.get(task, "apkg")
+        extension = {"package-to-csv": "csv", "package-to-cards": "txt", "package-to-json": "json"}.get(task, "apkg")
         return os.path.join(self.work, f"{tool}-{task}.{extension}")
 
     def deckport_command(self, task: str) -> list[str]:
@@ -369,6 +373,8 @@ class Runner:
             command += ["--to", "apkg-modern"]
         elif task == "latest-to-legacy":
             command += ["--to", "apkg"]
+        elif task == "package-to-cards":
+            command += ["--to", "cards"]
         return command
 
     def run_deckport(self, task: str) -> tuple[float, float]:

@@ -58,7 +58,7 @@ struct CSVNoteTypeCatalog {
     let width = (values.lastIndex(where: { !$0.isEmpty }) ?? -1) + 1
     entries[index].usedWidth = max(entries[index].usedWidth, width)
     if entries[index].lines.count < 6 { entries[index].lines.append(line) }
-    if let first = values.first, !entries[index].firstFieldHasCloze, !CardGeneration.clozeNumbers(in: first).isEmpty {
+    if let first = values.first, !entries[index].firstFieldHasCloze, !ClozeNumbers.numbers(in: first).isEmpty {
       entries[index].firstFieldHasCloze = true
     }
   }

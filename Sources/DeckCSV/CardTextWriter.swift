@@ -28,12 +28,19 @@ package struct CardTextWriter {
   /// Writes the cards of `collection` to `path`.
   ///
   /// - Returns: the warnings: what the file does not keep, and each card shown with Anki's message.
-  /// - Throws: ``DeckError`` when the deck holds no cards or writing fails.
+  /// - Throws: ``DeckError`` when the deck holds no cards, when the options ask for a header row
+  ///   or chosen columns (the layout is Anki's), or when writing fails.
   @discardableResult
   package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
     -> [Diagnostic]
   {
     let location = SourceLocation(file: destination ?? path)
+    guard !options.writesPlainSpreadsheet else {
+      throw DeckError(
+        .invalidRequest, at: location,
+        "Cards in Plain Text has Anki's two columns, the question and the answer: a header row or a choice of columns does not apply to it"
+      )
+    }
     guard !collection.cards.isEmpty else {
       throw DeckError(
         .invalidRequest, at: location,

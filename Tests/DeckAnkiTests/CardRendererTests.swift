@@ -159,3 +159,40 @@ struct CardRendererTests {
     }
   }
 }
+
+/// The scan that stands in for Anki's card-export patterns must cut what they cut.
+@Suite("Cards in Plain Text: a side as Anki's export writes it")
+struct CardExportSideTests {
+  /// A side with Anki's two patterns alone.
+  static func withPatterns(_ html: String, isAnswer: Bool) -> String {
+    let text = AnkiFieldText.replace(AnkiFieldText.Patterns.redundantSections, in: html, with: "")
+    return isAnswer ? AnkiFieldText.replace(AnkiFieldText.Patterns.answerSideQuestion, in: text, with: "") : text
+  }
+
+  @Test("examples")
+  func examples() {
+    #expect(AnkiFieldText.cardExportSide("Q\n\n<hr id=answer>\n\n<b>A</b>", isAnswer: true, isHTML: true) == "<b>A</b>")
+    #expect(AnkiFieldText.cardExportSide("Q\n\n<hr id=answer>\n\n<b>A</b>", isAnswer: true, isHTML: false) == "A")
+    #expect(AnkiFieldText.cardExportSide("a<HR ID=Answer>b<hr id=answer>\nc", isAnswer: true, isHTML: true) == "c")
+    #expect(AnkiFieldText.cardExportSide("<style>x</style>Q[[type:F]]", isAnswer: false, isHTML: true) == "Q")
+    #expect(AnkiFieldText.cardExportSide("Q<hr id=answer>A", isAnswer: false, isHTML: true) == "Q<hr id=answer>A")
+  }
+
+  @Test("random sides: the scan and Anki's patterns agree")
+  func randomSides() {
+    let pieces = [
+      "<style>", "</style>", "<STYLE>", "</Style>", "<hr id=answer>", "<HR ID=ANSWER>", "<hr id=answer", "\n",
+      "[[type:x]]", "[[type:", "]]", "]", "ſ", "a", "<", "[", "é", "<b>", " ",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<4_000 {
+      let side = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+        .joined()
+      for isAnswer in [false, true] {
+        #expect(
+          AnkiFieldText.cardExportSide(side, isAnswer: isAnswer, isHTML: true)
+            == Self.withPatterns(side, isAnswer: isAnswer), "\(side.debugDescription) answer: \(isAnswer)")
+      }
+    }
+  }
+}

@@ -65,14 +65,19 @@ struct ClozeRenderingTests {
     }
   }
 
-  /// The numbers, and the cards Anki makes from them: one per number, card 500 for the numbers
-  /// above it, the first card when there is none.
+  /// The numbers, and the cards Anki makes from them (``CardGeneration``, for a note of a
+  /// cloze note type): one per number, card 500 for the numbers above it, the first card when
+  /// there is none.
   @Test(arguments: cases)
   func numbers(_ testCase: Case) {
-    let numbers = AnkiCloze.numbers(in: testCase.text)
-    #expect(numbers == Set(testCase.numbers))
-    let cards = numbers.isEmpty ? [1] : Set(numbers.map { min($0, 500) }).sorted()
-    #expect(cards == testCase.cards)
+    #expect(ClozeNumbers.numbers(in: testCase.text) == Set(testCase.numbers))
+    let cloze = NoteType(
+      id: 1, name: "Cloze", kind: .cloze, fields: [NoteType.Field(name: "Text"), NoteType.Field(name: "Back Extra")],
+      templates: [
+        NoteType.CardTemplate(name: "Cloze", questionFormat: "{{cloze:Text}}", answerFormat: "{{cloze:Text}}")
+      ])
+    var generation = CardGeneration()
+    #expect(generation.ordinals(for: [testCase.text, ""], tags: [], of: cloze).map { $0 + 1 } == testCase.cards)
   }
 
   @Test func attributeEncoding() {
@@ -101,7 +106,7 @@ struct ClozeRenderingTests {
       (
         AnkiCloze.rendering(text, clozeNumber: 1, isAnswer: false),
         AnkiCloze.rendering(text, clozeNumber: 1, isAnswer: true),
-        AnkiCloze.renderingOnly(text, clozeNumber: 1, isAnswer: true), AnkiCloze.numbers(in: text)
+        AnkiCloze.renderingOnly(text, clozeNumber: 1, isAnswer: true), ClozeNumbers.numbers(in: text)
       )
     }
     #expect(rendered.0 == "" && rendered.1 == "" && rendered.2 == "" && rendered.3.isEmpty)
@@ -115,7 +120,7 @@ struct ClozeRenderingTests {
       (
         AnkiCloze.rendering(text, clozeNumber: 1, isAnswer: true),
         AnkiCloze.rendering(text, clozeNumber: 1, isAnswer: false),
-        AnkiCloze.renderingOnly(text, clozeNumber: 1, isAnswer: true), AnkiCloze.numbers(in: text)
+        AnkiCloze.renderingOnly(text, clozeNumber: 1, isAnswer: true), ClozeNumbers.numbers(in: text)
       )
     }
     let open = String(repeating: "<span class=\"cloze\" data-ordinal=\"1\">", count: 10)
@@ -136,7 +141,7 @@ struct ClozeRenderingTests {
       (
         AnkiCloze.rendering(text, clozeNumber: 1, isAnswer: false),
         AnkiCloze.rendering(text, clozeNumber: 2, isAnswer: true),
-        AnkiCloze.renderingOnly(text, clozeNumber: 1, isAnswer: false), AnkiCloze.numbers(in: text)
+        AnkiCloze.renderingOnly(text, clozeNumber: 1, isAnswer: false), ClozeNumbers.numbers(in: text)
       )
     }
     let count = 1 << 20 / 9
@@ -175,7 +180,7 @@ struct ClozeRenderingTests {
     for _ in 0..<3000 {
       let count = Int(generator.next() % 16)
       let text = (0..<count).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
-      let numbers = AnkiCloze.numbers(in: text)
+      let numbers = ClozeNumbers.numbers(in: text)
       #expect(numbers.isSubset(of: [1, 2]), "\(text.debugDescription)")
       for number in 1...2 {
         for isAnswer in [false, true] {

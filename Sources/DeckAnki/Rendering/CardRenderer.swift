@@ -23,13 +23,16 @@ import DeckCore
 public struct CardRenderer: Sendable {
   private let notes: [Int64: Note]
   private let noteTypes: [Int64: ParsedNoteType]
-  private let deckNames: [Int64: String]
+  /// Each deck's name and its last component (`{{Deck}}` and `{{Subdeck}}`).
+  private let deckNames: [Int64: (name: String, last: String)]
 
   /// A note type with its templates parsed once.
   private struct ParsedNoteType: Sendable {
     let noteType: NoteType
     let fronts: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
     let backs: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
+    /// The position of each field name (the first field of a name).
+    let positions: [Substring: Int]
   }
 
   /// A renderer for the cards of `collection`; its templates are parsed once, here.
@@ -42,13 +45,19 @@ public struct CardRenderer: Sendable {
       func parse(_ text: String) -> Result<AnkiTemplate, AnkiTemplate.SyntaxError> {
         Result { () throws(AnkiTemplate.SyntaxError) in try AnkiTemplate(parsing: text) }
       }
+      var positions: [Substring: Int] = [:]
+      for (position, name) in noteType.fieldNames.enumerated() where positions[name[...]] == nil {
+        positions[name[...]] = position
+      }
       noteTypes[noteType.id] = ParsedNoteType(
         noteType: noteType, fronts: noteType.templates.map { parse($0.questionFormat) },
-        backs: noteType.templates.map { parse($0.answerFormat) })
+        backs: noteType.templates.map { parse($0.answerFormat) }, positions: positions)
     }
     self.noteTypes = noteTypes
-    var deckNames: [Int64: String] = [:]
-    for deck in collection.decks { deckNames[deck.id] = deck.name }
+    var deckNames: [Int64: (name: String, last: String)] = [:]
+    for deck in collection.decks {
+      deckNames[deck.id] = (deck.name, deck.name.components(separatedBy: "::").last ?? deck.name)
+    }
     self.deckNames = deckNames
   }
 
@@ -64,8 +73,10 @@ public struct CardRenderer: Sendable {
         question: "", answer: "", css: noteType.css, problem: .missingTemplate(ordinal: card.templateOrdinal))
     }
     var rendering = TemplateRendering(
-      fields: fields(of: note, noteType: noteType, card: card, templateName: noteType.templates[templateIndex].name),
-      cardOrdinal: card.templateOrdinal)
+      fields: CardFields(
+        positions: parsed.positions, note: note, card: card, noteTypeName: noteType.name,
+        templateName: noteType.templates[templateIndex].name,
+        deck: deckNames[card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID]))
 
     func failed(_ side: CardSide, _ message: String) -> RenderedCard {
       let text = RenderingMessages.templateError(side: side, message: message)
@@ -99,29 +110,6 @@ public struct CardRenderer: Sendable {
     }
   }
 
-  /// The note's fields by name, then the special fields a note field of the same name does not
-  /// hide (as Anki adds them).
-  private func fields(of note: Note, noteType: NoteType, card: Card, templateName: String) -> [Substring: String] {
-    var fields: [Substring: String] = [:]
-    for (name, value) in zip(noteType.fieldNames, note.fields) where fields[name[...]] == nil {
-      fields[name[...]] = value
-    }
-    let deckName =
-      deckNames[card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID] ?? "(Deck)"
-    let specials: [(Substring, String)] = [
-      ("Tags", note.tags.joined(separator: " ")),
-      ("Type", noteType.name),
-      ("Subdeck", deckName.components(separatedBy: "::").last ?? deckName),
-      ("Deck", deckName),
-      ("CardFlag", "flag\(card.scheduling.flags)"),
-      ("Card", templateName),
-      ("CardID", String(card.id)),
-      ("c\(card.templateOrdinal + 1)"[...], "1"),
-    ]
-    for (name, value) in specials where fields[name] == nil { fields[name] = value }
-    return fields
-  }
-
   /// Why the card's front counts as blank, if it does: for a cloze card, no field holds its
   /// number; otherwise, the front shows no field that is not empty.
   private func blankness(of front: AnkiTemplate, noteType: NoteType, rendering: TemplateRendering)
@@ -129,9 +117,9 @@ public struct CardRenderer: Sendable {
   {
     if noteType.kind == .cloze {
       let number = rendering.cardOrdinal + 1
-      let found = rendering.fields.values.contains { AnkiCloze.numbers(in: $0).contains(number) }
+      let found = rendering.fields.allValues.contains { ClozeNumbers.numbers(in: $0).contains(number) }
       return found ? nil : .missingCloze(number: number)
     }
-    return front.showsAField(nonEmpty: rendering.nonEmptyFields) ? nil : .blankFront
+    return front.showsAField(whereNonEmpty: rendering.fields.isNonEmpty) ? nil : .blankFront
   }
 }

@@ -12,18 +12,15 @@ struct TemplateRendering {
   }
 
   /// The note's fields and the special ones (`Tags`, `Deck`, `c1`, …), by name.
-  let fields: [Substring: String]
-  /// The names of the fields that are not empty (``AnkiTemplate/isEmptyField(_:)``).
-  let nonEmptyFields: Set<Substring>
-  /// The card's template ordinal (for a cloze card, its cloze number minus one).
-  let cardOrdinal: Int
+  let fields: CardFields
   /// The rendered front, while the back is rendered; `nil` while the front is.
   var frontSide: String?
 
-  init(fields: [Substring: String], cardOrdinal: Int) {
+  /// The card's template ordinal (for a cloze card, its cloze number minus one).
+  var cardOrdinal: Int { fields.card.templateOrdinal }
+
+  init(fields: CardFields) {
     self.fields = fields
-    self.nonEmptyFields = Set(fields.compactMap { AnkiTemplate.isEmptyField($0.value) ? nil : $0.key })
-    self.cardOrdinal = cardOrdinal
   }
 
   /// `nodes` rendered.
@@ -50,9 +47,10 @@ struct TemplateRendering {
         let negated: Bool
         if case .negatedConditional = node { negated = true } else { negated = false }
         let shows: Bool
-        if nonEmptyFields.contains(key) {
+        let value = fields[key]
+        if let value, !AnkiTemplate.isEmptyField(value) {
           shows = !negated
-        } else if fields[key] != nil || Self.isClozeSection(key) {
+        } else if value != nil || Self.isClozeSection(key) {
           shows = negated
         } else {
           throw .noSuchSection(field: String(key), written: (negated ? "^" : "#") + key)

@@ -33,22 +33,21 @@ extension AnkiTemplate {
     return true
   }
 
-  /// Whether the template shows a field when exactly the fields named `nonEmpty` have content:
-  /// a replacement of one, inside sections whose fields are not empty (`{{#F}}`) or empty
-  /// (`{{^F}}`). Anki's `template_is_empty` with negated sections checked, which decides both
-  /// whether a card is made and whether its front is blank.
-  package func showsAField(nonEmpty: Set<Substring>) -> Bool {
-    Self.showsAField(nodes, nonEmpty: nonEmpty)
+  /// Whether the template shows a field when exactly the fields for which `isNonEmpty` holds
+  /// have content: a replacement of one, inside sections whose fields are not empty (`{{#F}}`)
+  /// or empty (`{{^F}}`). Anki's `template_is_empty` with negated sections checked, which
+  /// decides both whether a card is made and whether its front is blank.
+  package func showsAField(whereNonEmpty isNonEmpty: (Substring) -> Bool) -> Bool {
+    Self.showsAField(nodes, isNonEmpty)
   }
 
-  private static func showsAField(_ nodes: [Node], nonEmpty: Set<Substring>) -> Bool {
+  private static func showsAField(_ nodes: [Node], _ isNonEmpty: (Substring) -> Bool) -> Bool {
     nodes.contains { node in
       switch node {
       case .text, .comment: false
-      case .replacement(let key, _): nonEmpty.contains(key)
-      case .conditional(let key, let children): nonEmpty.contains(key) && showsAField(children, nonEmpty: nonEmpty)
-      case .negatedConditional(let key, let children):
-        !nonEmpty.contains(key) && showsAField(children, nonEmpty: nonEmpty)
+      case .replacement(let key, _): isNonEmpty(key)
+      case .conditional(let key, let children): isNonEmpty(key) && showsAField(children, isNonEmpty)
+      case .negatedConditional(let key, let children): !isNonEmpty(key) && showsAField(children, isNonEmpty)
       }
     }
   }

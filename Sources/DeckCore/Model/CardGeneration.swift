@@ -5,11 +5,11 @@ import Foundation
 /// real Anki would give it on import (the rules of Anki's `rslib/src/notetype/cardgen.rs`).
 ///
 /// * Standard note types: one card per template whose front shows a field that is not empty
-///   (``AnkiTemplate/showsAField(nonEmpty:)``), where a field is empty when it holds only ASCII
+///   (``AnkiTemplate/showsAField(whereNonEmpty:)``), where a field is empty when it holds only ASCII
 ///   white space and `<br>` or `<div>` tags, and the special fields Anki adds count as not
 ///   empty; a front that does not parse makes no card.
-/// * Cloze note types: one card per cloze number found in any field (`{{c1::…}}`, `{{c2,3::…}}`),
-///   card `n - 1` for number `n`, at most 500.
+/// * Cloze note types: one card per cloze number found in any field (``ClozeNumbers``:
+///   `{{c1::…}}`, `{{c2,3::…}}`), card `n - 1` for number `n`, at most 500.
 /// * A note that would get no card gets the first one.
 package struct CardGeneration {
   /// Each standard note type's template fronts, parsed once (nil where a front does not parse:
@@ -25,7 +25,7 @@ package struct CardGeneration {
     let ordinals: [Int]
     switch noteType.kind {
     case .cloze:
-      ordinals = Array(Set(fields.flatMap(Self.clozeNumbers)).map { min(max($0 - 1, 0), 499) }).sorted()
+      ordinals = Set(fields.flatMap(ClozeNumbers.numbers(in:))).map { min(max($0 - 1, 0), 499) }.sorted()
     case .standard:
       let parsed: [AnkiTemplate?]
       if let known = fronts[noteType.id] {
@@ -35,7 +35,7 @@ package struct CardGeneration {
         fronts[noteType.id] = parsed
       }
       let nonEmpty = Self.nonEmptyNames(fields: fields, tags: tags, of: noteType)
-      ordinals = parsed.indices.filter { parsed[$0]?.showsAField(nonEmpty: nonEmpty) ?? false }
+      ordinals = parsed.indices.filter { parsed[$0]?.showsAField(whereNonEmpty: nonEmpty.contains) ?? false }
     }
     return ordinals.isEmpty ? [0] : ordinals
   }
@@ -57,43 +57,4 @@ package struct CardGeneration {
     return names
   }
 
-  /// The cloze numbers in `text`: every `{{c` followed by numbers separated by commas and `::`.
-  package static func clozeNumbers(in text: String) -> [Int] {
-    guard text.containsUTF8Byte(UInt8(ascii: "{")) else { return [] }
-    var numbers: [Int] = []
-    let bytes = Array(text.utf8)
-    var index = 0
-    while index + 3 < bytes.count {
-      guard bytes[index] == UInt8(ascii: "{"), bytes[index + 1] == UInt8(ascii: "{"),
-        bytes[index + 2] == UInt8(ascii: "c") || bytes[index + 2] == UInt8(ascii: "C")
-      else {
-        index += 1
-        continue
-      }
-      var cursor = index + 3
-      var found: [Int] = []
-      var current: Int? = nil
-      while cursor < bytes.count {
-        let byte = bytes[cursor]
-        if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-          current = min((current ?? 0) * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000)
-        } else if byte == UInt8(ascii: ","), let number = current {
-          found.append(number)
-          current = nil
-        } else {
-          break
-        }
-        cursor += 1
-      }
-      if let number = current, cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: ":"),
-        bytes[cursor + 1] == UInt8(ascii: ":")
-      {
-        numbers += found + [number]
-        index = cursor + 2
-      } else {
-        index += 1
-      }
-    }
-    return numbers
-  }
 }

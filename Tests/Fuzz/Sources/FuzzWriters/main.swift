@@ -9,8 +9,9 @@ import FuzzWriting
 // which writer A and writer B (with their options), then mutations of the in-memory model, then
 // (with bytes left) the export choices (one deck, one tag, no scheduling, presets or media). The
 // mutated collection is written by A, read back by A's reader, compared with what was written
-// (`DeckDifference`, as `deckport diff` does), and written again by B. Each step must succeed or
-// throw a DeckError; anything else, or a trap, is a finding.
+// (`DeckDifference`, as `deckport diff` does), and written again by B. Every card is also rendered
+// (`CardPreview`, as `deckport render` does). Each step must succeed or throw a DeckError; anything
+// else, or a trap, is a finding.
 let scratch = FuzzScratch(name: "writers")
 let work = scratch.work
 let temporary = scratch.temporary
@@ -30,6 +31,12 @@ runFuzzer { data in
       let kept = fuzzStep("export choices", { try choices.applied(to: collection, at: SourceLocation(file: "fuzz")) })
     else { return }
     collection = kept.collection
+  }
+
+  // Every card of the hostile collection rendered, as `deckport render` shows it.
+  _ = fuzzStep("render") {
+    let preview = CardPreview(LoadedDeck(collection: collection, formatName: "json"))
+    _ = (preview.lines, try preview.jsonText(), preview.warnings(at: SourceLocation(file: "fuzz")))
   }
 
   FuzzScratch.reset(work)

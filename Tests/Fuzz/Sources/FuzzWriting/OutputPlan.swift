@@ -20,7 +20,7 @@ package struct OutputPlan {
     format = input.pick(registry.outputNames.compactMap { registry.writer(named: $0) })
     options[DuplicateGUIDPolicy.self] = input.pick(DuplicateGUIDPolicy.allCases)
     switch format.name {
-    case .csv, .tsv:
+    case .csv, .tsv, .cards:
       var csv = CSVOptions()
       let layout = input.byte()
       if layout & 1 == 1 {
