@@ -1,3 +1,5 @@
+import DeckCore
+
 /// The byte that separates the fields of a row: a tab, a comma, a semicolon, or any other
 /// single ASCII character that is not a quote or a line break.
 ///
@@ -55,6 +57,19 @@ public struct CSVSeparator: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether Anki's importer can be told about this separator with `#separator:`.
   public var isKnownToAnki: Bool { ankiName != nil }
+
+  /// The `#separator:` line a file in Anki's layout starts with (Anki's name, or the character).
+  var headerLine: String { "#separator:\(ankiName ?? String(decoding: [byte], as: UTF8.self))" }
+
+  /// The warning a file written with this separator gets when Anki's importer does not know it.
+  func warningUnlessKnownToAnki(at location: SourceLocation) -> Diagnostic? {
+    isKnownToAnki
+      ? nil
+      : Diagnostic(
+        "csv-separator", at: location,
+        "the separator \(self) is not one Anki knows (tab, pipe, semicolon, colon, comma, space): Anki's importer will not read this file's columns"
+      )
+  }
 
   /// A separator from a name Anki knows (`tab`, `comma`, …, any case, surrounding spaces
   /// ignored) or a single ASCII character (`;`, `^`, a literal tab); nil otherwise.

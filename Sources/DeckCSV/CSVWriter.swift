@@ -113,13 +113,7 @@ package struct CSVWriter: Sendable {
     if case .columns(let mapping) = layout {
       warnings += Self.mappingLosses(mapping, collection: collection, noteTypes: noteTypes, location: location)
     }
-    if !separator.isKnownToAnki {
-      warnings.append(
-        Diagnostic(
-          "csv-separator", at: location,
-          "the separator \(separator) is not one Anki knows (tab, pipe, semicolon, colon, comma, space): Anki's importer will not read this file's columns"
-        ))
-    }
+    if let warning = separator.warningUnlessKnownToAnki(at: location) { warnings.append(warning) }
 
     // With a deck column, parents before children, so Anki's importer does not rename a
     // parent deck; otherwise the collection's order.
@@ -197,7 +191,7 @@ package struct CSVWriter: Sendable {
     let used = Set(notes.lazy.map(\.noteTypeID)).compactMap { noteTypes[$0] }
     let fieldColumns = used.map(\.fields.count).max() ?? 0
     try emitter.writeLine(
-      "#separator:\(emitter.separator.ankiName ?? String(decoding: [emitter.separator.byte], as: UTF8.self))")
+      emitter.separator.headerLine)
     try emitter.writeLine("#html:\(isHTML)")
     try emitter.writeLine("#guid column:1")
     try emitter.writeLine("#notetype column:2")

@@ -56,19 +56,13 @@ package struct CardTextWriter {
         "Cards in Plain Text holds each card's rendered front and back only: the notes' fields, tags, note types, decks, scheduling, review log and media files are not kept"
       )
     ]
-    if !separator.isKnownToAnki {
-      warnings.append(
-        Diagnostic(
-          "csv-separator", at: location,
-          "the separator \(separator) is not one Anki knows (tab, pipe, semicolon, colon, comma, space): Anki's importer will not read this file's columns"
-        ))
-    }
+    if let warning = separator.warningUnlessKnownToAnki(at: location) { warnings.append(warning) }
     let order = collection.cards.indices.sorted { collection.cards[$0].id < collection.cards[$1].id }
     progress?.start(.writingNotes, total: Int64(order.count))
     defer { progress?.finish(.writingNotes) }
     try FileSink.writing(to: path) { sink in
       var emitter = CSVEmitter(sink: sink, separator: separator)
-      try emitter.writeLine("#separator:\(separator.ankiName ?? String(decoding: [separator.byte], as: UTF8.self))")
+      try emitter.writeLine(separator.headerLine)
       try emitter.writeLine("#html:\(isHTML)")
       for (index, position) in order.enumerated() {
         try Cancellation.check(atItem: index)

@@ -53,10 +53,7 @@ public struct CardPreview: Sendable, Equatable, Codable {
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, or a tag
   ///   no note has.
   public init(_ deck: LoadedDeck, onlyDecks: [String], onlyTags: [String] = [], at location: SourceLocation) throws {
-    var part = deck
-    let (collection, selection) = try deck.collection.selectingNotes(
-      inDecks: onlyDecks, taggedWith: onlyTags, at: location)
-    part.collection = collection
+    let (part, selection) = try deck.selectingNotes(inDecks: onlyDecks, taggedWith: onlyTags, at: location)
     self.init(part)
     self.selection = selection
   }

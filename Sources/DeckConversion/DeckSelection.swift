@@ -222,3 +222,20 @@ extension DeckCollection {
     return names
   }
 }
+
+extension LoadedDeck {
+  /// The deck with its collection reduced to the notes of the decks `names` and with the tags
+  /// `tags`, as ``DeckCollection/selectingNotes(inDecks:taggedWith:at:)`` keeps them, and what
+  /// was kept.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, or a tag
+  ///   no note has.
+  public func selectingNotes(inDecks names: [String], taggedWith tags: [String], at location: SourceLocation) throws
+    -> (deck: LoadedDeck, selection: DeckSelection)
+  {
+    var part = self
+    let selection: DeckSelection
+    (part.collection, selection) = try collection.selectingNotes(inDecks: names, taggedWith: tags, at: location)
+    return (part, selection)
+  }
+}

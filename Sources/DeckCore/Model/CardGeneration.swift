@@ -12,9 +12,18 @@ import Foundation
 ///   `{{c1::…}}`, `{{c2,3::…}}`), card `n - 1` for number `n`, at most 500.
 /// * A note that would get no card gets the first one.
 package struct CardGeneration {
-  /// Each standard note type's template fronts, parsed once (nil where a front does not parse:
-  /// Anki makes no card from it).
-  private var fronts: [Int64: [AnkiTemplate?]] = [:]
+  /// A standard note type's fronts, parsed once (nil where a front does not parse: Anki makes
+  /// no card from it), and where each name a front may show is found.
+  private struct Fronts {
+    let templates: [AnkiTemplate?]
+    /// The position of each field name (the first field of a name).
+    let positions: [Substring: Int]
+    /// The special fields no field's name hides: `Tags`, and the ones Anki counts as never empty.
+    let hasTags: Bool
+    let alwaysNonEmpty: Set<Substring>
+  }
+
+  private var fronts: [Int64: Fronts] = [:]
 
   /// Creates a generator; each note type's templates are parsed once, on first use.
   package init() {}
@@ -27,34 +36,35 @@ package struct CardGeneration {
     case .cloze:
       ordinals = Set(fields.flatMap(ClozeNumbers.numbers(in:))).map { min(max($0 - 1, 0), 499) }.sorted()
     case .standard:
-      let parsed: [AnkiTemplate?]
-      if let known = fronts[noteType.id] {
-        parsed = known
-      } else {
-        parsed = noteType.templates.map { try? AnkiTemplate(parsing: $0.questionFormat) }
-        fronts[noteType.id] = parsed
+      let parsed = fronts[noteType.id] ?? Self.fronts(of: noteType)
+      fronts[noteType.id] = parsed
+      // A name the front shows is not empty when it is a field that is not empty
+      // (``AnkiTemplate/isEmptyField(_:)``), `Tags` of a note with tags, or another special field.
+      func isNonEmpty(_ name: Substring) -> Bool {
+        if let position = parsed.positions[name] {
+          return position < fields.count && !AnkiTemplate.isEmptyField(fields[position])
+        }
+        if name == "Tags" { return parsed.hasTags && !tags.isEmpty }
+        return parsed.alwaysNonEmpty.contains(name)
       }
-      let nonEmpty = Self.nonEmptyNames(fields: fields, tags: tags, of: noteType)
-      ordinals = parsed.indices.filter { parsed[$0]?.showsAField(whereNonEmpty: nonEmpty.contains) ?? false }
+      ordinals = parsed.templates.indices.filter {
+        parsed.templates[$0]?.showsAField(whereNonEmpty: isNonEmpty) ?? false
+      }
     }
     return ordinals.isEmpty ? [0] : ordinals
   }
 
-  /// The names a front may show that are not empty: the note's fields that are not empty
-  /// (``AnkiTemplate/isEmptyField(_:)``) and the special fields Anki counts as never empty
-  /// (`Card`, `CardFlag`, `CardID`, `Deck`, `Subdeck`, `Type`; `Tags` when the note has tags)
-  /// where no field has the name.
-  private static func nonEmptyNames(fields: [String], tags: [String], of noteType: NoteType) -> Set<Substring> {
-    var names = Set<Substring>()
-    for (name, value) in zip(noteType.fieldNames, fields) where !AnkiTemplate.isEmptyField(value) {
-      names.insert(name[...])
+  /// `noteType`'s fronts parsed, its field positions, and the special fields Anki counts as not
+  /// empty where no field has the name (`Card`, `CardFlag`, `CardID`, `Deck`, `Subdeck`, `Type`;
+  /// `Tags` when the note has tags).
+  private static func fronts(of noteType: NoteType) -> Fronts {
+    var positions: [Substring: Int] = [:]
+    for (position, name) in noteType.fieldNames.enumerated() where positions[name[...]] == nil {
+      positions[name[...]] = position
     }
-    let fieldNames = Set(noteType.fieldNames)
-    for special in ["Card", "CardFlag", "CardID", "Deck", "Subdeck", "Type", "Tags"]
-    where !fieldNames.contains(special) && (special != "Tags" || !tags.isEmpty) {
-      names.insert(special[...])
-    }
-    return names
+    let specials: Set<Substring> = ["Card", "CardFlag", "CardID", "Deck", "Subdeck", "Type"]
+    return Fronts(
+      templates: noteType.templates.map { try? AnkiTemplate(parsing: $0.questionFormat) }, positions: positions,
+      hasTags: positions["Tags"] == nil, alwaysNonEmpty: specials.filter { positions[$0] == nil })
   }
-
 }

@@ -25,39 +25,23 @@ extension Deckport {
         note has, is an error (exit status 1).
         """)
 
-    @Argument(help: "The deck file to inspect (.apkg, .colpkg, .json, .csv, .tsv, .txt), or - for standard input.")
-    var file: String
+    @OptionGroup var input: DeckFileArguments
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
     @OptionGroup(title: "Which notes") var selection: NoteSelectionArguments
 
-    @OptionGroup var from: InputFormatArguments<OneInputDeck>
-
-    @OptionGroup(title: "CSV and TSV options") var csv: CSVArguments
-
-    @OptionGroup(title: "Limits") var limits: LimitArguments
-
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      var formats = FormatOptions()
-      for group: any FormatOptionArguments in [csv, limits] { try group.fill(&formats) }
       let streams = StandardStreams()
       let (deck, summary) = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
-        let path = try streams.inputPath(for: file, format: from.format)
-        var deck = try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
-          try DeckLoader(registry: FormatArguments.registry).load(
-            path: path, format: from.format, options: formats, progress: progress.reporter)
-        }
-        deck.warnings = deck.warnings.map(streams.shown)
+        let (deck, location) = try input.load(shownBy: streams, quiet: diagnostics.quiet)
         let summary =
           selection.isEmpty
           ? DeckSummary(deck)
-          : try DeckSummary(
-            deck, onlyDecks: selection.onlyDeck, onlyTags: selection.onlyTag,
-            at: SourceLocation(file: streams.shown(path)))
+          : try DeckSummary(deck, onlyDecks: selection.onlyDeck, onlyTags: selection.onlyTag, at: location)
         return (deck, summary)
       }
       if json {

@@ -22,40 +22,24 @@ extension Deckport {
         with --only-deck or --only-tag, selection.
         """)
 
-    @Argument(help: "The deck file (.apkg, .colpkg, .json, …), or - for standard input.")
-    var file: String
+    @OptionGroup var input: DeckFileArguments
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
     @OptionGroup(title: "Which notes") var selection: NoteSelectionArguments
 
-    @OptionGroup var from: InputFormatArguments<OneInputDeck>
-
-    @OptionGroup(title: "CSV and TSV options") var csv: CSVArguments
-
-    @OptionGroup(title: "Limits") var limits: LimitArguments
-
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      var formats = FormatOptions()
-      for group: any FormatOptionArguments in [csv, limits] { try group.fill(&formats) }
       let streams = StandardStreams()
       let (warnings, preview) = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
-        let path = try streams.inputPath(for: file, format: from.format)
-        var deck = try ProgressLine.showing(quiet: diagnostics.quiet) { progress in
-          try DeckLoader(registry: FormatArguments.registry).load(
-            path: path, format: from.format, options: formats, progress: progress.reporter)
-        }
-        deck.warnings = deck.warnings.map(streams.shown)
+        let (deck, location) = try input.load(shownBy: streams, quiet: diagnostics.quiet)
         let preview =
           selection.isEmpty
           ? CardPreview(deck)
-          : try CardPreview(
-            deck, onlyDecks: selection.onlyDeck, onlyTags: selection.onlyTag,
-            at: SourceLocation(file: streams.shown(path)))
-        return (deck.warnings + preview.warnings(at: SourceLocation(file: streams.shown(path))), preview)
+          : try CardPreview(deck, onlyDecks: selection.onlyDeck, onlyTags: selection.onlyTag, at: location)
+        return (deck.warnings + preview.warnings(at: location), preview)
       }
       if json {
         StandardOutput.writeJSON(try preview.jsonText())
