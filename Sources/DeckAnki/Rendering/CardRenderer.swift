@@ -45,13 +45,9 @@ public struct CardRenderer: Sendable {
       func parse(_ text: String) -> Result<AnkiTemplate, AnkiTemplate.SyntaxError> {
         Result { () throws(AnkiTemplate.SyntaxError) in try AnkiTemplate(parsing: text) }
       }
-      var positions: [Substring: Int] = [:]
-      for (position, name) in noteType.fieldNames.enumerated() where positions[name[...]] == nil {
-        positions[name[...]] = position
-      }
       noteTypes[noteType.id] = ParsedNoteType(
         noteType: noteType, fronts: noteType.templates.map { parse($0.questionFormat) },
-        backs: noteType.templates.map { parse($0.answerFormat) }, positions: positions)
+        backs: noteType.templates.map { parse($0.answerFormat) }, positions: noteType.fieldPositions)
     }
     self.noteTypes = noteTypes
     var deckNames: [Int64: (name: String, last: String)] = [:]

@@ -58,10 +58,7 @@ package struct CardGeneration {
   /// empty where no field has the name (`Card`, `CardFlag`, `CardID`, `Deck`, `Subdeck`, `Type`;
   /// `Tags` when the note has tags).
   private static func fronts(of noteType: NoteType) -> Fronts {
-    var positions: [Substring: Int] = [:]
-    for (position, name) in noteType.fieldNames.enumerated() where positions[name[...]] == nil {
-      positions[name[...]] = position
-    }
+    let positions = noteType.fieldPositions
     let specials: Set<Substring> = ["Card", "CardFlag", "CardID", "Deck", "Subdeck", "Type"]
     return Fronts(
       templates: noteType.templates.map { try? AnkiTemplate(parsing: $0.questionFormat) }, positions: positions,

@@ -72,6 +72,16 @@ public struct NoteType: Sendable, Equatable, Identifiable {
   /// The field names, in order.
   public var fieldNames: [String] { fields.map(\.name) }
 
+  /// The position of each field name, as a template's `{{Name}}` finds it (the first field of a
+  /// name, where two share one).
+  package var fieldPositions: [Substring: Int] {
+    var positions: [Substring: Int] = [:]
+    for (position, field) in fields.enumerated() where positions[field.name[...]] == nil {
+      positions[field.name[...]] = position
+    }
+    return positions
+  }
+
   /// A named field of a note type, with its editor settings.
   public struct Field: Sendable, Equatable {
     /// The field's name, unique within its note type.
