@@ -62,6 +62,23 @@ struct ConvertCommandTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
   }
 
+  @Test("--to cards writes Anki's Cards in Plain Text; --header or --columns with it is a usage error (64)")
+  func cardsInPlainText() throws {
+    let scratch = try TemporaryDirectory()
+    let output = scratch.path(for: "cards.txt")
+    let written = try CommandRun.deckport(["convert", Fixtures.path("anki/latest.colpkg"), output, "--to", "cards"])
+    #expect(written.status == 0, "stderr: \(written.standardError)")
+    let text = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(text == (try String(contentsOfFile: Fixtures.path("csv/anki/latest_cards_html.txt"), encoding: .utf8)))
+    for extra in [["--header"], ["--columns", "front,back"]] {
+      let refused = try CommandRun.deckport(
+        ["convert", Fixtures.path("anki/latest.colpkg"), scratch.path(for: "other.txt"), "--to", "cards"] + extra)
+      #expect(refused.status == 64)
+      #expect(refused.standardError.contains("--header and --columns do not apply"))
+      #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "other.txt")))
+    }
+  }
+
   @Test("an output name without a known extension is a usage error (64) that asks for --to and lists the formats")
   func unknownOutputFormat() throws {
     let scratch = try TemporaryDirectory()

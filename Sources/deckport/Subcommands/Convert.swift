@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeckCSV
 import DeckConversion
 import DeckCore
 
@@ -110,6 +111,10 @@ extension Deckport {
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func validate() throws {
+      if to == .cards, csv.header || csv.columns != nil {
+        throw ValidationError(
+          "--to cards writes Anki's two columns, the question and the answer; --header and --columns do not apply.")
+      }
       if let outDir {
         if files.isEmpty { throw ValidationError("Name the files to convert into \(outDir).") }
         guard let to, let format = FormatArguments.registry.writer(named: to)?.description else {
