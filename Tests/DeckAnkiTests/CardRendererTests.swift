@@ -52,6 +52,11 @@ struct CardRendererTests {
     #expect(Self.rendered(front: "{{{Front}}}", fields: ["Front": "x"]).question == "x}")
     #expect(Self.rendered(front: "{{Front}} {{open", fields: ["Front": "x"]).question == "x {{open")
     #expect(Self.rendered(front: "{{Front}}{{ #Front }}y{{ /Front }}", fields: ["Front": "x"]).question == "xy")
+    // A tag is read scalar by scalar, as Rust reads it: a combining mark after `:` or `#` does not
+    // hide them.
+    #expect(Self.rendered(front: "{{text:\u{301}F}}", fields: ["\u{301}F": "<b>x</b>"]).question == "x")
+    #expect(
+      Self.rendered(front: "{{\u{301}F}}{{#\u{301}F}}y{{/\u{301}F}}", fields: ["\u{301}F": "x"]).question == "xy")
   }
 
   @Test("filters apply innermost first; unknown ones leave the text; a chain ending in type is the box alone")

@@ -65,7 +65,8 @@ package struct AnkiTemplate: Sendable, Equatable {
         let tag = Self.classify(inside)
         switch tag {
         case .replacement(let body):
-          var parts = body.split(separator: ":", omittingEmptySubsequences: false)
+          // Split at each `:` scalar, as Rust splits a `str` at a `char`.
+          var parts = body.unicodeScalars.split(separator: ":", omittingEmptySubsequences: false).map(Substring.init)
           let key = parts.removeLast()
           nodes.append(.replacement(key: key, filters: parts.reversed()))
         case .open(let key, let negated):
@@ -90,13 +91,15 @@ package struct AnkiTemplate: Sendable, Equatable {
     case close(Substring)
   }
 
+  /// Anki's `classify_handle`, scalar by scalar as Rust reads a `str`.
   private static func classify(_ inside: Substring) -> Tag {
-    let body = inside.drop { $0 == "{" }.trimmingRustWhiteSpace()
-    guard body.utf8.count >= 2, let first = body.first else { return .replacement(body) }
+    let body = Substring(inside.unicodeScalars.drop { $0 == "{" }).trimmingRustWhiteSpace()
+    guard body.utf8.count >= 2, let first = body.unicodeScalars.first else { return .replacement(body) }
+    let rest = Substring(body.unicodeScalars.dropFirst()).trimmingRustWhiteSpace()
     switch first {
-    case "#": return .open(body.dropFirst().trimmingRustWhiteSpace(), negated: false)
-    case "^": return .open(body.dropFirst().trimmingRustWhiteSpace(), negated: true)
-    case "/": return .close(body.dropFirst().trimmingRustWhiteSpace())
+    case "#": return .open(rest, negated: false)
+    case "^": return .open(rest, negated: true)
+    case "/": return .close(rest)
     default: return .replacement(body)
     }
   }
