@@ -25,31 +25,12 @@ extension Deckport {
         note has, is an error (exit status 1).
         """)
 
-    @OptionGroup var input: DeckFileArguments
-
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
-
-    @OptionGroup(title: "Which notes") var selection: NoteSelectionArguments
+    @OptionGroup var report: DeckReportArguments
 
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      let streams = StandardStreams()
-      let (deck, summary) = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
-        let (deck, location) = try input.load(shownBy: streams, quiet: diagnostics.quiet)
-        let summary =
-          selection.isEmpty
-          ? DeckSummary(deck)
-          : try DeckSummary(deck, onlyDecks: selection.onlyDeck, onlyTags: selection.onlyTag, at: location)
-        return (deck, summary)
-      }
-      if json {
-        StandardOutput.writeJSON(try summary.jsonText())
-      } else {
-        summary.lines.forEach(StandardOutput.write)
-      }
-      try CommandFailure.handle(warnings: deck.warnings, options: diagnostics)
+      try DeckSummary.print(report, diagnostics: diagnostics)
     }
   }
 }

@@ -22,31 +22,12 @@ extension Deckport {
         with --only-deck or --only-tag, selection.
         """)
 
-    @OptionGroup var input: DeckFileArguments
-
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
-
-    @OptionGroup(title: "Which notes") var selection: NoteSelectionArguments
+    @OptionGroup var report: DeckReportArguments
 
     @OptionGroup var diagnostics: DiagnosticOptions
 
     func run() throws {
-      let streams = StandardStreams()
-      let (warnings, preview) = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
-        let (deck, location) = try input.load(shownBy: streams, quiet: diagnostics.quiet)
-        let preview =
-          selection.isEmpty
-          ? CardPreview(deck)
-          : try CardPreview(deck, onlyDecks: selection.onlyDeck, onlyTags: selection.onlyTag, at: location)
-        return (deck.warnings + preview.warnings(at: location), preview)
-      }
-      if json {
-        StandardOutput.writeJSON(try preview.jsonText())
-      } else {
-        preview.lines.forEach(StandardOutput.write)
-      }
-      try CommandFailure.handle(warnings: warnings, options: diagnostics)
+      try CardPreview.print(report, diagnostics: diagnostics)
     }
   }
 }
