@@ -150,6 +150,17 @@ struct CardRendererTests {
     #expect(Self.rendered(front: "{{Front}}" + unclosed, fields: ["Front": "x"]).question == "x" + unclosed)
   }
 
+  @Test("any ordinal a file holds renders without a trap: the largest and negative ones")
+  func hostileOrdinals() {
+    for ordinal in [Int.max, Int.min, -1] {
+      let cloze = Self.rendered(
+        front: "{{cloze:Text}}{{#c1}}x{{/c1}}", fields: ["Text": "{{c1::a}}"], kind: .cloze, ordinal: ordinal)
+      #expect(cloze.problem == .missingCloze(number: ordinal.addingReportingOverflow(1).partialValue))
+      let standard = Self.rendered(front: "{{Front}}", fields: ["Front": "x"], ordinal: ordinal)
+      #expect(standard.problem == .missingTemplate(ordinal: ordinal))
+    }
+  }
+
   @Test("the problem's JSON names its kind and reads back")
   func problemJSON() throws {
     let problems: [RenderingProblem] = [

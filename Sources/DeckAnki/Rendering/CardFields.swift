@@ -20,6 +20,10 @@ struct CardFields {
   /// The names of the special fields, in the order Anki adds them.
   private static let specialNames: [Substring] = ["Tags", "Type", "Subdeck", "Deck", "CardFlag", "Card", "CardID"]
 
+  /// The card's cloze number, its ordinal + 1 (an ordinal a file holds may be any integer: the
+  /// largest wraps rather than traps, and matches no cloze).
+  var clozeNumber: Int { card.templateOrdinal.addingReportingOverflow(1).partialValue }
+
   /// The value of the field named `key`, or nil when the card has no field of that name.
   subscript(key: Substring) -> String? {
     if let position = positions[key] { return position < note.fields.count ? note.fields[position] : nil }
@@ -43,7 +47,7 @@ struct CardFields {
   /// Every value, the note's fields and the special ones (for the cloze numbers they hold).
   var allValues: [String] {
     var values = positions.values.sorted().compactMap { $0 < note.fields.count ? note.fields[$0] : nil }
-    let clozeKey = "c\(card.templateOrdinal + 1)"[...]
+    let clozeKey = "c\(clozeNumber)"[...]
     for name in Self.specialNames + [clozeKey] where positions[name] == nil {
       if let value = self[name] { values.append(value) }
     }
@@ -52,6 +56,6 @@ struct CardFields {
 
   /// Whether `key` is `c` and the card's cloze number (its ordinal + 1), written plainly.
   private func isOwnClozeNumber(_ key: Substring) -> Bool {
-    key.first == "c" && key.dropFirst() == String(card.templateOrdinal + 1)[...]
+    key.first == "c" && key.dropFirst() == String(clozeNumber)[...]
   }
 }

@@ -112,7 +112,7 @@ public struct CardRenderer: Sendable {
     -> RenderingProblem?
   {
     if noteType.kind == .cloze {
-      let number = rendering.cardOrdinal + 1
+      let number = rendering.fields.clozeNumber
       let found = rendering.fields.allValues.contains { ClozeNumbers.numbers(in: $0).contains(number) }
       return found ? nil : .missingCloze(number: number)
     }

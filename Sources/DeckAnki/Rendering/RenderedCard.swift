@@ -50,7 +50,7 @@ public enum RenderingProblem: Sendable, Equatable, Codable, CustomStringConverti
     case .missingCloze(let number): "no cloze \(number) is found on the card"
     case .templateError(let side, let message):
       "its \(side == .question ? "front" : "back") template has a problem: \(message)"
-    case .missingTemplate(let ordinal): "its note type has no template \(ordinal + 1)"
+    case .missingTemplate(let ordinal): "its note type has no template of ordinal \(ordinal)"
     case .missingNote: "its note or note type is missing"
     }
   }

@@ -16,9 +16,6 @@ struct TemplateRendering {
   /// The rendered front, while the back is rendered; `nil` while the front is.
   var frontSide: String?
 
-  /// The card's template ordinal (for a cloze card, its cloze number minus one).
-  var cardOrdinal: Int { fields.card.templateOrdinal }
-
   init(fields: CardFields) {
     self.fields = fields
   }
@@ -95,8 +92,8 @@ struct TemplateRendering {
     case "type-cloze": return TemplateFilters.typeAnswerCloze(fieldName: fieldName)
     case "type-nc": return TemplateFilters.typeAnswerNoCombining(fieldName: fieldName)
     case "hint": return TemplateFilters.hint(text, fieldName: fieldName)
-    case "cloze": return AnkiCloze.rendering(text, clozeNumber: cardOrdinal + 1, isAnswer: frontSide != nil)
-    case "cloze-only": return AnkiCloze.renderingOnly(text, clozeNumber: cardOrdinal + 1, isAnswer: frontSide != nil)
+    case "cloze": return AnkiCloze.rendering(text, clozeNumber: fields.clozeNumber, isAnswer: frontSide != nil)
+    case "cloze-only": return AnkiCloze.renderingOnly(text, clozeNumber: fields.clozeNumber, isAnswer: frontSide != nil)
     default:
       if filter.hasPrefix("tts ") { return TemplateFilters.tts(options: String(filter.dropFirst(4)), text: text) }
       return text
