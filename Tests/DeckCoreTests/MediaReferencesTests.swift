@@ -1,40 +1,46 @@
 import DeckCore
+import DeckTestSupport
 import Testing
 
-@Suite("Media references in fields")
+extension MediaReferenceCase: CustomTestStringConvertible {}
+
+@Suite("Media references in fields, as the real Anki backend finds them")
 struct MediaReferencesTests {
-  struct Case: Sendable, CustomTestStringConvertible {
-    var field: String
-    var names: [String]
-    var testDescription: String { field }
+  @Test func everyCaseIsThere() {
+    #expect(MediaReferenceCase.all.count >= 90)
   }
 
-  static let cases: [Case] = [
-    Case(field: #"<img src="pixel.png">"#, names: ["pixel.png"]),
-    Case(field: "<IMG SRC=pic.jpg alt=x>", names: ["pic.jpg"]),
-    Case(field: "<img alt='a' src='my photo.png' />", names: ["my photo.png"]),
-    Case(field: "Bonjour [sound:beep.wav] and [sound:b c.mp3]", names: ["beep.wav", "b c.mp3"]),
-    Case(field: #"<img src="a&amp;b.png">"#, names: ["a&b.png"]),
-    Case(field: #"<audio controls src="x.ogg"></audio><source src="y.mp3">"#, names: ["x.ogg", "y.mp3"]),
-    Case(field: #"<object data="movie.swf"></object>"#, names: ["movie.swf"]),
-    Case(field: #"<img src="https://example.com/x.png"><img src="sub/dir.png">"#, names: []),
-    Case(field: #"<a href="x.png">link</a> <b>bold</b> plain text"#, names: []),
-    Case(field: #"<img src="">"#, names: []),
-    Case(field: "<img src=\"caf\u{E9}.png\">", names: ["caf\u{E9}.png"]),
-    Case(field: "unterminated <img src=\"x.png\"", names: []),
-    Case(field: "[sound:a.mp3][SOUND:b.mp3] [x] [sound:c.mp3", names: ["a.mp3", "b.mp3"]),
-    Case(field: "[[sound:a.mp3]] [sound:] [soun", names: ["a.mp3"]),
-    Case(field: "text ending in [", names: []),
-    Case(field: "[sound:a.mp3]<img src=b.png>[sound:d.ogg]", names: ["a.mp3", "b.png", "d.ogg"]),
-    // Attribute names match whole, in any case: not a longer or shorter name sharing a prefix.
-    Case(field: #"<img srcset="a.png 2x" sr="c.png" data-src="d.png" src="b.png">"#, names: ["b.png"]),
-    Case(field: "<object DaTa='m.swf'></object><img Src = e.png>", names: ["m.swf", "e.png"]),
-    Case(field: #"<img alt="src=x.png" title=data>"#, names: []),
-  ]
+  /// Each name, in the backend's order (media tags, then sound tags), decoded as it decodes them.
+  @Test(arguments: MediaReferenceCase.all)
+  func references(_ testCase: MediaReferenceCase) {
+    #expect(MediaReferences.references(in: testCase.field) == testCase.references)
+  }
 
-  @Test(arguments: cases)
-  func references(_ testCase: Case) {
-    #expect(Set(MediaReferences.fileNames(in: testCase.field)) == Set(testCase.names))
+  /// The files deckport packages: the backend's names without paths, `.` and `..`.
+  @Test func fileNamesLeaveOutPathsAndDots() {
+    #expect(
+      MediaReferences.fileNames(in: #"<img src="https://x.org/a.png"><img src="sub/b.png"><img src=".">[sound:..]"#)
+        .isEmpty)
+    #expect(MediaReferences.fileNames(in: #"<img src="a\b.png"><img src="ok.png">"#) == ["ok.png"])
+    #expect(MediaReferences.fileNames(in: "[sound:a.mp3]<img src=b.png>") == ["b.png", "a.mp3"])
+  }
+
+  /// Shapes a backtracking engine takes exponential time over, a megabyte of them: the scan
+  /// visits each position once. With a `src` at the very end, the match is the backend's
+  /// (`"a>"` runs carry the loop past each `>`).
+  @Test(.timeLimit(.minutes(1)))
+  func hostileTagsTakeLinearTime() {
+    let quotes = "<img " + String(repeating: #""a""#, count: 350_000)
+    #expect(MediaReferences.references(in: quotes).isEmpty)
+    #expect(MediaReferences.references(in: quotes + " src=x>") == ["x"])
+    let closing = "<img " + String(repeating: #""a>""#, count: 250_000) + " src=y>"
+    #expect(MediaReferences.references(in: closing) == ["y"])
+    let mixed = String(repeating: #"<img "a'b"c'>"#, count: 80_000) + "<source src='z'>"
+    #expect(MediaReferences.references(in: mixed) == ["z"])
+    let opens = String(repeating: "<img src=", count: 110_000)
+    #expect(MediaReferences.references(in: opens).isEmpty)
+    let sounds = String(repeating: "[sound:", count: 150_000)
+    #expect(MediaReferences.references(in: sounds).isEmpty)
   }
 }
 
@@ -78,6 +84,8 @@ struct HTMLEntitiesTests {
     ("a &amp; b", "a & b"),
     ("&lt;b&gt;", "<b>"),
     ("&#233;&#xE9;&#X1F389;", "éé🎉"),
+    ("&frac14; &apos; &Omega;", "¼ ' Ω"),
+    ("&#xD800; &#99999999999; &#;", "&#xD800; &#99999999999; &#;"),
     ("&nbsp;", "\u{A0}"),
     ("&unknown; & alone", "&unknown; & alone"),
     ("no entities", "no entities"),

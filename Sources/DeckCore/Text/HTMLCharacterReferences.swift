@@ -1,17 +1,29 @@
-/// Character references decoded as Anki decodes them in `strip_html` (its `decode_entities`,
-/// through the `htmlescape` crate): all of them or none.
+/// HTML character references (`&amp;`, `&#233;`, `&#xE9;`): the one table of names and the one
+/// reader of a reference, decoded as Anki decodes them (its `decode_entities`, through the
+/// `htmlescape` crate: all of them or none) and, for deckport's own plain text, one by one
+/// (``HTMLEntities/decode(_:)``).
 ///
-/// The rules, checked against the backend on every name: a named reference is one of HTML 4's
+/// Anki's rules, checked against the backend on every name: a named reference is one of HTML 4's
 /// 252 names, in its exact case, closed by `;` (`&apos;`, an HTML 5 name, is not one); a
 /// decimal reference is `&#` and digits, a hexadecimal one `&#x` (lowercase `x`) and hex
 /// digits (possibly none, which fails), closed by `;`, whose value must be a Unicode scalar
 /// (`&#0;` is one; surrogates and values past U+10FFFF are not). Any `&` that does not open
 /// such a reference (a bare `&`, `&AMP;`, `&amp` without its `;`) makes the whole text fail, and
 /// Anki then keeps it undecoded.
-enum AnkiCharacterReferences {
+package enum HTMLCharacterReferences {
+  /// `text` as Anki's `decode_entities` leaves it: when it holds an `&` and every `&` opens a
+  /// valid reference, decoded and with NBSP turned into a space; otherwise as it is, NBSP
+  /// included.
+  package static func decodedAsAnki(_ text: String) -> String {
+    guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+    guard let decoded = decodingAll(text) else { return text }
+    guard decoded.unicodeScalars.contains("\u{00A0}") else { return decoded }
+    return String(String.UnicodeScalarView(decoded.unicodeScalars.map { $0 == "\u{00A0}" ? " " : $0 }))
+  }
+
   /// `text` with every character reference decoded, or nil when one `&` does not open a valid
   /// reference.
-  static func decodingAll(_ text: String) -> String? {
+  package static func decodingAll(_ text: String) -> String? {
     let bytes = Array(text.utf8)
     guard let firstAmpersand = bytes.firstIndex(of: UInt8(ascii: "&")) else { return text }
     var output: [UInt8] = Array(bytes[..<firstAmpersand])
@@ -33,7 +45,7 @@ enum AnkiCharacterReferences {
 
   /// The character of the reference whose `&` is at `ampersand`, and the index after its `;`;
   /// nil when it is not a valid reference.
-  private static func reference(in bytes: [UInt8], at ampersand: Int) -> (Unicode.Scalar, Int)? {
+  package static func reference(in bytes: [UInt8], at ampersand: Int) -> (Unicode.Scalar, Int)? {
     let semicolon = UInt8(ascii: ";")
     let start = ampersand + 1
     guard start < bytes.count else { return nil }
@@ -84,7 +96,7 @@ enum AnkiCharacterReferences {
 
   /// HTML 4's named character references (Python's `html.entities.name2codepoint`, the list
   /// the backend accepts, no more and no fewer).
-  static let named: [String: Unicode.Scalar] = [
+  package static let named: [String: Unicode.Scalar] = [
     "AElig": "\u{00C6}", "Aacute": "\u{00C1}", "Acirc": "\u{00C2}", "Agrave": "\u{00C0}", "Alpha": "\u{0391}",
     "Aring": "\u{00C5}", "Atilde": "\u{00C3}", "Auml": "\u{00C4}", "Beta": "\u{0392}", "Ccedil": "\u{00C7}",
     "Chi": "\u{03A7}", "Dagger": "\u{2021}", "Delta": "\u{0394}", "ETH": "\u{00D0}", "Eacute": "\u{00C9}",

@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The media tags Anki finds in a field: the matches of its `HTML_MEDIA_TAGS` pattern
+/// (`rslib/src/text.rs`), found in time linear in the field's length.
+///
+/// The pattern, case-insensitive, is
+/// `<\b(?:img|audio|video|object|source)\b(?:[^>]|"[^"]+?"|'[^']+?')+?\b(?:src|data)\b=`
+/// followed by a double-quoted value and `[^>]*>`, a single-quoted one and `[^>]*>`, or an
+/// unquoted one (`[^ >]+?`, in which verbose mode drops the space) ended by a space and `[^>]*>`
+/// or by `>`. Anki runs it with Rust's
+/// `regex` crate, which never backtracks; a backtracking engine (Foundation's) takes time
+/// exponential in the number of quoted runs in a tag without a `src`. This scan gives the match
+/// Rust's leftmost-first rules give, including where they surprise: a `src=` inside another
+/// attribute's quoted value, `data-src=`, a quoted run holding `>`, `src=""` taken as the
+/// unquoted value `""`.
+///
+/// How: the lazy loop's state is only its position, and the tail (`src=` and a value) either
+/// matches at a position or not, so a position from which no match follows is remembered and
+/// never explored again, whichever tag start reaches it. The loop steps one character at a time
+/// until a `>`; a quoted run matters only where it carries the loop past a `>`. Every position
+/// is explored once and every quote's partner is found once, so a field costs a few passes.
+package enum HTMLMediaTags {
+  /// One media tag: the bytes of the whole match and of its file name, as written (entities
+  /// not decoded).
+  package struct Match: Equatable, Sendable {
+    /// The whole match, from the `<` to the `>` that ends it.
+    package var whole: Range<Int>
+    /// The attribute's value: between the quotes, or the unquoted run.
+    package var value: Range<Int>
+  }
+
+  /// Every match in `bytes` (UTF-8 text), in order, as Rust's `captures_iter` finds them: each
+  /// search starts where the previous match ended.
+  package static func matches(in bytes: UnsafeBufferPointer<UInt8>) -> [Match] {
+    var scan = Scan(bytes: bytes)
+    var found: [Match] = []
+    var start = 0
+    while let open = scan.index(of: UInt8(ascii: "<"), from: start) {
+      if let bodyStart = scan.tagNameEnd(after: open), let match = scan.match(from: open, body: bodyStart) {
+        found.append(match)
+        start = match.whole.upperBound
+      } else {
+        start = open + 1
+      }
+    }
+    return found
+  }
+
+  /// The search's state over one field.
+  private struct Scan {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The index of the last `>`: every way the pattern can end needs one at or after the
+    /// value, so a value past it fails at once.
+    let lastClose: Int?
+    /// Positions of the lazy loop from which no match follows (a bit each, made on first use).
+    var deadEnds: [UInt64] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+      self.bytes = bytes
+      lastClose = bytes.lastIndex(of: UInt8(ascii: ">"))
+    }
+
+    // MARK: The tag's start
+
+    /// The index after `img`, `audio`, `video`, `object` or `source` directly after the `<` at
+    /// `open` and followed by a non-word character, or nil.
+    func tagNameEnd(after open: Int) -> Int? {
+      for name in HTMLMediaTags.tagNames {
+        if let end = matchWord(name, at: open + 1) {
+          return isWordCharacter(at: end) ? nil : end
+        }
+      }
+      return nil
+    }
+
+    // MARK: The lazy loop
+
+    /// A pending branch of the search: positions stepped through one character at a time, from
+    /// `first` to `last`, whose quotes are yet to be tried, from `nextQuote` back to `first`.
+    private struct Stretch {
+      var first: Int
+      var last: Int
+      var nextQuote: Int
+    }
+
+    /// The match of the tag whose name ends at `body` (its `<` at `open`), or nil.
+    ///
+    /// A depth-first search in the order a backtracking engine would take: from each position,
+    /// the tail first, then one character further, and only when everything beyond has failed,
+    /// a quoted run starting there. Positions are walked forward in stretches up to a `>`; going
+    /// back, each position is given up for good (a dead end) once its quote, if any, has led
+    /// nowhere. A quoted run without a `>` inside leads to a position already given up, so only
+    /// runs that carry the loop past a `>` are followed.
+    mutating func match(from open: Int, body: Int) -> Match? {
+      var pending: [Stretch] = []
+      // The loop must take one item first; the tail cannot match at `body` anyway (a tag name's
+      // last letter is a word character, so `\b` before `src` fails there), so `body` is
+      // explored like any other position.
+      var next: Int? = body
+      while true {
+        if let start = next {
+          next = nil
+          var position = start
+          while true {
+            if isDeadEnd(position) {
+              position -= 1
+              break
+            }
+            if let found = tail(at: position) { return found.with(open: open) }
+            if position >= bytes.count || bytes[position] == UInt8(ascii: ">") { break }
+            position += 1
+          }
+          if position >= start { pending.append(Stretch(first: start, last: position, nextQuote: position)) }
+          continue
+        }
+        guard var stretch = pending.popLast() else { return nil }
+        // Back from a quoted run that led nowhere: its quote is a dead end now.
+        if stretch.nextQuote < stretch.last {
+          markDeadEnds((stretch.nextQuote + 1)...stretch.last)
+          stretch.last = stretch.nextQuote
+        }
+        while stretch.nextQuote >= stretch.first {
+          let quoteAt = stretch.nextQuote
+          stretch.nextQuote -= 1
+          guard quoteAt < bytes.count else { continue }
+          let byte = bytes[quoteAt]
+          guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'"),
+            let partner = closingQuote(byte, openedAt: quoteAt), !isDeadEnd(partner + 1)
+          else { continue }
+          // Everything after the quote has been tried: dead ends, before the run is followed.
+          if quoteAt < stretch.last { markDeadEnds((quoteAt + 1)...stretch.last) }
+          stretch.last = quoteAt
+          pending.append(stretch)
+          next = partner + 1
+          break
+        }
+        if next == nil { markDeadEnds(stretch.first...stretch.last) }
+      }
+    }
+
+    // MARK: The tail: `\b(?:src|data)\b=` and a value
+
+    /// The value and end of the match if the tail matches at `position`.
+    func tail(at position: Int) -> PartialMatch? {
+      guard position < bytes.count, position > 0, !isWordCharacter(endingAt: position) else { return nil }
+      let first = bytes[position]
+      let isS = first == UInt8(ascii: "s") || first == UInt8(ascii: "S") || first == 0xC5
+      let isD = first == UInt8(ascii: "d") || first == UInt8(ascii: "D")
+      guard isS || isD, let nameEnd = matchWord(isS ? HTMLMediaTags.src : HTMLMediaTags.data, at: position),
+        nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "=")
+      else { return nil }
+      let valueStart = nameEnd + 1
+      guard valueStart < bytes.count, let lastClose, lastClose > valueStart else { return nil }
+      let quote = bytes[valueStart]
+      if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
+        let partner = closingQuote(quote, openedAt: valueStart), partner < lastClose,
+        let end = index(of: UInt8(ascii: ">"), from: partner + 1)
+      {
+        return PartialMatch(value: (valueStart + 1)..<partner, end: end + 1)
+      }
+      // Unquoted: `([^ >]+?)`, but Anki's pattern is verbose (`(?x)`), where Rust ignores the
+      // space inside the class: one character other than `>`, then up to the first space or `>`
+      // after it, and a `>` at or after that.
+      guard bytes[valueStart] != UInt8(ascii: ">") else { return nil }
+      var stop = valueStart + 1
+      while stop < bytes.count, bytes[stop] != UInt8(ascii: " "), bytes[stop] != UInt8(ascii: ">") { stop += 1 }
+      guard stop <= lastClose else { return nil }
+      if bytes[stop] == UInt8(ascii: ">") { return PartialMatch(value: valueStart..<stop, end: stop + 1) }
+      guard let end = index(of: UInt8(ascii: ">"), from: stop + 1) else { return nil }
+      return PartialMatch(value: valueStart..<stop, end: end + 1)
+    }
+
+    /// A tail's match before the tag's start is known.
+    struct PartialMatch {
+      var value: Range<Int>
+      var end: Int
+
+      func with(open: Int) -> Match { Match(whole: open..<end, value: value) }
+    }
+
+    // MARK: Characters
+
+    /// The index of the quote closing the quoted run that opens at `opening` (`"[^"]+?"`: at
+    /// least one other character between them), or nil.
+    func closingQuote(_ quote: UInt8, openedAt opening: Int) -> Int? {
+      guard let partner = index(of: quote, from: opening + 1), partner > opening + 1 else { return nil }
+      return partner
+    }
+
+    /// The index after `word` (lowercase ASCII letters) at `position`, compared as Rust's
+    /// case-insensitive matching does: ASCII case ignored, and `ſ` (U+017F, whose simple case
+    /// folding is `s`) standing for `s`; or nil.
+    func matchWord(_ word: [UInt8], at position: Int) -> Int? {
+      var index = position
+      for letter in word {
+        guard index < bytes.count else { return nil }
+        let byte = bytes[index]
+        if byte | 0x20 == letter, byte >= 0x41 {
+          index += 1
+        } else if letter == UInt8(ascii: "s"), byte == 0xC5, index + 1 < bytes.count, bytes[index + 1] == 0xBF {
+          index += 2
+        } else {
+          return nil
+        }
+      }
+      return index
+    }
+
+    /// Whether the character starting at `index` is a word character (`\w` in Unicode: a
+    /// letter, mark, decimal digit, connector punctuation or join control); false at the end.
+    func isWordCharacter(at index: Int) -> Bool {
+      guard index < bytes.count else { return false }
+      let lead = bytes[index]
+      if lead < 0x80 { return HTMLMediaTags.isWordScalar(Unicode.Scalar(lead)) }
+      // A String's bytes are well-formed UTF-8: the lead byte says how many follow.
+      let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+      guard index + length <= bytes.count else { return false }
+      var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+      for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+      return Unicode.Scalar(value).map(HTMLMediaTags.isWordScalar) ?? false
+    }
+
+    /// Whether the character ending just before `index` is a word character.
+    func isWordCharacter(endingAt index: Int) -> Bool {
+      var start = index - 1
+      while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+      return isWordCharacter(at: start)
+    }
+
+    /// The index of the first `byte` at or after `start` (a `memchr`), or nil.
+    func index(of byte: UInt8, from start: Int) -> Int? {
+      guard let base = bytes.baseAddress, start < bytes.count,
+        let found = memchr(base + start, Int32(byte), bytes.count - start)
+      else { return nil }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    // MARK: Dead ends
+
+    func isDeadEnd(_ position: Int) -> Bool {
+      let word = position >> 6
+      return word < deadEnds.count && deadEnds[word] & (1 << UInt64(position & 63)) != 0
+    }
+
+    mutating func markDeadEnds(_ positions: ClosedRange<Int>) {
+      if deadEnds.isEmpty { deadEnds = Array(repeating: 0, count: (bytes.count >> 6) + 2) }
+      for position in positions where position >> 6 < deadEnds.count {
+        deadEnds[position >> 6] |= 1 << UInt64(position & 63)
+      }
+    }
+  }
+
+  static let tagNames: [[UInt8]] = ["img", "audio", "video", "object", "source"].map { Array($0.utf8) }
+  static let src = Array("src".utf8)
+  static let data = Array("data".utf8)
+
+  /// Whether `scalar` is in Unicode's `\w`: Alphabetic, a mark, a decimal digit, connector
+  /// punctuation or a join control.
+  static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.isASCII {
+      let value = scalar.value
+      return (value >= 0x30 && value <= 0x39) || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A) || value == 0x5F
+    }
+    let properties = scalar.properties
+    if properties.isAlphabetic || properties.isJoinControl { return true }
+    switch properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: return true
+    default: return false
+    }
+  }
+}
