@@ -146,11 +146,12 @@ package enum HTMLMediaTags {
 
     /// The value and end of the match if the tail matches at `position`.
     func tail(at position: Int) -> PartialMatch? {
-      guard position < bytes.count, position > 0, !isWordCharacter(endingAt: position) else { return nil }
+      guard position < bytes.count, position > 0 else { return nil }
       let first = bytes[position]
       let isS = first == UInt8(ascii: "s") || first == UInt8(ascii: "S") || first == 0xC5
       let isD = first == UInt8(ascii: "d") || first == UInt8(ascii: "D")
-      guard isS || isD, let nameEnd = matchWord(isS ? HTMLMediaTags.src : HTMLMediaTags.data, at: position),
+      guard isS || isD, !isWordCharacter(endingAt: position),
+        let nameEnd = matchWord(isS ? HTMLMediaTags.src : HTMLMediaTags.data, at: position),
         nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "=")
       else { return nil }
       let valueStart = nameEnd + 1
