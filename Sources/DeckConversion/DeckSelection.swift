@@ -26,7 +26,9 @@ public struct DeckSelection: Sendable, Equatable, Codable {
     }
   }
 
-  /// The decks asked for, spelled as the collection spells them; each comes with its subdecks.
+  /// The decks chosen, spelled as the collection spells them: the deck each name given is, or
+  /// the topmost of the decks a search with wildcards matches (``DeckSearch``); each comes with
+  /// its subdecks.
   public var deckNames: [String]
   /// The tags searched for, as given (``TagSearch``); a note needed one of them.
   public var tags: [String] = []
@@ -46,7 +48,9 @@ public struct DeckSelection: Sendable, Equatable, Codable {
   /// ``TerminalText/escaped(_:)`` before they reach a terminal).
   public var line: String {
     func listed(_ names: [String], _ conjunction: String) -> String {
-      let quoted = names.map { "'\($0)'" }
+      // A search such as `*` may choose hundreds of decks: ten are shown.
+      var quoted = names.prefix(10).map { "'\($0)'" }
+      if names.count > 10 { quoted.append("\(names.count - 10) more") }
       return quoted.count == 1
         ? quoted[0] : "\(quoted.dropLast().joined(separator: ", ")) \(conjunction) \(quoted.last ?? "")"
     }
@@ -83,19 +87,20 @@ extension DeckCollection {
   /// The part of this collection that Anki's export of the decks `names` holds (its "Include:"
   /// choice), each with its subdecks: ``selectingNotes(inDecks:taggedWith:at:)`` without tags.
   ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, listing
-  ///   the collection's decks.
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name or search no deck
+  ///   matches, listing the collection's decks.
   public func selectingDecks(named names: [String], at location: SourceLocation) throws -> (
     collection: DeckCollection, selection: DeckSelection
   ) {
     try selectingNotes(inDecks: names, taggedWith: [], at: location)
   }
 
-  /// The part of this collection that Anki's export of the notes of the decks `names` (each with
-  /// its subdecks, matched ignoring case as Anki matches deck names) that have a tag `tags`
-  /// finds (``TagSearch``: the tag or a subtag, ignoring case, with Anki's wildcards): Anki's
-  /// search `(deck:A or deck:B) (tag:x or tag:y)`. Without names, every deck; without tags,
-  /// every note of the decks.
+  /// The part of this collection that Anki's export of the notes of the decks `names` (each
+  /// taken as Anki's search `deck:NAME` takes it, ``DeckSearch``: the deck and its subdecks,
+  /// ignoring case, with Anki's wildcards, `*` for every card and `filtered` for those in
+  /// filtered decks) that have a tag `tags` finds (``TagSearch``: the tag or a subtag, ignoring
+  /// case, with Anki's wildcards): Anki's search `(deck:A or deck:B) (tag:x or tag:y)`. Without
+  /// names, every deck; without tags, every note of the decks.
   ///
   /// As Anki's exporter gathers them (`rslib/src/import_export/gather.rs`): the notes the search
   /// finds, those with a card in one of the decks or taken from one into a filtered deck (Anki's
@@ -106,26 +111,44 @@ extension DeckCollection {
   /// refer to. The collection's settings stay; its list of tags keeps the tags of the kept notes
   /// and their parents; deletion records, which belong to the whole collection, go.
   ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, listing
-  ///   the collection's decks, and for a tag no note has (nor a subtag of it), listing the
-  ///   collection's tags.
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name or search no deck
+  ///   matches, listing the collection's decks, for an empty name or `current`, and for a tag no
+  ///   note has (nor a subtag of it), listing the collection's tags.
   public func selectingNotes(inDecks names: [String], taggedWith tags: [String], at location: SourceLocation) throws
     -> (collection: DeckCollection, selection: DeckSelection)
   {
     var selected = Set<Int64>()
     var spelled: [String] = []
+    var spelledNames = Set<String>()
+    var deckSearches: [(search: DeckSearch, deckIDs: Set<Int64>)] = []
     for name in names {
-      let key = Deck.matchingKey(name)
-      let matching = decks.filter { deck in
-        let deckKey = Deck.matchingKey(deck.name)
-        return deckKey == key || deckKey.hasPrefix(key + Deck.levelSeparator)
+      let search = try DeckSearch(name, at: location)
+      let matching = decks.filter(search.matches(deck:))
+      guard !matching.isEmpty else {
+        let known = Self.shown(decks.map(\.name))
+        let problem =
+          switch name {
+          case "*": "the collection has no decks"
+          case "filtered":
+            "no deck is a filtered deck, whose cards 'filtered' finds (a deck named so is found as 'Filtered'; its decks: \(known))"
+          default:
+            search.isPattern
+              ? "no deck matches '\(name)' (its decks: \(known))" : "no deck is named '\(name)' (its decks: \(known))"
+          }
+        throw DeckError(.invalidRequest, at: location, problem)
       }
-      guard let exact = matching.first(where: { Deck.matchingKey($0.name) == key }) else {
-        throw DeckError(
-          .invalidRequest, at: location, "no deck is named '\(name)' (its decks: \(Self.shown(decks.map(\.name))))")
+      let deckIDs = Set(matching.map(\.id))
+      // Each matching deck's subdecks match too: the topmost ones name what was selected.
+      let keys = Set(matching.map { Deck.matchingKey($0.name) })
+      for deck in matching where !spelledNames.contains(deck.name) {
+        let parents = Self.nameAndParents(deck.name).dropFirst()
+        if !parents.contains(where: { keys.contains(Deck.matchingKey($0)) }) {
+          spelled.append(deck.name)
+          spelledNames.insert(deck.name)
+        }
       }
-      if !spelled.contains(exact.name) { spelled.append(exact.name) }
-      selected.formUnion(matching.map(\.id))
+      selected.formUnion(deckIDs)
+      deckSearches.append((search, deckIDs))
     }
     let searches = try tags.map { try TagSearch($0, at: location) }
     let tagged = try notesTagged(searches, at: location)
@@ -135,7 +158,7 @@ extension DeckCollection {
     if names.isEmpty {
       noteIDs = Set(notes.map(\.id))
     } else {
-      for card in cards where selected.contains(card.deckID) || selected.contains(card.scheduling.originalDeckID) {
+      for card in cards where deckSearches.contains(where: { $0.search.finds(card, matchingDecks: $0.deckIDs) }) {
         noteIDs.insert(card.noteID)
       }
     }

@@ -10,8 +10,9 @@ import DeckCore
 ///                             options: ConversionOptions(choices: choices))
 /// ```
 public struct ExportChoices: Sendable, Equatable {
-  /// Only these decks, each with its subdecks
-  /// (``DeckCollection/selectingNotes(inDecks:taggedWith:at:)``); empty for every deck.
+  /// Only these decks, each with its subdecks, as Anki's search `deck:NAME` takes each
+  /// (``DeckSearch``: wildcards, `*`, `filtered`;
+  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:at:)``); empty for every deck.
   public var onlyDecks: [String]
   /// Only the notes with one of these tags or a subtag of it (``TagSearch``), of the decks
   /// ``onlyDecks`` keeps; empty for every note.
@@ -41,8 +42,8 @@ public struct ExportChoices: Sendable, Equatable {
   /// `collection` as these choices keep it, and, with ``onlyDecks`` or ``onlyTags``, what the
   /// selection kept.
   ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a deck name the collection
-  ///   lacks, or a tag no note has.
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a deck name or search no
+  ///   deck matches, or a tag no note has.
   public func applied(to collection: DeckCollection, at location: SourceLocation) throws -> (
     collection: DeckCollection, selection: DeckSelection?
   ) {

@@ -3,8 +3,9 @@ import Foundation
 
 /// A tag as Anki's search `tag:TEXT` takes it (`rslib/src/search/sqlwriter.rs`): a note matches
 /// when one of its tags is `TEXT` or a subtag of it (`TEXT::…`), ignoring case. `*` stands for
-/// any run of characters and `_` for one (`\*` and `\_` for the characters themselves); `none`
-/// finds the notes without tags, and `*` every note.
+/// any run of characters but white space and `_` for one (`\*` and `\_` for the characters
+/// themselves, `\:` for `:`, as Anki's parser reads them); `none` finds the notes without
+/// tags, and `*` every note.
 ///
 /// ```swift
 /// let verbs = try TagSearch("grammar::verb*")
@@ -42,7 +43,9 @@ public struct TagSearch: Sendable, Equatable {
     } else if text == "*" {
       kind = .everything
     } else {
-      let pattern = "^(?:" + Self.regularExpression(text.precomposedStringWithCanonicalMapping) + ")(?:::.*)?$"
+      let tag = AnkiSearchText.regularExpression(
+        AnkiSearchText.unescaped(text.precomposedStringWithCanonicalMapping), wildcard: "\\S")
+      let pattern = "^(?:" + tag.pattern + ")(?:::.*)?$"
       do {
         kind = .pattern(
           try NSRegularExpression(pattern: pattern, options: [.caseInsensitive, .dotMatchesLineSeparators]))
@@ -77,27 +80,5 @@ public struct TagSearch: Sendable, Equatable {
     let normalized = tag.precomposedStringWithCanonicalMapping
     let whole = NSRange(normalized.startIndex..., in: normalized)
     return expression.firstMatch(in: normalized, range: whole) != nil
-  }
-
-  /// `text` as a regular expression: `*` any run of characters but white space, `_` one such
-  /// character, `\*`, `\_` and `\\` the characters themselves, everything else literal.
-  private static func regularExpression(_ text: String) -> String {
-    var result = ""
-    var characters = text[...]
-    while let character = characters.popFirst() {
-      switch character {
-      case "\\":
-        if let next = characters.first, next == "*" || next == "_" || next == "\\" {
-          characters.removeFirst()
-          result += NSRegularExpression.escapedPattern(for: String(next))
-        } else {
-          result += NSRegularExpression.escapedPattern(for: "\\")
-        }
-      case "*": result += "\\S*"
-      case "_": result += "\\S"
-      default: result += NSRegularExpression.escapedPattern(for: String(character))
-      }
-    }
-    return result
   }
 }

@@ -1,4 +1,4 @@
-"""`deckport convert --only-deck NAME` against Anki's own export of the notes of one deck.
+r"""`deckport convert --only-deck NAME` against Anki's own export of the notes of one deck.
 
 For every package in fixtures/anki (made by the real backend) and fixtures/real (exported by
 people), and for every deck in it: the backend restores the package into a collection, finds the
@@ -11,6 +11,14 @@ Anki sees must be the same: notes, cards (with scheduling and decks), note types
 reviews and counts; and `deckport inspect --only-deck` of the package tells what the backend saw
 of its export (counts, decks, note types, missing media). Two more checks: a name matched ignoring case, and several decks at once
 (against Anki's export of the notes `deck:A or deck:B` finds).
+
+Then the search's own words (`deck:PATTERN`, as `--only-deck PATTERN` takes them) on a collection
+the backend makes here, with decks named to tell the rules apart (`Music*Star` beside
+`MusicXStar`, `Under_Score` beside `UnderXScore`, a normal deck named `filtered` beside a filtered
+deck, a note with its two cards in two decks): for each pattern (wildcards, `\*`, another case,
+a subdeck only, `*`, `filtered`, levels with spaces, `\:`), deckport keeps the notes the
+backend's own search `deck:PATTERN` finds, and the same package as the backend's export of them.
+A pattern no deck matches is an error listing the decks; `current` is refused.
 """
 
 from __future__ import annotations
@@ -61,6 +69,12 @@ def cases() -> list[tuple[str, str]]:
         for name in deck_names(package):
             found.append((package, name))
     return found
+
+
+def escaped(name: str) -> str:
+    """A deck's name as `--only-deck` takes it for that deck alone, as Anki's search writes it
+    (`SearchNode(deck=name)`): its wildcards `*` and `_`, and the backslash, escaped."""
+    return name.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
 
 
 def anki_export(
@@ -138,8 +152,8 @@ def test_one_deck_is_what_ankis_export_of_it_holds(package, deck):
         package, os.path.join(folder, "anki"), lambda col: NoteIdsLimit(list(col.find_notes(col.build_search_string(SearchNode(deck=deck)))))
     )
     os.makedirs(os.path.join(folder, "ours"))
-    expected = assert_same_as_anki(anki, ours(package, os.path.join(folder, "ours"), deck))
-    assert_inspect_is(package, selecting((deck,)), expected)
+    expected = assert_same_as_anki(anki, ours(package, os.path.join(folder, "ours"), escaped(deck)))
+    assert_inspect_is(package, selecting((escaped(deck),)), expected)
 
 
 def test_a_deck_name_matches_ignoring_case_and_several_decks_are_their_notes_together(tmp_path):
@@ -159,4 +173,121 @@ def test_a_deck_the_package_lacks_is_an_error_naming_its_decks(tmp_path):
     result = deckport("convert", package, out, "--only-deck", "Spanish")
     assert result.returncode == 1
     assert "no deck is named 'Spanish' (its decks: 'Default', 'Languages', 'Languages::French'" in result.stderr
+    assert not os.path.exists(out)
+
+
+# The search's own words, on a collection made here by the backend.
+
+PATTERN_DECKS = (
+    "Languages::French::Verbs",
+    "Languages::Spanish",
+    "Langs",
+    "French Stuff",
+    "Music*Star",
+    "MusicXStar",
+    "Under_Score",
+    "UnderXScore",
+    "filtered",  # a normal deck with the name of the search for filtered decks
+)
+
+
+@pytest.fixture(scope="module")
+def pattern_package(tmp_path_factory) -> str:
+    """A .colpkg the backend makes: a Basic (and reversed card) note in each of PATTERN_DECKS
+    (its name in front), one more with its first card in `Langs` and its second in `MusicXStar`,
+    and a filtered deck `Filtered Deck 1` that took the cards of `Languages::Spanish`."""
+    from anki.decks import DeckId
+
+    folder = tmp_path_factory.mktemp("deck_patterns")
+    col = Collection(str(folder / "collection.anki2"))
+    try:
+        model = col.models.by_name("Basic (and reversed card)")
+        for name in PATTERN_DECKS:
+            note = col.new_note(model)
+            note["Front"], note["Back"] = name, "back"
+            col.add_note(note, DeckId(col.decks.id(name)))
+        split = col.new_note(model)
+        split["Front"], split["Back"] = "split", "back"
+        col.add_note(split, DeckId(col.decks.id("Langs")))
+        col.set_deck([split.cards()[1].id], col.decks.id("MusicXStar"))
+        deck = col.sched.get_or_create_filtered_deck(deck_id=DeckId(0))
+        deck.name = "Filtered Deck 1"
+        deck.config.search_terms[0].search = '"deck:Languages::Spanish"'
+        deck.config.search_terms[0].limit = 100
+        col.sched.add_or_update_filtered_deck(deck)
+        assert len(col.find_cards("deck:filtered")) == 2
+        out = str(folder / "patterns.colpkg")
+        col.export_collection_package(out, include_media=True, legacy=False)
+    finally:
+        col.close()
+    return out
+
+
+def anki_quoted(term: str) -> str:
+    """`term` as one term of Anki's search, in quotes."""
+    return '"' + term.replace('"', '\\"') + '"'
+
+
+@pytest.mark.parametrize(
+    "patterns",
+    [
+        ("Lang*",),  # Languages, its subdecks, Langs
+        ("*French*",),  # any level: Languages::French and French Stuff
+        ("Languages::Fr_nch",),  # _ one character
+        ("*",),  # every card
+        ("filtered",),  # the cards in filtered decks (Languages::Spanish's), not the deck named so
+        ("Filtered",),  # another case: the deck named filtered
+        ("Music\\*Star",),  # \* the character: not MusicXStar
+        ("Music*Star",),  # * a wildcard: both
+        ("Under\\_Score",),
+        ("Under_Score",),
+        ("lANGUAGES::french",),  # mixed case, a plain name
+        ("*::Verbs",),  # a subdeck only
+        ("Languages::Spanish",),  # cards taken into a filtered deck are found by where they were
+        (" Languages :: French ",),  # each level trimmed, as Anki trims a deck name's
+        ("Languages\\:\\:French",),  # \: is :, as Anki's parser reads it
+        ("Langs", "Music\\*Star"),  # several: either
+        ("langs", "MUSIC*"),
+    ],
+    ids=lambda patterns: " | ".join(patterns),
+)
+def test_a_deck_search_keeps_the_notes_ankis_search_finds(pattern_package, tmp_path, patterns):
+    search = " or ".join(anki_quoted("deck:" + pattern) for pattern in patterns)
+    col = restored(pattern_package, str(tmp_path / "search"))
+    try:
+        found = sorted(col.get_note(nid).guid for nid in col.find_notes(search))
+    finally:
+        col.close()
+    assert found, search
+    result = deckport("convert", pattern_package, "-", "--to", "json", *selecting(patterns))
+    assert result.returncode == 0, result.stderr
+    assert sorted(note["guid"] for note in json.loads(result.stdout)["notes"]) == found
+
+    def notes_found(col: Collection) -> NoteIdsLimit:
+        return NoteIdsLimit(list(col.find_notes(search)))
+
+    anki = anki_export(pattern_package, str(tmp_path / "anki"), notes_found)
+    os.makedirs(tmp_path / "ours")
+    expected = assert_same_as_anki(anki, ours(pattern_package, str(tmp_path / "ours"), *patterns))
+    assert_inspect_is(pattern_package, selecting(patterns), expected)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        ("Span*", "no deck matches 'Span*' (its decks: 'Default', 'Filtered Deck 1', 'French Stuff', 'Langs',"),
+        ("Music\\*X", "no deck is named 'Music\\*X' (its decks: 'Default',"),  # \* is no wildcard
+        ("Spanish", "no deck is named 'Spanish' (its decks: 'Default',"),
+        ("current", "'current' is Anki's search for the deck chosen in its window"),
+        ("deck:(", "no deck is named 'deck:(' (its decks: 'Default',"),
+        ("", "a deck to search for is empty"),
+    ],
+)
+def test_a_deck_search_no_deck_matches_is_an_error_naming_the_file_and_its_decks(
+    pattern_package, tmp_path, pattern, message
+):
+    out = str(tmp_path / "out.apkg")
+    result = deckport("convert", pattern_package, out, "--only-deck", pattern)
+    assert result.returncode == 1, result.stderr
+    assert f"{pattern_package}: {message}" in result.stderr
     assert not os.path.exists(out)

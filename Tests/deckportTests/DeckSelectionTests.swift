@@ -316,6 +316,9 @@ struct TagSearchTests {
     #expect(try TagSearch("a\\_b").matches(tag: "a_b") && !(try TagSearch("a\\_b").matches(tag: "axb")))
     #expect(try TagSearch("a\\\\b").matches(tag: "a\\b"))
     #expect(try TagSearch("a.b").matches(tag: "a.b") && !(try TagSearch("a.b").matches(tag: "axb")))
+    // As Anki's parser reads them, \: is :, and a backslash before any other character is itself.
+    #expect(try TagSearch("a\\:b").matches(tag: "a:b") && !(try TagSearch("a\\:b").matches(tag: "a\\:b")))
+    #expect(try TagSearch("a\\b").matches(tag: "a\\b"))
   }
 
   @Test("none finds notes without tags, * every note; empty and spaced searches are refused")
@@ -347,5 +350,122 @@ struct TagSearchTests {
     #expect(throws: DeckError.self) {
       try collection.selectingNotes(inDecks: [], taggedWith: ["verbs"], at: location)
     }
+  }
+}
+
+@Suite("DeckSearch: a deck as Anki's search deck: takes it (--only-deck)")
+struct DeckSearchTests {
+  static func deck(_ name: String, filtered: Bool = false) -> Deck {
+    Deck(
+      id: 1, name: name,
+      kind: filtered ? .filtered(FilteredDeck(reschedule: true, searchTerms: [])) : .normal(optionsID: 1))
+  }
+
+  static func finds(_ text: String, _ name: String) throws -> Bool {
+    try DeckSearch(text).matches(deck: deck(name))
+  }
+
+  @Test("a name is that deck and its subdecks, ignoring case, in any Unicode form; not a longer name")
+  func plainNames() throws {
+    #expect(try Self.finds("Spanish", "Spanish") && Self.finds("spanish", "SPANISH::Verbs::ar"))
+    #expect(try !Self.finds("Spanish", "Spanish2") && !Self.finds("Spanish", "Latin::Spanish"))
+    #expect(try !Self.finds("Spanish::Verbs", "Spanish") && Self.finds("spanish::VERBS", "Spanish::Verbs"))
+    #expect(try Self.finds("ÉTÉ", "e\u{301}te\u{301}::juin") && Self.finds("e\u{301}te\u{301}", "Été"))
+    #expect(try !DeckSearch("Spanish").isPattern && !DeckSearch("a\\*b").isPattern)
+    #expect(try DeckSearch("Span*").isPattern && DeckSearch("Sp_nish").isPattern)
+  }
+
+  @Test("* any run of characters (across levels), _ one (a level's separator too, as in Anki)")
+  func wildcards() throws {
+    #expect(try Self.finds("Lang*", "Languages::French") && Self.finds("Lang*", "Langs"))
+    #expect(try Self.finds("*French*", "Languages::French::Verbs") && Self.finds("*french*", "French Stuff"))
+    #expect(try !Self.finds("*French", "Languages::FrenchX") && Self.finds("*::Verbs", "Spanish::Verbs"))
+    #expect(try Self.finds("Languages::Fr_nch", "languages::french") && !Self.finds("Fr_nch", "Frnch"))
+    // Anki matches the name with its levels joined by U+001F, which _ matches like any character.
+    #expect(try Self.finds("Spanish_Verbs", "Spanish::Verbs"))
+  }
+
+  @Test("\\*, \\_ and \\\\ the characters; \\: \\( \\) \\- \\\" theirs; another backslash itself")
+  func escapes() throws {
+    #expect(try Self.finds("Music\\*Star", "Music*Star") && !Self.finds("Music\\*Star", "MusicXStar"))
+    #expect(try Self.finds("Under\\_Score", "Under_Score") && !Self.finds("Under\\_Score", "UnderXScore"))
+    #expect(try Self.finds("a\\\\b", "a\\b") && Self.finds("a\\b", "a\\b"))
+    #expect(try Self.finds("Languages\\:\\:French", "Languages::French"))
+    #expect(try Self.finds("\\(x\\) \\- \\\"y\\\"", "(x) - \"y\""))
+  }
+
+  @Test("each level as Anki takes a deck name's: trimmed of white space and :, blank when empty")
+  func levels() throws {
+    #expect(try Self.finds(" Languages :: French ", "Languages::French"))
+    #expect(try Self.finds("a:::b", "a::b") && Self.finds("a::", "a::blank"))
+    #expect(try Self.finds("a\u{7}b", "ab"))
+  }
+
+  @Test("* every deck and card, filtered the cards in filtered decks; current and empty refused")
+  func specialWords() throws {
+    #expect(try Self.finds("*", "Anything::At all"))
+    let filtered = try DeckSearch("filtered")
+    #expect(filtered.matches(deck: Self.deck("Custom Study", filtered: true)))
+    #expect(!filtered.matches(deck: Self.deck("filtered")))
+    #expect(try Self.finds("Filtered", "filtered") && Self.finds("Current", "current"))
+    #expect {
+      try DeckSearch("current", at: SourceLocation(file: "deck.apkg"))
+    } throws: { error in
+      "\(error)".hasPrefix("deck.apkg: 'current' is Anki's search for the deck chosen in its window")
+    }
+    #expect(throws: DeckError.self) { try DeckSearch("") }
+  }
+
+  @Test("what is text to a regular expression is literal: no pattern fails or matches more")
+  func hostileText() throws {
+    for text in ["(", ")", "[", "deck:(", "a)b", "$^", ".*", "\\", "\\Q", "{1}", "a|b", "\u{1f}", "::", "?"] {
+      let search = try DeckSearch(text)
+      #expect(!search.matches(deck: Self.deck("abc")), "\(text)")
+    }
+    #expect(try Self.finds(".*", ".*") && Self.finds("a|b", "a|b") && Self.finds("(", "("))
+  }
+
+  @Test("a collection's notes by search: the topmost decks matched name the selection; no match is an error")
+  func selecting() throws {
+    let collection = DeckSelectionTests.collection
+    let location = SourceLocation(file: "deck.apkg")
+    let (spanish, selection) = try collection.selectingDecks(named: ["SP*"], at: location)
+    #expect(selection.deckNames == ["Spanish"])
+    #expect(spanish.notes.map(\.id) == [100, 102, 103])
+    let (verbs, verbsSelection) = try collection.selectingDecks(named: ["*::verbs"], at: location)
+    #expect(verbsSelection.deckNames == ["Spanish::Verbs"] && verbs.notes.map(\.id) == [100])
+    // Filtered: the cards in filtered decks (the note whose card was taken from Spanish).
+    let (filtered, filteredSelection) = try collection.selectingDecks(named: ["filtered"], at: location)
+    #expect(filtered.notes.map(\.id) == [103] && filteredSelection.deckNames == ["Filtered"])
+    let (every, everySelection) = try collection.selectingDecks(named: ["*"], at: location)
+    #expect(every.notes.map(\.id) == [100, 101, 102, 103])
+    #expect(everySelection.deckNames == ["Default", "Spanish", "Latin", "Filtered"])
+    #expect(
+      everySelection.line.hasPrefix("Only the decks 'Default', 'Spanish', 'Latin' and 'Filtered' and their subdecks: "))
+    #expect {
+      try collection.selectingDecks(named: ["Port*"], at: location)
+    } throws: { error in
+      "\(error)"
+        == "deck.apkg: no deck matches 'Port*' (its decks: 'Default', 'Filtered', 'Latin', 'Spanish', 'Spanish::Empty', 'Spanish::Verbs')"
+    }
+    var normal = collection
+    normal.decks.removeAll { $0.id == 30 }
+    #expect {
+      try normal.selectingDecks(named: ["filtered"], at: location)
+    } throws: { error in
+      "\(error)".hasPrefix(
+        "deck.apkg: no deck is a filtered deck, whose cards 'filtered' finds (a deck named so is found as 'Filtered'; its decks: 'Default', 'Latin',"
+      )
+    }
+  }
+
+  @Test("a search of hundreds of decks names ten of them in its line")
+  func manyDecks() throws {
+    var collection = DeckSelectionTests.collection
+    collection.decks += (1...15).map { Deck(id: 1000 + Int64($0), name: "Deck \($0)") }
+    let (_, selection) = try collection.selectingDecks(named: ["*"], at: SourceLocation(file: "c"))
+    #expect(selection.deckNames.count == 19)
+    #expect(selection.line.hasPrefix("Only the decks 'Default', 'Spanish', 'Latin', 'Filtered', 'Deck 1', "))
+    #expect(selection.line.contains("'Deck 6' and 9 more and their subdecks: "))
   }
 }

@@ -5,7 +5,7 @@ import ArgumentParser
 struct NoteSelectionArguments: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Only this deck and its subdecks (repeat for several), as Anki's export of one deck keeps them: the notes with a card there, whole, and what they use.",
+      "Only this deck and its subdecks (repeat for several), as Anki's search deck:DECK finds them and its export keeps them: the notes with a card there, whole, and what they use; case ignored, * and _ as wildcards (\\* and \\_ for the characters), * alone for every deck, filtered for the cards in filtered decks.",
       valueName: "deck"))
   var onlyDeck: [String] = []
 

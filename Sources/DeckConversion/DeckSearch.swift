@@ -1,0 +1,136 @@
+import DeckCore
+import Foundation
+
+/// A deck as Anki's search `deck:TEXT` takes it (`write_deck` in
+/// `rslib/src/search/sqlwriter.rs`): a card matches when its deck, or the deck it was taken from
+/// into a filtered deck, is `TEXT` or a subdeck of it (`TEXT::…`), ignoring case. `*` stands for
+/// any run of characters (`::` too) and `_` for one (`\*` and `\_` for the characters
+/// themselves, `\:`, `\(`, `\)`, `\-` and `\"` for theirs, as Anki's parser reads them); each
+/// level of `TEXT` is taken as Anki takes a deck name's (in NFC, without control characters,
+/// trimmed of white space and `:`, `blank` when nothing is left). `*` alone finds every card and
+/// `filtered` the cards in filtered decks; a name without wildcards is that deck, exactly.
+///
+/// `current` (Anki's search for the deck chosen in its window) is refused: a file has no deck
+/// its reader has chosen. A deck named so is found with another case (`Current`).
+///
+/// ```swift
+/// let french = try DeckSearch("lang*::fr_nch")
+/// french.matches(deck: Deck(id: 2, name: "Languages::French::Verbs"))  // true
+/// ```
+public struct DeckSearch: Sendable, Equatable {
+  /// The text as given.
+  public let text: String
+  /// Whether `text` is a search for several names (it holds a wildcard, or is `*` or
+  /// `filtered`) rather than one deck's name.
+  public let isPattern: Bool
+  private let kind: Kind
+
+  private enum Kind: Sendable {
+    /// `*`: every card, whatever its deck.
+    case everyCard
+    /// `filtered`: the cards in a filtered deck.
+    case filteredCards
+    /// Matches a deck's name, levels separated by U+001F as Anki keeps them, as a whole.
+    case pattern(NSRegularExpression)
+  }
+
+  /// Two searches are the same when their texts are.
+  public static func == (lhs: DeckSearch, rhs: DeckSearch) -> Bool { lhs.text == rhs.text }
+
+  /// The search for `text`.
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` when `text` is empty, or is
+  ///   `current`.
+  public init(_ text: String, at location: SourceLocation = SourceLocation(file: "")) throws {
+    self.text = text
+    switch text {
+    case "":
+      throw DeckError(.invalidRequest, at: location, "a deck to search for is empty")
+    case "current":
+      throw DeckError(
+        .invalidRequest, at: location,
+        "'current' is Anki's search for the deck chosen in its window, which a file does not have; "
+          + "name the deck instead (a deck named 'current' is found as 'Current')")
+    case "*":
+      kind = .everyCard
+      isPattern = true
+    case "filtered":
+      kind = .filteredCards
+      isPattern = true
+    default:
+      var isGlob = false
+      let levels = Self.levels(of: AnkiSearchText.unescaped(text)).map { level in
+        let converted = AnkiSearchText.regularExpression(Self.normalizedLevel(level), wildcard: "[^\\n]")
+        isGlob = isGlob || converted.isGlob
+        return converted.pattern
+      }
+      isPattern = isGlob
+      let pattern = "^(?:" + levels.joined(separator: "\\x{1f}") + ")(?:\\z|\\x{1f})"
+      do {
+        kind = .pattern(try NSRegularExpression(pattern: pattern, options: [.caseInsensitive]))
+      } catch {
+        throw DeckError(.invalidRequest, at: location, "the deck '\(text)' cannot be searched for (\(error))")
+      }
+    }
+  }
+
+  /// Whether the search finds the cards of this deck (every deck for `*`, the filtered decks
+  /// for `filtered`): the deck is the searched one or a subdeck of it.
+  public func matches(deck: Deck) -> Bool {
+    switch kind {
+    case .everyCard: return true
+    case .filteredCards:
+      if case .filtered = deck.kind { return true }
+      return false
+    case .pattern(let expression):
+      let native = String(
+        String.UnicodeScalarView(
+          Self.levels(of: deck.name.canonicallyComposed).joined(separator: ["\u{1f}"])))
+      return expression.firstMatch(in: native, range: NSRange(native.startIndex..., in: native)) != nil
+    }
+  }
+
+  /// Whether the search finds `card`, given the ids of the decks it matches
+  /// (``matches(deck:)``): one of them holds the card or is where a filtered deck took it from.
+  func finds(_ card: Card, matchingDecks deckIDs: Set<Int64>) -> Bool {
+    switch kind {
+    case .everyCard: return true
+    case .filteredCards: return card.scheduling.originalDeckID != 0
+    case .pattern:
+      let original = card.scheduling.originalDeckID
+      return deckIDs.contains(card.deckID) || (original != 0 && deckIDs.contains(original))
+    }
+  }
+
+  /// The levels of a deck name, split at each `::` from the left as Anki splits it (`a:::b` is
+  /// `a` and `:b`), scalar by scalar.
+  private static func levels(of name: String) -> [String.UnicodeScalarView] {
+    var levels: [String.UnicodeScalarView] = []
+    var level = String.UnicodeScalarView()
+    var scalars = name.unicodeScalars[...]
+    while let scalar = scalars.popFirst() {
+      if scalar == ":", scalars.first == ":" {
+        scalars.removeFirst()
+        levels.append(level)
+        level = String.UnicodeScalarView()
+      } else {
+        level.append(scalar)
+      }
+    }
+    levels.append(level)
+    return levels
+  }
+
+  /// One level of a searched name as Anki makes a deck name's level of it
+  /// (`normalized_deck_name_component`): in NFC, without ASCII control characters, trimmed of
+  /// white space and `:`, and `blank` when nothing is left.
+  private static func normalizedLevel(_ level: String.UnicodeScalarView) -> String {
+    let composed = String(level).canonicallyComposed.unicodeScalars.filter { scalar in
+      !(scalar.value < 0x20 || scalar.value == 0x7F)
+    }
+    let trimmed = composed.drop { $0.properties.isWhitespace || $0 == ":" }
+    let end = trimmed.lastIndex { !($0.properties.isWhitespace || $0 == ":") }
+    guard let end else { return "blank" }
+    return String(String.UnicodeScalarView(trimmed[...end]))
+  }
+}
