@@ -55,8 +55,9 @@ public struct TagSearch: Sendable, Equatable {
     }
   }
 
-  /// Whether `text` is the search for the notes without tags: `none`, in any case.
-  static func findsUntaggedNotes(_ text: String) -> Bool { text.lowercased() == "none" }
+  /// Whether `text` is the search for the notes without tags: `none`, in lower case (Anki takes
+  /// `NONE` for a tag of that name, in any case).
+  static func findsUntaggedNotes(_ text: String) -> Bool { text == "none" }
 
   /// Whether the search looks at tags one by one: not `none` or `*`, which are about notes.
   var findsTags: Bool {

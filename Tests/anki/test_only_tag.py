@@ -23,7 +23,7 @@ from anki.collection import NoteIdsLimit
 
 from conftest import fixture_packages
 from test_csv_helpers import deckport, deckport_exists
-from test_only_deck import anki_export, assert_inspect_is, assert_same_as_anki, ours, selecting
+from test_only_deck import anki_export, assert_inspect_is, assert_same_as_anki, ours, restored, selecting
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
@@ -87,6 +87,21 @@ SAMPLE = os.path.join(os.path.dirname(fixture_packages()[0]), "latest_sched.apkg
 )
 def test_the_searchs_own_words(search, decks, tags):
     assert_selection_is_ankis(SAMPLE, search, decks, tags)
+
+
+def test_none_in_capitals_is_a_tag_as_in_anki(tmp_path):
+    """Only `none` in lower case finds the notes without tags; Anki searches `tag:NONE` for a tag
+    of that name (in any case), which no note of the sample has."""
+    col = restored(SAMPLE, str(tmp_path / "anki"))
+    try:
+        assert col.find_notes("tag:none") and not col.find_notes("tag:NONE")
+    finally:
+        col.close()
+    out = str(tmp_path / "out.apkg")
+    result = deckport("convert", SAMPLE, out, "--only-tag", "NONE")
+    assert result.returncode == 1
+    assert "no note has the tag 'NONE' or a subtag of it" in result.stderr
+    assert not os.path.exists(out)
 
 
 def test_a_tag_no_note_has_is_an_error_naming_the_tags(tmp_path):

@@ -323,7 +323,10 @@ struct TagSearchTests {
 
   @Test("none finds notes without tags, * every note; empty and spaced searches are refused")
   func specialWords() throws {
-    #expect(try TagSearch("none").matches(tags: []) && !(try TagSearch("NONE").matches(tags: ["a"])))
+    #expect(try TagSearch("none").matches(tags: []) && !(try TagSearch("none").matches(tags: ["a"])))
+    // Only `none` in lower case: `NONE` is a tag of that name, in any case, as in Anki.
+    let capitals = try TagSearch("NONE")
+    #expect(!capitals.matches(tags: []) && capitals.matches(tags: ["None"]))
     #expect(try TagSearch("*").matches(tags: []) && (try TagSearch("*").matches(tags: ["a"])))
     #expect(throws: DeckError.self) { try TagSearch("") }
     #expect(throws: DeckError.self) { try TagSearch("two words") }
