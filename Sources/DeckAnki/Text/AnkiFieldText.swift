@@ -49,19 +49,13 @@ public enum AnkiFieldText {
   /// `html` with every tag, comment, `<style>` and `<script>` block removed and character
   /// references decoded (Anki's `strip_html`).
   public static func strippingHTML(_ html: String) -> String {
-    guard html.utf8.contains(UInt8(ascii: "<")) else { return decodingEntities(html) }
-    if MarkupScan.hasNonASCIITagStart(html) {
-      return decodingEntities(replace(Patterns.markup, in: html, with: ""))
-    }
-    return decodingEntities(MarkupScan.removingMarkup(html))
+    decodingEntities(HTMLPatternScan.removingMatches(in: html))
   }
 
   /// `html` with every tag, comment, `<style>` and `<script>` block removed and character
   /// references left as they are (Anki's `strip_html_preserving_entities`).
   static func strippingHTMLPreservingEntities(_ html: String) -> String {
-    guard html.utf8.contains(UInt8(ascii: "<")) else { return html }
-    if MarkupScan.hasNonASCIITagStart(html) { return replace(Patterns.markup, in: html, with: "") }
-    return MarkupScan.removingMarkup(html)
+    HTMLPatternScan.removingMatches(in: html)
   }
 
   /// `html` as one line of plain text, as Anki's "Notes in Plain Text" export writes a field with
@@ -78,11 +72,7 @@ public enum AnkiFieldText {
     if html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\n") }) {
       text = MarkupScan.replacingLineBreaks(html) ?? replace(Patterns.lineBreak, in: html, with: " ")
     }
-    // Both patterns start with '['; a field without one (most) skips them.
-    if text.utf8.contains(UInt8(ascii: "[")) {
-      if text.contains("[[type:") { text = replace(Patterns.typeAnswer, in: text, with: "") }
-      if text.contains("[sound:") { text = replace(Patterns.sound, in: text, with: "") }
-    }
+    text = BracketTagScan.removingSoundTags(in: BracketTagScan.removingTypeAnswerTags(in: text))
     return trimmingWhiteSpace(strippingHTML(text))
   }
 
@@ -162,16 +152,11 @@ public enum AnkiFieldText {
   }
 }
 
-/// Anki's `HTML` pattern, `(<!--.*?-->)|(<style.*?>.*?</style>)|(<script.*?>.*?</script>)|(<.*?>)`
-/// (case-insensitive, `.` matching line breaks), applied by a scan of the UTF-8 bytes instead of
-/// the regular expression engine, which costs a hundred times more per field.
-///
-/// The scan finds the same matches: at each `<` the alternatives are tried in the pattern's
-/// order, each lazy `.*?` stops at the first delimiter that lets the rest match, and where none
-/// matches the scan moves on by one byte. Every delimiter is ASCII, so removing matches never
-/// splits a character. Case-insensitive matching also lets a few non-ASCII letters stand for
-/// ASCII ones (`ſ` for `s`, `ﬆ` for `st`); text with a non-ASCII byte right after a `<` is
-/// therefore left to the regular expression (``hasNonASCIITagStart(_:)``).
+/// Byte scans that stand in for Anki's regular expressions on the hot path: a prefilter for the
+/// media-tag pattern and Anki's `PERSISTENT_HTML_SPACERS`. (Anki's `HTML` pattern is
+/// ``HTMLPatternScan``.) Case-insensitive matching lets a few non-ASCII letters stand for ASCII
+/// ones (`ſ` for `s`); text with a non-ASCII byte right after a `<` is therefore left to the
+/// regular expression (``hasNonASCIITagStart(_:)``).
 enum MarkupScan {
   /// Whether a `<` in `text` is followed, before the next `>` and within eight bytes, by a
   /// non-ASCII byte.
@@ -270,84 +255,6 @@ enum MarkupScan {
   private static let asciiWhiteSpace: Set<UInt8> = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20]
 
   private static let mediaTagNames: [[UInt8]] = ["img", "audio", "video", "object", "source"].map { Array($0.utf8) }
-  private static let commentOpen = Array("<!--".utf8)
-  private static let commentClose = Array("-->".utf8)
-  private static let styleOpen = Array("<style".utf8)
-  private static let styleClose = Array("</style>".utf8)
-  private static let scriptOpen = Array("<script".utf8)
-  private static let scriptClose = Array("</script>".utf8)
-
-  /// `text` without the matches of Anki's `HTML` pattern.
-  static func removingMarkup(_ text: String) -> String {
-    var text = text
-    return text.withUTF8 { bytes -> String in
-      var output: [UInt8] = []
-      output.reserveCapacity(bytes.count)
-      var copied = 0
-      var index = 0
-      // Every alternative ends with a '>', so nothing can match past the last one.
-      let lastTagEnd = bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1
-      while index < lastTagEnd {
-        guard bytes[index] == UInt8(ascii: "<"), let end = matchEnd(bytes, at: index) else {
-          index += 1
-          continue
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-        copied = end
-        index = end
-      }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
-      return String(decoding: output, as: UTF8.self)
-    }
-  }
-
-  /// The end of the pattern's match starting at the `<` at `start`, or nil when none starts there.
-  private static func matchEnd(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
-    let rest = UnsafeBufferPointer(rebasing: bytes[start...])
-    if startsCaseInsensitive(rest, with: commentOpen),
-      let close = find(commentClose, in: bytes, from: start + commentOpen.count)
-    {
-      return close + commentClose.count
-    }
-    if let end = blockEnd(bytes, at: start, open: styleOpen, close: styleClose) { return end }
-    if let end = blockEnd(bytes, at: start, open: scriptOpen, close: scriptClose) { return end }
-    if let tagEnd = find(tagClose, in: bytes, from: start + 1) {
-      return tagEnd + 1
-    }
-    return nil
-  }
-
-  private static let tagClose: [UInt8] = [UInt8(ascii: ">")]
-
-  /// The end of `<style.*?>.*?</style>` (or the script block) at `start`: the first '>' after
-  /// the name, then the first closing tag after it. A later '>' cannot help when no closing tag
-  /// follows the first one.
-  private static func blockEnd(
-    _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, open: [UInt8], close: [UInt8]
-  ) -> Int? {
-    guard startsCaseInsensitive(UnsafeBufferPointer(rebasing: bytes[start...]), with: open),
-      let tagEnd = find(tagClose, in: bytes, from: start + open.count),
-      let closing = find(close, in: bytes, from: tagEnd + 1)
-    else { return nil }
-    return closing + close.count
-  }
-
-  /// The offset of the first occurrence of `needle` (ASCII, compared ignoring case) at or after
-  /// `from`.
-  private static func find(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-    guard !needle.isEmpty, from <= bytes.count - needle.count else { return nil }
-    var index = from
-    while index <= bytes.count - needle.count {
-      if lowercased(bytes[index]) == needle[0],
-        startsCaseInsensitive(UnsafeBufferPointer(rebasing: bytes[index...]), with: needle)
-      {
-        return index
-      }
-      index += 1
-    }
-    return nil
-  }
-
   /// Whether `bytes` starts with `prefix` (lowercase ASCII), ignoring ASCII case.
   private static func startsCaseInsensitive(_ bytes: UnsafeBufferPointer<UInt8>, with prefix: [UInt8]) -> Bool {
     guard bytes.count >= prefix.count else { return false }

@@ -11,13 +11,34 @@ extension MediaReferences {
   /// `_`-prefixed files a note type's CSS names: `@import "_x.css"` (or single-quoted) and
   /// `url(_x)`, `url("_x")`, `url('_x')`.
   public static func underscoredFileNames(inCSS css: String) -> [String] {
-    firstGroups(of: AnkiPatterns.underscoredCSSImports, in: css)
+    UnderscoredNameScan.cssImports(in: css)
   }
 
   /// `_`-prefixed files a card template names: `[sound:_x]`, the strings `"_x"` and `'_x'`, and
-  /// unquoted `src=_x` or `data=_x`.
+  /// unquoted `src=_x` or `data=_x` (up to the next `>`, spaces included, as Anki reads it).
   public static func underscoredFileNames(inTemplate template: String) -> [String] {
+    UnderscoredNameScan.templateReferences(in: template)
+  }
+
+  /// ``underscoredFileNames(inCSS:)`` done with Anki's regular expression (the byte scan it uses
+  /// instead is checked against this).
+  static func underscoredFileNamesWithPattern(inCSS css: String) -> [String] {
+    firstGroups(of: AnkiPatterns.underscoredCSSImports, in: css)
+  }
+
+  /// ``underscoredFileNames(inTemplate:)`` done with Anki's regular expression.
+  static func underscoredFileNamesWithPattern(inTemplate template: String) -> [String] {
     firstGroups(of: AnkiPatterns.underscoredReferences, in: template)
+  }
+
+  /// The bodies ``latexFileNames(in:svg:)`` finds, found with Anki's regular expression.
+  static func latexBodiesWithPattern(in field: String) -> [String] {
+    guard let pattern = AnkiPatterns.latex else { return [] }
+    let text = field as NSString
+    return pattern.matches(in: field, options: [], range: NSRange(location: 0, length: text.length)).compactMap {
+      match in
+      (1...3).lazy.map { match.range(at: $0) }.first { $0.location != NSNotFound }.map { text.substring(with: $0) }
+    }
   }
 
   /// `_`-prefixed files a note type names in its CSS and its templates' fronts and backs.
@@ -59,19 +80,14 @@ extension MediaReferences {
   /// (`[latex]…[/latex]`, `[$]…[/$]`, `[$$]…[/$$]`): `latex-<SHA-1 of the LaTeX>.png`, or
   /// `.svg` when the note type renders SVG.
   public static func latexFileNames(in field: String, svg: Bool) -> [String] {
-    guard mayHoldLaTeX(field), let pattern = AnkiPatterns.latex else { return [] }
-    let text = field as NSString
+    guard mayHoldLaTeX(field) else { return [] }
     var names: [String] = []
-    for match in pattern.matches(in: field, options: [], range: NSRange(location: 0, length: text.length)) {
+    for (form, body) in LaTeXScan.bodies(in: field) {
       let latex: String
-      if match.range(at: 1).location != NSNotFound {
-        latex = text.substring(with: match.range(at: 1))
-      } else if match.range(at: 2).location != NSNotFound {
-        latex = "$" + text.substring(with: match.range(at: 2)) + "$"
-      } else if match.range(at: 3).location != NSNotFound {
-        latex = "\\begin{displaymath}" + text.substring(with: match.range(at: 3)) + "\\end{displaymath}"
-      } else {
-        continue
+      switch form {
+      case .standard: latex = body
+      case .inlineMath: latex = "$" + body + "$"
+      case .displayMath: latex = "\\begin{displaymath}" + body + "\\end{displaymath}"
       }
       var plain = latex
       if let newlines = AnkiPatterns.latexNewlines {
@@ -132,20 +148,23 @@ extension MediaReferences {
 }
 
 /// Compiled patterns for ``MediaReferences``' Anki extensions; `nil` only if a literal failed to
-/// compile, which the tests would show at once.
+/// compile, which the tests would show at once. All but `latexNewlines` (linear: its matches are
+/// short) serve only to check the byte scans that replace them (``UnderscoredNameScan``,
+/// ``LaTeXScan``): a backtracking engine takes quadratic time on them.
 enum AnkiPatterns {
   static let underscoredCSSImports = try? NSRegularExpression(
     pattern: #"(?:@import\s+"(_[^"]*.css)"|'(_[^']*.css)')|(?:url\(\s*"(_[^"]+)"|'(_[^']+)'|(_.+?)\s*\))"#,
     options: [.caseInsensitive])
 
   static let underscoredReferences = try? NSRegularExpression(
-    pattern: #"\[sound:(_[^\]]+)\]|"(_[^"]+)"|'(_[^']+)'|\b(?:src|data)=(_[^ >]+)"#,
+    pattern: #"\[sound:(_[^\]]+)\]|"(_[^"]+)"|'(_[^']+)'|\b(?:src|data)=(_[^>]+)"#,
     options: [])
 
   static let latex = try? NSRegularExpression(
     pattern: #"\[latex\](.+?)\[/latex\]|\[\$\](.+?)\[/\$\]|\[\$\$\](.+?)\[/\$\$\]"#,
     options: [.caseInsensitive, .dotMatchesLineSeparators])
 
-  static let latexNewlines = try? NSRegularExpression(
-    pattern: #"<br( /)?>|<div>"#, options: [.caseInsensitive])
+  /// Anki's `LATEX_NEWLINES`, `(?xi)<br( /)?>|<div>`: in verbose mode the space is ignored, so
+  /// `<br/>` is a line break and `<br />` is not.
+  static let latexNewlines = try? NSRegularExpression(pattern: #"<br/?>|<div>"#, options: [.caseInsensitive])
 }
