@@ -76,7 +76,9 @@ struct LiteralSearch {
     if from >= searchedFrom {
       guard let found else { return nil }
       if found.start >= from { return found }
-      return search(text, from: from, upTo: text.count)
+      self.found = scan(text, from: from, upTo: text.count)
+      searchedFrom = from
+      return self.found
     }
     // Asked about an earlier position: only the bytes before what is known need a look.
     let known = searchedFrom == Int.max ? text.count : searchedFrom
@@ -85,14 +87,6 @@ struct LiteralSearch {
     } else if searchedFrom == Int.max {
       found = nil
     }
-    searchedFrom = from
-    return found
-  }
-
-  private mutating func search(_ text: UnsafeBufferPointer<UInt8>, from: Int, upTo limit: Int) -> (
-    start: Int, end: Int
-  )? {
-    found = scan(text, from: from, upTo: limit)
     searchedFrom = from
     return found
   }

@@ -152,14 +152,17 @@ extension MediaReferences {
 /// short) serve only to check the byte scans that replace them (``UnderscoredNameScan``,
 /// ``LaTeXScan``): a backtracking engine takes quadratic time on them.
 enum AnkiPatterns {
+  /// Anki's `UNDERSCORED_CSS_IMPORTS` (five alternatives: see ``UnderscoredNameScan``).
   static let underscoredCSSImports = try? NSRegularExpression(
     pattern: #"(?:@import\s+"(_[^"]*.css)"|'(_[^']*.css)')|(?:url\(\s*"(_[^"]+)"|'(_[^']+)'|(_.+?)\s*\))"#,
     options: [.caseInsensitive])
 
+  /// Anki's `UNDERSCORED_REFERENCES`; its verbose mode makes `[^ >]` a `[^>]`.
   static let underscoredReferences = try? NSRegularExpression(
     pattern: #"\[sound:(_[^\]]+)\]|"(_[^"]+)"|'(_[^']+)'|\b(?:src|data)=(_[^>]+)"#,
     options: [])
 
+  /// Anki's `LATEX`.
   static let latex = try? NSRegularExpression(
     pattern: #"\[latex\](.+?)\[/latex\]|\[\$\](.+?)\[/\$\]|\[\$\$\](.+?)\[/\$\$\]"#,
     options: [.caseInsensitive, .dotMatchesLineSeparators])
