@@ -15,6 +15,7 @@ from conftest import FIXTURES
 SCRIPTS = [
     "rendering/make_cloze_cases.py",
     "rendering/make_filter_cases.py",
+    "rendering/make_text_pattern_cases.py",
     "media-references/make_reference_cases.py",
 ]
 

@@ -67,7 +67,8 @@ package struct FuzzInput {
   package mutating func int() -> Int { Int(truncatingIfNeeded: integer()) }
 
   /// Text that breaks writers: control characters, NUL, markup, Anki's template syntax, path
-  /// tricks, separators of every format, Unicode that normalises or folds to something else.
+  /// tricks, separators of every format, Unicode that normalises or folds to something else, and
+  /// pieces that make a pattern matcher slow when repeated.
   package static let hostileStrings: [String] = [
     "", " ", "\0", "a\0b", "\u{1B}[2J", "\u{1B}[31m", "\u{07}", "\u{202E}abc", "\u{2066}x\u{2069}", "\u{7F}",
     "\u{85}", "\r\n", "\n", "\r", "\t", "\u{2028}", "\u{FEFF}", "\u{FFFD}", "\u{10FFFF}", "😀", "e\u{301}", "é",
@@ -83,6 +84,10 @@ package struct FuzzInput {
     "<![CDATA[", "]]>", "<?xml", "<!DOCTYPE", "&lt;plist&gt;", "Z_PK", "ZCARD", "sqlite_master", "'; DROP",
     "\u{0}\u{1}\u{2}\u{1F}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{FF21}", "\u{FB01}", "\u{212A}", "\u{2126}",
     "\u{212B}", "A\u{30A}",
+    // Pieces that, repeated, cost a backtracking regular expression engine exponential or
+    // polynomial time (quoted runs in a media tag, unclosed blocks, LaTeX and `_` references).
+    "<img \"a\"'b'", "\"a>\"", "<style>", "<script>", "<!--", "<\u{E9}", "[latex]", "[$]", "'_", "url(_",
+    "src=", "<img src=",
   ]
 
   /// A string: hostile text, bytes from the input (decoded leniently), a join of both, or a
