@@ -1,3 +1,5 @@
+import DeckCore
+
 /// Anki's patterns for the bracketed tags of a field or a rendered card, applied by a scan of the
 /// UTF-8 bytes in time linear in the text (a backtracking engine takes quadratic time on
 /// `[[type:` or `[sound:` repeated without a `]`):

@@ -1,3 +1,5 @@
+import DeckCore
+
 /// Anki's `HTML` pattern, `(?si)(<!--.*?-->)|(<style.*?>.*?</style>)|(<script.*?>.*?</script>)|(<.*?>)`,
 /// applied by a scan of the UTF-8 bytes in time linear in the text, where a backtracking engine
 /// (ICU's, behind `NSRegularExpression`) takes cubic time on `<style>` repeated.

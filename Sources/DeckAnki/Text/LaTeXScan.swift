@@ -1,3 +1,5 @@
+import DeckCore
+
 /// Anki's `LATEX` pattern (`rslib/src/latex.rs`),
 /// `(?si)\[latex\](.+?)\[/latex\]|\[\$\](.+?)\[/\$\]|\[\$\$\](.+?)\[/\$\$\]`, applied by a scan of
 /// the UTF-8 bytes in time linear in the field (a backtracking engine takes quadratic time on

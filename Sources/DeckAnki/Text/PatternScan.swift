@@ -1,3 +1,5 @@
+import DeckCore
+
 /// The loop and the character tests shared by the byte scans that stand in for Anki's regular
 /// expressions (``HTMLPatternScan``, ``BracketTagScan``, ``LaTeXScan``, ``UnderscoredNameScan``).
 ///
@@ -117,20 +119,5 @@ enum PatternScan {
       start = previous
     }
     return start
-  }
-
-  /// Whether the scalar ending at `end` is a word character (Rust's `\w`: alphabetic, a mark,
-  /// a decimal digit, connector punctuation or a join control); false at the start.
-  static func isWordScalar(_ bytes: UnsafeBufferPointer<UInt8>, endingAt end: Int) -> Bool {
-    guard end > 0 else { return false }
-    var start = end - 1
-    while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
-    let scalars = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).unicodeScalars
-    guard let scalar = scalars.first else { return false }
-    let properties = scalar.properties
-    switch properties.generalCategory {
-    case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: return true
-    default: return properties.isAlphabetic || properties.isJoinControl
-    }
   }
 }

@@ -1,3 +1,5 @@
+import DeckCore
+
 /// Anki's patterns for the `_`-prefixed files a note type names (`rslib/src/text.rs`), applied by
 /// a scan of the UTF-8 bytes in time linear in the CSS or template (a backtracking engine takes
 /// quadratic time on `_` repeated without a `)`, or `[sound:_` without a `]`). Each returns the
@@ -14,31 +16,35 @@
 enum UnderscoredNameScan {
   /// The names `UNDERSCORED_CSS_IMPORTS` finds in `css`.
   static func cssImports(in css: String) -> [String] {
-    guard css.utf8.contains(UInt8(ascii: "_")) else { return [] }
-    var bytesOfCSS = css
-    return bytesOfCSS.withUTF8 { bytes in
-      var matcher = CSSMatcher()
-      let found = PatternScan.matches(
-        in: bytes, startBytes: CSSMatcher.starts, match: { matcher.match(bytes, at: $0) })
-      return found.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.value]), as: UTF8.self) }
-    }
+    names(in: css, matcher: CSSMatcher())
   }
 
   /// The names `UNDERSCORED_REFERENCES` finds in `template`.
   static func templateReferences(in template: String) -> [String] {
-    guard template.utf8.contains(UInt8(ascii: "_")) else { return [] }
-    var bytesOfTemplate = template
-    return bytesOfTemplate.withUTF8 { bytes in
-      var matcher = TemplateMatcher()
-      let found = PatternScan.matches(
-        in: bytes, startBytes: TemplateMatcher.starts, match: { matcher.match(bytes, at: $0) })
+    names(in: template, matcher: TemplateMatcher())
+  }
+
+  /// The value of each match of `matcher`'s pattern in `text` (every name starts with `_`, so a
+  /// text without one has none).
+  private static func names<Matcher: NameMatcher>(in text: String, matcher: Matcher) -> [String] {
+    guard text.utf8.contains(UInt8(ascii: "_")) else { return [] }
+    var matcher = matcher
+    var bytesOfText = text
+    return bytesOfText.withUTF8 { bytes in
+      let found = PatternScan.matches(in: bytes, startBytes: Matcher.starts, match: { matcher.match(bytes, at: $0) })
       return found.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.value]), as: UTF8.self) }
     }
   }
 
+  /// One of the two patterns: the bytes a match can start with, and the match at an offset.
+  private protocol NameMatcher {
+    static var starts: PatternScan.StartBytes { get }
+    mutating func match(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (end: Int, value: Range<Int>)?
+  }
+
   /// The five alternatives of `UNDERSCORED_CSS_IMPORTS` at one offset, with the searches for
   /// their delimiters kept across the scan of one text.
-  private struct CSSMatcher {
+  private struct CSSMatcher: NameMatcher {
     static let starts = PatternScan.StartBytes([
       UInt8(ascii: "@"), UInt8(ascii: "'"), UInt8(ascii: "u"), UInt8(ascii: "U"), UInt8(ascii: "_"),
     ])
@@ -127,7 +133,7 @@ enum UnderscoredNameScan {
 
   /// The four alternatives of `UNDERSCORED_REFERENCES` at one offset, with the searches for their
   /// delimiters kept across the scan of one text.
-  private struct TemplateMatcher {
+  private struct TemplateMatcher: NameMatcher {
     static let starts = PatternScan.StartBytes([
       UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "s"), UInt8(ascii: "d"),
     ])
@@ -150,7 +156,7 @@ enum UnderscoredNameScan {
       case UInt8(ascii: "\""): return quotedName(bytes, openingQuote: start, closing: &doubleQuote)
       case UInt8(ascii: "'"): return quotedName(bytes, openingQuote: start, closing: &singleQuote)
       default:
-        guard !PatternScan.isWordScalar(bytes, endingAt: start),
+        guard !WordCharacter.ends(at: start, in: bytes),
           let valueStart = Self.attributes.lazy.compactMap({ $0.end(in: bytes, at: start) }).first
         else { return nil }
         // The value runs to the first '>': every byte scanned is part of the match.

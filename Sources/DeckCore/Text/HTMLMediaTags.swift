@@ -70,8 +70,8 @@ package enum HTMLMediaTags {
     /// `open` and followed by a non-word character, or nil.
     func tagNameEnd(after open: Int) -> Int? {
       for name in HTMLMediaTags.tagNames {
-        if let end = matchWord(name, at: open + 1) {
-          return isWordCharacter(at: end) ? nil : end
+        if let end = name.end(in: bytes, at: open + 1) {
+          return WordCharacter.starts(at: end, in: bytes) ? nil : end
         }
       }
       return nil
@@ -150,8 +150,8 @@ package enum HTMLMediaTags {
       let first = bytes[position]
       let isS = first == UInt8(ascii: "s") || first == UInt8(ascii: "S") || first == 0xC5
       let isD = first == UInt8(ascii: "d") || first == UInt8(ascii: "D")
-      guard isS || isD, !isWordCharacter(endingAt: position),
-        let nameEnd = matchWord(isS ? HTMLMediaTags.src : HTMLMediaTags.data, at: position),
+      guard isS || isD, !WordCharacter.ends(at: position, in: bytes),
+        let nameEnd = (isS ? HTMLMediaTags.src : HTMLMediaTags.data).end(in: bytes, at: position),
         nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "=")
       else { return nil }
       let valueStart = nameEnd + 1
@@ -192,46 +192,6 @@ package enum HTMLMediaTags {
       return partner
     }
 
-    /// The index after `word` (lowercase ASCII letters) at `position`, compared as Rust's
-    /// case-insensitive matching does: ASCII case ignored, and `ſ` (U+017F, whose simple case
-    /// folding is `s`) standing for `s`; or nil.
-    func matchWord(_ word: [UInt8], at position: Int) -> Int? {
-      var index = position
-      for letter in word {
-        guard index < bytes.count else { return nil }
-        let byte = bytes[index]
-        if byte | 0x20 == letter, byte >= 0x41 {
-          index += 1
-        } else if letter == UInt8(ascii: "s"), byte == 0xC5, index + 1 < bytes.count, bytes[index + 1] == 0xBF {
-          index += 2
-        } else {
-          return nil
-        }
-      }
-      return index
-    }
-
-    /// Whether the character starting at `index` is a word character (`\w` in Unicode: a
-    /// letter, mark, decimal digit, connector punctuation or join control); false at the end.
-    func isWordCharacter(at index: Int) -> Bool {
-      guard index < bytes.count else { return false }
-      let lead = bytes[index]
-      if lead < 0x80 { return HTMLMediaTags.isWordScalar(Unicode.Scalar(lead)) }
-      // A String's bytes are well-formed UTF-8: the lead byte says how many follow.
-      let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-      guard index + length <= bytes.count else { return false }
-      var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-      for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
-      return Unicode.Scalar(value).map(HTMLMediaTags.isWordScalar) ?? false
-    }
-
-    /// Whether the character ending just before `index` is a word character.
-    func isWordCharacter(endingAt index: Int) -> Bool {
-      var start = index - 1
-      while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
-      return isWordCharacter(at: start)
-    }
-
     /// The index of the first `byte` at or after `start` (a `memchr`), or nil.
     func index(of byte: UInt8, from start: Int) -> Int? {
       guard let base = bytes.baseAddress, start < bytes.count,
@@ -255,22 +215,8 @@ package enum HTMLMediaTags {
     }
   }
 
-  static let tagNames: [[UInt8]] = ["img", "audio", "video", "object", "source"].map { Array($0.utf8) }
-  static let src = Array("src".utf8)
-  static let data = Array("data".utf8)
-
-  /// Whether `scalar` is in Unicode's `\w`: Alphabetic, a mark, a decimal digit, connector
-  /// punctuation or a join control.
-  static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-    if scalar.isASCII {
-      let value = scalar.value
-      return (value >= 0x30 && value <= 0x39) || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A) || value == 0x5F
-    }
-    let properties = scalar.properties
-    if properties.isAlphabetic || properties.isJoinControl { return true }
-    switch properties.generalCategory {
-    case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: return true
-    default: return false
-    }
-  }
+  /// The tag names and attribute names, compared as Rust's `(?i)` compares them (`ſ` is an `s`).
+  static let tagNames = ["img", "audio", "video", "object", "source"].map { FoldedLiteral($0) }
+  static let src = FoldedLiteral("src")
+  static let data = FoldedLiteral("data")
 }

@@ -1,24 +1,24 @@
 /// An ASCII literal of one of Anki's regular expressions, matched on UTF-8 bytes the way Rust's
-/// `regex` crate matches it.
+/// `regex` crate matches it (DeckCore's ``HTMLMediaTags`` and DeckAnki's pattern scans).
 ///
 /// Under `(?i)` Rust compares by Unicode simple case folding: a letter matches both its ASCII
 /// cases and the two non-ASCII scalars that fold to an ASCII letter, the long s (`ſ`, U+017F) for
 /// `s` and the Kelvin sign (U+212A) for `k`. Nothing else folds to ASCII (`ﬆ` is not `st`, `İ` is
 /// not `i`), so these are all the byte sequences a folded ASCII literal can match.
-struct FoldedLiteral: Sendable {
+package struct FoldedLiteral: Sendable {
   /// The literal's bytes, letters in lowercase when case is ignored.
-  let bytes: [UInt8]
+  package let bytes: [UInt8]
   /// Whether letters match in any case (Rust's `(?i)`).
-  let ignoringCase: Bool
+  package let ignoringCase: Bool
 
   /// `literal` (ASCII), ignoring case unless `ignoringCase` is false.
-  init(_ literal: String, ignoringCase: Bool = true) {
+  package init(_ literal: String, ignoringCase: Bool = true) {
     self.ignoringCase = ignoringCase
     bytes = literal.utf8.map { ignoringCase ? Self.lowercased($0) : $0 }
   }
 
   /// The offset just past the literal when it starts at `start` of `text`, or nil when it does not.
-  func end(in text: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+  package func end(in text: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
     var index = start
     for expected in bytes {
       guard index < text.count else { return nil }
@@ -52,7 +52,7 @@ struct FoldedLiteral: Sendable {
   /// `K`, KELVIN SIGN, in UTF-8.
   private static let kelvinSign: [UInt8] = [0xE2, 0x84, 0xAA]
 
-  static func lowercased(_ byte: UInt8) -> UInt8 {
+  package static func lowercased(_ byte: UInt8) -> UInt8 {
     byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
   }
 }
@@ -62,17 +62,17 @@ struct FoldedLiteral: Sendable {
 /// `</style>`?" at every `<style`) reads each byte a bounded number of times instead of once per
 /// question: the answer to one question answers every later one up to the occurrence it found,
 /// and "none" answers every later one.
-struct LiteralSearch {
-  let literal: FoldedLiteral
+package struct LiteralSearch {
+  package let literal: FoldedLiteral
   /// Everything from here to `found` (or to the end, when `found` is nil) has been searched.
   private var searchedFrom = Int.max
   /// The first occurrence at or after `searchedFrom`: its start and its end.
   private var found: (start: Int, end: Int)?
 
-  init(_ literal: FoldedLiteral) { self.literal = literal }
+  package init(_ literal: FoldedLiteral) { self.literal = literal }
 
   /// The start and end of the first occurrence of the literal starting at or after `from`.
-  mutating func first(in text: UnsafeBufferPointer<UInt8>, atOrAfter from: Int) -> (start: Int, end: Int)? {
+  package mutating func first(in text: UnsafeBufferPointer<UInt8>, atOrAfter from: Int) -> (start: Int, end: Int)? {
     if from >= searchedFrom {
       guard let found else { return nil }
       if found.start >= from { return found }
