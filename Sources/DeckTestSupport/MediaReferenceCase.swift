@@ -16,13 +16,5 @@ public struct MediaReferenceCase: Decodable, Sendable {
   public var testDescription: String { String(field.prefix(60)).debugDescription }
 
   /// Every case; empty when the file cannot be read (the tests that use it check it is not).
-  public static let all: [MediaReferenceCase] = {
-    struct Document: Decodable {
-      let cases: [MediaReferenceCase]
-    }
-    guard let data = FileManager.default.contents(atPath: Fixtures.path("media-references/reference_cases.json")),
-      let document = try? JSONDecoder().decode(Document.self, from: data)
-    else { return [] }
-    return document.cases
-  }()
+  public static let all: [MediaReferenceCase] = BackendCases.load("media-references/reference_cases.json")
 }

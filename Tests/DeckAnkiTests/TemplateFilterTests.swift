@@ -31,16 +31,7 @@ struct TemplateFilterTests {
   }
 
   /// The fixture's cases; empty if it cannot be read, which ``fixtureIsComplete()`` reports.
-  static let cases: [Case] = {
-    struct Document: Decodable {
-      let anki: String
-      let cases: [Case]
-    }
-    guard let data = FileManager.default.contents(atPath: Fixtures.path("rendering/filter_cases.json")),
-      let document = try? JSONDecoder().decode(Document.self, from: data)
-    else { return [] }
-    return document.cases
-  }()
+  static let cases: [Case] = BackendCases.load("rendering/filter_cases.json")
 
   /// What deckport's filter of the case's name makes of the case's field.
   static func output(of testCase: Case) -> String? {

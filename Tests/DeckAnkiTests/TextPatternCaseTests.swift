@@ -27,15 +27,7 @@ struct TextPatternCaseTests {
   }
 
   /// The fixture's cases; empty if it cannot be read, which ``fixtureIsComplete()`` reports.
-  static let cases: [Case] = {
-    struct Document: Decodable {
-      let cases: [Case]
-    }
-    guard let data = FileManager.default.contents(atPath: Fixtures.path("rendering/text_pattern_cases.json")),
-      let document = try? JSONDecoder().decode(Document.self, from: data)
-    else { return [] }
-    return document.cases
-  }()
+  static let cases: [Case] = BackendCases.load("rendering/text_pattern_cases.json")
 
   /// What deckport makes of the case's input, in the form of the case's output.
   static func output(of testCase: Case) -> [String]? {
