@@ -3,14 +3,14 @@ import Foundation
 
 /// Inflates a raw DEFLATE stream (no zlib or gzip header), as Core Data stores its model cache.
 /// Foundation on Linux has no `decompressed(using:)`, so this calls zlib directly.
-enum RawInflate {
+package enum RawInflate {
   /// Why inflating failed.
-  struct Failure: Error {
-    var message: String
+  package struct Failure: Error {
+    package var message: String
   }
 
   /// The inflated bytes of `data`, at most `limit` of them.
-  static func inflate(_ data: Data, limit: Int = 64 << 20) throws(Failure) -> Data {
+  package static func inflate(_ data: Data, limit: Int = 64 << 20) throws(Failure) -> Data {
     var stream = z_stream()
     guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
       throw Failure(message: "zlib could not start inflating")

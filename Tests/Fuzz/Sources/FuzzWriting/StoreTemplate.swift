@@ -17,6 +17,27 @@ package struct StoreTemplate {
   /// Files beside the store (external binary storage), relative path and bytes.
   package var companions: [(path: String, data: Data)]
 
+  package init(name: String, data: Data, profile: String, companions: [(path: String, data: Data)]) {
+    self.name = name
+    self.data = data
+    self.profile = profile
+    self.companions = companions
+  }
+
+  /// A store of `fixtures/` (`relative` to it) with no companions and no profile.
+  package static func fixture(_ relative: String) -> StoreTemplate {
+    StoreTemplate(
+      name: (relative as NSString).lastPathComponent, data: fixtureBytes(relative), profile: "", companions: [])
+  }
+
+  /// The bytes of the file `relative` to `fixtures/`.
+  private static func fixtureBytes(_ relative: String) -> Data {
+    guard let data = FileManager.default.contents(atPath: fixtures.appendingPathComponent(relative).path) else {
+      fatalError("fixture missing: \(relative)")
+    }
+    return data
+  }
+
   package static func load() -> [StoreTemplate] {
     let support = ".neomnemo_SUPPORT/_EXTERNAL_DATA/3F2504E0-4F89-41D3-9A0C-0305E82C3301"
     return [
@@ -24,15 +45,9 @@ package struct StoreTemplate {
       ("Idealic.sqlite", "idealic", []), ("flashcard-quiz.sqlite", "flashcard-quiz", []),
       ("neomnemo.store", "neomnemo", [support]),
     ].map { name, profile, companions in
-      func bytes(_ relative: String) -> Data {
-        guard let data = FileManager.default.contents(atPath: fixtures.appendingPathComponent("app/" + relative).path)
-        else {
-          fatalError("fixture missing: app/\(relative)")
-        }
-        return data
-      }
-      return StoreTemplate(
-        name: name, data: bytes(name), profile: profile, companions: companions.map { ($0, bytes($0)) })
+      StoreTemplate(
+        name: name, data: fixtureBytes("app/" + name), profile: profile,
+        companions: companions.map { ($0, fixtureBytes("app/" + $0)) })
     }
   }
 
