@@ -1,5 +1,4 @@
 import DeckCore
-import Foundation
 
 /// A deck as Anki's search `deck:TEXT` takes it (`write_deck` in
 /// `rslib/src/search/sqlwriter.rs`): a card matches when its deck, or the deck it was taken from
@@ -25,17 +24,14 @@ public struct DeckSearch: Sendable, Equatable {
   public let isPattern: Bool
   private let kind: Kind
 
-  private enum Kind: Sendable {
+  private enum Kind: Sendable, Equatable {
     /// `*`: every card, whatever its deck.
     case everyCard
     /// `filtered`: the cards in a filtered deck.
     case filteredCards
-    /// Matches a deck's name, levels separated by U+001F as Anki keeps them, as a whole.
-    case pattern(NSRegularExpression)
+    /// Matches a deck's name, levels separated by U+001F as Anki keeps them, or a subdeck's.
+    case pattern(AnkiSearchPattern)
   }
-
-  /// Two searches are the same when their texts are.
-  public static func == (lhs: DeckSearch, rhs: DeckSearch) -> Bool { lhs.text == rhs.text }
 
   /// The search for `text`.
   ///
@@ -58,19 +54,10 @@ public struct DeckSearch: Sendable, Equatable {
       kind = .filteredCards
       isPattern = true
     default:
-      var isGlob = false
-      let levels = Self.levels(of: AnkiSearchText.unescaped(text)).map { level in
-        let converted = AnkiSearchText.regularExpression(Self.normalizedLevel(level), wildcard: "[^\\n]")
-        isGlob = isGlob || converted.isGlob
-        return converted.pattern
-      }
-      isPattern = isGlob
-      let pattern = "^(?:" + levels.joined(separator: "\\x{1f}") + ")(?:\\z|\\x{1f})"
-      do {
-        kind = .pattern(try NSRegularExpression(pattern: pattern, options: [.caseInsensitive]))
-      } catch {
-        throw DeckError(.invalidRequest, at: location, "the deck '\(text)' cannot be searched for (\(error))")
-      }
+      let levels = Self.levels(of: AnkiSearchPattern.unescaped(text)).map(Self.normalizedLevel)
+      let pattern = AnkiSearchPattern(levels: levels, separator: Self.nativeSeparator, wildcard: .anyButLineFeed)
+      isPattern = pattern.isGlob
+      kind = .pattern(pattern)
     }
   }
 
@@ -82,11 +69,9 @@ public struct DeckSearch: Sendable, Equatable {
     case .filteredCards:
       if case .filtered = deck.kind { return true }
       return false
-    case .pattern(let expression):
-      let native = String(
-        String.UnicodeScalarView(
-          Self.levels(of: deck.name.canonicallyComposed).joined(separator: ["\u{1f}"])))
-      return expression.firstMatch(in: native, range: NSRange(native.startIndex..., in: native)) != nil
+    case .pattern(let pattern):
+      let native = Self.levels(of: deck.name.canonicallyComposed).joined(separator: [Self.nativeSeparator])
+      return pattern.matchesNameOrChild(Array(native))
     }
   }
 
@@ -101,6 +86,9 @@ public struct DeckSearch: Sendable, Equatable {
       return deckIDs.contains(card.deckID) || (original != 0 && deckIDs.contains(original))
     }
   }
+
+  /// What separates a deck name's levels where Anki keeps it (its native name).
+  private static let nativeSeparator: Unicode.Scalar = "\u{1f}"
 
   /// The levels of a deck name, split at each `::` from the left as Anki splits it (`a:::b` is
   /// `a` and `:b`), scalar by scalar.

@@ -16,15 +16,12 @@ public struct TagSearch: Sendable, Equatable {
   public let text: String
   private let kind: Kind
 
-  private enum Kind: Sendable {
+  private enum Kind: Sendable, Equatable {
     case untagged
     case everything
-    /// Matches one tag as a whole.
-    case pattern(NSRegularExpression)
+    /// Matches one tag or a subtag of it.
+    case pattern(AnkiSearchPattern)
   }
-
-  /// Two searches are the same when their texts are.
-  public static func == (lhs: TagSearch, rhs: TagSearch) -> Bool { lhs.text == rhs.text }
 
   /// The search for `text`.
   ///
@@ -43,15 +40,10 @@ public struct TagSearch: Sendable, Equatable {
     } else if text == "*" {
       kind = .everything
     } else {
-      let tag = AnkiSearchText.regularExpression(
-        AnkiSearchText.unescaped(text.precomposedStringWithCanonicalMapping), wildcard: "\\S")
-      let pattern = "^(?:" + tag.pattern + ")(?:::.*)?$"
-      do {
-        kind = .pattern(
-          try NSRegularExpression(pattern: pattern, options: [.caseInsensitive, .dotMatchesLineSeparators]))
-      } catch {
-        throw DeckError(.invalidRequest, at: location, "the tag '\(text)' cannot be searched for (\(error))")
-      }
+      kind = .pattern(
+        AnkiSearchPattern(
+          AnkiSearchPattern.unescaped(text.canonicallyComposed), wildcard: .notWhiteSpace,
+          childSeparator: Array("::".unicodeScalars)))
     }
   }
 
@@ -77,9 +69,7 @@ public struct TagSearch: Sendable, Equatable {
   /// Whether this one tag is the searched tag or a subtag of it (never, for `none` and `*`,
   /// which are about notes rather than tags).
   public func matches(tag: String) -> Bool {
-    guard case .pattern(let expression) = kind else { return false }
-    let normalized = tag.precomposedStringWithCanonicalMapping
-    let whole = NSRange(normalized.startIndex..., in: normalized)
-    return expression.firstMatch(in: normalized, range: whole) != nil
+    guard case .pattern(let pattern) = kind else { return false }
+    return pattern.matchesNameOrChild(Array(tag.canonicallyComposed.unicodeScalars))
   }
 }

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckTestSupport
 import Foundation
 import Testing
 

@@ -17,6 +17,7 @@ SCRIPTS = [
     "rendering/make_filter_cases.py",
     "rendering/make_text_pattern_cases.py",
     "media-references/make_reference_cases.py",
+    "search/make_search_cases.py",
 ]
 
 
