@@ -158,11 +158,11 @@ if ProcessInfo.processInfo.environment["DECKPORT_FUZZ"] != nil {
     .executableTarget(
       name: "FuzzAppStorage", dependencies: ["FuzzSupport", "DeckAppStorage", "DeckCore"],
       path: "Tests/Fuzz/Sources/FuzzAppStorage"),
-    /// A hostile model (the inflated archive of Z_MODELCACHE) in real stores, read and migrated.
+    /// Hostile rows and a hostile model (the inflated archive of Z_MODELCACHE) in real stores, read and migrated.
     .executableTarget(
-      name: "FuzzCoreDataModel",
+      name: "FuzzCoreDataStore",
       dependencies: ["FuzzSupport", "FuzzWriting", "DeckAppStorage", "DeckCore", "DeckIO", "PlistCodec", "CZlib"],
-      path: "Tests/Fuzz/Sources/FuzzCoreDataModel"),
+      path: "Tests/Fuzz/Sources/FuzzCoreDataStore"),
     /// Whole files given to the JSON deck reader.
     .executableTarget(
       name: "FuzzDeckJSON", dependencies: ["FuzzSupport", "DeckJSON", "DeckCore"],

@@ -19,7 +19,7 @@ if [ "${1:-}" = "merge" ]; then mode="merge"; shift; fi
 seconds=60
 if [ "$mode" = "run" ]; then seconds="${1:-60}"; shift || true; fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV FuzzAppStorage FuzzCoreDataModel FuzzWriters FuzzBuilder)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV FuzzAppStorage FuzzCoreDataStore FuzzWriters FuzzBuilder)
 
 fuzzer_lib="$(dirname "$(dirname "$(command -v swift)")")/lib/clang"
 fuzzer_lib="$(find "$fuzzer_lib" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -n 1)"
@@ -86,8 +86,8 @@ for target in "${targets[@]}"; do
     FuzzAppStorage)
       find fixtures/app -maxdepth 1 -type f \( -name '*.plist' -o -name '*.json' -o -name '*.store' -o -name '*.sqlite' \) \
         -exec cp {} "$corpus"/ \; ;;
-    # The target writes its own seeds: each store's model, once per entity.
-    FuzzCoreDataModel) DECKPORT_FUZZ_SEEDS="$corpus" ASAN_OPTIONS=detect_leaks=0 "$binary" ;;
+    # The target writes its own seeds: each store as it is, and its model, for two entities.
+    FuzzCoreDataStore) DECKPORT_FUZZ_SEEDS="$corpus" ASAN_OPTIONS=detect_leaks=0 "$binary" ;;
     FuzzAnkiMember) printf '\x00\x08\x03' > "$corpus/meta"; printf '\x04{"0": "a.png"}' > "$corpus/media" ;;
     # Programs, not files: FuzzWriters reads its seed collections itself, FuzzBuilder needs none.
     FuzzWriters | FuzzBuilder) ;;

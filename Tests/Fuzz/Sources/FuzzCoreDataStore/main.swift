@@ -7,21 +7,25 @@ import FuzzSupport
 import FuzzWriting
 import PlistCodec
 
-// A hostile model in a real store. Core Data keeps a store's model in `Z_MODELCACHE` as raw
-// DEFLATE around a binary plist (an NSKeyedArchiver archive of the NSManagedObjectModel), so
-// FuzzAppStorage's mutations of a whole store never reach the model's reader: they break the
-// compression first. Here the input is the inflated archive itself, deflated and put into a copy
-// of a real store in place of its own model; the store is then read as `deckport migrate` reads it
-// and migrated into a second copy of itself, so the model steers the reader's columns, the
-// record writer's keys, required values and external storage, and the verification.
+// Hostile content in real Core Data/SwiftData stores: a hostile model, and hostile values in the
+// rows. Core Data keeps a store's model in `Z_MODELCACHE` as raw DEFLATE around a binary plist
+// (an NSKeyedArchiver archive of the NSManagedObjectModel), so FuzzAppStorage's mutations of a
+// whole store never reach the model's reader (they break the compression first), and they rarely
+// leave a page whose rows still parse. Here the input edits a copy of a real store: its rows
+// (`RowEdit`: keys, entity numbers, Z_PRIMARYKEY's hierarchy and Z_MAX, references,
+// external-storage tags, text and numbers) and, when it says so, its model (the inflated archive,
+// deflated into place). The store is then read as `deckport migrate` reads it, its records
+// mapped onto notes with their media, and migrated into a second copy of the edited store, so the
+// content steers the reader's columns, the record writer's keys, required values, external
+// storage and relationships, and the verification.
 //
 // The input: byte 0 chooses the store, byte 1 the entity (by its place in Z_PRIMARYKEY), byte 2
 // the migration (bits 0-1: update, add, skip or fail for records the destination holds; bit 2: a
-// dry run) and the model's form (bit 3: the archive as an XML plist, whose text survives more of
-// the fuzzer's changes, turned into the binary plist Core Data writes; otherwise the binary plist
-// itself); the rest is the inflated model. With DECKPORT_FUZZ_SEEDS=FOLDER set, the target writes
-// seeds (each store's own model, in both forms, for its first and last entity) into FOLDER and
-// exits.
+// dry run) and the model (bit 4: replace it; bit 3: the replacement is an XML plist, whose text
+// survives more of the fuzzer's changes, turned into the binary plist Core Data writes), byte 3
+// how many row edits follow (at most 16); after the edits, the rest is the inflated model. With
+// DECKPORT_FUZZ_SEEDS=FOLDER set, the target writes seeds into FOLDER and exits: for each store's
+// first and last entity, the store as it is, and its own model in both forms.
 
 // The seed apps' stores (made by fixtures/app/make_app_fixtures.py, with the models the apps
 // declare; NeoMnemo's with an image in external storage), then stores Apple's frameworks made
@@ -64,11 +68,13 @@ func rawDeflate(_ data: Data) -> Data {
   return Data(output[0..<written])
 }
 
-/// Places a fresh copy of `store` in `folder`, its model cache replaced by `model` when given.
-func place(_ store: StoreTemplate, in folder: String, model: Data?) throws -> String {
+/// Places a fresh copy of `store` in `folder`, with `edits` made to its rows and its model cache
+/// replaced by `model` when given.
+func place(_ store: StoreTemplate, in folder: String, edits: [RowEdit], model: Data?) throws -> String {
   try? FileManager.default.removeItem(atPath: folder)
   try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
   let path = store.place(in: folder)
+  try RowEdit.apply(edits, toStoreAt: path)
   if let model {
     let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
     let update = try database.prepare("UPDATE Z_MODELCACHE SET Z_CONTENT = ?")
@@ -99,18 +105,18 @@ if let seeds = ProcessInfo.processInfo.environment["DECKPORT_FUZZ_SEEDS"] {
   do {
     try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)
     for (storeIndex, store) in stores.enumerated() {
-      let path = try place(store, in: sourceFolder, model: nil)
+      let path = try place(store, in: sourceFolder, edits: [], model: nil)
       let model = try inflatedModel(path)
-      // The first and the last entity: the fuzzer changes byte 1 to reach the others.
       let xml = try XMLPlistWriter.data(BinaryPlistReader.read(model))
       for entityIndex in Set([0, try entityNames(path).count - 1]) where entityIndex >= 0 {
-        let seed = Data([UInt8(storeIndex), UInt8(entityIndex), 0]) + model
-        FileManager.default.createFile(atPath: seeds + "/store\(storeIndex)-entity\(entityIndex)", contents: seed)
+        let name = seeds + "/store\(storeIndex)-entity\(entityIndex)"
+        FileManager.default.createFile(atPath: name, contents: Data([UInt8(storeIndex), UInt8(entityIndex), 0, 0]))
+        FileManager.default.createFile(
+          atPath: name + "-model", contents: Data([UInt8(storeIndex), UInt8(entityIndex), 0x10, 0]) + model)
         // libFuzzer cuts inputs longer than -max_len (256 KiB).
         guard xml.count < 250_000 else { continue }
         FileManager.default.createFile(
-          atPath: seeds + "/store\(storeIndex)-entity\(entityIndex)-xml",
-          contents: Data([UInt8(storeIndex), UInt8(entityIndex), 8]) + xml)
+          atPath: name + "-xml", contents: Data([UInt8(storeIndex), UInt8(entityIndex), 0x18, 0]) + xml)
       }
     }
     try? FileManager.default.removeItem(atPath: scratch)
@@ -144,13 +150,21 @@ func binaryModel(_ model: Data, isXML: Bool) -> Data? {
 
 let policies: [ExistingRecordPolicy] = [.update, .add, .skip, .fail]
 runFuzzer { data in
-  guard data.count >= 3 else { return }
-  let bytes = [UInt8](data.prefix(3))
+  guard data.count >= 4 else { return }
+  let bytes = [UInt8](data)
   let store = stores[Int(bytes[0]) % stores.count]
-  guard let model = binaryModel(Data(data.dropFirst(3)), isXML: bytes[2] & 8 != 0) else { return }
+  let editCount = Int(bytes[3]) % 17
+  // The edits take what they need from byte 4 on; the model is what is left after them.
+  let (edits, consumed) = RowEdit.decode(bytes[4...], count: editCount)
+  let modelStart = 4 + consumed
+  var model: Data?
+  if bytes[2] & 0x10 != 0 {
+    guard let binary = binaryModel(Data(bytes[modelStart...]), isXML: bytes[2] & 8 != 0) else { return }
+    model = binary
+  }
   do {
-    let source = try place(store, in: sourceFolder, model: model)
-    let destination = try place(store, in: destinationFolder, model: model)
+    let source = try place(store, in: sourceFolder, edits: edits, model: model)
+    let destination = try place(store, in: destinationFolder, edits: edits, model: model)
     let entities = try entityNames(source)
     guard !entities.isEmpty else { return }
     let entity = entities[Int(bytes[1]) % entities.count]
