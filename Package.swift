@@ -167,6 +167,16 @@ if ProcessInfo.processInfo.environment["DECKPORT_FUZZ"] != nil {
     .executableTarget(
       name: "FuzzDeckJSON", dependencies: ["FuzzSupport", "DeckJSON", "DeckCore"],
       path: "Tests/Fuzz/Sources/FuzzDeckJSON"),
+    /// Any bytes as a CrowdAnki folder's deck file, beside media files the first byte chooses,
+    /// read as `deckport convert --from crowdanki` reads it.
+    .executableTarget(
+      name: "FuzzCrowdAnki", dependencies: ["FuzzSupport", "DeckConversion", "DeckCrowdAnki", "DeckCore"],
+      path: "Tests/Fuzz/Sources/FuzzCrowdAnki"),
+    /// Any bytes as the files of a json-dir folder (length-prefixed records), read as
+    /// `deckport convert --from json-dir` reads it.
+    .executableTarget(
+      name: "FuzzDeckJSONDirectory", dependencies: ["FuzzSupport", "DeckConversion", "DeckJSON", "DeckCore"],
+      path: "Tests/Fuzz/Sources/FuzzDeckJSONDirectory"),
     /// What the writer targets share: the fuzz input read as choices, the output steps, the stores.
     .target(
       name: "FuzzWriting",

@@ -19,7 +19,8 @@ if [ "${1:-}" = "merge" ]; then mode="merge"; shift; fi
 seconds=60
 if [ "$mode" = "run" ]; then seconds="${1:-60}"; shift || true; fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV FuzzAppStorage FuzzCoreDataStore FuzzWriters FuzzBuilder)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzAnkiPackage FuzzAnkiMember FuzzDeckJSON FuzzCSV FuzzAppStorage FuzzCoreDataStore
+  FuzzCrowdAnki FuzzDeckJSONDirectory FuzzWriters FuzzBuilder)
 
 fuzzer_lib="$(dirname "$(dirname "$(command -v swift)")")/lib/clang"
 fuzzer_lib="$(find "$fuzzer_lib" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -n 1)"
@@ -59,6 +60,23 @@ if [ "$mode" = "merge" ]; then
   exit 0
 fi
 
+# Packs the files under folder $1 into the input FuzzDeckJSONDirectory reads (its main.swift):
+# per file, a byte giving the path's length, the path, its size in 4 bytes big-endian, its bytes.
+pack_folder() {
+  local folder="$1" relative size shift
+  (cd "$folder" && LC_ALL=C find . -type f | LC_ALL=C sort | sed 's|^\./||') | while IFS= read -r relative; do
+    # shellcheck disable=SC2059
+    printf "\\$(printf '%03o' "$(LC_ALL=C; echo "${#relative}")")"
+    printf '%s' "$relative"
+    size=$(stat -c %s "$folder/$relative")
+    for shift in 24 16 8 0; do
+      # shellcheck disable=SC2059
+      printf "\\$(printf '%03o' $(((size >> shift) & 255)))"
+    done
+    cat "$folder/$relative"
+  done
+}
+
 mkdir -p "$scratch/findings"
 for target in "${targets[@]}"; do
   binary="$scratch/$configuration/$target"
@@ -88,6 +106,17 @@ for target in "${targets[@]}"; do
         -exec cp {} "$corpus"/ \; ;;
     # The target writes its own seeds: each store as it is, and its model, for two entities.
     FuzzCoreDataStore) DECKPORT_FUZZ_SEEDS="$corpus" ASAN_OPTIONS=detect_leaks=0 "$binary" ;;
+    # The committed corpus holds the deck files of fixtures/crowdanki (cut), after the byte that
+    # lays out the folder.
+    FuzzCrowdAnki) ;;
+    FuzzDeckJSONDirectory)
+      [ -x .build/debug/deckport ] || swift build --product deckport >/dev/null
+      for package in fixtures/anki/legacy1.apkg fixtures/anki/legacy.colpkg; do
+        rm -rf "$scratch/seed-dir"
+        .build/debug/deckport convert "$package" "$scratch/seed-dir" --to json-dir --force >/dev/null
+        pack_folder "$scratch/seed-dir" >"$corpus/$(basename "$package").dir"
+      done
+      rm -rf "$scratch/seed-dir" ;;
     FuzzAnkiMember) printf '\x00\x08\x03' > "$corpus/meta"; printf '\x04{"0": "a.png"}' > "$corpus/media" ;;
     # Programs, not files: FuzzWriters reads its seed collections itself, FuzzBuilder needs none.
     FuzzWriters | FuzzBuilder) ;;
@@ -117,4 +146,8 @@ for target in "${targets[@]}"; do
     exit 1
   fi
   echo "fuzz: $target survived $runs executions in ${seconds}s ($build build)"
+  # An input slower than 10 s is saved, not counted. Replay it alone: libFuzzer's timer signal
+  # cuts short a call that blocks (opening a named pipe), so a hang can look merely slow.
+  slowest=$({ grep -Eo 'Slowest unit: [0-9]+ s' "$log" || true; } | tail -n 1 | tr -dc '0-9')
+  [ -z "$slowest" ] || echo "fuzz: $target: an input took $slowest s (saved as $scratch/findings/$target-slow-unit-*); replay it alone"
 done
