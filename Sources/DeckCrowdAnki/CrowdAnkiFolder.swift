@@ -1,3 +1,4 @@
+import DeckIO
 import Foundation
 
 /// Where things are in a CrowdAnki folder: the deck file (`deck.json`, or `<folder>.json` as
@@ -17,9 +18,13 @@ package enum CrowdAnkiFolder {
   }
 
   /// Whether `path` is a folder whose deck file holds a JSON object (its first character other
-  /// than white space or a byte order mark is `{`); the reader then judges the rest.
+  /// than white space or a byte order mark is `{`), or is not a regular file (a named pipe, a
+  /// link to a device), which is not opened here: the reader then judges the rest, and refuses
+  /// such a deck file by name.
   package static func looksLikeCrowdAnki(path: String) -> Bool {
-    guard let file = deckFile(in: path), let handle = FileHandle(forReadingAtPath: file) else { return false }
+    guard let file = deckFile(in: path) else { return false }
+    if let kind = FileManager.default.notRegularFileKind(atPath: file) { return kind != "a folder" }
+    guard let handle = FileHandle(forReadingAtPath: file) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 256)) ?? Data()
     let first = head.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.first

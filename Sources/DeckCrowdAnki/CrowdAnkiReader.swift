@@ -31,6 +31,10 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
         .missingPart, at: SourceLocation(file: path),
         "holds no \(CrowdAnkiFolder.deckFileName), so it is not a CrowdAnki folder")
     }
+    // A named pipe would keep the read waiting, a link to a device such as /dev/zero never end it.
+    if let kind = FileManager.default.notRegularFileKind(atPath: deckFile) {
+      throw DeckError(.unreadableFile, at: SourceLocation(file: deckFile), "cannot be read (it is \(kind), not a file)")
+    }
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: deckFile))
@@ -253,16 +257,17 @@ private struct ReadState {
   }
 
   /// Every file in the media folder, by its name; names listed in `media_files` without a file
-  /// are reported, and names Anki would not accept are refused.
+  /// are reported, and names Anki would not accept are refused, as are entries that are not
+  /// regular files (a folder, a named pipe, a link to a device or to nothing), whose reading
+  /// would fail, wait forever or never end.
   mutating func readMedia(folder: String) {
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
     var present = Set<String>()
     for name in names {
       let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+      if let kind = FileManager.default.notRegularFileKind(atPath: path) {
         warnings.append(
-          Diagnostic("media-skipped", at: SourceLocation(file: path), "is a folder, not a media file; skipped"))
+          Diagnostic("media-skipped", at: SourceLocation(file: path), "is \(kind), not a media file; skipped"))
         continue
       }
       guard MediaFileName.isSafe(name) else {

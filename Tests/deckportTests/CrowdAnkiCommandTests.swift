@@ -79,6 +79,49 @@ struct CrowdAnkiCommandTests {
     #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "out.apkg")))
   }
 
+  @Test(
+    "media entries that are not regular files (a named pipe, links to /dev/zero and to nothing) are skipped unopened, with a warning naming each"
+  )
+  func mediaThatAreNotFiles() throws {
+    // What FuzzCrowdAnki's slow input held: waiting on the pipe ended only by libFuzzer's timer.
+    let scratch = try TemporaryDirectory()
+    let folder = scratch.path(for: "Deck")
+    try FileManager.default.createDirectory(atPath: folder + "/media", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: Self.folder + "/Ultimate_Geography.json", toPath: folder + "/deck.json")
+    #expect(mkfifo(folder + "/media/pipe.png", 0o600) == 0)
+    try FileManager.default.createSymbolicLink(atPath: folder + "/media/zero.png", withDestinationPath: "/dev/zero")
+    try FileManager.default.createSymbolicLink(atPath: folder + "/media/gone.png", withDestinationPath: "no such file")
+    let run = try CommandRun.deckport(["convert", folder, scratch.path(for: "out.apkg")])
+    #expect(run.status == 0, "\(run.standardError)")
+    for (name, kind) in [
+      ("gone.png", "a symbolic link that leads nowhere"), ("pipe.png", "a named pipe"), ("zero.png", "a device"),
+    ] {
+      #expect(
+        run.standardError.contains(
+          "deckport: \(folder)/media/\(name): warning: [media-skipped] is \(kind), not a media file; skipped\n"),
+        "\(run.standardError)")
+    }
+  }
+
+  @Test("a deck file that is a named pipe or a link to /dev/zero is refused by name, unopened, with or without --from")
+  func deckFileThatIsNotAFile() throws {
+    let scratch = try TemporaryDirectory()
+    let folder = scratch.path(for: "Deck")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    #expect(mkfifo(folder + "/deck.json", 0o600) == 0)
+    for from in [[], ["--from", "crowdanki"]] {
+      let run = try CommandRun.deckport(["convert", folder, scratch.path(for: "out.apkg")] + from)
+      #expect(run.status != 0)
+      #expect(
+        run.standardError == "deckport: error: \(folder)/deck.json: cannot be read (it is a named pipe, not a file)\n")
+    }
+    try FileManager.default.removeItem(atPath: folder + "/deck.json")
+    try FileManager.default.createSymbolicLink(atPath: folder + "/Deck.json", withDestinationPath: "/dev/zero")
+    let run = try CommandRun.deckport(["convert", folder, scratch.path(for: "out.apkg")])
+    #expect(run.standardError == "deckport: error: \(folder)/Deck.json: cannot be read (it is a device, not a file)\n")
+    #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "out.apkg")))
+  }
+
   @Test("notes under several top-level decks are written below a root named after the folder, with a warning")
   func severalTopLevelDecks() throws {
     let scratch = try TemporaryDirectory()

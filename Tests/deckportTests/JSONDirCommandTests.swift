@@ -104,6 +104,15 @@ struct JSONDirCommandTests {
         == ["deck-options", "deckport-dir.json", "decks", "media", "note-types", "notes"])
   }
 
+  /// The name of the first media file the folder's index lists (`media[0]`).
+  static func firstMedia(in folder: String) throws -> String {
+    let index =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/deckport-dir.json")))
+      as? [String: Any]
+    let media = try #require(index?["media"] as? [[String: Any]])
+    return try #require(media.first?["name"] as? String)
+  }
+
   /// A damage done to a good folder, and what the error must say.
   struct Damage: CustomStringConvertible, Sendable {
     var description: String
@@ -154,6 +163,36 @@ struct JSONDirCommandTests {
       return [
         "\(folder)/deckport-dir.json: at media[", "]: names '\(folder)/media/../escape.png', which does not exist",
       ]
+    },
+    // FuzzDeckJSONDirectory: entries that are not regular files made the reader wait forever (a
+    // named pipe) or read without end (a link to /dev/zero).
+    Damage(description: "a media file that is a named pipe") { folder in
+      let name = try firstMedia(in: folder)
+      try FileManager.default.removeItem(atPath: folder + "/media/" + name)
+      #expect(mkfifo(folder + "/media/" + name, 0o600) == 0)
+      return [
+        "deckport: error: \(folder)/deckport-dir.json: at media[0]: the media file '\(folder)/media/\(name)' is a named pipe, not a file\n"
+      ]
+    },
+    Damage(description: "a media file that is a link to /dev/zero") { folder in
+      let name = try firstMedia(in: folder)
+      try FileManager.default.removeItem(atPath: folder + "/media/" + name)
+      try FileManager.default.createSymbolicLink(atPath: folder + "/media/" + name, withDestinationPath: "/dev/zero")
+      return [
+        "deckport: error: \(folder)/deckport-dir.json: at media[0]: the media file '\(folder)/media/\(name)' is a device, not a file\n"
+      ]
+    },
+    Damage(description: "a note file that is a named pipe") { folder in
+      let file = try noteFile(in: folder, containing: "\"guid\"")
+      try FileManager.default.removeItem(atPath: file)
+      #expect(mkfifo(file, 0o600) == 0)
+      return ["deckport: error: \(file): cannot be read (it is a named pipe, not a file)\n"]
+    },
+    Damage(description: "an index that is a link to /dev/zero") { folder in
+      try FileManager.default.removeItem(atPath: folder + "/deckport-dir.json")
+      try FileManager.default.createSymbolicLink(
+        atPath: folder + "/deckport-dir.json", withDestinationPath: "/dev/zero")
+      return ["deckport: error: \(folder)/deckport-dir.json: cannot be read (it is a device, not a file)\n"]
     },
     Damage(description: "a file in notes/ that holds no note") { folder in
       try Data("{}\n".utf8).write(to: URL(fileURLWithPath: folder + "/notes/extra.json"))

@@ -36,9 +36,12 @@ package enum DeckJSONDirectory {
   /// GUIDs whose hex would be longer than this many characters name their file by SHA-1.
   static let longestHexName = 200
 
-  /// Whether `path` is a folder holding a json-dir index file whose first bytes name the format.
+  /// Whether `path` is a folder holding a json-dir index file whose first bytes name the format,
+  /// or an index that is not a regular file (a named pipe, a link to a device), which is not
+  /// opened here: the reader refuses it by name.
   package static func looksLikeDirectory(path: String) -> Bool {
     let index = URL(fileURLWithPath: path).appendingPathComponent(indexFileName).path
+    if let kind = FileManager.default.notRegularFileKind(atPath: index) { return kind != "a folder" }
     guard let handle = FileHandle(forReadingAtPath: index) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 256)) ?? Data()

@@ -96,8 +96,11 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
     let path = folder.appendingPathComponent(media.name).path
     var place = index
     place.jsonPath = "media[\(position)]"
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+    // A named pipe would keep the read waiting, a link to a device such as /dev/zero never end it.
+    if let kind = FileManager.default.notRegularFileKind(atPath: path) {
+      throw DeckError(.unreadableFile, at: place, "the media file '\(path)' is \(kind), not a file")
+    }
+    guard FileManager.default.fileExists(atPath: path) else {
       throw DeckError(.missingPart, at: place, "the media file '\(path)' is missing")
     }
     let blob = MediaBlob(source: FileMediaSource(path: path))
@@ -159,9 +162,14 @@ private struct FolderReading {
   private var reviewPlaces: [(owner: Int, offset: Int)] = []
 
   /// The bytes of the file at `path`, unless the work is no longer wanted (``Cancellation``):
-  /// a folder is read file by file, and stops between two.
+  /// a folder is read file by file, and stops between two. An entry that is not a regular file
+  /// is refused unopened: a named pipe would keep the read waiting, a link to a device such as
+  /// /dev/zero never end it.
   static func contents(of path: String) throws -> Data {
     try Cancellation.check()
+    if let kind = FileManager.default.notRegularFileKind(atPath: path) {
+      throw DeckError(.unreadableFile, at: SourceLocation(file: path), "cannot be read (it is \(kind), not a file)")
+    }
     do {
       return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
