@@ -168,6 +168,13 @@ struct CoreDataRecordReader {
     case .file(let name):
       for folder in extraExternalDataFolders + [externalDataFolder] {
         let path = folder.appendingPathComponent(name).path
+        // Foundation does not open what is not a regular file (a named pipe, a device, a folder),
+        // and answers as for a missing one: say what it is.
+        if let kind = FileManager.default.notRegularFileKind(atPath: path) {
+          throw DeckError(
+            .unreadableFile, at: location,
+            "the value is stored outside the database in \(path), which is \(kind), not a file")
+        }
         if let data = FileManager.default.contents(atPath: path) { return data }
       }
       throw DeckError(

@@ -1,0 +1,77 @@
+import DeckCore
+import DeckIO
+import DeckTestSupport
+import Foundation
+import Testing
+
+@testable import DeckAppStorage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An external-storage value whose file (`.<store>_SUPPORT/_EXTERNAL_DATA/<UUID>`) is not a regular
+/// file: opening a named pipe could wait for a writer that never comes, so the store's reader
+/// refuses such an entry unopened, and says what it is (it was reported as missing).
+@Suite("Core Data external-storage files that are not files")
+struct CoreDataExternalFileTests {
+  static let externalFile = ".neomnemo_SUPPORT/_EXTERNAL_DATA/3F2504E0-4F89-41D3-9A0C-0305E82C3301"
+
+  /// A copy of NeoMnemo's store whose one external file is replaced by what `make` puts at its path.
+  private func store(in scratch: TemporaryDirectory, making make: (String) -> Int32) throws -> (
+    store: String, file: String
+  ) {
+    let store = try AppFixtures.copy("neomnemo.store", into: scratch)
+    let file = scratch.path(for: Self.externalFile)
+    try FileManager.default.removeItem(atPath: file)
+    #expect(make(file) == 0)
+    return (store, file)
+  }
+
+  /// Opens the pipe at `path` for writing after a few seconds, so that a reader blocked in `open`
+  /// (were it ever opened) gets an end of file and the test fails instead of hanging.
+  private func unblock(_ path: String) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + 5) {
+      let descriptor = open(path, O_WRONLY | O_NONBLOCK)
+      if descriptor >= 0 { close(descriptor) }
+    }
+  }
+
+  @Test(
+    "a named pipe, a link to a folder or a link to nothing is refused by name, unopened",
+    arguments: ["a named pipe", "a folder", "a symbolic link that leads nowhere"])
+  func readerRefuses(kind: String) throws {
+    let scratch = try TemporaryDirectory()
+    let (store, file) = try store(in: scratch) { path in
+      switch kind {
+      case "a named pipe": mkfifo(path, 0o600)
+      case "a folder": symlink(scratch.path, path)
+      default: symlink(scratch.path(for: "nothing"), path)
+      }
+    }
+    if kind == "a named pipe" { unblock(file) }
+    let error = try #require(throws: DeckError.self) { try AppStorageReader().read(path: store) }
+    #expect(error.kind == .unreadableFile)
+    #expect(
+      error.message.hasSuffix("the value is stored outside the database in \(file), which is \(kind), not a file"))
+  }
+
+  @Test("migrating into a store whose external file is a named pipe fails on reading it, and changes nothing")
+  func migrationRefuses() throws {
+    let scratch = try TemporaryDirectory()
+    let (store, file) = try store(in: scratch) { mkfifo($0, 0o600) }
+    unblock(file)
+    let before = try AppFixtures.snapshot(store)
+    let error = try #require(throws: DeckError.self) {
+      try AppMigrator().migrate(
+        source: AppFixtures.path("neomnemo.store"), destination: store, options: AppMigrationOptions(existing: .replace)
+      )
+    }
+    #expect(error.kind == .unreadableFile)
+    #expect(error.message.contains("which is a named pipe, not a file"))
+    #expect(try AppFixtures.snapshot(store) == before)
+    #expect(FileManager.default.notRegularFileKind(atPath: file) == "a named pipe")
+  }
+}
