@@ -9,7 +9,7 @@ import Foundation
 ///
 /// An edit is four bytes (table, column, row, kind of value) and the value's bytes: kinds 0 NULL;
 /// 1 an integer (8 bytes); 2 an integer at an edge (1 byte: 0, ±1, the 64-bit and 32-bit limits,
-/// Core Data's first private entity number, the largest key in the table plus one); 3 a real
+/// Core Data's first private entity number, the largest key in the table plus one, wrapping); 3 a real
 /// (8 bytes: NaN and infinities among them); 4 text and 5 a blob (a length byte and as many
 /// bytes); 6 an external-storage reference (the file tag 0x02, a length byte and as many bytes of
 /// name, a UUID or not, and a NUL); 7 another row's key (1 byte, which row), as a relationship's
@@ -97,7 +97,7 @@ struct RowEdit {
     case .integer(let number): update.bind(1, int64: number)
     case .edge(let choice):
       let edges: [Int64] = [
-        0, 1, -1, .max, .min, Int64(Int32.max) + 1, Int64(Int32.min) - 1, 16000, (rows.max() ?? 0) + 1,
+        0, 1, -1, .max, .min, Int64(Int32.max) + 1, Int64(Int32.min) - 1, 16000, (rows.max() ?? 0) &+ 1,
       ]
       update.bind(1, int64: edges[Int(choice) % edges.count])
     case .real(let number): update.bind(1, double: number)
