@@ -23,7 +23,7 @@ package enum CrowdAnkiFolder {
   /// such a deck file by name.
   package static func looksLikeCrowdAnki(path: String) -> Bool {
     guard let file = deckFile(in: path) else { return false }
-    if let kind = FileManager.default.notRegularFileKind(atPath: file) { return kind != "a folder" }
+    if let kind = FileManager.default.notRegularFileKind(atPath: file) { return kind != .folder }
     guard let handle = FileHandle(forReadingAtPath: file) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 256)) ?? Data()

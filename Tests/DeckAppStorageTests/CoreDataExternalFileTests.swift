@@ -72,6 +72,6 @@ struct CoreDataExternalFileTests {
     #expect(error.kind == .unreadableFile)
     #expect(error.message.contains("which is a named pipe, not a file"))
     #expect(try AppFixtures.snapshot(store) == before)
-    #expect(FileManager.default.notRegularFileKind(atPath: file) == "a named pipe")
+    #expect(FileManager.default.notRegularFileKind(atPath: file) == .namedPipe)
   }
 }

@@ -41,7 +41,7 @@ package enum DeckJSONDirectory {
   /// opened here: the reader refuses it by name.
   package static func looksLikeDirectory(path: String) -> Bool {
     let index = URL(fileURLWithPath: path).appendingPathComponent(indexFileName).path
-    if let kind = FileManager.default.notRegularFileKind(atPath: index) { return kind != "a folder" }
+    if let kind = FileManager.default.notRegularFileKind(atPath: index) { return kind != .folder }
     guard let handle = FileHandle(forReadingAtPath: index) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 256)) ?? Data()
