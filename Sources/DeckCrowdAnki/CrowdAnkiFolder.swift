@@ -19,11 +19,12 @@ package enum CrowdAnkiFolder {
 
   /// Whether `path` is a folder whose deck file holds a JSON object (its first character other
   /// than white space or a byte order mark is `{`), or is not a regular file (a named pipe, a
-  /// link to a device), which is not opened here: the reader then judges the rest, and refuses
-  /// such a deck file by name.
+  /// link to a device) or leads outside the folder, which is not opened here: the reader then
+  /// judges the rest, and refuses such a deck file by name.
   package static func looksLikeCrowdAnki(path: String) -> Bool {
     guard let file = deckFile(in: path) else { return false }
     if let kind = FileManager.default.notRegularFileKind(atPath: file) { return kind != .folder }
+    if FolderBoundary(folder: path).outsideLink(at: file) != nil { return true }
     guard let handle = FileHandle(forReadingAtPath: file) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 256)) ?? Data()

@@ -35,6 +35,13 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     if let kind = FileManager.default.notRegularFileKind(atPath: deckFile) {
       throw DeckError(.unreadableFile, at: SourceLocation(file: deckFile), "cannot be read (it is \(kind), not a file)")
     }
+    // A folder cloned from someone else's repository must not bring a file of this machine's in.
+    let boundary = FolderBoundary(folder: path)
+    if let link = boundary.outsideLink(at: deckFile) {
+      throw DeckError(
+        .unreadableFile, at: SourceLocation(file: deckFile),
+        "cannot be read (it is \(link); only the folder's own files are read)")
+    }
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: deckFile))
@@ -61,7 +68,9 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     var state = ReadState(file: deckFile, modificationTime: modified)
     let root = JSONPathObject(object: top, path: "", file: deckFile)
     try state.readDeck(root, parentName: nil)
-    state.readMedia(folder: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path)
+    state.readMedia(
+      folder: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path,
+      inside: boundary)
     return (state.collection(), state.warnings)
   }
 }
@@ -259,15 +268,31 @@ private struct ReadState {
   /// Every file in the media folder, by its name; names listed in `media_files` without a file
   /// are reported, and names Anki would not accept are refused, as are entries that are not
   /// regular files (a folder, a named pipe, a link to a device or to nothing), whose reading
-  /// would fail, wait forever or never end.
-  mutating func readMedia(folder: String) {
+  /// would fail, wait forever or never end, and entries that lead outside the CrowdAnki folder
+  /// (`boundary`), whose file is not the deck's: the media folder itself, or one of its files.
+  mutating func readMedia(folder: String, inside boundary: FolderBoundary) {
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    if let link = boundary.outsideLink(at: folder) {
+      warnings.append(
+        Diagnostic(
+          "media-skipped", at: SourceLocation(file: folder),
+          "is \(link); its \(names.count) \(names.count == 1 ? "entry is" : "entries are") skipped (copy the files into the folder to keep them)"
+        ))
+      return
+    }
     var present = Set<String>()
     for name in names {
       let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
       if let kind = FileManager.default.notRegularFileKind(atPath: path) {
         warnings.append(
           Diagnostic("media-skipped", at: SourceLocation(file: path), "is \(kind), not a media file; skipped"))
+        continue
+      }
+      if let link = boundary.outsideLink(at: path) {
+        warnings.append(
+          Diagnostic(
+            "media-skipped", at: SourceLocation(file: path),
+            "is \(link); skipped (copy the file into the folder to keep it)"))
         continue
       }
       guard MediaFileName.isSafe(name) else {

@@ -58,6 +58,33 @@ struct CoreDataExternalFileTests {
       error.message.hasSuffix("the value is stored outside the database in \(file), which is \(kind), not a file"))
   }
 
+  @Test(
+    "an external file that is a link out of the store's folder is refused, naming where it leads; a link that stays inside is followed"
+  )
+  func linkOutOfTheStoreFolder() throws {
+    // A store copied from elsewhere must not carry a file of this machine's into a migration.
+    let scratch = try TemporaryDirectory()
+    let elsewhere = try TemporaryDirectory()
+    let real = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+    let original = try Data(contentsOf: URL(fileURLWithPath: AppFixtures.path(Self.externalFile)))
+    try original.write(to: URL(fileURLWithPath: elsewhere.path(for: "secret")))
+    let (store, file) = try store(in: scratch) { symlink(elsewhere.path(for: "secret"), $0) }
+    let error = try #require(throws: DeckError.self) { try AppStorageReader().read(path: store) }
+    #expect(error.kind == .unreadableFile)
+    #expect(
+      error.message.hasSuffix(
+        "the value is stored outside the database in \(file), which is a symbolic link to \(real(elsewhere.path(for: "secret"))), outside the folder \(real(scratch.path)); only the store's own files are read"
+      ))
+
+    // The same bytes beside the store, reached through a link: read as the file itself is.
+    try original.write(to: URL(fileURLWithPath: scratch.path(for: "kept-beside")))
+    try FileManager.default.removeItem(atPath: file)
+    try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "../../kept-beside")
+    let linked = try AppStorageReader().read(path: store)
+    let copied = try AppStorageReader().read(path: AppFixtures.copy("neomnemo.store", into: elsewhere))
+    #expect(linked.records == copied.records)
+  }
+
   @Test("migrating into a store whose external file is a named pipe fails on reading it, and changes nothing")
   func migrationRefuses() throws {
     let scratch = try TemporaryDirectory()

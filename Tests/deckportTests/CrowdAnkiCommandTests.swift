@@ -122,6 +122,80 @@ struct CrowdAnkiCommandTests {
     #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "out.apkg")))
   }
 
+  @Test(
+    "a link that leads outside the folder is not followed: a media file or the media folder is skipped with a warning naming where it leads, the deck file refused; links inside are followed"
+  )
+  func linksOutOfTheFolder() throws {
+    // A deck cloned from someone else's repository could otherwise carry a file of this machine's
+    // (a key, a note) into a package its user then shares.
+    let scratch = try TemporaryDirectory()
+    let real = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+    let secret = scratch.path(for: "secret.txt")
+    try Data("private".utf8).write(to: URL(fileURLWithPath: secret))
+    let folder = scratch.path(for: "Deck")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    try FileManager.default.copyItem(atPath: Self.folder + "/Ultimate_Geography.json", toPath: folder + "/deck.json")
+    try FileManager.default.copyItem(atPath: Self.folder + "/media", toPath: folder + "/media")
+    let ownMedia = try FileManager.default.contentsOfDirectory(atPath: folder + "/media").sorted()
+    try FileManager.default.createSymbolicLink(atPath: folder + "/media/absolute.png", withDestinationPath: secret)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder + "/media/relative.png", withDestinationPath: "../../secret.txt")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder + "/media/alias.svg", withDestinationPath: "ug-flag-france.svg")
+    let output = scratch.path(for: "out")
+    let run = try CommandRun.deckport(["convert", folder, output, "--to", "crowdanki"])
+    #expect(run.status == 0, "\(run.standardError)")
+    for name in ["absolute.png", "relative.png"] {
+      #expect(
+        run.standardError.contains(
+          "deckport: \(folder)/media/\(name): warning: [media-skipped] is a symbolic link to \(real(secret)), outside the folder \(real(folder)); skipped (copy the file into the folder to keep it)\n"
+        ), "\(run.standardError)")
+    }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: output + "/media").sorted()
+        == (ownMedia + ["alias.svg"]).sorted())
+    #expect(
+      FileManager.default.contentsEqual(
+        atPath: output + "/media/alias.svg", andPath: folder + "/media/ug-flag-france.svg"))
+    // The fixture's own two warnings (keys CrowdAnki keeps and deckport does not) and the two links.
+    let strict = try CommandRun.deckport(["convert", folder, scratch.path(for: "strict.apkg"), "--strict"])
+    #expect(strict.status != 0)
+    #expect(strict.standardError.contains(": --strict: 4 warnings (listed above); nothing was written\n"))
+    #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "strict.apkg")))
+
+    // Named through a link of its own, the folder is where the link leads: the same two are skipped.
+    try FileManager.default.createSymbolicLink(atPath: scratch.path(for: "Linked"), withDestinationPath: "Deck")
+    let linked = try CommandRun.deckport(["convert", scratch.path(for: "Linked"), scratch.path(for: "linked.apkg")])
+    #expect(linked.status == 0, "\(linked.standardError)")
+    #expect(linked.standardError.components(separatedBy: "[media-skipped]").count == 3, "\(linked.standardError)")
+
+    // The media folder itself leads out: one warning, nothing of it read.
+    let other = scratch.path(for: "Other")
+    try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+    try FileManager.default.copyItem(atPath: folder + "/deck.json", toPath: other + "/deck.json")
+    try FileManager.default.createSymbolicLink(atPath: other + "/media", withDestinationPath: folder + "/media")
+    let shared = try CommandRun.deckport(["convert", other, scratch.path(for: "shared"), "--to", "crowdanki"])
+    #expect(shared.status == 0, "\(shared.standardError)")
+    #expect(
+      shared.standardError.contains(
+        "deckport: \(other)/media: warning: [media-skipped] is a symbolic link to \(real(folder))/media, outside the folder \(real(other)); its \(ownMedia.count + 3) entries are skipped (copy the files into the folder to keep them)\n"
+      ), "\(shared.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "shared/media/ug-flag-france.svg")))
+
+    // The deck file leads out: refused by name, with or without --from.
+    try FileManager.default.removeItem(atPath: other + "/deck.json")
+    try FileManager.default.createSymbolicLink(atPath: other + "/deck.json", withDestinationPath: folder + "/deck.json")
+    for from in [[], ["--from", "crowdanki"]] {
+      let refused = try CommandRun.deckport(["convert", other, scratch.path(for: "refused.apkg")] + from)
+      #expect(refused.status != 0)
+      #expect(
+        refused.standardError
+          == "deckport: error: \(other)/deck.json: cannot be read (it is a symbolic link to \(real(folder))/deck.json, outside the folder \(real(other)); only the folder's own files are read)\n"
+      )
+    }
+    #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "refused.apkg")))
+  }
+
   @Test("notes under several top-level decks are written below a root named after the folder, with a warning")
   func severalTopLevelDecks() throws {
     let scratch = try TemporaryDirectory()

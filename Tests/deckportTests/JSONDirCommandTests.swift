@@ -194,6 +194,27 @@ struct JSONDirCommandTests {
         atPath: folder + "/deckport-dir.json", withDestinationPath: "/dev/zero")
       return ["deckport: error: \(folder)/deckport-dir.json: cannot be read (it is a device, not a file)\n"]
     },
+    // A folder from someone else must not bring a file of this machine's in: here the JSON deck
+    // beside the folder stands for any file outside it.
+    Damage(description: "a media file that is a link to a file outside the folder") { folder in
+      let name = try firstMedia(in: folder)
+      try FileManager.default.removeItem(atPath: folder + "/media/" + name)
+      try FileManager.default.createSymbolicLink(
+        atPath: folder + "/media/" + name, withDestinationPath: "../../deck.json")
+      let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+      return [
+        "deckport: error: \(folder)/deckport-dir.json: at media[0]: the media file '\(folder)/media/\(name)' is a symbolic link to \(URL(fileURLWithPath: real).deletingLastPathComponent().path)/deck.json, outside the folder \(real); only the folder's own files are read\n"
+      ]
+    },
+    Damage(description: "a note file that is a link to a file outside the folder") { folder in
+      let file = try noteFile(in: folder, containing: "\"guid\"")
+      try FileManager.default.removeItem(atPath: file)
+      try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "../../deck.json")
+      let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+      return [
+        "deckport: error: \(file): cannot be read (it is a symbolic link to \(URL(fileURLWithPath: real).deletingLastPathComponent().path)/deck.json, outside the folder \(real); only the folder's own files are read)\n"
+      ]
+    },
     Damage(description: "a file in notes/ that holds no note") { folder in
       try Data("{}\n".utf8).write(to: URL(fileURLWithPath: folder + "/notes/extra.json"))
       return ["\(folder)/notes/extra.json: at note: the key \"note\" is missing"]

@@ -175,6 +175,14 @@ struct CoreDataRecordReader {
             .unreadableFile, at: location,
             "the value is stored outside the database in \(path), which is \(kind), not a file")
         }
+        // A store copied from elsewhere must not bring a file of this machine's in through a
+        // symbolic link (a writer's own staging folder is deckport's, and is not asked).
+        if folder == externalDataFolder, let link = storeBoundary.outsideLink(at: path) {
+          throw DeckError(
+            .unreadableFile, at: location,
+            "the value is stored outside the database in \(path), which is \(link); only the store's own files are read"
+          )
+        }
         if let data = FileManager.default.contents(atPath: path) { return data }
       }
       throw DeckError(
@@ -191,4 +199,10 @@ struct CoreDataRecordReader {
 
   /// The folder Core Data keeps external-storage files in: `.<store name without extension>_SUPPORT/_EXTERNAL_DATA`.
   var externalDataFolder: URL { CoreDataExternalStorage.folder(forStore: originalPath) }
+
+  /// What the store's external-storage files may lead to: nothing outside the folder the store
+  /// sits in.
+  var storeBoundary: FolderBoundary {
+    FolderBoundary(folder: URL(fileURLWithPath: originalPath).deletingLastPathComponent().path)
+  }
 }

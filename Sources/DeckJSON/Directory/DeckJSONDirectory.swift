@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 import Foundation
 
 /// The layout of a json-dir folder: the deckport JSON deck document split into one file per
@@ -37,11 +38,12 @@ package enum DeckJSONDirectory {
   static let longestHexName = 200
 
   /// Whether `path` is a folder holding a json-dir index file whose first bytes name the format,
-  /// or an index that is not a regular file (a named pipe, a link to a device), which is not
-  /// opened here: the reader refuses it by name.
+  /// or an index that is not a regular file (a named pipe, a link to a device) or leads outside
+  /// the folder, which is not opened here: the reader refuses it by name.
   package static func looksLikeDirectory(path: String) -> Bool {
     let index = URL(fileURLWithPath: path).appendingPathComponent(indexFileName).path
     if let kind = FileManager.default.notRegularFileKind(atPath: index) { return kind != .folder }
+    if FolderBoundary(folder: path).outsideLink(at: index) != nil { return true }
     guard let handle = FileHandle(forReadingAtPath: index) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 256)) ?? Data()

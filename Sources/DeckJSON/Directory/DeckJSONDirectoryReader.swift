@@ -28,13 +28,16 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
         .missingPart, at: SourceLocation(file: path),
         "holds no \(DeckJSONDirectory.indexFileName), so it is not a json-dir folder")
     }
-    let index = try Self.readIndex(at: indexPath)
+    // A folder from someone else (a backup, a repository) must not bring a file of this
+    // machine's in through a symbolic link.
+    let boundary = FolderBoundary(folder: path)
+    let index = try Self.readIndex(at: indexPath, inside: boundary)
     let mediaFolder = folder.appendingPathComponent(DeckJSONDirectory.mediaFolder)
     var mapping = DeckJSONModelMapping(location: indexLocation) { position, media in
-      try Self.mediaBlob(media, position: position, folder: mediaFolder, index: indexLocation)
+      try Self.mediaBlob(media, position: position, folder: mediaFolder, inside: boundary, index: indexLocation)
     }
     mapping.modificationTime = FileManager.default.modificationSeconds(atPath: indexPath) ?? 0
-    var read = FolderReading(folder: folder, index: index, indexLocation: indexLocation)
+    var read = FolderReading(folder: folder, boundary: boundary, index: index, indexLocation: indexLocation)
     let header = DeckJSONDocument(
       creationTime: index.creationTime,
       deckOptions: try read.objects(
@@ -78,9 +81,9 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
   }
 
   /// The index file, checked for its format and version.
-  static func readIndex(at path: String) throws -> DeckJSONDirectoryIndex {
+  static func readIndex(at path: String, inside boundary: FolderBoundary) throws -> DeckJSONDirectoryIndex {
     let location = SourceLocation(file: path)
-    let data = try FolderReading.contents(of: path)
+    let data = try FolderReading.contents(of: path, inside: boundary)
     let header = try FolderReading.decode(DocumentHeader.self, from: data, location: location)
     try header.check(
       format: DeckJSONDirectory.formatName, version: DeckJSONDirectory.currentVersion, at: location,
@@ -91,14 +94,21 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
   }
 
   /// The blob of media file `position` of the index: the file `media/<name>`, checked against
-  /// the index's size and SHA-1.
-  static func mediaBlob(_ media: MediaJSON, position: Int, folder: URL, index: SourceLocation) throws -> MediaBlob {
+  /// the index's size and SHA-1, and refused when it leads outside the json-dir folder
+  /// (`boundary`).
+  static func mediaBlob(
+    _ media: MediaJSON, position: Int, folder: URL, inside boundary: FolderBoundary, index: SourceLocation
+  ) throws -> MediaBlob {
     let path = folder.appendingPathComponent(media.name).path
     var place = index
     place.jsonPath = "media[\(position)]"
     // A named pipe would keep the read waiting, a link to a device such as /dev/zero never end it.
     if let kind = FileManager.default.notRegularFileKind(atPath: path) {
       throw DeckError(.unreadableFile, at: place, "the media file '\(path)' is \(kind), not a file")
+    }
+    if let link = boundary.outsideLink(at: path) {
+      throw DeckError(
+        .unreadableFile, at: place, "the media file '\(path)' is \(link); only the folder's own files are read")
     }
     guard FileManager.default.fileExists(atPath: path) else {
       throw DeckError(.missingPart, at: place, "the media file '\(path)' is missing")
@@ -120,14 +130,17 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
 /// assembled document came from, so that every error names the file it is in.
 private struct FolderReading {
   let folder: URL
+  /// What the folder's files may lead to: nothing outside it.
+  let boundary: FolderBoundary
   let index: DeckJSONDirectoryIndex
   let indexLocation: SourceLocation
   /// The note files' names in deck order: the index's list, or, when it has none, every file
   /// in `notes/` in the order of the note ids (set by ``noteFiles()``).
   private(set) var noteStems: [String] = []
 
-  init(folder: URL, index: DeckJSONDirectoryIndex, indexLocation: SourceLocation) {
+  init(folder: URL, boundary: FolderBoundary, index: DeckJSONDirectoryIndex, indexLocation: SourceLocation) {
     self.folder = folder
+    self.boundary = boundary
     self.index = index
     self.indexLocation = indexLocation
   }
@@ -164,11 +177,16 @@ private struct FolderReading {
   /// The bytes of the file at `path`, unless the work is no longer wanted (``Cancellation``):
   /// a folder is read file by file, and stops between two. An entry that is not a regular file
   /// is refused unopened: a named pipe would keep the read waiting, a link to a device such as
-  /// /dev/zero never end it.
-  static func contents(of path: String) throws -> Data {
+  /// /dev/zero never end it; so is one that leads outside the folder (`boundary`).
+  static func contents(of path: String, inside boundary: FolderBoundary) throws -> Data {
     try Cancellation.check()
     if let kind = FileManager.default.notRegularFileKind(atPath: path) {
       throw DeckError(.unreadableFile, at: SourceLocation(file: path), "cannot be read (it is \(kind), not a file)")
+    }
+    if let link = boundary.outsideLink(at: path) {
+      throw DeckError(
+        .unreadableFile, at: SourceLocation(file: path),
+        "cannot be read (it is \(link); only the folder's own files are read)")
     }
     do {
       return try Data(contentsOf: URL(fileURLWithPath: path))
@@ -198,7 +216,8 @@ private struct FolderReading {
     try checkListed(folderName, stems, key: key)
     return try stems.map { stem in
       let path = path(folderName, stem)
-      return try Self.decode(T.self, from: try Self.contents(of: path), location: SourceLocation(file: path))
+      return try Self.decode(
+        T.self, from: try Self.contents(of: path, inside: boundary), location: SourceLocation(file: path))
     }
   }
 
@@ -227,7 +246,7 @@ private struct FolderReading {
   private func noteFile(_ stem: String) throws -> DeckJSONNoteFile {
     let path = path(DeckJSONDirectory.notesFolder, stem)
     return try Self.decode(
-      DeckJSONNoteFile.self, from: try Self.contents(of: path), location: SourceLocation(file: path))
+      DeckJSONNoteFile.self, from: try Self.contents(of: path, inside: boundary), location: SourceLocation(file: path))
   }
 
   /// `file`, checked to be named by its GUID (with `~2`… for the later notes sharing it) and
