@@ -16,8 +16,9 @@ import FuzzSupport
 //   character, a forbidden character, too long), and a hidden folder;
 // - bits 0 to 3 of the second each put one entry of `specialEntries` into `media/`, entries that
 //   are not regular files (a named pipe, links to `/dev/zero`, to nothing, to their own folder);
-//   bit 4 makes the deck file a named pipe, bit 5 a link to `/dev/zero`, and bit 6 makes `media`
-//   a link to the folder it is in.
+//   bit 4 makes the deck file a named pipe, bit 5 a link to `/dev/zero`, bit 6 makes `media`
+//   a link to the folder it is in, and bit 7 puts `media/out.png` there, a link to a file outside
+//   the folder, whose bytes no media file may hold.
 let folder = FuzzScratchFolder(name: "Deck")
 
 /// What each bit of the first byte puts into `media/`: a relative path (a folder when it ends
@@ -52,6 +53,7 @@ runFuzzer { data in
   for (bit, entry) in specialEntries.enumerated() where specials & (1 << bit) != 0 {
     folder.make(entry.special, at: entry.path)
   }
+  if specials & 0x80 != 0 { folder.make(.outsideLink, at: "media/out.png") }
   let deckFile = layout & 0x80 != 0 ? "Deck.json" : CrowdAnkiFolder.deckFileName
   if specials & 0x10 != 0 {
     folder.make(.fifo, at: deckFile)
@@ -62,7 +64,7 @@ runFuzzer { data in
   }
   do {
     let deck = try DeckLoader().load(path: folder.path, format: .crowdanki)
-    try readAllMedia(deck.collection)
+    try readAllMedia(deck.collection, forbidden: FuzzScratchFolder.outsideBytes)
     if verbose { FileHandle.standardError.write(Data("read: \(deck.collection.notes.count) notes\n".utf8)) }
   } catch let error as DeckError {
     if verbose { FileHandle.standardError.write(Data("\(error)\n".utf8)) }

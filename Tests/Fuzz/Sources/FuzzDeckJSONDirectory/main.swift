@@ -16,7 +16,8 @@ import FuzzSupport
 //                is left of the input); when its high byte is not 0, the record makes at the
 //                path, instead of a file, the entry that is not a regular file that
 //                `FuzzScratchFolder.Special` numbers by that byte (modulo their count): a named
-//                pipe, a link to `/dev/zero`, to nothing, to its own folder
+//                pipe, a link to `/dev/zero`, to nothing, to its own folder, to a file outside the
+//                folder (whose bytes no media file may hold)
 //   N bytes      the file's bytes
 // A path that would leave the folder or has more than two components is passed over; a
 // later record with the same path replaces the file. `scripts/fuzz.sh` packs the seed, a
@@ -57,7 +58,7 @@ runFuzzer { data in
   }
   do {
     let deck = try DeckLoader().load(path: folder.path, format: .jsonDir)
-    try readAllMedia(deck.collection)
+    try readAllMedia(deck.collection, forbidden: FuzzScratchFolder.outsideBytes)
     if verbose { FileHandle.standardError.write(Data("read: \(deck.collection.notes.count) notes\n".utf8)) }
   } catch let error as DeckError {
     if verbose { FileHandle.standardError.write(Data("\(error)\n".utf8)) }

@@ -47,13 +47,20 @@ public final class FuzzScratchFile: @unchecked Sendable {
 }
 
 /// Reads every chunk of every media file, as a converter would, stopping at a total budget so a
-/// legitimate but large input does not look like a hang.
-public func readAllMedia(_ collection: DeckCollection, budget: Int64 = 64 << 20) throws {
+/// legitimate but large input does not look like a hang. A media file whose bytes are `forbidden`
+/// (a file outside the folder read, ``FuzzScratchFolder/outsideBytes``) is a finding: the process
+/// stops, as on a crash.
+public func readAllMedia(_ collection: DeckCollection, budget: Int64 = 64 << 20, forbidden: Data? = nil) throws {
   var total: Int64 = 0
   for file in collection.media {
+    var head = Data()
     try file.blob.forEachChunk { chunk in
       total += Int64(chunk.count)
       if total > budget { throw DeckError(.limitExceeded, at: SourceLocation(file: "(fuzz)"), "budget") }
+      if let forbidden, head.count <= forbidden.count { head.append(contentsOf: chunk.prefix(forbidden.count + 1)) }
+    }
+    if let forbidden, head == forbidden {
+      fatalError("the media file '\(file.name)' holds the bytes of a file outside the folder")
     }
   }
 }

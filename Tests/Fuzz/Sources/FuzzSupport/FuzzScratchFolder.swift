@@ -12,9 +12,19 @@ public final class FuzzScratchFolder: @unchecked Sendable {
     let shm = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
     let parent = (shm as NSString).appendingPathComponent("deckport-fuzz-\(getpid())")
     path = (parent as NSString).appendingPathComponent(name)
+    outsideFile = (parent as NSString).appendingPathComponent("outside-\(name).secret")
+    try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: outsideFile, contents: Self.outsideBytes)
     Self.parents.append(parent)
     atexit { for parent in FuzzScratchFolder.parents { try? FileManager.default.removeItem(atPath: parent) } }
   }
+
+  /// A file beside the folder, outside it, that ``Special/outsideLink`` leads to: no reader of
+  /// the folder may carry its bytes (``outsideBytes``) into a collection.
+  public let outsideFile: String
+
+  /// The bytes of ``outsideFile``.
+  public static let outsideBytes = Data("deckport fuzz: a file outside the folder, which no reader may take in\n".utf8)
 
   /// The folders `atexit` removes (a C callback cannot capture them).
   nonisolated(unsafe) private static var parents: [String] = []
@@ -50,6 +60,8 @@ public final class FuzzScratchFolder: @unchecked Sendable {
     case danglingLink
     /// A symbolic link to the folder it is in (a loop).
     case loopLink
+    /// A symbolic link to ``outsideFile``, a regular file outside the folder.
+    case outsideLink
   }
 
   /// Makes `special` at `relative` inside the folder, with the rules of ``write(_:at:depth:)``.
@@ -61,6 +73,7 @@ public final class FuzzScratchFolder: @unchecked Sendable {
     case .endlessLink: return symlink("/dev/zero", target) == 0
     case .danglingLink: return symlink("no such file", target) == 0
     case .loopLink: return symlink(".", target) == 0
+    case .outsideLink: return symlink(outsideFile, target) == 0
     }
   }
 
