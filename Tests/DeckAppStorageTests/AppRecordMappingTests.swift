@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -131,6 +132,39 @@ struct AppRecordMappingTests {
     let file = try #require(again.media.first { $0.name == name })
     #expect(try file.blob.data() == deck.media[0].blob.data())
     #expect(katze.fields[1] == "A cat.<br>")
+  }
+
+  @Test(
+    "a large picture goes into records, through a store's external file and back out mapped from private temporary files, not held in memory"
+  )
+  func largePictureIsMapped() throws {
+    var deck = Self.ankiDeck()
+    let picture = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data((0..<300_000).map { UInt8($0 % 251) })
+    deck.media = [MediaFile(name: "cat.png", blob: MediaBlob(data: picture))]
+    let (records, _) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
+    guard case .data(let image)? = records.records[0]["image"] else {
+      Issue.record("no image: \(records.records[0])")
+      return
+    }
+    #expect(image == picture)
+    #if os(Linux)
+    #expect(MemoryMaps.isSpilled(image), "\(MemoryMaps.file(holding: image) ?? "heap")")
+    #endif
+
+    let scratch = try TemporaryDirectory()
+    let store = try AppFixtures.copy("neomnemo.store", into: scratch)
+    _ = try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))
+    let stored = try AppStorageReader().read(path: store).records
+    let back = try #require(stored.records.first { $0["keyword"] == .string("Katze") })
+    guard case .data(let storedImage)? = back["image"] else {
+      Issue.record("no image: \(back)")
+      return
+    }
+    #expect(storedImage == picture)
+    #if os(Linux)
+    // Copied from the store's _EXTERNAL_DATA file first: no other process can shorten the copy.
+    #expect(MemoryMaps.isSpilled(storedImage), "\(MemoryMaps.file(holding: storedImage) ?? "heap")")
+    #endif
   }
 
   @Test("notes take the store's modification time: its write-ahead log's when later, never its -shm index's")

@@ -183,7 +183,10 @@ struct CoreDataRecordReader {
             "the value is stored outside the database in \(path), which is \(link); only the store's own files are read"
           )
         }
-        if let data = FileManager.default.contents(atPath: path) { return data }
+        guard let size = FileManager.default.fileSize(atPath: path) else { continue }
+        // A writer's staging folder is deckport's own: its files are mapped where they are.
+        if folder != externalDataFolder { return try SpilledBytes.mappingOwnFile(atPath: path, at: location) }
+        return try fileContents(path, size: size)
       }
       throw DeckError(
         .missingPart, at: location,
@@ -194,6 +197,28 @@ struct CoreDataRecordReader {
         .corrupt, at: location,
         "the attribute allows external storage, so its blob starts with 0x01 (bytes inline) or 0x02 (a file name); this one starts with \(bytes.first.map { String(format: "0x%02X", $0) } ?? "nothing")"
       )
+    }
+  }
+
+  /// The bytes of the external-storage file at `path`, mapped from a private copy when large
+  /// (``SpilledBytes``): a store's pictures need not all sit in memory at once, and no other
+  /// process can shorten the copy under the mapping.
+  private func fileContents(_ path: String, size: UInt64) throws -> Data {
+    do {
+      let source = try FileByteSource(path: path, location: location)
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+      defer { buffer.deallocate() }
+      return try SpilledBytes.bytes(size: Int64(clamping: size)) { write in
+        while true {
+          let count = try source.read(into: buffer)
+          if count == 0 { break }
+          try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+      }
+    } catch let error as DeckError {
+      throw DeckError(
+        .unreadableFile, at: location,
+        "the value is stored outside the database in \(path), which cannot be read (\(error.message))")
     }
   }
 

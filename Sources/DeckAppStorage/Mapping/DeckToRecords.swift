@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 import Foundation
 
 /// Builds app records from a deck's notes (see ``AppRecordMapping/records(from:profile:)``).
@@ -175,7 +176,8 @@ struct DeckToRecords {
     return assignment
   }
 
-  /// The bytes of the media file `name`.
+  /// The bytes of the media file `name`; a large one mapped from a temporary file
+  /// (``SpilledBytes``), so that a deck's pictures do not all sit in memory at once.
   private func mediaValue(
     _ name: String, media: [String: MediaFile], at location: SourceLocation, warnings: inout [Diagnostic]
   ) -> AppValue? {
@@ -184,7 +186,7 @@ struct DeckToRecords {
       return nil
     }
     do {
-      return .data(try file.blob.data())
+      return .data(try SpilledBytes.bytes(size: try file.blob.size()) { try file.blob.forEachChunk($0) })
     } catch {
       warnings.append(Diagnostic("media-missing", at: location, "cannot read \(name) (\(error))"))
       return nil

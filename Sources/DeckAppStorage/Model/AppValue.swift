@@ -23,7 +23,9 @@ public enum AppValue: Sendable, Hashable, CustomStringConvertible {
   case date(Date)
   /// A UUID.
   case uuid(UUID)
-  /// Bytes (`Data`): images, archives.
+  /// Bytes (`Data`): images, archives. Large values deckport makes (a deck's pictures, a Core
+  /// Data store's external-storage files) are mapped from a private temporary file rather than
+  /// held in memory; they compare and copy as any `Data` does.
   case data(Data)
   /// An ordered list.
   case array([AppValue])
