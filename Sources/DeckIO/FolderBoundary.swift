@@ -55,11 +55,5 @@ package struct OutsideLink: Sendable, Equatable, CustomStringConvertible {
   /// The folder it leads out of, every link resolved.
   package let folder: String
 
-  /// The entry leading to `target`, out of `folder` (both resolved).
-  package init(target: String, folder: String) {
-    self.target = target
-    self.folder = folder
-  }
-
   package var description: String { "a symbolic link to \(target), outside the folder \(folder)" }
 }

@@ -187,10 +187,13 @@ package final class SQLiteStatement {
     columnType(i) == .null ? nil : text(i)
   }
 
-  /// Column `i` (0-based) as bytes; NULL gives empty data.
+  /// Column `i` (0-based) as bytes; NULL gives empty data. A large blob (a picture in an app's
+  /// row) is mapped from a private temporary file (``SpilledBytes``), not held in memory.
   package func blob(_ i: Int32) -> Data {
     guard let pointer = sqlite3_column_blob(handle, i) else { return Data() }
-    return Data(bytes: pointer, count: Int(sqlite3_column_bytes(handle, i)))
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, i)))
+    guard bytes.count >= SpilledBytes.threshold else { return Data(bytes) }
+    return (try? SpilledBytes.bytes(size: Int64(bytes.count)) { write in try write(bytes) }) ?? Data(bytes)
   }
 
   /// Column `i` (0-based) with its storage class.

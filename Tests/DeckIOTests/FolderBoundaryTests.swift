@@ -59,7 +59,8 @@ struct FolderBoundaryTests {
       ("/shared/dog.png", "/elsewhere/dog.png"), ("/media/../../secret.txt", "/secret.txt"),
     ] {
       let link = boundary.outsideLink(at: layout.deck + entry)
-      #expect(link == OutsideLink(target: layout.resolvedScratch + target, folder: folder), "\(entry)")
+      #expect(link?.target == layout.resolvedScratch + target, "\(entry)")
+      #expect(link?.folder == folder, "\(entry)")
     }
     #expect(
       boundary.outsideLink(at: layout.deck + "/media/absolute.png")?.description

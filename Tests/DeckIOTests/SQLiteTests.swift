@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -71,6 +72,34 @@ struct SQLiteTests {
     rows.reset()
     #expect(try rows.step())
     #expect(rows.int64(0) == 1)
+  }
+
+  @Test("a large blob is read mapped from a private temporary file, the same bytes; a small one into memory")
+  func largeBlobIsSpilled() throws {
+    let scratch = try TemporaryDirectory()
+    let (database, _) = try Self.makeDatabase(in: scratch)
+    let picture = Data((0..<(SpilledBytes.threshold + 1000)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+    let insert = try database.prepare("INSERT INTO notes (id, data) VALUES (?, ?)", table: "notes")
+    insert.bind(1, int64: 2)
+    insert.bind(2, blob: picture)
+    #expect(try insert.step() == false)
+    let rows = try database.prepare("SELECT data FROM notes ORDER BY id", table: "notes")
+    #expect(try rows.step())
+    let small = rows.blob(0)
+    #expect(small == Data([0x00, 0xFF, 0x10]))
+    #expect(!MemoryMaps.isSpilled(small))
+    #expect(try rows.step())
+    let large = rows.blob(0)
+    guard case .blob(let value) = rows.value(0) else {
+      Issue.record("not a blob")
+      return
+    }
+    #expect(large == picture)
+    #expect(value == picture)
+    #if os(Linux)
+    #expect(MemoryMaps.isSpilled(large), "\(MemoryMaps.file(holding: large) ?? "heap")")
+    #expect(MemoryMaps.isSpilled(value))
+    #endif
   }
 
   @Test("a read-only database can be read but not written")
