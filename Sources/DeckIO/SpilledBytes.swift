@@ -72,7 +72,8 @@ package enum SpilledBytes {
   ///
   /// - Throws: ``DeckError/Kind/unreadableFile`` at `location` when the file cannot be opened or read.
   package static func mappingOwnFile(atPath path: String, at location: SourceLocation) throws -> Data {
-    let descriptor = open(path, O_RDONLY)
+    // Not blocking: a named pipe put in the file's place would otherwise wait for a writer.
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK)
     guard descriptor >= 0 else {
       throw DeckError(.unreadableFile, at: location, "cannot open \(path) (\(String(cString: strerror(errno))))")
     }
@@ -82,7 +83,7 @@ package enum SpilledBytes {
       throw DeckError(.unreadableFile, at: location, "cannot read \(path) (not a regular file)")
     }
     let spill = Spill(descriptor: descriptor, size: Int(info.st_size))
-    guard info.st_size >= off_t(threshold) else {
+    guard info.st_size >= off_t(threshold), Spill.hasRoom else {
       defer { spill.discard() }
       return spill.readBack()
     }
@@ -100,13 +101,17 @@ package enum SpilledBytes {
       self.size = size
     }
 
+    /// Whether fewer than ``mappingLimit`` values are mapped now.
+    static var hasRoom: Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return liveMappings < mappingLimit
+    }
+
     /// A new unlinked temporary file, or nil when none can be made or ``mappingLimit`` values
     /// are mapped already.
     static func make() -> Spill? {
-      lock.lock()
-      let room = liveMappings < mappingLimit
-      lock.unlock()
-      guard room else { return nil }
+      guard hasRoom else { return nil }
       var template = Array(
         (NSTemporaryDirectory() as NSString).appendingPathComponent("deckport-value-XXXXXX").utf8CString)
       let descriptor = template.withUnsafeMutableBufferPointer { buffer in
