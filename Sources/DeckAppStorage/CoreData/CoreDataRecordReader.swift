@@ -205,16 +205,8 @@ struct CoreDataRecordReader {
   /// process can shorten the copy under the mapping.
   private func fileContents(_ path: String, size: UInt64) throws -> Data {
     do {
-      let source = try FileByteSource(path: path, location: location)
-      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-      defer { buffer.deallocate() }
-      return try SpilledBytes.bytes(size: Int64(clamping: size)) { write in
-        while true {
-          let count = try source.read(into: buffer)
-          if count == 0 { break }
-          try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        }
-      }
+      let file = MediaBlob(source: FileMediaSource(path: path))
+      return try SpilledBytes.bytes(size: Int64(clamping: size)) { try file.forEachChunk($0) }
     } catch let error as DeckError {
       throw DeckError(
         .unreadableFile, at: location,
