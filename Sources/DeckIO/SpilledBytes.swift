@@ -118,7 +118,7 @@ package enum SpilledBytes {
         buffer.baseAddress.map { mkstemp($0) } ?? -1
       }
       guard descriptor >= 0 else { return nil }
-      let path = String(cString: template)
+      let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       TemporaryItems.register(path)
       unlink(path)
       TemporaryItems.unregister(path)
