@@ -57,8 +57,9 @@ let package = Package(
     /// runs of plain JSON string text, and whole blocks of base64.
     .target(name: "CVectorText"),
     /// Thin wrappers over SQLite, libzip, libzstd, zlib and libdeflate (whole-buffer inflate),
-    /// plus the protobuf wire codec and SHA-1.
-    .target(name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd", "CZlib", "CDeflate"]),
+    /// plus the protobuf wire codec, base64 both ways, and files mapped for reading.
+    .target(
+      name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd", "CZlib", "CDeflate", "CVectorText"]),
 
     // MARK: Formats
     /// Anki packages (.apkg, .colpkg) of every generation.
@@ -120,7 +121,7 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore", "DeckTestSupport"]),
-    .testTarget(name: "DeckIOTests", dependencies: ["DeckIO", "DeckCore", "DeckTestSupport"]),
+    .testTarget(name: "DeckIOTests", dependencies: ["DeckIO", "DeckCore", "DeckTestSupport", "CVectorText"]),
     .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
     .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport", "DeckCore"]),
     .testTarget(
@@ -154,9 +155,10 @@ if ProcessInfo.processInfo.environment["DECKPORT_FUZZ"] != nil {
     /// Whole files given to the CSV/TSV reader.
     .executableTarget(
       name: "FuzzCSV", dependencies: ["FuzzSupport", "DeckCSV", "DeckCore"], path: "Tests/Fuzz/Sources/FuzzCSV"),
-    /// Whole files given to the app storage readers (plist, JSON records, SQLite, Core Data).
+    /// Whole files given to the app storage readers (plist, JSON records, SQLite, Core Data), and
+    /// the JSON parse that leaves long strings in the file against the one that decodes them all.
     .executableTarget(
-      name: "FuzzAppStorage", dependencies: ["FuzzSupport", "DeckAppStorage", "DeckCore"],
+      name: "FuzzAppStorage", dependencies: ["FuzzSupport", "DeckAppStorage", "DeckCore", "JSONCore"],
       path: "Tests/Fuzz/Sources/FuzzAppStorage"),
     /// Hostile rows and a hostile model (the inflated archive of Z_MODELCACHE) in real stores, read and migrated.
     .executableTarget(

@@ -13,6 +13,10 @@ fixtures/app/neomnemo.store (a SwiftData store whose `image` attribute allows ex
   (every picture becomes an image value, from 128 KiB a file in `_EXTERNAL_DATA`);
 * store -> deck: `deckport convert copy.store back.apkg`.
 
+With `--targets store,app-json` it also writes the records as a JSON file (`--to app-json
+--profile neomnemo`, each picture a base64 string) and reads them back; `sqlite` does the same
+with deckport's own SQLite record file.
+
 For each run it prints the wall time, the peak resident set size the kernel reports through
 wait4 (file pages mapped and touched count there too), and the peak of the process's anonymous
 memory (RssAnon in /proc/PID/status, sampled every 5 ms): the memory that cannot be given back
@@ -103,21 +107,32 @@ def main():
     parser.add_argument("--images", type=int, default=300, help="pictures in the deck (default 300)")
     parser.add_argument("--size", type=int, default=2_000_000, help="bytes per picture (default 2,000,000)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per task and binary; medians are printed")
+    parser.add_argument(
+        "--targets", default="store", help="comma-separated: store (the default), app-json, sqlite")
     arguments = parser.parse_args()
+    targets = arguments.targets.split(",")
+    unknown = set(targets) - {"store", "app-json", "sqlite"}
+    if unknown:
+        sys.exit(f"unknown targets: {', '.join(sorted(unknown))}")
     deck = make_deck(arguments.images, arguments.size)
     megabytes = arguments.images * arguments.size / 1e6
     print(f"deck: {arguments.images} pictures of {arguments.size:,} bytes ({megabytes:.0f} MB of media)")
     print("| binary | task | wall s | peak RSS MB | peak anonymous MB |")
     print("|---|---|---:|---:|---:|")
     for binary in arguments.binaries:
-        results = {"deck -> store": [], "store -> deck": []}
+        results = {}
         for _ in range(arguments.repeats):
-            with tempfile.TemporaryDirectory(prefix="deckport-app-memory-") as folder:
-                store = copy_store(folder)
-                results["deck -> store"].append(
-                    measure([binary, "convert", deck, store, "--profile", "neomnemo", "--force"]))
-                results["store -> deck"].append(
-                    measure([binary, "convert", store, os.path.join(folder, "back.apkg")]))
+            for target in targets:
+                with tempfile.TemporaryDirectory(prefix="deckport-app-memory-") as folder:
+                    if target == "store":
+                        output, writing = copy_store(folder), ["--force"]
+                    else:
+                        output = os.path.join(folder, "records." + ("json" if target == "app-json" else "sqlite"))
+                        writing = ["--to", target]
+                    results.setdefault(f"deck -> {target}", []).append(
+                        measure([binary, "convert", deck, output, "--profile", "neomnemo"] + writing))
+                    results.setdefault(f"{target} -> deck", []).append(
+                        measure([binary, "convert", output, os.path.join(folder, "back.apkg"), "--profile", "neomnemo"]))
         for task, runs in results.items():
             median = [sorted(values)[len(values) // 2] for values in zip(*runs)]
             print(f"| {binary} | {task} | {median[0]:.2f} | {median[1]:.0f} | {median[2]:.0f} |")

@@ -35,6 +35,8 @@ package struct JSONParser {
   private var depth = 0
   /// Bytes of the string being decoded, when it has escapes.
   private var scratch: [UInt8] = []
+  /// Where string values of at least `minimumBytes` of text are left undecoded, if anywhere.
+  private var unread: (source: any JSONSource, minimumBytes: Int)?
 
   /// Parses `bytes` as one JSON value.
   ///
@@ -55,7 +57,29 @@ package struct JSONParser {
   package static func parse(buffer: UnsafeRawBufferPointer, options: Options = Options()) throws(JSONSyntaxError)
     -> JSONValue
   {
+    try parse(buffer, leaving: nil, options: options)
+  }
+
+  /// Parses the text of `source` as one JSON value, leaving every string value whose text (between
+  /// its quotes, as written) is `minimumBytes` or longer undecoded in `source`: it is checked as
+  /// any string is (its UTF-8, its escapes), and stands as ``JSONValue/unreadString(_:)``, which
+  /// keeps `source` alive. Object keys are always decoded.
+  ///
+  /// A reader of a large document uses it to decode long strings the way it needs them (base64
+  /// straight into a file, say) rather than holding each as a `String` first.
+  ///
+  /// - Throws: ``JSONSyntaxError`` at the first problem.
+  package static func parse(
+    source: any JSONSource, leavingStringsFrom minimumBytes: Int, options: Options = Options()
+  ) throws(JSONSyntaxError) -> JSONValue {
+    try parse(source.bytes, leaving: (source, minimumBytes), options: options)
+  }
+
+  private static func parse(
+    _ buffer: UnsafeRawBufferPointer, leaving unread: (source: any JSONSource, minimumBytes: Int)?, options: Options
+  ) throws(JSONSyntaxError) -> JSONValue {
     var parser = JSONParser(bytes: buffer, options: options)
+    parser.unread = unread
     if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
     parser.skipWhitespace()
     let value = try parser.parseValue()
@@ -89,7 +113,7 @@ package struct JSONParser {
     switch bytes[index] {
     case UInt8(ascii: "{"): return try parseObject()
     case UInt8(ascii: "["): return try parseArray()
-    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "\""): return try parseStringValue()
     case UInt8(ascii: "t"): return try parseWord("true", .bool(true))
     case UInt8(ascii: "f"): return try parseWord("false", .bool(false))
     case UInt8(ascii: "n"): return try parseWord("null", .null)
@@ -158,6 +182,34 @@ package struct JSONParser {
     let (next, ends) = try JSONBytes.scanListContinuation(bytes, from: index, closing: closing, orElse: problem)
     index = next
     return !ends
+  }
+
+  /// A string value, from its opening quote: decoded, or left in the source when it is long
+  /// and the parse leaves long strings.
+  private mutating func parseStringValue() throws(JSONSyntaxError) -> JSONValue {
+    guard let unread else { return .string(try parseString()) }
+    let start = index
+    try skipString()
+    guard index - start - 2 >= unread.minimumBytes else {
+      index = start
+      return .string(try parseString())
+    }
+    return .unreadString(JSONUnreadString(source: unread.source, start: start, end: index))
+  }
+
+  /// Checks the string at its opening quote as ``parseString()`` does, without keeping its text,
+  /// and moves past it.
+  private mutating func skipString() throws(JSONSyntaxError) {
+    let start = index
+    index += 1
+    while true {
+      let found = try JSONBytes.scanStringText(bytes, from: index, openingQuote: start)
+      index = found.stop
+      if found.isQuote { break }
+      scratch.removeAll(keepingCapacity: true)
+      try appendEscape(openingQuote: start)
+    }
+    index += 1
   }
 
   /// A string, from its opening quote.

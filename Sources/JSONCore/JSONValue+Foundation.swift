@@ -15,6 +15,7 @@ extension JSONValue {
       if let whole = UInt64(text) { return NSNumber(value: whole) }
       return NSNumber(value: Double(text) ?? 0)
     case .string(let text): return text
+    case .unreadString(let unread): return unread.text
     case .array(let elements): return elements.map(\.foundationObject)
     case .object(let members):
       var object: [String: Any] = [:]

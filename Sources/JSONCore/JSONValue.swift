@@ -22,6 +22,9 @@ package indirect enum JSONValue: Sendable, Equatable {
   case number(String)
   /// A string.
   case string(String)
+  /// A string left undecoded in its source (only a parse that asks for it makes one; see
+  /// ``JSONUnreadString``). It is the same value as the ``string(_:)`` of its text.
+  case unreadString(JSONUnreadString)
   /// An array.
   case array([JSONValue])
   /// An object, its members in order (a key may occur more than once when the text had it so).
@@ -37,6 +40,7 @@ package indirect enum JSONValue: Sendable, Equatable {
     case (.double(let a), .double(let b)): a == b || (a.isNaN && b.isNaN)
     case (.number(let a), .number(let b)): a == b
     case (.string(let a), .string(let b)): a == b
+    case (.unreadString, _), (_, .unreadString): lhs.string != nil && lhs.string == rhs.string
     case (.array(let a), .array(let b)): a == b
     case (.object(let a), .object(let b)):
       a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
@@ -65,8 +69,11 @@ package indirect enum JSONValue: Sendable, Equatable {
 
   /// The text, when this is a string.
   package var string: String? {
-    if case .string(let text) = self { return text }
-    return nil
+    switch self {
+    case .string(let text): text
+    case .unreadString(let unread): unread.text
+    default: nil
+    }
   }
 
   /// The value, when this is `true` or `false`.

@@ -62,6 +62,7 @@ package struct JSONWriter: Sendable {
     case .double(let number): append(Self.text(of: number))
     case .number(let text): append(text)
     case .string(let text): appendString(text)
+    case .unreadString(let unread): appendString(unread.text)
     case .array(let elements):
       guard !elements.isEmpty else { return append("[]") }
       bytes.append(UInt8(ascii: "["))

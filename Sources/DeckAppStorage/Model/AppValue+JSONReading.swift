@@ -15,7 +15,7 @@ extension AppValue {
 
   /// The options app JSON is read with: JSON's grammar, no key twice in an object, every
   /// number an `Int64` or a finite double (as apps' `JSONDecoder` reads them).
-  private static var jsonOptions: JSONParser.Options {
+  package static var jsonOptions: JSONParser.Options {
     var options = JSONParser.Options()
     options.rejectsDuplicateKeys = true
     options.requiresInt64OrFiniteDouble = true
@@ -42,7 +42,7 @@ extension AppValue {
   }
 
   /// The value of parsed JSON as it is (no tags read).
-  private init(untagged value: JSONValue) {
+  init(untagged value: JSONValue) {
     switch value {
     case .null: self = .null
     case .bool(let flag): self = .bool(flag)
@@ -50,6 +50,7 @@ extension AppValue {
     case .double(let number): self = .double(number)
     case .number(let text): self = .double(Double(text) ?? .nan)
     case .string(let text): self = .string(text)
+    case .unreadString(let unread): self = .string(unread.text)
     case .array(let elements): self = .array(elements.map(AppValue.init(untagged:)))
     case .object(let members):
       self = .object(

@@ -8,10 +8,17 @@ enum AppRecordProjection {
   /// strings) in the records' date encoding, UUIDs as strings, data as base64, then typed again
   /// by the records' profile.
   static func json(_ records: AppRecords) -> AppRecords {
-    retyped(
+    // Data under a key the profile types as data comes back as the same data: its base64 text
+    // (a picture's size and a third more) is not made only to be decoded again.
+    let dataKeys = Set((records.profile?.fields ?? []).filter { $0.type == .data }.map { $0.key.lowercased() })
+    return retyped(
       records,
       records.records.map { record in
-        AppRecord(fields: record.fields.map { .init(key: $0.key, value: json($0.value, dates: records.jsonDates)) })
+        AppRecord(
+          fields: record.fields.map { field in
+            if case .data = field.value, dataKeys.contains(field.key.lowercased()) { return field }
+            return .init(key: field.key, value: json(field.value, dates: records.jsonDates))
+          })
       })
   }
 

@@ -23,20 +23,8 @@ extension AppStorageKind {
       }
       return kind
     case .jsonFile:
-      guard let data = FileManager.default.contents(atPath: path), let root = try? AppValue(json: data) else {
-        return nil
-      }
-      switch root {
-      case .array(let items): return items.allSatisfy { $0.type == .object } ? kind : nil
-      case .object(let object):
-        if case .string("deckport-deck")? = object["format"] { return nil }
-        let holdsRecords = object.fields.contains { field in
-          if case .array(let items) = field.value { return items.allSatisfy { $0.type == .object } }
-          return false
-        }
-        return holdsRecords ? kind : nil
-      default: return nil
-      }
+      guard let document = try? JSONRecordFile(location: SourceLocation(file: path)).document() else { return nil }
+      return JSONRecordFile.holdsRecords(document) ? kind : nil
     }
   }
 }

@@ -36,8 +36,9 @@ package struct AppStorageReader: Sendable {
         kind: kind, records: found.records,
         place: "\(keyPlace) (\(found.form.description) in \(found.document.format.phrase))")
     case .jsonFile:
-      let found = try JSONRecordFile(location: location).read(
-        try Self.contents(of: path), key: options.key, keyOnlyWhereKeyed: options.keyOnlyWhereKeyed)
+      let file = JSONRecordFile(location: location)
+      let found = try file.read(
+        try file.document(), key: options.key, keyOnlyWhereKeyed: options.keyOnlyWhereKeyed, profile: options.profile)
       content = AppStorageContent(
         kind: kind, records: found.records, place: found.key.map { "key '\($0)'" } ?? "the top-level array")
     case .sqlite:
@@ -164,6 +165,16 @@ package struct AppStorageReader: Sendable {
     return nil
   }
 
+  /// The profile `choice` types records with these keys by: the named one, the built-in one they
+  /// fit, or none. Only the records' keys count, so a reader can tell before it reads the values.
+  static func profile(_ choice: AppProfileChoice, forRecordsKeyed records: [AppRecord]) -> AppRecordProfile? {
+    switch choice {
+    case .generic: nil
+    case .automatic: AppRecordProfile.detect(in: records)
+    case .named(let profile): profile
+    }
+  }
+
   /// The records typed by the chosen profile.
   static func applyProfile(_ options: AppStorageOptions, to records: AppRecords, location: SourceLocation) throws
     -> AppRecords
@@ -175,7 +186,9 @@ package struct AppStorageReader: Sendable {
       records.profile = nil
       return records
     case .automatic:
-      guard let profile = records.profile ?? AppRecordProfile.detect(in: records.records) else { return records }
+      guard let profile = records.profile ?? profile(.automatic, forRecordsKeyed: records.records) else {
+        return records
+      }
       return profile.apply(to: records, dates: options.jsonDates)
     case .named(let profile):
       if let index = records.records.firstIndex(where: { !profile.fits($0) }) {

@@ -1,13 +1,17 @@
 import DeckCore
+import DeckIO
 import Foundation
+import JSONCore
 
 /// Writes records as a JSON file: the whole file as an array, or, in an existing file whose top
-/// value is an object, the array under its key with every other key kept.
+/// value is an object, the array under its key with every other key kept. The text is written a
+/// piece at a time, pictures encoded as they go.
 struct JSONFileWriter: StorageFileWriter {
   let place: String
   let warnings: [Diagnostic]
   private let location: SourceLocation
-  private let bytes: Data
+  private let content: AppValue
+  private let dates: JSONDateEncoding
   private let key: String?
   private let original: AppValue?
   private let expected: AppRecords
@@ -15,30 +19,43 @@ struct JSONFileWriter: StorageFileWriter {
 
   init(records: AppRecords, destination: String, exists: Bool, options: AppStorageOptions) throws {
     location = SourceLocation(file: destination)
+    let profile = records.profile.map(AppProfileChoice.named) ?? .generic
     var found: JSONRecordFile.Found?
     if exists {
-      let data = try AppStorageReader.contents(of: destination)
-      if case .object? = try? AppValue(json: data) {
-        found = try JSONRecordFile(location: location).read(data, key: options.key)
+      let file = JSONRecordFile(location: location)
+      // A file that is not JSON, or holds an array, is replaced whole.
+      if let document = try Self.document(of: file), case .object = document {
+        found = try file.read(document, key: options.key, profile: profile)
       }
     }
-    bytes = try JSONRecordFile.encode(records, replacingIn: found, location: location)
+    content = try JSONRecordFile.content(records, replacingIn: found, location: location)
+    dates = records.jsonDates
     key = found?.key
     original = found?.root
     expected = AppRecordProjection.json(records)
     place = key.map { "key '\($0)'" } ?? "the top-level array"
-    readOptions = AppStorageOptions(
-      key: key, profile: records.profile.map(AppProfileChoice.named) ?? .generic, jsonDates: records.jsonDates)
+    readOptions = AppStorageOptions(key: key, profile: profile, jsonDates: records.jsonDates)
     warnings = AppRecordProjection.changes(from: records, to: expected, storage: "a JSON file", at: location)
   }
 
+  /// The existing file's parsed text; nil when it is not JSON.
+  private static func document(of file: JSONRecordFile) throws -> JSONValue? {
+    do {
+      return try file.document()
+    } catch let error as DeckError where error.kind == .wrongFormat {
+      return nil
+    }
+  }
+
   mutating func produce(at path: String) throws {
-    try writingFile(at: location) { try bytes.write(to: URL(fileURLWithPath: path)) }
+    try FileSink.writing(to: path) { sink in try content.writeJSON(dates: dates, into: sink.write) }
   }
 
   func verify(at path: String) throws {
-    let data = try AppStorageReader.contents(of: path)
-    let found = try JSONRecordFile(location: location).read(data, key: key)
+    let file = JSONRecordFile(location: location)
+    let found = try file.read(
+      JSONRecordFile(location: SourceLocation(file: path)).document(), key: key, profile: readOptions.profile,
+      expected: expected.records)
     let actual = try AppStorageReader.applyProfile(readOptions, to: found.records, location: location)
     try requireEqual(
       expected: expected.records, actual: actual.records, labels: expected.label(ofRecord:), at: location)

@@ -1,9 +1,15 @@
 import DeckCore
+import DeckIO
 import Foundation
+import JSONCore
 
 /// A JSON file of app records: an array of objects (Flashzilla's `cards.json`), or an object
 /// holding such an array under a key. A deckport deck document (`"format": "deckport-deck"`) is
 /// told apart by its shape and refused, since it holds a deck, not records.
+///
+/// The file is mapped, not read into memory, and its long strings are left in it while the
+/// document is parsed: a string under a key the records' profile types as data is decoded from
+/// base64 straight into ``SpilledBytes``, any other one is read as text.
 struct JSONRecordFile {
   /// What was found.
   struct Found {
@@ -15,58 +21,97 @@ struct JSONRecordFile {
 
   let location: SourceLocation
 
-  /// Reads the file's bytes and the records in them (with `keyOnlyWhereKeyed`, a top-level array
-  /// is read whole even when a key is named).
+  /// Strings of this many bytes of text or more are left in the file until their key's type is
+  /// known (SpilledBytes keeps decoded values from 128 KiB; their text is a third longer).
+  private static let longStringBytes = SpilledBytes.threshold
+
+  /// The parsed file, its long strings left in the mapped file.
   ///
-  /// - Throws: ``DeckError`` for invalid JSON (with line and column), a deck document, a missing
-  ///   key, and a record that is not an object.
-  func read(_ data: Data, key: String?, keyOnlyWhereKeyed: Bool = false) throws -> Found {
-    let root: AppValue
+  /// - Throws: ``DeckError`` when the file cannot be read, or is not JSON (with line and column).
+  func document() throws -> JSONValue {
+    let source = try MappedSource(file: MappedFile(path: location.file, location: location))
     do {
-      root = try AppValue(json: data)
+      return try JSONParser.parse(
+        source: source, leavingStringsFrom: Self.longStringBytes, options: AppValue.jsonOptions)
     } catch {
       var place = location
       place.line = error.line
       place.column = error.column
       throw DeckError(.wrongFormat, at: place, "invalid JSON: \(error.message)")
     }
+  }
+
+  /// Reads the records in `document` (with `keyOnlyWhereKeyed`, a top-level array is read whole
+  /// even when a key is named), decoding the base64 strings of the keys `profile` types as data.
+  ///
+  /// With `expected` (a writer's check of what it wrote), a long string that encodes exactly the
+  /// bytes the expected record at its place holds under its key is compared chunk by chunk and
+  /// taken as that value, so a check does not decode the pictures into copies.
+  ///
+  /// - Throws: ``DeckError`` for a deck document, a missing key, and a record that is not an
+  ///   object.
+  func read(
+    _ document: JSONValue, key: String?, keyOnlyWhereKeyed: Bool = false, profile: AppProfileChoice,
+    expected: [AppRecord]? = nil
+  ) throws -> Found {
     let name = URL(fileURLWithPath: location.file).deletingPathExtension().lastPathComponent
-    switch root {
-    case .array:
+    switch document {
+    case .array(let items):
       if let key, !keyOnlyWhereKeyed {
         throw DeckError(
           .missingPart, at: location.item("key '\(key)'"), "the file is an array of records, which has no keys")
       }
+      let root = Self.recordList(items, profile: profile, expected: expected)
       return Found(
         root: root, key: nil,
         records: try JSONRecordList.records(in: root, name: name, location: location, what: "the file"))
-    case .object(let object):
-      if case .string("deckport-deck")? = object["format"] {
+    case .object(let members):
+      if Self.isDeckDocument(members) {
         throw DeckError(
           .wrongFormat, at: location,
           "a deckport deck document (\"format\": \"deckport-deck\"), not app records; convert decks with `deckport convert`"
         )
       }
       let chosen = try RecordKeyChoice.key(
-        key, candidates: Self.keysHoldingRecords(object), holding: "arrays of records",
+        key, candidates: Self.keysHoldingRecords(members), holding: "arrays of records",
         noneFound: "the JSON object holds no array of records; name its key with \(setting: .recordKey)", at: location)
-      guard let value = object[chosen] else {
+      guard let value = members.last(where: { $0.key == chosen })?.value else {
         throw DeckError(
           .missingPart, at: location.item("key '\(chosen)'"),
-          "no such key in the JSON object (its keys: \(object.keys.map { "'\($0)'" }.joined(separator: ", ")))")
+          "no such key in the JSON object (its keys: \(members.map { "'\($0.key)'" }.joined(separator: ", ")))")
       }
+      let list =
+        value.elements.map { Self.recordList($0, profile: profile, expected: expected) } ?? AppValue(untagged: value)
+      let root = AppValue.object(
+        AppRecord(
+          fields: members.map { .init(key: $0.key, value: $0.key == chosen ? list : AppValue(untagged: $0.value)) }))
       let records = try JSONRecordList.records(
-        in: value, name: chosen, location: location.item("key '\(chosen)'"), what: "the key")
+        in: list, name: chosen, location: location.item("key '\(chosen)'"), what: "the key")
       return Found(root: root, key: chosen, records: records)
     default:
       throw DeckError(
-        .corrupt, at: location, "the file holds \(JSONRecordList.describe(root)), not an array of records")
+        .corrupt, at: location,
+        "the file holds \(JSONRecordList.describe(AppValue(untagged: document))), not an array of records")
     }
   }
 
-  /// The file's new bytes: `records` as the whole array, or under `key` of `existing` (every
+  /// Whether `document` holds app records: an array of objects, or an object (not a deck
+  /// document) with such an array under a key.
+  static func holdsRecords(_ document: JSONValue) -> Bool {
+    switch document {
+    case .array(let items): return items.allSatisfy { $0.members != nil }
+    case .object(let members): return !isDeckDocument(members) && !keysHoldingRecords(members).isEmpty
+    default: return false
+    }
+  }
+
+  /// The file's new content: `records` as the whole array, or under `key` of `existing` (every
   /// other key kept as it was).
-  static func encode(_ records: AppRecords, replacingIn existing: Found?, location: SourceLocation) throws -> Data {
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at the value JSON cannot hold (a non-finite
+  ///   number or date), before anything is written.
+  static func content(_ records: AppRecords, replacingIn existing: Found?, location: SourceLocation) throws -> AppValue
+  {
     let array = AppValue.array(records.records.map(AppValue.object))
     var root = array
     if let existing, let key = existing.key, case .object(var object) = existing.root {
@@ -74,17 +119,58 @@ struct JSONRecordFile {
       root = .object(object)
     }
     do {
-      return try root.jsonData(dates: records.jsonDates)
+      try root.checkJSON(dates: records.jsonDates)
     } catch {
       throw DeckError(.invalidRequest, at: ValuePath.location(error.path, in: location), error.message)
     }
+    return root
   }
 
-  /// The keys of `object` whose values are arrays of objects.
-  private static func keysHoldingRecords(_ object: AppRecord) -> [String] {
-    object.fields.filter { field in
-      guard case .array(let items) = field.value else { return false }
-      return items.allSatisfy { $0.type == .object }
-    }.map(\.key)
+  /// The records' array as app values: under each key the records' profile types as data, a
+  /// long base64 string becomes the bytes it encodes (the `expected` record's own value when it
+  /// encodes that); everything else as it is.
+  private static func recordList(_ items: [JSONValue], profile choice: AppProfileChoice, expected: [AppRecord]?)
+    -> AppValue
+  {
+    let keyed = items.map { item in
+      AppRecord(fields: (item.members ?? []).map { AppRecord.Field(key: $0.key, value: .null) })
+    }
+    let profile = AppStorageReader.profile(choice, forRecordsKeyed: keyed)
+    let dataKeys = Set((profile?.fields ?? []).filter { $0.type == .data }.map { $0.key.lowercased() })
+    return .array(
+      items.enumerated().map { index, item in
+        guard !dataKeys.isEmpty, let members = item.members else { return AppValue(untagged: item) }
+        return .object(
+          AppRecord(
+            fields: members.map { member in
+              guard case .unreadString(let unread) = member.value, dataKeys.contains(member.key.lowercased()) else {
+                return AppRecord.Field(key: member.key, value: AppValue(untagged: member.value))
+              }
+              if let expected, index < expected.count, case .data(let bytes)? = expected[index][member.key],
+                JSONBase64Text.isEncoding(of: bytes, in: unread)
+              {
+                return AppRecord.Field(key: member.key, value: .data(bytes))
+              }
+              let value = JSONBase64Text.data(in: unread).map(AppValue.data) ?? .string(unread.text)
+              return AppRecord.Field(key: member.key, value: value)
+            }))
+      })
+  }
+
+  private static func isDeckDocument(_ members: [(key: String, value: JSONValue)]) -> Bool {
+    members.last(where: { $0.key == "format" })?.value.string == "deckport-deck"
+  }
+
+  /// The keys of the object whose values are arrays of objects.
+  private static func keysHoldingRecords(_ members: [(key: String, value: JSONValue)]) -> [String] {
+    members.filter { member in member.value.elements?.allSatisfy { $0.members != nil } ?? false }.map(\.key)
+  }
+
+  /// The mapped file the parse leaves long strings in. It is only read, never let go of, while
+  /// values refer to it.
+  private final class MappedSource: JSONSource, @unchecked Sendable {
+    let file: MappedFile
+    var bytes: UnsafeRawBufferPointer { file.bytes }
+    init(file: MappedFile) { self.file = file }
   }
 }
