@@ -196,6 +196,16 @@ package final class SQLiteStatement {
     return (try? SpilledBytes.bytes(size: Int64(bytes.count)) { write in try write(bytes) }) ?? Data(bytes)
   }
 
+  /// Whether column `i` (0-based) is a blob holding exactly `bytes`, compared where SQLite holds
+  /// it: a check of what was written makes no copy of a picture.
+  package func blob(_ i: Int32, isEqualTo bytes: Data) -> Bool {
+    guard columnType(i) == .blob, Int(sqlite3_column_bytes(handle, i)) == bytes.count else { return false }
+    guard let pointer = sqlite3_column_blob(handle, i) else { return bytes.isEmpty }
+    return bytes.withUnsafeBytes { expected in
+      expected.baseAddress.map { memcmp($0, pointer, bytes.count) == 0 } ?? true
+    }
+  }
+
   /// Column `i` (0-based) with its storage class.
   package func value(_ i: Int32) -> SQLiteValue {
     switch columnType(i) {

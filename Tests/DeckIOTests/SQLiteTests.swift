@@ -74,6 +74,31 @@ struct SQLiteTests {
     #expect(rows.int64(0) == 1)
   }
 
+  @Test("a blob is compared with bytes where SQLite holds it: equal only to the same bytes, never to text or NULL")
+  func blobComparedInPlace() throws {
+    let scratch = try TemporaryDirectory()
+    let (database, _) = try Self.makeDatabase(in: scratch)
+    let picture = Data((0..<(SpilledBytes.threshold + 1000)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+    let insert = try database.prepare("INSERT INTO notes (id, data, extra) VALUES (?, ?, ?)", table: "notes")
+    insert.bind(1, int64: 2)
+    insert.bind(2, blob: picture)
+    insert.bind(3, text: "\u{00}\u{FF}\u{10}")
+    #expect(try insert.step() == false)
+    let rows = try database.prepare("SELECT data, extra, score FROM notes ORDER BY id", table: "notes")
+    #expect(try rows.step())
+    #expect(rows.blob(0, isEqualTo: Data([0x00, 0xFF, 0x10])))
+    #expect(!rows.blob(0, isEqualTo: Data([0x00, 0xFF, 0x11])))
+    #expect(!rows.blob(0, isEqualTo: Data([0x00, 0xFF])))
+    #expect(!rows.blob(1, isEqualTo: Data()), "NULL is no blob")
+    #expect(!rows.blob(2, isEqualTo: Data("2.5".utf8)), "a real is no blob")
+    #expect(try rows.step())
+    #expect(rows.blob(0, isEqualTo: picture))
+    var changed = picture
+    changed[changed.count - 1] ^= 1
+    #expect(!rows.blob(0, isEqualTo: changed))
+    #expect(!rows.blob(1, isEqualTo: Data("\u{00}\u{FF}\u{10}".utf8)), "text is no blob")
+  }
+
   @Test("a large blob is read mapped from a private temporary file, the same bytes; a small one into memory")
   func largeBlobIsSpilled() throws {
     let scratch = try TemporaryDirectory()

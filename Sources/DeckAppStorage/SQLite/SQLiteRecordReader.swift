@@ -43,10 +43,14 @@ struct SQLiteRecordReader {
 
   /// The records of one type: `name`, or the only one when nil.
   ///
+  /// With `expected` (a writer's check of what it wrote), a blob equal to the data the expected
+  /// record at its place holds under its key is taken as that value, compared where SQLite holds
+  /// it rather than copied.
+  ///
   /// - Throws: ``DeckError`` naming the table, the row (its position) and the column of a cell
   ///   whose storage class does not match its declared type, or listing the record types when
   ///   `name` is nil and there are several, or none is called `name`.
-  func read(recordType name: String?) throws -> AppRecords {
+  func read(recordType name: String?, expected: [AppRecord]? = nil) throws -> AppRecords {
     let types = try recordTypes()
     let type = try Self.choose(
       name, among: types.map(\.name), location: location, noun: "record type", plural: "record types")
@@ -73,9 +77,15 @@ struct SQLiteRecordReader {
       var record = AppRecord()
       for key in keys {
         guard let index = fields.firstIndex(ofKey: key) else { continue }
+        let column = Int32(index + 2)
+        if fields[index].type == .data, let expected, records.count < expected.count,
+          case .data(let bytes)? = expected[records.count][key], statement.blob(column, isEqualTo: bytes)
+        {
+          record.fields.append(AppRecord.Field(key: key, value: .data(bytes)))
+          continue
+        }
         let value = try Self.value(
-          statement.value(Int32(index + 2)), as: fields[index].type,
-          at: rowLocation.item("column '\(fields[index].column)'"))
+          statement.value(column), as: fields[index].type, at: rowLocation.item("column '\(fields[index].column)'"))
         record.fields.append(AppRecord.Field(key: key, value: value))
       }
       records.append(record)

@@ -71,7 +71,7 @@ struct SQLiteFileWriter: StorageFileWriter {
     let snapshot = try SQLiteSnapshot(of: path, location: location)
     let database = try snapshot.open(location: location)
     let reader = SQLiteRecordReader(database: database, location: location)
-    let actual = try reader.read(recordType: records.name)
+    let actual = try reader.read(recordType: records.name, expected: records.records)
     try requireEqual(expected: records.records, actual: actual.records, labels: records.label(ofRecord:), at: location)
     for other in others {
       let now = try reader.read(recordType: other.name)
