@@ -6,7 +6,21 @@ import Foundation
 package struct BinaryPlistWriter {
   private var objects: [[UInt8]] = []
   /// Each scalar object's bytes, and its object number: equal bytes are an exactly equal value.
-  private var unique: [[UInt8]: Int] = [:]
+  private var unique: [ObjectBytes: Int] = [:]
+
+  /// An object's bytes as a dictionary key: equal when the bytes are, hashed by their count and
+  /// their first and last 64 bytes, so that a picture of megabytes is not hashed byte by byte.
+  private struct ObjectBytes: Hashable {
+    let bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(bytes.count)
+      bytes.withUnsafeBytes { raw in
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(64)))
+        if raw.count > 64 { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.suffix(64))) }
+      }
+    }
+  }
 
   /// The bytes of a binary plist whose top object is `value`.
   package static func data(_ value: PlistValue) -> Data {
@@ -62,10 +76,10 @@ package struct BinaryPlistWriter {
       return index
     default:
       let object = Self.scalar(value)
-      if let existing = unique[object] { return existing }
+      if let existing = unique[ObjectBytes(bytes: object)] { return existing }
       let index = objects.count
       objects.append(object)
-      unique[object] = index
+      unique[ObjectBytes(bytes: object)] = index
       return index
     }
   }

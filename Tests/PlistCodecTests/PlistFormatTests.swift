@@ -46,6 +46,22 @@ struct PlistFormatTests {
         == "['zeta', 'Cards', 'ünïcødé-キー'] 18446744073709551615 True True 2023-03-08T20:26:40 b'\\x00\\x01\\x02'\n")
   }
 
+  @Test("binary: equal scalars are stored once, data that differs only in its middle twice")
+  func uniquing() throws {
+    let picture = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+    var middleChanged = picture
+    middleChanged[150_000] ^= 0xFF
+    let value = PlistValue.array([.data(picture), .data(middleChanged), .data(picture), .string("a"), .string("a")])
+    let data = BinaryPlistWriter.data(value)
+    // The trailer's object count: the array, two data objects, one string.
+    let count = data.suffix(24).prefix(8).reduce(0) { $0 << 8 | Int($1) }
+    #expect(count == 4)
+    #expect(try PlistDocument(data: data).root == value)
+    let foundation = try PropertyListSerialization.propertyList(from: data, format: nil) as? [Any]
+    #expect((foundation?[1] as? Data) == middleChanged)
+    #expect((foundation?[2] as? Data) == picture)
+  }
+
   @Test("XML: written in Apple's layout, read back equal, and Python's plistlib reads it")
   func xmlRoundTrip() throws {
     let data = try XMLPlistWriter.data(Self.everything)
