@@ -18,6 +18,17 @@ struct SQLiteTests {
     return (database, path)
   }
 
+  /// Inserts row 2 of `notes`: a blob just over the spill threshold as `data`, and `extra`.
+  static func insertPicture(into database: SQLiteDatabase, extra: String? = nil) throws -> Data {
+    let picture = Data((0..<(SpilledBytes.threshold + 1000)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+    let insert = try database.prepare("INSERT INTO notes (id, data, extra) VALUES (?, ?, ?)", table: "notes")
+    insert.bind(1, int64: 2)
+    insert.bind(2, blob: picture)
+    if let extra { insert.bind(3, text: extra) } else { insert.bindNull(3) }
+    #expect(try insert.step() == false)
+    return picture
+  }
+
   @Test("rows round-trip through bound parameters and typed columns")
   func roundTrip() throws {
     let scratch = try TemporaryDirectory()
@@ -78,12 +89,7 @@ struct SQLiteTests {
   func blobComparedInPlace() throws {
     let scratch = try TemporaryDirectory()
     let (database, _) = try Self.makeDatabase(in: scratch)
-    let picture = Data((0..<(SpilledBytes.threshold + 1000)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-    let insert = try database.prepare("INSERT INTO notes (id, data, extra) VALUES (?, ?, ?)", table: "notes")
-    insert.bind(1, int64: 2)
-    insert.bind(2, blob: picture)
-    insert.bind(3, text: "\u{00}\u{FF}\u{10}")
-    #expect(try insert.step() == false)
+    let picture = try Self.insertPicture(into: database, extra: "\u{00}\u{FF}\u{10}")
     let rows = try database.prepare("SELECT data, extra, score FROM notes ORDER BY id", table: "notes")
     #expect(try rows.step())
     #expect(rows.blob(0, isEqualTo: Data([0x00, 0xFF, 0x10])))
@@ -103,11 +109,7 @@ struct SQLiteTests {
   func largeBlobIsSpilled() throws {
     let scratch = try TemporaryDirectory()
     let (database, _) = try Self.makeDatabase(in: scratch)
-    let picture = Data((0..<(SpilledBytes.threshold + 1000)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-    let insert = try database.prepare("INSERT INTO notes (id, data) VALUES (?, ?)", table: "notes")
-    insert.bind(1, int64: 2)
-    insert.bind(2, blob: picture)
-    #expect(try insert.step() == false)
+    let picture = try Self.insertPicture(into: database)
     let rows = try database.prepare("SELECT data FROM notes ORDER BY id", table: "notes")
     #expect(try rows.step())
     let small = rows.blob(0)
