@@ -48,14 +48,18 @@ struct JSONFileWriter: StorageFileWriter {
   }
 
   mutating func produce(at path: String) throws {
-    try FileSink.writing(to: path) { sink in try content.writeJSON(dates: dates, into: sink.write) }
+    do {
+      try FileSink.writing(to: path) { sink in try content.writeJSON(dates: dates, into: sink.write) }
+    } catch let error as DeckError {
+      // The sink names the temporary file; the user named the destination.
+      throw DeckError(.writeFailed, at: location, error.wording)
+    }
   }
 
   func verify(at path: String) throws {
     let file = JSONRecordFile(location: location)
     let found = try file.read(
-      JSONRecordFile(location: SourceLocation(file: path)).document(), key: key, profile: readOptions.profile,
-      expected: expected.records)
+      file.document(readingFrom: path), key: key, profile: readOptions.profile, expected: expected.records)
     let actual = try AppStorageReader.applyProfile(readOptions, to: found.records, location: location)
     try requireEqual(
       expected: expected.records, actual: actual.records, labels: expected.label(ofRecord:), at: location)

@@ -25,11 +25,12 @@ struct JSONRecordFile {
   /// known (SpilledBytes keeps decoded values from 128 KiB; their text is a third longer).
   private static let longStringBytes = SpilledBytes.threshold
 
-  /// The parsed file, its long strings left in the mapped file.
+  /// The parsed file (or the file at `path`, a writer's new file, named in errors as this one),
+  /// its long strings left in the mapped file.
   ///
   /// - Throws: ``DeckError`` when the file cannot be read, or is not JSON (with line and column).
-  func document() throws -> JSONValue {
-    let source = try MappedSource(file: MappedFile(path: location.file, location: location))
+  func document(readingFrom path: String? = nil) throws -> JSONValue {
+    let source = try MappedSource(file: MappedFile(path: path ?? location.file, location: location))
     do {
       return try JSONParser.parse(
         source: source, leavingStringsFrom: Self.longStringBytes, options: AppValue.jsonOptions)
