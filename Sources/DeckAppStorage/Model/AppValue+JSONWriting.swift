@@ -124,7 +124,7 @@ private struct JSONValueOutput {
       if tagged { return tag("$uuid") { $0.writer.appendString(uuid.uuidString) } }
       writer.appendString(uuid.uuidString)
     case .data(let bytes):
-      if tagged { return try tagThrowing("$data") { try $0.writeBase64(bytes) } }
+      if tagged { return try tag("$data") { try $0.writeBase64(bytes) } }
       try writeBase64(bytes)
     case .array(let items):
       writer.append(byte: UInt8(ascii: "["))
@@ -138,7 +138,7 @@ private struct JSONValueOutput {
       writer.append(byte: UInt8(ascii: "]"))
     case .object(let record):
       if tagged, record.count == 1, record.first?.key.hasPrefix("$") ?? false {
-        return try tagThrowing("$object") { try $0.writeMembers(record) }
+        return try tag("$object") { try $0.writeMembers(record) }
       }
       try writeMembers(record)
     }
@@ -159,14 +159,7 @@ private struct JSONValueOutput {
   }
 
   /// `{"key":` what `body` writes `}` (a tag or wrapper, not a step in the path).
-  private mutating func tag(_ key: String, _ body: (inout JSONValueOutput) -> Void) {
-    writer.append(byte: UInt8(ascii: "{"))
-    writer.appendKey(key, indent: 0)
-    body(&self)
-    writer.append(byte: UInt8(ascii: "}"))
-  }
-
-  private mutating func tagThrowing(_ key: String, _ body: (inout JSONValueOutput) throws -> Void) throws {
+  private mutating func tag(_ key: String, _ body: (inout JSONValueOutput) throws -> Void) rethrows {
     writer.append(byte: UInt8(ascii: "{"))
     writer.appendKey(key, indent: 0)
     try body(&self)
