@@ -56,10 +56,14 @@ let package = Package(
     /// time; on other processors it does nothing and the Swift callers do all the work): the
     /// runs of plain JSON string text, and whole blocks of base64.
     .target(name: "CVectorText"),
+    /// A file's mapped pages that read as zeros, instead of ending the process, when another
+    /// program shortens the file (the SIGBUS handler `MappedFile` relies on).
+    .target(name: "CMappedPages"),
     /// Thin wrappers over SQLite, libzip, libzstd, zlib and libdeflate (whole-buffer inflate),
     /// plus the protobuf wire codec, base64 both ways, and files mapped for reading.
     .target(
-      name: "DeckIO", dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd", "CZlib", "CDeflate", "CVectorText"]),
+      name: "DeckIO",
+      dependencies: ["DeckCore", "CSQLite", "CZip", "CZstd", "CZlib", "CDeflate", "CVectorText", "CMappedPages"]),
 
     // MARK: Formats
     /// Anki packages (.apkg, .colpkg) of every generation.

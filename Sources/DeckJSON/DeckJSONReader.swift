@@ -140,6 +140,21 @@ package struct DeckJSONReader: Sendable {
   ) {
     let location = SourceLocation(file: path)
     let file = try MappedFile(path: path, location: location)
+    // Whatever came of the reading, it is not the file's if the file changed under the mapping.
+    do {
+      let read = try readOnce(file: file, path: path, location: location, precheck: precheck, shortcuts: shortcuts)
+      try file.requireUnchanged()
+      return read
+    } catch {
+      try file.requireUnchanged()
+      throw error
+    }
+  }
+
+  /// ``readOnce(path:precheck:shortcuts:)`` from the mapped `file`.
+  private func readOnce(
+    file: MappedFile, path: String, location: SourceLocation, precheck: MediaPrecheck?, shortcuts: Shortcuts
+  ) throws -> (result: (collection: DeckCollection, warnings: [Diagnostic]), handsOverPrecheck: Bool) {
     progress?.start(.checkingJSON, total: Int64(file.bytes.count))
     // Notes, cards and reviews are decoded by the pass as it meets them, up to a budget.
     let decoded = DecodedElements(budgetBytes: decodingBudgetBytes)

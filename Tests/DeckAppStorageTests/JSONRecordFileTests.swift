@@ -56,6 +56,26 @@ struct JSONRecordFileTests {
     #endif
   }
 
+  @Test(
+    "a file another program cuts short after it was parsed, before its pictures are read: an error naming it, no crash")
+  func shortenedWhileRead() throws {
+    let cards = (0..<4).map { Mnemonic(keyword: "k\($0)", story: "s", image: Self.picture(300_000, seed: UInt64($0))) }
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let path = scratch.path(for: "cards.json")
+    try JSONEncoder().encode(cards).write(to: URL(fileURLWithPath: path))
+    let file = JSONRecordFile(location: SourceLocation(file: path))
+    let document = try file.document()
+    // The pictures are still in the mapped file; another program now keeps only its first 4 KB.
+    #expect(truncate(path, 4096) == 0)
+    let error = #expect(throws: DeckError.self) {
+      try file.read(document, key: nil, profile: .named(.neoMnemo))
+    }
+    #expect(error?.kind == .unreadableFile)
+    #expect(error?.location.file == path)
+    #expect(error?.message.contains("shortened while deckport read it") == true)
+  }
+
   @Test("a file JSONEncoder wrote is read as it always was: data for the profile's data key, text without a profile")
   func fileFromJSONEncoder() throws {
     let cards = [

@@ -24,7 +24,7 @@ extension AppStorageKind {
       return kind
     case .jsonFile:
       guard let document = try? JSONRecordFile(location: SourceLocation(file: path)).document() else { return nil }
-      return JSONRecordFile.holdsRecords(document) ? kind : nil
+      return JSONRecordFile.holdsRecords(document.value) ? kind : nil
     }
   }
 }

@@ -24,7 +24,7 @@ struct JSONFileWriter: StorageFileWriter {
     if exists {
       let file = JSONRecordFile(location: location)
       // A file that is not JSON, or holds an array, is replaced whole.
-      if let document = try Self.document(of: file), case .object = document {
+      if let document = try Self.document(of: file), case .object = document.value {
         found = try file.read(document, key: options.key, profile: profile)
       }
     }
@@ -39,7 +39,7 @@ struct JSONFileWriter: StorageFileWriter {
   }
 
   /// The existing file's parsed text; nil when it is not JSON.
-  private static func document(of file: JSONRecordFile) throws -> JSONValue? {
+  private static func document(of file: JSONRecordFile) throws -> JSONRecordFile.Document? {
     do {
       return try file.document()
     } catch let error as DeckError where error.kind == .wrongFormat {

@@ -29,17 +29,29 @@ struct JSONRecordFile {
   /// its long strings left in the mapped file.
   ///
   /// - Throws: ``DeckError`` when the file cannot be read, or is not JSON (with line and column).
-  func document(readingFrom path: String? = nil) throws -> JSONValue {
-    let source = try MappedSource(file: MappedFile(path: path ?? location.file, location: location))
+  func document(readingFrom path: String? = nil) throws -> Document {
+    let file = try MappedFile(path: path ?? location.file, location: location)
+    let value: JSONValue
     do {
-      return try JSONParser.parse(
-        source: source, leavingStringsFrom: Self.longStringBytes, options: AppValue.jsonOptions)
+      value = try JSONParser.parse(
+        source: MappedSource(file: file), leavingStringsFrom: Self.longStringBytes, options: AppValue.jsonOptions)
     } catch {
+      // The error may be of zeros read where the file was cut short.
+      try file.requireUnchanged()
       var place = location
       place.line = error.line
       place.column = error.column
       throw DeckError(.wrongFormat, at: place, "invalid JSON: \(error.message)")
     }
+    try file.requireUnchanged()
+    return Document(value: value, file: file)
+  }
+
+  /// A parsed file and the mapping its long strings are left in.
+  struct Document {
+    /// The file's value.
+    var value: JSONValue
+    fileprivate let file: MappedFile
   }
 
   /// Reads the records in `document` (with `keyOnlyWhereKeyed`, a top-level array is read whole
@@ -52,8 +64,24 @@ struct JSONRecordFile {
   /// - Throws: ``DeckError`` for a deck document, a missing key, and a record that is not an
   ///   object.
   func read(
-    _ document: JSONValue, key: String?, keyOnlyWhereKeyed: Bool = false, profile: AppProfileChoice,
+    _ document: Document, key: String?, keyOnlyWhereKeyed: Bool = false, profile: AppProfileChoice,
     expected: [AppRecord]? = nil
+  ) throws -> Found {
+    // The long strings are read from the mapping here: what they gave is not the file's if it
+    // changed meanwhile.
+    do {
+      let found = try read(
+        document.value, key: key, keyOnlyWhereKeyed: keyOnlyWhereKeyed, profile: profile, expected: expected)
+      try document.file.requireUnchanged()
+      return found
+    } catch {
+      try document.file.requireUnchanged()
+      throw error
+    }
+  }
+
+  private func read(
+    _ document: JSONValue, key: String?, keyOnlyWhereKeyed: Bool, profile: AppProfileChoice, expected: [AppRecord]?
   ) throws -> Found {
     let name = URL(fileURLWithPath: location.file).deletingPathExtension().lastPathComponent
     switch document {
