@@ -107,6 +107,25 @@ struct AppRecordMappingTests {
       media: [MediaFile(name: "cat.png", blob: MediaBlob(data: picture))])
   }
 
+  @Test("generic records: a field that is only a picture becomes data; a picture beside text is named as dropped")
+  func genericPictures() throws {
+    var deck = Self.ankiDeck()
+    deck.notes.append(Note(id: 1_700_000_000_002, guid: "ghi", noteTypeID: 1, fields: ["<img src=\"cat.png\">", "x"]))
+    deck.notes.append(
+      Note(id: 1_700_000_000_003, guid: "jkl", noteTypeID: 1, fields: ["<img src=\"gone.png\">", "[sound:a.mp3] y"]))
+    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .generic)
+    #expect(records.records[0]["Back"] == .string("A cat.\n"))
+    #expect(records.records[2]["Front"] == .data(try deck.media[0].blob.data()))
+    #expect(records.records[3]["Front"] == .string(""))
+    let named = warnings.filter { $0.category == "media-dropped" || $0.category == "media-missing" }
+    #expect(
+      named.map { "\($0.category) \($0.location.item ?? "") \($0.message)" } == [
+        "media-dropped note 1700000000000, field 'Back' refers to cat.png beside other content, which a text value cannot hold (only a field that is the picture or sound alone becomes data)",
+        "media-missing note 1700000000003, field 'Front' refers to gone.png, which the deck does not have",
+        "media-dropped note 1700000000003, field 'Back' refers to a.mp3 beside other content, which a text value cannot hold (only a field that is the picture or sound alone becomes data)",
+      ])
+  }
+
   @Test("an Anki deck with images -> NeoMnemo-shaped store -> deck: the pictures come back")
   func deckThroughStore() throws {
     let deck = Self.ankiDeck()

@@ -114,14 +114,26 @@ struct DeckToRecords {
         for (index, fieldName) in fieldNames.enumerated() where index < note.fields.count {
           let html = note.fields[index]
           let files = MediaReferences.fileNames(in: html)
-          if files.count == 1, let only = files.first,
-            html.trimmingCharacters(in: .whitespaces) == MediaSniffing.fieldText(for: only, reference: .image)
-              || html.trimmingCharacters(in: .whitespaces) == MediaSniffing.fieldText(for: only, reference: .sound)
-              || html.trimmingCharacters(in: .whitespaces) == MediaSniffing.fieldText(for: only, reference: .object),
-            let value = mediaValue(only, media: media, at: fieldPlace(fieldName), warnings: &warnings)
-          {
-            record[fieldName] = value
+          let trimmed = html.trimmingCharacters(in: .whitespaces)
+          let isOnlyMedia =
+            files.count == 1
+            && [MediaSniffing.Reference.image, .sound, .object].contains {
+              trimmed == MediaSniffing.fieldText(for: files[0], reference: $0)
+            }
+          if isOnlyMedia {
+            // A field that is only a picture or sound becomes data (its text if the file is missing).
+            record[fieldName] =
+              mediaValue(files[0], media: media, at: fieldPlace(fieldName), warnings: &warnings)
+              ?? .string(FieldText.text(html, losses: &losses))
           } else {
+            // A picture or sound beside text, or several, has no place in a text value.
+            for file in files {
+              warnings.append(
+                Diagnostic(
+                  "media-dropped", at: fieldPlace(fieldName),
+                  "refers to \(file) beside other content, which a text value cannot hold (only a field that is the picture or sound alone becomes data)"
+                ))
+            }
             record[fieldName] = .string(FieldText.text(html, losses: &losses))
           }
         }
