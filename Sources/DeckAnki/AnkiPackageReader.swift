@@ -175,6 +175,10 @@ package struct AnkiPackageReader: Sendable {
           ))
         continue
       }
+      guard !entry.name.isEmpty else {
+        throw DeckError(
+          .corrupt, at: entryLocation, "the media name is empty; Anki refuses such a package")
+      }
       let name = MediaFileName.normalized(entry.name)
       if !MediaFileName.isUnchanged(entry.name, by: name) {
         guard generation != .latest else {

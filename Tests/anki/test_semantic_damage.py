@@ -636,6 +636,15 @@ CASES = [
         outcomes={"anki": ok(kept=anki_kept(anki_member_missing)), "json": ok(), "csv": ok(), "app": ok()},
     ),
     Case(
+        "media map entry with an empty name",
+        lambda f: package(f, media=media_map(**{"4": ""})),
+        r"not a valid \.apkg file",
+        outcomes={
+            group: fails("deckport: error: SRC: member 'media': entry 4: the media name is empty; Anki refuses such a package")
+            for group in ("anki", "json", "csv", "app")
+        },
+    ),
+    Case(
         "names with control characters",
         lambda f: package(f, CONTROL_SQL, media=media_map(**{"4": "pix\x07el.png"})),
         anki_control_names,
