@@ -99,6 +99,21 @@ struct JSONErrorTests {
         ": at notes[0].deck: a note names its cards' deck only in a document that leaves the cards out; this document has 'cards', which name theirs"
     ),
     Case(
+      id: "a card's template its note type does not have",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"D\"}], \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}], \"cards\": [{\"id\": 8, \"note\": 5, \"template\": 0, \"deck\": 1}, {\"id\": 9, \"note\": 5, \"template\": 7, \"deck\": 1}]}",
+      kind: .corrupt,
+      message:
+        ": at cards[1].template: note type 'Basic' has 1 template (ordinals 0 to 0), none of ordinal 7; Anki cannot show such a card, and its Check Database deletes it"
+    ),
+    Case(
+      id: "a card's negative template",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"D\"}], \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}], \"cards\": [{\"id\": 8, \"note\": 5, \"template\": -1, \"deck\": 1}]}",
+      kind: .corrupt,
+      message: ": at cards[0].template: -1 is not a template ordinal (they count from 0)"
+    ),
+    Case(
       id: "a note's unknown deck id",
       json:
         "{\(valid), \(basic), \"decks\": [{\"name\": \"D\"}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": 77, \"fields\": {}}]}",

@@ -377,3 +377,42 @@ def test_which_fields_count_as_empty_and_which_special_fields_make_cards(tmp_pat
             assert sorted(card.ord for card in imported.cards()) == expected, written
     finally:
         col.close()
+
+
+def test_a_card_whose_template_its_note_type_lacks_is_refused(tmp_path):
+    """A card's template is an ordinal of its note type's templates. One it does not have is
+    refused with the card's JSON path: the real backend cannot render such a card, and its Check
+    Database deletes it (shown here on a collection holding the document's cards)."""
+    apkg = package(tmp_path, "deck", DOCUMENT, 1_700_000_000)
+    exported = str(tmp_path / "exported.json")
+    result = deckport("convert", apkg, exported)
+    assert result.returncode == 0, result.stderr
+    with open(exported, encoding="utf-8") as handle:
+        document = json.load(handle)
+    vocabulary = next(t["id"] for t in document["noteTypes"] if t["name"] == "Vocabulary")
+    note = next(n["id"] for n in document["notes"] if n["noteType"] == vocabulary)
+    index = next(i for i, c in enumerate(document["cards"]) if c["note"] == note)
+    document["cards"][index]["template"] = 5
+    edited = str(tmp_path / "edited.json")
+    write_document(edited, document, 1_700_000_000)
+    result = deckport("convert", edited, str(tmp_path / "edited.apkg"))
+    assert result.returncode == 1
+    assert (
+        f"at cards[{index}].template: note type 'Vocabulary' has 2 templates (ordinals 0 to 1), none of ordinal 5; "
+        "Anki cannot show such a card, and its Check Database deletes it"
+    ) in result.stderr, result.stderr
+    assert not os.path.exists(tmp_path / "edited.apkg")
+
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        import_package(col, apkg)
+        card_id = document["cards"][index]["id"]
+        col.db.execute("update cards set ord = 5 where id = ?", card_id)
+        with pytest.raises(Exception):
+            col.get_card(card_id).question(reload=True)
+        message, _ = col.fix_integrity()
+        assert "missing template" in message, message
+        # Deleted (Anki then makes the note's missing card anew, without its scheduling).
+        assert not col.db.scalar("select count() from cards where id = ?", card_id)
+    finally:
+        col.close()

@@ -377,6 +377,7 @@ struct DeckJSONModelMapping {
   /// - Throws: ``DeckError/Kind/corrupt`` at `notes[i]` when a note that leaves its cards out
   ///   names no deck and the document defines several.
   mutating func completeNotes() throws {
+    try checkCardTemplates()
     var cardDecks: [Int64] = []
     cardDecks.reserveCapacity(notesMakingCards.count)
     var defaultDeck: Int64?
@@ -529,6 +530,41 @@ struct DeckJSONModelMapping {
             reviews: $0.reviews, lapses: $0.lapses, remainingSteps: $0.remainingSteps, flags: $0.flags,
             originalDue: $0.originalDue, originalDeckID: $0.originalDeck, data: $0.data)
         } ?? CardScheduling()))
+  }
+
+  /// Throws for the first card whose template its note's note type does not have: a standard
+  /// note type has a template for each ordinal from 0, a cloze note type's one template makes a
+  /// card for any cloze number (ordinal 0 and up). Anki cannot show such a card, and its Check
+  /// Database deletes it.
+  private func checkCardTemplates() throws {
+    var templateCounts: [Int64: Int] = [:]
+    for noteType in collection.noteTypes where noteType.kind != .cloze {
+      templateCounts[noteType.id] = noteType.templates.count
+    }
+    // Most cards have an ordinal every standard note type has: only the others need their note.
+    let fewest = templateCounts.values.min() ?? Int.max
+    let suspects = collection.cards.indices.filter {
+      collection.cards[$0].templateOrdinal < 0 || collection.cards[$0].templateOrdinal >= fewest
+    }
+    guard !suspects.isEmpty else { return }
+    let suspectNotes = Set(suspects.map { collection.cards[$0].noteID })
+    var noteTypeOfNote: [Int64: Int64] = [:]
+    for note in collection.notes where suspectNotes.contains(note.id) { noteTypeOfNote[note.id] = note.noteTypeID }
+    for index in suspects {
+      let card = collection.cards[index]
+      let path = "cards[\(index)].template"
+      guard card.templateOrdinal >= 0 else {
+        throw problem(path, "\(card.templateOrdinal) is not a template ordinal (they count from 0)")
+      }
+      guard let noteTypeID = noteTypeOfNote[card.noteID], let count = templateCounts[noteTypeID],
+        card.templateOrdinal >= count
+      else { continue }
+      let name = collection.noteTypes.first { $0.id == noteTypeID }?.name ?? "\(noteTypeID)"
+      throw problem(
+        path,
+        "note type '\(name)' has \(count) template\(count == 1 ? "" : "s") (ordinals 0 to \(count - 1)), none of ordinal \(card.templateOrdinal); Anki cannot show such a card, and its Check Database deletes it"
+      )
+    }
   }
 
   /// `reviews[index]`, after every card.
