@@ -227,7 +227,7 @@ package struct DeckJSONReader: Sendable {
     do {
       document = try JSONDecoder().decode(DeckJSONDocument.self, from: reduced)
     } catch let error as DecodingError {
-      throw DecodingErrorMessage.deckError(error, location: location)
+      throw DecodingErrorMessage.deckError(error, location: location, json: reduced)
     }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
@@ -329,7 +329,7 @@ package struct DeckJSONReader: Sendable {
       document = try decoder.decode(DeckJSONDocument.self, from: reduced)
     } catch let error as DecodingError {
       guard Self.rank(of: error) > Self.rank(of: "noteTypes") else {
-        throw DecodingErrorMessage.deckError(error, location: location)
+        throw DecodingErrorMessage.deckError(error, location: location, json: reduced)
       }
       laterDecodingError = error
     }
@@ -358,7 +358,7 @@ package struct DeckJSONReader: Sendable {
     defer { left?.stop() }
     for section in Section.allCases {
       if let pending = laterDecodingError, Self.rank(of: pending) <= Self.rank(of: section.key) {
-        throw DecodingErrorMessage.deckError(pending, location: location)
+        throw DecodingErrorMessage.deckError(pending, location: location, json: reduced)
       }
       guard let elements = syntax.elements[section.key] else { continue }
       progress?.start(section.phase, total: Int64(elements.count))
@@ -403,7 +403,9 @@ package struct DeckJSONReader: Sendable {
       }
     }
     file.releaseAll()
-    if let laterDecodingError { throw DecodingErrorMessage.deckError(laterDecodingError, location: location) }
+    if let laterDecodingError {
+      throw DecodingErrorMessage.deckError(laterDecodingError, location: location, json: reduced)
+    }
     if let meaningError { throw meaningError }
     guard let document else { return (mapping.collection, mapping.warnings) }
     try mapping.completeNotes()
@@ -430,10 +432,17 @@ package struct DeckJSONReader: Sendable {
     do {
       return try decoder.decode(Element.self, from: Data(bytes))
     } catch let error as DecodingError {
-      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty { throw NeedsWholeDocument() }
+      // A number found in the element is named with its path; anything else (a lone surrogate)
+      // is reported as the whole document's reading reports it.
+      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+        UndecodableValue.find(in: bytes)?.path.isEmpty ?? true
+      {
+        throw NeedsWholeDocument()
+      }
       throw ElementDecodingError(
         error: DecodingErrorMessage.deckError(
-          error, location: location, prefix: [PathKey(stringValue: section.key), PathKey(intValue: index)]))
+          error, location: location, prefix: [PathKey(stringValue: section.key), PathKey(intValue: index)],
+          json: Data(bytes)))
     }
   }
 
@@ -444,7 +453,7 @@ package struct DeckJSONReader: Sendable {
     do {
       header = try JSONDecoder().decode(DocumentHeader.self, from: reduced)
     } catch let error as DecodingError {
-      throw DecodingErrorMessage.deckError(error, location: location)
+      throw DecodingErrorMessage.deckError(error, location: location, json: reduced)
     }
     try header.check(
       format: DeckJSONDocument.formatName, version: DeckJSONDocument.currentVersion, at: location,

@@ -1,11 +1,15 @@
 import DeckCore
+import Foundation
 
 /// Turns a `DecodingError` into a ``DeckError`` naming the JSON path of the problem and what was
 /// expected there: `notes[3].fields: expected an object of strings`.
 enum DecodingErrorMessage {
   /// The error for `error`, whose coding path starts below `prefix` (an element decoded apart
-  /// from its document: `notes`, `3`).
-  static func deckError(_ error: DecodingError, location: SourceLocation, prefix: [any CodingKey] = []) -> DeckError {
+  /// from its document: `notes`, `3`). With the `json` that was decoded, a value Foundation
+  /// reports without a path is found and named (``UndecodableValue``).
+  static func deckError(
+    _ error: DecodingError, location: SourceLocation, prefix: [any CodingKey] = [], json: Data? = nil
+  ) -> DeckError {
     let (codingPath, message): ([any CodingKey], String)
     switch error {
     case .typeMismatch(let type, let context):
@@ -18,8 +22,12 @@ enum DecodingErrorMessage {
       codingPath = context.codingPath + [key]
       message = "the key \"\(key.stringValue)\" is missing"
     case .dataCorrupted(let context):
-      codingPath = context.codingPath
-      message = context.debugDescription
+      if context.codingPath.isEmpty, let found = json?.withUnsafeBytes(UndecodableValue.find(in:)) {
+        (codingPath, message) = (found.path, found.message)
+      } else {
+        codingPath = context.codingPath
+        message = context.debugDescription
+      }
     @unknown default:
       codingPath = []
       message = "\(error)"

@@ -113,6 +113,26 @@ struct JSONErrorTests {
       kind: .corrupt,
       message: ": at cards[0].template: -1 is not a template ordinal (they count from 0)"
     ),
+    // Values Foundation's JSONDecoder reports on Linux only as "The given data was not valid
+    // JSON.", without a path: found again by deckport's parser (UndecodableValue).
+    Case(
+      id: "a fraction where an integer goes",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"D\"}], \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}], \"cards\": [{\"id\": 8, \"note\": 5, \"template\": 0, \"deck\": 1, \"modified\": 2.5}]}",
+      kind: .corrupt, message: ": at cards[0].modified: expected an integer, found 2.5"),
+    Case(
+      id: "an integer beyond 64 bits",
+      json:
+        "{\(valid), \(basic), \"notes\": [{\"id\": 99999999999999999999, \"noteType\": \"Basic\", \"fields\": {}}]}",
+      kind: .corrupt, message: ": at notes[0].id: the integer 99999999999999999999 does not fit in 64 bits"),
+    Case(
+      id: "a fraction in the header",
+      json: "{\(valid), \"creationTime\": 1.5, \(basic), \"notes\": []}",
+      kind: .corrupt, message: ": at creationTime: expected an integer, found 1.5"),
+    Case(
+      id: "a lone surrogate in a field",
+      json: "{\(valid), \(basic), \"notes\": [{\"noteType\": \"Basic\", \"fields\": {\"Front\": \"x\\udc00y\"}}]}",
+      kind: .corrupt, message: ": at (top level): a lone low surrogate \\udc00 (near '\\udc00y\"}}]}')"),
     Case(
       id: "a note's unknown deck id",
       json:

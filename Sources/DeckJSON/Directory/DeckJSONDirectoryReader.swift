@@ -202,7 +202,7 @@ private struct FolderReading {
     do {
       return try JSONDecoder().decode(T.self, from: data)
     } catch let error as DecodingError {
-      throw DecodingErrorMessage.deckError(error, location: location)
+      throw DecodingErrorMessage.deckError(error, location: location, json: data)
     }
   }
 
