@@ -229,11 +229,14 @@ package struct DeckJSONReader: Sendable {
     } catch let error as DecodingError {
       throw DecodingErrorMessage.deckError(error, location: location, json: reduced)
     }
+    let unknownKeys = reduced.withUnsafeBytes {
+      UnknownKeys.warnings(in: $0, decoded: document, path: "", location: location)
+    }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
-    return (
-      try mediaMapping(syntax: syntax, precheck: nil, path: path, location: location).collection(from: document), false
-    )
+    let (collection, warnings) = try mediaMapping(syntax: syntax, precheck: nil, path: path, location: location)
+      .collection(from: document)
+    return ((collection, unknownKeys + warnings), false)
   }
 
   /// A mapping whose media blobs are read from the document at `path`, the set-aside ones
@@ -325,8 +328,15 @@ package struct DeckJSONReader: Sendable {
     let decoder = JSONDecoder()
     var document: DeckJSONDocument?
     var laterDecodingError: DecodingError?
+    // Keys the format lacks: those of the document around the split arrays first, then each
+    // element's in order.
+    var unknownKeys: [Diagnostic] = []
     do {
-      document = try decoder.decode(DeckJSONDocument.self, from: reduced)
+      let decoded = try decoder.decode(DeckJSONDocument.self, from: reduced)
+      document = decoded
+      unknownKeys = reduced.withUnsafeBytes {
+        UnknownKeys.warnings(in: $0, decoded: decoded, path: "", location: location)
+      }
     } catch let error as DecodingError {
       guard Self.rank(of: error) > Self.rank(of: "noteTypes") else {
         throw DecodingErrorMessage.deckError(error, location: location, json: reduced)
@@ -370,9 +380,9 @@ package struct DeckJSONReader: Sendable {
         let unchecked = leftUnchecked && index >= leftFrom[section, default: 0]
         /// This element, decoded here: `fast` is the fast decoder's function for its section.
         func decode<Element: Decodable>(_ fast: (UnsafeRawBufferPointer, Bool) -> Element?) throws -> Element {
-          try decodeElement(bytes, section, index, decoder, location: location, unchecked: unchecked) {
-            fast($0, unchecked)
-          }
+          try decodeElement(
+            bytes, section, index, decoder, location: location, unchecked: unchecked, unknownKeys: &unknownKeys
+          ) { fast($0, unchecked) }
         }
         do {
           switch section {
@@ -407,12 +417,12 @@ package struct DeckJSONReader: Sendable {
       throw DecodingErrorMessage.deckError(laterDecodingError, location: location, json: reduced)
     }
     if let meaningError { throw meaningError }
-    guard let document else { return (mapping.collection, mapping.warnings) }
+    guard let document else { return (mapping.collection, unknownKeys + mapping.warnings) }
     try mapping.completeNotes()
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
     try mapping.mapMedia(document.media)
-    return (mapping.collection, mapping.warnings)
+    return (mapping.collection, unknownKeys + mapping.warnings)
   }
 
   /// A decoding problem of one element, told apart from problems of meaning.
@@ -425,12 +435,17 @@ package struct DeckJSONReader: Sendable {
   /// ``ShortcutFailed`` is thrown.
   private func decodeElement<Element: Decodable>(
     _ bytes: UnsafeRawBufferPointer, _ section: Section, _ index: Int, _ decoder: JSONDecoder,
-    location: SourceLocation, unchecked: Bool, fast: (UnsafeRawBufferPointer) -> Element?
+    location: SourceLocation, unchecked: Bool, unknownKeys: inout [Diagnostic],
+    fast: (UnsafeRawBufferPointer) -> Element?
   ) throws -> Element {
     if let element = fast(bytes) { return element }
     if unchecked { throw ShortcutFailed() }
     do {
-      return try decoder.decode(Element.self, from: Data(bytes))
+      let element = try decoder.decode(Element.self, from: Data(bytes))
+      // The fast decoder takes no key the format lacks: such keys are named here.
+      unknownKeys += UnknownKeys.warnings(
+        in: bytes, decoded: element, path: "\(section.key)[\(index)]", location: location)
+      return element
     } catch let error as DecodingError {
       // A number found in the element is named with its path; anything else (a lone surrogate)
       // is reported as the whole document's reading reports it.

@@ -31,13 +31,14 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
     // A folder from someone else (a backup, a repository) must not bring a file of this
     // machine's in through a symbolic link.
     let boundary = FolderBoundary(folder: path)
-    let index = try Self.readIndex(at: indexPath, inside: boundary)
+    let (index, indexUnknownKeys) = try Self.readIndex(at: indexPath, inside: boundary)
     let mediaFolder = folder.appendingPathComponent(DeckJSONDirectory.mediaFolder)
     var mapping = DeckJSONModelMapping(location: indexLocation) { position, media in
       try Self.mediaBlob(media, position: position, folder: mediaFolder, inside: boundary, index: indexLocation)
     }
     mapping.modificationTime = FileManager.default.modificationSeconds(atPath: indexPath) ?? 0
     var read = FolderReading(folder: folder, boundary: boundary, index: index, indexLocation: indexLocation)
+    read.unknownKeys = indexUnknownKeys
     let header = DeckJSONDocument(
       creationTime: index.creationTime,
       deckOptions: try read.objects(
@@ -77,11 +78,14 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
     try read.checkListed(DeckJSONDirectory.mediaFolder, index.media.map(\.name), key: "media", suffix: "")
     try mapping.mapMedia(
       index.media.map { MediaJSON(name: $0.name, mimeType: $0.mimeType, sha1: $0.sha1, size: $0.size, data: "") })
-    return (mapping.collection, read.relocated(mapping.warnings))
+    return (mapping.collection, read.unknownKeys + read.relocated(mapping.warnings))
   }
 
   /// The index file, checked for its format and version.
-  static func readIndex(at path: String, inside boundary: FolderBoundary) throws -> DeckJSONDirectoryIndex {
+  /// The index file at `path`, and a warning for each key in it the format lacks.
+  static func readIndex(at path: String, inside boundary: FolderBoundary) throws -> (
+    index: DeckJSONDirectoryIndex, unknownKeys: [Diagnostic]
+  ) {
     let location = SourceLocation(file: path)
     let data = try FolderReading.contents(of: path, inside: boundary)
     let header = try FolderReading.decode(DocumentHeader.self, from: data, location: location)
@@ -90,7 +94,7 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
       wrongFormat: { found in
         "not a json-dir index: \"format\" is \(found.map { "\"\($0)\"" } ?? "missing"), not \"\(DeckJSONDirectory.formatName)\""
       }, formatTitle: "json-dir")
-    return try FolderReading.decode(DeckJSONDirectoryIndex.self, from: data, location: location)
+    return try FolderReading.decodeNamingUnknownKeys(DeckJSONDirectoryIndex.self, from: data, location: location)
   }
 
   /// The blob of media file `position` of the index: the file `media/<name>`, checked against
@@ -137,6 +141,8 @@ private struct FolderReading {
   /// The note files' names in deck order: the index's list, or, when it has none, every file
   /// in `notes/` in the order of the note ids (set by ``noteFiles()``).
   private(set) var noteStems: [String] = []
+  /// A warning for each key of a file read so far that the format lacks (``UnknownKeys``).
+  var unknownKeys: [Diagnostic] = []
 
   init(folder: URL, boundary: FolderBoundary, index: DeckJSONDirectoryIndex, indexLocation: SourceLocation) {
     self.folder = folder
@@ -206,19 +212,35 @@ private struct FolderReading {
     }
   }
 
+  /// `data` decoded as `T` (``decode(_:from:location:)``), and a warning for each key in it
+  /// that `T` lacks.
+  static func decodeNamingUnknownKeys<T: Decodable>(_ type: T.Type, from data: Data, location: SourceLocation) throws
+    -> (T, [Diagnostic])
+  {
+    let value = try decode(T.self, from: data, location: location)
+    let warnings = data.withUnsafeBytes { UnknownKeys.warnings(in: $0, decoded: value, path: "", location: location) }
+    return (value, warnings)
+  }
+
   /// The file `<folder>/<stem>.json`.
   func path(_ folderName: String, _ stem: String) -> String {
     folder.appendingPathComponent(folderName).appendingPathComponent(stem + ".json").path
   }
 
   /// The objects of the files `stems` names in `folderName`, in order.
-  func objects<T: Decodable>(_ stems: [String], _ key: String, _ folderName: String, _ type: T.Type) throws -> [T] {
+  mutating func objects<T: Decodable>(_ stems: [String], _ key: String, _ folderName: String, _ type: T.Type) throws
+    -> [T]
+  {
     try checkListed(folderName, stems, key: key)
-    return try stems.map { stem in
+    var objects: [T] = []
+    for stem in stems {
       let path = path(folderName, stem)
-      return try Self.decode(
+      let (object, warnings) = try Self.decodeNamingUnknownKeys(
         T.self, from: try Self.contents(of: path, inside: boundary), location: SourceLocation(file: path))
+      objects.append(object)
+      unknownKeys += warnings
     }
+    return objects
   }
 
   /// Refuses a file in `folderName` that the index's `key` list does not name, and a name in
@@ -243,10 +265,12 @@ private struct FolderReading {
   }
 
   /// The note file `notes/<stem>.json`.
-  private func noteFile(_ stem: String) throws -> DeckJSONNoteFile {
+  private mutating func noteFile(_ stem: String) throws -> DeckJSONNoteFile {
     let path = path(DeckJSONDirectory.notesFolder, stem)
-    return try Self.decode(
+    let (file, warnings) = try Self.decodeNamingUnknownKeys(
       DeckJSONNoteFile.self, from: try Self.contents(of: path, inside: boundary), location: SourceLocation(file: path))
+    unknownKeys += warnings
+    return file
   }
 
   /// `file`, checked to be named by its GUID (with `~2`… for the later notes sharing it) and

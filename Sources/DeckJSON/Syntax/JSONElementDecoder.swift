@@ -9,7 +9,7 @@ import JSONCore
 /// It is a shortcut, never a second opinion: it accepts only what it is sure `JSONDecoder`
 /// decodes to the same value (an object whose keys are plain ASCII and occur once, integers
 /// without fraction or exponent that fit, strings whose `\u` escapes pair their surrogates, no
-/// `null` where a value is optional, no escape in a value it skips) and returns nil for
+/// `null` where a value is optional, no key the format lacks) and returns nil for
 /// everything else, which the reader then hands to `JSONDecoder`, so odd documents and every
 /// error are judged exactly as before.
 ///
@@ -225,26 +225,22 @@ enum JSONElementDecoder {
     }
 
     /// Reads the members of the object here: `body` reads each known key's value (leaving
-    /// the cursor after it) and says whether it could; other keys' values are skipped. False
-    /// when this is no object, a key has escapes or other than ASCII or occurs twice, or a
-    /// value is not what `body` wants.
+    /// the cursor after it) and says whether it could. False when this is no object, a key has
+    /// escapes or other than ASCII, occurs twice or is not one of the format's (which the
+    /// reader then names, ``UnknownKeys``), or a value is not what `body` wants.
     mutating func object<Key: ElementKey>(_: Key.Type, _ body: (inout Cursor, Key) -> Bool) -> Bool {
       let spellings = Key.spellings
       var found: UInt64 = 0
-      var others: [Range<Int>] = []
       // Keys are looked for in their usual order first, the order deckport writes them in.
       var expected = 0
       return members { cursor, key in
-        if let ordinal = cursor.ordinal(of: key, in: spellings, trying: expected), let known = Key(rawValue: ordinal) {
-          let bit: UInt64 = 1 << ordinal
-          guard found & bit == 0 else { return false }
-          found |= bit
-          expected = ordinal + 1
-          return body(&cursor, known)
-        }
-        guard !others.contains(where: { cursor.bytes[$0].elementsEqual(cursor.bytes[key]) }) else { return false }
-        others.append(key)
-        return cursor.skipValue()
+        guard let ordinal = cursor.ordinal(of: key, in: spellings, trying: expected), let known = Key(rawValue: ordinal)
+        else { return false }
+        let bit: UInt64 = 1 << ordinal
+        guard found & bit == 0 else { return false }
+        found |= bit
+        expected = ordinal + 1
+        return body(&cursor, known)
       }
     }
 
@@ -453,17 +449,6 @@ enum JSONElementDecoder {
         type: type, queue: queue, due: due, interval: interval, easeFactor: easeFactor, reviews: reviews,
         lapses: lapses, remainingSteps: remainingSteps, flags: flags, originalDue: originalDue,
         originalDeck: originalDeck, data: data)
-    }
-
-    /// Skips the value here; false (unsure) when a string in it has an escape, which the
-    /// decoder may judge (a lone surrogate).
-    mutating func skipValue() -> Bool {
-      // Unchecked text is not skipped: the syntax pass checks it.
-      guard !checking else { return false }
-      skipWhitespace()
-      guard let end = JSONBytes.structuralEnd(bytes, from: index, acceptingEscapes: false) else { return false }
-      index = end
-      return true
     }
 
     /// Whether no two of `names` are equal as Swift strings.
