@@ -61,6 +61,21 @@ struct HandWrittenDocumentTests {
     #expect(collection.cards.allSatisfy { $0.modificationTime == 1_790_000_000 })
   }
 
+  @Test("an empty GUID is named: Anki would keep it, shared by every note without one")
+  func emptyGUID() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "hand.json")
+    let json = Self.document(
+      decks: #"{"name": "D"}"#,
+      notes:
+        #"{"noteType": "Vocabulary", "guid": "", "fields": {"Word": "a"}}, {"noteType": "Vocabulary", "fields": {"Word": "b"}}"#
+    )
+    try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+    let warnings = try DeckJSONReader().read(path: path).warnings
+    #expect(warnings.map(\.category) == ["guid-empty"])
+    #expect(warnings.first?.location.jsonPath == "notes[0].guid")
+  }
+
   @Test("a note that names no deck: the document's only deck, or Default when it has none")
   func defaultDeck() throws {
     let note = #"{"noteType": "Vocabulary", "fields": {"Word": "el gato"}}"#

@@ -1,10 +1,11 @@
 import DeckAnki
 import DeckCore
 import DeckIO
-import DeckJSON
 import DeckTestSupport
 import Foundation
 import Testing
+
+@testable import DeckJSON
 
 /// A key the deck format does not have (a typo in a hand-edited document) is a warning naming
 /// it, not a silent loss of what it holds: the document's own keys, a note's, a card's and its
@@ -43,6 +44,11 @@ struct UnknownKeyTests {
         "cards[0].scheduling.stability 'stability' is not a key of deckport's deck format here, so what it holds is not read (the keys here: type, queue, due, interval, easeFactor, reviews, lapses, remainingSteps, flags, originalDue, originalDeck, data)",
       ])
     #expect(unknown.allSatisfy { $0.location.file == path })
+    // The document read whole, as an odd one is, names the same keys (in document order).
+    var whole = DeckJSONReader()
+    whole.splitsArrays = false
+    let wholeUnknown = try whole.read(path: path).warnings.filter { $0.category == "unknown-key" }
+    #expect(wholeUnknown.map(\.description).sorted() == unknown.map(\.description).sorted())
     // What the known keys hold is read as ever.
     #expect(collection.notes.map(\.tags) == [[], ["u"]])
     #expect(collection.cards.count == 2)

@@ -112,6 +112,34 @@ def test_anki_keeps_both_notes_but_a_second_import_updates_one(duplicate, tmp_pa
 
 
 @pytest.mark.parametrize("fmt", ["apkg", "apkg-modern"])
+def test_empty_guids_are_named_and_given_guids(tmp_path, fmt):
+    """Two notes whose GUID is empty: Anki imports them as they are, both under the empty GUID,
+    so a later import could not tell them apart. deckport's reader names each (`guid-empty`,
+    and `--strict` fails), and its package gives each a GUID derived from its note type and
+    fields, under which the backend imports every note."""
+    source = altered(str(tmp_path), f"UPDATE notes SET guid = '' WHERE id IN ({FIRST}, {SECOND})")
+    _, as_anki_has_them, _ = imported(str(tmp_path), source)
+    assert as_anki_has_them[FIRST][0] == as_anki_has_them[SECOND][0] == ""
+
+    out = str(tmp_path / f"out-{fmt}.apkg")
+    result = deckport("convert", source, out, "--to", fmt)
+    assert result.returncode == 0, result.stderr
+    named = [line for line in result.stderr.splitlines() if "[guid-empty]" in line]
+    assert [f"table notes, row {FIRST}:" in named[0], f"table notes, row {SECOND}:" in named[1]] == [True, True], (
+        result.stderr
+    )
+    assert len(named) == 2
+    _, notes, _ = imported(str(tmp_path), out)
+    assert len(notes) == len(as_anki_has_them)
+    assert notes[FIRST][0] and notes[SECOND][0] and notes[FIRST][0] != notes[SECOND][0]
+
+    strict = str(tmp_path / f"strict-{fmt}.apkg")
+    result = deckport("convert", source, strict, "--to", fmt, "--strict")
+    assert result.returncode == 1 and "[guid-empty]" in result.stderr, result.stderr
+    assert not os.path.exists(strict)
+
+
+@pytest.mark.parametrize("fmt", ["apkg", "apkg-modern"])
 def test_new_guid_every_note_arrives(duplicate, tmp_path, fmt):
     out = str(tmp_path / "new-guid.apkg")
     result = deckport("convert", duplicate, out, "--to", fmt, "--duplicate-guids", "new-guid")

@@ -1,7 +1,7 @@
 import DeckCore
 
-/// Consistency checks on a collection just read: references that point nowhere and notes whose
-/// field count differs from their note type. Anki refuses some of these on import; deckport
+/// Consistency checks on a collection just read: references that point nowhere, notes whose
+/// field count differs from their note type, and notes without a GUID. Anki refuses some of these on import; deckport
 /// keeps the data as it is and reports each problem, naming the row.
 enum CollectionChecks {
   /// How many problems of one kind are reported one by one before they are summed up.
@@ -26,6 +26,12 @@ enum CollectionChecks {
           "unknown-note-type", location.table("notes", row: id),
           "note uses note type \(noteTypeID), which the collection does not define")
         continue
+      }
+      if notes[index].guid.isEmpty {
+        report(
+          "guid-empty", location.table("notes", row: id),
+          "note has an empty GUID: Anki imports it so, but cannot tell it from other notes without one when the package is imported again; a package deckport writes gives it a GUID derived from its note type and fields"
+        )
       }
       if fieldCount != expected {
         report(

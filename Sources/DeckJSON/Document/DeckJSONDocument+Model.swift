@@ -334,6 +334,13 @@ struct DeckJSONModelMapping {
       namedDecks.append(nil)
     }
     if makesCards { notesMakingCards.append(collection.notes.count) }
+    if note.guid?.isEmpty == true {
+      warnings.append(
+        Diagnostic(
+          "guid-empty", at: at("notes[\(index)].guid"),
+          "the GUID is empty: Anki imports the note so, but cannot tell it from other notes without one when the package is imported again; a package deckport writes gives it a GUID derived from its note type and fields (leave \"guid\" out for one derived from its note type, deck and first field)"
+        ))
+    }
     if note.guid == nil {
       notesWithoutGUID.append(collection.notes.count)
       if note.id == nil { notesWithoutID.insert(collection.notes.count) }
