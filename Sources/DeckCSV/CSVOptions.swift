@@ -27,7 +27,7 @@ public struct CSVOptions: Sendable, Equatable {
   /// Reading: whether fields are HTML (instead of `#html:` or Anki's detection). Plain text is
   /// escaped (`<` becomes `&lt;`) and its line breaks become `<br>`, as Anki does. Writing:
   /// `false` writes each field as one line of plain text
-  /// (``AnkiFieldText/plainTextLine(_:)``, `#html:false`), as Anki's "Notes in Plain Text"
+  /// (``AnkiFieldText/noteExportPlainText(_:)``, `#html:false`), as Anki's "Notes in Plain Text"
   /// export with "Include HTML and media references" off; otherwise fields are written as
   /// stored.
   public var isHTML: Bool?

@@ -90,7 +90,7 @@ package struct CSVWriter: Sendable {
 
     // Anki's export with "Include HTML and media references" off: each field one line of text.
     let writesPlainText = options.isHTML == false
-    let fieldText: (String) -> String = { writesPlainText ? AnkiFieldText.plainTextLine($0) : $0 }
+    let fieldText: (String) -> String = { writesPlainText ? AnkiFieldText.noteExportPlainText($0) : $0 }
     let deckOfNote = NoteDecks(collection)
     func deckName(_ note: Note) -> String {
       deckOfNote[note.id].flatMap { decks[$0]?.name } ?? ""

@@ -202,3 +202,63 @@ def test_plain_text_export_is_ankis(package, live_view, tmp_path):
         if anki_rows.get(guid, {}).get("deck", "") is None:
             row["deck"] = None
     assert our_rows == anki_rows
+
+
+# Fields whose ends are white space, beside fields with something for Anki's plain-text line to
+# replace. Anki's exports keep a field (or card side) as it is when `html_to_text_line` replaces
+# nothing in it, and trim it only when it does: " z " stays " z ", " <b>z</b> " becomes "z".
+EDGE_FIELDS = [
+    " z ", "\u00a0y\u00a0", "\tt\t", "  <b>a</b>  ", "<br>lead br", "tail<br>", "a\nb", " a & b ", " x &amp; ",
+    " 1 < 2 ", " [sound:a.mp3] q ", " &nbsp;r ", "\u2003em\u2003", " [[type:Front]] ", " a &zz; b ",
+    " <style>p {}</style> s ",
+]
+
+
+@pytest.fixture(scope="module")
+def edge_package(tmp_path_factory) -> str:
+    """A package the real backend made, one Basic note per edge field (on its front and back)."""
+    from anki.collection import ExportAnkiPackageOptions
+
+    folder = tmp_path_factory.mktemp("edge")
+    col = Collection(str(folder / "collection.anki2"))
+    try:
+        basic = col.models.by_name("Basic")
+        for text in EDGE_FIELDS:
+            note = col.new_note(basic)
+            note.fields[0] = text
+            note.fields[1] = "back" + text
+            col.add_note(note, 1)
+        path = str(folder / "edge.apkg")
+        col.export_anki_package(
+            out_path=path, limit=None,
+            options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False),
+        )
+    finally:
+        col.close()
+    return path
+
+
+def test_plain_text_keeps_the_white_space_anki_keeps(edge_package, tmp_path):
+    """Notes in Plain Text: each field as Anki's export writes it, white space at the ends kept
+    or trimmed as Anki keeps or trims it."""
+    anki = str(tmp_path / "anki.txt")
+    anki_note_export(edge_package, anki, with_html=False)
+    ours = str(tmp_path / "ours.txt")
+    result = deckport("convert", edge_package, ours, "--html", "false")
+    assert result.returncode == 0, result.stderr
+    _, anki_rows = rows_by_guid(anki)
+    _, our_rows = rows_by_guid(ours)
+    assert len(our_rows) == len(EDGE_FIELDS)
+    assert {guid: row["fields"] for guid, row in our_rows.items()} == {
+        guid: row["fields"] for guid, row in anki_rows.items()
+    }
+
+
+def test_cards_in_plain_text_keep_the_white_space_anki_keeps(edge_package, tmp_path):
+    """Cards in Plain Text: each side as Anki's export writes it."""
+    from anki_render import card_csv
+
+    out = tmp_path / "cards.txt"
+    result = deckport("convert", edge_package, str(out), "--to", "cards", "--html", "false")
+    assert result.returncode == 0, result.stderr
+    assert out.read_text(encoding="utf-8") == card_csv(edge_package, False)

@@ -4,7 +4,8 @@ extension AnkiFieldText {
   /// A rendered side of a card as Anki's "Cards in Plain Text" export writes it: `<style>`
   /// blocks and type-in-the-answer boxes (`[[type:…]]`) removed; on the answer side, everything
   /// up to the last `<hr id=answer>` and the line feeds after it (the question again) removed;
-  /// with `isHTML` off, then made one line of plain text (``plainTextLine(_:)``).
+  /// with `isHTML` off, then made one line of plain text as the export makes it
+  /// (``plainTextExport(_:)``: a side that has nothing to replace keeps its white space).
   ///
   /// ```swift
   /// AnkiFieldText.cardExportSide("Q\n\n<hr id=answer>\n\n<b>A</b>", isAnswer: true, isHTML: false)  // "A"
@@ -12,7 +13,7 @@ extension AnkiFieldText {
   public static func cardExportSide(_ html: String, isAnswer: Bool, isHTML: Bool) -> String {
     var text = BracketTagScan.removingRedundantSections(in: html)
     if isAnswer { text = BracketTagScan.removingAnswerSideQuestion(from: text) }
-    return isHTML ? text : plainTextLine(text)
+    return isHTML ? text : plainTextExport(text)
   }
 
   /// ``cardExportSide(_:isAnswer:isHTML:)`` done with Anki's regular expressions (the byte scans
@@ -20,7 +21,7 @@ extension AnkiFieldText {
   static func cardExportSideWithPatterns(_ html: String, isAnswer: Bool, isHTML: Bool) -> String {
     var text = replace(Patterns.redundantSections, in: html, with: "")
     if isAnswer { text = replace(Patterns.answerSideQuestion, in: text, with: "") }
-    return isHTML ? text : plainTextLineWithPatterns(text)
+    return isHTML ? text : exported(text, asLine: untrimmedPlainTextLineWithPatterns(text))
   }
 }
 

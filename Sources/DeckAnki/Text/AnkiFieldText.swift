@@ -68,12 +68,44 @@ public enum AnkiFieldText {
   /// // "line1 line2  &"
   /// ```
   public static func plainTextLine(_ html: String) -> String {
+    trimmingWhiteSpace(untrimmedPlainTextLine(html))
+  }
+
+  /// ``plainTextLine(_:)`` before the white space at its ends is trimmed.
+  private static func untrimmedPlainTextLine(_ html: String) -> String {
     var text = html
     if html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\n") }) {
       text = MarkupScan.replacingLineBreaks(html) ?? replace(Patterns.lineBreak, in: html, with: " ")
     }
     text = BracketTagScan.removingSoundTags(in: BracketTagScan.removingTypeAnswerTags(in: text))
-    return trimmingWhiteSpace(strippingHTML(text))
+    return strippingHTML(text)
+  }
+
+  /// `text` as Anki's plain-text exports write a field or a card's side with "Include HTML and
+  /// media references" off: its ``plainTextLine(_:)`` when making that line replaces anything
+  /// (a line break, a sound tag, a tag, a character reference), else `text` as it is, white space
+  /// at its ends included. (The exports keep their text unless `html_to_text_line` gave a new
+  /// string, and that function trims only a new string: `" z "` stays `" z "`, `" <b>z</b> "`
+  /// becomes `"z"`.)
+  static func plainTextExport(_ text: String) -> String {
+    exported(text, asLine: untrimmedPlainTextLine(text))
+  }
+
+  /// `text`, or its one line `line` trimmed when that differs from it (``plainTextExport(_:)``).
+  static func exported(_ text: String, asLine line: String) -> String {
+    line.isExactly(text) ? text : trimmingWhiteSpace(line)
+  }
+
+  /// A note's field as Anki's "Notes in Plain Text" export writes it with "Include HTML and
+  /// media references" off: `<style>` blocks and `[[type:…]]` boxes removed, then
+  /// ``plainTextExport(_:)``.
+  ///
+  /// ```swift
+  /// AnkiFieldText.noteExportPlainText(" z ")              // " z "
+  /// AnkiFieldText.noteExportPlainText(" <b>z</b><br> ")   // "z"
+  /// ```
+  public static func noteExportPlainText(_ field: String) -> String {
+    plainTextExport(BracketTagScan.removingRedundantSections(in: field))
   }
 
   /// `text` without the Unicode white space at either end (Rust's `str::trim`).
@@ -84,10 +116,15 @@ public enum AnkiFieldText {
 
   /// ``plainTextLine(_:)`` done with Anki's regular expressions alone.
   static func plainTextLineWithPatterns(_ html: String) -> String {
+    untrimmedPlainTextLineWithPatterns(html).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// ``plainTextLineWithPatterns(_:)`` before the white space at its ends is trimmed.
+  static func untrimmedPlainTextLineWithPatterns(_ html: String) -> String {
     var text = replace(Patterns.lineBreak, in: html, with: " ")
     text = replace(Patterns.typeAnswer, in: text, with: "")
     text = replace(Patterns.sound, in: text, with: "")
-    return strippingHTMLWithPattern(text).trimmingCharacters(in: .whitespacesAndNewlines)
+    return strippingHTMLWithPattern(text)
   }
 
   /// ``strippingHTML(_:)`` done with Anki's regular expression itself; the byte scanner it
