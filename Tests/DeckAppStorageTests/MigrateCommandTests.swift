@@ -41,6 +41,40 @@ struct MigrateCommandTests {
     #expect(try AppFixtures.snapshot(source) == before)
   }
 
+  @Test("a key names no place in a destination that is one array: its records stay beside the new ones")
+  func keyIntoAnArray() throws {
+    let scratch = try TemporaryDirectory()
+    let source = try AppFixtures.copy("flashzilla-binary.plist", into: scratch, as: "prefs.plist")
+    let deck = scratch.path(for: "deck.apkg")
+    #expect(try CommandRun.deckport(["convert", source, deck]).status == 0)
+    let kept = #"{"id":"A1B2C3D4-0000-0000-0000-000000000001","prompt":"keep me","answer":"1"}"#
+    // The plist's key ('Cards') carries over to the destination; --key names one for convert.
+    let runs: [(String, [String])] = [
+      ("migrated.json", ["migrate", source]),
+      ("converted.json", ["convert", deck, "--to", "app-json", "--profile", "flashzilla", "--key", "Deck"]),
+    ]
+    for (name, arguments) in runs {
+      let destination = scratch.path(for: name)
+      try Data("[\(kept)]".utf8).write(to: URL(fileURLWithPath: destination))
+      let run = try CommandRun.deckport(Array(arguments.prefix(2)) + [destination, "--force"] + arguments.dropFirst(2))
+      #expect(run.status == 0, "stderr: \(run.standardError)")
+      #expect(run.standardOutput.contains("3 added, 0 updated, 0 unchanged"), "\(run.standardOutput)")
+      let records = try AppStorageReader().read(path: destination).records.records
+      #expect(records.count == 4)
+      #expect(records.first?["prompt"] == .string("keep me"))
+    }
+    // A plist whose top value is one array (PropertyListEncoder's of [Card]), likewise.
+    let arrayPlist = scratch.path(for: "array.plist")
+    let card: [String: Any] = ["id": "A1B2C3D4-0000-0000-0000-000000000001", "prompt": "keep me", "answer": "1"]
+    try PropertyListSerialization.data(fromPropertyList: [card], format: .binary, options: 0)
+      .write(to: URL(fileURLWithPath: arrayPlist))
+    let again = try CommandRun.deckport([
+      "convert", deck, arrayPlist, "--profile", "flashzilla", "--key", "Deck", "--force",
+    ])
+    #expect(again.status == 0, "stderr: \(again.standardError)")
+    #expect(try AppStorageReader().read(path: arrayPlist).records.records.count == 4)
+  }
+
   @Test("--dry-run reports what would be written and writes nothing, not even a backup")
   func dryRun() throws {
     let scratch = try TemporaryDirectory()

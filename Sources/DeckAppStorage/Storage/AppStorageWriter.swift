@@ -156,6 +156,9 @@ package struct AppStorageWriter: Sendable {
     -> AppRecords?
   {
     var reading = options
+    // A key names the place on a side that has keys: a file that is one array of records is
+    // read whole, so its records are kept beside the new ones.
+    reading.keyOnlyWhereKeyed = true
     reading.profile = records.profile.map { .named($0) } ?? .generic
     if kind == .sqlite, reading.entity == nil { reading.entity = records.name }
     guard let held = try? AppStorageReader().read(path: path, kind: kind, options: reading) else { return nil }

@@ -23,9 +23,16 @@ struct JSONFileWriter: StorageFileWriter {
     var found: JSONRecordFile.Found?
     if exists {
       let file = JSONRecordFile(location: location)
-      // A file that is not JSON, or holds an array, is replaced whole.
-      if let document = try Self.document(of: file), case .object = document.value {
-        found = try file.read(document, key: options.key, profile: profile)
+      // A file that is not JSON is replaced whole. One array of records has no keys: a key
+      // names no place in it, and it is written again whole, with the records it held (merged
+      // in by the caller) and the new ones.
+      if let document = try Self.document(of: file) {
+        switch document.value {
+        case .object: found = try file.read(document, key: options.key, profile: profile)
+        case .array where JSONRecordFile.holdsRecords(document.value):
+          found = try file.read(document, key: nil, profile: profile)
+        default: break
+        }
       }
     }
     content = try JSONRecordFile.content(records, replacingIn: found, location: location)

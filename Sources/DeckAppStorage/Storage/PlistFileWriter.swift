@@ -43,10 +43,9 @@ struct PlistFileWriter: StorageFileWriter {
           }
         }
       case .array:
-        if let key {
-          throw DeckError(
-            .invalidRequest, at: location.item("key '\(key)'"), "the plist's top value is an array, which has no keys")
-        }
+        // One array of records has no keys: a key names no place in it, as when it is read, and
+        // the array is written again whole (with the records it held, merged in by the caller).
+        key = nil
         form = .native
       default:
         throw DeckError(
