@@ -75,6 +75,38 @@ struct MigrateCommandTests {
     #expect(try AppStorageReader().read(path: arrayPlist).records.records.count == 4)
   }
 
+  @Test("records without a profile match whole, whatever their keys' order: a second import changes nothing")
+  func wholeRecordsMatchInAnyKeyOrder() throws {
+    let scratch = try TemporaryDirectory()
+    // A real SwiftData store (VacuumTest), whose model gives the keys in another order.
+    let store = scratch.path(for: "challenges.store")
+    for suffix in ["", "-wal", "-shm"]
+    where FileManager.default.fileExists(atPath: Fixtures.path("apple-stores/VacuumTest-challenges.store" + suffix)) {
+      try FileManager.default.copyItem(
+        atPath: Fixtures.path("apple-stores/VacuumTest-challenges.store" + suffix), toPath: store + suffix)
+    }
+    let records = scratch.path(for: "r.json")
+    try Data(#"[{"name":"New one","id":"11111111-2222-3333-4444-555555555555"}]"#.utf8)
+      .write(to: URL(fileURLWithPath: records))
+    let held = try AppStorageReader().read(path: store).records.records.count
+    var summaries: [String] = []
+    for _ in 0..<2 {
+      let run = try CommandRun.deckport(["migrate", records, store, "--force"])
+      #expect(run.status == 0, "stderr: \(run.standardError)")
+      summaries.append(String(run.standardOutput.split(separator: ";")[1].dropFirst()))
+    }
+    #expect(summaries == ["1 added, 0 updated, 0 unchanged", "0 added, 0 updated, 1 unchanged"])
+    #expect(try AppStorageReader().read(path: store).records.records.count == held + 1)
+    // JSON files likewise.
+    let file = scratch.path(for: "ab.json")
+    try Data(#"[{"a":"1","b":"2"}]"#.utf8).write(to: URL(fileURLWithPath: file))
+    let reordered = scratch.path(for: "ba.json")
+    try Data(#"[{"b":"2","a":"1"}]"#.utf8).write(to: URL(fileURLWithPath: reordered))
+    let run = try CommandRun.deckport(["migrate", reordered, file, "--force"])
+    #expect(run.standardOutput.contains("0 added, 0 updated, 1 unchanged"), "\(run.standardOutput)")
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == #"[{"a":"1","b":"2"}]"#)
+  }
+
   @Test("--dry-run reports what would be written and writes nothing, not even a backup")
   func dryRun() throws {
     let scratch = try TemporaryDirectory()

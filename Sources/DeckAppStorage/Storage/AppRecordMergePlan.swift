@@ -77,13 +77,14 @@ struct AppRecordMergePlan {
 }
 
 /// The values that identify a record: those of the identity keys (compared without regard to
-/// key case, as Core Data columns lose it), or the whole record.
+/// key case, as Core Data columns lose it), or the whole record, its keys in any order (a store
+/// gives them in its model's order, a deck in its note type's).
 private struct AppRecordIdentity: Hashable {
   let values: [AppValue]
 
   init(_ record: AppRecord, keys: [String]?) {
     guard let keys else {
-      values = [.object(record)]
+      values = record.fields.sorted { $0.key < $1.key }.flatMap { [AppValue.string($0.key), $0.value] }
       return
     }
     values = keys.map { key in
