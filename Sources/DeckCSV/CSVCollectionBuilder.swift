@@ -53,6 +53,8 @@ struct CSVCollectionBuilder {
     var paddedLines: [Int] = []
     var paddedCount = 0
     var repeatedGUIDLines: [Int] = []
+    // Each deck name Anki stores otherwise: the name it stores, and the first line naming it.
+    var renamedDecks: [String: (stored: String, line: Int)] = [:]
 
     // Field values and GUIDs first (in place): the ids are numbered from a base derived from
     // every GUID.
@@ -65,6 +67,13 @@ struct CSVCollectionBuilder {
         if paddedLines.count < 5 { paddedLines.append(row.line) }
       }
       values += Array(repeating: "", count: noteType.fields.count - values.count)
+      // Decks by the names Anki stores (` A :: B ` is `A::B`), so rows that spell one deck
+      // apart are one deck, as in Anki's own import.
+      let deck = Deck.storedName(row.deck)
+      if !deck.unicodeScalars.elementsEqual(row.deck.unicodeScalars) {
+        if renamedDecks[row.deck] == nil { renamedDecks[row.deck] = (deck, row.line) }
+        rows[index].deck = deck
+      }
       var guid = row.guid
       if !guid.isEmpty, usedGUIDs.contains(guid) {
         repeatedGUIDLines.append(row.line)
@@ -72,7 +81,7 @@ struct CSVCollectionBuilder {
       }
       if guid.isEmpty {
         guid = DerivedID.noteGUID(
-          noteTypeID: noteType.id, deck: row.deck, firstField: values.first ?? "", taken: usedGUIDs)
+          noteTypeID: noteType.id, deck: deck, firstField: values.first ?? "", taken: usedGUIDs)
       }
       usedGUIDs.insert(guid)
       rows[index].values = values
@@ -109,6 +118,15 @@ struct CSVCollectionBuilder {
         Diagnostic(
           "csv-guid", at: place,
           "\(repeatedGUIDLines.count) row\(repeatedGUIDLines.count == 1 ? " repeats the GUID" : "s repeat the GUIDs") of an earlier row; \(repeatedGUIDLines.count == 1 ? "it gets" : "they get") a GUID derived from \(repeatedGUIDLines.count == 1 ? "its" : "their") note type, first field and top-level deck (line\(repeatedGUIDLines.count == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(repeatedGUIDLines)))"
+        ))
+    }
+    for (given, renamed) in renamedDecks.sorted(by: { $0.value.line < $1.value.line }) {
+      var place = location
+      place.line = renamed.line
+      warnings.append(
+        Diagnostic(
+          "deck-renamed", at: place,
+          "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level): the deck '\(given)' is '\(renamed.stored)', with every row that names either, as Anki's import puts them"
         ))
     }
 

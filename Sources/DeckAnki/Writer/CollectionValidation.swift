@@ -241,7 +241,7 @@ package enum CollectionValidation {
     for index in result.indices {
       let deck = result[index]
       let here = location.item("deck '\(deck.name)' (id \(deck.id))")
-      let normalized = normalizedDeckName(deck.name)
+      let normalized = Deck.storedName(deck.name)
       if !normalized.unicodeScalars.elementsEqual(deck.name.unicodeScalars) {
         log.report(
           "deck-renamed", at: here,
@@ -257,24 +257,6 @@ package enum CollectionValidation {
       names[uniqueKey(normalized)] = deck.id
     }
     return result
-  }
-
-  /// A deck name as Anki stores it: each `::` level as ``normalizedDeckLevel(_:)`` gives it, and
-  /// `blank` when nothing is left of a level.
-  static func normalizedDeckName(_ name: String) -> String {
-    name.components(separatedBy: Deck.levelSeparator).map { level in
-      let normalized = normalizedDeckLevel(level)
-      return normalized.isEmpty ? "blank" : normalized
-    }.joined(separator: Deck.levelSeparator)
-  }
-
-  /// One `::` level of a deck name as Anki stores it: in NFC, without ASCII control characters,
-  /// trimmed of white space and `:` (empty when nothing is left).
-  package static func normalizedDeckLevel(_ level: String) -> String {
-    let kept = String(
-      String.UnicodeScalarView(
-        level.canonicallyComposed.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-    return kept.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: ":")))
   }
 
   private static func reportNotesWithoutCards(

@@ -312,13 +312,13 @@ public struct DeckBuilder: Sendable {
     return noteTypes.count - 1
   }
 
-  /// `name` as Anki stores it (``CollectionValidation/normalizedDeckLevel(_:)`` for each level).
+  /// `name` as Anki stores it (``Deck/storedLevel(_:)`` for each level).
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` when nothing is left of a level, or the name has
   ///   more than ``Deck/maximumLevels`` levels.
   private func checkedDeckName(_ name: String, at location: SourceLocation) throws -> String {
     if let problem = Deck.depthProblem(ofName: name) { throw DeckError(.invalidRequest, at: location, problem) }
-    let levels = name.components(separatedBy: Deck.levelSeparator).map(CollectionValidation.normalizedDeckLevel)
+    let levels = name.components(separatedBy: Deck.levelSeparator).map(Deck.storedLevel)
     guard !levels.contains(where: \.isEmpty) else {
       throw DeckError(.invalidRequest, at: location, "names deck '\(name)', which has an empty level")
     }
