@@ -126,6 +126,35 @@ struct AppRecordMappingTests {
       ])
   }
 
+  @Test("records name what they cannot hold of the deck: its decks, a note's later cards, several note types")
+  func structureLosses() throws {
+    var deck = Self.ankiDeck()
+    let reversed = NoteType(
+      id: 2, name: "Reversed", fields: [.init(name: "Front"), .init(name: "Back")],
+      templates: [
+        .init(name: "Card 1", questionFormat: "{{Front}}", answerFormat: "{{Back}}"),
+        .init(name: "Card 2", questionFormat: "{{Back}}", answerFormat: "{{Front}}"),
+      ])
+    deck.noteTypes.append(reversed)
+    deck.decks.append(Deck(id: 7, name: "Lang::French"))
+    deck.notes.append(Note(id: 1_700_000_000_009, guid: "rev", noteTypeID: 2, fields: ["chat", "cat"]))
+    deck.cards += [
+      Card(id: 2, noteID: 1_700_000_000_009, templateOrdinal: 0, deckID: 7),
+      Card(id: 3, noteID: 1_700_000_000_009, templateOrdinal: 1, deckID: 7),
+    ]
+    let (_, warnings) = AppRecordMapping.records(from: deck, profile: .generic)
+    let structure = warnings.filter { ["decks-dropped", "cards-dropped", "note-types-merged"].contains($0.category) }
+    #expect(
+      structure.map(\.message) == [
+        "the cards are in 2 decks ('Default', 'Lang::French'), which the records cannot hold: a deck made from them puts every note in one deck, 'Basic'",
+        "1 card beyond the first of its note (a reverse card, a further cloze number) is not kept: a record is a note, and a deck made from the records has one card a note",
+        "notes of 2 note types ('Basic', 'Reversed') become records of one type, 'Basic', each with its own note type's field names; which note type a record came from is not kept",
+      ])
+    // A deck of one note type, in Default, one card a note: nothing of the kind.
+    let (_, plain) = AppRecordMapping.records(from: Self.ankiDeck(), profile: .generic)
+    #expect(!plain.contains { ["decks-dropped", "cards-dropped", "note-types-merged"].contains($0.category) })
+  }
+
   @Test("an Anki deck with images -> NeoMnemo-shaped store -> deck: the pictures come back")
   func deckThroughStore() throws {
     let deck = Self.ankiDeck()

@@ -140,7 +140,8 @@ FORMATS = {
 # What every deck with scheduling and media gets in CSV and app storage (tested elsewhere).
 ROUTINE = re.compile(
     r"\[(media-dropped|field-dropped|formatting-dropped|tags-dropped|scheduling-dropped|"
-    r"csv-scheduling|csv-reviews|csv-media|csv-note-type|media-unused|anki-properties-dropped)\]"
+    r"csv-scheduling|csv-reviews|csv-media|csv-note-type|media-unused|anki-properties-dropped|"
+    r"decks-dropped|cards-dropped|note-types-merged)\]"
 )
 
 

@@ -162,6 +162,8 @@ struct DeckToRecords {
           "\(studied) cards have been studied and there are \(collection.reviews.count) reviews; the records keep no scheduling"
         ))
     }
+    warnings += Self.structureLosses(
+      of: collection, notes: notes, profile: profile, recordType: name, at: location)
     warnings += collection.ankiOnlyLosses(at: location, format: "app storage")
     let result = AppRecords(name: name, records: records, declared: nil, profile: profile)
     return (result, warnings)

@@ -1,0 +1,59 @@
+import DeckCore
+
+extension DeckToRecords {
+  /// What records cannot hold of how the deck is built, one warning for each kind: the decks
+  /// the cards are in, the cards beyond the first of each note (a reverse card, a further cloze
+  /// number), and, without a profile, which note type each record came from when there are
+  /// several. `notes` are the notes the records are made of.
+  static func structureLosses(
+    of collection: DeckCollection, notes: [Note], profile: AppRecordProfile?, recordType: String,
+    at location: SourceLocation
+  ) -> [Diagnostic] {
+    var losses: [Diagnostic] = []
+    var kept = IDSet(notes.map(\.id))
+    var cardsPerNote: [Int64: Int] = [:]
+    var deckIDs = Set<Int64>()
+    for card in collection.cards where kept.contains(card.noteID) {
+      cardsPerNote[card.noteID, default: 0] += 1
+      deckIDs.insert(card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID)
+    }
+    let deckNames = Dictionary(collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    // A deck made from the records is named after the app or the record type: a deck of that
+    // name (or Default) loses nothing.
+    let madeBack = profile?.app ?? recordType
+    let named = deckIDs.map { deckNames[$0] ?? "\($0)" }.sorted()
+    if named.count > 1 || named.contains(where: { $0 != "Default" && $0 != madeBack }) {
+      losses.append(
+        Diagnostic(
+          "decks-dropped", at: location,
+          "the cards are in \(Self.list(named, of: "deck")), which the records cannot hold: a deck made from them puts every note in one deck, '\(madeBack)'"
+        ))
+    }
+    let extraCards = cardsPerNote.values.reduce(0) { $0 + max(0, $1 - 1) }
+    if extraCards > 0 {
+      losses.append(
+        Diagnostic(
+          "cards-dropped", at: location,
+          "\(extraCards) card\(extraCards == 1 ? "" : "s") beyond the first of \(extraCards == 1 ? "its" : "their") note (a reverse card, a further cloze number) \(extraCards == 1 ? "is" : "are") not kept: a record is a note, and a deck made from the records has one card a note"
+        ))
+    }
+    if profile == nil {
+      let typeIDs = Set(notes.map(\.noteTypeID))
+      if typeIDs.count > 1 {
+        let names = collection.noteTypes.filter { typeIDs.contains($0.id) }.map(\.name).sorted()
+        losses.append(
+          Diagnostic(
+            "note-types-merged", at: location,
+            "notes of \(Self.list(names, of: "note type")) become records of one type, '\(recordType)', each with its own note type's field names; which note type a record came from is not kept"
+          ))
+      }
+    }
+    return losses
+  }
+
+  /// `3 decks ('A', 'B', 'C')`, the first five named.
+  private static func list(_ names: [String], of kind: String) -> String {
+    let shown = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+    return "\(names.count) \(kind)\(names.count == 1 ? "" : "s") (\(shown)\(names.count > 5 ? ", …" : ""))"
+  }
+}
