@@ -176,6 +176,17 @@ def rows_by_guid(path: str) -> tuple[list[str], dict[str, dict]]:
     return directives, rows
 
 
+def plain_text_exports(package: str, folder) -> tuple[tuple[list[str], dict], tuple[list[str], dict]]:
+    """Anki's "Notes in Plain Text" export of `package` with HTML off, and deckport's
+    `convert PACKAGE out.txt --html false`, each as `rows_by_guid` gives it."""
+    anki = str(folder / "anki.txt")
+    anki_note_export(package, anki, with_html=False)
+    ours = str(folder / "ours.txt")
+    result = deckport("convert", package, ours, "--html", "false")
+    assert result.returncode == 0, result.stderr
+    return rows_by_guid(anki), rows_by_guid(ours)
+
+
 @pytest.mark.parametrize("package", fixture_packages(), ids=os.path.basename)
 def test_plain_text_export_is_ankis(package, live_view, tmp_path):
     """`convert PACKAGE out.txt --html false` writes what Anki's "Notes in Plain Text" export
@@ -185,13 +196,7 @@ def test_plain_text_export_is_ankis(package, live_view, tmp_path):
     importing the file puts the note back where it lives.)"""
     if not live_view(package)["notes"]:
         pytest.skip("no notes: neither tool writes rows")
-    anki = str(tmp_path / "anki.txt")
-    anki_note_export(package, anki, with_html=False)
-    ours = str(tmp_path / "ours.txt")
-    result = deckport("convert", package, ours, "--html", "false")
-    assert result.returncode == 0, result.stderr
-    anki_directives, anki_rows = rows_by_guid(anki)
-    our_directives, our_rows = rows_by_guid(ours)
+    (anki_directives, anki_rows), (our_directives, our_rows) = plain_text_exports(package, tmp_path)
     assert "#html:false" in anki_directives and "#html:false" in our_directives
     document = json.loads(deckport("convert", package, "-", "--to", "json").stdout)
     filtered = {deck["name"] for deck in document["decks"] if "filtered" in deck}
@@ -241,13 +246,7 @@ def edge_package(tmp_path_factory) -> str:
 def test_plain_text_keeps_the_white_space_anki_keeps(edge_package, tmp_path):
     """Notes in Plain Text: each field as Anki's export writes it, white space at the ends kept
     or trimmed as Anki keeps or trims it."""
-    anki = str(tmp_path / "anki.txt")
-    anki_note_export(edge_package, anki, with_html=False)
-    ours = str(tmp_path / "ours.txt")
-    result = deckport("convert", edge_package, ours, "--html", "false")
-    assert result.returncode == 0, result.stderr
-    _, anki_rows = rows_by_guid(anki)
-    _, our_rows = rows_by_guid(ours)
+    (_, anki_rows), (_, our_rows) = plain_text_exports(edge_package, tmp_path)
     assert len(our_rows) == len(EDGE_FIELDS)
     assert {guid: row["fields"] for guid, row in our_rows.items()} == {
         guid: row["fields"] for guid, row in anki_rows.items()
