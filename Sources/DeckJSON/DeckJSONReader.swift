@@ -230,7 +230,7 @@ package struct DeckJSONReader: Sendable {
       throw DecodingErrorMessage.deckError(error, location: location, json: reduced)
     }
     let unknownKeys = reduced.withUnsafeBytes {
-      UnknownKeys.warnings(in: $0, decoded: document, path: "", location: location)
+      UnknownKeys().warnings(in: $0, decoded: document, path: "", location: location)
     }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
@@ -331,11 +331,12 @@ package struct DeckJSONReader: Sendable {
     // Keys the format lacks: those of the document around the split arrays first, then each
     // element's in order.
     var unknownKeys: [Diagnostic] = []
+    let keyCheck = UnknownKeys()
     do {
       let decoded = try decoder.decode(DeckJSONDocument.self, from: reduced)
       document = decoded
       unknownKeys = reduced.withUnsafeBytes {
-        UnknownKeys.warnings(in: $0, decoded: decoded, path: "", location: location)
+        keyCheck.warnings(in: $0, decoded: decoded, path: "", location: location)
       }
     } catch let error as DecodingError {
       guard Self.rank(of: error) > Self.rank(of: "noteTypes") else {
@@ -381,7 +382,8 @@ package struct DeckJSONReader: Sendable {
         /// This element, decoded here: `fast` is the fast decoder's function for its section.
         func decode<Element: Decodable>(_ fast: (UnsafeRawBufferPointer, Bool) -> Element?) throws -> Element {
           try decodeElement(
-            bytes, section, index, decoder, location: location, unchecked: unchecked, unknownKeys: &unknownKeys
+            bytes, section, index, decoder, location: location, unchecked: unchecked, keyCheck: keyCheck,
+            unknownKeys: &unknownKeys
           ) { fast($0, unchecked) }
         }
         do {
@@ -435,7 +437,7 @@ package struct DeckJSONReader: Sendable {
   /// ``ShortcutFailed`` is thrown.
   private func decodeElement<Element: Decodable>(
     _ bytes: UnsafeRawBufferPointer, _ section: Section, _ index: Int, _ decoder: JSONDecoder,
-    location: SourceLocation, unchecked: Bool, unknownKeys: inout [Diagnostic],
+    location: SourceLocation, unchecked: Bool, keyCheck: UnknownKeys, unknownKeys: inout [Diagnostic],
     fast: (UnsafeRawBufferPointer) -> Element?
   ) throws -> Element {
     if let element = fast(bytes) { return element }
@@ -443,7 +445,7 @@ package struct DeckJSONReader: Sendable {
     do {
       let element = try decoder.decode(Element.self, from: Data(bytes))
       // The fast decoder takes no key the format lacks: such keys are named here.
-      unknownKeys += UnknownKeys.warnings(
+      unknownKeys += keyCheck.warnings(
         in: bytes, decoded: element, path: "\(section.key)[\(index)]", location: location)
       return element
     } catch let error as DecodingError {

@@ -7,60 +7,109 @@ import JSONCore
 ///
 /// The keys a value has are its decoded type's stored properties, which are the format's keys
 /// (every type of ``DeckJSONDocument`` but the free-form ``StringMembersJSON`` and ``Reference``
-/// uses the synthesized coding keys).
-enum UnknownKeys {
+/// uses the synthesized coding keys). Reflecting a value is slow, so what it taught is kept as a
+/// tree of places in the document (`notes` → `fields`, array elements at their array's place):
+/// a value whose every object has only keys already known at its place needs no reflection, and
+/// a reader of many files (a json-dir's notes) reflects only the first of each shape.
+final class UnknownKeys {
+  /// What is known of the objects at one place of a document, and of the places below it.
+  private final class Place {
+    /// The keys a decoded type has here, each with its own place; nil until a value here has
+    /// been reflected.
+    var keys: [String: Place]?
+    /// Whether any keys are allowed here (a note's fields, settings): not looked at.
+    var isFree = false
+  }
+
+  /// What reflection taught, by the root value's type.
+  private var roots: [ObjectIdentifier: Place] = [:]
+
+  init() {}
+
   /// A warning for each member of an object in `json` whose key the value `decoded` from it has
   /// no property for; `path` is where `json` stands in the document (empty at its top).
-  static func warnings(in json: JSONValue, decoded: Any, path: String, location: SourceLocation) -> [Diagnostic] {
+  func warnings(in json: JSONValue, decoded: Any, path: String, location: SourceLocation) -> [Diagnostic] {
+    let rootType = ObjectIdentifier(type(of: decoded))
+    let root = roots[rootType] ?? Place()
+    roots[rootType] = root
+    if Self.allKnown(json, at: root) { return [] }
     var found: [Diagnostic] = []
-    walk(json, decoded, path: path, location: location, into: &found)
+    walk(json, decoded, path: path, place: root, location: location, into: &found)
     return found
   }
 
   /// The same for a value's JSON text; nothing when it does not parse (the decoder judged it).
-  static func warnings(
-    in text: UnsafeRawBufferPointer, decoded: Any, path: String, location: SourceLocation
-  ) -> [Diagnostic] {
-    guard let json = try? JSONParser.parse(buffer: text) else { return [] }
-    return warnings(in: json, decoded: decoded, path: path, location: location)
+  /// Only keys are looked at: string values are checked, not decoded.
+  func warnings(in text: UnsafeRawBufferPointer, decoded: Any, path: String, location: SourceLocation)
+    -> [Diagnostic]
+  {
+    let source = TextSource(bytes: text)
+    guard let json = try? JSONParser.parse(source: source, leavingStringsFrom: 0) else { return [] }
+    return withExtendedLifetime(source) { warnings(in: json, decoded: decoded, path: path, location: location) }
   }
 
-  private static func walk(
-    _ json: JSONValue, _ decoded: Any, path: String, location: SourceLocation, into found: inout [Diagnostic]
+  /// Text the parse leaves string values in, for as long as the check runs.
+  private final class TextSource: JSONSource, @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+  }
+
+  /// Whether every object in `json` has only keys known at its place (false when a place has not
+  /// been reflected yet).
+  private static func allKnown(_ json: JSONValue, at place: Place) -> Bool {
+    switch json {
+    case .array(let items):
+      return items.allSatisfy { allKnown($0, at: place) }
+    case .object(let members):
+      if place.isFree { return true }
+      guard let keys = place.keys else { return false }
+      return members.allSatisfy { member in keys[member.key].map { allKnown(member.value, at: $0) } ?? false }
+    default:
+      return true
+    }
+  }
+
+  private func walk(
+    _ json: JSONValue, _ decoded: Any, path: String, place: Place, location: SourceLocation,
+    into found: inout [Diagnostic]
   ) {
     let mirror = Mirror(reflecting: decoded)
     switch mirror.displayStyle {
     case .optional:
       if let wrapped = mirror.children.first?.value {
-        walk(json, wrapped, path: path, location: location, into: &found)
+        walk(json, wrapped, path: path, place: place, location: location, into: &found)
       }
     case .collection:
       guard case .array(let items) = json else { return }
       for (index, (item, value)) in zip(items, mirror.children.lazy.map(\.value)).enumerated() {
-        walk(item, value, path: path + "[\(index)]", location: location, into: &found)
+        walk(item, value, path: path + "[\(index)]", place: place, location: location, into: &found)
       }
     case .struct where !(decoded is StringMembersJSON):
       guard case .object(let members) = json else { return }
       let properties = mirror.children.compactMap { child in child.label.map { ($0, child.value) } }
+      let names = properties.map(\.0)
+      var keys = place.keys ?? [:]
+      for name in names where keys[name] == nil { keys[name] = Place() }
+      place.keys = keys
       let byName = Dictionary(properties, uniquingKeysWith: { first, _ in first })
       for member in members {
         let memberPath = path.isEmpty ? member.key : path + "." + member.key
-        if let value = byName[member.key] {
-          walk(member.value, value, path: memberPath, location: location, into: &found)
+        if let value = byName[member.key], let below = keys[member.key] {
+          walk(member.value, value, path: memberPath, place: below, location: location, into: &found)
           continue
         }
-        var place = location
-        place.jsonPath = memberPath
-        let names = properties.map(\.0)
+        var at = location
+        at.jsonPath = memberPath
         let alike = names.first { $0.lowercased() == member.key.lowercased() }
         found.append(
           Diagnostic(
-            "unknown-key", at: place,
+            "unknown-key", at: at,
             "'\(member.key)' is not a key of deckport's deck format here, so what it holds is not read"
               + (alike.map { " (did you mean '\($0)'?)" } ?? " (the keys here: \(names.joined(separator: ", ")))")))
       }
     default:
-      return
+      // A free-form object, a reference, a number or text: its keys are not the format's.
+      if case .object = json { place.isFree = true }
     }
   }
 }

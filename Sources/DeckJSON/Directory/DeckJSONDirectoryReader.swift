@@ -143,6 +143,8 @@ private struct FolderReading {
   private(set) var noteStems: [String] = []
   /// A warning for each key of a file read so far that the format lacks (``UnknownKeys``).
   var unknownKeys: [Diagnostic] = []
+  /// What the files read so far taught of the format's keys (most note files look alike).
+  private let keyCheck = UnknownKeys()
 
   init(folder: URL, boundary: FolderBoundary, index: DeckJSONDirectoryIndex, indexLocation: SourceLocation) {
     self.folder = folder
@@ -214,11 +216,11 @@ private struct FolderReading {
 
   /// `data` decoded as `T` (``decode(_:from:location:)``), and a warning for each key in it
   /// that `T` lacks.
-  static func decodeNamingUnknownKeys<T: Decodable>(_ type: T.Type, from data: Data, location: SourceLocation) throws
-    -> (T, [Diagnostic])
-  {
+  static func decodeNamingUnknownKeys<T: Decodable>(
+    _ type: T.Type, from data: Data, location: SourceLocation, keyCheck: UnknownKeys = UnknownKeys()
+  ) throws -> (T, [Diagnostic]) {
     let value = try decode(T.self, from: data, location: location)
-    let warnings = data.withUnsafeBytes { UnknownKeys.warnings(in: $0, decoded: value, path: "", location: location) }
+    let warnings = data.withUnsafeBytes { keyCheck.warnings(in: $0, decoded: value, path: "", location: location) }
     return (value, warnings)
   }
 
@@ -236,7 +238,8 @@ private struct FolderReading {
     for stem in stems {
       let path = path(folderName, stem)
       let (object, warnings) = try Self.decodeNamingUnknownKeys(
-        T.self, from: try Self.contents(of: path, inside: boundary), location: SourceLocation(file: path))
+        T.self, from: try Self.contents(of: path, inside: boundary), location: SourceLocation(file: path),
+        keyCheck: keyCheck)
       objects.append(object)
       unknownKeys += warnings
     }
@@ -268,7 +271,8 @@ private struct FolderReading {
   private mutating func noteFile(_ stem: String) throws -> DeckJSONNoteFile {
     let path = path(DeckJSONDirectory.notesFolder, stem)
     let (file, warnings) = try Self.decodeNamingUnknownKeys(
-      DeckJSONNoteFile.self, from: try Self.contents(of: path, inside: boundary), location: SourceLocation(file: path))
+      DeckJSONNoteFile.self, from: try Self.contents(of: path, inside: boundary), location: SourceLocation(file: path),
+      keyCheck: keyCheck)
     unknownKeys += warnings
     return file
   }
