@@ -5,7 +5,8 @@ extension AnkiFieldText {
   /// blocks and type-in-the-answer boxes (`[[type:…]]`) removed; on the answer side, everything
   /// up to the last `<hr id=answer>` and the line feeds after it (the question again) removed;
   /// with `isHTML` off, then made one line of plain text as the export makes it
-  /// (``plainTextExport(_:)``: a side that has nothing to replace keeps its white space).
+  /// (a side in which that line replaces nothing is kept as it is, white space at its ends
+  /// included, as Anki's export keeps it).
   ///
   /// ```swift
   /// AnkiFieldText.cardExportSide("Q\n\n<hr id=answer>\n\n<b>A</b>", isAnswer: true, isHTML: false)  // "A"

@@ -97,8 +97,9 @@ public enum AnkiFieldText {
   }
 
   /// A note's field as Anki's "Notes in Plain Text" export writes it with "Include HTML and
-  /// media references" off: `<style>` blocks and `[[type:…]]` boxes removed, then
-  /// ``plainTextExport(_:)``.
+  /// media references" off: `<style>` blocks and `[[type:…]]` boxes removed, then its
+  /// ``plainTextLine(_:)`` when making that line replaces anything (a line break, a sound tag, a
+  /// tag, a character reference), else the field as it is, white space at its ends included.
   ///
   /// ```swift
   /// AnkiFieldText.noteExportPlainText(" z ")              // " z "
