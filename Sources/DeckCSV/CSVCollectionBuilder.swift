@@ -55,6 +55,8 @@ struct CSVCollectionBuilder {
     var repeatedGUIDLines: [Int] = []
     // Each deck name Anki stores otherwise: the name it stores, and the first line naming it.
     var renamedDecks: [String: (stored: String, line: Int)] = [:]
+    // The stored name of each deck name the rows give (most rows repeat a few).
+    var storedDeckNames: [String: String] = [:]
 
     // Field values and GUIDs first (in place): the ids are numbered from a base derived from
     // every GUID.
@@ -69,7 +71,8 @@ struct CSVCollectionBuilder {
       values += Array(repeating: "", count: noteType.fields.count - values.count)
       // Decks by the names Anki stores (` A :: B ` is `A::B`), so rows that spell one deck
       // apart are one deck, as in Anki's own import.
-      let deck = Deck.storedName(row.deck)
+      let deck = storedDeckNames[row.deck] ?? Deck.storedName(row.deck)
+      storedDeckNames[row.deck] = deck
       if !deck.unicodeScalars.elementsEqual(row.deck.unicodeScalars) {
         if renamedDecks[row.deck] == nil { renamedDecks[row.deck] = (deck, row.line) }
         rows[index].deck = deck
