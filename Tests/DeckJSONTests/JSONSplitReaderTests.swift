@@ -17,6 +17,10 @@ struct JSONSplitReaderTests {
       let scratch = try TemporaryDirectory()
       let path = scratch.path(for: "deck.json")
       try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+      // A note without `modified` takes the file's time: the same for both reads, even when
+      // they are written on either side of a second.
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: 1_790_000_000)], ofItemAtPath: path)
       var reader = DeckJSONReader()
       reader.splitsArrays = splitting
       let collection = try reader.read(path: path).collection
