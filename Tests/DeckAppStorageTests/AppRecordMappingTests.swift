@@ -77,8 +77,8 @@ struct AppRecordMappingTests {
     #expect(deck.notes.first?.fields == ["Hund", "dog", "3", "[\"a\"]"])
     #expect(
       warnings.map(\.description) == [
-        "Words: key 'level': warning: [type-to-text] integer values become note text; converting the deck back gives strings unless a profile types the key",
-        "Words: key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back gives strings unless a profile types the key",
+        "Words: key 'level': warning: [type-to-text] integer values become note text; converting the deck back gives text, unless a profile types the key or the deck goes into a Core Data or SwiftData store, whose model does",
+        "Words: key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back gives text, unless a profile types the key or the deck goes into a Core Data or SwiftData store, whose model does",
       ])
     let (back, _) = AppRecordMapping.records(from: deck)
     #expect(

@@ -6,6 +6,7 @@ and columns of what it writes.
 """
 
 import base64
+import datetime
 import json
 import os
 import re
@@ -641,3 +642,152 @@ def test_a_whole_store_migration_with_strict_fails_on_a_warning_and_writes_nothi
     assert "[required-link-empty] the model requires keyAsset, but the source row has none" in run.stderr
     with open(destination, "rb") as handle:
         assert handle.read() == before
+
+
+# A store -> a deck -> the same store: the deck's note text is typed again by the store's model.
+
+def entities_with_rows(name):
+    """(store, entity) for each entity that has rows of its own, counted with Python's sqlite3."""
+    connection = view.open_copy(os.path.join(STORES, name))
+    try:
+        entities = view.entity_rows(connection)
+        pairs = []
+        for entity, (number, _, _) in sorted(entities.items()):
+            table = "Z" + view.root_of(entities, entity).upper()
+            if connection.execute('SELECT count(*) FROM "%s" WHERE Z_ENT = ?' % table, (number,)).fetchone()[0]:
+                pairs.append((name, entity))
+        return pairs
+    finally:
+        connection.close()
+
+
+def every_row(store):
+    """Every row of every table of the store (its -wal folded in by opening a copy)."""
+    connection = view.open_copy(store)
+    try:
+        tables = [row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        return {table: sorted(connection.execute('SELECT * FROM "%s"' % table).fetchall(), key=repr) for table in tables}
+    finally:
+        connection.close()
+
+
+def deck_of(store, entity):
+    """A deckport JSON deck made from the entity's records, and the file it is in."""
+    path = os.path.join(tempfile.mkdtemp(prefix="store-deck-"), entity + ".json")
+    run = deckport("convert", store, path, "--entity", entity)
+    assert run.returncode == 0, run.stderr
+    with open(path) as handle:
+        return json.load(handle), path
+
+
+def write_deck(deck, path):
+    with open(path, "w") as handle:
+        json.dump(deck, handle)
+    return path
+
+
+@pytest.mark.parametrize("name,entity", [pair for name in ALL for pair in entities_with_rows(name)])
+def test_a_deck_made_from_a_store_goes_back_into_it_unchanged(name, entity):
+    """Every value comes back as the model types it, so every record matches the row it came from
+    and nothing in the store changes: integers, doubles, booleans, dates (to their last digit,
+    though the deck shows milliseconds), UUIDs, composites, relationships, empty optionals. No
+    --entity on the way back: the deck's note type names it."""
+    store = scratch_copy(name)
+    before = every_row(store)
+    deck, path = deck_of(store, entity)
+    run = deckport("convert", path, store, "--force")
+    assert run.returncode == 0, run.stderr
+    assert "0 added, 0 updated, %d unchanged" % len(deck["notes"]) in run.stdout
+    assert every_row(store) == before
+
+
+def seconds_since_2001(text):
+    moment = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return (moment - datetime.datetime(2001, 1, 1, tzinfo=datetime.timezone.utc)).total_seconds()
+
+
+def test_a_deck_edited_goes_back_typed_by_the_model():
+    """SampleModel_V1's ExpensiveSportCar (numberPlate unique): a note's boolean and date changed,
+    and a new note linked to an existing Person through the reference text another note shows."""
+    store = scratch_copy("SampleModel_V1.sqlite")
+    before = every_row(store)
+    deck, path = deck_of(store, "ExpensiveSportCar")
+    notes = sorted(deck["notes"], key=lambda note: note["fields"]["numberPlate"])
+    changed, linked = notes[0], next(note for note in notes if note["fields"]["owner"])
+    changed["fields"]["isLimitedEdition"] = "true" if changed["fields"]["isLimitedEdition"] == "false" else "false"
+    changed["fields"]["markedForDeletionAsOf"] = "2026-12-01T10:00:00.250Z"
+    added = json.loads(json.dumps(linked))
+    added["id"], added["guid"] = max(note["id"] for note in notes) + 1, "new-note-guid"
+    added["fields"]["numberPlate"] = "NEW-1"
+    deck["notes"].append(added)
+    card = json.loads(json.dumps(deck["cards"][0]))
+    card["id"], card["note"] = max(c["id"] for c in deck["cards"]) + 1, added["id"]
+    deck["cards"].append(card)
+    run = deckport("convert", write_deck(deck, path), store, "--force")
+    assert run.returncode == 0, run.stderr
+    assert "1 added, 1 updated, %d unchanged" % (len(notes) - 1) in run.stdout
+    connection = view.open_copy(store)
+    query = ("SELECT Z_OPT, ZISLIMITEDEDITION, typeof(ZISLIMITEDEDITION), ZMARKEDFORDELETIONASOF,"
+             " typeof(ZMARKEDFORDELETIONASOF), ZOWNER FROM ZCAR WHERE ZNUMBERPLATE = ?")
+    old = dict((row[0], row) for row in before["ZCAR"])
+    plate = changed["fields"]["numberPlate"]
+    z_opt, flag, flag_type, date, date_type, _ = connection.execute(query, (plate,)).fetchone()
+    assert (flag, flag_type) == (1 if changed["fields"]["isLimitedEdition"] == "true" else 0, "integer")
+    assert (date, date_type) == (seconds_since_2001("2026-12-01T10:00:00.250Z"), "real")
+    previous = next(row for row in before["ZCAR"] if plate in row)
+    assert z_opt == previous[2] + 1
+    owner_of_linked = connection.execute("SELECT ZOWNER FROM ZCAR WHERE ZNUMBERPLATE = ?",
+                                         (linked["fields"]["numberPlate"],)).fetchone()[0]
+    new_row = connection.execute(query, ("NEW-1",)).fetchone()
+    assert new_row[0] == 1 and new_row[5] == owner_of_linked is not None
+    # Every other row is as it was.
+    after = {row[0]: row for row in connection.execute("SELECT * FROM ZCAR").fetchall()}
+    assert {key: row for key, row in after.items() if row[0] in old and plate not in row} == \
+        {key: row for key, row in old.items() if plate not in row}
+
+
+def test_composites_integers_and_doubles_from_note_text():
+    """VacuumTest's composite (SwiftData), Model1's integer (a store without a model cache: the
+    columns' types) and SampleModel2_V2's double, each edited in a deck and matched by --match-key."""
+    cases = [
+        ("VacuumTest-challenges.store", "Challenge", "id", "rating", '{"rating":"Easy"}', "ZRATING", "Easy"),
+        ("Model1.sqlite", "Book", "title", "user", "5", "ZUSER", 5),
+        ("SampleModel2_V2.sqlite", "Feedback", "comment", "rating", "4.25", "ZRATING", 4.25),
+    ]
+    for name, entity, key, field, text, column, stored in cases:
+        store = scratch_copy(name)
+        deck, path = deck_of(store, entity)
+        note = deck["notes"][0]
+        note["fields"][field] = text
+        run = deckport("convert", write_deck(deck, path), store, "--force", "--match-key", key)
+        assert run.returncode == 0, (name, run.stderr)
+        assert "0 added, 1 updated, %d unchanged" % (len(deck["notes"]) - 1) in run.stdout, name
+        connection = view.open_copy(store)
+        table = "Z" + view.root_of(view.entity_rows(connection), entity).upper()
+        values = [row[0] for row in connection.execute('SELECT "%s" FROM "%s"' % (column, table))]
+        assert stored in values, (name, values)
+        assert type(stored).__name__ == {"integer": "int", "real": "float", "text": "str"}[
+            connection.execute('SELECT typeof("%s") FROM "%s" WHERE "%s" = ?' % (column, table, column),
+                               (stored,)).fetchone()[0]]
+    # Emptied, the composite's value is gone (NULL), not an empty string.
+    store = scratch_copy("VacuumTest-challenges.store")
+    deck, path = deck_of(store, "Challenge")
+    for note in deck["notes"]:
+        note["fields"]["rating"] = ""
+    run = deckport("convert", write_deck(deck, path), store, "--force", "--match-key", "id")
+    assert run.returncode == 0, run.stderr
+    assert view.open_copy(store).execute("SELECT count(*) FROM ZCHALLENGE WHERE ZRATING IS NOT NULL").fetchone()[0] == 0
+
+
+def test_note_text_that_is_not_its_attributes_type_is_refused_and_nothing_is_written():
+    store = scratch_copy("Model1.sqlite")
+    with open(store, "rb") as handle:
+        unchanged = handle.read()
+    deck, path = deck_of(store, "Book")
+    deck["notes"][0]["fields"]["user"] = "five"
+    run = deckport("convert", write_deck(deck, path), store, "--force")
+    assert run.returncode != 0
+    assert "key 'user': the attribute user (integer) cannot hold \"five\"" in run.stderr
+    with open(store, "rb") as handle:
+        assert handle.read() == unchanged

@@ -90,6 +90,23 @@ struct CoreDataEntityLayout {
       })
   }
 
+  /// The keys of the attributes and composites (every member but the relationships).
+  var attributeKeys: Set<String> {
+    Set(
+      members.compactMap { member -> String? in
+        if case .relationship = member { return nil }
+        return member.key
+      })
+  }
+
+  /// The attributes of the entity's first uniqueness constraint (SwiftData's
+  /// `@Attribute(.unique)`, an inherited one included) that is made of attributes alone, or nil.
+  /// Core Data and SwiftData save a second object with the same values as the one they hold.
+  func uniqueAttributes(in model: CoreDataModel?) -> [String]? {
+    let attributes = attributeKeys
+    return model?.uniquenessConstraints(of: name).first { !$0.isEmpty && $0.allSatisfy(attributes.contains) }
+  }
+
   /// The relationships, in member order.
   var relationships: [Relationship] {
     members.compactMap { if case .relationship(let relationship) = $0 { relationship } else { nil } }

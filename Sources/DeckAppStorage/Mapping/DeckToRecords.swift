@@ -8,7 +8,9 @@ struct DeckToRecords {
   let profile: AppRecordProfile?
 
   func records() -> (records: AppRecords, warnings: [Diagnostic]) {
-    let name = profile?.recordType ?? collection.noteTypes.first?.name ?? "Notes"
+    // Records made into notes go back under their own record type (an entity's name).
+    let name =
+      profile?.recordType ?? collection.noteTypes.first.map { RecordsToDeck.recordType(ofNoteType: $0.name) } ?? "Notes"
     let location = AppRecordMapping.location(name)
     // Each value goes by its note type's field name: a note with more or fewer values than its
     // note type has fields is first fitted to them, as Anki's Check Database fits it.
@@ -165,7 +167,8 @@ struct DeckToRecords {
     warnings += Self.structureLosses(
       of: collection, notes: notes, profile: profile, recordType: name, at: location)
     warnings += collection.ankiOnlyLosses(at: location, format: "app storage")
-    let result = AppRecords(name: name, records: records, declared: nil, profile: profile)
+    var result = AppRecords(name: name, records: records, declared: nil, profile: profile)
+    result.valuesAreNoteText = profile == nil
     return (result, warnings)
   }
 

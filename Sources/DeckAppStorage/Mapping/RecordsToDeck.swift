@@ -1,6 +1,5 @@
 import DeckCore
 import Foundation
-import JSONCore
 
 /// Builds a deck from app records (see ``AppRecordMapping/collection(from:profile:)``).
 struct RecordsToDeck {
@@ -16,6 +15,18 @@ struct RecordsToDeck {
   static let css =
     ".card {\n    font-family: arial;\n    font-size: 20px;\n    text-align: center;\n    color: black;\n    background-color: white;\n}\n"
 
+  /// The note type of records without a profile: `Challenge (app records)` for `Challenge`.
+  static func noteTypeName(forRecordType recordType: String) -> String { recordType + appRecordsSuffix }
+
+  /// The record type a note type of ``noteTypeName(forRecordType:)`` came from, or the note
+  /// type's own name.
+  static func recordType(ofNoteType name: String) -> String {
+    guard name.hasSuffix(appRecordsSuffix), name.count > appRecordsSuffix.count else { return name }
+    return String(name.dropLast(appRecordsSuffix.count))
+  }
+
+  private static let appRecordsSuffix = " (app records)"
+
   /// Which record key fills which note field, in field order.
   private var fieldKeys: [(field: String, key: String)] {
     if let profile {
@@ -28,7 +39,7 @@ struct RecordsToDeck {
     var warnings: [Diagnostic] = []
     let location = AppRecordMapping.location(records.name)
     let mapping = fieldKeys
-    let title = profile?.title ?? "\(records.name) (app records)"
+    let title = profile?.title ?? Self.noteTypeName(forRecordType: records.name)
     let noteTypeID = DerivedID.id(for: "notetype\u{1F}deckport-app\u{1F}" + title)
     let fieldNames = mapping.map(\.field)
     let back = fieldNames.dropFirst().map { "{{\($0)}}" }.joined(separator: "<br>\n")
@@ -103,7 +114,7 @@ struct RecordsToDeck {
       warnings.append(
         Diagnostic(
           "type-to-text", at: location.item("key '\(key)'"),
-          "\(type.rawValue) values become note text; converting the deck back gives strings unless a profile types the key"
+          "\(type.rawValue) values become note text; converting the deck back gives text, unless a profile types the key or the deck goes into a Core Data or SwiftData store, whose model does"
         ))
     }
     return (collection, warnings)
@@ -119,30 +130,14 @@ struct RecordsToDeck {
     return byKey.isEmpty ? (mapping.isEmpty ? [] : [0]) : byKey
   }
 
-  /// The field text for a value; `Data` becomes a media file referenced from the field.
+  /// The field text for a value (``AppValue/noteText`` as HTML); `Data` becomes a media file
+  /// referenced from the field.
   private func fieldText(_ value: AppValue, media: inout [MediaFile], names: inout Set<String>) -> String {
-    switch value {
-    case .null: return ""
-    case .string(let text): return FieldText.html(text)
-    case .integer(let number): return String(number)
-    case .double(let number): return JSONWriter.text(of: number)
-    case .bool(let flag): return flag ? "true" : "false"
-    case .uuid(let uuid): return uuid.uuidString
-    case .date(let date):
-      let formatter = ISO8601DateFormatter()
-      formatter.formatOptions =
-        date.timeIntervalSinceReferenceDate.rounded() == date.timeIntervalSinceReferenceDate
-        ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
-      return formatter.string(from: date)
-    case .data(let data):
-      let kind = MediaSniffing.kind(of: data)
-      let name = SHA1.hex(SHA1.digest(data)) + "." + kind.ext
-      if names.insert(name).inserted { media.append(MediaFile(name: name, blob: MediaBlob(data: data))) }
-      return MediaSniffing.fieldText(for: name, reference: kind.reference)
-    case .array, .object:
-      let text = (try? value.jsonData()).map { String(decoding: $0, as: UTF8.self) } ?? ""
-      return FieldText.html(text)
-    }
+    guard case .data(let data) = value else { return FieldText.html(value.noteText ?? "") }
+    let kind = MediaSniffing.kind(of: data)
+    let name = SHA1.hex(SHA1.digest(data)) + "." + kind.ext
+    if names.insert(name).inserted { media.append(MediaFile(name: name, blob: MediaBlob(data: data))) }
+    return MediaSniffing.fieldText(for: name, reference: kind.reference)
   }
 
   /// Note field names for record keys: the key with Anki's forbidden characters (`:{}"`) and a

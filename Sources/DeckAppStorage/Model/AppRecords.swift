@@ -19,6 +19,10 @@ public struct AppRecords: Sendable, Equatable {
   /// Each record's primary key in its storage (Core Data `Z_PK`), for messages; nil when the
   /// storage has none but the position.
   public var primaryKeys: [Int64]?
+  /// Whether the values are a deck's note text (records made from notes without a profile):
+  /// a destination whose model types its keys reads each text as that type
+  /// (``CoreDataNoteText``), and matches held records by the text they would give.
+  var valuesAreNoteText = false
 
   /// Creates a record set; the shape is inferred from the records, starting from `declared`.
   public init(
@@ -39,12 +43,14 @@ public struct AppRecords: Sendable, Equatable {
     return "record \(index)"
   }
 
-  /// The records with the same name, profile and date encoding but new content; the shape is
+  /// The records with the same name, profile, date encoding and kind of values but new content; the shape is
   /// inferred again.
   func replacingRecords(_ records: [AppRecord], primaryKeys: [Int64]? = nil) -> AppRecords {
-    AppRecords(
+    var replaced = AppRecords(
       name: name, records: records, declared: shape, profile: profile, jsonDates: jsonDates,
       primaryKeys: primaryKeys)
+    replaced.valuesAreNoteText = valuesAreNoteText
+    return replaced
   }
 
   /// Equal when name and records are equal; the shape follows from the records, and the

@@ -15,7 +15,9 @@ public enum ExistingRecordPolicy: String, Sendable, Hashable, CaseIterable {
 ///
 /// Records match when their identity keys hold equal values: the keys given here, else the
 /// profile's ``AppRecordProfile/identityKeys`` (Flashzilla `id`, NeoMnemo `keyword`, Flashcard
-/// Quiz `word`, Idealic `title` and `text`); without either, when the whole records are equal.
+/// Quiz `word`, Idealic `title` and `text`), else, in a Core Data or SwiftData store, the
+/// entity's uniqueness constraint (`@Attribute(.unique)`); without any, when the whole records
+/// are equal.
 public struct AppRecordMatching: Sendable, Hashable {
   /// What to do with a matching record.
   public var policy: ExistingRecordPolicy

@@ -27,22 +27,29 @@ struct AppRecordMergePlan {
 
   /// Matches `incoming` with `existing` (whose storage keys, if any, are `existingKeys`).
   ///
+  /// - Parameter noteText: for records typed from a deck's note text (``CoreDataNoteText``),
+  ///   that text, record for record. Records are then matched by their text, as a held record
+  ///   would show in a deck (``AppValue/noteText``, empty and absent alike), and a held value
+  ///   whose text the note did not change is kept as stored, to the last digit of a date's
+  ///   fraction of a second.
   /// - Throws: ``DeckError`` with policy ``ExistingRecordPolicy/fail`` when a record matches.
   init(
     existing: [AppRecord], existingKeys: [Int64], incoming: AppRecords, matching: AppRecordMatching,
-    location: SourceLocation
+    location: SourceLocation, noteText: [AppRecord]? = nil
   ) throws {
     merged = existing
     let keys = matching.keys ?? incoming.profile?.identityKeys
+    func compared(_ record: AppRecord) -> AppRecord { noteText == nil ? record : Self.asNoteText(record) }
     // Each held record matches at most one record being written: two equal records being
     // written are two records, so the second matches the next held one with that identity.
     var index: [AppRecordIdentity: [Int]] = [:]
     for (position, record) in existing.enumerated() {
-      index[AppRecordIdentity(record, keys: keys), default: []].append(position)
+      index[AppRecordIdentity(compared(record), keys: keys), default: []].append(position)
     }
     matchedExisting = Array(repeating: nil, count: incoming.records.count)
     for (position, record) in incoming.records.enumerated() {
-      let identity = AppRecordIdentity(record, keys: keys)
+      let text = noteText.map { $0[position] }
+      let identity = AppRecordIdentity(compared(text ?? record), keys: keys)
       guard matching.policy != .add, !identity.isEmpty, let held = index[identity]?.first else {
         changes.append(Change(incomingIndex: position, record: record))
         merged.append(record)
@@ -59,7 +66,14 @@ struct AppRecordMergePlan {
       index[identity]?.removeFirst()
       matchedExisting[position] = held
       var updated = existing[held]
-      for field in record { updated[field.key] = field.value }
+      if let text {
+        let heldText = Self.asNoteText(existing[held])
+        for field in text where Self.shown(field.value) != heldText[field.key] {
+          updated[field.key] = record[field.key]
+        }
+      } else {
+        for field in record { updated[field.key] = field.value }
+      }
       if updated == existing[held] {
         summary.unchanged += 1
       } else if matching.policy == .skip {
@@ -73,6 +87,18 @@ struct AppRecordMergePlan {
         summary.updated += 1
       }
     }
+  }
+
+  /// `record` as a deck shows it: each value as its note text, data as it is, and no key whose
+  /// text is empty.
+  private static func asNoteText(_ record: AppRecord) -> AppRecord {
+    AppRecord(fields: record.compactMap { field in shown(field.value).map { .init(key: field.key, value: $0) } })
+  }
+
+  /// A value as a deck shows it: its note text, or the data itself; nil when the text is empty.
+  private static func shown(_ value: AppValue) -> AppValue? {
+    guard let text = value.noteText else { return value }
+    return text.isEmpty ? nil : .string(text)
   }
 }
 

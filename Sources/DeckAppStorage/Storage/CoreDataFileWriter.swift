@@ -40,13 +40,22 @@ struct CoreDataFileWriter: StorageFileWriter {
       let reader = CoreDataRecordReader(
         database: database, schema: schema, originalPath: destination, location: location)
       let (existing, _) = try reader.read(entity)
+      // A deck's note text is typed by the entity's model, and matched by its text.
+      let spelled = records.records.map { entity.spellingKeys(of: $0) }
       let typed = records.replacingRecords(
-        records.records.map {
-          CoreDataValueEncoding.typed(entity.spellingKeys(of: $0), as: entity, dates: records.jsonDates)
+        spelled.map { record in
+          let values = records.valuesAreNoteText ? CoreDataNoteText.values(of: record, as: entity) : record
+          return CoreDataValueEncoding.typed(values, as: entity, dates: records.jsonDates)
         })
+      // Records are the same by the keys named, else by the profile's, else by the entity's
+      // uniqueness constraint, as the app's own save would take them.
+      var matching = matching
+      if matching.keys == nil, records.profile?.identityKeys.isEmpty ?? true {
+        matching.keys = entity.uniqueAttributes(in: schema.model)
+      }
       let plan = try AppRecordMergePlan(
         existing: existing.records, existingKeys: existing.primaryKeys ?? [], incoming: typed, matching: matching,
-        location: location.item("entity \(entity.name)"))
+        location: location.item("entity \(entity.name)"), noteText: records.valuesAreNoteText ? spelled : nil)
       return (entity, try reader.count(entity), plan, try CoreDataStoreEdit.bookkeeping(database), schema.warnings)
     }
     staging = try TemporaryDirectory(prefix: "deckport-external-")

@@ -101,17 +101,12 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
   }
 
   /// The keys that identify a record of `entity`: those given (when the entity has them all),
-  /// else its first uniqueness constraint's attributes, else none (the whole record).
+  /// else its uniqueness constraint's attributes, else none (the whole record).
   private static func identityKeys(for entity: CoreDataEntityLayout, model: CoreDataModel?, given: [String]?)
     -> [String]?
   {
-    let attributes = Set(
-      entity.members.compactMap { member -> String? in
-        if case .relationship = member { return nil }
-        return member.key
-      })
-    if let given, given.allSatisfy(attributes.contains) { return given }
-    return model?.uniquenessConstraints(of: entity.name).first { !$0.isEmpty && $0.allSatisfy(attributes.contains) }
+    if let given, given.allSatisfy(entity.attributeKeys.contains) { return given }
+    return entity.uniqueAttributes(in: model)
   }
 
   private static func withoutRelationships(_ record: AppRecord, _ relationships: Set<String>) -> AppRecord {

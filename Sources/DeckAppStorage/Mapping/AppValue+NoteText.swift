@@ -1,0 +1,40 @@
+import Foundation
+import JSONCore
+
+extension AppValue {
+  /// The text a note field gives this value when records become notes (before the text is
+  /// escaped as HTML): numbers as JSON writes them, booleans as `true` and `false`, UUIDs in
+  /// upper case, dates in ISO 8601 (with milliseconds when the date has a fraction of a second),
+  /// arrays and objects as compact JSON, nothing for null; nil for data, which becomes a media
+  /// file the field refers to.
+  var noteText: String? {
+    switch self {
+    case .null: ""
+    case .string(let text): text
+    case .integer(let number): String(number)
+    case .double(let number): JSONWriter.text(of: number)
+    case .bool(let flag): flag ? "true" : "false"
+    case .uuid(let uuid): uuid.uuidString
+    case .date(let date): Self.noteText(of: date)
+    case .data: nil
+    case .array, .object: (try? jsonData()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+  }
+
+  /// The date a note's text gives in ``noteText``'s form: ISO 8601 in UTC, with or without
+  /// fractional seconds; nil for other text.
+  static func date(fromNoteText text: String) -> Date? {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions =
+      text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+    return formatter.date(from: text)
+  }
+
+  private static func noteText(of date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions =
+      date.timeIntervalSinceReferenceDate.rounded() == date.timeIntervalSinceReferenceDate
+      ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: date)
+  }
+}
