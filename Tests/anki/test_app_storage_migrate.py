@@ -102,3 +102,83 @@ def test_refusals_write_nothing(tmp_path):
     assert run.returncode == 1
     assert "an SQLite file of an unknown layout: its tables are cards, settings" in run.stderr
     assert sorted(os.listdir(tmp_path)) == ["cards.json"]
+
+
+RECORDS = [
+    {"word": "hola", "level": 3, "score": 2.5, "known": True, "tags": ["a", "b"], "meta": {"x": 1}, "note": ""},
+    {"word": "adios", "level": 1, "known": False, "note": "bye"},
+]
+
+
+def convert(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([DECKPORT, "convert", *arguments], capture_output=True, text=True)
+
+
+def records_file(tmp_path, kind: str) -> tuple[str, list[str]]:
+    """The records in a file of `kind` made by Python (deckport's SQLite schema by deckport, from
+    the JSON file), with the options that write a deck into it."""
+    source = tmp_path / "words.json"
+    source.write_text(json.dumps(RECORDS), encoding="utf-8")
+    if kind == "json":
+        return str(source), ["--to", "app-json"]
+    if kind == "plist-dictionaries":
+        target = tmp_path / "prefs.plist"
+        with open(target, "wb") as handle:
+            plistlib.dump({"Cards": RECORDS, "Other": 1}, handle, fmt=plistlib.FMT_XML)
+        return str(target), []
+    target = tmp_path / "words.sqlite"
+    run = migrate(str(source), str(target))
+    assert run.returncode == 0, run.stderr
+    return str(target), []
+
+
+def records_in(path: str, kind: str) -> list[dict]:
+    """The records as Python's own readers see them, typed: json, plistlib, sqlite3 (`typeof`)."""
+    if kind == "json":
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    if kind == "plist-dictionaries":
+        with open(path, "rb") as handle:
+            return plistlib.load(handle)["Cards"]
+    connection = sqlite3.connect(path)
+    rows = connection.execute(
+        'SELECT word, level, typeof(level), score, typeof(score), known, note FROM "words" ORDER BY deckport_position')
+    return [dict(zip(("word", "level", "level type", "score", "score type", "known", "note"), row)) for row in rows]
+
+
+@pytest.mark.parametrize("kind", ["json", "plist-dictionaries", "sqlite"])
+def test_a_deck_made_from_app_records_goes_back_into_their_file(tmp_path, kind):
+    """The deck's fields are text; the values the file holds under each key type them again, and
+    records are matched by the text they show, so the way back changes nothing. Before, every
+    record was added again, as strings."""
+    path, to = records_file(tmp_path, kind)
+    before = records_in(path, kind)
+    deck = tmp_path / "deck.json"
+    run = convert(path, str(deck))
+    assert run.returncode == 0, run.stderr
+    run = convert(str(deck), path, *to, "--force")
+    assert run.returncode == 0, run.stderr
+    assert "0 added, 0 updated, 2 unchanged" in run.stdout
+    assert records_in(path, kind) == before
+    # Edited in the deck: numbers, a boolean, JSON, and an emptied value.
+    document = json.loads(deck.read_text(encoding="utf-8"))
+    hola = next(note for note in document["notes"] if note["fields"]["word"] == "hola")
+    adios = next(note for note in document["notes"] if note["fields"]["word"] == "adios")
+    hola["fields"].update({"level": "4", "score": "0.75", "known": "false"})
+    adios["fields"].update({"note": "", "level": "2"})
+    if kind != "sqlite":
+        hola["fields"]["tags"] = '["c"]'
+    deck.write_text(json.dumps(document), encoding="utf-8")
+    run = convert(str(deck), path, *to, "--force", "--match-key", "word")
+    assert run.returncode == 0, run.stderr
+    assert "0 added, 2 updated, 0 unchanged" in run.stdout
+    after = {record["word"]: record for record in records_in(path, kind)}
+    if kind == "sqlite":
+        assert (after["hola"]["level"], after["hola"]["level type"]) == (4, "integer")
+        assert (after["hola"]["score"], after["hola"]["score type"]) == (0.75, "real")
+        assert after["hola"]["known"] == 0 and after["adios"]["level"] == 2
+    else:
+        assert after["hola"] == {**RECORDS[0], "level": 4, "score": 0.75, "known": False, "tags": ["c"]}
+        assert type(after["hola"]["level"]) is int and type(after["hola"]["known"]) is bool
+        # Emptied: the note under a key of text stays an empty string.
+        assert after["adios"] == {**RECORDS[1], "level": 2, "note": ""}

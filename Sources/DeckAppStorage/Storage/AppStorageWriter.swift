@@ -39,8 +39,14 @@ package struct AppStorageWriter: Sendable {
       let held = Self.heldRecords(at: path, kind: kind, like: records, options: options.storage)
     {
       // Whole-file kinds are written with every record they hold; a store is changed row by row.
+      // A deck's note text takes the types of the values the file holds under each key.
+      let targets = NoteTextTyping.targets(for: held.shape)
+      let incoming =
+        records.valuesAreNoteText
+        ? records.replacingRecords(records.records.map { NoteTextTyping.values(of: $0, targets: targets) }) : records
       let plan = try AppRecordMergePlan(
-        existing: held.records, existingKeys: [], incoming: records, matching: options.matching, location: location)
+        existing: held.records, existingKeys: [], incoming: incoming, matching: options.matching, location: location,
+        noteText: records.valuesAreNoteText ? records.records : nil)
       toWrite = records.replacingRecords(plan.merged)
       merge = plan.summary
     }

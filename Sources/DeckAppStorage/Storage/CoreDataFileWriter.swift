@@ -42,9 +42,10 @@ struct CoreDataFileWriter: StorageFileWriter {
       let (existing, _) = try reader.read(entity)
       // A deck's note text is typed by the entity's model, and matched by its text.
       let spelled = records.records.map { entity.spellingKeys(of: $0) }
+      let targets = CoreDataNoteText.targets(for: entity)
       let typed = records.replacingRecords(
         spelled.map { record in
-          let values = records.valuesAreNoteText ? CoreDataNoteText.values(of: record, as: entity) : record
+          let values = records.valuesAreNoteText ? NoteTextTyping.values(of: record, targets: targets) : record
           return CoreDataValueEncoding.typed(values, as: entity, dates: records.jsonDates)
         })
       // Records are the same by the keys named, else by the profile's, else by the entity's
