@@ -102,6 +102,33 @@ struct AppStorageConvertCommandTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path(for: backups.first ?? "-"))) == original)
   }
 
+  @Test("an app's existing .json file of records takes records, not a deck written over it; --to json replaces it")
+  func existingJSONRecordsTakeRecords() throws {
+    let scratch = try TemporaryDirectory()
+    let cards = scratch.path(for: "cards.json")
+    let held = #"[{"prompt":"Capital of Peru?","answer":"Lima","level":3}]"#
+    try Data(held.utf8).write(to: URL(fileURLWithPath: cards))
+    let deck = scratch.path(for: "deck.json")
+    let made = try CommandRun.deckport(["convert", cards, deck])
+    #expect(made.status == 0, "stderr: \(made.standardError)")
+    // Edited in the deck, a note goes back into the app's file: the record is updated, still an
+    // array of records the app decodes, its level still a number.
+    let document = try String(contentsOfFile: deck, encoding: .utf8).replacingOccurrences(
+      of: "Lima", with: "Lima, Peru")
+    try Data(document.utf8).write(to: URL(fileURLWithPath: deck))
+    let back = try CommandRun.deckport(["convert", deck, cards, "--force", "--match-key", "prompt"])
+    #expect(back.status == 0, "stderr: \(back.standardError)")
+    #expect(back.standardOutput.contains("Wrote \(cards) (app-json) from json"), "\(back.standardOutput)")
+    #expect(back.standardOutput.contains("0 added, 1 updated, 0 unchanged"), "\(back.standardOutput)")
+    #expect(
+      try String(contentsOfFile: cards, encoding: .utf8)
+        == #"[{"prompt":"Capital of Peru?","answer":"Lima, Peru","level":3}]"#)
+    // Named, the deck format replaces the file.
+    let replaced = try CommandRun.deckport(["convert", deck, cards, "--to", "json", "--force"])
+    #expect(replaced.status == 0, "stderr: \(replaced.standardError)")
+    #expect(try String(contentsOfFile: cards, encoding: .utf8).contains(#""format": "deckport-deck""#))
+  }
+
   @Test("a failed write with --backup leaves the store untouched and no backup beside it")
   func failedWriteRemovesItsBackup() throws {
     let scratch = try TemporaryDirectory()

@@ -81,8 +81,13 @@ public struct AppStorageFormat: DeckFormat {
   }
 
   /// A Core Data store is written as one whatever its name (Xcode names it `<Model>.sqlite`),
-  /// when the name says SQLite or nothing: only then is the file's first page read.
+  /// when the name says SQLite or nothing: only then is the file's first page read. An existing
+  /// `.json` file that holds an app's records, not a deckport deck, takes records, as it is read:
+  /// a deck written over it would leave the app nothing to decode (`--to json` replaces it).
   public func claimsExistingOutput(path: String, namedFormat: FormatName?) -> Bool {
+    if kind == .jsonFile {
+      return namedFormat == "json" && AppStorageKind.recognize(path: path) == .jsonFile
+    }
     guard kind == .coreData, namedFormat == nil || namedFormat == .sqlite else { return false }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {

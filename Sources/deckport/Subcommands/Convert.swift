@@ -68,7 +68,11 @@ extension Deckport {
         flashzilla. Output formats plist, app-json, sqlite and core-data (which inserts into a \
         store the app created); an existing output is changed only with --backup or --force, \
         and what was written is read back and compared before success is reported. A write \
-        that fails leaves the file as it was and removes the backup it made.
+        that fails leaves the file as it was and removes the backup it made. An existing .json \
+        output that holds an app's records takes records (--to json replaces it with a deck). \
+        Without a profile a deck's fields are text: the destination types them again (a store \
+        by its model, a file by the values it holds under each key), and records are matched \
+        by that text, so a store or file made into a deck and converted back is unchanged.
         """)
 
     @Argument(
