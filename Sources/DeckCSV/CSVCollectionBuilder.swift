@@ -126,11 +126,11 @@ struct CSVCollectionBuilder {
     for (given, renamed) in renamedDecks.sorted(by: { $0.value.line < $1.value.line }) {
       var place = location
       place.line = renamed.line
-      warnings.append(
-        Diagnostic(
-          "deck-renamed", at: place,
-          "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level): the deck '\(given)' is '\(renamed.stored)', with every row that names either, as Anki's import puts them"
-        ))
+      let message: DeckMessage =
+        given.isEmpty
+        ? "a row's deck cell is empty: Anki's import puts such rows in a deck named '\(renamed.stored)', and so does deckport"
+        : "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level): the deck '\(given)' is '\(renamed.stored)', with every row that names either, as Anki's import puts them"
+      warnings.append(Diagnostic("deck-renamed", at: place, message))
     }
 
     noteTypes.sort { $0.id < $1.id }

@@ -52,6 +52,11 @@ struct CSVColumnLayout {
 
   /// Columns a mapping skips (`-`): never read, never a field.
   var skippedColumns: Set<Int> = []
+  /// Whether a row whose deck cell is empty (or missing) names the empty deck, which Anki stores
+  /// as `blank`, as Anki's import of `#deck column:` takes it; otherwise (a spreadsheet's
+  /// `--columns`) the row goes to the default deck.
+  var emptyDeckCellIsBlank = false
+
   /// The 0-based column of each part of a card's schedule a mapping names.
   var schedulingColumns: [ColumnMapping.SchedulingColumn: Int] = [:]
 
@@ -68,6 +73,7 @@ struct CSVColumnLayout {
       defaultNoteType: options.noteType ?? header.noteType ?? StockNoteType.basic.rawValue,
       deckColumn: header.deckColumn.map { $0 - 1 }, tagsColumn: header.tagsColumn.map { $0 - 1 },
       guidColumn: header.guidColumn.map { $0 - 1 }, fields: .otherColumns, labels: header.columnLabels ?? [])
+    layout.emptyDeckCellIsBlank = true
     if layout.noteTypeColumn != nil { return layout }
     layout.noteTypeIsAssumed = options.noteType == nil && header.noteType == nil
 

@@ -113,8 +113,10 @@ struct CSVRowMapper {
     catalog.use(entry, line: record.line, values: values)
     var tags = cell(layout.tagsColumn).map(CSVHeader.tags(in:)) ?? []
     for tag in globalTags where !tags.contains(tag) { tags.append(tag) }
-    let deck =
-      cell(layout.deckColumn).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultDeck
+    // In Anki's layout, an empty or missing deck cell names the empty deck, which Anki stores as
+    // `blank` (`#deck:` does not fill it in); a spreadsheet's goes to the default deck.
+    let given = cell(layout.deckColumn)?.trimmingASCIIWhitespace() ?? ""
+    let deck = layout.deckColumn == nil || (given.isEmpty && !layout.emptyDeckCellIsBlank) ? defaultDeck : given
     let schedule =
       layout.schedulingColumns.isEmpty
       ? nil

@@ -346,12 +346,18 @@ struct CSVReaderTests {
     #expect(elsewhere[1].guid != first[0].guid, "another first field")
   }
 
-  @Test("decks are matched ignoring case, parents are created, Default is deck 1")
+  @Test(
+    "decks are matched ignoring case, parents are created, Default is deck 1; an empty deck cell is 'blank', as in Anki"
+  )
   func decks() throws {
-    let text = "#separator:,\n#deck column:1\nA::B,q1,a\na::b,q2,a\n,q3,a\n"
-    let (notes, collection, _) = try Self.read(text)
-    #expect(notes.map(\.decks) == [["A::B"], ["A::B"], ["Default"]])
-    #expect(Set(collection.decks.map(\.name)) == ["A", "A::B", "Default"])
+    let text = "#separator:,\n#deck column:1\nA::B,q1,a\na::b,q2,a\n,q3,a\nC,q4,a\nDefault,q5,a\n"
+    let (notes, collection, warnings) = try Self.read(text)
+    #expect(notes.map(\.decks) == [["A::B"], ["A::B"], ["blank"], ["C"], ["Default"]])
+    #expect(Set(collection.decks.map(\.name)) == ["A", "A::B", "blank", "C", "Default"])
     #expect(collection.decks.first { $0.name == "Default" }?.id == 1)
+    #expect(
+      warnings == [
+        "in.csv:5: warning: [deck-renamed] a row's deck cell is empty: Anki's import puts such rows in a deck named 'blank', and so does deckport"
+      ])
   }
 }
