@@ -9,7 +9,7 @@ import DeckCore
 ///   print(card.question)
 /// }
 /// ```
-public struct CardPreview: Sendable, Equatable, Codable {
+public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
   /// One card's two sides and where it lives.
   public struct Entry: Sendable, Equatable, Codable {
     /// The card's id.
@@ -46,17 +46,6 @@ public struct CardPreview: Sendable, Equatable, Codable {
   public var styling: [Styling]
   /// With `onlyDecks` or `onlyTags`: the decks and tags whose cards these are.
   public var selection: DeckSelection?
-
-  /// The cards of the part of `deck` that its decks `onlyDecks` and the notes tagged `onlyTags`
-  /// are (``DeckCollection/selectingNotes(inDecks:taggedWith:at:)``), rendered.
-  ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, or a tag
-  ///   no note has.
-  public init(_ deck: LoadedDeck, onlyDecks: [String], onlyTags: [String] = [], at location: SourceLocation) throws {
-    let (part, selection) = try deck.selectingNotes(inDecks: onlyDecks, taggedWith: onlyTags, at: location)
-    self.init(part)
-    self.selection = selection
-  }
 
   /// Every card of `deck`, rendered.
   public init(_ deck: LoadedDeck) {

@@ -4,7 +4,7 @@ import Foundation
 /// What `deckport inspect` reports about a deck: counts, the decks that hold cards, the notes'
 /// tags, note types,
 /// and the media notes refer to but the file lacks, as the real Anki would find them on import.
-public struct DeckSummary: Sendable, Equatable, Codable {
+public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
   /// A note type as the summary shows it.
   public struct NoteTypeSummary: Sendable, Equatable, Codable {
     /// The note type's name.
@@ -57,18 +57,6 @@ public struct DeckSummary: Sendable, Equatable, Codable {
   /// With `onlyDecks` or `onlyTags`: the decks and tags summarised and how much of the file
   /// they hold; nil when the summary is of the whole file.
   public var selection: DeckSelection?
-
-  /// Summarises the part of `deck` that its decks `onlyDecks` (each with its subdecks) and the
-  /// notes tagged `onlyTags` (``TagSearch``) are, as
-  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:at:)`` keeps it, Anki's export of them.
-  ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, or a tag
-  ///   no note has.
-  public init(_ deck: LoadedDeck, onlyDecks: [String], onlyTags: [String] = [], at location: SourceLocation) throws {
-    let (part, selection) = try deck.selectingNotes(inDecks: onlyDecks, taggedWith: onlyTags, at: location)
-    self.init(part)
-    self.selection = selection
-  }
 
   /// Summarises `deck`.
   public init(_ deck: LoadedDeck) {

@@ -20,8 +20,8 @@ public struct AppRecords: Sendable, Equatable {
   /// storage has none but the position.
   public var primaryKeys: [Int64]?
   /// Whether the values are a deck's note text (records made from notes without a profile):
-  /// a destination whose model types its keys reads each text as that type
-  /// (``CoreDataNoteText``), and matches held records by the text they would give.
+  /// a destination reads each text as the type its model or its held values give the key
+  /// (``NoteTextTyping``), and matches held records by the text they would show.
   var valuesAreNoteText = false
 
   /// Creates a record set; the shape is inferred from the records, starting from `declared`.
@@ -43,8 +43,8 @@ public struct AppRecords: Sendable, Equatable {
     return "record \(index)"
   }
 
-  /// The records with the same name, profile, date encoding and kind of values but new content; the shape is
-  /// inferred again.
+  /// The records with the same name, profile, date encoding and kind of values but new
+  /// content; the shape is inferred again.
   func replacingRecords(_ records: [AppRecord], primaryKeys: [Int64]? = nil) -> AppRecords {
     var replaced = AppRecords(
       name: name, records: records, declared: shape, profile: profile, jsonDates: jsonDates,

@@ -27,7 +27,7 @@ struct AppRecordMergePlan {
 
   /// Matches `incoming` with `existing` (whose storage keys, if any, are `existingKeys`).
   ///
-  /// - Parameter noteText: for records typed from a deck's note text (``CoreDataNoteText``),
+  /// - Parameter noteText: for records typed from a deck's note text (``NoteTextTyping``),
   ///   that text, record for record. Records are then matched by their text, as a held record
   ///   would show in a deck (``AppValue/noteText``, empty and absent alike), and a held value
   ///   whose text the note did not change is kept as stored, to the last digit of a date's

@@ -3,11 +3,7 @@ import DeckCore
 
 /// What `inspect` and `render` print about a deck file, or about the part of it `--only-deck` and
 /// `--only-tag` choose: lines of text, or one JSON object with `--json`.
-protocol DeckReport {
-  /// The report of the whole deck.
-  init(_ deck: LoadedDeck)
-  /// The report of the part of the deck those decks and tags choose.
-  init(_ deck: LoadedDeck, onlyDecks: [String], onlyTags: [String], at location: SourceLocation) throws
+protocol DeckReport: DeckPartReport {
   /// The report as text, a line each.
   var lines: [String] { get }
   /// The report as one JSON object.
