@@ -45,6 +45,31 @@ struct DeckDifferenceTests {
     #expect(difference.isEmpty, "\(difference.lines.joined(separator: "\n"))")
   }
 
+  @Test("notes that share a GUID are compared in order, the second with the second, not folded into the first")
+  func notesSharingAGUID() throws {
+    var original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    #expect(original.collection.notes.count >= 4)
+    for index in 0..<3 { original.collection.notes[index].guid = "shared" }
+    var changed = original
+    changed.collection.notes[1].fields[0] = "changed on the second"
+    changed.collection.notes[2].guid = "its own now"
+    let secondID = original.collection.notes[1].id
+    let secondCards = original.collection.cards.filter { $0.noteID == secondID }.count
+    if let card = changed.collection.cards.firstIndex(where: { $0.noteID == secondID }) {
+      changed.collection.cards[card].scheduling.lapses += 7
+    }
+    let difference = try DeckDifference(from: original, to: changed)
+    #expect(difference.notes.changed.map(\.guid) == ["shared"])
+    #expect(difference.notes.changed.first?.fields.map(\.new) == ["changed on the second"])
+    #expect(difference.notes.added.map(\.guid) == ["its own now"])
+    #expect(difference.notes.removed.map(\.guid) == ["shared"])
+    #expect(difference.notes.removed.first?.fields.first?.value == original.collection.notes[2].fields[0])
+    // The second note's card is compared with the second note's card.
+    #expect(secondCards > 0)
+    #expect(difference.scheduling.changed.map(\.guid) == ["shared"])
+    #expect(difference.scheduling.changed.first?.changes.map(\.property) == ["lapses"])
+  }
+
   @Test("deletion records: added and removed by kind, id and update sequence number; not compared against CSV")
   func deletionRecords() throws {
     let original = try Self.load(Fixtures.path("real/indian-music-legacy.colpkg"))

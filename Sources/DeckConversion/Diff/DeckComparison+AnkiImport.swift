@@ -35,7 +35,8 @@ extension DeckComparison {
     // Each note type's verdict once, not once per note.
     let layoutKept = Dictionary(
       new.noteTypes.map { ($0.id, keepsLayout($0.id)) }, uniquingKeysWith: { first, _ in first })
-    for guid in newNotes.keys.sorted() {
+    // Anki matches by GUID alone: the first note of each GUID.
+    for guid in newNotes.keys.sorted() where Self.isFirstOfGUID(guid) {
       guard let note = newNotes[guid] else { continue }
       guard let before = oldNotes[guid] else {
         counts.new += 1

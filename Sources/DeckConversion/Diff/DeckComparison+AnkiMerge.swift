@@ -80,7 +80,7 @@ extension DeckComparison {
     }
     // Then each pair of a moved note's old and new note type, in a fixed order.
     var moves: [Int64: [Int64: [String]]] = [:]
-    for (guid, note) in newNotes {
+    for (guid, note) in newNotes where Self.isFirstOfGUID(guid) {
       guard let before = oldNotes[guid], before.noteTypeID != note.noteTypeID else { continue }
       moves[before.noteTypeID, default: [:]][note.noteTypeID, default: []].append(guid)
     }

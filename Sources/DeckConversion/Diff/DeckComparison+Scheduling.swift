@@ -24,7 +24,7 @@ extension DeckComparison {
       guard let position = after[key] else { continue }
       let card = new.cards[position]
       guard let earlierPosition = before[key] else {
-        result.added.append(DeckDifference.CardEntry(guid: key.guid, ord: key.ord))
+        result.added.append(DeckDifference.CardEntry(guid: Self.guid(ofKey: key.guid), ord: key.ord))
         continue
       }
       let earlier = old.cards[earlierPosition]
@@ -52,11 +52,12 @@ extension DeckComparison {
       if !changes.isEmpty || deck != nil || originalDeck != nil || data != nil {
         result.changed.append(
           DeckDifference.CardChange(
-            guid: key.guid, ord: key.ord, changes: changes, deck: deck, originalDeck: originalDeck, data: data))
+            guid: Self.guid(ofKey: key.guid), ord: key.ord, changes: changes, deck: deck, originalDeck: originalDeck,
+            data: data))
       }
     }
     for key in before.keys.sorted() where after[key] == nil && newNotes[key.guid] != nil {
-      result.removed.append(DeckDifference.CardEntry(guid: key.guid, ord: key.ord))
+      result.removed.append(DeckDifference.CardEntry(guid: Self.guid(ofKey: key.guid), ord: key.ord))
     }
     return result
   }
@@ -92,7 +93,8 @@ extension DeckComparison {
       if !changes.isEmpty || card != nil {
         result.changed.append(
           DeckDifference.ReviewChange(
-            id: review.id, guid: newCard?.guid ?? "", ord: newCard?.ord ?? -1, changes: changes, card: card))
+            id: review.id, guid: newCard.map { Self.guid(ofKey: $0.guid) } ?? "", ord: newCard?.ord ?? -1,
+            changes: changes, card: card))
       }
     }
     return result
@@ -100,7 +102,7 @@ extension DeckComparison {
 
   /// `card GUID #1`, or `a card not in the deck`.
   static func name(_ card: CardKey?) -> String {
-    card.map { "card \($0.guid) #\($0.ord + 1)" } ?? "a card not in the deck"
+    card.map { "card \(guid(ofKey: $0.guid)) #\($0.ord + 1)" } ?? "a card not in the deck"
   }
 
   /// Whether two cards' `data` say the same: equal text, or JSON of the same meaning (no data
@@ -126,10 +128,10 @@ extension DeckComparison {
     values.filter { $0.1 != $0.2 }.map { DeckDifference.ValueChange(property: $0.0, old: $0.1, new: $0.2) }
   }
 
-  /// The position in `collection.cards` of each card, by note GUID and template position (the
-  /// first of any that share one).
+  /// The position in `collection.cards` of each card, by note key (``noteKeys(_:)``) and
+  /// template position (the first of any that share one).
   private static func cardPositionsByKey(_ collection: DeckCollection) -> [CardKey: Int] {
-    let guids = Dictionary(collection.notes.map { ($0.id, $0.guid) }, uniquingKeysWith: { first, _ in first })
+    let guids = noteKeys(collection.notes)
     var result: [CardKey: Int] = [:]
     result.reserveCapacity(collection.cards.count)
     for (position, card) in collection.cards.enumerated() {
@@ -140,10 +142,10 @@ extension DeckComparison {
     return result
   }
 
-  /// Each card's note GUID and template position, by card id (cards whose note is missing are
-  /// left out).
+  /// Each card's note key (``noteKeys(_:)``) and template position, by card id (cards whose
+  /// note is missing are left out).
   private static func cardKeysByID(_ collection: DeckCollection) -> [Int64: CardKey] {
-    let guids = Dictionary(collection.notes.map { ($0.id, $0.guid) }, uniquingKeysWith: { first, _ in first })
+    let guids = noteKeys(collection.notes)
     var keys: [Int64: CardKey] = [:]
     for card in collection.cards where keys[card.id] == nil {
       if let guid = guids[card.noteID] { keys[card.id] = CardKey(guid: guid, ord: card.templateOrdinal) }
@@ -156,7 +158,7 @@ extension DeckComparison {
     reviews.sorted { $0.id < $1.id }.map { review in
       let card = cards[review.cardID]
       return DeckDifference.ReviewEntry(
-        id: review.id, guid: card?.guid ?? "", ord: card?.ord ?? -1, ease: review.ease)
+        id: review.id, guid: card.map { guid(ofKey: $0.guid) } ?? "", ord: card?.ord ?? -1, ease: review.ease)
     }
   }
 }

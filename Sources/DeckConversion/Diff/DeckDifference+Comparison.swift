@@ -99,6 +99,7 @@ struct DeckComparison {
   let new: DeckCollection
   /// The aspects both formats hold.
   let compared: Set<DeckAspect>
+  /// Each side's notes by ``noteKeys(_:)``: the first note of a GUID under the GUID itself.
   let oldNotes: [String: Note]
   let newNotes: [String: Note]
   let oldNoteTypes: [Int64: NoteType]
@@ -125,10 +126,39 @@ struct DeckComparison {
     newNoteTypes = Dictionary(new.collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
-  /// Notes by GUID; of notes that share one, the first.
+  /// Notes by the key ``noteKeys(_:)`` gives them.
   private static func byGUID(_ notes: [Note]) -> [String: Note] {
-    Dictionary(notes.map { ($0.guid, $0) }, uniquingKeysWith: { first, _ in first })
+    let keys = noteKeys(notes)
+    return Dictionary(notes.map { (keys[$0.id] ?? $0.guid, $0) }, uniquingKeysWith: { first, _ in first })
   }
+
+  /// The key each note (by id) is matched by across the two sides: its GUID; for a later note
+  /// that shares the GUID (an empty one, or a copy), the GUID with its place among those notes
+  /// (`guid␀2` for the second), so that the second note of a GUID on one side is compared with
+  /// the second on the other, not folded into the first.
+  static func noteKeys(_ notes: [Note]) -> [Int64: String] {
+    var seen: [String: Int] = [:]
+    var keys: [Int64: String] = [:]
+    keys.reserveCapacity(notes.count)
+    for note in notes where keys[note.id] == nil {
+      let count = seen[note.guid, default: 0] + 1
+      seen[note.guid] = count
+      keys[note.id] = count == 1 ? note.guid : note.guid + occurrenceSeparator + String(count)
+    }
+    return keys
+  }
+
+  /// The GUID a note key (``noteKeys(_:)``) names.
+  static func guid(ofKey key: String) -> String {
+    guard let separator = key.range(of: occurrenceSeparator) else { return key }
+    return String(key[..<separator.lowerBound])
+  }
+
+  /// Whether a note key names the first note of its GUID (as Anki's import, which matches by
+  /// GUID alone, sees the notes).
+  static func isFirstOfGUID(_ key: String) -> Bool { !key.contains(occurrenceSeparator) }
+
+  private static let occurrenceSeparator = "\u{0}"
 
   /// Pairs items that have an id and a name (note types, decks) as
   /// ``paired(_:_:id:name:)`` does; the items left without a partner are returned as entries,

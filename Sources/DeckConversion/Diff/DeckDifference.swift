@@ -1,10 +1,10 @@
 import DeckCore
 
-/// What changed from one deck to another, in any two formats: notes (matched by GUID) added,
-/// removed and changed field by field, note types, decks and their option groups, tags, the
-/// scheduling of cards, the review log, media files, deletion records, the collection's settings and list of tags, and
-/// what Anki keeps of decks and note types besides, each compared only when both decks' formats
-/// can hold it.
+/// What changed from one deck to another, in any two formats: notes (matched by GUID, and
+/// notes that share one in their order) added, removed and changed field by field, note types,
+/// decks and their option groups, tags, the scheduling of cards, the review log, media files,
+/// deletion records, the collection's settings and list of tags, and what Anki keeps of decks
+/// and note types besides, each compared only when both decks' formats can hold it.
 ///
 /// ```swift
 /// let loader = DeckLoader()

@@ -14,8 +14,8 @@ extension Deckport {
       abstract: "Show what changed from one deck to another, in any two formats.",
       discussion: """
         Reads both decks (each in the format its extension or content shows, or --from) and \
-        prints what changed from A to B, grouped by part: notes (matched by GUID) added, \
-        removed, and changed field by field, with short excerpts of the old and new text, \
+        prints what changed from A to B, grouped by part: notes (matched by GUID; notes that share \
+        one, in their order) added, removed, and changed field by field, with short excerpts of the old and new text, \
         tags per note, and a changed note's modification times where both formats hold them; note types (matched by id, else name) added, removed, their fields and \
         templates added, removed and renamed, template text and CSS changed, and their other \
         settings (kind, sort field, LaTeX, each field's font and editor settings, each \
