@@ -17,7 +17,7 @@ extension DeckCollection {
   ///   collection's), in card id order. Its data loses that position and the FSRS memory state
   ///   (`pos`, `s`, `d`), and keeps the rest, as Anki's.
   /// - The review log is empty, notes lose the tags `marked` and `leech`, decks lose the day's
-  ///   counts, their collapse state and today's limits, option groups lose their FSRS
+  ///   counts and today's limits and are expanded (all but Default), option groups lose their FSRS
   ///   parameters (fitted to the sharer's reviews), and deletion records go.
   public func withoutScheduling() -> DeckCollection {
     var result = self
@@ -59,6 +59,14 @@ extension DeckCollection {
         result.decks[index].kind = .normal(optionsID: 1)
       }
       result.decks[index].ankiProperties.removeAll { studyKeys.contains($0.key) }
+      // Anki's export expands every deck but Default, in the deck list and in the browser
+      // (deckport's writer otherwise gives a deck Anki's default for a fresh one: collapsed).
+      if result.decks[index].id != 1 {
+        result.decks[index].ankiProperties += [
+          AnkiProperty(key: "browserCollapsed", jsonText: "false"), AnkiProperty(key: "collapsed", jsonText: "false"),
+        ]
+        result.decks[index].ankiProperties.sort { $0.key < $1.key }
+      }
     }
     return result
   }

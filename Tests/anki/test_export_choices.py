@@ -192,3 +192,48 @@ def test_a_deck_without_media_is_what_ankis_export_without_them_holds(package, t
     same files missing."""
     _, out = judged(package, tmp_path, "--without-media", with_media=False)
     assert anki_view(out)["media"] == {}
+
+
+def imported_deck_states(package: str) -> dict[str, tuple[bool, bool]]:
+    """Each deck's (collapsed, browserCollapsed) after the backend imports `package` into a fresh
+    collection (Default, which an import never replaces, left out)."""
+    from anki.collection import ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+    col = Collection(os.path.join(tempfile.mkdtemp(prefix="deckport_collapse_"), "collection.anki2"))
+    try:
+        col.import_anki_package(
+            ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(with_scheduling=True)))
+        return {deck["name"]: (deck["collapsed"], deck["browserCollapsed"]) for deck in col.decks.all() if deck["id"] != 1}
+    finally:
+        col.close()
+
+
+@pytest.mark.parametrize("fmt", ["apkg", "apkg-modern"])
+def test_decks_collapsed_by_the_sharer_arrive_expanded_as_in_ankis_export(tmp_path, fmt):
+    """The sharer's collapsed decks are part of their study state: Anki's export without
+    scheduling expands them, in the deck list and the browser."""
+    from anki.collection import ExportAnkiPackageOptions
+    from anki.decks import DeckId
+
+    col = Collection(str(tmp_path / "collection.anki2"))
+    parent, child = col.decks.id("Parent"), col.decks.id("Parent::Child")
+    note = col.new_note(col.models.by_name("Basic"))
+    note["Front"], note["Back"] = "front", "back"
+    col.add_note(note, DeckId(child))
+    for deck_id in (parent, child):
+        deck = col.decks.get(deck_id)
+        deck["collapsed"] = deck["browserCollapsed"] = True
+        col.decks.save(deck)
+    source, anki = str(tmp_path / "with.apkg"), str(tmp_path / "anki.apkg")
+    for path, with_scheduling in ((source, True), (anki, False)):
+        col.export_anki_package(
+            out_path=path, options=ExportAnkiPackageOptions(with_scheduling=with_scheduling, with_media=True, legacy=True),
+            limit=None)
+    col.close()
+    assert imported_deck_states(source) == {"Parent": (True, True), "Parent::Child": (True, True)}
+    expected = imported_deck_states(anki)
+    assert expected == {"Parent": (False, False), "Parent::Child": (False, False)}
+    ours = str(tmp_path / "ours.apkg")
+    result = deckport("convert", source, ours, "--without-scheduling", "--to", fmt)
+    assert result.returncode == 0, result.stderr
+    assert imported_deck_states(ours) == expected
