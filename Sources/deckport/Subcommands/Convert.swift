@@ -49,7 +49,7 @@ extension Deckport {
         deck without the sharer's progress, as Anki's export with "Include scheduling \
         information" off: every card new (at the position it had before it was first studied), \
         no review log, no filtered decks, no marked or leech tags, no FSRS parameters in the \
-        option groups; --without-deck-presets leaves the option groups out, as Anki's export \
+        option groups, no collapsed decks; --without-deck-presets leaves the option groups out, as Anki's export \
         with "Include deck presets" off, so each deck takes the importing collection's Default; \
         --without-media leaves the media files out, as "Include media" off (the notes still name \
         them).
