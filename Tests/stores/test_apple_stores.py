@@ -791,3 +791,45 @@ def test_note_text_that_is_not_its_attributes_type_is_refused_and_nothing_is_wri
     assert "key 'user': the attribute user (integer) cannot hold \"five\"" in run.stderr
     with open(store, "rb") as handle:
         assert handle.read() == unchanged
+
+
+@pytest.mark.parametrize("name,entity", [("SampleModel_V1.sqlite", "Car"), ("VacuumTest-challenges.store", "Challenge"),
+                                         ("Model1.sqlite", "Book"), ("SampleModel2_V2.sqlite", "Book")])
+def test_a_store_through_anki_and_back(name, entity):
+    """The real Anki backend imports the package made from a store and exports it again; that
+    package goes back into the store unchanged (dates, relationships, composites, pictures as
+    Anki media). An edit made in Anki updates its record: SampleModel_V1's cars are matched by
+    their unique numberPlate."""
+    from anki.collection import (Collection, ExportAnkiPackageOptions, ImportAnkiPackageOptions,
+                                 ImportAnkiPackageRequest)
+
+    store = scratch_copy(name)
+    folder = os.path.dirname(store)
+    before = every_row(store)
+    package = os.path.join(folder, "from-store.apkg")
+    run = deckport("convert", store, package, "--entity", entity)
+    assert run.returncode == 0, run.stderr
+    col = Collection(os.path.join(tempfile.mkdtemp(prefix="anki-collection-"), "collection.anki2"))
+    col.import_anki_package(
+        ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(with_scheduling=True)))
+    edited = None
+    if entity == "Car":
+        edited = col.get_note(sorted(col.find_notes(""))[0])
+        edited["maker"], edited["markedForDeletionAsOf"] = "Edited in Anki", "2026-12-01T10:00:00Z"
+        col.update_note(edited)
+    count = len(col.find_notes(""))
+    exported = os.path.join(folder, "from-anki.apkg")
+    col.export_anki_package(
+        out_path=exported, options=ExportAnkiPackageOptions(with_scheduling=True, with_media=True, legacy=True), limit=None)
+    col.close()
+    run = deckport("convert", exported, store, "--force")
+    assert run.returncode == 0, run.stderr
+    if edited is None:
+        assert "0 added, 0 updated, %d unchanged" % count in run.stdout
+        assert every_row(store) == before
+        return
+    assert "0 added, 1 updated, %d unchanged" % (count - 1) in run.stdout
+    # A whole number of seconds: SQLite's NUMERIC affinity (TIMESTAMP) keeps it as an integer.
+    row = view.open_copy(store).execute(
+        "SELECT ZMAKER, ZMARKEDFORDELETIONASOF FROM ZCAR WHERE ZNUMBERPLATE = ?", (edited["numberPlate"],)).fetchone()
+    assert row == ("Edited in Anki", seconds_since_2001("2026-12-01T10:00:00Z"))
