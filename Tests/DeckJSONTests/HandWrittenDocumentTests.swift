@@ -87,7 +87,9 @@ struct HandWrittenDocumentTests {
     #expect(noDeck.cards.map(\.deckID) == [1])
   }
 
-  @Test("a note may name a deck the document does not define: it is added with its parents; names match ignoring case")
+  @Test(
+    "a note may name a deck the document does not define: it is added with its parents; names match ignoring case, and a new subdeck takes its parent's spelling, as in Anki"
+  )
   func decksAddedFromNames() throws {
     let collection = try Self.read(
       Self.document(
@@ -100,13 +102,13 @@ struct HandWrittenDocumentTests {
           """))
     let names = Dictionary(uniqueKeysWithValues: collection.decks.map { ($0.id, $0.name) })
     #expect(
-      collection.decks.map(\.name) == ["Spanish", "spanish::Verbs", "Latin", "Latin::Verbs", "Latin::Verbs::Irregular"])
+      collection.decks.map(\.name) == ["Spanish", "Spanish::Verbs", "Latin", "Latin::Verbs", "Latin::Verbs::Irregular"])
     #expect(collection.decks[0].id == 77)
     #expect(Set(collection.decks.map(\.id)).count == 5)
     #expect(collection.decks.allSatisfy { $0.kind == .normal(optionsID: 1) })
     #expect(
       collection.cards.map { names[$0.deckID] }
-        == ["spanish::Verbs", "Latin::Verbs::Irregular", "Spanish", "Latin::Verbs::Irregular"])
+        == ["Spanish::Verbs", "Latin::Verbs::Irregular", "Spanish", "Latin::Verbs::Irregular"])
     // A note naming none, beside notes that named new ones, still needs the document's only deck.
     let mixed = try Self.read(
       Self.document(

@@ -2,11 +2,14 @@ import Foundation
 
 /// The decks a source names by name only (a CSV file's rows, an app's cards), with their
 /// parents, matched ignoring case as Anki matches deck names. Each gets an id derived from its
-/// name ("Default" is deck 1), so the same names always give the same ids.
+/// name ("Default" is deck 1), so the same names always give the same ids, and the name Anki's
+/// import gives it: the spelling of its parent already known, then its own level (`lang::verbs`
+/// after `Lang` is `Lang::verbs`; `default` is `Default`).
 package struct DeckTable {
   /// The decks it added, in the order they were first named.
   package private(set) var decks: [Deck] = []
   private var idByKey: [String: Int64] = [:]
+  private var nameByKey: [String: String] = [:]
   private var takenIDs: Set<Int64> = []
 
   /// No decks yet.
@@ -19,7 +22,10 @@ package struct DeckTable {
     for deck in known {
       takenIDs.insert(deck.id)
       let key = Deck.matchingKey(deck.name)
-      if idByKey[key] == nil { idByKey[key] = deck.id }
+      if idByKey[key] == nil {
+        idByKey[key] = deck.id
+        nameByKey[key] = deck.name
+      }
     }
   }
 
@@ -35,19 +41,26 @@ package struct DeckTable {
     if let problem = Deck.depthProblem(ofName: name) { throw DeckError(.corrupt, at: location, problem) }
     let components = name.components(separatedBy: Deck.levelSeparator)
     var id: Int64 = 1
+    var parentName: String?
     for depth in 1...components.count {
       let levelName = depth == components.count ? name : components[..<depth].joined(separator: Deck.levelSeparator)
       let key = Deck.matchingKey(levelName)
       if let known = idByKey[key] {
         id = known
+        parentName = nameByKey[key] ?? levelName
         continue
       }
       var unique = key == "default" ? 1 : DerivedID.id(for: "deck\u{1F}" + levelName)
       while takenIDs.contains(unique) { unique += 1 }
-      decks.append(Deck(id: unique, name: levelName))
+      let spelled =
+        key == "default"
+        ? "Default" : parentName.map { $0 + Deck.levelSeparator + components[depth - 1] } ?? levelName
+      decks.append(Deck(id: unique, name: spelled))
       idByKey[key] = unique
+      nameByKey[key] = spelled
       takenIDs.insert(unique)
       id = unique
+      parentName = spelled
     }
     return id
   }
