@@ -23,6 +23,9 @@ enum SQLiteError {
     case SQLITE_NOTADB: kind = .wrongFormat
     case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH, SQLITE_IOERR: kind = .unreadableFile
     case SQLITE_FULL, SQLITE_READONLY: kind = .writeFailed
+    // What is being written breaks a rule of the database (a unique index): the request, not
+    // the file, is at fault.
+    case SQLITE_CONSTRAINT: kind = .invalidRequest
     default: kind = .corrupt
     }
     var details = ["SQLite result code \(code) (\(String(cString: sqlite3_errstr(code))))"]

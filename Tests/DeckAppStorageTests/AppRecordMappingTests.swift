@@ -77,8 +77,9 @@ struct AppRecordMappingTests {
     #expect(deck.notes.first?.fields == ["Hund", "dog", "3", "[\"a\"]"])
     #expect(
       warnings.map(\.description) == [
-        "Words: key 'level': warning: [type-to-text] integer values become note text; converting the deck back gives text, unless a profile types the key or the deck goes into a Core Data or SwiftData store, whose model does",
-        "Words: key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back gives text, unless a profile types the key or the deck goes into a Core Data or SwiftData store, whose model does",
+        "Words: key 'tags:x': warning: [key-renamed] is the note field 'tagsx' (Anki's field names hold no :{}\" and no leading #^/, and each name once); converting the deck back into storage that has the key restores it",
+        "Words: key 'level': warning: [type-to-text] integer values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text",
+        "Words: key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text",
       ])
     let (back, _) = AppRecordMapping.records(from: deck)
     #expect(

@@ -246,6 +246,7 @@ struct SQLiteTests {
     insert.bind(2, text: "alpha")
     let duplicate = try #require(throws: DeckError.self) { _ = try insert.step() }
     #expect(duplicate.message.contains("UNIQUE constraint failed: decks.name"))
+    #expect(duplicate.kind == .invalidRequest)
   }
 
   @Test("the database stays usable while statements outlive their variable scope")

@@ -8,6 +8,7 @@ fixtures/app/make_app_fixtures.py.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import plistlib
@@ -182,3 +183,61 @@ def test_a_deck_made_from_app_records_goes_back_into_their_file(tmp_path, kind):
         assert type(after["hola"]["level"]) is int and type(after["hola"]["known"]) is bool
         # Emptied: the note under a key of text stays an empty string.
         assert after["adios"] == {**RECORDS[1], "level": 2, "note": ""}
+
+
+def test_deck_text_that_is_not_of_the_files_type_is_refused(tmp_path):
+    """A plist whose records hold an integer, a boolean, a date and an object under four keys: a
+    deck's text that is not one of those is refused, naming the record and key, and the file is
+    left as it was (the app decodes it by those types)."""
+    target = tmp_path / "prefs.plist"
+    with open(target, "wb") as handle:
+        plistlib.dump({"Items": [{"title": "a", "count": 3, "flag": True, "when": datetime.datetime(2024, 1, 2),
+                                  "sub": {"x": 1}}]}, handle, fmt=plistlib.FMT_BINARY)
+    before = target.read_bytes()
+    deck = tmp_path / "deck.json"
+    assert convert(str(target), str(deck)).returncode == 0
+    document = json.loads(deck.read_text(encoding="utf-8"))
+    for key, text, kind in (("count", "abc", "integer"), ("count", "1.5", "integer"), ("flag", "yes", "bool"),
+                            ("when", "tomorrow", "date"), ("sub", "[1]", "object")):
+        edited = json.loads(json.dumps(document))
+        edited["notes"][0]["fields"][key] = text
+        path = tmp_path / "edited.json"
+        path.write_text(json.dumps(edited), encoding="utf-8")
+        run = convert(str(path), str(target), "--force", "--match-key", "title")
+        assert run.returncode != 0
+        assert "record 0, key '%s': the file's records hold %s values under %s, and \"%s\" is not one" % (
+            key, kind, key, text) in run.stderr
+        assert target.read_bytes() == before
+
+
+def test_keys_anki_cannot_name_a_field_by_come_back(tmp_path):
+    """Keys with `:{}"`, a leading `#`, spaces around, or twice in other case become other field
+    names (each with a warning); the way back restores them, so the file is unchanged."""
+    records = [{"name": "a", "Name": "b", "key:colon": "c", "{brace}": "d", "#h": "e", " pad ": "f", "a\"q": "g"}]
+    source = tmp_path / "k.json"
+    source.write_text(json.dumps(records), encoding="utf-8")
+    deck = tmp_path / "deck.json"
+    run = convert(str(source), str(deck))
+    assert run.returncode == 0, run.stderr
+    assert "key 'key:colon': warning: [key-renamed] is the note field 'keycolon'" in run.stderr
+    run = convert(str(deck), str(source), "--force")
+    assert run.returncode == 0, run.stderr
+    assert "0 added, 0 updated, 1 unchanged" in run.stdout
+    assert json.loads(source.read_text(encoding="utf-8")) == records
+
+
+def test_records_unlike_the_files_are_added_with_a_warning(tmp_path):
+    target = tmp_path / "cards.json"
+    shutil.copy(os.path.join(APP, "flashzilla-cards.json"), target)
+    deck = tmp_path / "deck.json"
+    source = tmp_path / "words.json"
+    source.write_text(json.dumps(RECORDS), encoding="utf-8")
+    assert convert(str(source), str(deck)).returncode == 0
+    before = target.read_bytes()
+    strict = convert(str(deck), str(target), "--force", "--profile", "generic", "--strict")
+    assert strict.returncode != 0
+    assert target.read_bytes() == before
+    run = convert(str(deck), str(target), "--force", "--profile", "generic")
+    assert run.returncode == 0, run.stderr
+    assert "[records-unlike] none of the keys of the records written (word, level, score, known, tags, …)" in run.stderr
+    assert len(json.loads(target.read_text(encoding="utf-8"))) == 5

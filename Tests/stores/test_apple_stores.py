@@ -833,3 +833,37 @@ def test_a_store_through_anki_and_back(name, entity):
     row = view.open_copy(store).execute(
         "SELECT ZMAKER, ZMARKEDFORDELETIONASOF FROM ZCAR WHERE ZNUMBERPLATE = ?", (edited["numberPlate"],)).fetchone()
     assert row == ("Edited in Anki", seconds_since_2001("2026-12-01T10:00:00Z"))
+
+
+def test_note_text_that_shows_what_a_row_holds_matches_it():
+    """Text that types to what a row holds matches it, however it is spelled: an empty composite
+    (`{}`, `{"rating":null}`) is NULL, a UUID in lower case is the UUID (VacuumTest, matched by
+    the whole record); a whole Decimal written `100.0` is the 100 SQLite keeps (CartKit); an
+    emptied required UUID keeps the row's, and `[]` for a to-many with no link changes nothing
+    (SampleModel_V1's Person). Each write is made twice: the second changes nothing, Z_OPT
+    included."""
+    cases = [
+        ("VacuumTest-challenges.store", "Challenge", lambda notes: notes[0]["fields"].update(
+            {"rating": '{"rating":null}', "id": notes[0]["fields"]["id"].lower()}), "ZCHALLENGE"),
+        ("VacuumTest-challenges.store", "Challenge", lambda notes: notes[0]["fields"].update({"rating": "{}"}),
+         "ZCHALLENGE"),
+        ("CartKitSwiftData_v1.sqlite", "CartModel", lambda notes: notes[0]["fields"].update(
+            {"minSubtotalAmount": "100.0"}), "ZCARTMODEL"),
+        ("SampleModel_V1.sqlite", "Person", lambda notes: [notes[3]["fields"].update({"id": ""}),
+                                                           notes[0]["fields"].update({"cars": "[]"})], "ZPERSON"),
+    ]
+    for name, entity, edit, table in cases:
+        store = scratch_copy(name)
+        deck, path = deck_of(store, entity)
+        count = len(deck["notes"])
+        edit(deck["notes"])
+        write_deck(deck, path)
+        first = deckport("convert", path, store, "--force")
+        assert first.returncode == 0, (name, first.stderr)
+        assert " 0 added" in first.stdout, (name, first.stdout)
+        rows = every_row(store)[table]
+        second = deckport("convert", path, store, "--force")
+        assert second.returncode == 0, (name, second.stderr)
+        assert "0 added, 0 updated, %d unchanged" % count in second.stdout, (name, second.stdout)
+        assert every_row(store)[table] == rows, name
+        assert count_rows(store, table) >= count

@@ -18,6 +18,9 @@ enum CoreDataValueEncoding {
     case (.uuid, .string(let text)): return UUID(uuidString: text).map(AppValue.uuid)
     case (.uuid, .data(let bytes)) where bytes.count == 16: return .uuid(UUID(bytes: bytes))
     case (.data, .string(let text)): return Data(base64Encoded: text).map(AppValue.data)
+    // A Decimal column has SQLite's NUMERIC affinity, which keeps a whole number as an integer.
+    case (.raw, .double(let number)) where number == number.rounded() && abs(number) < 9.0e15:
+      return .integer(Int64(number))
     case (.raw, .integer), (.raw, .double), (.raw, .string), (.raw, .data): return value
     default: return nil
     }

@@ -13,13 +13,17 @@ enum NoteTextTyping {
     var type: AppValueType
     /// Whether empty text stays an empty string; otherwise it is an absent value.
     var keepsEmptyText: Bool
+    /// Whether an object's null members are left out, and an empty object or array is an absent
+    /// value (a Core Data composite whose elements are all NULL, a to-many with no link).
+    var emptyIsAbsent = false
   }
 
   /// `record` (note text) with each text under a key of `targets` turned into a value of its
-  /// type. Text that does not read as its type stays text, for the writer to refuse or keep;
-  /// other keys and values (a picture's data) stay as they are.
-  static func values(of record: AppRecord, targets: [String: Target]) -> AppRecord {
+  /// type, and the keys whose text does not read as their type (that text stays, for the
+  /// writer to refuse). Other keys and values (a picture's data) stay as they are.
+  static func values(of record: AppRecord, targets: [String: Target]) -> (record: AppRecord, unreadable: [String]) {
     var typed = AppRecord()
+    var unreadable: [String] = []
     for field in record {
       guard case .string(let text) = field.value, let target = targets[field.key] else {
         typed.fields.append(field)
@@ -29,9 +33,37 @@ enum NoteTextTyping {
         if target.keepsEmptyText { typed.fields.append(field) }
         continue
       }
-      typed.fields.append(.init(key: field.key, value: value(text, as: target.type) ?? field.value))
+      guard var value = value(text, as: target.type) else {
+        unreadable.append(field.key)
+        typed.fields.append(field)
+        continue
+      }
+      if target.emptyIsAbsent {
+        if case .object(let object) = value { value = .object(AppRecord(fields: object.filter { !$0.value.isNull })) }
+        if value == .object(AppRecord()) || value == .array([]) { continue }
+      }
+      typed.fields.append(.init(key: field.key, value: value))
     }
-    return typed
+    return (typed, unreadable)
+  }
+
+  /// `record` (note text) with each field named after a key of `keys` as
+  /// ``RecordsToDeck/fieldNames(for:)`` names it (`key:colon` became the field `keycolon`, a
+  /// second `Name` the field `Name 2`) under that key again; fields that are keys themselves,
+  /// or name none, stay.
+  static func restoringKeys(of record: AppRecord, from keys: [String]) -> AppRecord {
+    let exact = Set(keys)
+    var keyByField: [String: String] = [:]
+    for (name, key) in zip(RecordsToDeck.fieldNames(for: keys), keys) where name != key && !exact.contains(name) {
+      keyByField[name] = key
+    }
+    guard !keyByField.isEmpty else { return record }
+    let present = Set(record.keys)
+    return AppRecord(
+      fields: record.map { field in
+        guard let key = keyByField[field.key], !present.contains(key) else { return field }
+        return AppRecord.Field(key: key, value: field.value)
+      })
   }
 
   /// The targets the records a destination holds give: each key as the type of its values

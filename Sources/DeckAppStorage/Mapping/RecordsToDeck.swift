@@ -110,11 +110,18 @@ struct RecordsToDeck {
     }
     collection.notes.sort { $0.id < $1.id }
     collection.cards.sort { $0.id < $1.id }
+    for (field, key) in mapping where profile == nil && field != key {
+      warnings.append(
+        Diagnostic(
+          "key-renamed", at: location.item("key '\(key)'"),
+          "is the note field '\(field)' (Anki's field names hold no :{}\" and no leading #^/, and each name once); converting the deck back into storage that has the key restores it"
+        ))
+    }
     for (key, type) in textTypes.sorted(by: { $0.key < $1.key }) {
       warnings.append(
         Diagnostic(
           "type-to-text", at: location.item("key '\(key)'"),
-          "\(type.rawValue) values become note text; converting the deck back gives text, unless a profile types the key or the deck goes into a Core Data or SwiftData store, whose model does"
+          "\(type.rawValue) values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text"
         ))
     }
     return (collection, warnings)

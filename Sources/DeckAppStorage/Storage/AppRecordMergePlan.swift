@@ -27,15 +27,15 @@ struct AppRecordMergePlan {
 
   /// Matches `incoming` with `existing` (whose storage keys, if any, are `existingKeys`).
   ///
-  /// - Parameter noteText: for records typed from a deck's note text (``NoteTextTyping``),
-  ///   that text, record for record. Records are then matched by their text, as a held record
-  ///   would show in a deck (``AppValue/noteText``, empty and absent alike), and a held value
-  ///   whose text the note did not change is kept as stored, to the last digit of a date's
-  ///   fraction of a second.
+  /// - Parameter noteText: for records typed from a deck's note text (``NoteTextTyping``), that
+  ///   text. Records are then matched by the text their values show in a deck
+  ///   (``AppValue/noteText``, empty and absent alike), so `7b57…` and `7B57…` are one UUID,
+  ///   and a held value whose shown text the note did not change is kept as stored, to the last
+  ///   digit of a date's fraction of a second.
   /// - Throws: ``DeckError`` with policy ``ExistingRecordPolicy/fail`` when a record matches.
   init(
     existing: [AppRecord], existingKeys: [Int64], incoming: AppRecords, matching: AppRecordMatching,
-    location: SourceLocation, noteText: [AppRecord]? = nil
+    location: SourceLocation, noteText: NoteTextComparison? = nil
   ) throws {
     merged = existing
     let keys = matching.keys ?? incoming.profile?.identityKeys
@@ -48,8 +48,7 @@ struct AppRecordMergePlan {
     }
     matchedExisting = Array(repeating: nil, count: incoming.records.count)
     for (position, record) in incoming.records.enumerated() {
-      let text = noteText.map { $0[position] }
-      let identity = AppRecordIdentity(compared(text ?? record), keys: keys)
+      let identity = AppRecordIdentity(compared(record), keys: keys)
       guard matching.policy != .add, !identity.isEmpty, let held = index[identity]?.first else {
         changes.append(Change(incomingIndex: position, record: record))
         merged.append(record)
@@ -66,10 +65,12 @@ struct AppRecordMergePlan {
       index[identity]?.removeFirst()
       matchedExisting[position] = held
       var updated = existing[held]
-      if let text {
+      if let noteText {
         let heldText = Self.asNoteText(existing[held])
-        for field in text where Self.shown(field.value) != heldText[field.key] {
-          updated[field.key] = record[field.key]
+        for field in noteText.text[position] {
+          let value = record[field.key]
+          if value == nil, noteText.keptWhenEmpty.contains(field.key) { continue }
+          if value.flatMap(Self.shown) != heldText[field.key] { updated[field.key] = value }
         }
       } else {
         for field in record { updated[field.key] = field.value }
@@ -100,6 +101,17 @@ struct AppRecordMergePlan {
     guard let text = value.noteText else { return value }
     return text.isEmpty ? nil : .string(text)
   }
+}
+
+/// How records typed from a deck's note text are compared with the records a destination holds
+/// (``AppRecordMergePlan/init(existing:existingKeys:incoming:matching:location:noteText:)``).
+struct NoteTextComparison {
+  /// The note text, record for record: its keys are the fields the deck has, emptied ones
+  /// included.
+  var text: [AppRecord]
+  /// Keys whose emptied text keeps what a held record has (a required attribute, which cannot
+  /// be empty and would otherwise get a new value on every write).
+  var keptWhenEmpty: Set<String> = []
 }
 
 /// The values that identify a record: those of the identity keys (compared without regard to

@@ -35,18 +35,21 @@ package struct AppStorageWriter: Sendable {
     if exists, [.sqlite, .coreData].contains(kind) { try SQLiteLockProbe.requireUnlocked(path, location: location) }
     var merge = AppRecordMergeSummary(added: records.records.count)
     var toWrite = records
+    var unlike: Diagnostic?
     if exists, kind != .coreData,
       let held = Self.heldRecords(at: path, kind: kind, like: records, options: options.storage)
     {
       // Whole-file kinds are written with every record they hold; a store is changed row by row.
-      // A deck's note text takes the types of the values the file holds under each key.
-      let targets = NoteTextTyping.targets(for: held.shape)
-      let incoming =
+      // A deck's note text goes back under the file's keys, with the types of its values there.
+      let text =
         records.valuesAreNoteText
-        ? records.replacingRecords(records.records.map { NoteTextTyping.values(of: $0, targets: targets) }) : records
+        ? records.records.map { NoteTextTyping.restoringKeys(of: $0, from: held.shape.keys) } : nil
+      let incoming =
+        try text.map { try Self.typed(records.replacingRecords($0), like: held, location: location) } ?? records
       let plan = try AppRecordMergePlan(
         existing: held.records, existingKeys: [], incoming: incoming, matching: options.matching, location: location,
-        noteText: records.valuesAreNoteText ? records.records : nil)
+        noteText: text.map { NoteTextComparison(text: $0) })
+      unlike = Self.unlikeRecordsWarning(incoming, held: held, location: location)
       toWrite = records.replacingRecords(plan.merged)
       merge = plan.summary
     }
@@ -60,7 +63,7 @@ package struct AppStorageWriter: Sendable {
 
     report.backupPath = try commit(&writer, to: path, kind: kind, exists: exists, options: options)
     report.place = writer.place
-    report.warnings = writer.warnings
+    report.warnings = (unlike.map { [$0] } ?? []) + writer.warnings
     return report
   }
 
@@ -151,6 +154,46 @@ package struct AppStorageWriter: Sendable {
     }
     writer.discardReplacedCompanionFiles()
     return backupPath
+  }
+
+  /// `records` (a deck's note text) with each text read as the type of the values `held` has
+  /// under its key.
+  ///
+  /// - Throws: ``DeckError`` naming the first record and key whose text is not of that type:
+  ///   the app decodes the file by those types, so such a record would break the whole file.
+  private static func typed(_ records: AppRecords, like held: AppRecords, location: SourceLocation) throws
+    -> AppRecords
+  {
+    let targets = NoteTextTyping.targets(for: held.shape)
+    var typed: [AppRecord] = []
+    typed.reserveCapacity(records.records.count)
+    for (index, record) in records.records.enumerated() {
+      let (values, unreadable) = NoteTextTyping.values(of: record, targets: targets)
+      if let key = unreadable.first, let type = targets[key]?.type, let text = record[key] {
+        throw DeckError(
+          .invalidRequest, at: location.item("\(records.label(ofRecord: index)), key '\(key)'"),
+          "the file's records hold \(type.rawValue) values under \(key), and \(text) is not one; nothing was written")
+      }
+      typed.append(values)
+    }
+    return records.replacingRecords(typed)
+  }
+
+  /// A warning when none of the keys of the records being added is a key of the records the file
+  /// holds: they go beside them, and an app decoding the file by its own keys may fail on them.
+  private static func unlikeRecordsWarning(_ records: AppRecords, held: AppRecords, location: SourceLocation)
+    -> Diagnostic?
+  {
+    let heldKeys = Set(held.shape.keys)
+    guard !held.records.isEmpty, !records.records.isEmpty, !records.shape.keys.contains(where: heldKeys.contains)
+    else { return nil }
+    func listed(_ keys: [String]) -> String {
+      keys.prefix(5).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
+    }
+    return Diagnostic(
+      "records-unlike", at: location,
+      "none of the keys of the records written (\(listed(records.shape.keys))) is a key of the records the file holds (\(listed(held.shape.keys))): they are added beside them, and an app that decodes the file by its own keys may fail on them"
+    )
   }
 
   /// The records the destination holds where these records would go, read as the records are

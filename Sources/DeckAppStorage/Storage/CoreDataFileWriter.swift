@@ -41,11 +41,15 @@ struct CoreDataFileWriter: StorageFileWriter {
         database: database, schema: schema, originalPath: destination, location: location)
       let (existing, _) = try reader.read(entity)
       // A deck's note text is typed by the entity's model, and matched by its text.
-      let spelled = records.records.map { entity.spellingKeys(of: $0) }
+      let memberKeys = entity.members.map(\.key)
+      let spelled = records.records.map { record in
+        entity.spellingKeys(
+          of: records.valuesAreNoteText ? NoteTextTyping.restoringKeys(of: record, from: memberKeys) : record)
+      }
       let targets = CoreDataNoteText.targets(for: entity)
       let typed = records.replacingRecords(
         spelled.map { record in
-          let values = records.valuesAreNoteText ? NoteTextTyping.values(of: record, targets: targets) : record
+          let values = records.valuesAreNoteText ? NoteTextTyping.values(of: record, targets: targets).record : record
           return CoreDataValueEncoding.typed(values, as: entity, dates: records.jsonDates)
         })
       // Records are the same by the keys named, else by the profile's, else by the entity's
@@ -56,7 +60,9 @@ struct CoreDataFileWriter: StorageFileWriter {
       }
       let plan = try AppRecordMergePlan(
         existing: existing.records, existingKeys: existing.primaryKeys ?? [], incoming: typed, matching: matching,
-        location: location.item("entity \(entity.name)"), noteText: records.valuesAreNoteText ? spelled : nil)
+        location: location.item("entity \(entity.name)"),
+        noteText: records.valuesAreNoteText
+          ? NoteTextComparison(text: spelled, keptWhenEmpty: CoreDataNoteText.keptWhenEmpty(in: entity)) : nil)
       return (entity, try reader.count(entity), plan, try CoreDataStoreEdit.bookkeeping(database), schema.warnings)
     }
     staging = try TemporaryDirectory(prefix: "deckport-external-")
