@@ -747,6 +747,114 @@ def test_a_deck_edited_goes_back_typed_by_the_model():
         {key: row for key, row in old.items() if plate not in row}
 
 
+def test_a_note_goes_back_into_the_row_it_came_from_whatever_was_edited():
+    """A note made from a row keeps the row's object URI in its GUID, so it goes back into that
+    row, found by nothing else: Photos' Asset (no uniqueness constraint, every note's first field
+    empty) with a double edited, and SampleModel_V1's ExpensiveSportCar with its unique
+    numberPlate edited. Before, each was added as a new row (the Photos copy taking over the
+    original's one-to-one links). Nothing but the edited row changes."""
+    cases = [("Photos.sqlite", "Asset", "longitude", "12.5", "ZGENERICASSET", "ZLONGITUDE", 12.5),
+             ("SampleModel_V1.sqlite", "ExpensiveSportCar", "numberPlate", "EDITED-1", "ZCAR", "ZNUMBERPLATE",
+              "EDITED-1")]
+    for name, entity, field, text, table, column, stored in cases:
+        store = scratch_copy(name)
+        before = every_row(store)
+        deck, path = deck_of(store, entity)
+        note = deck["notes"][-1]
+        note["fields"][field] = text
+        run = deckport("convert", write_deck(deck, path), store, "--force")
+        assert run.returncode == 0, (name, run.stderr)
+        assert "0 added, 1 updated, %d unchanged" % (len(deck["notes"]) - 1) in run.stdout, (name, run.stdout)
+        assert "relationship-moved" not in run.stderr, name
+        after = every_row(store)
+        # Photos' own triggers keep its location index (an R-tree, Z_RT_…) with the longitude.
+        changed = {table_name for table_name in before if after[table_name] != before[table_name]}
+        assert {table_name for table_name in changed if not table_name.startswith("Z_RT_")} == {table}, (name, changed)
+        connection = view.open_copy(store)
+        rows = connection.execute('SELECT Z_PK FROM "%s" WHERE "%s" = ?' % (table, column), (stored,)).fetchall()
+        assert len(rows) == 1, (name, rows)
+        old_rows = {row[0]: row for row in before[table]}
+        new_rows = {row[0]: row for row in after[table]}
+        assert new_rows.keys() == old_rows.keys(), name
+        assert [key for key in new_rows if new_rows[key] != old_rows[key]] == [rows[0][0]], name
+        # Written again, the deck changes nothing.
+        again = deckport("convert", path, store, "--force")
+        assert "0 added, 0 updated, %d unchanged" % len(deck["notes"]) in again.stdout, (name, again.stdout)
+
+
+def test_a_note_of_another_store_is_matched_by_its_values_not_its_guid():
+    """The GUID names the store it was made from (Z_METADATA's Z_UUID): in a store with another
+    identifier the same rows are matched by the whole record, as any record is, and an edited
+    one is new there."""
+    store = scratch_copy("Model1.sqlite")
+    deck, path = deck_of(store, "Book")
+    other = scratch_copy("Model1.sqlite")
+    connection = sqlite3.connect(other)
+    connection.execute("UPDATE Z_METADATA SET Z_UUID = '00000000-0000-4000-8000-000000000001'")
+    connection.commit()
+    connection.close()
+    run = deckport("convert", path, other, "--force")
+    assert run.returncode == 0, run.stderr
+    assert "0 added, 0 updated, %d unchanged" % len(deck["notes"]) in run.stdout
+    deck["notes"][0]["fields"]["user"] = "7"
+    run = deckport("convert", write_deck(deck, path), other, "--force")
+    assert run.returncode == 0, run.stderr
+    assert "1 added, 0 updated, %d unchanged" % (len(deck["notes"]) - 1) in run.stdout
+    run = deckport("convert", path, store, "--force")
+    assert "0 added, 1 updated, %d unchanged" % (len(deck["notes"]) - 1) in run.stdout
+
+
+def test_a_to_many_edited_in_a_deck_links_and_unlinks_on_the_other_side():
+    """A to-many kept in the destination's column (the inverse to-one) is what the note lists:
+    - SampleModel_V1: a Person's cars emptied, each car's owner is NULL (Z_OPT up by one);
+    - SampleModel2_V2: a page moved to a GraphicNovel gets the novel's key and its entity number
+      (Z1_BOOK, since Book has a subentity); the page's order in the note means nothing (the
+      relationship is unordered), and the derived pagesCount is the store's (a warning, not written);
+    - a page taken from a novel is refused, since Page.book is required, and nothing is written.
+    Each write made twice: the second changes nothing."""
+    store = scratch_copy("SampleModel_V1.sqlite")
+    before = every_row(store)
+    deck, path = deck_of(store, "Person")
+    owner = next(note for note in deck["notes"] if note["fields"]["cars"] not in ("", "[]"))
+    cars = [int(item["uri"].rsplit("/p", 1)[1]) for item in json.loads(owner["fields"]["cars"])]
+    owner["fields"]["cars"] = ""
+    for _ in range(2):
+        run = deckport("convert", write_deck(deck, path), store, "--force")
+        assert run.returncode == 0, run.stderr
+    assert "0 added, 0 updated, %d unchanged" % len(deck["notes"]) in run.stdout
+    connection = view.open_copy(store)
+    old = {row[0]: row for row in before["ZCAR"]}
+    for car in cars:
+        owner_column, version = connection.execute("SELECT ZOWNER, Z_OPT FROM ZCAR WHERE Z_PK = ?", (car,)).fetchone()
+        assert owner_column is None and version == old[car][2] + 1
+
+    store = scratch_copy("SampleModel2_V2.sqlite")
+    deck, path = deck_of(store, "GraphicNovel")
+    novel = deck["notes"][0]
+    pages = json.loads(novel["fields"]["pages"])
+    page = next(number for number in range(1, 200) if not any(item["uri"].endswith("/p%d" % number) for item in pages))
+    pages.insert(0, {"entity": "Page", "uri": pages[0]["uri"].rsplit("/p", 1)[0] + "/p%d" % page})
+    novel["fields"]["pages"] = json.dumps(pages)
+    for _ in range(2):
+        run = deckport("convert", write_deck(deck, path), store, "--force")
+        assert run.returncode == 0, run.stderr
+    assert "0 added, 0 updated, 1 unchanged" in run.stdout
+    assert "[derived-not-written] 1 record gives pagesCount a value the store does not hold" in run.stderr
+    connection = view.open_copy(store)
+    novel_key = connection.execute("SELECT Z_PK FROM ZBOOK WHERE Z_ENT = 2").fetchone()[0]
+    assert connection.execute("SELECT ZBOOK, Z1_BOOK FROM ZPAGE WHERE Z_PK = ?", (page,)).fetchone() == (novel_key, 2)
+    assert connection.execute("SELECT ZPAGESCOUNT FROM ZBOOK WHERE Z_PK = ?", (novel_key,)).fetchone()[0] == len(pages)
+
+    with open(store, "rb") as handle:
+        unchanged = handle.read()
+    novel["fields"]["pages"] = json.dumps(pages[1:])
+    run = deckport("convert", write_deck(deck, path), store, "--force")
+    assert run.returncode != 0
+    assert "Page Z_PK %d is linked to this record, and the model requires its book" % page in run.stderr
+    with open(store, "rb") as handle:
+        assert handle.read() == unchanged
+
+
 def test_composites_integers_and_doubles_from_note_text():
     """VacuumTest's composite (SwiftData), Model1's integer (a store without a model cache: the
     columns' types) and SampleModel2_V2's double, each edited in a deck and matched by --match-key."""

@@ -80,14 +80,13 @@ struct CoreDataEntityLayout {
   /// The keys a write does not set directly: relationships (linked separately) and derived
   /// attributes (computed by the store's triggers).
   var keysNotWrittenAsValues: Set<String> {
-    Set(
-      members.compactMap { member -> String? in
-        switch member {
-        case .relationship(let relationship): relationship.key
-        case .attribute(let column) where column.attribute?.isDerived == true: column.key
-        default: nil
-        }
-      })
+    derivedKeys.union(relationships.map(\.key))
+  }
+
+  /// The derived attributes' keys (`NSDerivedAttributeDescription`): the store's triggers compute
+  /// their values.
+  var derivedKeys: Set<String> {
+    Set(columns.compactMap { $0.attribute?.isDerived == true ? $0.key : nil })
   }
 
   /// The keys of the attributes and composites (every member but the relationships).
@@ -138,8 +137,10 @@ enum CoreDataRelationshipStorage {
   /// number in a second column when the destination has subentities.
   case foreignKey(column: String, entityColumn: String?)
   /// A to-many kept on the other side: rows of the destination's table whose `column` holds this
-  /// row's key (the inverse to-one's column, or `Z<n><NAME>` for a to-many without inverse).
-  case destinationColumn(column: String, orderColumn: String?)
+  /// row's key (the inverse to-one's column, or `Z<n><NAME>` for a to-many without inverse);
+  /// `entityColumn` holds this row's entity number beside it when this entity has subentities,
+  /// and `inverseRequired` says the inverse to-one may not be empty (a target cannot leave).
+  case destinationColumn(column: String, orderColumn: String?, entityColumn: String?, inverseRequired: Bool)
   /// A many-to-many: rows of a join table pairing this row's key (`ownColumn`) with the
   /// destination's (`destinationColumn`).
   case joinTable(table: String, ownColumn: String, destinationColumn: String, orderColumn: String?)

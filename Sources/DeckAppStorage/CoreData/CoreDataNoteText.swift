@@ -32,4 +32,10 @@ enum CoreDataNoteText {
         return column.key
       })
   }
+
+  /// The to-many relationships that are not ordered: the order their references are listed in
+  /// means nothing (the store keeps none).
+  static func unorderedKeys(in entity: CoreDataEntityLayout) -> Set<String> {
+    Set(entity.relationships.filter { $0.model.isToMany && !$0.model.isOrdered }.map(\.key))
+  }
 }

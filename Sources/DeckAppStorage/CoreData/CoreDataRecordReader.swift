@@ -110,7 +110,13 @@ struct CoreDataRecordReader {
           .init(key: relationship.key, type: relationship.model.isToMany ? .array : .object)
         }
       })
-    return (AppRecords(name: entity.name, records: records, declared: declared, primaryKeys: primaryKeys), warnings)
+    var result = AppRecords(name: entity.name, records: records, declared: declared, primaryKeys: primaryKeys)
+    if !schema.storeIdentifier.isEmpty {
+      result.objectURIs = primaryKeys.map {
+        CoreDataReference(entity: entity.name, storeIdentifier: schema.storeIdentifier, primaryKey: $0, unique: nil).uri
+      }
+    }
+    return (result, warnings)
   }
 
   /// The number of rows of `entity`.

@@ -100,9 +100,11 @@ struct CoreDataRecordWriter {
             row.toOne, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links,
             warnings: &result.warnings)
         }
+        // An updated row's record is the row's whole new content: a to-many it has no key for
+        // was emptied.
         try linkToMany(
           change.record, primaryKey: primaryKey, label: change.label, resolver: resolver, links: &links,
-          warnings: &result.warnings)
+          absentIsEmpty: change.primaryKey != nil, warnings: &result.warnings)
         result.links[primaryKey] = links
       }
       for (name, _) in row.files { result.externalFiles.append(name) }
@@ -443,14 +445,17 @@ struct CoreDataRecordWriter {
     try step(statement, label: label)
   }
 
-  /// Links the record's to-many relationships (those it has a key for) and notes every target.
+  /// Links the record's to-many relationships (those it has a key for, or every one when
+  /// `absentIsEmpty`: an updated row whose record has no links left) to the targets it lists,
+  /// and only those, and notes every target.
   private func linkToMany(
     _ record: AppRecord, primaryKey: Int64, label: String, resolver: CoreDataReferenceResolver,
-    links: inout [String: [Int64]],
+    links: inout [String: [Int64]], absentIsEmpty: Bool = false,
     warnings: inout [Diagnostic]
   ) throws {
     for relationship in entity.relationships where relationship.model.isToMany {
-      guard let value = record[relationship.key], !value.isNull else { continue }
+      let given = record[relationship.key].flatMap { $0.isNull ? nil : $0 }
+      guard let value = given ?? (absentIsEmpty ? .array([]) : nil) else { continue }
       let here = location.table(entity.table).item("\(label), relationship '\(relationship.key)'")
       guard case .array(let items) = value else {
         throw DeckError(
@@ -469,7 +474,10 @@ struct CoreDataRecordWriter {
         }
       }
       switch relationship.storage {
-      case .destinationColumn(let column, let order):
+      case .destinationColumn(let column, let order, let entityColumn, let inverseRequired):
+        try unlinkOthers(
+          than: targets, from: relationship, column: column, order: order, entityColumn: entityColumn,
+          inverseRequired: inverseRequired, primaryKey: primaryKey, label: label, at: here)
         let current = try database.prepare(
           "SELECT \(quoted(column)) FROM \(quoted(relationship.destinationTable)) WHERE Z_PK = ?",
           table: relationship.destinationTable)
@@ -485,10 +493,14 @@ struct CoreDataRecordWriter {
           }
         }
         for (index, target) in targets.enumerated() {
-          let assignments =
-            ["\(quoted(column)) = ?"] + (order.map { ["\(quoted($0)) = \(index)"] } ?? []) + ["Z_OPT = Z_OPT + 1"]
+          // A target already linked here, in its place, is left as it is (its Z_OPT too).
+          let kept =
+            [(column, "?1")] + (entityColumn.map { [($0, String(entity.entityNumber))] } ?? [])
+            + (order.map { [($0, String(index))] } ?? [])
+          let assignments = kept.map { "\(quoted($0.0)) = \($0.1)" } + ["Z_OPT = Z_OPT + 1"]
+          let differs = kept.map { "\(quoted($0.0)) IS NOT \($0.1)" }
           let statement = try database.prepare(
-            "UPDATE \(quoted(relationship.destinationTable)) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?",
+            "UPDATE \(quoted(relationship.destinationTable)) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?2 AND (\(differs.joined(separator: " OR ")))",
             table: relationship.destinationTable)
           statement.bind(1, int64: primaryKey)
           statement.bind(2, int64: target)
@@ -532,6 +544,44 @@ struct CoreDataRecordWriter {
         continue
       }
       links[relationship.key] = targets
+    }
+  }
+
+  /// Takes from the row `primaryKey` the targets of a to-many kept in the destination's `column`
+  /// that `targets` does not list: their column (with its entity number and order) is emptied,
+  /// as Core Data's save empties an inverse. Refused when the inverse to-one is required, since
+  /// such a target cannot be without this row.
+  private func unlinkOthers(
+    than targets: [Int64], from relationship: CoreDataEntityLayout.Relationship, column: String, order: String?,
+    entityColumn: String?, inverseRequired: Bool, primaryKey: Int64, label: String, at here: SourceLocation
+  ) throws {
+    let table = relationship.destinationTable
+    let linked = try database.prepare(
+      "SELECT Z_PK FROM \(quoted(table)) WHERE \(quoted(column)) = ? ORDER BY Z_PK", table: table)
+    linked.bind(1, int64: primaryKey)
+    let wanted = Set(targets)
+    var leaving: [Int64] = []
+    while try linked.step() {
+      let target = linked.int64(0)
+      if !wanted.contains(target) { leaving.append(target) }
+    }
+    guard let first = leaving.first else { return }
+    if inverseRequired {
+      throw DeckError(
+        .invalidRequest, at: here,
+        "\(relationship.model.destination) Z_PK \(first) is linked to this record, and the model requires its \(relationship.model.inverse ?? "inverse"); the record must keep it in \(relationship.key)"
+      )
+    }
+    let emptied = ([column] + (entityColumn.map { [$0] } ?? []) + (order.map { [$0] } ?? [])).map {
+      "\(quoted($0)) = NULL"
+    }
+    let unlink = try database.prepare(
+      "UPDATE \(quoted(table)) SET \((emptied + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")) WHERE Z_PK = ?",
+      table: table)
+    for target in leaving {
+      unlink.reset()
+      unlink.bind(1, int64: target)
+      try step(unlink, label: label)
     }
   }
 

@@ -30,7 +30,7 @@ final class CoreDataReferenceReader {
     case .foreignKey(let column, _):
       guard let (key, number) = foreignKeys[column] else { return nil }
       return try reference(key, entityNumber: number, relationship, at: location).value
-    case .destinationColumn(let column, let order):
+    case .destinationColumn(let column, let order, _, _):
       let sql =
         "SELECT Z_PK, Z_ENT FROM \(quoted(relationship.destinationTable)) WHERE \(quoted(column)) = ? ORDER BY \(order.map(quoted) ?? "Z_PK")"
       return try references(

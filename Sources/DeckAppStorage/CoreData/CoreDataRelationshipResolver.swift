@@ -39,9 +39,14 @@ struct CoreDataRelationshipResolver {
     {
       if !inverse.relationship.isToMany {
         let column = naming[inverse.declaredBy]?.foreignKeys[inverseName] ?? "Z" + inverseName.uppercased()
+        let entityColumn = naming[inverse.declaredBy]?.entityNumbers[inverseName].flatMap {
+          hasColumn(destinationTable, $0) ? $0 : nil
+        }
         storage =
           hasColumn(destinationTable, column)
-          ? .destinationColumn(column: column, orderColumn: orderColumn(destinationTable, column))
+          ? .destinationColumn(
+            column: column, orderColumn: orderColumn(destinationTable, column), entityColumn: entityColumn,
+            inverseRequired: !inverse.relationship.isOptional || inverse.relationship.minCount > 0)
           : .missing("column \(column) of \(destinationTable)")
       } else {
         storage = joinTable(
@@ -52,7 +57,8 @@ struct CoreDataRelationshipResolver {
       let column = "Z\(ownerNumber)" + relationship.name.uppercased()
       storage =
         hasColumn(destinationTable, column)
-        ? .destinationColumn(column: column, orderColumn: orderColumn(destinationTable, column))
+        ? .destinationColumn(
+          column: column, orderColumn: orderColumn(destinationTable, column), entityColumn: nil, inverseRequired: false)
         : .missing("column \(column) of \(destinationTable)")
     }
     return CoreDataEntityLayout.Relationship(

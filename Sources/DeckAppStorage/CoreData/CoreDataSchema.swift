@@ -132,7 +132,7 @@ struct CoreDataSchema {
       for entity in entities {
         for relationship in entity.relationships {
           switch relationship.storage {
-          case .destinationColumn(let column, let order): claimed.formUnion([column] + (order.map { [$0] } ?? []))
+          case .destinationColumn(let column, let order, _, _): claimed.formUnion([column] + (order.map { [$0] } ?? []))
           default: break
           }
         }

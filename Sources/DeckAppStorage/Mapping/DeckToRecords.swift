@@ -169,6 +169,7 @@ struct DeckToRecords {
     warnings += collection.ankiOnlyLosses(at: location, format: "app storage")
     var result = AppRecords(name: name, records: records, declared: nil, profile: profile)
     result.valuesAreNoteText = profile == nil
+    if profile == nil { result.noteGUIDs = notes.map(\.guid) }
     return (result, warnings)
   }
 

@@ -1,9 +1,10 @@
 import DeckCore
 import Foundation
 
-/// The UUID a note's GUID gives a record's UUID identity (Flashzilla's `id`), the same for the
-/// same GUID every time, so converting a deck twice gives the same ids and the app's records
-/// match on a second import.
+/// How a note and the record it was made from know each other: the UUID a note's GUID gives a
+/// record's UUID identity (Flashzilla's `id`), the same for the same GUID every time, so
+/// converting a deck twice gives the same ids and the app's records match on a second import;
+/// and the GUID a store's row gives its note.
 enum NoteIdentity {
   /// The GUID itself when it is a UUID in canonical form (upper case, as `UUID.uuidString` writes
   /// it, so it converts back unchanged), else a UUID derived from it.
@@ -15,5 +16,27 @@ enum NoteIdentity {
   /// A version-5-style UUID from the SHA-1 of a fixed namespace string and the GUID.
   static func derivedUUID(_ guid: String) -> UUID {
     UUID(nameBasedOn: Data("deckport-guid\u{1F}\(guid)".utf8))
+  }
+
+  /// The GUID of the note made from the Core Data object `uri` (`x-coredata://STORE/Entity/pN`):
+  /// the row's identity for as long as it lives in its store (Core Data never gives its key to
+  /// another row), whatever its values become. So a deck made again from the store after the app
+  /// changed a card updates that note on Anki's import, and the note, edited anywhere, goes back
+  /// into the row it came from.
+  static func guid(ofObject uri: String) -> String {
+    DerivedID.guid(for: ["deckport-object", uri])
+  }
+
+  /// For each note GUID that one of the objects gives (``guid(ofObject:)``), the object's
+  /// position, by the note's position; a GUID given twice takes its object once.
+  static func rows(ofNotes guids: [String], objects uris: [String]) -> [Int: Int] {
+    guard !guids.isEmpty, !uris.isEmpty else { return [:] }
+    var rowByGUID = Dictionary(
+      uris.enumerated().map { (guid(ofObject: $0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
+    var rows: [Int: Int] = [:]
+    for (position, guid) in guids.enumerated() {
+      if let row = rowByGUID.removeValue(forKey: guid) { rows[position] = row }
+    }
+    return rows
   }
 }

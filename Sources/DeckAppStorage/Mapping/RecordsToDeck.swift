@@ -63,6 +63,9 @@ struct RecordsToDeck {
     let firstCardID = DerivedID.id(for: "cards\u{1F}" + title)
     var derivedGUIDs = Set<String>()
     let identityFields = Self.identityFields(mapping: mapping, profile: profile)
+    // A store's rows are known by their object URIs, unless a profile names their identity.
+    let objectURIs =
+      profile == nil ? records.objectURIs.flatMap { $0.count == records.records.count ? $0 : nil } : nil
     var textTypes: [String: AppValueType] = [:]
     for (index, record) in records.records.enumerated() {
       var fields: [String] = []
@@ -77,8 +80,9 @@ struct RecordsToDeck {
         }
         fields.append(fieldText(value, media: &collection.media, names: &mediaNames))
       }
-      var guid = DerivedID.noteGUID(
-        noteTypeID: noteTypeID, identity: identityFields.map { fields[$0] }, taken: derivedGUIDs)
+      var guid =
+        objectURIs.map { NoteIdentity.guid(ofObject: $0[index]) }
+        ?? DerivedID.noteGUID(noteTypeID: noteTypeID, identity: identityFields.map { fields[$0] }, taken: derivedGUIDs)
       derivedGUIDs.insert(guid)
       var noteID = firstNoteID + Int64(index)
       var modified = modificationTime
@@ -128,7 +132,8 @@ struct RecordsToDeck {
   }
 
   /// The positions of the fields whose text identifies a note made from a record, from which its
-  /// GUID is derived when the record has no id of its own (``DerivedID/noteGUID(noteTypeID:identity:taken:)``):
+  /// GUID is derived when the record has no id of its own (``DerivedID/noteGUID(noteTypeID:identity:taken:)``)
+  /// and is not a store's row (whose note keeps its object URI, ``NoteIdentity/guid(ofObject:)``):
   /// those the profile's identity keys fill (NeoMnemo's keyword, Flashcard Quiz's word), else
   /// the first field. So a record whose other keys changed (a mnemonic's story) gives the same
   /// GUID, and Anki's import of the new deck updates the note.

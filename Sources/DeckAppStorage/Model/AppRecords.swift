@@ -23,6 +23,13 @@ public struct AppRecords: Sendable, Equatable {
   /// a destination reads each text as the type its model or its held values give the key
   /// (``NoteTextTyping``), and matches held records by the text they would show.
   var valuesAreNoteText = false
+  /// Each record's Core Data object URI (`x-coredata://STORE/Entity/pN`), when the records are
+  /// the rows of a store's entity: the identity a deck's note made from the row keeps in its GUID
+  /// (``NoteIdentity/guid(ofObject:)``).
+  var objectURIs: [String]?
+  /// For records made from a deck's notes, each note's GUID: a store finds the row a note was
+  /// made from by it (``objectURIs``).
+  var noteGUIDs: [String]?
 
   /// Creates a record set; the shape is inferred from the records, starting from `declared`.
   public init(

@@ -32,45 +32,56 @@ struct AppRecordMergePlan {
   ///   (``AppValue/noteText``, empty and absent alike), so `7b57…` and `7B57…` are one UUID,
   ///   and a held value whose shown text the note did not change is kept as stored, to the last
   ///   digit of a date's fraction of a second.
+  /// - Parameter knownRows: records being written that are known to be held ones, by position
+  ///   (a note made from a store's row, by its GUID: ``NoteIdentity/guid(ofObject:)``); they are
+  ///   matched with those, whatever their values, and the others with the rest.
   /// - Throws: ``DeckError`` with policy ``ExistingRecordPolicy/fail`` when a record matches.
   init(
     existing: [AppRecord], existingKeys: [Int64], incoming: AppRecords, matching: AppRecordMatching,
-    location: SourceLocation, noteText: NoteTextComparison? = nil
+    location: SourceLocation, noteText: NoteTextComparison? = nil, knownRows: [Int: Int] = [:]
   ) throws {
     merged = existing
     let keys = matching.keys ?? incoming.profile?.identityKeys
-    func compared(_ record: AppRecord) -> AppRecord { noteText == nil ? record : Self.asNoteText(record) }
+    let unordered = noteText?.unorderedKeys ?? []
+    func compared(_ record: AppRecord) -> AppRecord {
+      noteText == nil ? record : Self.asNoteText(record, unordered: unordered)
+    }
     // Each held record matches at most one record being written: two equal records being
     // written are two records, so the second matches the next held one with that identity.
+    let known = Set(knownRows.values)
     var index: [AppRecordIdentity: [Int]] = [:]
-    for (position, record) in existing.enumerated() {
+    for (position, record) in existing.enumerated() where !known.contains(position) {
       index[AppRecordIdentity(compared(record), keys: keys), default: []].append(position)
     }
     matchedExisting = Array(repeating: nil, count: incoming.records.count)
     for (position, record) in incoming.records.enumerated() {
       let identity = AppRecordIdentity(compared(record), keys: keys)
-      guard matching.policy != .add, !identity.isEmpty, let held = index[identity]?.first else {
+      let byIdentity = identity.isEmpty ? nil : index[identity]?.first
+      guard matching.policy != .add, let held = knownRows[position] ?? byIdentity else {
         changes.append(Change(incomingIndex: position, record: record))
         merged.append(record)
         summary.added += 1
         continue
       }
       if matching.policy == .fail {
-        let by = keys.map { "its \($0.joined(separator: " and "))" } ?? "its content"
+        let by =
+          knownRows[position] != nil
+          ? "the note's GUID, made from the row" : keys.map { "its \($0.joined(separator: " and "))" } ?? "its content"
         throw DeckError(
           .invalidRequest, at: location.item(incoming.label(ofRecord: position)),
           "matches a record the destination already holds (by \(by)); refusing, as \(setting: .existingRecords) fail asks"
         )
       }
-      index[identity]?.removeFirst()
+      if knownRows[position] == nil { index[identity]?.removeFirst() }
       matchedExisting[position] = held
       var updated = existing[held]
       if let noteText {
-        let heldText = Self.asNoteText(existing[held])
+        let heldText = compared(existing[held])
+        let incomingText = compared(record)
         for field in noteText.text[position] {
           let value = record[field.key]
           if value == nil, noteText.keptWhenEmpty.contains(field.key) { continue }
-          if value.flatMap(Self.shown) != heldText[field.key] { updated[field.key] = value }
+          if incomingText[field.key] != heldText[field.key] { updated[field.key] = value }
         }
       } else {
         for field in record { updated[field.key] = field.value }
@@ -91,9 +102,16 @@ struct AppRecordMergePlan {
   }
 
   /// `record` as a deck shows it: each value as its note text, data as it is, and no key whose
-  /// text is empty.
-  private static func asNoteText(_ record: AppRecord) -> AppRecord {
-    AppRecord(fields: record.compactMap { field in shown(field.value).map { .init(key: field.key, value: $0) } })
+  /// text is empty; the items of an `unordered` key's array in the order of their text.
+  private static func asNoteText(_ record: AppRecord, unordered: Set<String>) -> AppRecord {
+    AppRecord(
+      fields: record.compactMap { field in
+        var value = field.value
+        if unordered.contains(field.key), case .array(let items) = value {
+          value = .array(items.sorted { ($0.noteText ?? "") < ($1.noteText ?? "") })
+        }
+        return shown(value).map { .init(key: field.key, value: $0) }
+      })
   }
 
   /// A value as a deck shows it: its note text, or the data itself; nil when the text is empty.
@@ -112,6 +130,9 @@ struct NoteTextComparison {
   /// Keys whose emptied text keeps what a held record has (a required attribute, which cannot
   /// be empty and would otherwise get a new value on every write).
   var keptWhenEmpty: Set<String> = []
+  /// Keys whose arrays are sets, their order meaning nothing (a to-many relationship that is not
+  /// ordered): the same items in another order change nothing.
+  var unorderedKeys: Set<String> = []
 }
 
 /// The values that identify a record: those of the identity keys (compared without regard to

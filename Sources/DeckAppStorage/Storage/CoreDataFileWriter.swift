@@ -40,33 +40,72 @@ struct CoreDataFileWriter: StorageFileWriter {
       let reader = CoreDataRecordReader(
         database: database, schema: schema, originalPath: destination, location: location)
       let (existing, _) = try reader.read(entity)
-      // A deck's note text is typed by the entity's model, and matched by its text.
+      // A deck's note text is typed by the entity's model, and matched by its text. Derived
+      // attributes are the store's (its triggers compute them): a record's own values of them
+      // are neither written nor compared.
       let memberKeys = entity.members.map(\.key)
+      let derived = entity.derivedKeys
+      func withoutDerived(_ record: AppRecord) -> AppRecord {
+        derived.isEmpty ? record : AppRecord(fields: record.fields.filter { !derived.contains($0.key) })
+      }
       let spelled = records.records.map { record in
         entity.spellingKeys(
           of: records.valuesAreNoteText ? NoteTextTyping.restoringKeys(of: record, from: memberKeys) : record)
       }
       let targets = CoreDataNoteText.targets(for: entity)
-      let typed = records.replacingRecords(
-        spelled.map { record in
-          let values = records.valuesAreNoteText ? NoteTextTyping.values(of: record, targets: targets).record : record
-          return CoreDataValueEncoding.typed(values, as: entity, dates: records.jsonDates)
-        })
-      // Records are the same by the keys named, else by the profile's, else by the entity's
-      // uniqueness constraint, as the app's own save would take them.
+      let typedWithDerived = spelled.map { record in
+        let values = records.valuesAreNoteText ? NoteTextTyping.values(of: record, targets: targets).record : record
+        return CoreDataValueEncoding.typed(values, as: entity, dates: records.jsonDates)
+      }
+      let typed = records.replacingRecords(typedWithDerived.map(withoutDerived))
+      // A note made from one of the entity's rows goes back into that row, whatever was edited
+      // (its GUID keeps the row's object URI), unless keys are named. Other records are the same
+      // by the keys named, else by the profile's, else by the entity's uniqueness constraint, as
+      // the app's own save would take them.
+      let knownRows =
+        matching.keys == nil
+        ? NoteIdentity.rows(ofNotes: records.noteGUIDs ?? [], objects: existing.objectURIs ?? []) : [:]
       var matching = matching
       if matching.keys == nil, records.profile?.identityKeys.isEmpty ?? true {
         matching.keys = entity.uniqueAttributes(in: schema.model)
       }
       let plan = try AppRecordMergePlan(
-        existing: existing.records, existingKeys: existing.primaryKeys ?? [], incoming: typed, matching: matching,
-        location: location.item("entity \(entity.name)"),
+        existing: existing.records.map(withoutDerived), existingKeys: existing.primaryKeys ?? [], incoming: typed,
+        matching: matching, location: location.item("entity \(entity.name)"),
         noteText: records.valuesAreNoteText
-          ? NoteTextComparison(text: spelled, keptWhenEmpty: CoreDataNoteText.keptWhenEmpty(in: entity)) : nil)
-      return (entity, try reader.count(entity), plan, try CoreDataStoreEdit.bookkeeping(database), schema.warnings)
+          ? NoteTextComparison(
+            text: spelled.map(withoutDerived), keptWhenEmpty: CoreDataNoteText.keptWhenEmpty(in: entity),
+            unorderedKeys: CoreDataNoteText.unorderedKeys(in: entity)) : nil,
+        knownRows: knownRows)
+      let derivedWarnings = Self.derivedValuesNotWritten(
+        typedWithDerived, matched: plan.matchedExisting, existing: existing.records, keys: derived,
+        at: location.item("entity \(entity.name)"))
+      return (
+        entity, try reader.count(entity), plan, try CoreDataStoreEdit.bookkeeping(database),
+        schema.warnings + derivedWarnings
+      )
     }
     staging = try TemporaryDirectory(prefix: "deckport-external-")
     place = "entity \(entity.name) (table \(entity.table))"
+  }
+
+  /// One warning per derived attribute to which records give other values than the store holds
+  /// (or any value, for a new record): the store computes them, so those are not written.
+  private static func derivedValuesNotWritten(
+    _ records: [AppRecord], matched: [Int?], existing: [AppRecord], keys: Set<String>, at location: SourceLocation
+  ) -> [Diagnostic] {
+    keys.sorted().compactMap { key in
+      let differing = records.indices.filter { index in
+        guard let value = records[index][key], !value.isNull else { return false }
+        guard let held = matched[index] else { return true }
+        return value.noteText != existing[held][key]?.noteText
+      }
+      guard !differing.isEmpty else { return nil }
+      return Diagnostic(
+        "derived-not-written", at: location.item("key '\(key)'"),
+        "\(differing.count) record\(differing.count == 1 ? " gives" : "s give") \(key) a value the store does not hold; \(key) is a derived attribute, which the store's triggers compute, so the value is not written"
+      )
+    }
   }
 
   /// What the write does with each record: added, updated, unchanged or skipped.
