@@ -170,7 +170,9 @@ def test_a_deck_made_from_app_records_goes_back_into_their_file(tmp_path, kind):
     if kind != "sqlite":
         hola["fields"]["tags"] = '["c"]'
     deck.write_text(json.dumps(document), encoding="utf-8")
-    run = convert(str(deck), path, *to, "--force", "--match-key", "word")
+    # No --match-key: each note's GUID names the record it was made from (its first field,
+    # which no other record shares).
+    run = convert(str(deck), path, *to, "--force")
     assert run.returncode == 0, run.stderr
     assert "0 added, 2 updated, 0 unchanged" in run.stdout
     after = {record["word"]: record for record in records_in(path, kind)}
@@ -183,6 +185,27 @@ def test_a_deck_made_from_app_records_goes_back_into_their_file(tmp_path, kind):
         assert type(after["hola"]["level"]) is int and type(after["hola"]["known"]) is bool
         # Emptied: the note under a key of text stays an empty string.
         assert after["adios"] == {**RECORDS[1], "level": 2, "note": ""}
+
+
+def test_a_note_whose_first_field_other_records_share_is_matched_by_its_values(tmp_path):
+    """Records sharing a first field give GUIDs numbered by their order, which name no record for
+    certain: such a note edited is a new record (as with no GUID), while one whose first field
+    is its own goes back into its record."""
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps([{"front": "a", "back": "1"}, {"front": "b", "back": "2"},
+                                {"front": "b", "back": "3"}]), encoding="utf-8")
+    deck = tmp_path / "deck.json"
+    assert convert(str(path), str(deck), "--to", "json").returncode == 0
+    document = json.loads(deck.read_text(encoding="utf-8"))
+    document["notes"][0]["fields"]["back"] = "one"
+    document["notes"][2]["fields"]["back"] = "three"
+    deck.write_text(json.dumps(document), encoding="utf-8")
+    run = convert(str(deck), str(path), "--force")
+    assert run.returncode == 0, run.stderr
+    assert "1 added, 1 updated, 1 unchanged" in run.stdout
+    assert json.loads(path.read_text(encoding="utf-8")) == [
+        {"front": "a", "back": "one"}, {"front": "b", "back": "2"}, {"front": "b", "back": "3"},
+        {"front": "b", "back": "three"}]
 
 
 def test_deck_text_that_is_not_of_the_files_type_is_refused(tmp_path):

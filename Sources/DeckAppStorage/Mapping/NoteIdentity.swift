@@ -27,12 +27,16 @@ enum NoteIdentity {
     DerivedID.guid(for: ["deckport-object", uri])
   }
 
-  /// For each note GUID that one of the objects gives (``guid(ofObject:)``), the object's
-  /// position, by the note's position; a GUID given twice takes its object once.
-  static func rows(ofNotes guids: [String], objects uris: [String]) -> [Int: Int] {
-    guard !guids.isEmpty, !uris.isEmpty else { return [:] }
+  /// For each note made from one of `held` (each note's GUID against the GUID each held record's
+  /// note gets, ``RecordsToDeck/noteGUIDs()``), the held record's position, by the note's
+  /// position. A GUID that could name another held record (an identity several share) names
+  /// none, and a GUID given twice takes its record once.
+  static func rows(ofNotes guids: [String], in held: AppRecords) -> [Int: Int] {
+    guard !guids.isEmpty, !held.records.isEmpty else { return [:] }
+    let heldGUIDs = RecordsToDeck(records: held, profile: nil).noteGUIDs()
     var rowByGUID = Dictionary(
-      uris.enumerated().map { (guid(ofObject: $0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
+      heldGUIDs.enumerated().filter(\.element.unambiguous).map { ($0.element.guid, $0.offset) },
+      uniquingKeysWith: { first, _ in first })
     var rows: [Int: Int] = [:]
     for (position, guid) in guids.enumerated() {
       if let row = rowByGUID.removeValue(forKey: guid) { rows[position] = row }

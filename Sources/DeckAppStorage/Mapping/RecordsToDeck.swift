@@ -35,12 +35,17 @@ struct RecordsToDeck {
     return zip(Self.fieldNames(for: records.shape.keys), records.shape.keys).map { ($0, $1) }
   }
 
+  /// The note type's name and id: the profile's title, or `<record type> (app records)`.
+  private var noteType: (title: String, id: Int64) {
+    let title = profile?.title ?? Self.noteTypeName(forRecordType: records.name)
+    return (title, DerivedID.id(for: "notetype\u{1F}deckport-app\u{1F}" + title))
+  }
+
   func collection() -> (collection: DeckCollection, warnings: [Diagnostic]) {
     var warnings: [Diagnostic] = []
     let location = AppRecordMapping.location(records.name)
     let mapping = fieldKeys
-    let title = profile?.title ?? Self.noteTypeName(forRecordType: records.name)
-    let noteTypeID = DerivedID.id(for: "notetype\u{1F}deckport-app\u{1F}" + title)
+    let (title, noteTypeID) = noteType
     let fieldNames = mapping.map(\.field)
     let back = fieldNames.dropFirst().map { "{{\($0)}}" }.joined(separator: "<br>\n")
     let noteType = NoteType(
@@ -61,11 +66,7 @@ struct RecordsToDeck {
     // notes in the records' order (Anki matches notes by GUID on import, not by id).
     let firstNoteID = DerivedID.id(for: "notes\u{1F}" + title)
     let firstCardID = DerivedID.id(for: "cards\u{1F}" + title)
-    var derivedGUIDs = Set<String>()
-    let identityFields = Self.identityFields(mapping: mapping, profile: profile)
-    // A store's rows are known by their object URIs, unless a profile names their identity.
-    let objectURIs =
-      profile == nil ? records.objectURIs.flatMap { $0.count == records.records.count ? $0 : nil } : nil
+    let guids = noteGUIDs()
     var textTypes: [String: AppValueType] = [:]
     for (index, record) in records.records.enumerated() {
       var fields: [String] = []
@@ -78,12 +79,11 @@ struct RecordsToDeck {
           fields.append("")
           continue
         }
-        fields.append(fieldText(value, media: &collection.media, names: &mediaNames))
+        let (text, file) = Self.fieldText(value)
+        if let file, mediaNames.insert(file.name).inserted { collection.media.append(file) }
+        fields.append(text)
       }
-      var guid =
-        objectURIs.map { NoteIdentity.guid(ofObject: $0[index]) }
-        ?? DerivedID.noteGUID(noteTypeID: noteTypeID, identity: identityFields.map { fields[$0] }, taken: derivedGUIDs)
-      derivedGUIDs.insert(guid)
+      var guid = guids[index].guid
       var noteID = firstNoteID + Int64(index)
       var modified = modificationTime
       for field in profile?.fields ?? [] {
@@ -142,14 +142,45 @@ struct RecordsToDeck {
     return byKey.isEmpty ? (mapping.isEmpty ? [] : [0]) : byKey
   }
 
+  /// The GUID each record's note gets when the records have no profile GUID key: from the row's
+  /// object URI for a store's rows (``NoteIdentity/guid(ofObject:)``), else from the note type
+  /// and the identity fields' text (``identityFields(mapping:profile:)``), numbered by occurrence.
+  /// `unambiguous` is false for a GUID whose identity other records share: which record it
+  /// names then depends on their order.
+  func noteGUIDs() -> [(guid: String, unambiguous: Bool)] {
+    // A store's rows are known by their object URIs, unless a profile names their identity.
+    if profile == nil, let uris = records.objectURIs, uris.count == records.records.count {
+      return uris.map { (NoteIdentity.guid(ofObject: $0), true) }
+    }
+    let noteTypeID = noteType.id
+    let keys = Self.identityFields(mapping: fieldKeys, profile: profile).map { fieldKeys[$0].key }
+    let identities = records.records.map { record in
+      keys.map { key in
+        let value = record[key] ?? .null
+        // A profile's empty Data is an empty field (see collection()).
+        if profile != nil, case .data(let bytes) = value, bytes.isEmpty { return "" }
+        return Self.fieldText(value).text
+      }
+    }
+    var counts: [[String]: Int] = [:]
+    for identity in identities { counts[identity, default: 0] += 1 }
+    var taken = Set<String>()
+    return identities.map { identity in
+      let guid = DerivedID.noteGUID(noteTypeID: noteTypeID, identity: identity, taken: taken)
+      taken.insert(guid)
+      return (guid, counts[identity] == 1)
+    }
+  }
+
   /// The field text for a value (``AppValue/noteText`` as HTML); `Data` becomes a media file
   /// referenced from the field.
-  private func fieldText(_ value: AppValue, media: inout [MediaFile], names: inout Set<String>) -> String {
-    guard case .data(let data) = value else { return FieldText.html(value.noteText ?? "") }
+  private static func fieldText(_ value: AppValue) -> (text: String, file: MediaFile?) {
+    guard case .data(let data) = value else { return (FieldText.html(value.noteText ?? ""), nil) }
     let kind = MediaSniffing.kind(of: data)
     let name = SHA1.hex(SHA1.digest(data)) + "." + kind.ext
-    if names.insert(name).inserted { media.append(MediaFile(name: name, blob: MediaBlob(data: data))) }
-    return MediaSniffing.fieldText(for: name, reference: kind.reference)
+    return (
+      MediaSniffing.fieldText(for: name, reference: kind.reference), MediaFile(name: name, blob: MediaBlob(data: data))
+    )
   }
 
   /// Note field names for record keys: the key with Anki's forbidden characters (`:{}"`) and a

@@ -46,9 +46,13 @@ package struct AppStorageWriter: Sendable {
         ? records.records.map { NoteTextTyping.restoringKeys(of: $0, from: held.shape.keys) } : nil
       let incoming =
         try text.map { try Self.typed(records.replacingRecords($0), like: held, location: location) } ?? records
+      // A note made from one of the file's records goes back into it (its GUID says which, when
+      // no other record shares its identity), unless keys are named.
+      let knownRows =
+        options.matching.keys == nil ? NoteIdentity.rows(ofNotes: records.noteGUIDs ?? [], in: held) : [:]
       let plan = try AppRecordMergePlan(
         existing: held.records, existingKeys: [], incoming: incoming, matching: options.matching, location: location,
-        noteText: text.map { NoteTextComparison(text: $0) })
+        noteText: text.map { NoteTextComparison(text: $0) }, knownRows: knownRows)
       unlike = Self.unlikeRecordsWarning(incoming, held: held, location: location)
       toWrite = records.replacingRecords(plan.merged)
       merge = plan.summary

@@ -64,7 +64,7 @@ struct CoreDataFileWriter: StorageFileWriter {
       // the app's own save would take them.
       let knownRows =
         matching.keys == nil
-        ? NoteIdentity.rows(ofNotes: records.noteGUIDs ?? [], objects: existing.objectURIs ?? []) : [:]
+        ? NoteIdentity.rows(ofNotes: records.noteGUIDs ?? [], in: existing) : [:]
       var matching = matching
       if matching.keys == nil, records.profile?.identityKeys.isEmpty ?? true {
         matching.keys = entity.uniqueAttributes(in: schema.model)

@@ -13,7 +13,7 @@ struct RecordMatchingArguments: ParsableArguments {
   @Option(
     name: .customLong("match-key"),
     help: ArgumentHelp(
-      "App storage: a key that identifies a record (repeat for several); default: a note made from a row of the store goes back into that row (its GUID says which); other records by the profile's keys (Flashzilla id, NeoMnemo keyword, Flashcard Quiz word, Idealic title and text), else a Core Data/SwiftData entity's uniqueness constraint, else the whole record.",
+      "App storage: a key that identifies a record (repeat for several); default: a note made from a record or a store's row goes back into it (its GUID says which); other records by the profile's keys (Flashzilla id, NeoMnemo keyword, Flashcard Quiz word, Idealic title and text), else a Core Data/SwiftData entity's uniqueness constraint, else the whole record.",
       valueName: "key"))
   var matchKeys: [String] = []
 
