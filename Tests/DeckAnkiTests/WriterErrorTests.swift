@@ -82,6 +82,9 @@ struct WriterErrorTests {
       id: "sort field out of range", change: { $0.noteTypes[0].sortFieldIndex = 2 }, item: noteType,
       message: "its sort field is number 3, but it has 2 fields"),
     Case(
+      id: "sort field at the largest integer", change: { $0.noteTypes[0].sortFieldIndex = .max }, item: noteType,
+      message: "its sort field is number 9223372036854775808, but it has 2 fields"),
+    Case(
       id: "note type name with a quote", change: { $0.noteTypes[0].name = "Basic \"x\"" },
       item: "note type 'Basic \"x\"' (id 1700000000000)",
       message: "the note type name contains '\"', which Anki removes from such names"),

@@ -70,6 +70,24 @@ struct DeckDifferenceTests {
     #expect(difference.scheduling.changed.first?.changes.map(\.property) == ["lapses"])
   }
 
+  @Test("a card whose template ordinal is the largest integer is written #9223372036854775808, added or changed")
+  func largestOrdinal() throws {
+    var original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    original.collection.cards[0].templateOrdinal = .max
+    var changed = original
+    changed.collection.cards[0].scheduling.due += 1
+    #expect(try DeckDifference(from: original, to: changed).text.contains("#9223372036854775808: due"))
+    var withoutIt = original
+    withoutIt.collection.cards.remove(at: 0)
+    #expect(try DeckDifference(from: withoutIt, to: original).text.contains("#9223372036854775808"))
+    var reviewed = original
+    reviewed.collection.reviews.append(
+      Review(
+        id: 1_795_331_276_999, cardID: original.collection.cards[0].id, ease: 3, interval: 1, lastInterval: 0,
+        easeFactor: 2500, duration: 1000, kind: .learning))
+    #expect(try DeckDifference(from: original, to: reviewed).text.contains("#9223372036854775808, ease 3"))
+  }
+
   @Test("deletion records: added and removed by kind, id and update sequence number; not compared against CSV")
   func deletionRecords() throws {
     let original = try Self.load(Fixtures.path("real/indian-music-legacy.colpkg"))

@@ -115,7 +115,8 @@ package enum CollectionValidation {
     }
     guard noteType.fields.indices.contains(noteType.sortFieldIndex) else {
       throw refuse(
-        "its sort field is number \(noteType.sortFieldIndex + 1), but it has \(noteType.fields.count) fields")
+        "its sort field is number \(CountedPosition.text(ofIndex: noteType.sortFieldIndex)), but it has \(noteType.fields.count) fields"
+      )
     }
   }
 

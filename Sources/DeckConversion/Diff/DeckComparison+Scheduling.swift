@@ -102,7 +102,7 @@ extension DeckComparison {
 
   /// `card GUID #1`, or `a card not in the deck`.
   static func name(_ card: CardKey?) -> String {
-    card.map { "card \(guid(ofKey: $0.guid)) #\($0.ord + 1)" } ?? "a card not in the deck"
+    card.map { "card \(guid(ofKey: $0.guid)) #\(CountedPosition.text(ofIndex: $0.ord))" } ?? "a card not in the deck"
   }
 
   /// Whether two cards' `data` say the same: equal text, or JSON of the same meaning (no data

@@ -286,7 +286,7 @@ extension DeckDifference {
 
   private var schedulingLines: [String] {
     var lines = Self.section("Scheduling (cards)", counts.cards, added: scheduling.added, removed: scheduling.removed) {
-      "card \($0.guid) #\($0.ord + 1)"
+      "card \($0.guid) #\(CountedPosition.text(ofIndex: $0.ord))"
     }
     for change in scheduling.changed {
       var parts = change.changes.map { "\($0.property) \($0.old) → \($0.new)" }
@@ -295,7 +295,8 @@ extension DeckDifference {
       if let data = change.data {
         parts.append("data \(DifferenceExcerpt.shortened(data.old)) → \(DifferenceExcerpt.shortened(data.new))")
       }
-      lines.append("  ~ card \(change.guid) #\(change.ord + 1): \(parts.joined(separator: ", "))")
+      lines.append(
+        "  ~ card \(change.guid) #\(CountedPosition.text(ofIndex: change.ord)): \(parts.joined(separator: ", "))")
     }
     return lines
   }
