@@ -264,3 +264,26 @@ def test_records_unlike_the_files_are_added_with_a_warning(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "[records-unlike] none of the keys of the records written (word, level, score, known, tags, …)" in run.stderr
     assert len(json.loads(target.read_text(encoding="utf-8"))) == 5
+
+
+def test_dates_go_into_a_file_as_it_holds_them(tmp_path):
+    """A Flashcard Quiz file whose dates are ISO 8601 strings (an app decoding with `.iso8601`)
+    takes a deck's notes with ISO 8601 strings too, held and new records alike; before, every
+    date became seconds since 2001 and the app could no longer decode its file. `--json-dates`
+    names the encoding of a new file."""
+    deck = os.path.join(REPO, "fixtures", "anki", "latest_sched.apkg")
+    path = tmp_path / "words.json"
+    path.write_text(json.dumps([{"word": "apple", "definition": "fruit", "createdAt": "2024-01-02T03:04:05Z",
+                                 "wordTypeRaw": "noun"}]), encoding="utf-8")
+    run = convert(deck, str(path), "--to", "app-json", "--profile", "flashcard-quiz", "--force")
+    assert run.returncode == 0, run.stderr
+    records = json.loads(path.read_text(encoding="utf-8"))
+    assert len(records) > 1 and records[0]["createdAt"] == "2024-01-02T03:04:05Z"
+    for record in records:
+        datetime.datetime.strptime(record["createdAt"], "%Y-%m-%dT%H:%M:%SZ")
+    fresh = tmp_path / "fresh.json"
+    run = convert(deck, str(fresh), "--to", "app-json", "--profile", "flashcard-quiz", "--json-dates",
+                  "milliseconds-since-1970")
+    assert run.returncode == 0, run.stderr
+    notes = sorted(json.loads(fresh.read_text(encoding="utf-8")), key=lambda record: record["createdAt"])
+    assert all(type(record["createdAt"]) is int and record["createdAt"] > 10**12 for record in notes)

@@ -117,7 +117,8 @@ public struct AppStorageFormat: DeckFormat {
     -> DeckWriteResult
   {
     let storage = context.options[AppStorageOptions.self]
-    let mapped = AppRecordMapping.records(from: collection, profile: storage.profile)
+    var mapped = AppRecordMapping.records(from: collection, profile: storage.profile)
+    if let dates = storage.jsonDates { mapped.records.jsonDates = dates }
     let options = AppWriteOptions(
       storage: storage, existing: context.existingOutput, dryRun: context.dryRun,
       matching: context.options[AppRecordMatching.self])

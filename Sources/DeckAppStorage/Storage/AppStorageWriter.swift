@@ -55,6 +55,8 @@ package struct AppStorageWriter: Sendable {
         noteText: text.map { NoteTextComparison(text: $0) }, knownRows: knownRows)
       unlike = Self.unlikeRecordsWarning(incoming, held: held, location: location)
       toWrite = records.replacingRecords(plan.merged)
+      // Dates go in as the file holds them (ISO 8601 strings stay strings), unless named.
+      if options.storage.jsonDates == nil { toWrite.jsonDates = held.jsonDates }
       merge = plan.summary
     }
     var writer = try Self.writer(

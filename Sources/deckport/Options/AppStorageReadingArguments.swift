@@ -17,6 +17,12 @@ struct AppStorageReadingArguments: ParsableArguments, FormatOptionArguments {
   @Option(help: "App storage: the record profile: auto, generic, flashzilla, neomnemo, flashcard-quiz or idealic.")
   var profile: String = "auto"
 
+  @Option(
+    help:
+      "App storage: how JSON-stored dates are numbers or strings (seconds-since-2001, seconds-since-1970, milliseconds-since-1970, iso8601); default: guessed from the values a file holds, else seconds-since-2001."
+  )
+  var jsonDates: JSONDateEncoding?
+
   func validate() throws {
     if AppProfileChoice(argument: profile) == nil {
       throw ValidationError(
@@ -32,7 +38,8 @@ struct AppStorageReadingArguments: ParsableArguments, FormatOptionArguments {
   /// The library's options for reading (and, with `plistStyle`, writing) app storage.
   func options(plistStyle: PlistRecordStyle = .json) -> AppStorageOptions {
     AppStorageOptions(
-      key: key, entity: entity, profile: AppProfileChoice(argument: profile) ?? .automatic, plistStyle: plistStyle)
+      key: key, entity: entity, profile: AppProfileChoice(argument: profile) ?? .automatic, plistStyle: plistStyle,
+      jsonDates: jsonDates)
   }
 }
 

@@ -43,12 +43,6 @@ extension Deckport {
       name: .customLong("dest-entity"), help: "The entity or record type to write into, when it differs from --entity.")
     var destinationEntity: String?
 
-    @Option(
-      help:
-        "How JSON-stored dates are numbers or strings (seconds-since-2001, seconds-since-1970, milliseconds-since-1970, iso8601); default: guessed from the values."
-    )
-    var jsonDates: JSONDateEncoding?
-
     @OptionGroup var writing: OutputWritingArguments
 
     @Flag(
@@ -70,7 +64,7 @@ extension Deckport {
           ("--entity", app.reading.entity != nil), ("--dest-entity", destinationEntity != nil),
           ("--key", app.reading.key != nil),
           ("--dest-key", destinationKey != nil), ("--list", list), ("--profile", app.reading.profile != "auto"),
-          ("--json-dates", jsonDates != nil),
+          ("--json-dates", app.reading.jsonDates != nil),
         ].filter(\.1).map(\.0)
         if !conflicting.isEmpty {
           throw ValidationError(
@@ -93,7 +87,7 @@ extension Deckport {
       let storage = app.options
       let options = AppMigrationOptions(
         key: storage.key, destinationKey: destinationKey, entity: storage.entity, destinationEntity: destinationEntity,
-        profile: storage.profile, plistStyle: storage.plistStyle, jsonDates: jsonDates,
+        profile: storage.profile, plistStyle: storage.plistStyle, jsonDates: storage.jsonDates,
         existing: writing.existing, dryRun: writing.dryRun, matching: app.matching.matching)
       let report = try runStrictly(options, warnings: \.warnings) {
         try AppMigrator().migrate(source: source, destination: destination, options: $0)
