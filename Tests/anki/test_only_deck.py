@@ -146,8 +146,8 @@ def assert_inspect_is(package: str, selection: list[str], expected: dict) -> Non
 @pytest.mark.parametrize(
     ("package", "deck"), cases(), ids=lambda value: os.path.basename(value) if os.sep in value else value
 )
-def test_one_deck_is_what_ankis_export_of_it_holds(package, deck):
-    folder = tempfile.mkdtemp(prefix="deckport_only_deck_")
+def test_one_deck_is_what_ankis_export_of_it_holds(package, deck, tmp_path):
+    folder = str(tmp_path)
     anki = anki_export(
         package, os.path.join(folder, "anki"), lambda col: NoteIdsLimit(list(col.find_notes(col.build_search_string(SearchNode(deck=deck)))))
     )

@@ -44,6 +44,8 @@ let stores: [StoreTemplate] = seedAppStores + moreAppStores + appleStores
 let scratch = NSTemporaryDirectory() + "deckport-fuzz-model-\(getpid())"
 let sourceFolder = scratch + "/source"
 let destinationFolder = scratch + "/destination"
+// The scratch folder goes when the fuzzer exits (libFuzzer ends with `exit`).
+atexit { try? FileManager.default.removeItem(atPath: scratch) }
 
 /// Raw DEFLATE of `data` (no zlib header), as Core Data writes its model cache.
 func rawDeflate(_ data: Data) -> Data {
