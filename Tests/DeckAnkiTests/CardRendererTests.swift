@@ -156,6 +156,7 @@ struct CardRendererTests {
       let cloze = Self.rendered(
         front: "{{cloze:Text}}{{#c1}}x{{/c1}}", fields: ["Text": "{{c1::a}}"], kind: .cloze, ordinal: ordinal)
       #expect(cloze.problem == .missingCloze(number: ordinal.addingReportingOverflow(1).partialValue))
+      if ordinal == .max { #expect(cloze.problem?.description == "no cloze 9223372036854775808 is found on the card") }
       let standard = Self.rendered(front: "{{Front}}", fields: ["Front": "x"], ordinal: ordinal)
       #expect(standard.problem == .missingTemplate(ordinal: ordinal))
     }

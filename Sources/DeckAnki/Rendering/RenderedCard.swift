@@ -1,3 +1,5 @@
+import DeckCore
+
 /// A card's two sides as Anki renders them for review: HTML built from the note's fields by the
 /// card's template, with the note type's styling beside it.
 ///
@@ -47,7 +49,9 @@ public enum RenderingProblem: Sendable, Equatable, Codable, CustomStringConverti
   public var description: String {
     switch self {
     case .blankFront: "the front of the card is blank"
-    case .missingCloze(let number): "no cloze \(number) is found on the card"
+    // The number is the card's ordinal + 1, which wraps for the largest ordinal
+    // (`CardFields.clozeNumber`): written from the ordinal, it reads as people count.
+    case .missingCloze(let number): "no cloze \(CountedPosition.text(ofIndex: number &- 1)) is found on the card"
     case .templateError(let side, let message):
       "its \(side == .question ? "front" : "back") template has a problem: \(message)"
     case .missingTemplate(let ordinal): "its note type has no template of ordinal \(ordinal)"
