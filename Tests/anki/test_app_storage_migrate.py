@@ -287,3 +287,71 @@ def test_dates_go_into_a_file_as_it_holds_them(tmp_path):
     assert run.returncode == 0, run.stderr
     notes = sorted(json.loads(fresh.read_text(encoding="utf-8")), key=lambda record: record["createdAt"])
     assert all(type(record["createdAt"]) is int and record["createdAt"] > 10**12 for record in notes)
+
+
+def test_keys_that_differ_only_in_how_unicode_composes_them_stay_apart(tmp_path):
+    """`café` precomposed and decomposed are two keys to an app (Swift's JSONDecoder and Python
+    compare keys scalar by scalar). Each keeps its values in the deck and in a SQLite file, and
+    the way back restores both. Before, the decomposed key's values were lost without a word."""
+    records = [{"front": "a", "caf\u00e9": "one"}, {"front": "b", "cafe\u0301": "two"}]
+    source = tmp_path / "k.json"
+    source.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    deck = tmp_path / "deck.json"
+    run = convert(str(source), str(deck))
+    assert run.returncode == 0, run.stderr
+    assert "[key-renamed] is the note field 'cafe\u0301 2'" in run.stderr
+    notes = json.loads(deck.read_text(encoding="utf-8"))["notes"]
+    assert sorted(value for note in notes for value in note["fields"].values() if value) == ["a", "b", "one", "two"]
+    run = convert(str(deck), str(source), "--force")
+    assert run.returncode == 0, run.stderr
+    assert "0 added, 0 updated, 2 unchanged" in run.stdout
+    assert json.loads(source.read_text(encoding="utf-8")) == records
+    target = tmp_path / "k.sqlite"
+    run = migrate(str(source), str(target))
+    assert run.returncode == 0, run.stderr
+    connection = sqlite3.connect(target)
+    keys = [row[0] for row in connection.execute("SELECT key FROM deckport_fields ORDER BY position")]
+    assert keys == ["front", "caf\u00e9", "cafe\u0301"]
+    rows = connection.execute('SELECT * FROM "k" ORDER BY deckport_position').fetchall()
+    assert [row[2:] for row in rows] == [("a", "one", None), ("b", None, "two")]
+
+
+def test_records_of_thousands_of_keys_arrive_whole_and_come_back_unchanged(tmp_path):
+    """Records of 5,000 keys (a JSON file) and of 1,900 (a SQLite file, near SQLite's limit of
+    2,000 columns): every value arrives in the deck, the way back changes nothing, and one edited
+    value updates its record. Keys are found through an index in such records; before, finding
+    each key searched the record, and a record of 20,000 keys took minutes
+    (scripts/wide-records-benchmark.py has the figures)."""
+    for kind, count in (("json", 5000), ("sqlite", 1900)):
+        keys = [f"key {index}" for index in range(count)]
+        records = [{key: f"{number}-{index}" for index, key in enumerate(keys)} for number in range(3)]
+        source = tmp_path / f"wide-{kind}.json"
+        source.write_text(json.dumps(records), encoding="utf-8")
+        path = source
+        if kind == "sqlite":
+            path = tmp_path / "wide.sqlite"
+            run = migrate(str(source), str(path))
+            assert run.returncode == 0, run.stderr
+        deck = tmp_path / f"deck-{kind}.json"
+        run = convert(str(path), str(deck), "--to", "json")
+        assert run.returncode == 0, run.stderr
+        notes = json.loads(deck.read_text(encoding="utf-8"))["notes"]
+        assert [note["fields"] for note in notes] == records
+        run = convert(str(deck), str(path), "--force")
+        assert run.returncode == 0, run.stderr
+        assert "0 added, 0 updated, 3 unchanged" in run.stdout
+        document = json.loads(deck.read_text(encoding="utf-8"))
+        document["notes"][1]["fields"][keys[-1]] = "edited"
+        deck.write_text(json.dumps(document), encoding="utf-8")
+        run = convert(str(deck), str(path), "--force")
+        assert run.returncode == 0, run.stderr
+        assert "0 added, 1 updated, 2 unchanged" in run.stdout
+        if kind == "json":
+            after = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            connection = sqlite3.connect(path)
+            assert [row[0] for row in connection.execute("SELECT key FROM deckport_fields ORDER BY position")] == keys
+            (table,) = connection.execute("SELECT table_name FROM deckport_record_types").fetchone()
+            after = [dict(zip(keys, row[2:])) for row in connection.execute(
+                f'SELECT * FROM "{table}" ORDER BY deckport_position')]
+        assert after == [records[0], {**records[1], keys[-1]: "edited"}, records[2]]

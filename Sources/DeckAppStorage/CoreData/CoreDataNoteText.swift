@@ -1,3 +1,5 @@
+import DeckCore
+
 /// What a deck's note text becomes in a Core Data entity (``NoteTextTyping``): each attribute's
 /// text read as its type (a Decimal's as the number it shows), a composite's and a
 /// relationship's as their JSON. Empty text is NULL, except for a required string attribute,
@@ -5,17 +7,18 @@
 /// holds.
 enum CoreDataNoteText {
   /// The target of each of `entity`'s properties.
-  static func targets(for entity: CoreDataEntityLayout) -> [String: NoteTextTyping.Target] {
-    var targets: [String: NoteTextTyping.Target] = [:]
-    for member in entity.members where targets[member.key] == nil {
+  static func targets(for entity: CoreDataEntityLayout) -> [ExactKey: NoteTextTyping.Target] {
+    var targets: [ExactKey: NoteTextTyping.Target] = [:]
+    for member in entity.members where targets[ExactKey(member.key)] == nil {
       switch member {
       case .attribute(let column):
         let required = column.attribute.map { !$0.isOptional } ?? false
-        targets[column.key] = .init(type: column.type.valueType, keepsEmptyText: column.type == .string && required)
+        targets[ExactKey(column.key)] = .init(
+          type: column.type.valueType, keepsEmptyText: column.type == .string && required)
       case .composite(let composite):
-        targets[composite.key] = .init(type: .object, keepsEmptyText: false, emptyIsAbsent: true)
+        targets[ExactKey(composite.key)] = .init(type: .object, keepsEmptyText: false, emptyIsAbsent: true)
       case .relationship(let relationship):
-        targets[relationship.key] = .init(
+        targets[ExactKey(relationship.key)] = .init(
           type: relationship.model.isToMany ? .array : .object, keepsEmptyText: false, emptyIsAbsent: true)
       }
     }

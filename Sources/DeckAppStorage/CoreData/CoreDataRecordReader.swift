@@ -81,20 +81,20 @@ struct CoreDataRecordReader {
       for member in entity.members {
         switch member {
         case .attribute(let column):
-          if let value = cells[column.column] { record.fields.append(.init(key: column.key, value: value)) }
+          if let value = cells[column.column] { record.append(.init(key: column.key, value: value)) }
         case .composite(let composite):
           let elements = composite.elements.compactMap { element in
             cells[element.column].map { AppRecord.Field(key: element.key, value: $0) }
           }
           if !elements.isEmpty {
-            record.fields.append(.init(key: composite.key, value: .object(AppRecord(fields: elements))))
+            record.append(.init(key: composite.key, value: .object(AppRecord(fields: elements))))
           }
         case .relationship(let relationship):
           if let value = try references.value(
             of: relationship, primaryKey: primaryKey, foreignKeys: foreignKeyValues,
             at: rowLocation.item("relationship \(relationship.key)"))
           {
-            record.fields.append(.init(key: relationship.key, value: value))
+            record.append(.init(key: relationship.key, value: value))
           }
         }
       }

@@ -251,7 +251,7 @@ struct CoreDataRecordWriter {
           record[column.key] ?? .null, column: column, record: record, label: label, at: here, dates: dates,
           warnings: &warnings)
         append(value, column: column, to: &row)
-        if !value.isNull { row.expected.fields.append(.init(key: column.key, value: value)) }
+        if !value.isNull { row.expected.append(.init(key: column.key, value: value)) }
       case .composite(let composite):
         let object: AppRecord
         switch record[composite.key] {
@@ -278,10 +278,10 @@ struct CoreDataRecordWriter {
         for element in composite.elements {
           let value = try convert(object[element.key] ?? .null, column: element, at: here)
           append(value, column: element, to: &row)
-          if !value.isNull { expectedObject.fields.append(.init(key: element.key, value: value)) }
+          if !value.isNull { expectedObject.append(.init(key: element.key, value: value)) }
         }
         if !expectedObject.isEmpty {
-          row.expected.fields.append(.init(key: composite.key, value: .object(expectedObject)))
+          row.expected.append(.init(key: composite.key, value: .object(expectedObject)))
         }
       case .relationship(let relationship):
         guard !relationship.model.isToMany, case .foreignKey = relationship.storage else { continue }

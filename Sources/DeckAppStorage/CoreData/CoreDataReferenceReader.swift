@@ -100,7 +100,7 @@ final class CoreDataReferenceReader {
       var record = AppRecord()
       for (index, column) in members.enumerated() {
         let value = try convert(statement.value(Int32(index)), column, location)
-        if !value.isNull { record.fields.append(.init(key: column.key, value: value)) }
+        if !value.isNull { record.append(.init(key: column.key, value: value)) }
       }
       return record.isEmpty ? nil : record
     }

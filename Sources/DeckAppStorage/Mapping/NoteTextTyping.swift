@@ -21,28 +21,28 @@ enum NoteTextTyping {
   /// `record` (note text) with each text under a key of `targets` turned into a value of its
   /// type, and the keys whose text does not read as their type (that text stays, for the
   /// writer to refuse). Other keys and values (a picture's data) stay as they are.
-  static func values(of record: AppRecord, targets: [String: Target]) -> (record: AppRecord, unreadable: [String]) {
+  static func values(of record: AppRecord, targets: [ExactKey: Target]) -> (record: AppRecord, unreadable: [String]) {
     var typed = AppRecord()
     var unreadable: [String] = []
     for field in record {
-      guard case .string(let text) = field.value, let target = targets[field.key] else {
-        typed.fields.append(field)
+      guard case .string(let text) = field.value, let target = targets[ExactKey(field.key)] else {
+        typed.append(field)
         continue
       }
       if text.isEmpty {
-        if target.keepsEmptyText { typed.fields.append(field) }
+        if target.keepsEmptyText { typed.append(field) }
         continue
       }
       guard var value = value(text, as: target.type) else {
         unreadable.append(field.key)
-        typed.fields.append(field)
+        typed.append(field)
         continue
       }
       if target.emptyIsAbsent {
         if case .object(let object) = value { value = .object(AppRecord(fields: object.filter { !$0.value.isNull })) }
         if value == .object(AppRecord()) || value == .array([]) { continue }
       }
-      typed.fields.append(.init(key: field.key, value: value))
+      typed.append(.init(key: field.key, value: value))
     }
     return (typed, unreadable)
   }
@@ -52,25 +52,25 @@ enum NoteTextTyping {
   /// second `Name` the field `Name 2`) under that key again; fields that are keys themselves,
   /// or name none, stay.
   static func restoringKeys(of record: AppRecord, from keys: [String]) -> AppRecord {
-    let exact = Set(keys)
-    var keyByField: [String: String] = [:]
-    for (name, key) in zip(RecordsToDeck.fieldNames(for: keys), keys) where name != key && !exact.contains(name) {
-      keyByField[name] = key
+    let exact = Set(keys.map(ExactKey.init))
+    var keyByField: [ExactKey: String] = [:]
+    for (name, key) in zip(RecordsToDeck.fieldNames(for: keys), keys)
+    where !name.isExactly(key) && !exact.contains(ExactKey(name)) {
+      keyByField[ExactKey(name)] = key
     }
     guard !keyByField.isEmpty else { return record }
-    let present = Set(record.keys)
     return AppRecord(
       fields: record.map { field in
-        guard let key = keyByField[field.key], !present.contains(key) else { return field }
+        guard let key = keyByField[ExactKey(field.key)], record.index(of: key) == nil else { return field }
         return AppRecord.Field(key: key, value: field.value)
       })
   }
 
   /// The targets the records a destination holds give: each key as the type of its values
   /// there. Empty text stays empty under a key of text, and is absent under any other.
-  static func targets(for shape: AppRecordShape) -> [String: Target] {
+  static func targets(for shape: AppRecordShape) -> [ExactKey: Target] {
     Dictionary(
-      shape.fields.map { ($0.key, Target(type: $0.type, keepsEmptyText: $0.type == .string)) },
+      shape.fields.map { (ExactKey($0.key), Target(type: $0.type, keepsEmptyText: $0.type == .string)) },
       uniquingKeysWith: { first, _ in first })
   }
 

@@ -19,19 +19,36 @@ public struct AppRecordShape: Sendable, Hashable {
   }
 
   /// The keys in first-seen order.
-  public var fields: [Field]
+  public var fields: [Field] {
+    didSet { positions = ExactKeyPositions(fields) }
+  }
+
+  /// Where each key is in `fields`, when they are many.
+  private var positions: ExactKeyPositions?
 
   /// Creates a shape from fields in order.
   public init(fields: [Field]) {
     self.fields = fields
+    positions = ExactKeyPositions(fields)
   }
+
+  /// Whether both have the same keys (exactly) with the same types, in the same order.
+  public static func == (lhs: AppRecordShape, rhs: AppRecordShape) -> Bool { lhs.fields == rhs.fields }
+
+  /// Feeds the keys and types in order.
+  public func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 
   /// The keys in order.
   public var keys: [String] { fields.map(\.key) }
 
   /// The field for `key`, if the shape has it.
   public func field(_ key: String) -> Field? {
-    fields.first(withKey: key)
+    index(of: key).map { fields[$0] }
+  }
+
+  /// The position of `key` among the fields, compared code point by code point.
+  public func index(of key: String) -> Int? {
+    fields.firstIndex(ofKey: key, positions: positions)
   }
 
   /// The shape of `records`: declared fields first (in their order, with their types unless the
@@ -41,21 +58,22 @@ public struct AppRecordShape: Sendable, Hashable {
   /// it ``AppValueType/any``. A declared field whose values are all null keeps its declared type.
   public static func inferred(from records: [AppRecord], declared: AppRecordShape? = nil) -> AppRecordShape {
     var order: [String] = declared?.keys ?? []
-    var seen: [String: AppValueType?] = [:]
-    for field in declared?.fields ?? [] { seen[field.key] = .some(nil) }
+    var seen: [ExactKey: AppValueType?] = [:]
+    for field in declared?.fields ?? [] { seen[ExactKey(field.key)] = .some(nil) }
     for record in records {
       for field in record.fields {
-        if seen[field.key] == nil {
+        let key = ExactKey(field.key)
+        if seen[key] == nil {
           order.append(field.key)
-          seen[field.key] = .some(nil)
+          seen[key] = .some(nil)
         }
-        guard !field.value.isNull, let current = seen[field.key] else { continue }
-        seen[field.key] = .some(current.map { $0.merged(with: field.value.type) } ?? field.value.type)
+        guard !field.value.isNull, let current = seen[key] else { continue }
+        seen[key] = .some(current.map { $0.merged(with: field.value.type) } ?? field.value.type)
       }
     }
     return AppRecordShape(
       fields: order.map { key in
-        let observed = seen[key] ?? nil
+        let observed = seen[ExactKey(key)] ?? nil
         return Field(key: key, type: observed ?? declared?.field(key)?.type ?? .any)
       })
   }

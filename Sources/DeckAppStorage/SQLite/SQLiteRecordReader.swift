@@ -58,6 +58,7 @@ struct SQLiteRecordReader {
       throw DeckError(.missingPart, at: location, "no record type '\(type)'")
     }
     let fields = try self.fields(of: recordType)
+    let positions = ExactKeyPositions(fields)
     let table = recordType.table
     let columns = Set(try database.columnNames(of: table).map { $0.lowercased() })
     for column in [SQLiteRecordSchema.positionColumn, SQLiteRecordSchema.keysColumn] + fields.map(\.column)
@@ -73,20 +74,20 @@ struct SQLiteRecordReader {
     while try statement.step() {
       let position = statement.int64(0)
       let rowLocation = location.table(table, row: position)
-      let keys = try self.keys(statement.optionalText(1), fields: fields, at: rowLocation)
+      let keys = try self.keys(statement.optionalText(1), fields: fields, positions: positions, at: rowLocation)
       var record = AppRecord()
       for key in keys {
-        guard let index = fields.firstIndex(ofKey: key) else { continue }
+        guard let index = fields.firstIndex(ofKey: key, positions: positions) else { continue }
         let column = Int32(index + 2)
         if fields[index].type == .data, let expected, records.count < expected.count,
           case .data(let bytes)? = expected[records.count][key], statement.blob(column, isEqualTo: bytes)
         {
-          record.fields.append(AppRecord.Field(key: key, value: .data(bytes)))
+          record.append(AppRecord.Field(key: key, value: .data(bytes)))
           continue
         }
         let value = try Self.value(
           statement.value(column), as: fields[index].type, at: rowLocation.item("column '\(fields[index].column)'"))
-        record.fields.append(AppRecord.Field(key: key, value: value))
+        record.append(AppRecord.Field(key: key, value: value))
       }
       records.append(record)
     }
@@ -162,7 +163,9 @@ struct SQLiteRecordReader {
   }
 
   /// A row's keys in order: all fields when `deckport_keys` is NULL, else the listed ones.
-  private func keys(_ listed: String?, fields: [Field], at location: SourceLocation) throws -> [String] {
+  private func keys(
+    _ listed: String?, fields: [Field], positions: ExactKeyPositions?, at location: SourceLocation
+  ) throws -> [String] {
     guard let listed else { return fields.map(\.key) }
     let keysLocation = location.item("column '\(SQLiteRecordSchema.keysColumn)'")
     guard case .array(let items)? = try? AppValue(json: Data(listed.utf8)) else {
@@ -170,7 +173,7 @@ struct SQLiteRecordReader {
     }
     return try items.map { item in
       guard case .string(let key) = item,
-        fields.firstIndex(ofKey: key) != nil
+        fields.firstIndex(ofKey: key, positions: positions) != nil
       else {
         throw DeckError(.corrupt, at: keysLocation, "\(item) is not one of the record type's keys")
       }

@@ -103,7 +103,7 @@ struct SQLiteRecordWriter {
       }
       for field in record.fields {
         guard
-          let column = shape.fields.firstIndex(ofKey: field.key)
+          let column = shape.index(of: field.key)
         else {
           throw DeckError(
             .invalidRequest, at: location.table(table),

@@ -175,7 +175,7 @@ package struct AppStorageWriter: Sendable {
     typed.reserveCapacity(records.records.count)
     for (index, record) in records.records.enumerated() {
       let (values, unreadable) = NoteTextTyping.values(of: record, targets: targets)
-      if let key = unreadable.first, let type = targets[key]?.type, let text = record[key] {
+      if let key = unreadable.first, let type = targets[ExactKey(key)]?.type, let text = record[key] {
         throw DeckError(
           .invalidRequest, at: location.item("\(records.label(ofRecord: index)), key '\(key)'"),
           "the file's records hold \(type.rawValue) values under \(key), and \(text) is not one; nothing was written")
