@@ -26,11 +26,19 @@ import tempfile
 import time
 
 
-def measure(command):
-    """Runs `command`; returns (seconds, peak RSS in MB)."""
+def measure(command, timeout):
+    """Runs `command`; returns (seconds, peak RSS in MB), or None when it ran past `timeout`."""
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
+    while True:
+        finished, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if finished:
+            break
+        if time.perf_counter() - start > timeout:
+            process.kill()
+            process.wait()
+            return None
+        time.sleep(0.01)
     seconds = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()}")
@@ -70,9 +78,17 @@ def main():
                                             "json", "--force"]),
                     ]
                 for task, command in tasks:
-                    if task == "deck -> SQLite" and os.path.exists(store):
-                        os.remove(store)
-                    runs = [measure(command) for _ in range(arguments.repeats)]
+                    runs = []
+                    for _ in range(arguments.repeats):
+                        if task == "deck -> SQLite" and os.path.exists(store):
+                            os.remove(store)  # a new file each time
+                        run = measure(command, arguments.timeout)
+                        if run is None:
+                            break
+                        runs.append(run)
+                    if len(runs) < arguments.repeats:
+                        print(f"| {binary} | {count:,} | {task} | > {arguments.timeout:.0f} | |", flush=True)
+                        continue
                     median = [sorted(values)[len(values) // 2] for values in zip(*runs)]
                     print(f"| {binary} | {count:,} | {task} | {median[0]:.2f} | {median[1]:.0f} |", flush=True)
 

@@ -51,7 +51,10 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     }
     let parsed: Any
     do {
-      parsed = try JSONParser.parse(data).foundationObject
+      // A key twice in an object (a field given twice by hand) is refused: a dictionary keeps one.
+      var options = JSONParser.Options()
+      options.rejectsDuplicateKeys = true
+      parsed = try JSONParser.parse(data, options: options).foundationObject
     } catch {
       var place = SourceLocation(file: deckFile)
       place.line = error.line

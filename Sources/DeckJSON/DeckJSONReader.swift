@@ -229,8 +229,8 @@ package struct DeckJSONReader: Sendable {
     } catch let error as DecodingError {
       throw DecodingErrorMessage.deckError(error, location: location, json: reduced)
     }
-    let unknownKeys = reduced.withUnsafeBytes {
-      UnknownKeys().warnings(in: $0, decoded: document, path: "", location: location)
+    let unknownKeys = try reduced.withUnsafeBytes {
+      try UnknownKeys().warnings(in: $0, decoded: document, path: "", location: location)
     }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
@@ -335,8 +335,8 @@ package struct DeckJSONReader: Sendable {
     do {
       let decoded = try decoder.decode(DeckJSONDocument.self, from: reduced)
       document = decoded
-      unknownKeys = reduced.withUnsafeBytes {
-        keyCheck.warnings(in: $0, decoded: decoded, path: "", location: location)
+      unknownKeys = try reduced.withUnsafeBytes {
+        try keyCheck.warnings(in: $0, decoded: decoded, path: "", location: location)
       }
     } catch let error as DecodingError {
       guard Self.rank(of: error) > Self.rank(of: "noteTypes") else {
@@ -445,7 +445,7 @@ package struct DeckJSONReader: Sendable {
     do {
       let element = try decoder.decode(Element.self, from: Data(bytes))
       // The fast decoder takes no key the format lacks: such keys are named here.
-      unknownKeys += keyCheck.warnings(
+      unknownKeys += try keyCheck.warnings(
         in: bytes, decoded: element, path: "\(section.key)[\(index)]", location: location)
       return element
     } catch let error as DecodingError {

@@ -439,3 +439,22 @@ def test_crowdanki_uuids_of_an_anki_modern_export_are_read(kind):
         assert written["name"] == "Geography"
         assert [m["crowdanki_uuid"] for m in written["note_models"] if m["name"] == "Basic"] == [model_uuid]
         assert (written["crowdanki_uuid"] == deck_uuid) == (kind == "colpkg")
+
+
+def test_a_key_twice_in_a_deck_file_is_refused(tmp_path):
+    """A deck file edited by hand that gives a note's key twice would lose one of the values (a
+    dictionary keeps one): it is refused with the line and column, exit 1, and no output."""
+    source = os.path.join(FIXTURES, "crowdanki", "kamaraju-public-deck", "public_anki_deck")
+    folder = tmp_path / "public_anki_deck"
+    folder.mkdir()
+    with open(os.path.join(source, "deck.json"), encoding="utf-8") as handle:
+        text = handle.read()
+    assert '"guid": "P`)ieErTN$",' in text
+    (folder / "deck.json").write_text(
+        text.replace('"guid": "P`)ieErTN$",', '"guid": "P`)ieErTN$", "guid": "other",', 1), encoding="utf-8")
+    output = tmp_path / "out.apkg"
+    result = subprocess.run([DECKPORT, "convert", str(folder), str(output), "--from", "crowdanki"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1, result.stderr
+    assert 'deck.json:31:' in result.stderr and 'the key "guid" occurs twice in this object' in result.stderr
+    assert not output.exists()

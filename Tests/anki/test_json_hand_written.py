@@ -416,3 +416,34 @@ def test_a_card_whose_template_its_note_type_lacks_is_refused(tmp_path):
         assert not col.db.scalar("select count() from cards where id = ?", card_id)
     finally:
         col.close()
+
+
+@pytest.mark.parametrize(
+    "original, repeated, path, key",
+    [
+        # A field given twice: the decoder would keep one of the two meanings.
+        ('"Meaning": "the cat"}', '"Meaning": "the cat", "Meaning": "the dog"}', "notes[0].fields", "Meaning"),
+        # The same key spelled with a decomposed é: Swift's decoders take both as one key, and
+        # the one value read might be the empty one.
+        ('"Meaning": "the cat"}', '"Meaning": "the cat", "Caf\\u00e9": "y", "Cafe\\u0301": ""}', "notes[0].fields",
+         "Cafe\u0301' occurs twice in this object (spelled with other Unicode code points the second time"),
+        ('"deck": "Spanish::Verbs",', '"deck": "Spanish::Verbs", "deck": "Spanish",', "notes[2]", "deck"),
+        ('"format": "deckport-deck",', '"format": "deckport-deck", "decks": [],', "", "decks"),
+    ],
+)
+def test_a_key_twice_in_an_object_is_refused(tmp_path, original, repeated, path, key):
+    """JSON names each key of an object once; a document written by hand that repeats one would
+    lose one of its values without a word (a dictionary keeps one). It is refused with the
+    object's JSON path, exit 1, and no output."""
+    # A field named with a precomposed é, which the second case gives again decomposed.
+    text = json.dumps(DOCUMENT, ensure_ascii=False).replace("Reverse", "Caf\u00e9")
+    assert original in text
+    source = tmp_path / "repeated.json"
+    source.write_text(text.replace(original, repeated, 1), encoding="utf-8")
+    output = tmp_path / "out.apkg"
+    result = deckport("convert", str(source), str(output))
+    assert result.returncode == 1, result.stderr
+    at = f"at {path}: " if path else ""
+    assert f"repeated.json: {at}the key '{key}" in result.stderr
+    assert "occurs twice in this object" in result.stderr
+    assert not output.exists()

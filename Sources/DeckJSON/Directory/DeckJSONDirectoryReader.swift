@@ -220,7 +220,9 @@ private struct FolderReading {
     _ type: T.Type, from data: Data, location: SourceLocation, keyCheck: UnknownKeys = UnknownKeys()
   ) throws -> (T, [Diagnostic]) {
     let value = try decode(T.self, from: data, location: location)
-    let warnings = data.withUnsafeBytes { keyCheck.warnings(in: $0, decoded: value, path: "", location: location) }
+    let warnings = try data.withUnsafeBytes {
+      try keyCheck.warnings(in: $0, decoded: value, path: "", location: location)
+    }
     return (value, warnings)
   }
 
