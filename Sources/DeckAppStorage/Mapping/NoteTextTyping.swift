@@ -47,17 +47,22 @@ enum NoteTextTyping {
     return (typed, unreadable)
   }
 
-  /// `record` (note text) with each field named after a key of `keys` as
-  /// ``RecordsToDeck/fieldNames(for:)`` names it (`key:colon` became the field `keycolon`, a
-  /// second `Name` the field `Name 2`) under that key again; fields that are keys themselves,
-  /// or name none, stay.
-  static func restoringKeys(of record: AppRecord, from keys: [String]) -> AppRecord {
+  /// For each field name that ``RecordsToDeck/fieldNames(for:)`` gives one of `keys` other than
+  /// the key itself (`key:colon` became the field `keycolon`, a second `Name` the field
+  /// `Name 2`), that key: what ``restoringKeys(of:by:)`` takes, made once for all records.
+  static func restoredKeys(for keys: [String]) -> [ExactKey: String] {
     let exact = Set(keys.map(ExactKey.init))
     var keyByField: [ExactKey: String] = [:]
     for (name, key) in zip(RecordsToDeck.fieldNames(for: keys), keys)
     where !name.isExactly(key) && !exact.contains(ExactKey(name)) {
       keyByField[ExactKey(name)] = key
     }
+    return keyByField
+  }
+
+  /// `record` (note text) with each field that `keyByField` (``restoredKeys(for:)``) names under
+  /// its key again; fields that are keys themselves, or name none, stay.
+  static func restoringKeys(of record: AppRecord, by keyByField: [ExactKey: String]) -> AppRecord {
     guard !keyByField.isEmpty else { return record }
     return AppRecord(
       fields: record.map { field in

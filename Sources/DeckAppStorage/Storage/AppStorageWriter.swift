@@ -41,9 +41,10 @@ package struct AppStorageWriter: Sendable {
     {
       // Whole-file kinds are written with every record they hold; a store is changed row by row.
       // A deck's note text goes back under the file's keys, with the types of its values there.
+      let restoredKeys = NoteTextTyping.restoredKeys(for: held.shape.keys)
       let text =
         records.valuesAreNoteText
-        ? records.records.map { NoteTextTyping.restoringKeys(of: $0, from: held.shape.keys) } : nil
+        ? records.records.map { NoteTextTyping.restoringKeys(of: $0, by: restoredKeys) } : nil
       let incoming =
         try text.map { try Self.typed(records.replacingRecords($0), like: held, location: location) } ?? records
       // A note made from one of the file's records goes back into it (its GUID says which, when

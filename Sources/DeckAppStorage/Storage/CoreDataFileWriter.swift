@@ -43,14 +43,14 @@ struct CoreDataFileWriter: StorageFileWriter {
       // A deck's note text is typed by the entity's model, and matched by its text. Derived
       // attributes are the store's (its triggers compute them): a record's own values of them
       // are neither written nor compared.
-      let memberKeys = entity.members.map(\.key)
+      let restoredKeys = NoteTextTyping.restoredKeys(for: entity.members.map(\.key))
       let derived = entity.derivedKeys
       func withoutDerived(_ record: AppRecord) -> AppRecord {
         derived.isEmpty ? record : AppRecord(fields: record.fields.filter { !derived.contains($0.key) })
       }
       let spelled = records.records.map { record in
         entity.spellingKeys(
-          of: records.valuesAreNoteText ? NoteTextTyping.restoringKeys(of: record, from: memberKeys) : record)
+          of: records.valuesAreNoteText ? NoteTextTyping.restoringKeys(of: record, by: restoredKeys) : record)
       }
       let targets = CoreDataNoteText.targets(for: entity)
       let typedWithDerived = spelled.map { record in

@@ -13,12 +13,21 @@ package protocol ExactlyComparable {
 }
 
 extension String: ExactlyComparable {
-  /// Whether the two hold the same Unicode scalars in the same order.
-  package func isExactly(_ other: String) -> Bool { unicodeScalars.elementsEqual(other.unicodeScalars) }
+  /// Whether the two hold the same Unicode scalars in the same order, that is, the same UTF-8
+  /// bytes (compared in place, without decoding).
+  package func isExactly(_ other: String) -> Bool {
+    guard utf8.count == other.utf8.count else { return false }
+    var (left, right) = (self, other)
+    return left.withUTF8 { leftBytes in right.withUTF8 { rightBytes in leftBytes.elementsEqual(rightBytes) } }
+  }
 
-  /// Feeds the Unicode scalars.
+  /// Feeds the UTF-8 bytes and their count.
   package func hashExactly(into hasher: inout Hasher) {
-    for scalar in unicodeScalars { hasher.combine(scalar.value) }
+    var text = self
+    text.withUTF8 { bytes in
+      hasher.combine(bytes.count)
+      hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+    }
   }
 }
 

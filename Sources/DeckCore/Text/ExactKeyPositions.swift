@@ -6,7 +6,7 @@
 /// of keys then cost linear, not quadratic, time to compare and write.
 package struct ExactKeyPositions: Sendable {
   /// The number of items from which an index pays for itself.
-  package static let minimumCount = 16
+  package static let minimumCount = 64
 
   private var positions: [ExactKey: Int]
 
