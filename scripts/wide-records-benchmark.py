@@ -64,6 +64,7 @@ def main():
                            for number in range(arguments.records)], handle)
             for binary in arguments.binaries:
                 deck = os.path.join(folder, "deck.json")
+                store = os.path.join(folder, "wide.sqlite")
                 tasks = [
                     ("file -> deck", [binary, "convert", source, deck, "--to", "json", "--force"]),
                     ("deck -> new file", [binary, "convert", deck, os.path.join(folder, "new.json"), "--to",
@@ -71,7 +72,6 @@ def main():
                     ("deck -> same file", [binary, "convert", deck, source, "--force"]),
                 ]
                 if count <= 1998:
-                    store = os.path.join(folder, "wide.sqlite")
                     tasks += [
                         ("deck -> SQLite", [binary, "convert", deck, store, "--force"]),
                         ("SQLite -> deck", [binary, "convert", store, os.path.join(folder, "back.json"), "--to",
@@ -80,14 +80,17 @@ def main():
                 for task, command in tasks:
                     runs = []
                     for _ in range(arguments.repeats):
-                        if task == "deck -> SQLite" and os.path.exists(store):
-                            os.remove(store)  # a new file each time
+                        fresh = {"deck -> new file": os.path.join(folder, "new.json"), "deck -> SQLite": store}
+                        if task in fresh and os.path.exists(fresh[task]):
+                            os.remove(fresh[task])  # a new file each time
                         run = measure(command, arguments.timeout)
                         if run is None:
                             break
                         runs.append(run)
                     if len(runs) < arguments.repeats:
                         print(f"| {binary} | {count:,} | {task} | > {arguments.timeout:.0f} | |", flush=True)
+                        if task == "file -> deck":
+                            break  # the other tasks need the deck
                         continue
                     median = [sorted(values)[len(values) // 2] for values in zip(*runs)]
                     print(f"| {binary} | {count:,} | {task} | {median[0]:.2f} | {median[1]:.0f} |", flush=True)
