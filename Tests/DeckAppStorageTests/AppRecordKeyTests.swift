@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Testing
 
 @testable import DeckAppStorage
@@ -25,30 +26,18 @@ struct AppRecordKeyTests {
     }
   }
 
-  /// A small generator with a fixed seed, so that a failure repeats.
-  private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// Keys that Swift's `==` would confuse: `é` precomposed and decomposed, `Å` as a letter and
   /// as the Ångström sign.
   private static let lookalikes = ["caf\u{E9}", "cafe\u{301}", "\u{C5}", "\u{212B}", "A\u{30A}"]
 
-  private static func key(_ number: Int, _ generator: inout SplitMix) -> String {
+  private static func key(_ number: Int, _ generator: inout SplitMix64) -> String {
     if number % 7 == 0 { return lookalikes[Int(generator.next() % UInt64(lookalikes.count))] }
     return "k\(number)"
   }
 
   @Test("a random run of edits agrees with a plain list", arguments: [3, 15, 16, 40, 400])
   func randomEdits(keyRange: Int) {
-    var generator = SplitMix(state: UInt64(keyRange))
+    var generator = SplitMix64(seed: UInt64(keyRange))  // fixed, so that a failure repeats
     var record = AppRecord()
     var plain = PlainRecord()
     for step in 0..<4_000 {
