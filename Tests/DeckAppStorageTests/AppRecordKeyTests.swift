@@ -114,4 +114,13 @@ struct AppRecordKeyTests {
         == ["front", "caf\u{E9}", "cafe\u{301}"].map { Array($0.unicodeScalars) })
     #expect(inferred.fields.map(\.type) == [.string, .string, .integer])
   }
+
+  @Test("shapes whose keys differ only in Unicode composition are not equal")
+  func shapesCompareKeysExactly() {
+    let composed = AppRecordShape(fields: [.init(key: "caf\u{E9}", type: .string)])
+    let decomposed = AppRecordShape(fields: [.init(key: "cafe\u{301}", type: .string)])
+    #expect(composed != decomposed)
+    #expect(Set([composed, decomposed]).count == 2)
+    #expect(composed == AppRecordShape(fields: [.init(key: "caf\u{E9}", type: .string)]))
+  }
 }

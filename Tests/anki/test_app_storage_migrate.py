@@ -316,6 +316,80 @@ def test_keys_that_differ_only_in_how_unicode_composes_them_stay_apart(tmp_path)
     assert [row[2:] for row in rows] == [("a", "one", None), ("b", None, "two")]
 
 
+NFC_CAFE = "caf\u00e9"
+NFD_CAFE = "cafe\u0301"
+
+
+def test_a_key_spelled_in_two_unicode_compositions_holds_two_lists_of_records(tmp_path):
+    """An app's JSON file or plist may hold `café` precomposed and decomposed as two keys (JSON,
+    Foundation's dictionaries and Python compare keys code point by code point). Each key's
+    records stay its own: --key reads the list it names exactly, and the way back replaces that
+    list only. Before, the JSON file gave the other key's records, and writing back put them
+    under both keys, so one list was lost without a word."""
+    for kind in ("json", "plist"):
+        source = tmp_path / f"both.{kind}"
+        lists = {NFC_CAFE: [{"word": "one"}], NFD_CAFE: [{"word": "two"}]}
+        if kind == "json":
+            source.write_text(json.dumps(lists, ensure_ascii=False), encoding="utf-8")
+        else:
+            source.write_bytes(plistlib.dumps(lists, fmt=plistlib.FMT_BINARY, sort_keys=False))
+        run = convert(str(source), str(tmp_path / "d.json"))
+        assert run.returncode != 0
+        assert f"('{NFC_CAFE}' (caf\\u{{E9}}), '{NFD_CAFE}' (cafe\\u{{301}}))" in run.stderr, run.stderr
+        for key, word in ((NFC_CAFE, "one"), (NFD_CAFE, "two")):
+            deck = tmp_path / f"{kind}-{word}.json"
+            run = convert(str(source), str(deck), "--key", key)
+            assert run.returncode == 0, run.stderr
+            document = json.loads(deck.read_text(encoding="utf-8"))
+            assert [note["fields"] for note in document["notes"]] == [{"word": word}]
+        document = json.loads((tmp_path / f"{kind}-one.json").read_text(encoding="utf-8"))
+        document["notes"][0]["fields"]["word"] = "edited"
+        (tmp_path / f"{kind}-one.json").write_text(json.dumps(document), encoding="utf-8")
+        run = convert(str(tmp_path / f"{kind}-one.json"), str(source), "--key", NFC_CAFE, "--force")
+        assert run.returncode == 0, run.stderr
+        assert "0 added, 1 updated, 0 unchanged" in run.stdout
+        if kind == "json":
+            after = json.loads(source.read_text(encoding="utf-8"))
+        else:
+            after = plistlib.loads(source.read_bytes())
+            after = {key: json.loads(value) if isinstance(value, (str, bytes)) else value for key, value in after.items()}
+        assert after == {NFC_CAFE: [{"word": "edited"}], NFD_CAFE: [{"word": "two"}]}
+        assert list(after) == [NFC_CAFE, NFD_CAFE]
+
+
+def test_a_record_type_named_in_another_unicode_composition_is_the_one_the_file_holds(tmp_path):
+    """A Mac spells file names decomposed: migrating `café.json` so spelled into a SQLite file
+    that holds the record type `café` precomposed goes into that record type, under the file's
+    spelling. Before, the record type's table was dropped and its metadata row was left pointing
+    at the new one, so the records it held were lost and the file then held two record types of
+    one name."""
+    first = tmp_path / f"{NFC_CAFE}.json"
+    first.write_text(json.dumps([{"front": "a", "back": "one"}]), encoding="utf-8")
+    second = tmp_path / "mac" / f"{NFD_CAFE}.json"
+    second.parent.mkdir()
+    second.write_text(json.dumps([{"front": "b", "back": "two"}]), encoding="utf-8")
+    target = tmp_path / "app.sqlite"
+    run = migrate(str(first), str(target))
+    assert run.returncode == 0, run.stderr
+    run = migrate(str(second), str(target), "--force")
+    assert run.returncode == 0, run.stderr
+    connection = sqlite3.connect(target)
+    types = connection.execute("SELECT name, table_name FROM deckport_record_types").fetchall()
+    assert [name for name, _ in types] == [NFC_CAFE]
+    table = types[0][1]
+    rows = connection.execute(f'SELECT front, back FROM "{table}" ORDER BY deckport_position').fetchall()
+    assert rows == [("a", "one"), ("b", "two")]
+    fields = connection.execute("SELECT record_type, key FROM deckport_fields ORDER BY position").fetchall()
+    assert fields == [(NFC_CAFE, "front"), (NFC_CAFE, "back")]
+    connection.close()
+    for name in (NFC_CAFE, NFD_CAFE):
+        deck = tmp_path / "deck.json"
+        run = convert(str(target), str(deck), "--entity", name, "--force")
+        assert run.returncode == 0, run.stderr
+        notes = json.loads(deck.read_text(encoding="utf-8"))["notes"]
+        assert [note["fields"]["back"] for note in notes] == ["one", "two"]
+
+
 def test_records_of_thousands_of_keys_arrive_whole_and_come_back_unchanged(tmp_path):
     """Records of 5,000 keys (a JSON file) and of 1,900 (a SQLite file, near SQLite's limit of
     2,000 columns): every value arrives in the deck, the way back changes nothing, and one edited

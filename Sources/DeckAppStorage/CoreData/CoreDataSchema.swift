@@ -159,12 +159,9 @@ struct CoreDataSchema {
 
   /// The entity named `name`, or the only one when nil.
   func entity(_ name: String?, location: SourceLocation) throws -> CoreDataEntityLayout {
-    let chosen = try SQLiteRecordReader.choose(
-      name, among: entities.map(\.name), location: location, noun: "entity", plural: "entities")
-    guard let entity = entities.first(where: { $0.name == chosen }) else {
-      throw DeckError(.missingPart, at: location, "no entity '\(chosen)'")
-    }
-    return entity
+    entities[
+      try SQLiteRecordReader.choose(
+        name, among: entities.map(\.name), location: location, noun: "entity", plural: "entities")]
   }
 
   /// The entity with this number.

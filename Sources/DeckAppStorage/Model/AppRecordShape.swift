@@ -16,6 +16,16 @@ public struct AppRecordShape: Sendable, Hashable {
       self.key = key
       self.type = type
     }
+
+    /// Whether both keys hold the same Unicode scalars (not merely canonically equivalent ones)
+    /// and both types are the same.
+    public static func == (lhs: Field, rhs: Field) -> Bool { lhs.key.isExactly(rhs.key) && lhs.type == rhs.type }
+
+    /// Feeds the key's scalars and the type.
+    public func hash(into hasher: inout Hasher) {
+      key.hashExactly(into: &hasher)
+      hasher.combine(type)
+    }
   }
 
   /// The keys in first-seen order.

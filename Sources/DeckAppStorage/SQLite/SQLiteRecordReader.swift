@@ -52,11 +52,8 @@ struct SQLiteRecordReader {
   ///   `name` is nil and there are several, or none is called `name`.
   func read(recordType name: String?, expected: [AppRecord]? = nil) throws -> AppRecords {
     let types = try recordTypes()
-    let type = try Self.choose(
-      name, among: types.map(\.name), location: location, noun: "record type", plural: "record types")
-    guard let recordType = types.first(where: { $0.name == type }) else {
-      throw DeckError(.missingPart, at: location, "no record type '\(type)'")
-    }
+    let recordType = types[
+      try Self.choose(name, among: types.map(\.name), location: location, noun: "record type", plural: "record types")]
     let fields = try self.fields(of: recordType)
     let positions = ExactKeyPositions(fields)
     let table = recordType.table
@@ -97,27 +94,28 @@ struct SQLiteRecordReader {
       profile: recordType.profile.flatMap(AppRecordProfile.named), jsonDates: recordType.jsonDates)
   }
 
-  /// The one name to use: `requested` if it is among `names`, else the only name.
+  /// The position in `names` of the one to use: `requested` (spelled exactly, or the only name
+  /// canonically equivalent to it; see ``NameLookup``), else the only name.
   static func choose(
     _ requested: String?, among names: [String], location: SourceLocation, noun: String, plural: String
-  ) throws -> String {
-    let listed = names.map { "'\($0)'" }.joined(separator: ", ")
+  ) throws -> Int {
+    let listed = NameLookup.listed(names)
     if let requested {
-      guard names.contains(requested) else {
+      guard let position = NameLookup.position(of: requested, in: names) else {
         throw DeckError(
           .missingPart, at: location,
           names.isEmpty
             ? "no \(noun) '\(requested)': the file holds none" : "no \(noun) '\(requested)' (it holds \(listed))")
       }
-      return requested
+      return position
     }
-    guard names.count == 1, let only = names.first else {
+    guard names.count == 1 else {
       throw DeckError(
         names.isEmpty ? .missingPart : .invalidRequest, at: location,
         names.isEmpty
           ? "holds no \(plural)" : "holds several \(plural) (\(listed)); name one with \(setting: .recordEntity)")
     }
-    return only
+    return 0
   }
 
   private struct Field: ExactlyKeyed {

@@ -3,8 +3,9 @@ import DeckIO
 import Foundation
 
 /// Writes app records into a database in deckport's schema (``SQLiteRecordSchema``): the record
-/// type's table is created anew (replacing an earlier one of the same name) and every other
-/// record type in the file is left as it is.
+/// type's table is created anew (replacing an earlier one of exactly the same name; the file
+/// writer has already taken a name given in another Unicode composition to the file's spelling)
+/// and every other record type in the file is left as it is.
 struct SQLiteRecordWriter {
   let database: SQLiteDatabase
   let location: SourceLocation
@@ -36,7 +37,7 @@ struct SQLiteRecordWriter {
     let typesTable = SQLiteRecordSchema.recordTypesTable
     let existing = try SQLiteRecordReader(database: database, location: location).recordTypes()
     var position = Int64(existing.count)
-    if let old = existing.firstIndex(where: { $0.name == records.name }) {
+    if let old = existing.firstIndex(where: { $0.name.isExactly(records.name) }) {
       position = Int64(old)
       try database.execute("DROP TABLE IF EXISTS \(SQLiteRecordSchema.quoted(existing[old].table))")
       let delete = try database.prepare("DELETE FROM \(typesTable) WHERE name = ?", table: typesTable)

@@ -101,19 +101,24 @@ struct JSONRecordFile {
           "a deckport deck document (\"format\": \"deckport-deck\"), not app records; convert decks with `deckport convert`"
         )
       }
-      let chosen = try RecordKeyChoice.key(
+      let named = try RecordKeyChoice.key(
         key, candidates: Self.keysHoldingRecords(members), holding: "arrays of records",
         noneFound: "the JSON object holds no array of records; name its key with \(setting: .recordKey)", at: location)
-      guard let value = members.last(where: { $0.key == chosen })?.value else {
+      guard let position = NameLookup.position(of: named, in: members.map(\.key)) else {
         throw DeckError(
-          .missingPart, at: location.item("key '\(chosen)'"),
-          "no such key in the JSON object (its keys: \(members.map { "'\($0.key)'" }.joined(separator: ", ")))")
+          .missingPart, at: location.item("key '\(named)'"),
+          "no such key in the JSON object (its keys: \(NameLookup.listed(members.map(\.key))))")
       }
+      // The key as the file spells it: only its value is replaced on the way back.
+      let chosen = members[position].key
+      let value = members[position].value
       let list =
         value.elements.map { Self.recordList($0, profile: profile, expected: expected) } ?? AppValue(untagged: value)
       let root = AppValue.object(
         AppRecord(
-          fields: members.map { .init(key: $0.key, value: $0.key == chosen ? list : AppValue(untagged: $0.value)) }))
+          fields: members.map {
+            .init(key: $0.key, value: $0.key.isExactly(chosen) ? list : AppValue(untagged: $0.value))
+          }))
       let records = try JSONRecordList.records(
         in: list, name: chosen, location: location.item("key '\(chosen)'"), what: "the key")
       return Found(root: root, key: chosen, records: records)

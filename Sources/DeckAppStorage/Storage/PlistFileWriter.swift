@@ -32,6 +32,11 @@ struct PlistFileWriter: StorageFileWriter {
           if candidates.count > 1 { throw RecordKeyChoice.severalKeys(candidates, holding: "records", at: location) }
           key = candidates.first ?? AppStorageOptions.defaultPlistKey
         }
+        // A key given in another Unicode composition than the plist's is the key it can only
+        // mean, spelled as the plist spells it.
+        if let named = key, let position = NameLookup.position(of: named, in: dictionary.keys) {
+          key = dictionary.entries[position].key
+        }
         if let chosen = key, let existing = dictionary[chosen] {
           do {
             form = try PlistRecordReader(location: location).read(data, key: chosen).form

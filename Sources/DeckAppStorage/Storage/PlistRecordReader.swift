@@ -27,15 +27,18 @@ struct PlistRecordReader {
     let document = try Self.document(data, location: location)
     switch document.root {
     case .dictionary(let dictionary):
-      let chosen = try RecordKeyChoice.key(
+      let named = try RecordKeyChoice.key(
         key, candidates: Self.keysHoldingRecords(dictionary), holding: "records",
         noneFound: "no key holds records (\(Self.describeKeys(dictionary))); name the key with \(setting: .recordKey)",
         at: location)
-      guard let value = dictionary[chosen] else {
+      guard let position = NameLookup.position(of: named, in: dictionary.keys) else {
         throw DeckError(
-          .missingPart, at: location.item("key '\(chosen)'"),
+          .missingPart, at: location.item("key '\(named)'"),
           "no such key in the plist (\(Self.describeKeys(dictionary)))")
       }
+      // The key as the plist spells it, the one the way back replaces.
+      let chosen = dictionary.entries[position].key
+      let value = dictionary.entries[position].value
       let (form, records) = try self.records(in: value, key: chosen)
       return Found(document: document, key: chosen, form: form, records: records)
     case .array:
@@ -83,7 +86,7 @@ struct PlistRecordReader {
 
   private static func describeKeys(_ dictionary: PlistDictionary) -> String {
     guard !dictionary.entries.isEmpty else { return "it has no keys" }
-    let keys = dictionary.keys.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
+    let keys = NameLookup.listed(Array(dictionary.keys.prefix(12)))
     return "its keys: " + keys + (dictionary.entries.count > 12 ? ", …" : "")
   }
 

@@ -25,7 +25,7 @@ enum RecordKeyChoice {
   static func severalKeys(_ candidates: [String], holding what: String, at location: SourceLocation) -> DeckError {
     DeckError(
       .invalidRequest, at: location,
-      "several keys hold \(what) (\(candidates.map { "'\($0)'" }.joined(separator: ", "))); name one with \(setting: .recordKey)"
+      "several keys hold \(what) (\(NameLookup.listed(candidates))); name one with \(setting: .recordKey)"
     )
   }
 }

@@ -18,11 +18,10 @@ struct SQLiteFileWriter: StorageFileWriter {
   init(records: AppRecords, destination: String, exists: Bool, options: AppStorageOptions) throws {
     var records = records
     if let entity = options.entity { records.name = entity }
-    self.records = records
     self.destination = destination
     self.exists = exists
-    location = SourceLocation(file: destination)
-    place = "record type '\(records.name)'"
+    let location = SourceLocation(file: destination)
+    self.location = location
     var others: [AppRecords] = []
     if exists {
       let snapshot = try SQLiteSnapshot(of: destination, location: location)
@@ -35,11 +34,19 @@ struct SQLiteFileWriter: StorageFileWriter {
       case .empty: break
       case .deckport:
         let reader = SQLiteRecordReader(database: database, location: location)
-        for type in try reader.recordTypes() where type.name != records.name {
+        let types = try reader.recordTypes()
+        // A name in another Unicode composition than the file's (a Mac's file name is
+        // decomposed) is the record type it can only mean, under the name the file spells.
+        if let position = NameLookup.position(of: records.name, in: types.map(\.name)) {
+          records.name = types[position].name
+        }
+        for type in types where !type.name.isExactly(records.name) {
           others.append(try reader.read(recordType: type.name))
         }
       }
     }
+    self.records = records
+    place = "record type '\(records.name)'"
     self.others = others
   }
 
