@@ -27,6 +27,8 @@ extension ConversionReport {
       var updated: Int
       var unchanged: Int
       var skipped: Int
+      /// Whether the output already held every record, and was left as it was.
+      var leftAsItWas: Bool
     }
 
     var dryRun: Bool
@@ -50,7 +52,8 @@ extension ConversionReport {
   /// `selection` (with ``ExportChoices/onlyDecks`` or ``ExportChoices/onlyTags``: the `decks`
   /// kept, as the input names them, the `tags` searched for, and the notes, cards, reviews and
   /// media `kept` and that the whole input held, `read`),
-  /// `records` (app storage: place, added, updated, unchanged, skipped), `backup` and
+  /// `records` (app storage: place, added, updated, unchanged, skipped, and `leftAsItWas`,
+  /// true when the output already held every record and was not rewritten), `backup` and
   /// `warnings` (code, location, message, text), every string exact.
   public func jsonText(input: String, output: String) throws -> String {
     try ReportJSON.text(document(input: input, output: output))
@@ -65,7 +68,7 @@ extension ConversionReport {
       records: appWrite.map {
         .init(
           place: $0.place, added: $0.merge.added, updated: $0.merge.updated, unchanged: $0.merge.unchanged,
-          skipped: $0.merge.skipped)
+          skipped: $0.merge.skipped, leftAsItWas: $0.leftAsItWas)
       },
       backup: appWrite?.backupPath,
       warnings: warnings.map {

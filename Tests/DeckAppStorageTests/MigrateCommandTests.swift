@@ -127,10 +127,29 @@ struct MigrateCommandTests {
     #expect(again.status == 0, "stderr: \(again.standardError)")
     #expect(
       again.standardOutput.contains(
-        "Dry run: would write 3 records to \(existing): plist, key 'Cards' (JSON data in an XML plist); 0 added, 0 updated, 3 unchanged; verified in a scratch copy; nothing was written"
+        "Dry run: would leave \(existing) as it is: plist, key 'Cards' (JSON data in an XML plist); 0 added, 0 updated, 3 unchanged; it already holds every record; nothing was written"
       ))
     #expect(try AppFixtures.snapshot(existing) == before)
     #expect(try FolderContents.names(in: scratch.path) == ["flashzilla-xml.plist"])
+  }
+
+  @Test(
+    "a DEST that already holds every record is left as it was: the same bytes, file and time, no backup",
+    arguments: ["flashzilla-xml.plist", "flashzilla-binary.plist", "flashzilla-cards.json"])
+  func unchangedDestination(fixture: String) throws {
+    let scratch = try TemporaryDirectory()
+    let existing = try AppFixtures.copy(fixture, into: scratch)
+    let before = try AppFixtures.snapshot(existing)
+    let attributes = try FileManager.default.attributesOfItem(atPath: existing)
+    let run = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-cards.json"), existing, "--backup"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(run.standardOutput.contains("Left \(existing) as it was: "), "\(run.standardOutput)")
+    #expect(run.standardOutput.contains("0 added, 0 updated, 3 unchanged; it already holds every record\n"))
+    #expect(try AppFixtures.snapshot(existing) == before)
+    let after = try FileManager.default.attributesOfItem(atPath: existing)
+    #expect(after[.systemFileNumber] as? Int == attributes[.systemFileNumber] as? Int)
+    #expect(after[.modificationDate] as? Date == attributes[.modificationDate] as? Date)
+    #expect(try FolderContents.names(in: scratch.path) == [fixture])
   }
 
   @Test("an existing DEST is refused without --backup or --force, and left as it was")

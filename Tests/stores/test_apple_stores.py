@@ -259,11 +259,25 @@ def test_a_second_import_of_a_deck_changes_nothing():
     assert count == 9
     dry = deckport("convert", deck, store, "--profile", "flashzilla", "--dry-run")
     assert dry.returncode == 0, dry.stderr
-    assert "0 added, 0 updated, 9 unchanged; verified in a scratch copy; nothing was written" in dry.stdout
-    second = deckport("convert", deck, store, "--profile", "flashzilla", "--force")
+    assert "as it is: it already holds every record of apkg-latest (0 added, 0 updated, 9 unchanged); nothing was written" in dry.stdout
+    before = file_state(store)
+    second = deckport("convert", deck, store, "--profile", "flashzilla", "--backup")
     assert second.returncode == 0, second.stderr
     assert "0 added, 0 updated, 9 unchanged" in second.stdout
+    assert "Left %s (core-data) as it was: it already holds every record of apkg-latest" % store in second.stdout
+    # Left as it was: the same file (inode), bytes and time, and no backup of it.
+    assert file_state(store) == before
+    assert sorted(os.listdir(os.path.dirname(store))) == ["default.store"]
     assert count_rows(store, "ZCARDENTITY") == count
+
+
+def file_state(path: str) -> tuple:
+    """A file's inode, modification time and bytes, and whether it has -wal or -shm files."""
+    status = os.stat(path)
+    with open(path, "rb") as handle:
+        content = handle.read()
+    companions = tuple(os.path.exists(path + suffix) for suffix in ("-wal", "-shm"))
+    return status.st_ino, status.st_mtime_ns, content, companions
 
 
 def test_a_second_migration_into_a_real_store_changes_nothing():
@@ -276,9 +290,11 @@ def test_a_second_migration_into_a_real_store_changes_nothing():
     assert first.returncode == 0, first.stderr
     assert "%d added, 0 updated, 0 unchanged" % len(records) in first.stdout
     count = count_rows(store, "ZCAR")
+    before = file_state(store)
     second = deckport("migrate", source, store, "--dest-entity", "ExpensiveSportCar", "--force", "--match-key", "numberPlate")
     assert second.returncode == 0, second.stderr
-    assert "0 added, 0 updated, %d unchanged" % len(records) in second.stdout
+    assert "0 added, 0 updated, %d unchanged; it already holds every record" % len(records) in second.stdout
+    assert file_state(store) == before
     assert count_rows(store, "ZCAR") == count
 
 

@@ -10,6 +10,9 @@ import Foundation
 /// - the new file is written under a temporary name beside the destination, read back and
 ///   verified (record count and every value, and everything else the file held), and only then
 ///   renamed over the destination; the destination is then read back and verified again;
+/// - a destination that already holds every record as it would be written (none added or
+///   updated) is left as it was, byte for byte, and no backup is made
+///   (``AppWriteReport/leftAsItWas``);
 /// - a dry run does all of that in a scratch folder and writes nothing beside the destination;
 /// - SQLite files are changed on a private copy, never opened in place.
 ///
@@ -36,6 +39,8 @@ package struct AppStorageWriter: Sendable {
     var merge = AppRecordMergeSummary(added: records.records.count)
     var toWrite = records
     var unlike: Diagnostic?
+    // Whether the destination already holds every record as it would be written.
+    var changesNothing = false
     if exists, kind != .coreData,
       let held = Self.heldRecords(at: path, kind: kind, like: records, options: options.storage)
     {
@@ -59,15 +64,26 @@ package struct AppStorageWriter: Sendable {
       // Dates go in as the file holds them (ISO 8601 strings stay strings), unless named.
       if options.storage.jsonDates == nil { toWrite.jsonDates = held.jsonDates }
       merge = plan.summary
+      changesNothing = plan.changes.isEmpty && toWrite.jsonDates == held.jsonDates
     }
     var writer = try Self.writer(
       for: kind, records: toWrite, destination: path, exists: exists, options: options.storage,
       matching: options.matching)
-    if let storeWriter = writer as? CoreDataFileWriter { merge = storeWriter.mergeSummary }
+    if let storeWriter = writer as? CoreDataFileWriter {
+      merge = storeWriter.mergeSummary
+      changesNothing = exists && storeWriter.changesNothing
+    }
     var report = AppWriteReport(
       destination: path, kind: kind, place: writer.place, recordCount: records.records.count, created: !exists,
       backupPath: nil, dryRun: options.dryRun, warnings: [], merge: merge)
 
+    if changesNothing {
+      // Rewriting would change the file's bytes (its layout, an app's own JSON style), its
+      // modification time and its inode, and leave a backup of an unchanged file, for nothing.
+      report.leftAsItWas = true
+      report.warnings = (unlike.map { [$0] } ?? []) + writer.warnings
+      return report
+    }
     report.backupPath = try commit(&writer, to: path, kind: kind, exists: exists, options: options)
     report.place = writer.place
     report.warnings = (unlike.map { [$0] } ?? []) + writer.warnings

@@ -43,4 +43,8 @@ public struct AppWriteReport: Sendable {
   public var warnings: [Diagnostic]
   /// How the records met those the destination held: added, updated, unchanged, skipped.
   public var merge = AppRecordMergeSummary()
+  /// Whether the destination already held every record as it would be written (none added or
+  /// updated): it was left as it was, byte for byte, with no backup made. A dry run says so
+  /// of what it would do.
+  public var leftAsItWas = false
 }

@@ -111,6 +111,9 @@ struct CoreDataFileWriter: StorageFileWriter {
   /// What the write does with each record: added, updated, unchanged or skipped.
   var mergeSummary: AppRecordMergeSummary { plan.summary }
 
+  /// Whether the write adds and updates no row.
+  var changesNothing: Bool { plan.changes.isEmpty }
+
   mutating func produce(at path: String) throws {
     let changes = plan.changes.map { change in
       CoreDataRecordWriter.Change(

@@ -98,7 +98,11 @@ extension Deckport {
       StandardOutput.write(
         "Read \(count(read.records.records.count)) from \(source): \(read.kind.displayName), \(read.place)\(profileText)"
       )
-      if written.dryRun {
+      if written.leftAsItWas {
+        StandardOutput.write(
+          "\(written.dryRun ? "Dry run: would leave" : "Left") \(destination) as it \(written.dryRun ? "is" : "was"): \(written.kind.displayName), \(written.place); \(written.merge); it already holds every record\(written.dryRun ? "; nothing was written" : "")"
+        )
+      } else if written.dryRun {
         StandardOutput.write(
           "Dry run: would write \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place)\(written.created ? " (a new file)" : ""); \(written.merge); verified in a scratch copy; nothing was written"
         )

@@ -11,9 +11,15 @@ enum ConversionText {
     var lines: [String] = []
     if let backupPath = report.appWrite?.backupPath { lines.append("Kept the old \(output) as \(backupPath)") }
     if let selection = report.selection { lines.append(selection.line) }
-    lines.append(
-      "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(counts(report))\(warningSuffix(warningCount))"
-    )
+    if report.appWrite?.leftAsItWas == true {
+      lines.append(
+        "Left \(output) (\(report.outputFormat.rawValue)) as it was: it already holds every record of \(report.inputFormat) (\(counts(report)))\(warningSuffix(warningCount))"
+      )
+    } else {
+      lines.append(
+        "Wrote \(output) (\(report.outputFormat.rawValue)) from \(report.inputFormat): \(counts(report))\(warningSuffix(warningCount))"
+      )
+    }
     if let written = report.appWrite { lines.append("Records in \(output) (\(written.place)): \(written.merge)") }
     return lines
   }
@@ -25,7 +31,9 @@ enum ConversionText {
     if let written = report.appWrite {
       let records = "\(written.recordCount) record\(written.recordCount == 1 ? "" : "s")"
       lines.append(
-        "Dry run: would write \(records) to \(output) (\(written.kind.displayName), \(written.place)) from \(report.inputFormat): \(written.merge); verified in a scratch copy; nothing was written"
+        written.leftAsItWas
+          ? "Dry run: would leave \(output) (\(written.kind.displayName), \(written.place)) as it is: it already holds every record of \(report.inputFormat) (\(written.merge)); nothing was written"
+          : "Dry run: would write \(records) to \(output) (\(written.kind.displayName), \(written.place)) from \(report.inputFormat): \(written.merge); verified in a scratch copy; nothing was written"
       )
     } else {
       let size = report.bytes.map { ", \(ConversionProgress.grouped($0)) bytes" } ?? ""
