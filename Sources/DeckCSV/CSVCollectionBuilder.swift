@@ -49,7 +49,8 @@ struct CSVCollectionBuilder {
     var rows = rows
     var (noteTypes, warnings) = catalog.noteTypes(location: location)
     var decks = DeckTable()
-    var usedGUIDs = Set<String>()
+    // Compared exactly: Anki keeps GUIDs that differ only in Unicode composition apart.
+    var usedGUIDs = Set<ExactKey>()
     var paddedLines: [Int] = []
     var paddedCount = 0
     var repeatedGUIDLines: [Int] = []
@@ -78,7 +79,7 @@ struct CSVCollectionBuilder {
         rows[index].deck = deck
       }
       var guid = row.guid
-      if !guid.isEmpty, usedGUIDs.contains(guid) {
+      if !guid.isEmpty, usedGUIDs.contains(ExactKey(guid)) {
         repeatedGUIDLines.append(row.line)
         guid = ""
       }
@@ -86,7 +87,7 @@ struct CSVCollectionBuilder {
         guid = DerivedID.noteGUID(
           noteTypeID: noteType.id, deck: deck, firstField: values.first ?? "", taken: usedGUIDs)
       }
-      usedGUIDs.insert(guid)
+      usedGUIDs.insert(ExactKey(guid))
       rows[index].values = values
       rows[index].guid = guid
     }

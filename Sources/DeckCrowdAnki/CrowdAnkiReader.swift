@@ -90,7 +90,7 @@ private struct ReadState {
   /// Notes in file order, with the deck each one sits in.
   var notes: [(guid: String, noteType: Int, fields: [String], tags: [String], deckID: Int64)] = []
   /// The position in ``notes`` of each GUID's first note.
-  var notePositions: [String: Int] = [:]
+  var notePositions: [ExactKey: Int] = [:]
   var listedMedia: [(name: String, place: SourceLocation)] = []
   var media: [MediaFile] = []
 
@@ -232,8 +232,10 @@ private struct ReadState {
     let tags = try note.strings("tags")
     // CrowdAnki writes a note into every deck one of its cards is in; the same note again is
     // one note. (A different note under the same GUID is kept, for the writer's GUID policy.)
-    if let first = notePositions[guid], notes[first].noteType == typeIndex, notes[first].fields == fields,
-      notes[first].tags == tags
+    // Compared exactly: GUIDs or text that differ only in Unicode composition are another note.
+    if let first = notePositions[ExactKey(guid)], notes[first].noteType == typeIndex,
+      notes[first].fields.elementsEqual(fields, by: { $0.isExactly($1) }),
+      notes[first].tags.elementsEqual(tags, by: { $0.isExactly($1) })
     {
       if notes[first].deckID != deckID {
         let known = decks
@@ -247,7 +249,7 @@ private struct ReadState {
       }
       return
     }
-    if notePositions[guid] == nil { notePositions[guid] = notes.count }
+    if notePositions[ExactKey(guid)] == nil { notePositions[ExactKey(guid)] = notes.count }
     notes.append((guid, typeIndex, fields, tags, deckID))
   }
 

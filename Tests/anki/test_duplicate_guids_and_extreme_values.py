@@ -28,6 +28,7 @@ if not deckport_exists():
 
 from anki.collection import (  # noqa: E402
     Collection,
+    ExportAnkiPackageOptions,
     ImportAnkiPackageOptions,
     ImportAnkiPackageRequest,
 )
@@ -216,9 +217,9 @@ EXTREMES = [
 ]
 
 
-def imported_value(folder: str, package: str, query: str):
-    """`query`'s single value in a fresh collection `package` was imported into (a .colpkg
-    restored as Anki restores a backup)."""
+def imported_value(folder: str, package: str, query: str, every: bool = False):
+    """`query`'s single value (or, `every`, its first column's values) in a fresh collection
+    `package` was imported into (a .colpkg restored as Anki restores a backup)."""
     from anki_view import _import_colpkg
 
     target = tempfile.mkdtemp(dir=folder)
@@ -233,7 +234,7 @@ def imported_value(folder: str, package: str, query: str):
                     options=ImportAnkiPackageOptions(merge_notetypes=False, with_scheduling=True, with_deck_configs=True),
                 )
             )
-        return col.db.scalar(query)
+        return col.db.list(query) if every else col.db.scalar(query)
     finally:
         col.close()
 
@@ -269,3 +270,56 @@ def test_duplicate_guid_modes_restore_as_collections(duplicate, tmp_path, fmt, m
     guids = imported_value(str(tmp_path), out, "SELECT count(DISTINCT guid) FROM notes")
     assert guids == notes
     assert notes == (9 if mode == "new-guid" else 8)
+
+
+def test_guids_that_differ_only_in_unicode_composition_are_two_notes(tmp_path):
+    """The real backend keeps the GUIDs `café` (precomposed) and `café` (e + U+0301) apart: two
+    notes, and importing its package again matches each. deckport read its export, then refused
+    to write a package of it (`note has the GUID 'café' of note …`), and a CSV of it came back
+    with the second note under a new GUID, a duplicate on the next import. Now every way through
+    keeps both GUIDs exactly, and the backend imports two notes, then updates them."""
+    guids = ["caf\u00e9", "cafe\u0301"]
+    made = Collection(str(tmp_path / "made.anki2"))
+    try:
+        basic = made.models.by_name("Basic")
+        for guid, front in zip(guids, ["one", "two"]):
+            note = made.new_note(basic)
+            note["Front"] = front
+            note.guid = guid
+            made.add_note(note, made.decks.id("Default"))
+        exported = str(tmp_path / "anki.apkg")
+        made.export_anki_package(
+            out_path=exported,
+            options=ExportAnkiPackageOptions(
+                with_scheduling=False, with_deck_configs=False, with_media=False, legacy=False
+            ),
+            limit=None,
+        )
+    finally:
+        made.close()
+    outputs = []
+    for fmt in ("apkg", "apkg-modern", "colpkg"):
+        out = str(tmp_path / f"out-{fmt}.{fmt.split('-')[0]}")
+        result = deckport("convert", exported, out, "--to", fmt)
+        assert result.returncode == 0, result.stderr
+        outputs.append(out)
+    csv = str(tmp_path / "notes.csv")
+    result = deckport("convert", exported, csv)
+    assert result.returncode == 0, result.stderr
+    through_csv = str(tmp_path / "through-csv.apkg")
+    result = deckport("convert", csv, through_csv)
+    assert result.returncode == 0, result.stderr
+    assert "csv-guid" not in result.stderr
+    outputs.append(through_csv)
+    for out in outputs:
+        assert sorted(imported_value(str(tmp_path), out, "SELECT guid FROM notes", every=True)) == sorted(guids), out
+    # A second import of deckport's package into the collection that imported it adds nothing.
+    target = Collection(str(tmp_path / "target.anki2"))
+    try:
+        for _ in range(2):
+            target.import_anki_package(
+                ImportAnkiPackageRequest(package_path=outputs[0], options=ImportAnkiPackageOptions())
+            )
+        assert sorted(guid for (guid,) in target.db.all("SELECT guid FROM notes")) == sorted(guids)
+    finally:
+        target.close()

@@ -26,7 +26,8 @@ enum NoteIdentity {
   static func assigningGUIDs(
     to notes: [Note], policy: DuplicateGUIDPolicy = .fail, location: SourceLocation, log: inout DiagnosticLog
   ) throws -> Result {
-    var owners: [String: Int64] = [:]
+    // By GUID exactly: Anki keeps `é` and `e` + U+0301 apart, as two notes.
+    var owners: [ExactKey: Int64] = [:]
     owners.reserveCapacity(notes.count)
     var dropped = Set<Int64>()
     var renamed: [Int: String] = [:]  // note index → the duplicate GUID it had
@@ -34,8 +35,8 @@ enum NoteIdentity {
     // for each of its strings.
     for index in notes.indices where !notes[index].guid.isEmpty {
       let guid = notes[index].guid
-      guard let other = owners[guid] else {
-        owners[guid] = notes[index].id
+      guard let other = owners[ExactKey(guid)] else {
+        owners[ExactKey(guid)] = notes[index].id
         continue
       }
       let note = notes[index]
@@ -57,24 +58,24 @@ enum NoteIdentity {
     for (index, old) in renamed.sorted(by: { $0.key < $1.key }) {
       let note = result[index]
       let guid = uniqueGUID(from: [old, String(note.id)], taken: owners)
-      owners[guid] = note.id
+      owners[ExactKey(guid)] = note.id
       result[index].guid = guid
       log.report(
         "guid-duplicate", at: location.item("note \(note.id)"),
-        "note has the GUID '\(old)' of note \(owners[old] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid)'"
+        "note has the GUID '\(old)' of note \(owners[ExactKey(old)] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid)'"
       )
     }
     for index in result.indices where result[index].guid.isEmpty {
       let note = result[index]
       let guid = uniqueGUID(from: [String(note.noteTypeID)] + note.fields, taken: owners)
-      owners[guid] = note.id
+      owners[ExactKey(guid)] = note.id
       result[index].guid = guid
     }
     if !dropped.isEmpty {
       for note in notes where dropped.contains(note.id) {
         log.report(
           "guid-duplicate", at: location.item("note \(note.id)"),
-          "note has the GUID '\(note.guid)' of note \(owners[note.guid] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards"
+          "note has the GUID '\(note.guid)' of note \(owners[ExactKey(note.guid)] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards"
         )
       }
       result.removeAll { dropped.contains($0.id) }
@@ -84,10 +85,10 @@ enum NoteIdentity {
 
   /// The GUID derived from `values` (``DerivedID/guid(for:)``), or from `values` with an
   /// ordinal appended (`…, "2"`) until it is not empty and not in `taken`.
-  private static func uniqueGUID(from values: [String], taken: [String: Int64]) -> String {
+  private static func uniqueGUID(from values: [String], taken: [ExactKey: Int64]) -> String {
     var guid = DerivedID.guid(for: values)
     var ordinal = 2
-    while guid.isEmpty || taken[guid] != nil {
+    while guid.isEmpty || taken[ExactKey(guid)] != nil {
       guid = DerivedID.guid(for: values + [String(ordinal)])
       ordinal += 1
     }

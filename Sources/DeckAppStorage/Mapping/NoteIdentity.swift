@@ -35,11 +35,11 @@ enum NoteIdentity {
     guard !guids.isEmpty, !held.records.isEmpty else { return [:] }
     let heldGUIDs = RecordsToDeck(records: held, profile: nil).noteGUIDs()
     var rowByGUID = Dictionary(
-      heldGUIDs.enumerated().filter(\.element.unambiguous).map { ($0.element.guid, $0.offset) },
+      heldGUIDs.enumerated().filter(\.element.unambiguous).map { (ExactKey($0.element.guid), $0.offset) },
       uniquingKeysWith: { first, _ in first })
     var rows: [Int: Int] = [:]
     for (position, guid) in guids.enumerated() {
-      if let row = rowByGUID.removeValue(forKey: guid) { rows[position] = row }
+      if let row = rowByGUID.removeValue(forKey: ExactKey(guid)) { rows[position] = row }
     }
     return rows
   }

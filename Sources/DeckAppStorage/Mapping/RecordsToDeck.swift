@@ -164,10 +164,10 @@ struct RecordsToDeck {
     }
     var counts: [[String]: Int] = [:]
     for identity in identities { counts[identity, default: 0] += 1 }
-    var taken = Set<String>()
+    var taken = Set<ExactKey>()
     return identities.map { identity in
       let guid = DerivedID.noteGUID(noteTypeID: noteTypeID, identity: identity, taken: taken)
-      taken.insert(guid)
+      taken.insert(ExactKey(guid))
       return (guid, counts[identity] == 1)
     }
   }

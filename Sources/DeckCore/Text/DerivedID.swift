@@ -25,11 +25,11 @@ package enum DerivedID {
   /// adding it again. While `taken` has the GUID (a second note with the same identity, such as
   /// a homonym), the next of the sequence (`occurrence 2`, …) is taken: notes keep their GUIDs as
   /// long as such notes keep their order.
-  package static func noteGUID(noteTypeID: Int64, identity: [String], taken: Set<String>) -> String {
+  package static func noteGUID(noteTypeID: Int64, identity: [String], taken: Set<ExactKey>) -> String {
     let parts = [String(noteTypeID)] + identity
     var guid = guid(for: parts)
     var occurrence = 2
-    while taken.contains(guid) {
+    while taken.contains(ExactKey(guid)) {
       guid = Self.guid(for: parts + ["\u{1F}occurrence \(occurrence)"])
       occurrence += 1
     }
@@ -42,7 +42,7 @@ package enum DerivedID {
   /// with the same first field (a word two sheets both teach) do not become one note in Anki,
   /// while a note moved to another subdeck, or whose other fields changed, stays the same note.
   /// `taken` as in ``noteGUID(noteTypeID:identity:taken:)``.
-  package static func noteGUID(noteTypeID: Int64, deck: String, firstField: String, taken: Set<String>) -> String {
+  package static func noteGUID(noteTypeID: Int64, deck: String, firstField: String, taken: Set<ExactKey>) -> String {
     let topLevelDeck =
       deck.components(separatedBy: Deck.levelSeparator).first?.trimmingCharacters(in: .whitespaces) ?? deck
     return noteGUID(noteTypeID: noteTypeID, identity: [topLevelDeck.lowercased(), firstField], taken: taken)

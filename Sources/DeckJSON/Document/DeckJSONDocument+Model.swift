@@ -407,13 +407,13 @@ struct DeckJSONModelMapping {
       let newCardDecks =
         everyNoteMakesCards
         ? [:] : Dictionary(zip(notesMakingCards, cardDecks), uniquingKeysWith: { first, _ in first })
-      var taken = Set<String>()
+      var taken = Set<ExactKey>()
       var pending = notesWithoutGUID[...]
       for (index, note) in collection.notes.enumerated() {
         if pending.first == index {
           pending.removeFirst()
         } else {
-          taken.insert(note.guid)
+          taken.insert(ExactKey(note.guid))
         }
       }
       for index in notesWithoutGUID {
@@ -423,7 +423,7 @@ struct DeckJSONModelMapping {
           noteTypeID: note.noteTypeID, deck: deckID.flatMap { deckNames[$0] } ?? "",
           firstField: note.fields.first ?? "",
           taken: taken)
-        taken.insert(guid)
+        taken.insert(ExactKey(guid))
         collection.notes[index].guid = guid
         if notesWithoutID.contains(index) {
           collection.notes[index].id = DerivedID.id(for: "note\u{1F}" + guid)
