@@ -14,8 +14,8 @@ struct ValueRangeTests {
   /// Each card column set beyond its range, alone, and the value it must be written as.
   static let cardCases: [(String, @Sendable (inout Card) -> Void, @Sendable (Card) -> Int64, Int64)] = [
     ("ord", { $0.templateOrdinal = 70_000 }, { Int64($0.templateOrdinal) }, 65_535),
-    ("type", { $0.scheduling.type = CardType(rawValue: 300) }, { Int64($0.scheduling.type.rawValue) }, 255),
-    ("queue", { $0.scheduling.queue = CardQueue(rawValue: -200) }, { Int64($0.scheduling.queue.rawValue) }, -128),
+    ("type", { $0.scheduling.type = CardType(rawValue: 300) }, { Int64($0.scheduling.type.rawValue) }, 3),
+    ("queue", { $0.scheduling.queue = CardQueue(rawValue: -200) }, { Int64($0.scheduling.queue.rawValue) }, -3),
     ("due", { $0.scheduling.due = Int64.max }, { $0.scheduling.due }, Int64(Int32.max)),
     ("ivl", { $0.scheduling.interval = -5 }, { Int64($0.scheduling.interval) }, 0),
     ("factor", { $0.scheduling.easeFactor = 70_000 }, { Int64($0.scheduling.easeFactor) }, 65_535),
@@ -32,7 +32,7 @@ struct ValueRangeTests {
     ("lastIvl", { $0.lastInterval = Int64.min }, { $0.lastInterval }, Int64(Int32.min)),
     ("factor", { $0.easeFactor = -1 }, { Int64($0.easeFactor) }, 0),
     ("time", { $0.duration = -1 }, { Int64($0.duration) }, 0),
-    ("type", { $0.kind = ReviewKind(rawValue: 256) }, { Int64($0.kind.rawValue) }, 255),
+    ("type", { $0.kind = ReviewKind(rawValue: 256) }, { Int64($0.kind.rawValue) }, 5),
   ]
 
   @Test("a card with one column out of range has that column fitted and reported")

@@ -214,6 +214,12 @@ EXTREMES = [
     (f"UPDATE revlog SET ease = 300 WHERE id = {REVIEW}", f"SELECT ease FROM revlog WHERE id = {REVIEW}", 255),
     (f"UPDATE revlog SET ivl = {MAX} WHERE id = {REVIEW}", f"SELECT ivl FROM revlog WHERE id = {REVIEW}", 2147483647),
     (f"UPDATE revlog SET factor = -1 WHERE id = {REVIEW}", f"SELECT factor FROM revlog WHERE id = {REVIEW}", 0),
+    # Types, queues and review kinds Anki does not define: a card's makes the import fail even
+    # within the column's width; a review's is read as 0.
+    (f"UPDATE cards SET type = 4 WHERE id = {FIRST}", f"SELECT type FROM cards WHERE id = {FIRST}", 3),
+    (f"UPDATE cards SET queue = 5 WHERE id = {FIRST}", f"SELECT count(*) FROM cards WHERE id = {FIRST}", 1),
+    (f"UPDATE cards SET queue = {2**31} WHERE id = {FIRST}", f"SELECT count(*) FROM cards WHERE id = {FIRST}", 1),
+    (f"UPDATE revlog SET type = 6 WHERE id = {REVIEW}", f"SELECT type FROM revlog WHERE id = {REVIEW}", 5),
 ]
 
 

@@ -7,8 +7,10 @@ import DeckCore
 /// Anki's importer reads most scheduling columns into narrower integers. Observed with the real
 /// backend (anki 26.9.3, `docs/damage.md`): a value outside the range of `ivl`, `factor`,
 /// `reps`, `lapses`, `left`, `flags`, `ord` or a review's `ease`, `ivl`, `lastIvl`, `factor`
-/// makes the whole import fail ("IntegralValueOutOfRange"); `due` and `odue` outside 32 bits
-/// and a review's `time` outside 32 unsigned bits are silently read as 0; `col.crt` outside
+/// makes the whole import fail ("IntegralValueOutOfRange"), as does a card `type` or `queue`
+/// Anki does not define (`InvalidColumnType`); `due` and `odue` outside 32 bits, a review's
+/// `time` outside 32 unsigned bits and a review `type` Anki does not define are silently read
+/// as 0; `col.crt` outside
 /// the years Anki can represent fails the import ("invalid timestamp"). Ids and modification
 /// times are 64-bit in Anki too and are written as they are.
 ///
@@ -23,14 +25,17 @@ enum AnkiValueRanges {
   static let counter = Int64(0)...Int64(UInt32.max)
   static let flags = Int64(0)...Int64(UInt8.max)
   static let ordinal = Int64(0)...Int64(UInt16.max)
-  static let cardType = Int64(0)...Int64(UInt8.max)
-  static let queue = Int64(Int8.min)...Int64(Int8.max)
+  /// Card types and queues Anki defines: another value makes the import fail
+  /// (`InvalidColumnType`), even one that fits the column's width.
+  static let cardType = Int64(0)...Int64(3)
+  static let queue = Int64(-3)...Int64(4)
   /// The range of a review-log column as Anki reads it.
   static let reviewButton = Int64(0)...Int64(UInt8.max)
   static let reviewInterval = Int64(Int32.min)...Int64(Int32.max)
   static let reviewEase = Int64(0)...Int64(UInt32.max)
   static let reviewDuration = Int64(0)...Int64(UInt32.max)
-  static let reviewKind = Int64(0)...Int64(UInt8.max)
+  /// Review kinds Anki defines: it reads another value as 0 (learning).
+  static let reviewKind = Int64(0)...Int64(5)
   /// The seconds Anki accepts as `col.crt` (measured: the first and last second it imports).
   static let creationTime = Int64(-8_334_601_228_800)...Int64(8_210_266_876_799)
 
