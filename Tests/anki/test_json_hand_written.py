@@ -447,3 +447,39 @@ def test_a_key_twice_in_an_object_is_refused(tmp_path, original, repeated, path,
     assert f"repeated.json: {at}the key '{key}" in result.stderr
     assert "occurs twice in this object" in result.stderr
     assert not output.exists()
+
+
+def test_notes_without_ids_that_share_a_guid_are_two_notes(tmp_path):
+    """Two hand-written notes with one GUID and no ids: each gets an id of its own, so deckport
+    reads back its own JSON deck of them, and the package writer settles the GUID as
+    --duplicate-guids says. Before, both took the id derived from the GUID: the JSON deck written
+    was refused on reading, and the package writer named an id the document never gave."""
+    document = {
+        "format": "deckport-deck",
+        "version": 1,
+        "notes": [
+            {"guid": "same-guid", "noteType": "Basic", "deck": "Dup", "fields": {"Front": "first", "Back": "one"}},
+            {"guid": "same-guid", "noteType": "Basic", "deck": "Dup", "fields": {"Front": "second", "Back": "two"}},
+        ],
+    }
+    source = str(tmp_path / "dup.json")
+    write_document(source, document, 1_700_000_000)
+    written = str(tmp_path / "written.json")
+    result = deckport("convert", source, written)
+    assert result.returncode == 0, result.stderr
+    ids = [note["id"] for note in json.load(open(written, encoding="utf-8"))["notes"]]
+    assert len(set(ids)) == 2
+    result = deckport("convert", written, str(tmp_path / "again.json"))
+    assert result.returncode == 0, result.stderr
+    refused = deckport("convert", source, str(tmp_path / "refused.apkg"))
+    assert refused.returncode == 1
+    assert "note %d: note has the GUID 'same-guid' of note %d" % (ids[1], ids[0]) in refused.stderr
+    output = str(tmp_path / "dup.apkg")
+    result = deckport("convert", source, output, "--duplicate-guids", "new-guid")
+    assert result.returncode == 0, result.stderr
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        import_package(col, output)
+        assert sorted(fields[0] for _, fields, _ in notes(col)) == ["first", "second"]
+    finally:
+        col.close()

@@ -345,6 +345,15 @@ struct DeckJSONModelMapping {
       notesWithoutGUID.append(collection.notes.count)
       if note.id == nil { notesWithoutID.insert(collection.notes.count) }
     }
+    if note.id == nil, let guid = note.guid {
+      // Notes that share a GUID (duplicates, which the package writer settles by
+      // --duplicate-guids) each get an id of their own, as two notes.
+      var occurrence = 2
+      while noteIDs.contains(mapped.id) {
+        mapped.id = DerivedID.id(for: "note\u{1F}\(guid)\u{1F}\(occurrence)")
+        occurrence += 1
+      }
+    }
     collection.notes.append(mapped)
     if note.guid != nil || note.id != nil { noteIDs.insert(mapped.id) }
   }
