@@ -330,14 +330,8 @@ package struct XMLPlistReader {
     }
   }
 
-  /// Seconds since 2001 for `YYYY-MM-DDTHH:MM:SS(.fff)Z`.
-  static func date(_ text: String) -> Double? {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    if let date = formatter.date(from: text) { return date.timeIntervalSinceReferenceDate }
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.date(from: text)?.timeIntervalSinceReferenceDate
-  }
+  /// Seconds since 2001 for `YYYY-MM-DDTHH:MM:SS(.fff)Z` (``XMLPlistDate``).
+  static func date(_ text: String) -> Double? { XMLPlistDate.seconds(text) }
 
   private func error(_ message: String, at position: Int? = nil) -> PlistFormatError {
     let end = min(position ?? index, bytes.count)

@@ -38,14 +38,18 @@ package struct XMLPlistWriter {
     case .real(let number): return "<real>\(realText(number))</real>"
     case .bool(let flag): return flag ? "<true/>" : "<false/>"
     case .date(let seconds):
-      guard seconds.isFinite, seconds == seconds.rounded() else {
+      guard seconds.isFinite, let text = XMLPlistDate.text(ofSeconds: seconds) else {
+        throw Unrepresentable(
+          message:
+            "the date \(seconds) (seconds since 2001) is outside the years 1 to 9999, the only ones an XML plist date can name"
+        )
+      }
+      guard seconds == seconds.rounded() else {
         throw Unrepresentable(
           message: "the date \(seconds) (seconds since 2001) has a fraction of a second, which an XML plist cannot hold"
         )
       }
-      let formatter = ISO8601DateFormatter()
-      formatter.formatOptions = [.withInternetDateTime]
-      return "<date>\(formatter.string(from: Date(timeIntervalSinceReferenceDate: seconds)))</date>"
+      return "<date>\(text)</date>"
     case .data(let data):
       let base64 = Array(data.base64EncodedString())
       var text = "<data>\n"

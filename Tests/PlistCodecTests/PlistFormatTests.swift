@@ -86,6 +86,52 @@ struct PlistFormatTests {
     }
   }
 
+  @Test(
+    "XML dates are days of the proleptic Gregorian calendar, before 1582 too",
+    arguments: [
+      ("1000-06-01T13:59:58Z", -31_575_434_402.0),
+      ("0001-01-01T00:00:00Z", -63_113_904_000.0),
+      ("1582-10-04T23:59:59Z", -13_198_464_001.0),
+      ("2001-01-01T00:00:00Z", 0.0),
+      ("2001-01-01T01:00:00+01:00", 0.0),
+      ("2000-12-31T23:30:00-00:30", 0.0),
+      ("2001-01-01T00:00:00.25Z", 0.25),
+      ("9999-12-31T23:59:59Z", 252_423_993_599.0),
+    ])
+  func xmlDateCalendar(text: String, seconds: Double) throws {
+    let document = "<plist version=\"1.0\"><dict><key>d</key><date>\(text)</date></dict></plist>"
+    let (value, _) = try XMLPlistReader.read(Data(document.utf8))
+    guard case .dictionary(let dictionary) = value else {
+      Issue.record("not a dictionary: \(value)")
+      return
+    }
+    #expect(dictionary["d"] == .date(seconds))
+    if !text.contains("+"), !text.contains("-00:30"), seconds == seconds.rounded() {
+      let written = try XMLPlistWriter.data(value)
+      #expect(String(decoding: written, as: UTF8.self).contains("<date>\(text)</date>"))
+    }
+  }
+
+  @Test(
+    "an XML date of a day the calendar lacks, or past the year 9999, is refused",
+    arguments: [
+      "2001-02-29T00:00:00Z", "2001-13-01T00:00:00Z", "2001-01-01T24:00:00Z", "2001-01-01T00:00:00",
+      "01-01-01T00:00:00Z",
+    ])
+  func xmlDateRefused(text: String) {
+    let document = "<plist version=\"1.0\"><dict><key>d</key><date>\(text)</date></dict></plist>"
+    #expect(throws: PlistFormatError.self) { try XMLPlistReader.read(Data(document.utf8)) }
+  }
+
+  @Test("a date past the years 1 to 9999 is refused by the XML writer, naming why")
+  func xmlDateOutOfYears() {
+    for seconds in [-63_113_904_001.0, 252_423_993_600.0, .infinity, .nan] {
+      #expect(throws: XMLPlistWriter.Unrepresentable.self) {
+        try XMLPlistWriter.data(.dictionary(PlistDictionary([.init(key: "d", value: .date(seconds))])))
+      }
+    }
+  }
+
   @Test("plists written by Foundation (PropertyListEncoder and PropertyListSerialization) read the same")
   func foundationWritten() throws {
     struct Card: Codable {

@@ -429,3 +429,33 @@ def test_records_of_thousands_of_keys_arrive_whole_and_come_back_unchanged(tmp_p
             after = [dict(zip(keys, row[2:])) for row in connection.execute(
                 f'SELECT * FROM "{table}" ORDER BY deckport_position')]
         assert after == [records[0], {**records[1], keys[-1]: "edited"}, records[2]]
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        datetime.datetime(1000, 6, 1, 13, 59, 58),
+        datetime.datetime(1, 1, 1, 0, 0, 0),
+        datetime.datetime(1582, 10, 4, 23, 59, 59),
+        datetime.datetime(1582, 10, 15, 0, 0, 0),
+        datetime.datetime(2000, 2, 29, 12, 0, 0),
+        datetime.datetime(9999, 12, 31, 23, 59, 59),
+    ],
+)
+def test_xml_plist_dates_are_gregorian_before_1582_too(tmp_path, when):
+    """An XML plist's dates are days of the proleptic Gregorian calendar, as Core Foundation and
+    plistlib read them. Foundation's ISO 8601 formatter switched to the Julian calendar before
+    15 October 1582: a date of the year 1000 was written six days early and read six days late,
+    the year 1 two days off (which plistlib then refused), each time "verified"."""
+    binary = tmp_path / "dates.plist"
+    binary.write_bytes(plistlib.dumps({"Cards": [{"front": "a", "when": when}]}, fmt=plistlib.FMT_BINARY))
+    xml = tmp_path / "xml.plist"
+    xml.write_bytes(plistlib.dumps({"Cards": [{"front": "held"}]}, fmt=plistlib.FMT_XML))
+    run = migrate(str(binary), str(xml), "--force")
+    assert run.returncode == 0, run.stderr
+    assert [card["when"] for card in plistlib.loads(xml.read_bytes())["Cards"] if "when" in card] == [when]
+    back = tmp_path / "back.json"
+    run = migrate(str(xml), str(back), "--json-dates", "seconds-since-1970")
+    assert run.returncode == 0, run.stderr
+    epoch = datetime.datetime(1970, 1, 1)
+    assert [card["when"] for card in json.loads(back.read_text()) if "when" in card] == [(when - epoch).total_seconds()]
