@@ -127,7 +127,8 @@ let package = Package(
     .testTarget(name: "DeckCoreTests", dependencies: ["DeckCore", "DeckTestSupport"]),
     .testTarget(name: "DeckIOTests", dependencies: ["DeckIO", "DeckCore", "DeckTestSupport", "CVectorText"]),
     .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
-    .testTarget(name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport", "DeckCore"]),
+    .testTarget(
+      name: "DeckAnkiTests", dependencies: ["DeckAnki", "DeckIO", "DeckTestSupport", "DeckCore", "JSONCore"]),
     .testTarget(
       name: "DeckJSONTests",
       dependencies: ["DeckJSON", "DeckAnki", "DeckTestSupport", "DeckCore", "DeckIO", "JSONCore"]),

@@ -18,6 +18,7 @@ SCRIPTS = [
     "rendering/make_text_pattern_cases.py",
     "media-references/make_reference_cases.py",
     "search/make_search_cases.py",
+    "schema11/make_value_type_cases.py",
 ]
 
 

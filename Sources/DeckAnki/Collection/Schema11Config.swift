@@ -156,16 +156,21 @@ package enum Schema11Config {
       crowdAnkiUUID: json.optionalString("crowdanki_uuid"))
   }
 
-  /// An option group from one entry of `col.dconf`, its settings kept as JSON text.
+  /// An option group from one entry of `col.dconf`, its settings kept as JSON text: sorted as
+  /// `JSONSerialization` sorts them or, when a number in them is beyond a double's range (`1e400`,
+  /// which Foundation cannot hold), as the entry has them, so that the writer can report it.
   static func deckOptions(_ entry: Entry, location: SourceLocation) throws -> DeckOptions {
     let object = entry.object
     let json = JSONObjectReader(
       object: object, label: entryLabel("option group", object), location: columnLocation("dconf", in: location))
+    let members = JSONValue.object(entry.members)
+    let settings =
+      Schema11ValueKinds.withinDoubles(members) ? FoundationJSON.text(of: object) : JSONWriter.text(of: members)
     return DeckOptions(
       id: try json.int64("id"),
       name: json.optionalString("name") ?? "",
       modificationTime: json.optionalInt64("mod") ?? 0,
-      settings: .anki11JSON(FoundationJSON.text(of: object)))
+      settings: .anki11JSON(settings))
   }
 
   /// Entries sorted by their `ord` key when every entry has one, else in array order.

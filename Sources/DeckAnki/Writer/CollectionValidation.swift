@@ -14,7 +14,8 @@ import Foundation
 /// Changed, with a warning: a field value holding U+001F (Anki's field separator) loses it; a
 /// tag holding a space or a control character loses those (a space would split it in two);
 /// an empty tag is dropped; a deck name is normalised as Anki normalises it; a number Anki
-/// cannot read is brought into its range (``AnkiValueRanges``); a card whose note does not
+/// cannot read is brought into its range (``AnkiValueRanges``), and so is a value in the JSON
+/// of a deck, note type or option group (``Schema11ValueFitting``); a card whose note does not
 /// exist, a card in a missing deck and a note whose field count differs from its note type's
 /// are repaired as Anki's Check Database repairs them (``CollectionRepair``).
 ///
@@ -58,7 +59,8 @@ package enum CollectionValidation {
     try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
     FutureTimes.report(result, location: location, log: &log)
-    return AnkiValueRanges.fitted(result, location: location, log: &log)
+    result = AnkiValueRanges.fitted(result, location: location, log: &log)
+    return Schema11ValueFitting.fitted(result, location: location, log: &log)
   }
 
   // MARK: - Note types

@@ -1,0 +1,171 @@
+import DeckCore
+import JSONCore
+
+/// Brings every value the writer puts into a schema-11 collection's JSON (decks, note types,
+/// fields, templates, option groups) into what Anki's importer reads (``Schema11ValueKinds``),
+/// so that one member out of range does not make Anki refuse the whole package.
+///
+/// Values come into the model from any input: a JSON deck's `ankiProperties` and option-group
+/// settings, a CrowdAnki deck's note type, another package. deckport keeps them exactly in the
+/// formats that can (JSON, CrowdAnki); in an Anki package each value Anki would refuse is written
+/// as the nearest value it reads, with a `value-clamped` warning naming the item, the member,
+/// what was there and what is written (`--strict` turns it into a failure).
+enum Schema11ValueFitting {
+  /// `collection` with every such value fitted; each change is reported in `log`.
+  static func fitted(
+    _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+  ) -> DeckCollection {
+    var result = collection
+    for index in result.decks.indices {
+      fitDeck(&result.decks[index], location: location, log: &log)
+    }
+    for index in result.noteTypes.indices {
+      fitNoteType(&result.noteTypes[index], location: location, log: &log)
+    }
+    for index in result.deckOptions.indices {
+      fitOptionGroup(&result.deckOptions[index], location: location, log: &log)
+    }
+    return result
+  }
+
+  // MARK: - Items
+
+  private static func fitDeck(_ deck: inout Deck, location: SourceLocation, log: inout DiagnosticLog) {
+    let owner = Schema11Properties.owner(of: deck.kind)
+    let item = location.item("deck '\(deck.name)' (id \(deck.id))")
+    fitProperties(&deck.ankiProperties, of: owner, at: item, log: &log)
+    guard case .filtered(var filtered) = deck.kind else { return }
+    var changed = false
+    for index in filtered.searchTerms.indices {
+      let term = filtered.searchTerms[index]
+      let limit = fittedInteger(term.limit, Schema11ValueKinds.int32)
+      let order = fittedInteger(term.order, Schema11ValueKinds.int32)
+      if limit != term.limit {
+        report(
+          "search \(index + 1)'s limit", .integer(Int64(term.limit)), .integer(Int64(limit)),
+          .init(kind: Schema11ValueKinds.searchLimit, fallback: .integer(0)), at: item, log: &log)
+      }
+      if order != term.order {
+        report(
+          "search \(index + 1)'s order", .integer(Int64(term.order)), .integer(Int64(order)),
+          .init(kind: Schema11ValueKinds.searchOrder, fallback: .integer(0)), at: item, log: &log)
+      }
+      filtered.searchTerms[index].limit = limit
+      filtered.searchTerms[index].order = order
+      changed = changed || limit != term.limit || order != term.order
+    }
+    if changed { deck.kind = .filtered(filtered) }
+  }
+
+  private static func fitNoteType(_ noteType: inout NoteType, location: SourceLocation, log: inout DiagnosticLog) {
+    let label = CollectionValidation.label(noteType)
+    let item = location.item(label)
+    fitProperties(&noteType.ankiProperties, of: .noteType, at: item, log: &log)
+    let stockKind = fittedInteger(noteType.originalStockKind, Schema11ValueKinds.int32)
+    if stockKind != noteType.originalStockKind {
+      report(
+        "'originalStockKind'", .integer(Int64(noteType.originalStockKind)), .integer(Int64(stockKind)),
+        .init(kind: .integer(Schema11ValueKinds.int32), fallback: .integer(0)), at: item, log: &log)
+      noteType.originalStockKind = stockKind
+    }
+    for index in noteType.fields.indices {
+      let field = noteType.fields[index]
+      let fieldItem = location.item("\(label), field '\(field.name)'")
+      let size = fittedInteger(field.fontSize, Schema11ValueKinds.uint16)
+      if size != field.fontSize {
+        report(
+          "font size ('size')", .integer(Int64(field.fontSize)), .integer(Int64(size)),
+          .init(kind: .integer(Schema11ValueKinds.uint16), fallback: .integer(20)), at: fieldItem, log: &log)
+        noteType.fields[index].fontSize = size
+      }
+      fitProperties(&noteType.fields[index].ankiProperties, of: .field, at: fieldItem, log: &log)
+    }
+    for index in noteType.templates.indices {
+      let templateItem = location.item("\(label), template '\(noteType.templates[index].name)'")
+      fitProperties(&noteType.templates[index].ankiProperties, of: .template, at: templateItem, log: &log)
+    }
+  }
+
+  private static func fitOptionGroup(_ options: inout DeckOptions, location: SourceLocation, log: inout DiagnosticLog) {
+    let item = location.item(DeckOptionsConversion.label(options))
+    fitProperties(&options.ankiProperties, of: .optionGroup, at: item, log: &log)
+    // A schema-18 group's settings are typed by their protobuf fields; their conversion fits them.
+    guard case .anki11JSON(let text) = options.settings,
+      let settings = try? JSONParser.parse(Array(text.utf8)), let members = settings.members
+    else { return }
+    var changed = false
+    /// `members` with each value fitted to its member's kind, the member named as `prefix` + key.
+    func fittedMembers(_ members: [(key: String, value: JSONValue)], prefix: String) -> [(
+      key: String, value: JSONValue
+    )] {
+      members.map { key, value in
+        let name = prefix + key
+        if prefix.isEmpty, Schema11ValueKinds.optionGroupSettingObjects.contains(key), let inner = value.members {
+          return (key, .object(fittedMembers(inner, prefix: key + ".")))
+        }
+        let member = member(name, of: .optionGroup)
+        let fitted = Schema11ValueKinds.fitted(value, as: member)
+        guard fitted != value else { return (key, value) }
+        changed = true
+        report("setting '\(name)'", value, fitted, member, at: item, log: &log)
+        return (key, fitted)
+      }
+    }
+    let fitted = fittedMembers(members, prefix: "")
+    if changed { options.settings = .anki11JSON(JSONWriter.text(of: .object(fitted))) }
+  }
+
+  // MARK: - Members
+
+  /// Each property of `properties` fitted to its member's kind; a property whose text is not JSON
+  /// is left for ``PackageSelection/withWritableProperties(_:location:log:)`` to report.
+  private static func fitProperties(
+    _ properties: inout [AnkiProperty], of owner: Schema11Properties.Owner, at item: SourceLocation,
+    log: inout DiagnosticLog
+  ) {
+    let owned = Schema11Properties.ownedKeys(of: owner)
+    for index in properties.indices where !owned.contains(properties[index].key) {
+      let property = properties[index]
+      guard let value = Schema11Properties.value(of: property) else { continue }
+      let member = member(property.key, of: owner)
+      let fitted = Schema11ValueKinds.fitted(value, as: member)
+      guard fitted != value else { continue }
+      report("property '\(property.key)'", value, fitted, member, at: item, log: &log)
+      properties[index].jsonText = JSONWriter.text(of: fitted)
+    }
+  }
+
+  /// The member `key` of `owner`, or one Anki reads whatever it holds.
+  private static func member(_ key: String, of owner: Schema11Properties.Owner) -> Schema11ValueKinds.Member {
+    Schema11ValueKinds.member(key, of: owner) ?? .init(kind: .anything, fallback: .null)
+  }
+
+  /// `value` inside `range`.
+  private static func fittedInteger(_ value: Int, _ range: ClosedRange<Int64>) -> Int {
+    Int(min(max(Int64(value), range.lowerBound), range.upperBound))
+  }
+
+  /// Reports that `what` held `value`, which Anki does not read as `member`, and that `written`
+  /// is written in its place.
+  private static func report(
+    _ what: String, _ value: JSONValue, _ written: JSONValue, _ member: Schema11ValueKinds.Member,
+    at item: SourceLocation, log: inout DiagnosticLog
+  ) {
+    let consequence =
+      switch member.unread {
+      case .refusesPackage: "would refuse the whole package"
+      case .resetsSettings(let settings): "would reset all the group's \(settings) to its defaults"
+      case .readAsFallback: "would read \(excerpt(member.fallback)) instead"
+      }
+    log.report(
+      "value-clamped", at: item,
+      "\(what) is \(excerpt(value)), which Anki cannot read there (it reads \(member.kind.description)) and \(consequence); \(excerpt(written)) is written"
+    )
+  }
+
+  /// A value's JSON text, shortened to 60 characters.
+  private static func excerpt(_ value: JSONValue) -> String {
+    let text = JSONWriter.text(of: value)
+    return text.count > 60 ? "\(text.prefix(60))…" : text
+  }
+}

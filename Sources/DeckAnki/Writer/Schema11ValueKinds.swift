@@ -1,0 +1,308 @@
+import JSONCore
+
+/// What Anki's importer reads in each member of a schema-11 deck, note type, field, template or
+/// option group, and the nearest value it reads to one it would refuse.
+///
+/// Anki decodes these objects into narrow Rust types (a `u16` font size, an `i32` sync number, a
+/// `u8` answer action, `f32` settings); a member outside its type makes the import of the whole
+/// package fail (`decoding deck config: invalid value: integer 2147483648, expected i32`), and
+/// a number beyond a double's range (`1e400`) anywhere in the JSON text fails its parse. The
+/// kinds were measured with the real backend: `fixtures/schema11/make_value_type_cases.py`
+/// records, for 103 members and 35 values from every integer width's edges to strings
+/// and objects, whether Anki 26.9.3 reads the package (`value_type_cases.json`, which
+/// `Schema11ValueKindTests` checks this table against).
+///
+/// An option group's `new`, `rev` and `lapse` settings are read leniently, each as a whole: one
+/// member of its own type that does not fit (a `maxIvl` of -1) makes Anki reset every setting of
+/// that object to its default, silently, and one it reads leniently (`perDay`, `order`) is read
+/// as a default of its own. The same record has the backend open each such collection and says
+/// which (`othersKept`, `held`).
+///
+/// A member not listed is read whatever it holds: Anki keeps a member it does not know as it
+/// is, and reads a member it decodes leniently (`lrnToday`, `timer`) as its default when the
+/// value does not fit.
+enum Schema11ValueKinds {
+  /// What Anki reads in one member.
+  enum Kind: Equatable, Sendable {
+    /// A whole number in the range (a 64-bit JSON integer; `2.0` and `"2"` are refused).
+    case integer(ClosedRange<Int64>)
+    /// A whole number in the range, or `null`.
+    case integerOrNull(ClosedRange<Int64>)
+    /// A whole number in the range, or a string of one (`"7"`).
+    case integerOrText(ClosedRange<Int64>)
+    /// One of the numbers an enumeration of Anki's defines.
+    case code(ClosedRange<Int64>)
+    /// Any number a 32-bit float holds (up to about 3.4·10³⁸ either way).
+    case float32
+    /// `true` or `false`.
+    case boolean
+    /// `true`, `false`, `0` or `1`.
+    case booleanOrBit
+    /// An array of at least `atLeast` values of the kind.
+    indirect case list(Kind, atLeast: Int = 0)
+    /// Anything but a number beyond a double's range.
+    case anything
+
+    /// What the kind is, for messages: "a 32-bit integer".
+    var description: String {
+      switch self {
+      case .integer(let range), .integerOrText(let range): Self.describe(range)
+      case .integerOrNull(let range): "\(Self.describe(range)) or null"
+      case .code(let range): "one of \(range.map(String.init).joined(separator: ", "))"
+      case .float32: "a number a 32-bit float holds"
+      case .boolean: "true or false"
+      case .booleanOrBit: "true, false, 0 or 1"
+      case .list(let element, let count) where count > 0: "a list of \(count) or more \(element.plural)"
+      case .list(let element, _): "a list of \(element.plural)"
+      case .anything: "any value but a number beyond a double's range"
+      }
+    }
+
+    private var plural: String {
+      switch self {
+      case .float32: "numbers a 32-bit float holds"
+      case .integer(let range): "whole numbers from \(range.lowerBound) to \(range.upperBound)"
+      default: "values of \(description)"
+      }
+    }
+
+    private static func describe(_ range: ClosedRange<Int64>) -> String {
+      switch (range.lowerBound, range.upperBound) {
+      case (0, Int64(UInt16.max)): "a whole number from 0 to 65535"
+      case (0, Int64(UInt32.max)): "a whole number from 0 to 4294967295"
+      case (Int64(Int32.min), Int64(Int32.max)): "a whole number from -2147483648 to 2147483647"
+      case (Int64.min, Int64.max): "a 64-bit whole number"
+      default: "a whole number from \(range.lowerBound) to \(range.upperBound)"
+      }
+    }
+  }
+
+  /// One member's kind, the value written in place of one Anki would not read (the value a new
+  /// object has, as Anki and deckport's writer make it, or the one Anki reads instead), and what
+  /// Anki does with such a value.
+  struct Member: Sendable {
+    var kind: Kind
+    var fallback: JSONValue
+    var unread: Unread = .refusesPackage
+  }
+
+  /// What Anki does with a value it does not read as its member.
+  enum Unread: Equatable, Sendable {
+    /// The import of the whole package fails.
+    case refusesPackage
+    /// Every setting of the option group's object (`new`) is reset to its default; the words
+    /// name them ("new-card settings").
+    case resetsSettings(String)
+    /// The member is read as the fallback.
+    case readAsFallback
+  }
+
+  static let int32 = Int64(Int32.min)...Int64(Int32.max)
+  static let uint32 = Int64(0)...Int64(UInt32.max)
+  static let uint16 = Int64(0)...Int64(UInt16.max)
+
+  /// The members of a deck that Anki reads strictly (both kinds of deck).
+  private static let deckMembers: [String: Member] = [
+    "usn": Member(kind: .integer(int32), fallback: .integer(0)),
+    "collapsed": Member(kind: .boolean, fallback: .bool(true)),
+    "browserCollapsed": Member(kind: .boolean, fallback: .bool(true)),
+    "md": Member(kind: .boolean, fallback: .bool(false)),
+  ]
+
+  private static let filteredDeckMembers: [String: Member] = deckMembers.merging([
+    "resched": Member(kind: .booleanOrBit, fallback: .bool(true)),
+    "separate": Member(kind: .boolean, fallback: .bool(true)),
+    "previewDelay": Member(kind: .integer(uint32), fallback: .integer(0)),
+    "previewAgainSecs": Member(kind: .integer(uint32), fallback: .integer(60)),
+    "previewHardSecs": Member(kind: .integer(uint32), fallback: .integer(600)),
+    "previewGoodSecs": Member(kind: .integer(uint32), fallback: .integer(0)),
+  ]) { first, _ in first }
+
+  private static let noteTypeMembers: [String: Member] = [
+    "usn": Member(kind: .integer(int32), fallback: .integer(0)),
+    "type": Member(kind: .code(0...1), fallback: .integer(0)),
+    "sortf": Member(kind: .integer(uint16), fallback: .integer(0)),
+    "originalStockKind": Member(kind: .integer(int32), fallback: .integer(0)),
+    "originalId": Member(kind: .integerOrNull(Int64.min...Int64.max), fallback: .null),
+  ]
+
+  private static let fieldMembers: [String: Member] = [
+    "ord": Member(kind: .integerOrNull(uint16), fallback: .null),
+    "sticky": Member(kind: .booleanOrBit, fallback: .bool(false)),
+    "rtl": Member(kind: .booleanOrBit, fallback: .bool(false)),
+    "size": Member(kind: .integer(uint16), fallback: .integer(20)),
+  ]
+
+  private static let templateMembers: [String: Member] = [
+    "ord": Member(kind: .integerOrNull(uint16), fallback: .null)
+  ]
+
+  /// The top-level members of an option group (its `new`, `rev` and `lapse` settings Anki reads
+  /// leniently, each as a whole).
+  private static let optionGroupMembers: [String: Member] = {
+    var members: [String: Member] = [:]
+    for key in ["usn"] { members[key] = Member(kind: .integer(int32), fallback: .integer(0)) }
+    members["maxTaken"] = Member(kind: .integer(int32), fallback: .integer(60))
+    for key in ["newMix", "interdayLearningMix", "reviewOrder", "newSortOrder", "newGatherPriority"] {
+      members[key] = Member(kind: .integer(int32), fallback: .integer(0))
+    }
+    members["newPerDayMinimum"] = Member(kind: .integer(uint32), fallback: .integer(0))
+    members["autoplay"] = Member(kind: .boolean, fallback: .bool(true))
+    members["replayq"] = Member(kind: .boolean, fallback: .bool(true))
+    members["waitForAudio"] = Member(kind: .boolean, fallback: .bool(true))
+    for key in ["buryInterdayLearning", "stopTimerOnAnswer"] {
+      members[key] = Member(kind: .boolean, fallback: .bool(false))
+    }
+    for key in ["fsrsWeights", "fsrsParams5", "fsrsParams6"] {
+      members[key] = Member(kind: .list(.float32), fallback: .array([]))
+    }
+    members["easyDaysPercentages"] = Member(
+      kind: .list(.float32), fallback: .array(Array(repeating: .double(1), count: 7)))
+    members["desiredRetention"] = Member(kind: .float32, fallback: .double(0.9))
+    members["sm2Retention"] = Member(kind: .float32, fallback: .double(0.9))
+    members["secondsToShowQuestion"] = Member(kind: .float32, fallback: .double(0))
+    members["secondsToShowAnswer"] = Member(kind: .float32, fallback: .double(0))
+    members["questionAction"] = Member(kind: .code(0...1), fallback: .integer(0))
+    members["answerAction"] = Member(kind: .code(0...4), fallback: .integer(0))
+    return members
+  }()
+
+  /// The members of an option group's `new`, `rev` and `lapse` settings, as `new.perDay`.
+  private static let optionGroupSettingMembers: [String: Member] = {
+    let newCards = Unread.resetsSettings("new-card settings")
+    let reviews = Unread.resetsSettings("review settings")
+    let lapses = Unread.resetsSettings("lapse settings")
+    let noFloats: JSONValue = .array([])
+    return [
+      "new.bury": Member(kind: .boolean, fallback: .bool(false), unread: newCards),
+      "new.initialFactor": Member(kind: .integer(uint16), fallback: .integer(2500), unread: newCards),
+      "new.delays": Member(kind: .list(.float32), fallback: noFloats, unread: .readAsFallback),
+      "new.ints": Member(
+        kind: .list(.integer(uint16), atLeast: 2), fallback: .array([.integer(1), .integer(4), .integer(0)]),
+        unread: .readAsFallback),
+      "new.order": Member(kind: .code(0...1), fallback: .integer(1), unread: .readAsFallback),
+      "new.perDay": Member(kind: .integer(uint32), fallback: .integer(0), unread: .readAsFallback),
+      "rev.bury": Member(kind: .boolean, fallback: .bool(false), unread: reviews),
+      "rev.ease4": Member(kind: .float32, fallback: .double(1.3), unread: reviews),
+      "rev.ivlFct": Member(kind: .float32, fallback: .double(1), unread: reviews),
+      "rev.maxIvl": Member(kind: .integer(uint32), fallback: .integer(36500), unread: reviews),
+      "rev.hardFactor": Member(kind: .float32, fallback: .double(1.2), unread: reviews),
+      "rev.perDay": Member(kind: .integer(uint32), fallback: .integer(0), unread: .readAsFallback),
+      "lapse.leechFails": Member(kind: .integer(uint32), fallback: .integer(8), unread: lapses),
+      "lapse.minInt": Member(kind: .integer(uint32), fallback: .integer(1), unread: lapses),
+      "lapse.mult": Member(kind: .float32, fallback: .double(0), unread: lapses),
+      "lapse.delays": Member(kind: .list(.float32), fallback: noFloats, unread: .readAsFallback),
+      "lapse.leechAction": Member(kind: .code(0...1), fallback: .integer(1), unread: .readAsFallback),
+    ]
+  }()
+
+  /// The option-group objects whose members ``optionGroupSettingMembers`` lists.
+  static let optionGroupSettingObjects: Set<String> = ["new", "rev", "lapse"]
+
+  /// The kind and fallback of `key` in an object of `owner` (of an option group, a member of its
+  /// settings as `new.perDay`); nil when Anki reads whatever the member holds (but a number
+  /// beyond a double's range).
+  static func member(_ key: String, of owner: Schema11Properties.Owner) -> Member? {
+    switch owner {
+    case .normalDeck: deckMembers[key]
+    case .filteredDeck: filteredDeckMembers[key]
+    case .noteType: noteTypeMembers[key]
+    case .field: fieldMembers[key]
+    case .template: templateMembers[key]
+    case .optionGroup: key.contains(".") ? optionGroupSettingMembers[key] : optionGroupMembers[key]
+    }
+  }
+
+  /// The kind of a filtered deck's search limit (`terms[i][1]`) and order (`terms[i][2]`).
+  static let searchLimit = Kind.integerOrText(int32)
+  static let searchOrder = Kind.integer(int32)
+
+  // MARK: - Reading
+
+  /// Whether Anki reads `value` as a member of `kind`.
+  static func reads(_ value: JSONValue, as kind: Kind) -> Bool {
+    guard withinDoubles(value) else { return false }
+    switch (kind, value) {
+    case (.integer(let range), .integer(let number)), (.integerOrNull(let range), .integer(let number)),
+      (.integerOrText(let range), .integer(let number)), (.code(let range), .integer(let number)):
+      return range.contains(number)
+    case (.integerOrNull, .null): return true
+    case (.integerOrText(let range), _):
+      return value.string.flatMap { Int64($0) }.map(range.contains) ?? false
+    case (.float32, _): return value.double.map { Float($0).isFinite } ?? false
+    case (.boolean, .bool), (.booleanOrBit, .bool): return true
+    case (.booleanOrBit, .integer(let number)): return number == 0 || number == 1
+    case (.list(let element, let count), .array(let elements)):
+      return elements.count >= count && elements.allSatisfy { reads($0, as: element) }
+    case (.anything, _): return true
+    default: return false
+    }
+  }
+
+  /// Whether every number in `value` is within a double's range, as Anki's JSON parser needs.
+  static func withinDoubles(_ value: JSONValue) -> Bool {
+    switch value {
+    case .number(let text): Double(text)?.isFinite ?? false
+    case .double(let number): number.isFinite
+    case .array(let elements): elements.allSatisfy(withinDoubles)
+    case .object(let members): members.allSatisfy { withinDoubles($0.value) }
+    default: true
+    }
+  }
+
+  // MARK: - Fitting
+
+  /// `value` if Anki reads it as `member`, else the nearest value Anki reads: a number brought
+  /// into the member's range (rounded to a whole number for an integer), every number beyond a
+  /// double's range brought to the largest double, and anything else the member's fallback.
+  static func fitted(_ value: JSONValue, as member: Member) -> JSONValue {
+    guard !reads(value, as: member.kind) else { return value }
+    return fitted(value, as: member.kind) ?? member.fallback
+  }
+
+  /// `value` fitted to `kind`, or nil when only the fallback fits.
+  private static func fitted(_ value: JSONValue, as kind: Kind) -> JSONValue? {
+    if reads(value, as: kind) { return value }
+    switch kind {
+    case .integer(let range), .integerOrNull(let range), .integerOrText(let range):
+      guard let number = value.double, !number.isNaN else { return nil }
+      return .integer(clamp(number.rounded(), to: range))
+    case .float32:
+      guard let number = value.double, !number.isNaN else { return nil }
+      return .double(
+        Double(min(max(number, -Double(Float.greatestFiniteMagnitude)), Double(Float.greatestFiniteMagnitude))))
+    case .list(let element, let count):
+      guard let elements = value.elements, elements.count >= count else { return nil }
+      var result: [JSONValue] = []
+      for item in elements {
+        guard let fitted = fitted(item, as: element) else { return nil }
+        result.append(fitted)
+      }
+      return .array(result)
+    case .anything: return withinDoublesFitted(value)
+    case .code, .boolean, .booleanOrBit: return nil
+    }
+  }
+
+  /// `value` with every number beyond a double's range brought to the largest double of its sign.
+  static func withinDoublesFitted(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .number(let text):
+      guard let number = Double(text), !number.isFinite else { return value }
+      return .double(number < 0 ? -Double.greatestFiniteMagnitude : Double.greatestFiniteMagnitude)
+    case .double(let number) where !number.isFinite:
+      return number.isNaN ? .null : .double(number < 0 ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude)
+    case .array(let elements): return .array(elements.map(withinDoublesFitted))
+    case .object(let members): return .object(members.map { ($0.key, withinDoublesFitted($0.value)) })
+    default: return value
+    }
+  }
+
+  /// `number` (whole) inside `range`; ±infinity to the range's ends.
+  static func clamp(_ number: Double, to range: ClosedRange<Int64>) -> Int64 {
+    if number <= Double(range.lowerBound) { return range.lowerBound }
+    // Double(Int64.max) rounds up to 2^63, which Int64 cannot hold: compare before converting.
+    if number >= Double(range.upperBound) { return range.upperBound }
+    return Int64(number)
+  }
+}

@@ -1,0 +1,242 @@
+"""Values in the JSON of decks, note types and option groups that the real Anki backend cannot
+read (a font size beyond 16 bits, an answer action of -1, `1e400` anywhere), in a deckport JSON
+deck or in a package, converted by deckport into every Anki package format and imported by the
+real backend.
+
+Anki decodes these objects into narrow types and refuses the whole package for one member out
+of range (`fixtures/schema11/value_type_cases.json` records which values it reads where). The
+source document here is deckport's JSON of the real fixture `legacy2_sched.apkg` with one value
+changed; deckport's package must import, with a `value-clamped` warning naming the item and the
+member, and a restored collection (`.colpkg`) must hold the value deckport wrote in its place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+import zipfile
+
+import pytest
+
+from conftest import PACKAGE_DIR
+from test_csv_helpers import deckport, deckport_exists
+
+if not deckport_exists():
+    pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
+
+from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest  # noqa: E402
+
+SOURCE = os.path.join(PACKAGE_DIR, "legacy2_sched.apkg")
+FORMATS = ["apkg", "apkg-modern", "colpkg", "colpkg-modern"]
+
+
+def source_document(folder: str) -> dict:
+    path = os.path.join(folder, "source.json")
+    result = deckport("convert", SOURCE, path, "-q")
+    assert result.returncode == 0, result.stderr
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def note_type(document: dict, name: str = "Basic") -> dict:
+    return next(item for item in document["noteTypes"] if item["name"] == name)
+
+
+def deck(document: dict, name: str = "Languages") -> dict:
+    return next(item for item in document["decks"] if item["name"] == name)
+
+
+def set_setting(document: dict, key: str, text: str) -> None:
+    """Sets the Default option group's setting `key` to the JSON text `text`."""
+    group = document["deckOptions"][0]
+    settings = json.loads(group["anki11Json"])
+    settings[key] = "\u0000placeholder"
+    group["anki11Json"] = json.dumps(settings).replace(json.dumps("\u0000placeholder"), text)
+
+
+def restored(folder: str, package: str) -> Collection:
+    """A fresh collection with `package` imported (a .colpkg restored, as Anki restores a backup)."""
+    from anki_view import _import_colpkg
+
+    col = Collection(os.path.join(tempfile.mkdtemp(dir=folder), "collection.anki2"))
+    if package.endswith(".colpkg"):
+        _import_colpkg(col, package)
+    else:
+        col.import_anki_package(
+            ImportAnkiPackageRequest(
+                package_path=os.path.abspath(package),
+                options=ImportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True),
+            )
+        )
+    return col
+
+
+def default_group(col: Collection) -> dict:
+    return next(group for group in col.decks.all_config() if group["id"] == 1)
+
+
+# (what is changed, the change to the document, the words of the warning, what a restored
+# collection holds in its place)
+CASES = [
+    (
+        "field font size",
+        lambda d: note_type(d)["fields"][0].__setitem__("fontSize", 2**63 - 1),
+        "field 'Front': warning: [value-clamped] font size ('size') is 9223372036854775807",
+        lambda col: col.models.by_name("Basic")["flds"][0]["size"] == 65535,
+    ),
+    (
+        "original stock kind",
+        lambda d: note_type(d).__setitem__("originalStockKind", -(2**40)),
+        "[value-clamped] 'originalStockKind' is -1099511627776",
+        lambda col: col.models.by_name("Basic") is not None,
+    ),
+    (
+        "note type's last deck beyond a double",
+        lambda d: note_type(d).setdefault("ankiProperties", {}).__setitem__("did", "1e400"),
+        "[value-clamped] property 'did' is 1e400",
+        lambda col: col.models.by_name("Basic") is not None,
+    ),
+    (
+        "deck collapsed as a number",
+        lambda d: deck(d)["ankiProperties"].__setitem__("collapsed", "5"),
+        "deck 'Languages' (id 1795331276840): warning: [value-clamped] property 'collapsed' is 5",
+        lambda col: col.decks.by_name("Languages")["collapsed"] is True,
+    ),
+    (
+        "deck sync number beyond a double",
+        lambda d: deck(d)["ankiProperties"].__setitem__("usn", "1e400"),
+        "[value-clamped] property 'usn' is 1e400",
+        lambda col: col.decks.by_name("Languages") is not None,
+    ),
+    (
+        "deck day counts beyond a double",
+        lambda d: deck(d)["ankiProperties"].__setitem__("newToday", "[1e400,4]"),
+        "[value-clamped] property 'newToday' is [1e400,4]",
+        lambda col: col.decks.by_name("Languages") is not None,
+    ),
+    (
+        "answer action Anki does not define",
+        lambda d: set_setting(d, "answerAction", "-1"),
+        "option group 'Default' (id 1): warning: [value-clamped] setting 'answerAction' is -1",
+        lambda col: default_group(col)["answerAction"] == 0,
+    ),
+    (
+        "answer time cap beyond a double",
+        lambda d: set_setting(d, "maxTaken", "1e400"),
+        "[value-clamped] setting 'maxTaken' is 1e400",
+        # Anki reads the 2147483647 deckport writes, and then gives a cap that large its default.
+        lambda col: default_group(col)["maxTaken"] == 60,
+    ),
+    (
+        "FSRS parameters that are not numbers",
+        lambda d: set_setting(d, "fsrsWeights", '["x"]'),
+        "[value-clamped] setting 'fsrsWeights' is [\"x\"]",
+        lambda col: default_group(col)["fsrsWeights"] == [],
+    ),
+    (
+        "new-card steps beyond a double",
+        lambda d: set_setting(d, "new", '{"delays":[1e400],"initialFactor":2500,"ints":[1,4,0],"order":1,"perDay":20}'),
+        "[value-clamped] setting 'new.delays' is [1e400]",
+        lambda col: default_group(col)["new"]["perDay"] == 20,
+    ),
+    (
+        "maximum interval that resets the review settings",
+        lambda d: set_setting(d, "rev", '{"bury":true,"ease4":1.3,"ivlFct":1,"maxIvl":-1,"perDay":123,"hardFactor":1.2}'),
+        "setting 'rev.maxIvl' is -1, which Anki cannot read there (it reads a whole number from 0 to 4294967295)"
+        " and would reset all the group's review settings to its defaults; 0 is written",
+        lambda col: default_group(col)["rev"]["perDay"] == 123 and default_group(col)["rev"]["bury"] is True,
+    ),
+    (
+        "new cards a day Anki would read as 0",
+        lambda d: set_setting(d, "new", '{"delays":[1,10],"initialFactor":2500,"ints":[1,4,0],"order":1,"perDay":"30"}'),
+        "setting 'new.perDay' is \"30\", which Anki cannot read there (it reads a whole number from 0 to 4294967295)"
+        " and would read 0 instead; 0 is written",
+        lambda col: default_group(col)["new"]["perDay"] == 0,
+    ),
+    (
+        "option group property out of 32 bits",
+        lambda d: d["deckOptions"][0].setdefault("ankiProperties", {}).__setitem__("usn", "2147483648"),
+        "[value-clamped] property 'usn' is 2147483648",
+        lambda col: default_group(col) is not None,
+    ),
+]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("what,change,warning,holds", CASES, ids=[case[0] for case in CASES])
+def test_a_value_anki_cannot_read_is_fitted_and_the_package_imports(tmp_path, fmt, what, change, warning, holds):
+    document = source_document(str(tmp_path))
+    change(document)
+    source = str(tmp_path / "changed.json")
+    with open(source, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    out = str(tmp_path / ("out." + fmt.split("-")[0]))
+    result = deckport("convert", source, out, "--to", fmt)
+    assert result.returncode == 0, result.stderr
+    assert warning in result.stderr, result.stderr
+    col = restored(str(tmp_path), out)
+    try:
+        if fmt.startswith("colpkg"):
+            assert holds(col), what
+        assert col.note_count() == 9
+    finally:
+        col.close()
+    strict = deckport("convert", source, str(tmp_path / ("strict." + fmt.split("-")[0])), "--to", fmt, "--strict")
+    assert strict.returncode == 1 and "value-clamped" in strict.stderr
+
+
+def test_the_json_deck_keeps_the_value_as_it_was(tmp_path):
+    """Only Anki packages change such a value: deckport's own JSON keeps it."""
+    document = source_document(str(tmp_path))
+    set_setting(document, "maxTaken", "1e400")
+    source = str(tmp_path / "changed.json")
+    with open(source, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    out = str(tmp_path / "copy.json")
+    result = deckport("convert", source, out)
+    assert result.returncode == 0 and "value-clamped" not in result.stderr, result.stderr
+    with open(out, encoding="utf-8") as handle:
+        settings = json.load(handle)["deckOptions"][0]["anki11Json"]
+    assert settings == document["deckOptions"][0]["anki11Json"] and '"maxTaken": 1e400' in settings
+
+
+def test_a_package_anki_refuses_for_such_a_value_is_read_and_written_as_one_it_imports(tmp_path):
+    """The backend's own package with `1e400` put in its option group: Anki refuses it, deckport
+    reads it without losing the group's other settings and writes a package Anki imports."""
+    scratch = tempfile.mkdtemp(dir=str(tmp_path))
+    source = str(tmp_path / "refused.apkg")
+    with zipfile.ZipFile(SOURCE) as original, zipfile.ZipFile(source, "w") as package:
+        database = original.extract("collection.anki21", scratch)
+        with sqlite3.connect(database) as db:
+            (dconf,) = db.execute("SELECT dconf FROM col").fetchone()
+            groups = json.loads(dconf)
+            groups["1"]["new"]["perDay"] = 37
+            groups["1"]["maxTaken"] = "\u0000placeholder"
+            text = json.dumps(groups).replace(json.dumps("\u0000placeholder"), "1e400")
+            db.execute("UPDATE col SET dconf = ?", (text,))
+        db.close()
+        for name in original.namelist():
+            if name == "collection.anki21":
+                package.write(database, name)
+            else:
+                package.writestr(name, original.read(name))
+    with pytest.raises(Exception, match="number out of range"):
+        restored(str(tmp_path), source).close()
+
+    copy = str(tmp_path / "copy.json")
+    assert deckport("convert", source, copy).returncode == 0
+    with open(copy, encoding="utf-8") as handle:
+        settings = json.load(handle)["deckOptions"][0]["anki11Json"]
+    assert "1e400" in settings and '"perDay":37' in settings
+
+    out = str(tmp_path / "out.colpkg")
+    result = deckport("convert", source, out)
+    assert result.returncode == 0, result.stderr
+    assert "setting 'maxTaken' is 1e400" in result.stderr
+    col = restored(str(tmp_path), out)
+    try:
+        assert default_group(col)["new"]["perDay"] == 37
+    finally:
+        col.close()
