@@ -61,13 +61,15 @@ package struct CSVWriter: Sendable {
   ///
   /// - Returns: what the file does not keep, one warning per kind of loss, after a warning for
   ///   each repair.
-  /// - Throws: ``DeckError`` when the deck holds no notes, when a note's note type is missing, or
-  ///   when writing fails.
+  /// - Throws: ``DeckError`` when the deck holds no notes, when a note's note type is missing,
+  ///   when a deck name has more than ``Deck/maximumLevels`` levels (which no CSV reader of
+  ///   deckport's would take back), or when writing fails.
   @discardableResult
   package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
     -> [Diagnostic]
   {
     let location = SourceLocation(file: destination ?? path)
+    try Deck.checkDepth(of: collection.decks, at: location)
     // A row holds a note's values in its note type's field order, and its deck by name.
     let (collection, repairs) = CollectionRepair.repaired(collection, location: location)
     let separator = options.separator ?? Self.defaultSeparator(forPath: destination ?? path)

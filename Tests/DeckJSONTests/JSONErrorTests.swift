@@ -153,6 +153,14 @@ struct JSONErrorTests {
         ": at notes[0].deck: deck name 'a::a::a::a::a::a::a::a::a::a::a::a::a::a…' has 101 levels; deckport takes deck names of at most 100 levels"
     ),
     Case(
+      id: "a deck of 101 levels",
+      json:
+        "{\(valid), \(basic), \"decks\": [{\"name\": \"D\"}, {\"name\": \"\(Array(repeating: "a", count: 101).joined(separator: "::"))\"}], \"notes\": []}",
+      kind: .corrupt,
+      message:
+        ": at decks[1].name: deck name 'a::a::a::a::a::a::a::a::a::a::a::a::a::a…' has 101 levels; deckport takes deck names of at most 100 levels"
+    ),
+    Case(
       id: "a note's new deck under a filtered deck",
       json:
         "{\(valid), \(basic), \"decks\": [{\"id\": 9, \"name\": \"F\", \"filtered\": {\"reschedule\": true, \"searchTerms\": []}}], \"notes\": [{\"noteType\": \"Basic\", \"deck\": \"f::Sub\", \"fields\": {}}]}",

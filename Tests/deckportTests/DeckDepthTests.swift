@@ -64,7 +64,7 @@ struct DeckDepthTests {
     deck.collection.cards[0].deckID = deepID
     let scratch = try TemporaryDirectory()
     defer { scratch.remove() }
-    for format in [FormatName.apkg, .apkgModern, .crowdanki] {
+    for format in [FormatName.apkg, .apkgModern, .crowdanki, .csv, .tsv] {
       let output = scratch.path(for: "deep-\(format.rawValue)")
       let error = try await #require(throws: DeckError.self) {
         try await DeckConverter().write(deck, to: URL(filePath: output), options: ConversionOptions(to: format))

@@ -647,6 +647,8 @@ struct DeckJSONModelMapping {
   }
 
   private func deck(_ deck: DeckJSON, path: String) throws -> Deck {
+    // As for a name a note gives: a deck of more levels could not be written as a CSV or a package.
+    if let tooDeep = Deck.depthProblem(ofName: deck.name) { throw problem(path + ".name", tooDeep) }
     if deck.filtered != nil && deck.options != nil {
       throw problem(path, "a deck has either 'options' (a normal deck) or 'filtered', not both")
     }
