@@ -115,6 +115,16 @@ package struct CSVWriter: Sendable {
     if case .columns(let mapping) = layout {
       warnings += Self.mappingLosses(mapping, collection: collection, noteTypes: noteTypes, location: location)
     }
+    let writesGUIDs: Bool
+    if case .columns(let mapping) = layout {
+      writesGUIDs = mapping.column(of: .guid) != nil
+    } else {
+      writesGUIDs = true
+    }
+    if writesGUIDs {
+      warnings += NoteIdentity.sharedGUIDWarnings(
+        in: collection.notes, importer: "Anki's CSV import", location: location)
+    }
     if let warning = separator.warningUnlessKnownToAnki(at: location) { warnings.append(warning) }
 
     // With a deck column, parents before children, so Anki's importer does not rename a

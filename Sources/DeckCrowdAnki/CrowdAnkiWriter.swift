@@ -83,6 +83,8 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
           "the sync state (usn) of \(syncStatesDropped) option group\(syncStatesDropped == 1 ? "" : "s") is not kept: a CrowdAnki folder has no place for it"
         ))
     }
+    warnings += NoteIdentity.sharedGUIDWarnings(
+      in: collection.notes, importer: "CrowdAnki's import", location: location)
     let notesByDeck = tree.notesByDeck(collection, location: location, warnings: &warnings)
     var listed = Set<String>()
     func deckObject(_ deck: Deck, isRoot: Bool) -> [String: Any] {

@@ -82,6 +82,9 @@ struct WriterErrorTests {
       id: "sort field out of range", change: { $0.noteTypes[0].sortFieldIndex = 2 }, item: noteType,
       message: "its sort field is number 3, but it has 2 fields"),
     Case(
+      id: "negative sort field", change: { $0.noteTypes[0].sortFieldIndex = -1 }, item: noteType,
+      message: "its sort field index is -1, which names no field (they count from 0)"),
+    Case(
       id: "sort field at the largest integer", change: { $0.noteTypes[0].sortFieldIndex = .max }, item: noteType,
       message: "its sort field is number 9223372036854775808, but it has 2 fields"),
     Case(

@@ -107,6 +107,14 @@ struct JSONErrorTests {
         ": at cards[1].template: note type 'Basic' has 1 template (ordinals 0 to 0), none of ordinal 7; Anki cannot show such a card, and its Check Database deletes it"
     ),
     Case(
+      id: "a card of a note type without templates",
+      json:
+        "{\(valid), \"noteTypes\": [{\"id\": 3, \"name\": \"Bare\", \"fields\": [{\"name\": \"F\"}], \"templates\": []}], \"decks\": [{\"id\": 1, \"name\": \"D\"}], \"notes\": [{\"id\": 5, \"noteType\": 3, \"fields\": {}}], \"cards\": [{\"id\": 8, \"note\": 5, \"template\": 0, \"deck\": 1}]}",
+      kind: .corrupt,
+      message:
+        ": at cards[0].template: note type 'Bare' has no templates, none of ordinal 0; Anki cannot show such a card, and its Check Database deletes it"
+    ),
+    Case(
       id: "a card's negative template",
       json:
         "{\(valid), \(basic), \"decks\": [{\"id\": 1, \"name\": \"D\"}], \"notes\": [{\"id\": 5, \"noteType\": \"Basic\", \"fields\": {}}], \"cards\": [{\"id\": 8, \"note\": 5, \"template\": -1, \"deck\": 1}]}",

@@ -329,3 +329,50 @@ def test_guids_that_differ_only_in_unicode_composition_are_two_notes(tmp_path):
         assert sorted(guid for (guid,) in target.db.all("SELECT guid FROM notes")) == sorted(guids)
     finally:
         target.close()
+
+
+def test_a_csv_or_crowdanki_folder_keeps_shared_guids_and_says_what_anki_does_with_them(duplicate, tmp_path):
+    """A CSV file with a guid column and a CrowdAnki folder keep GUIDs as they are, so two notes
+    sharing one are both written with it, and a `guid-duplicate` warning names the later note.
+    The warning's claim is the real backend's behaviour: its CSV import adds both notes, and an
+    edited file imported again updates only one of them (the other's edit is lost)."""
+    from test_csv_helpers import import_csv
+
+    csv = str(tmp_path / "notes.csv")
+    result = deckport("convert", duplicate, csv, "-v")
+    assert result.returncode == 0, result.stderr
+    warning = (
+        f"note {SECOND}: warning: [guid-duplicate] note has the GUID '{GUID}' of note {FIRST}, and both are "
+        "written with it; Anki's CSV import matches notes by GUID, so importing it again after an edit would "
+        "update only one of them"
+    )
+    assert warning in result.stderr
+    with open(csv, encoding="utf-8") as handle:
+        text = handle.read()
+    rows = [line for line in text.splitlines() if line.startswith(GUID + ",")]
+    assert len(rows) == 2
+    edited = str(tmp_path / "edited.csv")
+    with open(edited, "w", encoding="utf-8") as handle:
+        handle.write(text.replace(rows[0], rows[0].replace("Hello", "Edited one"), 1).replace("Plain,", "Edited two,", 1))
+    col = Collection(str(tmp_path / "csv.anki2"))
+    try:
+        import_csv(col, csv)
+        assert col.db.scalar(f"SELECT count(*) FROM notes WHERE guid = '{GUID}'") == 2
+        import_csv(col, edited)
+        firsts = [flds.split("\x1f")[0] for (flds,) in col.db.all(f"SELECT flds FROM notes WHERE guid = '{GUID}'")]
+        assert sum("Edited" in first for first in firsts) == 1, firsts
+    finally:
+        col.close()
+    assert deckport("convert", duplicate, str(tmp_path / "strict.csv"), "--strict").returncode == 1
+
+    folder = str(tmp_path / "crowdanki")
+    result = deckport("convert", duplicate, folder, "--to", "crowdanki", "-v")
+    assert result.returncode == 0, result.stderr
+    assert f"note {SECOND}: warning: [guid-duplicate]" in result.stderr
+    assert "CrowdAnki's import matches notes by GUID" in result.stderr
+
+    # Without a guid column, no GUID is written, and no such warning is given.
+    plain = str(tmp_path / "plain.csv")
+    result = deckport("convert", duplicate, plain, "--header", "--columns", "front,back", "-v")
+    assert result.returncode == 0, result.stderr
+    assert "guid-duplicate" not in result.stderr

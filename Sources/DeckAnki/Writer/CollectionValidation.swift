@@ -115,6 +115,9 @@ package enum CollectionValidation {
           "two card templates are named '\(template.name)' (Anki compares names ignoring case); Anki would rename one")
       }
     }
+    guard noteType.sortFieldIndex >= 0 else {
+      throw refuse("its sort field index is \(noteType.sortFieldIndex), which names no field (they count from 0)")
+    }
     guard noteType.fields.indices.contains(noteType.sortFieldIndex) else {
       throw refuse(
         "its sort field is number \(CountedPosition.text(ofIndex: noteType.sortFieldIndex)), but it has \(noteType.fields.count) fields"

@@ -9,7 +9,7 @@ import DeckCore
 /// note order) has its ordinal appended to the hashed values (`…, "2"`).
 ///
 /// Notes that share a GUID in the source are handled by a ``DuplicateGUIDPolicy``.
-enum NoteIdentity {
+package enum NoteIdentity {
   /// The notes with every GUID settled, and the ids of the notes left out.
   struct Result {
     /// The notes to write, in their order, each with a GUID no other note has.
@@ -81,6 +81,32 @@ enum NoteIdentity {
       result.removeAll { dropped.contains($0.id) }
     }
     return Result(notes: result, dropped: dropped)
+  }
+
+  /// A `guid-duplicate` warning for each note of `notes` whose GUID an earlier note has, for a
+  /// writer that keeps GUIDs as they are (a CSV file with a guid column, a CrowdAnki folder):
+  /// `importer` matches notes by GUID, so once both notes are in a collection, importing the
+  /// written file again after an edit updates only one of them (observed with Anki's CSV import:
+  /// the other note's edit is lost).
+  package static func sharedGUIDWarnings(in notes: [Note], importer: String, location: SourceLocation)
+    -> [Diagnostic]
+  {
+    var owners: [ExactKey: Int64] = [:]
+    owners.reserveCapacity(notes.count)
+    var warnings: [Diagnostic] = []
+    for note in notes where !note.guid.isEmpty {
+      let key = ExactKey(note.guid)
+      guard let other = owners[key] else {
+        owners[key] = note.id
+        continue
+      }
+      warnings.append(
+        Diagnostic(
+          "guid-duplicate", at: location.item("note \(note.id)"),
+          "note has the GUID '\(note.guid)' of note \(other), and both are written with it; \(importer) matches notes by GUID, so importing it again after an edit would update only one of them"
+        ))
+    }
+    return warnings
   }
 
   /// The GUID derived from `values` (``DerivedID/guid(for:)``), or from `values` with an
