@@ -38,7 +38,19 @@ package struct XMLPlistWriter {
     case .real(let number): return "<real>\(realText(number))</real>"
     case .bool(let flag): return flag ? "<true/>" : "<false/>"
     case .date(let seconds):
-      guard seconds.isFinite, let text = XMLPlistDate.text(ofSeconds: seconds) else {
+      guard !seconds.isNaN else {
+        throw Unrepresentable(
+          message:
+            "the date is not a number (NaN seconds since 2001); an XML plist date names a moment of the years 1 to 9999"
+        )
+      }
+      guard seconds.isFinite else {
+        throw Unrepresentable(
+          message:
+            "the date is infinite (\(seconds) seconds since 2001); an XML plist date names a moment of the years 1 to 9999"
+        )
+      }
+      guard let text = XMLPlistDate.text(ofSeconds: seconds) else {
         throw Unrepresentable(
           message:
             "the date \(seconds) (seconds since 2001) is outside the years 1 to 9999, the only ones an XML plist date can name"

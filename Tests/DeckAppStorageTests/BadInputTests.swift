@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -146,6 +147,72 @@ struct BadInputTests {
     #expect(
       error.description
         == "\(path): table cards, row 1: column 'prompt': expected text for a string value, found a blob of 2 bytes")
+  }
+
+  /// One record with `count` integer keys `k0`, `k1`, ….
+  static func wide(_ count: Int, name: String = "wide") -> AppRecords {
+    AppRecords(name: name, records: [AppRecord((0..<count).map { ("k\($0)", AppValue.integer(Int64($0))) })])
+  }
+
+  /// Records deckport's SQLite schema cannot store, and the message after `<path>: `.
+  struct Unstorable: Sendable, CustomTestStringConvertible {
+    var id: String
+    var records: AppRecords
+    var message: String
+    var testDescription: String { id }
+  }
+
+  static let unstorable = [
+    Unstorable(
+      id: "a NUL in a key",
+      records: AppRecords(name: "cards", records: [AppRecord([("id", .string("A")), ("a\u{0}b", .string("x"))])]),
+      message:
+        "record type 'cards': the key 'a\\u{00}b' holds a NUL character (U+0000), which SQLite cannot hold in a column name; nothing was written"
+    ),
+    Unstorable(
+      id: "a NUL in the record type's name",
+      records: AppRecords(name: "ca\u{0}rds", records: [AppRecord([("id", .string("A"))])]),
+      message:
+        "record type 'ca\\u{00}rds': the name holds a NUL character (U+0000), which SQLite cannot hold in a table name; name the record type with AppStorageOptions.entity; nothing was written"
+    ),
+    Unstorable(
+      id: "1999 keys",
+      records: wide(1_999),
+      message:
+        "record type 'wide': its records have 1999 keys, and a table holds at most 1998 (SQLite's limit of 2000 columns, less deckport's own deckport_position and deckport_keys); nothing was written"
+    ),
+  ]
+
+  @Test(
+    "records SQLite cannot store (a NUL in a key or the record type's name, more keys than a table's columns) are refused naming the record type, before any SQL",
+    arguments: unstorable)
+  func unstorableInSQLite(_ testCase: Unstorable) throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "cards.sqlite")
+    let error = try #require(throws: DeckError.self) { try AppStorageWriter().write(testCase.records, to: path) }
+    #expect(error.description == "\(path): \(testCase.message)")
+    #expect(error.kind == .invalidRequest)
+    #expect(try FolderContents.names(in: scratch.path).isEmpty)
+
+    // Into an existing file, which stays as it was.
+    _ = try AppStorageWriter().write(
+      AppRecords(name: "cards", records: AppFixtures.flashzillaRecords, profile: .flashzilla), to: path)
+    let before = try AppFixtures.snapshot(path)
+    let again = try #require(throws: DeckError.self) {
+      try AppStorageWriter().write(testCase.records, to: path, options: AppWriteOptions(existing: .replace))
+    }
+    #expect(again.description == "\(path): \(testCase.message)")
+    #expect(try AppFixtures.snapshot(path) == before)
+    #expect(try FolderContents.names(in: scratch.path) == ["cards.sqlite"])
+  }
+
+  @Test("a record type with as many keys as a table holds beside deckport's two columns is written and read back")
+  func widestRecordTypeInSQLite() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "wide.sqlite")
+    let records = Self.wide(SQLiteRecordSchema.maximumKeys)
+    _ = try AppStorageWriter().write(records, to: path)
+    #expect(try AppStorageReader().read(path: path).records.records == records.records)
   }
 
   /// Starts a Python process that opens `path` and runs `statements`, and waits until it says so.

@@ -2,6 +2,7 @@ import DeckAppStorage
 import DeckIO
 import DeckTestSupport
 import Foundation
+import PlistCodec
 import Testing
 
 @Suite("deckport migrate")
@@ -235,6 +236,94 @@ struct MigrateCommandTests {
         "deckport: error: \(AppFixtures.path("unknown-layout.sqlite")): an SQLite file of an unknown layout: its tables are cards, settings;"
       ))
     #expect(try FolderContents.names(in: scratch.path) == ["prefs.plist"])
+  }
+
+  @Test(
+    "records SQLite cannot store (a NUL in a key, more keys than a table's columns): exit status 1, one line naming the record type and key, nothing written"
+  )
+  func unstorableInSQLite() throws {
+    let scratch = try TemporaryDirectory()
+    let nul = scratch.path(for: "rec.json")
+    try Data(#"[{"id":"A","a\u0000b":"x"}]"#.utf8).write(to: URL(fileURLWithPath: nul))
+    let wide = scratch.path(for: "wide.json")
+    let keys = (0..<2_100).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+    try Data("[{\(keys)}]".utf8).write(to: URL(fileURLWithPath: wide))
+    let deck = scratch.path(for: "deck.json")
+    try Data(
+      #"{"format":"deckport-deck","version":1,"noteTypes":[{"name":"T","fields":[{"name":"a\u0000b"},{"name":"Back"}],"templates":[{"name":"C","question":"{{Back}}"}]}],"notes":[{"noteType":"T","fields":{"a\u0000b":"x","Back":"y"}}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: deck))
+    let inputs = try FolderContents.names(in: scratch.path)
+    let runs = [
+      (
+        ["migrate", nul, scratch.path(for: "rec.sqlite")],
+        "rec.sqlite: record type 'rec': the key 'a\\u{00}b' holds a NUL character (U+0000), which SQLite cannot hold in a column name; nothing was written"
+      ),
+      (
+        ["migrate", wide, scratch.path(for: "wide.sqlite")],
+        "wide.sqlite: record type 'wide': its records have 2100 keys, and a table holds at most 1998 (SQLite's limit of 2000 columns, less deckport's own deckport_position and deckport_keys); nothing was written"
+      ),
+      (
+        ["convert", deck, scratch.path(for: "deck.sqlite")],
+        "deck.sqlite: record type 'T': the key 'a\\u{00}b' holds a NUL character (U+0000), which SQLite cannot hold in a column name; nothing was written"
+      ),
+    ]
+    for (arguments, message) in runs {
+      let run = try CommandRun.deckport(arguments)
+      #expect(run.status == 1)
+      #expect(run.standardError == "deckport: error: \(scratch.path)/\(message)\n")
+      #expect(try FolderContents.names(in: scratch.path) == inputs)
+    }
+  }
+
+  /// A binary plist whose key `Cards` holds one record with the date `seconds` under `d`.
+  static func binaryPlist(date seconds: Double) throws -> Data {
+    try PlistDocument(
+      format: .binary,
+      root: .dictionary(
+        PlistDictionary([
+          .init(
+            key: "Cards",
+            value: .array([
+              .dictionary(
+                PlistDictionary([.init(key: "id", value: .string("A")), .init(key: "d", value: .date(seconds))]))
+            ]))
+        ]))
+    ).data()
+  }
+
+  @Test(
+    "a date of -0.0 seconds goes into an XML plist as 2001-01-01T00:00:00Z, verified equal; a NaN date is refused as not a number"
+  )
+  func signedZeroDateIntoXMLPlist() throws {
+    let scratch = try TemporaryDirectory()
+    let source = scratch.path(for: "src.plist")
+    try Self.binaryPlist(date: -0.0).write(to: URL(fileURLWithPath: source))
+    // The source really holds -0.0, which differs from 0.0 as stored.
+    let read = try AppStorageReader().read(path: source).records.records
+    #expect(read.first?["d"] == .date(Date(timeIntervalSinceReferenceDate: -0.0)))
+    #expect(read.first?["d"] != .date(Date(timeIntervalSinceReferenceDate: 0)))
+    let destination = scratch.path(for: "dest.plist")
+    let held = Data(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>Other</key><integer>1</integer></dict></plist>\n"
+        .utf8)
+    try held.write(to: URL(fileURLWithPath: destination))
+    let run = try CommandRun.deckport(["migrate", source, destination, "--force", "--plist-style", "native"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(run.standardOutput.contains("verified: read back, every value equal"))
+    let written = String(decoding: try Data(contentsOf: URL(fileURLWithPath: destination)), as: UTF8.self)
+    #expect(written.contains("<key>d</key>\n\t\t\t<date>2001-01-01T00:00:00Z</date>"))
+
+    try Self.binaryPlist(date: .nan).write(to: URL(fileURLWithPath: source))
+    try held.write(to: URL(fileURLWithPath: destination))
+    let nan = try CommandRun.deckport(["migrate", source, destination, "--force", "--plist-style", "native"])
+    #expect(nan.status == 1)
+    #expect(
+      nan.standardError
+        == "deckport: error: \(destination): key 'Cards': the date is not a number (NaN seconds since 2001); an XML plist date names a moment of the years 1 to 9999\n"
+    )
+    #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == held)
+    #expect(try FolderContents.names(in: scratch.path) == ["dest.plist", "src.plist"])
   }
 
   @Test("a store locked by a running app: exit status 1, nothing written")

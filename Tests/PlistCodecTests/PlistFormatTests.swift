@@ -123,13 +123,51 @@ struct PlistFormatTests {
     #expect(throws: PlistFormatError.self) { try XMLPlistReader.read(Data(document.utf8)) }
   }
 
-  @Test("a date past the years 1 to 9999 is refused by the XML writer, naming why")
-  func xmlDateOutOfYears() {
-    for seconds in [-63_113_904_001.0, 252_423_993_600.0, .infinity, .nan] {
-      #expect(throws: XMLPlistWriter.Unrepresentable.self) {
-        try XMLPlistWriter.data(.dictionary(PlistDictionary([.init(key: "d", value: .date(seconds))])))
-      }
+  @Test(
+    "a date past the years 1 to 9999, infinite or not a number is refused by the XML writer, naming why",
+    arguments: [
+      (
+        -63_113_904_001.0,
+        "the date -63113904001.0 (seconds since 2001) is outside the years 1 to 9999, the only ones an XML plist date can name"
+      ),
+      (
+        252_423_993_600.0,
+        "the date 252423993600.0 (seconds since 2001) is outside the years 1 to 9999, the only ones an XML plist date can name"
+      ),
+      (
+        .infinity,
+        "the date is infinite (inf seconds since 2001); an XML plist date names a moment of the years 1 to 9999"
+      ),
+      (
+        -.infinity,
+        "the date is infinite (-inf seconds since 2001); an XML plist date names a moment of the years 1 to 9999"
+      ),
+      (
+        .nan,
+        "the date is not a number (NaN seconds since 2001); an XML plist date names a moment of the years 1 to 9999"
+      ),
+      (
+        -.nan,
+        "the date is not a number (NaN seconds since 2001); an XML plist date names a moment of the years 1 to 9999"
+      ),
+    ])
+  func xmlDateOutOfYears(seconds: Double, message: String) {
+    let error = #expect(throws: XMLPlistWriter.Unrepresentable.self) {
+      try XMLPlistWriter.data(.dictionary(PlistDictionary([.init(key: "d", value: .date(seconds))])))
     }
+    #expect(error?.message == message)
+  }
+
+  @Test("a date of -0.0 seconds is the instant 0.0 names: written as 2001-01-01T00:00:00Z, read back as 0.0")
+  func xmlDateMinusZero() throws {
+    let data = try XMLPlistWriter.data(.dictionary(PlistDictionary([.init(key: "d", value: .date(-0.0))])))
+    #expect(String(decoding: data, as: UTF8.self).contains("<date>2001-01-01T00:00:00Z</date>"))
+    let (value, _) = try XMLPlistReader.read(data)
+    guard case .dictionary(let root) = value, case .date(let seconds) = root["d"] else {
+      Issue.record("no date under d")
+      return
+    }
+    #expect(seconds.bitPattern == (0.0).bitPattern)
   }
 
   @Test("plists written by Foundation (PropertyListEncoder and PropertyListSerialization) read the same")

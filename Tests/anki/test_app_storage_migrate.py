@@ -14,6 +14,7 @@ import os
 import plistlib
 import shutil
 import sqlite3
+import struct
 import subprocess
 import uuid
 
@@ -459,3 +460,22 @@ def test_xml_plist_dates_are_gregorian_before_1582_too(tmp_path, when):
     assert run.returncode == 0, run.stderr
     epoch = datetime.datetime(1970, 1, 1)
     assert [card["when"] for card in json.loads(back.read_text()) if "when" in card] == [(when - epoch).total_seconds()]
+
+
+def test_a_date_of_minus_zero_seconds_goes_into_an_xml_plist(tmp_path):
+    """A binary plist's date of -0.0 seconds since 2001 is the instant 0.0 names. Migrated into
+    an XML plist, whose date text has no sign, it failed verification ("wrote date -0.0 …, read
+    back date 0.0 …"); it is written as 2001-01-01T00:00:00Z and verified equal."""
+    zero = plistlib.dumps({"Cards": [{"front": "a", "when": datetime.datetime(2001, 1, 1)}]}, fmt=plistlib.FMT_BINARY)
+    date = b"\x33" + struct.pack(">d", 0.0)
+    assert zero.count(date) == 1
+    binary = tmp_path / "dates.plist"
+    binary.write_bytes(zero.replace(date, b"\x33" + struct.pack(">d", -0.0)))
+    xml = tmp_path / "xml.plist"
+    xml.write_bytes(plistlib.dumps({"Other": 1}, fmt=plistlib.FMT_XML))
+    run = migrate(str(binary), str(xml), "--force", "--plist-style", "native")
+    assert run.returncode == 0, run.stderr
+    assert "verified: read back, every value equal" in run.stdout
+    written = plistlib.loads(xml.read_bytes())
+    assert written == {"Other": 1, "Cards": [{"front": "a", "when": datetime.datetime(2001, 1, 1, 0, 0, 0)}]}
+    assert b"<date>2001-01-01T00:00:00Z</date>" in xml.read_bytes()

@@ -1,3 +1,5 @@
+import DeckCore
+
 /// deckport's SQLite schema for app records (documented in docs/app-storage.md):
 ///
 /// ```sql
@@ -15,6 +17,10 @@
 /// One table per record type, one typed column per key. `deckport_keys` is NULL when the record
 /// has exactly the shape's keys in the shape's order, else a JSON array of its keys in order (so
 /// absent keys and a different order survive).
+///
+/// SQL text ends at a NUL character, so a record type or key holding one cannot name a table or
+/// column, and SQLite gives a table at most 2000 columns; ``requireStorable(_:at:)`` refuses such
+/// records before any SQL runs.
 enum SQLiteRecordSchema {
   static let storageTable = "deckport_app_storage"
   static let recordTypesTable = "deckport_record_types"
@@ -23,6 +29,39 @@ enum SQLiteRecordSchema {
   static let keysColumn = "deckport_keys"
   static let formatName = "deckport-app-records"
   static let version = 1
+  /// The most columns SQLite gives a table (`SQLITE_MAX_COLUMN` of its standard build).
+  static let maximumColumns = 2_000
+  /// The most keys a record type's table holds: one column each, beside ``positionColumn`` and
+  /// ``keysColumn``.
+  static let maximumKeys = maximumColumns - 2
+
+  /// Refuses records this schema cannot store, naming the record type: a name or key holding a
+  /// NUL character (SQL text ends there, so it cannot name a table or column), or more keys
+  /// than a table has columns.
+  ///
+  /// - Throws: ``DeckError`` at `location`, before any SQL is run.
+  static func requireStorable(_ records: AppRecords, at location: SourceLocation) throws {
+    let place = location.item("record type '\(records.name)'")
+    if records.name.unicodeScalars.contains("\0") {
+      throw DeckError(
+        .invalidRequest, at: place,
+        "the name holds a NUL character (U+0000), which SQLite cannot hold in a table name; name the record type with \(setting: .recordEntity); nothing was written"
+      )
+    }
+    if let key = records.shape.keys.first(where: { $0.unicodeScalars.contains("\0") }) {
+      throw DeckError(
+        .invalidRequest, at: place,
+        "the key '\(key)' holds a NUL character (U+0000), which SQLite cannot hold in a column name; nothing was written"
+      )
+    }
+    let keys = records.shape.keys.count
+    if keys > maximumKeys {
+      throw DeckError(
+        .invalidRequest, at: place,
+        "its records have \(keys) keys, and a table holds at most \(maximumKeys) (SQLite's limit of \(maximumColumns) columns, less deckport's own \(positionColumn) and \(keysColumn)); nothing was written"
+      )
+    }
+  }
 
   static let createMetadata = """
     CREATE TABLE IF NOT EXISTS deckport_app_storage (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -23,12 +23,13 @@ enum AppRecordProjection {
   }
 
   /// The records as a plist of dictionaries gives them back: UUIDs as strings, then typed again
-  /// by the records' profile.
-  static func plist(_ records: AppRecords) -> AppRecords {
+  /// by the records' profile. In XML (`xml`), a date of -0.0 seconds comes back as 0.0: the
+  /// same instant, written as the same text, which has no sign for zero.
+  static func plist(_ records: AppRecords, xml: Bool) -> AppRecords {
     retyped(
       records,
       records.records.map { record in
-        AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value)) })
+        AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value, xml: xml)) })
       })
   }
 
@@ -74,12 +75,14 @@ enum AppRecordProjection {
     }
   }
 
-  private static func plist(_ value: AppValue) -> AppValue {
+  private static func plist(_ value: AppValue, xml: Bool) -> AppValue {
     switch value {
     case .uuid(let uuid): return .string(uuid.uuidString)
-    case .array(let items): return .array(items.map(plist))
+    case .date(let date) where xml && date.timeIntervalSinceReferenceDate == 0:
+      return .date(Date(timeIntervalSinceReferenceDate: 0))
+    case .array(let items): return .array(items.map { plist($0, xml: xml) })
     case .object(let record):
-      return .object(AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value)) }))
+      return .object(AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value, xml: xml)) }))
     default: return value
     }
   }

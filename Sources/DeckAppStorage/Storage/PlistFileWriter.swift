@@ -79,7 +79,8 @@ struct PlistFileWriter: StorageFileWriter {
     }
     switch form {
     case .jsonData, .jsonString: expected = AppRecordProjection.json(records)
-    case .native, .plistData: expected = AppRecordProjection.plist(records)
+    case .native: expected = AppRecordProjection.plist(records, xml: format == .xml)
+    case .plistData(let dataFormat): expected = AppRecordProjection.plist(records, xml: dataFormat == .xml)
     }
     let keyPlace = key.map { "key '\($0)'" } ?? "the top-level array"
     place = "\(keyPlace) (\(form.description) in \(format.phrase))"

@@ -45,6 +45,7 @@ struct SQLiteFileWriter: StorageFileWriter {
         }
       }
     }
+    try SQLiteRecordSchema.requireStorable(records, at: location)
     self.records = records
     place = "record type '\(records.name)'"
     self.others = others
