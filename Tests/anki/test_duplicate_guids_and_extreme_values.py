@@ -223,13 +223,12 @@ EXTREMES = [
 ]
 
 
-def imported_value(folder: str, package: str, query: str, every: bool = False):
-    """`query`'s single value (or, `every`, its first column's values) in a fresh collection
-    `package` was imported into (a .colpkg restored as Anki restores a backup)."""
+def restored(folder: str, package: str) -> Collection:
+    """A fresh collection (in a new folder under `folder`) that `package` was imported into, with
+    scheduling and deck presets; a .colpkg restored as Anki restores a backup. The caller closes it."""
     from anki_view import _import_colpkg
 
-    target = tempfile.mkdtemp(dir=folder)
-    col = Collection(os.path.join(target, "collection.anki2"))
+    col = Collection(os.path.join(tempfile.mkdtemp(dir=folder), "collection.anki2"))
     try:
         if package.endswith(".colpkg"):
             _import_colpkg(col, package)
@@ -240,6 +239,17 @@ def imported_value(folder: str, package: str, query: str, every: bool = False):
                     options=ImportAnkiPackageOptions(merge_notetypes=False, with_scheduling=True, with_deck_configs=True),
                 )
             )
+    except BaseException:
+        col.close()
+        raise
+    return col
+
+
+def imported_value(folder: str, package: str, query: str, every: bool = False):
+    """`query`'s single value (or, `every`, its first column's values) in a fresh collection
+    `package` was imported into (a .colpkg restored as Anki restores a backup)."""
+    col = restored(folder, package)
+    try:
         return col.db.list(query) if every else col.db.scalar(query)
     finally:
         col.close()

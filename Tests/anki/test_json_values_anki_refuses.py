@@ -26,7 +26,8 @@ from test_csv_helpers import deckport, deckport_exists
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
 
-from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest  # noqa: E402
+from anki.collection import Collection  # noqa: E402
+from test_duplicate_guids_and_extreme_values import restored  # noqa: E402
 
 SOURCE = os.path.join(PACKAGE_DIR, "legacy2_sched.apkg")
 FORMATS = ["apkg", "apkg-modern", "colpkg", "colpkg-modern"]
@@ -54,23 +55,6 @@ def set_setting(document: dict, key: str, text: str) -> None:
     settings = json.loads(group["anki11Json"])
     settings[key] = "\u0000placeholder"
     group["anki11Json"] = json.dumps(settings).replace(json.dumps("\u0000placeholder"), text)
-
-
-def restored(folder: str, package: str) -> Collection:
-    """A fresh collection with `package` imported (a .colpkg restored, as Anki restores a backup)."""
-    from anki_view import _import_colpkg
-
-    col = Collection(os.path.join(tempfile.mkdtemp(dir=folder), "collection.anki2"))
-    if package.endswith(".colpkg"):
-        _import_colpkg(col, package)
-    else:
-        col.import_anki_package(
-            ImportAnkiPackageRequest(
-                package_path=os.path.abspath(package),
-                options=ImportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True),
-            )
-        )
-    return col
 
 
 def default_group(col: Collection) -> dict:

@@ -142,7 +142,7 @@ enum Schema11ValueFitting {
 
   /// `value` inside `range`.
   private static func fittedInteger(_ value: Int, _ range: ClosedRange<Int64>) -> Int {
-    Int(min(max(Int64(value), range.lowerBound), range.upperBound))
+    Int(AnkiValueRanges.clamp(Int64(value), to: range))
   }
 
   /// Reports that `what` held `value`, which Anki does not read as `member`, and that `written`
