@@ -595,11 +595,36 @@ def test_a_second_whole_store_migration_changes_nothing(name):
     first = deckport("migrate", source, destination, "--whole-store", "--force")
     assert first.returncode == 0, first.stderr
     before = row_versions(destination)
-    second = deckport("migrate", source, destination, "--whole-store", "--force")
+    state = file_state(destination)
+    listing_before_second = os.listdir(os.path.dirname(destination))
+    # The store is left as it was: not rewritten (same inode, time and bytes), no backup made.
+    second = deckport("migrate", source, destination, "--whole-store", "--backup")
     assert second.returncode == 0, second.stderr
+    assert f"Left {destination} as it was: it already holds every record and link:" in second.stdout
+    assert "Kept the old" not in second.stdout
+    assert sorted(os.listdir(os.path.dirname(destination))) == sorted(listing_before_second)
     lines = [line for line in second.stdout.splitlines() if line.startswith("  ")]
     assert lines and all(" 0 added, 0 updated, " in line and " 0 links set" in line for line in lines), second.stdout
+    assert file_state(destination) == state
     assert row_versions(destination) == before
+    assert graph(destination) == graph(source)
+
+
+def test_a_whole_store_migration_that_only_relinks_is_written():
+    # Every record is already there; one car's owner link is not. The store is not "left as it
+    # was": the link is set again, and the store then holds the source's graph.
+    source, destination = emptied_copy("SampleModel_V1.sqlite")
+    assert deckport("migrate", source, destination, "--whole-store", "--force").returncode == 0
+    connection = sqlite3.connect(destination)
+    (car,) = connection.execute("SELECT Z_PK FROM ZCAR WHERE ZOWNER IS NOT NULL ORDER BY Z_PK LIMIT 1").fetchone()
+    connection.execute("UPDATE ZCAR SET ZOWNER = NULL WHERE Z_PK = ?", (car,))
+    connection.commit()
+    connection.close()
+    assert graph(destination) != graph(source)
+    run = deckport("migrate", source, destination, "--whole-store", "--force")
+    assert run.returncode == 0, run.stderr
+    assert "as it was" not in run.stdout
+    assert "Wrote into" in run.stdout
     assert graph(destination) == graph(source)
 
 
@@ -609,10 +634,13 @@ def test_a_whole_store_migration_into_the_store_it_came_from_matches_by_unique_v
     destination = os.path.join(os.path.dirname(source), "copy.sqlite")
     shutil.copyfile(source, destination)
     before = row_versions(destination)
+    state = file_state(destination)
     run = deckport("migrate", source, destination, "--whole-store", "--force")
     assert run.returncode == 0, run.stderr
     assert "Person (table ZPERSON): 20 records; 0 added, 0 updated, 20 unchanged; 0 links set" in run.stdout
+    assert f"Left {destination} as it was" in run.stdout
     assert row_versions(destination) == before
+    assert file_state(destination) == state
 
 
 def test_a_whole_store_migration_keeps_derived_attributes_to_the_triggers():

@@ -28,6 +28,9 @@ public struct AppStoreMigrationReport: Sendable {
   public var backupPath: String?
   /// Whether nothing was written (only verified in a scratch copy).
   public var dryRun: Bool
+  /// Whether the destination already held every record and link as the migration would write
+  /// them, so it was left as it was (no rewrite, no backup).
+  public var leftAsItWas: Bool
   /// Every warning, reading and writing.
   public var warnings: [Diagnostic]
 }
@@ -39,7 +42,8 @@ extension AppMigrator {
   /// Records the destination already holds are matched (``AppMigrationOptions/matching``: its
   /// keys, else each entity's uniqueness constraint, else the whole record) and updated,
   /// skipped, added or refused as it says, so migrating the same store twice changes nothing
-  /// the second time.
+  /// the second time: the destination is then left as it was, not rewritten
+  /// (``AppStoreMigrationReport/leftAsItWas``).
   ///
   /// ```swift
   /// let report = try AppMigrator().migrateStore(source: "Old.sqlite", destination: "default.store", options: .init(existing: .backup))
@@ -74,10 +78,14 @@ extension AppMigrator {
     if exists { try SQLiteLockProbe.requireUnlocked(destination, location: SourceLocation(file: destination)) }
     var storeWriter = try CoreDataStoreFileWriter(
       content: content, destination: destination, exists: exists, matching: options.matching)
-    let backupPath = try writer.commit(&storeWriter, to: destination, kind: .coreData, exists: exists, options: write)
+    // A store that already holds every record and link is left as it was: rewriting it would
+    // change its inode and time, and leave a backup of an unchanged store, for nothing.
+    let backupPath =
+      storeWriter.changesNothing
+      ? nil : try writer.commit(&storeWriter, to: destination, kind: .coreData, exists: exists, options: write)
     return AppStoreMigrationReport(
       source: content, destination: destination, entities: storeWriter.outcomes, backupPath: backupPath,
-      dryRun: options.dryRun,
+      dryRun: options.dryRun, leftAsItWas: storeWriter.changesNothing,
       warnings: content.warnings + storeWriter.warnings)
   }
 }

@@ -20,8 +20,12 @@ import Foundation
 struct CoreDataStoreFileWriter: StorageFileWriter {
   private(set) var place: String
   private(set) var warnings: [Diagnostic]
-  /// What each entity's write did, known once the write has run.
+  /// What each entity's write did, known once the write has run (or, when the write
+  /// ``changesNothing``, at once).
   private(set) var outcomes: [AppStoreMigrationReport.EntityOutcome] = []
+  /// Whether the destination already holds every record, and every link, as the migration would
+  /// write them: nothing to add, update or link, so the store is left as it is.
+  private(set) var changesNothing = false
   private let content: CoreDataStoreContent
   private let destination: String
   private let location: SourceLocation
@@ -58,6 +62,9 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
     self.location = location
     self.policy = matching.policy
     var warnings: [Diagnostic] = []
+    var changesNothing = false
+    let staging = try TemporaryDirectory(prefix: "deckport-external-")
+    let stagingFolder = URL(fileURLWithPath: staging.path(for: "_EXTERNAL_DATA"))
     (plans, metadataBefore, warnings) = try CoreDataStoreEdit.inspect(destination, location: location) {
       database, schema in
       let reader = CoreDataRecordReader(
@@ -93,10 +100,25 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
             plan: plan,
             countBefore: try reader.count(entity)))
       }
+      if plans.allSatisfy({ $0.plan.changes.isEmpty }),
+        let linkWarnings = try Self.linksAsHeld(
+          plans, content: content, policy: matching.policy, database, schema, location, stagingFolder: stagingFolder)
+      {
+        changesNothing = true
+        warnings += linkWarnings
+      }
       return (plans, try CoreDataStoreEdit.bookkeeping(database), warnings)
     }
     self.warnings = warnings
-    staging = try TemporaryDirectory(prefix: "deckport-external-")
+    self.staging = staging
+    self.changesNothing = changesNothing
+    if changesNothing {
+      outcomes = plans.map { plan in
+        AppStoreMigrationReport.EntityOutcome(
+          entity: plan.entity.name, table: plan.entity.table, read: plan.source.records.count,
+          merge: plan.plan.summary, links: 0)
+      }
+    }
     place = "\(plans.count) entit\(plans.count == 1 ? "y" : "ies")"
   }
 
@@ -177,17 +199,9 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
             continue
           }
           if links.isEmpty || policy == .skip { continue }
-          let current = held < plan.existingLinks.count ? plan.existingLinks[held] : [:]
           // Links already as the source has them change nothing (a link that finds no target
           // is still reported, each time).
-          var dropped: [Diagnostic] = []
-          let wanted = try writer.targets(of: links, label: label, warnings: &dropped)
-          let ordered = Set(entity.relationships.filter(\.model.isOrdered).map(\.key))
-          let same = wanted.allSatisfy { relationship, targets in
-            let now = current[relationship] ?? []
-            return ordered.contains(relationship) ? now == targets : Set(now) == Set(targets)
-          }
-          if same {
+          if let dropped = try Self.linksAsHeld(links, of: plan, held: held, writer: writer, label: label) {
             warnings += dropped
             continue
           }
@@ -210,6 +224,62 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
     self.written = written
     self.outcomes = outcomes
     self.warnings += warnings
+  }
+
+  /// The warnings of the links that find no target when the links `links` (a source record's
+  /// relationships) already equal those the destination's matched row `held` of `plan` has, as
+  /// `writer` resolves them (ordered relationships in order, others as sets); nil when they
+  /// differ.
+  private static func linksAsHeld(
+    _ links: AppRecord, of plan: EntityPlan, held: Int, writer: CoreDataRecordWriter, label: String
+  ) throws -> [Diagnostic]? {
+    let current = held < plan.existingLinks.count ? plan.existingLinks[held] : [:]
+    var dropped: [Diagnostic] = []
+    let wanted = try writer.targets(of: links, label: label, warnings: &dropped)
+    let ordered = Set(writer.entity.relationships.filter(\.model.isOrdered).map(\.key))
+    let same = wanted.allSatisfy { relationship, targets in
+      let now = current[relationship] ?? []
+      return ordered.contains(relationship) ? now == targets : Set(now) == Set(targets)
+    }
+    return same ? dropped : nil
+  }
+
+  /// For plans that add and update no row (every source record matched one the destination
+  /// holds, so its key is that row's): the warnings of links that find no target when every
+  /// matched record's links already equal its row's in `database` (the destination), nil when
+  /// one differs, so that the migration would change the store.
+  private static func linksAsHeld(
+    _ plans: [EntityPlan], content: CoreDataStoreContent, policy: ExistingRecordPolicy, _ database: SQLiteDatabase,
+    _ schema: CoreDataSchema, _ location: SourceLocation, stagingFolder: URL
+  ) throws -> [Diagnostic]? {
+    var remapped: [String: CoreDataReferenceResolver.Target] = [:]
+    for plan in plans {
+      for (index, held) in plan.plan.matchedExisting.enumerated() {
+        guard let held, held < plan.existingKeys.count, let uri = content.uri(entity: plan.source, record: index)
+        else { continue }
+        remapped[uri] = CoreDataReferenceResolver.Target(
+          primaryKey: plan.existingKeys[held], entityNumber: plan.entity.entityNumber)
+      }
+    }
+    var warnings: [Diagnostic] = []
+    guard policy != .skip else { return warnings }
+    for plan in plans {
+      var writer = CoreDataRecordWriter(
+        database: database, schema: schema, entity: plan.entity, location: location, stagingFolder: stagingFolder)
+      writer.remapped = remapped
+      let relationships = Set(plan.entity.relationships.map(\.key))
+      for (index, record) in plan.source.records.enumerated() {
+        guard let held = plan.plan.matchedExisting[index] else { continue }
+        let links = AppRecord(fields: record.fields.filter { relationships.contains($0.key) })
+        if links.isEmpty { continue }
+        guard
+          let dropped = try linksAsHeld(
+            links, of: plan, held: held, writer: writer, label: label(plan.source, index))
+        else { return nil }
+        warnings += dropped
+      }
+    }
+    return warnings
   }
 
   func verify(at path: String) throws {

@@ -125,7 +125,11 @@ extension Deckport {
       StandardOutput.write(
         "Read \(count(report.source.recordCount)) of \(entities) entit\(entities == 1 ? "y" : "ies") from \(source): Core Data/SwiftData store"
       )
-      if report.dryRun {
+      if report.leftAsItWas {
+        StandardOutput.write(
+          "\(report.dryRun ? "Dry run: would leave" : "Left") \(destination) as it \(report.dryRun ? "is" : "was"): it already holds every record and link\(report.dryRun ? "; nothing was written" : ""):"
+        )
+      } else if report.dryRun {
         StandardOutput.write(
           "Dry run: would write into \(destination) (verified in a scratch copy; nothing was written):")
       } else {
