@@ -49,9 +49,12 @@ package struct PlistDocument {
   /// The file's bytes after setting the top-level dictionary's `key` to `value`: an XML file is
   /// edited in place (every other byte kept), a binary file is written again with every other
   /// key and value unchanged and in the same order.
+  ///
+  /// - Throws: ``XMLPlistWriter/Unrepresentable`` whose path starts at the top-level dictionary
+  ///   (its first step is `key`).
   package func replacing(key: String, with value: PlistValue) throws(XMLPlistWriter.Unrepresentable) -> Data {
     if format == .xml, let layout,
-      let edited = layout.replacing(key: key, with: try XMLPlistWriter.element(value, depth: 1))
+      let edited = layout.replacing(key: key, with: try XMLPlistWriter.element(value, depth: 1, path: [.key(key)]))
     {
       return Data(edited)
     }

@@ -8,8 +8,30 @@ import Foundation
 package struct XMLPlistWriter {
   /// A value an XML plist cannot hold exactly.
   package struct Unrepresentable: Error {
-    /// Which value, and why it cannot be written.
+    /// One step from a container to a value inside it.
+    package enum Step: Equatable, Sendable {
+      /// The item at this position of an array (from 0).
+      case index(Int)
+      /// The value of this key of a dictionary.
+      case key(String)
+    }
+
+    /// Why the value cannot be written.
     package var message: String
+    /// Where the value is, from the value the writer was given (the document's top value).
+    package var path: [Step] = []
+
+    /// ``path`` after its first `count` steps, in the form `[3].score` (`[0].tags[2]`).
+    package func pathText(droppingFirst count: Int = 0) -> String {
+      var text = ""
+      for step in path.dropFirst(count) {
+        switch step {
+        case .index(let index): text += "[\(index)]"
+        case .key(let key): text += text.isEmpty ? key : ".\(key)"
+        }
+      }
+      return text
+    }
   }
 
   static let header = """
@@ -22,14 +44,27 @@ package struct XMLPlistWriter {
   /// A whole XML plist document whose top value is `value`.
   package static func data(_ value: PlistValue) throws(Unrepresentable) -> Data {
     var text = header
-    text += try element(value, depth: 0)
+    text += try element(value, depth: 0, path: [])
     text += "\n</plist>\n"
     return Data(text.utf8)
   }
 
   /// The element for `value`, its first line without indentation and later lines indented
   /// `depth` tabs (the depth of the element itself), without a final newline.
-  static func element(_ value: PlistValue, depth: Int) throws(Unrepresentable) -> String {
+  ///
+  /// - Throws: ``Unrepresentable`` with `path` and the steps to the value inside `value`.
+  static func element(_ value: PlistValue, depth: Int, path: [Unrepresentable.Step]) throws(Unrepresentable)
+    -> String
+  {
+    do {
+      return try element(value, depth: depth)
+    } catch var error {
+      error.path = path + error.path
+      throw error
+    }
+  }
+
+  private static func element(_ value: PlistValue, depth: Int) throws(Unrepresentable) -> String {
     let indent = String(repeating: "\t", count: depth)
     switch value {
     case .string(let text): return "<string>\(escaped(text))</string>"
@@ -77,14 +112,16 @@ package struct XMLPlistWriter {
     case .array(let items):
       guard !items.isEmpty else { return "<array/>" }
       var text = "<array>\n"
-      for item in items { text += indent + "\t" + (try element(item, depth: depth + 1)) + "\n" }
+      for (index, item) in items.enumerated() {
+        text += indent + "\t" + (try element(item, depth: depth + 1, path: [.index(index)])) + "\n"
+      }
       return text + indent + "</array>"
     case .dictionary(let dictionary):
       guard !dictionary.entries.isEmpty else { return "<dict/>" }
       var text = "<dict>\n"
       for entry in dictionary.entries {
         text += indent + "\t<key>\(escaped(entry.key))</key>\n"
-        text += indent + "\t" + (try element(entry.value, depth: depth + 1)) + "\n"
+        text += indent + "\t" + (try element(entry.value, depth: depth + 1, path: [.key(entry.key)])) + "\n"
       }
       return text + indent + "</dict>"
     }

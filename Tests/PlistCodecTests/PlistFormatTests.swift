@@ -156,6 +156,22 @@ struct PlistFormatTests {
       try XMLPlistWriter.data(.dictionary(PlistDictionary([.init(key: "d", value: .date(seconds))])))
     }
     #expect(error?.message == message)
+    #expect(error?.path == [.key("d")])
+  }
+
+  @Test("a date the XML writer refuses is named by its path from the top value: record and key")
+  func xmlDateRefusedAtPath() {
+    let record = PlistValue.dictionary(PlistDictionary([.init(key: "prompt", value: .string("a"))]))
+    let bad = PlistValue.dictionary(
+      PlistDictionary([
+        .init(key: "prompt", value: .string("b")), .init(key: "seen", value: .array([.date(0), .date(.nan)])),
+      ]))
+    let error = #expect(throws: XMLPlistWriter.Unrepresentable.self) {
+      try XMLPlistWriter.data(.dictionary(PlistDictionary([.init(key: "Cards", value: .array([record, bad]))])))
+    }
+    #expect(error?.path == [.key("Cards"), .index(1), .key("seen"), .index(1)])
+    #expect(error?.pathText() == "Cards[1].seen[1]")
+    #expect(error?.pathText(droppingFirst: 1) == "[1].seen[1]")
   }
 
   @Test("a date of -0.0 seconds is the instant 0.0 names: written as 2001-01-01T00:00:00Z, read back as 0.0")

@@ -141,7 +141,7 @@ enum Schema11ValueKinds {
   /// leniently, each as a whole).
   private static let optionGroupMembers: [String: Member] = {
     var members: [String: Member] = [:]
-    for key in ["usn"] { members[key] = Member(kind: .integer(int32), fallback: .integer(0)) }
+    members["usn"] = Member(kind: .integer(int32), fallback: .integer(0))
     members["maxTaken"] = Member(kind: .integer(int32), fallback: .integer(60))
     for key in ["newMix", "interdayLearningMix", "reviewOrder", "newSortOrder", "newGatherPriority"] {
       members[key] = Member(kind: .integer(int32), fallback: .integer(0))

@@ -74,8 +74,12 @@ struct PlistFileWriter: StorageFileWriter {
         bytes = try PlistDocument(format: format, root: value).data()
       }
     } catch {
+      // The path starts at the document's top value: under a key, its first step is that key.
+      let valuePath = error.pathText(droppingFirst: key == nil ? 0 : 1)
       throw DeckError(
-        .invalidRequest, at: location.item(key.map { "key '\($0)'" } ?? "the top-level array"), error.message)
+        .invalidRequest,
+        at: ValuePath.location(valuePath, in: location.item(key.map { "key '\($0)'" } ?? "the top-level array")),
+        error.message)
     }
     switch form {
     case .jsonData, .jsonString: expected = AppRecordProjection.json(records)

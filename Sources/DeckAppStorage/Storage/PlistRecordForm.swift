@@ -41,7 +41,7 @@ enum PlistRecordForm: Equatable {
       do {
         return .data(try PlistDocument(format: format, root: try Self.native(records, at: location)).data())
       } catch let error as XMLPlistWriter.Unrepresentable {
-        throw DeckError(.invalidRequest, at: location, error.message)
+        throw DeckError(.invalidRequest, at: ValuePath.location(error.pathText(), in: location), error.message)
       }
     }
   }
