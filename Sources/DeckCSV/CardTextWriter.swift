@@ -64,10 +64,11 @@ package struct CardTextWriter {
       var emitter = CSVEmitter(sink: sink, separator: separator)
       try emitter.writeLine(separator.headerLine)
       try emitter.writeLine("#html:\(isHTML)")
+      var noteFinger = 0
       for (index, position) in order.enumerated() {
         try Cancellation.check(atItem: index)
         let card = collection.cards[position]
-        let sides = renderer.render(card)
+        let sides = renderer.render(card, finger: &noteFinger)
         if let problem = sides.problem {
           warnings.append(
             Diagnostic(

@@ -51,8 +51,7 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
   public init(_ deck: LoadedDeck) {
     let collection = deck.collection
     let renderer = CardRenderer(collection)
-    var notes: [Int64: Note] = [:]
-    for note in collection.notes { notes[note.id] = note }
+    let notePositions = IDPositions(collection.notes.map(\.id))
     var noteTypes: [Int64: NoteType] = [:]
     for noteType in collection.noteTypes { noteTypes[noteType.id] = noteType }
     var deckNames: [Int64: String] = [:]
@@ -61,7 +60,7 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
     format = deck.formatName
     cards = collection.cards.sorted { $0.id < $1.id }.map { card in
       let rendered = renderer.render(card)
-      let note = notes[card.noteID]
+      let note = notePositions.position(of: card.noteID).map { collection.notes[$0] }
       let noteType = note.flatMap { noteTypes[$0.noteTypeID] }
       if let noteType { styled[noteType.name] = noteType.css }
       let homeDeck = card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID

@@ -111,3 +111,36 @@ struct DuplicateGUIDTests {
     #expect(guids[1] == DerivedID.guid(for: ["abc", "11", "2"]))
   }
 }
+
+/// The warnings of writers that keep GUIDs as they are (CSV with a guid column, CrowdAnki).
+@Suite("Shared GUIDs in a file that keeps them")
+struct SharedGUIDWarningTests {
+  static func notes(_ guids: [String]) -> [Note] {
+    guids.enumerated().map { index, guid in
+      Note(id: Int64(100 + index), guid: guid, noteTypeID: 1, fields: ["\(index)"])
+    }
+  }
+
+  @Test("each later note of a shared GUID is named with the first; empty GUIDs and other spellings are not shared")
+  func laterNotesNamed() {
+    let warnings = NoteIdentity.sharedGUIDWarnings(
+      in: Self.notes(["abc", "x", "abc", "", "", "\u{E9}", "e\u{301}", "abc", "x"]), importer: "Anki's CSV import",
+      location: SourceLocation(file: "out.csv"))
+    #expect(warnings.map(\.category) == ["guid-duplicate", "guid-duplicate", "guid-duplicate"])
+    #expect(warnings.map(\.location.item) == ["note 102", "note 107", "note 108"])
+    #expect(warnings.first?.message.contains("the GUID 'abc' of note 100") == true)
+    #expect(warnings.last?.message.contains("the GUID 'x' of note 101") == true)
+  }
+
+  @Test("a deck of many notes without shared GUIDs gives no warning; one shared pair among them gives one")
+  func manyNotes() {
+    var guids = (0..<50_000).map { "g\($0)" }
+    #expect(
+      NoteIdentity.sharedGUIDWarnings(in: Self.notes(guids), importer: "CrowdAnki", location: SourceLocation(file: "d"))
+        .isEmpty)
+    guids[40_000] = "g123"
+    let warnings = NoteIdentity.sharedGUIDWarnings(
+      in: Self.notes(guids), importer: "CrowdAnki", location: SourceLocation(file: "d"))
+    #expect(warnings.map(\.location.item) == ["note 40100"])
+  }
+}

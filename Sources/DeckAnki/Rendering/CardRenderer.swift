@@ -21,7 +21,9 @@ import DeckCore
 /// the field as it is. LaTeX and MathJax are left in the text for the app to typeset, as Anki's
 /// backend leaves them.
 public struct CardRenderer: Sendable {
-  private let notes: [Int64: Note]
+  /// The deck's notes (the collection's own array, not a copy), found by id through `notePositions`.
+  private let notes: [Note]
+  private let notePositions: IDPositions
   private let noteTypes: [Int64: ParsedNoteType]
   /// Each deck's name and its last component (`{{Deck}}` and `{{Subdeck}}`).
   private let deckNames: [Int64: (name: String, last: String)]
@@ -37,9 +39,8 @@ public struct CardRenderer: Sendable {
 
   /// A renderer for the cards of `collection`; its templates are parsed once, here.
   public init(_ collection: DeckCollection) {
-    var notes: [Int64: Note] = [:]
-    for note in collection.notes { notes[note.id] = note }
-    self.notes = notes
+    notes = collection.notes
+    notePositions = IDPositions(collection.notes.map(\.id))
     var noteTypes: [Int64: ParsedNoteType] = [:]
     for noteType in collection.noteTypes {
       func parse(_ text: String) -> Result<AnkiTemplate, AnkiTemplate.SyntaxError> {
@@ -59,7 +60,16 @@ public struct CardRenderer: Sendable {
 
   /// `card`'s two sides.
   public func render(_ card: Card) -> RenderedCard {
-    guard let note = notes[card.noteID], let parsed = noteTypes[note.noteTypeID] else {
+    var finger = 0
+    return render(card, finger: &finger)
+  }
+
+  /// `card`'s two sides, its note looked for first where `finger` (the last card's note) is:
+  /// for cards rendered in order of id, whose notes come in the same order.
+  package func render(_ card: Card, finger: inout Int) -> RenderedCard {
+    guard let position = notePositions.position(of: card.noteID, finger: &finger), case let note = notes[position],
+      let parsed = noteTypes[note.noteTypeID]
+    else {
       return RenderedCard(question: "", answer: "", css: "", problem: .missingNote)
     }
     let noteType = parsed.noteType

@@ -65,12 +65,17 @@ package struct IDSet: Sendable {
     if isAscending { ascending.reserveCapacity(capacity) } else { hashed.reserveCapacity(capacity) }
   }
 
-  /// Where `id` is in `ascending`: looked for at the last lookup's place and the next, then by
-  /// halving.
-  private func place(of id: Int64) -> Int? {
-    ascending.withUnsafeBufferPointer { ids in
-      if finger < ids.count && ids[finger] == id { return finger }
-      if finger + 1 < ids.count && ids[finger + 1] == id { return finger + 1 }
+  /// Where `id` is in `ascending`.
+  private func place(of id: Int64) -> Int? { ascending.positionInAscending(of: id, near: finger) }
+}
+
+extension [Int64] {
+  /// The position of `id` in this array of ascending ids: looked for at `finger` (where the last
+  /// lookup ended) and the next place, then by halving.
+  package func positionInAscending(of id: Int64, near finger: Int) -> Int? {
+    withUnsafeBufferPointer { ids in
+      if finger >= 0 && finger < ids.count && ids[finger] == id { return finger }
+      if finger >= 0 && finger + 1 < ids.count && ids[finger + 1] == id { return finger + 1 }
       var low = 0
       var high = ids.count
       while low < high {
