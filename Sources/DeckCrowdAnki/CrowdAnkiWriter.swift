@@ -42,7 +42,11 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     var models: [[String: Any]] = []
     var modelUUIDs: [Int64: String] = [:]
     // CrowdAnki keeps a note model's content only: what Anki keeps besides is reported as lost.
-    let written = collection.withoutAnkiOnlyData()
+    // CrowdAnki's import hands each note model and option group to Anki, which refuses a value it
+    // cannot read as a package's import does: such values are fitted, as in a package.
+    let fitting = Schema11ValueFitting.fitted(collection.withoutAnkiOnlyData(), for: .crowdAnki, location: location)
+    let written = fitting.collection
+    warnings += fitting.warnings
     for noteType in written.noteTypes {
       var object = Schema11Objects.noteType(noteType)
       let uuid = noteType.crowdAnkiUUID ?? Self.derivedUUID("note type", noteType.id)
@@ -57,7 +61,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     // Groups whose schema-11 settings hold a sync state other than 0 (a schema-18 group's is an
     // Anki property, which `ankiOnlyLosses` counts).
     var syncStatesDropped = 0
-    for options in collection.deckOptions {
+    for (options, source) in zip(written.deckOptions, collection.deckOptions) {
       var (object, optionWarnings) = try Schema11Objects.deckOptions(options, location: location)
       warnings += optionWarnings
       if case .anki11JSON(let text) = options.settings,
@@ -66,7 +70,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
         object = CrowdAnkiJSON.keepingFloats(object, from: stored) as? [String: Any] ?? object
       }
       let uuid = (object["crowdanki_uuid"] as? String) ?? Self.derivedUUID("deck config", options.id)
-      if options.ankiProperties.isEmpty, let usn = object["usn"] as? NSNumber, usn.int64Value != 0 {
+      if source.ankiProperties.isEmpty, let usn = object["usn"] as? NSNumber, usn.int64Value != 0 {
         syncStatesDropped += 1
       }
       for key in ["id", "mod", "usn"] { object[key] = nil }

@@ -283,6 +283,59 @@ struct CrowdAnkiCommandTests {
     #expect(synced.status == 0 && !synced.standardError.contains("option group"))
   }
 
+  @Test(
+    "a note model's or option group's value Anki cannot read is written as the nearest one it reads, named in a value-clamped warning"
+  )
+  func valuesAnkiCannotRead() throws {
+    let scratch = try TemporaryDirectory()
+    // A real CrowdAnki deck file (Brain Brew's example), given a font size beyond 16 bits and an
+    // answer action Anki does not define: CrowdAnki's import hands both to Anki, which refuses
+    // them (Tests/anki/test_crowdanki_import_of_ours.py shows it with the real backend).
+    var deck = try Self.json(Fixtures.path("crowdanki/brain-brew-example/crowdanki_example_1/deck.json"))
+    var models = try #require(deck["note_models"] as? [[String: Any]])
+    var fields = try #require(models[0]["flds"] as? [[String: Any]])
+    fields[0]["size"] = 1 << 40
+    models[0]["flds"] = fields
+    // Keys the reader reports as not kept are taken out, so only the fitting is reported.
+    models[0]["tags"] = nil
+    deck["extendNew"] = nil
+    deck["extendRev"] = nil
+    deck["note_models"] = models
+    var groups = try #require(deck["deck_configurations"] as? [[String: Any]])
+    groups[0]["answerAction"] = -1
+    deck["deck_configurations"] = groups
+    let source = scratch.path(for: "source")
+    try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: false)
+    try JSONSerialization.data(withJSONObject: deck).write(to: URL(fileURLWithPath: source + "/deck.json"))
+
+    let output = scratch.path(for: "fitted")
+    let run = try CommandRun.deckport(["convert", source, output, "--to", "crowdanki", "--verbose"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "field 'Word': warning: [value-clamped] font size ('size') is 1099511627776, which Anki cannot read there (it reads a whole number from 0 to 65535) and would refuse it, which stops CrowdAnki's import part way; 65535 is written"
+      ), "\(run.standardError)")
+    #expect(run.standardError.contains("note type 'Test Model' (id "), "\(run.standardError)")
+    #expect(run.standardError.contains("option group 'LL Default' (id "), "\(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "warning: [value-clamped] setting 'answerAction' is -1, which Anki cannot read there (it reads one of 0, 1, 2, 3, 4) and would refuse it, which stops CrowdAnki's import part way; 0 is written"
+      ),
+      "\(run.standardError)")
+    let written = try Self.json(output + "/deck.json")
+    let writtenModel = try #require((written["note_models"] as? [[String: Any]])?.first)
+    #expect(((writtenModel["flds"] as? [[String: Any]])?.first?["size"] as? Int) == 65535)
+    let writtenGroup = try #require((written["deck_configurations"] as? [[String: Any]])?.first)
+    #expect(writtenGroup["answerAction"] as? Int == 0)
+    #expect(writtenGroup["maxTaken"] as? Int == 60)
+
+    let strict = try CommandRun.deckport([
+      "convert", source, scratch.path(for: "strict"), "--to", "crowdanki", "--strict",
+    ])
+    #expect(strict.status == 1 && strict.standardError.contains("value-clamped"), "\(strict.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "strict")))
+  }
+
   @Test("convert --out-dir --to crowdanki writes one folder per input, named after it without its extension")
   func batchIntoFolders() throws {
     let scratch = try TemporaryDirectory()

@@ -60,7 +60,7 @@ package enum CollectionValidation {
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
     FutureTimes.report(result, location: location, log: &log)
     result = AnkiValueRanges.fitted(result, location: location, log: &log)
-    return Schema11ValueFitting.fitted(result, location: location, log: &log)
+    return Schema11ValueFitting(reader: .ankiPackage).fitted(result, location: location, log: &log)
   }
 
   // MARK: - Note types

@@ -1,18 +1,42 @@
 import DeckCore
 import JSONCore
 
-/// Brings every value the writer puts into a schema-11 collection's JSON (decks, note types,
-/// fields, templates, option groups) into what Anki's importer reads (``Schema11ValueKinds``),
-/// so that one member out of range does not make Anki refuse the whole package.
+/// Brings every value a writer puts into schema-11 JSON (decks, note types, fields, templates,
+/// option groups) into what Anki reads (``Schema11ValueKinds``), so that one member out of range
+/// does not make Anki refuse the whole package, or stop CrowdAnki's import of a folder.
 ///
 /// Values come into the model from any input: a JSON deck's `ankiProperties` and option-group
-/// settings, a CrowdAnki deck's note type, another package. deckport keeps them exactly in the
-/// formats that can (JSON, CrowdAnki); in an Anki package each value Anki would refuse is written
-/// as the nearest value it reads, with a `value-clamped` warning naming the item, the member,
-/// what was there and what is written (`--strict` turns it into a failure).
-enum Schema11ValueFitting {
+/// settings, a CrowdAnki deck's note type, another package. deckport's own JSON keeps them
+/// exactly. An Anki package and a CrowdAnki folder are read by Anki (CrowdAnki's importer hands
+/// each option group, note type and deck to Anki's collection API, which decodes it into the same
+/// types as a package's import), so in those each value Anki would refuse is written as the
+/// nearest value it reads, with a `value-clamped` warning naming the item, the member, what was
+/// there and what is written (`--strict` turns it into a failure).
+package struct Schema11ValueFitting: Sendable {
+  /// Who reads the values, for the warnings: what Anki does with a value it refuses differs.
+  package enum Reader: Sendable {
+    /// Anki's import of a package, which refuses the whole package.
+    case ankiPackage
+    /// CrowdAnki's import of a folder, whose call into Anki for that deck, note type or option
+    /// group is refused, which stops the import part way.
+    case crowdAnki
+  }
+
+  /// Who reads the values.
+  let reader: Reader
+
+  /// `collection` with every such value fitted for `reader`, and a `value-clamped` warning for
+  /// each change.
+  package static func fitted(_ collection: DeckCollection, for reader: Reader, location: SourceLocation)
+    -> (collection: DeckCollection, warnings: [Diagnostic])
+  {
+    var log = DiagnosticLog()
+    let result = Schema11ValueFitting(reader: reader).fitted(collection, location: location, log: &log)
+    return (result, log.finished())
+  }
+
   /// `collection` with every such value fitted; each change is reported in `log`.
-  static func fitted(
+  func fitted(
     _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
   ) -> DeckCollection {
     var result = collection
@@ -30,7 +54,7 @@ enum Schema11ValueFitting {
 
   // MARK: - Items
 
-  private static func fitDeck(_ deck: inout Deck, location: SourceLocation, log: inout DiagnosticLog) {
+  private func fitDeck(_ deck: inout Deck, location: SourceLocation, log: inout DiagnosticLog) {
     let owner = Schema11Properties.owner(of: deck.kind)
     let item = location.item("deck '\(deck.name)' (id \(deck.id))")
     fitProperties(&deck.ankiProperties, of: owner, at: item, log: &log)
@@ -38,8 +62,8 @@ enum Schema11ValueFitting {
     var changed = false
     for index in filtered.searchTerms.indices {
       let term = filtered.searchTerms[index]
-      let limit = fittedInteger(term.limit, Schema11ValueKinds.int32)
-      let order = fittedInteger(term.order, Schema11ValueKinds.int32)
+      let limit = Self.fittedInteger(term.limit, Schema11ValueKinds.int32)
+      let order = Self.fittedInteger(term.order, Schema11ValueKinds.int32)
       if limit != term.limit {
         report(
           "search \(index + 1)'s limit", .integer(Int64(term.limit)), .integer(Int64(limit)),
@@ -57,11 +81,11 @@ enum Schema11ValueFitting {
     if changed { deck.kind = .filtered(filtered) }
   }
 
-  private static func fitNoteType(_ noteType: inout NoteType, location: SourceLocation, log: inout DiagnosticLog) {
+  private func fitNoteType(_ noteType: inout NoteType, location: SourceLocation, log: inout DiagnosticLog) {
     let label = CollectionValidation.label(noteType)
     let item = location.item(label)
     fitProperties(&noteType.ankiProperties, of: .noteType, at: item, log: &log)
-    let stockKind = fittedInteger(noteType.originalStockKind, Schema11ValueKinds.int32)
+    let stockKind = Self.fittedInteger(noteType.originalStockKind, Schema11ValueKinds.int32)
     if stockKind != noteType.originalStockKind {
       report(
         "'originalStockKind'", .integer(Int64(noteType.originalStockKind)), .integer(Int64(stockKind)),
@@ -71,7 +95,7 @@ enum Schema11ValueFitting {
     for index in noteType.fields.indices {
       let field = noteType.fields[index]
       let fieldItem = location.item("\(label), field '\(field.name)'")
-      let size = fittedInteger(field.fontSize, Schema11ValueKinds.uint16)
+      let size = Self.fittedInteger(field.fontSize, Schema11ValueKinds.uint16)
       if size != field.fontSize {
         report(
           "font size ('size')", .integer(Int64(field.fontSize)), .integer(Int64(size)),
@@ -86,7 +110,7 @@ enum Schema11ValueFitting {
     }
   }
 
-  private static func fitOptionGroup(_ options: inout DeckOptions, location: SourceLocation, log: inout DiagnosticLog) {
+  private func fitOptionGroup(_ options: inout DeckOptions, location: SourceLocation, log: inout DiagnosticLog) {
     let item = location.item(DeckOptionsConversion.label(options))
     fitProperties(&options.ankiProperties, of: .optionGroup, at: item, log: &log)
     // A schema-18 group's settings are typed by their protobuf fields; their conversion fits them.
@@ -103,7 +127,7 @@ enum Schema11ValueFitting {
         if prefix.isEmpty, Schema11ValueKinds.optionGroupSettingObjects.contains(key), let inner = value.members {
           return (key, .object(fittedMembers(inner, prefix: key + ".")))
         }
-        let member = member(name, of: .optionGroup)
+        let member = Self.member(name, of: .optionGroup)
         let fitted = Schema11ValueKinds.fitted(value, as: member)
         guard fitted != value else { return (key, value) }
         changed = true
@@ -119,7 +143,7 @@ enum Schema11ValueFitting {
 
   /// Each property of `properties` fitted to its member's kind; a property whose text is not JSON
   /// is left for ``PackageSelection/withWritableProperties(_:location:log:)`` to report.
-  private static func fitProperties(
+  private func fitProperties(
     _ properties: inout [AnkiProperty], of owner: Schema11Properties.Owner, at item: SourceLocation,
     log: inout DiagnosticLog
   ) {
@@ -127,7 +151,7 @@ enum Schema11ValueFitting {
     for index in properties.indices where !owned.contains(properties[index].key) {
       let property = properties[index]
       guard let value = Schema11Properties.value(of: property) else { continue }
-      let member = member(property.key, of: owner)
+      let member = Self.member(property.key, of: owner)
       let fitted = Schema11ValueKinds.fitted(value, as: member)
       guard fitted != value else { continue }
       report("property '\(property.key)'", value, fitted, member, at: item, log: &log)
@@ -147,19 +171,23 @@ enum Schema11ValueFitting {
 
   /// Reports that `what` held `value`, which Anki does not read as `member`, and that `written`
   /// is written in its place.
-  private static func report(
+  private func report(
     _ what: String, _ value: JSONValue, _ written: JSONValue, _ member: Schema11ValueKinds.Member,
     at item: SourceLocation, log: inout DiagnosticLog
   ) {
     let consequence =
       switch member.unread {
-      case .refusesPackage: "would refuse the whole package"
+      case .refusesPackage:
+        switch reader {
+        case .ankiPackage: "would refuse the whole package"
+        case .crowdAnki: "would refuse it, which stops CrowdAnki's import part way"
+        }
       case .resetsSettings(let settings): "would reset all the group's \(settings) to its defaults"
-      case .readAsFallback: "would read \(excerpt(member.fallback)) instead"
+      case .readAsFallback: "would read \(Self.excerpt(member.fallback)) instead"
       }
     log.report(
       "value-clamped", at: item,
-      "\(what) is \(excerpt(value)), which Anki cannot read there (it reads \(member.kind.description)) and \(consequence); \(excerpt(written)) is written"
+      "\(what) is \(Self.excerpt(value)), which Anki cannot read there (it reads \(member.kind.description)) and \(consequence); \(Self.excerpt(written)) is written"
     )
   }
 

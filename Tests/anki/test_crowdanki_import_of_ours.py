@@ -1,0 +1,136 @@
+"""deckport's CrowdAnki folders, imported as CrowdAnki imports them, judged by the real Anki backend.
+
+CrowdAnki's importer runs inside Anki's desktop program; `fixtures/crowdanki_import.py` makes the
+same calls into the `anki` package (option groups, note models, decks, notes, media), reading
+deck.json with Python's json module. So these tests judge what a user gets when they import a
+folder deckport wrote with CrowdAnki, not what deckport reads back from it.
+
+* test_a_package_as_a_folder_imports_through_crowdanki: each package fixture (real decks people
+  exported, and the backend's own) converted to a CrowdAnki folder imports, and Anki then holds
+  every note of the package (GUID, fields, tags, note type, deck) and every media file of it,
+  byte for byte.
+* test_a_value_anki_cannot_read_is_fitted_and_crowdanki_imports_the_folder: a value of a deck, note
+  type or option group Anki cannot read (the cases of test_json_values_anki_refuses) is written
+  as the nearest one it reads, with a `value-clamped` warning naming the item; the folder imports,
+  and `--strict` refuses to write it.
+* test_anki_refuses_such_a_value_through_crowdanki: the same folder with the value put back is
+  refused by Anki through CrowdAnki's calls, so the test above does judge the fitting.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+
+import pytest
+
+from conftest import FIXTURES, REAL_DIR
+from test_csv_helpers import deckport, deckport_exists
+
+if not deckport_exists():
+    pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
+
+from anki.collection import Collection  # noqa: E402
+from anki.errors import BackendError  # noqa: E402
+from anki_view import _neutralise_notetypes  # noqa: E402
+from crowdanki_import import deck_file, import_like_crowdanki  # noqa: E402
+from test_crowdanki import anki_media, anki_notes, assert_notes_survive, imported  # noqa: E402
+from test_json_values_anki_refuses import CASES, note_type, source_document  # noqa: E402
+
+
+def packages() -> list[str]:
+    return sorted(glob.glob(os.path.join(REAL_DIR, "*.apkg"))) + sorted(
+        glob.glob(os.path.join(FIXTURES, "anki", "*.apkg"))
+    )
+
+
+def empty_collection(folder: str) -> Collection:
+    """A new collection without Anki's stock note types, so a folder's "Basic" keeps its name."""
+    os.makedirs(folder)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    _neutralise_notetypes(col)
+    return col
+
+
+def folder_in_anki(folder: str, scratch: str) -> Collection:
+    col = empty_collection(scratch)
+    try:
+        import_like_crowdanki(col, folder)
+    except BaseException:
+        col.close()
+        raise
+    return col
+
+
+@pytest.mark.parametrize("package", packages(), ids=os.path.basename)
+def test_a_package_as_a_folder_imports_through_crowdanki(tmp_path, package):
+    folder = str(tmp_path / "Deck")
+    written = deckport("convert", package, folder, "--to", "crowdanki", "--verbose")
+    assert written.returncode == 0, written.stderr
+    os.makedirs(str(tmp_path / "original"))
+    original = imported(package, str(tmp_path / "original"))
+    via_crowdanki = folder_in_anki(folder, str(tmp_path / "crowdanki"))
+    try:
+        expected = anki_notes(original, home_decks=True)
+        assert expected, "the package holds notes"
+        assert_notes_survive(expected, anki_notes(via_crowdanki), folder, written.stderr)
+        # CrowdAnki copies every file of media/; each file Anki took from the package arrives
+        # with the same bytes.
+        media = anki_media(via_crowdanki)
+        for name, digest in anki_media(original).items():
+            assert media.get(name) == digest, name
+    finally:
+        original.close()
+        via_crowdanki.close()
+
+
+@pytest.mark.parametrize("what,change,warning,holds", CASES, ids=[case[0] for case in CASES])
+def test_a_value_anki_cannot_read_is_fitted_and_crowdanki_imports_the_folder(tmp_path, what, change, warning, holds):
+    document = source_document(str(tmp_path))
+    change(document)
+    source = str(tmp_path / "changed.json")
+    with open(source, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    folder = str(tmp_path / "Deck")
+    result = deckport("convert", source, folder, "--to", "crowdanki", "--verbose")
+    assert result.returncode == 0, result.stderr
+    # A deck's and a note type's Anki-only properties are not written to a folder at all (they are
+    # reported as dropped), so only the values the folder holds are fitted and named.
+    held = "property '" not in warning
+    assert (warning in result.stderr) == held, result.stderr
+    col = folder_in_anki(folder, str(tmp_path / "crowdanki"))
+    try:
+        assert col.note_count() == 9
+        assert col.models.by_name("Basic") is not None
+    finally:
+        col.close()
+    strict = deckport("convert", source, str(tmp_path / "Strict"), "--to", "crowdanki", "--strict", "--verbose")
+    assert strict.returncode == 1 and ("value-clamped" in strict.stderr) == held, strict.stderr
+    assert not os.path.exists(str(tmp_path / "Strict"))
+
+
+def test_anki_refuses_such_a_value_through_crowdanki(tmp_path):
+    document = source_document(str(tmp_path))
+    note_type(document)["fields"][0]["fontSize"] = 2**63 - 1
+    source = str(tmp_path / "changed.json")
+    with open(source, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    folder = str(tmp_path / "Deck")
+    result = deckport("convert", source, folder, "--to", "crowdanki", "--verbose")
+    assert result.returncode == 0, result.stderr
+    assert (
+        "field 'Front': warning: [value-clamped] font size ('size') is 9223372036854775807, which Anki cannot read"
+        " there (it reads a whole number from 0 to 65535) and would refuse it, which stops CrowdAnki's import part"
+        " way; 65535 is written"
+    ) in result.stderr, result.stderr
+    path = deck_file(folder)
+    with open(path, encoding="utf-8") as handle:
+        deck = json.load(handle)
+    basic = next(model for model in deck["note_models"] if model["name"] == "Basic")
+    assert basic["flds"][0]["size"] == 65535
+    basic["flds"][0]["size"] = 2**63 - 1
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(deck, handle)
+    with pytest.raises(BackendError, match="expected u16"):
+        folder_in_anki(folder, str(tmp_path / "crowdanki"))
