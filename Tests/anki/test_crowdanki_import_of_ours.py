@@ -22,6 +22,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import subprocess
 
 import pytest
 
@@ -85,8 +86,9 @@ def test_a_package_as_a_folder_imports_through_crowdanki(tmp_path, package):
         via_crowdanki.close()
 
 
-@pytest.mark.parametrize("what,change,warning,holds", CASES, ids=[case[0] for case in CASES])
-def test_a_value_anki_cannot_read_is_fitted_and_crowdanki_imports_the_folder(tmp_path, what, change, warning, holds):
+def changed_deck_as_folder(tmp_path, change) -> tuple[str, str, subprocess.CompletedProcess]:
+    """deckport's JSON of `legacy2_sched.apkg` with `change` made (the JSON file's path), written
+    as a CrowdAnki folder (its path), and what deckport said."""
     document = source_document(str(tmp_path))
     change(document)
     source = str(tmp_path / "changed.json")
@@ -95,6 +97,12 @@ def test_a_value_anki_cannot_read_is_fitted_and_crowdanki_imports_the_folder(tmp
     folder = str(tmp_path / "Deck")
     result = deckport("convert", source, folder, "--to", "crowdanki", "--verbose")
     assert result.returncode == 0, result.stderr
+    return source, folder, result
+
+
+@pytest.mark.parametrize("what,change,warning,holds", CASES, ids=[case[0] for case in CASES])
+def test_a_value_anki_cannot_read_is_fitted_and_crowdanki_imports_the_folder(tmp_path, what, change, warning, holds):
+    source, folder, result = changed_deck_as_folder(tmp_path, change)
     # A deck's and a note type's Anki-only properties are not written to a folder at all (they are
     # reported as dropped), so only the values the folder holds are fitted and named.
     held = "property '" not in warning
@@ -111,14 +119,9 @@ def test_a_value_anki_cannot_read_is_fitted_and_crowdanki_imports_the_folder(tmp
 
 
 def test_anki_refuses_such_a_value_through_crowdanki(tmp_path):
-    document = source_document(str(tmp_path))
-    note_type(document)["fields"][0]["fontSize"] = 2**63 - 1
-    source = str(tmp_path / "changed.json")
-    with open(source, "w", encoding="utf-8") as handle:
-        json.dump(document, handle)
-    folder = str(tmp_path / "Deck")
-    result = deckport("convert", source, folder, "--to", "crowdanki", "--verbose")
-    assert result.returncode == 0, result.stderr
+    _, folder, result = changed_deck_as_folder(
+        tmp_path, lambda document: note_type(document)["fields"][0].__setitem__("fontSize", 2**63 - 1)
+    )
     assert (
         "field 'Front': warning: [value-clamped] font size ('size') is 9223372036854775807, which Anki cannot read"
         " there (it reads a whole number from 0 to 65535) and would refuse it, which stops CrowdAnki's import part"

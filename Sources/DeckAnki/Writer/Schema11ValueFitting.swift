@@ -13,7 +13,8 @@ import JSONCore
 /// nearest value it reads, with a `value-clamped` warning naming the item, the member, what was
 /// there and what is written (`--strict` turns it into a failure).
 package struct Schema11ValueFitting: Sendable {
-  /// Who reads the values, for the warnings: what Anki does with a value it refuses differs.
+  /// Who reads the values: what Anki does with a value it refuses differs, and a CrowdAnki folder
+  /// holds less of a deck.
   package enum Reader: Sendable {
     /// Anki's import of a package, which refuses the whole package.
     case ankiPackage
@@ -40,8 +41,12 @@ package struct Schema11ValueFitting: Sendable {
     _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
   ) -> DeckCollection {
     var result = collection
-    for index in result.decks.indices {
-      fitDeck(&result.decks[index], location: location, log: &log)
+    // A CrowdAnki deck holds only its name, description and option group, which Anki always
+    // reads; a filtered deck's searches are not written at all.
+    if reader == .ankiPackage {
+      for index in result.decks.indices {
+        fitDeck(&result.decks[index], location: location, log: &log)
+      }
     }
     for index in result.noteTypes.indices {
       fitNoteType(&result.noteTypes[index], location: location, log: &log)
