@@ -9,6 +9,9 @@ folder deckport wrote with CrowdAnki, not what deckport reads back from it.
   exported, and the backend's own) converted to a CrowdAnki folder imports, and Anki then holds
   every note of the package (GUID, fields, tags, note type, deck) and every media file of it,
   byte for byte.
+* test_a_real_crowdanki_folder_written_again_imports_through_crowdanki: each folder CrowdAnki
+  exported (fixtures/crowdanki/), written again by deckport, imports as the original does, with
+  the same notes, note models and media files.
 * test_a_value_anki_cannot_read_is_fitted_and_crowdanki_imports_the_folder: a value of a deck, note
   type or option group Anki cannot read (the cases of test_json_values_anki_refuses) is written
   as the nearest one it reads, with a `value-clamped` warning naming the item; the folder imports,
@@ -36,7 +39,13 @@ from anki.collection import Collection  # noqa: E402
 from anki.errors import BackendError  # noqa: E402
 from anki_view import _neutralise_notetypes  # noqa: E402
 from crowdanki_import import deck_file, import_like_crowdanki  # noqa: E402
-from test_crowdanki import anki_media, anki_notes, assert_notes_survive, imported  # noqa: E402
+from test_crowdanki import (  # noqa: E402
+    anki_media,
+    anki_notes,
+    assert_notes_survive,
+    crowdanki_folders,
+    imported,
+)
 from test_json_values_anki_refuses import CASES, note_type, source_document  # noqa: E402
 
 
@@ -98,6 +107,43 @@ def changed_deck_as_folder(tmp_path, change) -> tuple[str, str, subprocess.Compl
     result = deckport("convert", source, folder, "--to", "crowdanki", "--verbose")
     assert result.returncode == 0, result.stderr
     return source, folder, result
+
+
+@pytest.mark.parametrize("folder", crowdanki_folders(), ids=os.path.basename)
+def test_a_real_crowdanki_folder_written_again_imports_through_crowdanki(tmp_path, folder):
+    """A folder CrowdAnki exported, written again by deckport, imports through CrowdAnki's calls
+    as the original does: the same notes (GUID, fields, tags, note model, the decks Anki puts
+    their cards in), note models and media files. Where Anki refuses the original (Brain Brew's
+    example lacks keys Anki requires), the rewritten folder may be refused too; deckport never
+    makes a folder Anki imports into one it refuses."""
+    again = str(tmp_path / os.path.basename(folder))
+    written = deckport("convert", folder, again, "--to", "crowdanki")
+    assert written.returncode == 0, written.stderr
+    try:
+        original = folder_in_anki(folder, str(tmp_path / "original"))
+    except BackendError as refused:
+        assert "missing field `sticky`" in str(refused), refused
+        return
+    try:
+        rewritten = folder_in_anki(again, str(tmp_path / "again"))
+        try:
+            assert anki_notes(rewritten) == anki_notes(original)
+            for model in col_models(original):
+                held = rewritten.models.by_name(model["name"])
+                assert held is not None, model["name"]
+                for key in ("flds", "tmpls"):
+                    assert [item["name"] for item in held[key]] == [item["name"] for item in model[key]]
+                assert [(t["qfmt"], t["afmt"]) for t in held["tmpls"]] == [(t["qfmt"], t["afmt"]) for t in model["tmpls"]]
+                assert (held["css"], held["sortf"], held["type"]) == (model["css"], model["sortf"], model["type"])
+            assert anki_media(rewritten) == anki_media(original)
+        finally:
+            rewritten.close()
+    finally:
+        original.close()
+
+
+def col_models(col: Collection) -> list[dict]:
+    return [col.models.get(entry.id) for entry in col.models.all_names_and_ids()]
 
 
 @pytest.mark.parametrize("what,change,warning,holds", CASES, ids=[case[0] for case in CASES])
