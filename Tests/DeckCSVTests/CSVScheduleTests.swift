@@ -160,6 +160,10 @@ struct CSVScheduleTests {
       row: "a,b,2026-12-01,3,1.2",
       message: "sheet.csv:2: Anki cannot hold the schedule of this row: an ease of 1.2 (Anki's run from 1.3 to 10)"),
     Refusal(
+      row: "a,b,0000-06-01,3",
+      message:
+        "sheet.csv:2:5: the due date '0000-06-01' is not a calendar day written as YYYY-MM-DD (such as 2026-12-24)"),
+    Refusal(
       row: "a,b,2026-12-01,3,,2,3",
       message: "sheet.csv:2: Anki cannot hold the schedule of this row: 3 lapses after 2 reviews"),
   ]
@@ -242,5 +246,34 @@ struct CSVScheduleTests {
     #expect(
       [first.scheduling.interval, first.scheduling.easeFactor, first.scheduling.reviews] == [12, 2_300, 5] as [Int])
     #expect(back.cards.map(\.scheduling.queue) == [.review, .suspended])
+  }
+
+  @Test(
+    "a card due before the year 1 leaves its row's scheduling cells empty, reported, not written as a year of our era")
+  func dueBeforeTheYearOne() throws {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("csv-schedule-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    var collection = try Self.read(
+      """
+      Front,Back,Due,Interval
+      le chat,the cat,2027-01-15,12
+      """)
+    // About 2,200 years before the collection's first day: the year 160 or so before our era,
+    // within the ±1e11 seconds a due date may be, which the calendar names as the year 160.
+    collection.cards[0].scheduling.due = -800_000
+    guard case .day(let start) = collection.due(of: collection.cards[0], timeZone: Self.tokyo) else {
+      Issue.record("the card is due by day")
+      return
+    }
+    // Before 1 January of the year 1 (UTC).
+    #expect(start.timeIntervalSince1970 < -62_135_596_800 && abs(start.timeIntervalSince1970) < 1e11)
+    let path = scratch.appendingPathComponent("out.csv").path
+    let options = CSVOptions(
+      hasHeaderRow: true, columns: try ColumnMapping(parsing: "front,back,due,interval"), timeZone: Self.tokyo)
+    let warnings = try CSVWriter(options: options).write(collection, to: path)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "front,back,due,interval\nle chat,the cat,,\n")
+    #expect(
+      warnings.contains { $0.category == "csv-scheduling" && $0.message.hasPrefix("the scheduling of 1 of 1 card") })
   }
 }

@@ -102,6 +102,8 @@ package enum NoteIdentity {
       if !hashes.insert(Int64(hash)) { sharedHashes.insert(hash) }
     }
     guard !sharedHashes.isEmpty else { return [] }
+    // The hashes are no longer needed: emptying the set frees its memory (16 MB for a million
+    // notes) before the exact pass builds its own dictionary.
     hashes = IDSet()
     var owners: [ExactKey: Int64] = [:]
     var warnings: [Diagnostic] = []
