@@ -183,3 +183,40 @@ def test_anki_refuses_such_a_value_through_crowdanki(tmp_path):
         json.dump(deck, handle)
     with pytest.raises(BackendError, match="expected u16"):
         folder_in_anki(folder, str(tmp_path / "crowdanki"))
+
+
+@pytest.mark.parametrize(
+    "index,written,consequence",
+    [
+        (5, 1, "would read 1 instead"),
+        (-1, 0, "would refuse it, which stops CrowdAnki's import part way"),
+        (70000, 1, "would refuse it, which stops CrowdAnki's import part way"),
+    ],
+)
+def test_a_sort_field_that_names_no_field_is_the_one_anki_takes(tmp_path, index, written, consequence):
+    """Anki keeps such a sort field from a package (deckport's package writer refuses it), but its
+    note type API, which CrowdAnki's import calls, takes one past the last field as the last and
+    refuses one outside 16 bits: the folder holds what Anki takes, and says so."""
+    _, folder, result = changed_deck_as_folder(tmp_path, lambda document: note_type(document).__setitem__("sortField", index))
+    assert (
+        f"note type 'Basic' (id 1795331276711): warning: [value-clamped] sort field ('sortf') is {index}, which Anki"
+        f" cannot read there (it reads a whole number from 0 to 1) and {consequence}; {written} is written"
+    ) in result.stderr, result.stderr
+    col = folder_in_anki(folder, str(tmp_path / "crowdanki"))
+    try:
+        assert col.models.by_name("Basic")["sortf"] == written
+    finally:
+        col.close()
+    if index == 5:
+        # Put back, the value is not refused but changed by Anki, silently.
+        path = deck_file(folder)
+        with open(path, encoding="utf-8") as handle:
+            deck = json.load(handle)
+        next(model for model in deck["note_models"] if model["name"] == "Basic")["sortf"] = index
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(deck, handle)
+        col = folder_in_anki(folder, str(tmp_path / "again"))
+        try:
+            assert col.models.by_name("Basic")["sortf"] == 1
+        finally:
+            col.close()

@@ -90,6 +90,7 @@ package struct Schema11ValueFitting: Sendable {
     let label = CollectionValidation.label(noteType)
     let item = location.item(label)
     fitProperties(&noteType.ankiProperties, of: .noteType, at: item, log: &log)
+    fitSortField(&noteType, at: item, log: &log)
     let stockKind = Self.fittedInteger(noteType.originalStockKind, Schema11ValueKinds.int32)
     if stockKind != noteType.originalStockKind {
       report(
@@ -142,6 +143,25 @@ package struct Schema11ValueFitting: Sendable {
     }
     let fitted = fittedMembers(members, prefix: "")
     if changed { options.settings = .anki11JSON(JSONWriter.text(of: .object(fitted))) }
+  }
+
+  /// A sort field that names no field. Anki's note type API (CrowdAnki's import) takes one past
+  /// the last field as the last, silently, and refuses one outside 16 bits. An Anki package never
+  /// gets here with one: its writer refuses it first (``CollectionValidation``), as Anki's import
+  /// of a package would keep it and sort by nothing.
+  private func fitSortField(_ noteType: inout NoteType, at item: SourceLocation, log: inout DiagnosticLog) {
+    let last = max(noteType.fields.count - 1, 0)
+    let index = noteType.sortFieldIndex
+    guard !(0...last).contains(index) else { return }
+    let fitted = min(max(index, 0), last)
+    let refused = !Schema11ValueKinds.uint16.contains(Int64(index))
+    report(
+      "sort field ('sortf')", .integer(Int64(index)), .integer(Int64(fitted)),
+      .init(
+        kind: .integer(0...Int64(last)), fallback: .integer(Int64(last)),
+        unread: refused ? .refusesPackage : .readAsFallback),
+      at: item, log: &log)
+    noteType.sortFieldIndex = fitted
   }
 
   // MARK: - Members
