@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 import Foundation
 import Testing
 
@@ -251,9 +252,7 @@ struct CSVScheduleTests {
   @Test(
     "a card due before the year 1 leaves its row's scheduling cells empty, reported, not written as a year of our era")
   func dueBeforeTheYearOne() throws {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("csv-schedule-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
+    let scratch = try TemporaryDirectory()
     var collection = try Self.read(
       """
       Front,Back,Due,Interval
@@ -268,7 +267,7 @@ struct CSVScheduleTests {
     }
     // Before 1 January of the year 1 (UTC).
     #expect(start.timeIntervalSince1970 < -62_135_596_800 && abs(start.timeIntervalSince1970) < 1e11)
-    let path = scratch.appendingPathComponent("out.csv").path
+    let path = scratch.path(for: "out.csv")
     let options = CSVOptions(
       hasHeaderRow: true, columns: try ColumnMapping(parsing: "front,back,due,interval"), timeZone: Self.tokyo)
     let warnings = try CSVWriter(options: options).write(collection, to: path)
