@@ -135,6 +135,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       return object
     }
     let root = deckObject(tree.root, isRoot: true)
+    warnings += Self.renamedDeckWarnings(tree, location: location)
 
     let folder = URL(fileURLWithPath: path)
     let json: [UInt8]
@@ -148,6 +149,27 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     try writeMedia(
       collection.media, into: folder.appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path, location: location)
     return (written, warnings)
+  }
+
+  /// A `deck-renamed` warning for each deck written whose full name Anki normalises when
+  /// CrowdAnki's import saves it (`decks.save`), as it does a package's: the folder keeps the name
+  /// as it is, as CrowdAnki's own export would, and says what Anki will call the deck.
+  private static func renamedDeckWarnings(_ tree: DeckTree, location: SourceLocation) -> [Diagnostic] {
+    var warnings: [Diagnostic] = []
+    func visit(_ deck: Deck, parent: String?) {
+      let name = parent.map { "\($0)::\(tree.writtenName(of: deck))" } ?? tree.writtenName(of: deck)
+      let stored = Deck.storedName(name)
+      if !stored.unicodeScalars.elementsEqual(name.unicodeScalars) {
+        warnings.append(
+          Diagnostic(
+            "deck-renamed", at: location.item("deck '\(deck.name)' (id \(deck.id))"),
+            "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level), so CrowdAnki's import saves it as '\(stored)'"
+          ))
+      }
+      for child in tree.children(of: deck) { visit(child, parent: name) }
+    }
+    visit(tree.root, parent: nil)
+    return warnings
   }
 
   /// A UUID derived from an Anki id, the same every time.

@@ -46,7 +46,7 @@ from test_crowdanki import (  # noqa: E402
     crowdanki_folders,
     imported,
 )
-from test_json_values_anki_refuses import CASES, note_type, source_document  # noqa: E402
+from test_json_values_anki_refuses import CASES, deck, note_type, source_document  # noqa: E402
 
 
 def packages() -> list[str]:
@@ -220,3 +220,18 @@ def test_a_sort_field_that_names_no_field_is_the_one_anki_takes(tmp_path, index,
             assert col.models.by_name("Basic")["sortf"] == 1
         finally:
             col.close()
+
+
+@pytest.mark.parametrize("name,stored", [("  Lang  ", "Deck::Lang"), ("Lang\u0001x", "Deck::Langx")])
+def test_a_deck_name_anki_normalises_is_named_as_anki_saves_it(tmp_path, name, stored):
+    """The folder keeps a deck's name as it is (CrowdAnki's own export would), and says what Anki
+    names the deck when CrowdAnki's import saves it; the folder's name is the added root 'Deck'."""
+    _, folder, result = changed_deck_as_folder(tmp_path, lambda document: deck(document).__setitem__("name", name))
+    assert f"warning: [deck-renamed] Anki normalises deck names (no control characters, no empty levels, no spaces or ':'" \
+        f" around a level), so CrowdAnki's import saves it as '{stored}'" in result.stderr, result.stderr
+    col = folder_in_anki(folder, str(tmp_path / "crowdanki"))
+    try:
+        assert stored in [entry.name for entry in col.decks.all_names_and_ids()]
+        assert col.note_count() == 9
+    finally:
+        col.close()
