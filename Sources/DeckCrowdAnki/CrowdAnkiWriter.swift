@@ -48,6 +48,9 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     let written = fitting.collection
     warnings += fitting.warnings
     for noteType in written.noteTypes {
+      // What Anki's note type API would refuse, or rewrite silently (a `"` in a name), is refused
+      // as an Anki package's writer refuses it.
+      try CollectionValidation.checkNoteType(noteType, at: location.item(CollectionValidation.label(noteType)))
       var object = Schema11Objects.noteType(noteType)
       let uuid = noteType.crowdAnkiUUID ?? Self.derivedUUID("note type", noteType.id)
       for key in ["id", "mod", "usn", "did"] { object[key] = nil }

@@ -39,13 +39,7 @@ from anki.collection import Collection  # noqa: E402
 from anki.errors import BackendError  # noqa: E402
 from anki_view import _neutralise_notetypes  # noqa: E402
 from crowdanki_import import deck_file, import_like_crowdanki  # noqa: E402
-from test_crowdanki import (  # noqa: E402
-    anki_media,
-    anki_notes,
-    assert_notes_survive,
-    crowdanki_folders,
-    imported,
-)
+from test_crowdanki import anki_media, anki_notes, assert_notes_survive, crowdanki_folders, imported  # noqa: E402
 from test_json_values_anki_refuses import CASES, deck, note_type, source_document  # noqa: E402
 
 
@@ -233,5 +227,35 @@ def test_a_deck_name_anki_normalises_is_named_as_anki_saves_it(tmp_path, name, s
     try:
         assert stored in [entry.name for entry in col.decks.all_names_and_ids()]
         assert col.note_count() == 9
+    finally:
+        col.close()
+
+
+def test_a_note_type_name_anki_rewrites_is_refused_as_for_a_package(tmp_path):
+    """Anki's note type API, which CrowdAnki's import calls, removes a `"` from a note type's
+    name silently (shown below with the folder deckport refuses to write, made by hand); deckport
+    refuses such a note type for a folder as it does for a package, and writes nothing."""
+    source, folder, _ = changed_deck_as_folder(tmp_path, lambda document: None)
+    renamed = str(tmp_path / "renamed.json")
+    with open(source, encoding="utf-8") as handle:
+        document = json.load(handle)
+    note_type(document)["name"] = 'Ba"sic'
+    with open(renamed, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    for fmt, out in (("crowdanki", str(tmp_path / "Refused")), ("apkg", str(tmp_path / "refused.apkg"))):
+        result = deckport("convert", renamed, out, "--to", fmt)
+        assert result.returncode == 1, result.stderr
+        assert "note type 'Ba\"sic' (id 1795331276711): the note type name contains '\"', which Anki removes" in result.stderr
+        assert not os.path.exists(out)
+    path = deck_file(folder)
+    with open(path, encoding="utf-8") as handle:
+        deck_json = json.load(handle)
+    next(model for model in deck_json["note_models"] if model["name"] == "Basic")["name"] = 'Ba"sic'
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(deck_json, handle)
+    col = folder_in_anki(folder, str(tmp_path / "crowdanki"))
+    try:
+        names = [entry.name for entry in col.models.all_names_and_ids()]
+        assert "Basic" in names and 'Ba"sic' not in names
     finally:
         col.close()

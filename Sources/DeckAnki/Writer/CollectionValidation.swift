@@ -65,7 +65,8 @@ package enum CollectionValidation {
 
   // MARK: - Note types
 
-  static func label(_ noteType: NoteType) -> String { "note type '\(noteType.name)' (id \(noteType.id))" }
+  /// How messages name a note type: its name and id.
+  package static func label(_ noteType: NoteType) -> String { "note type '\(noteType.name)' (id \(noteType.id))" }
 
   private static func checkNoteTypes(_ noteTypes: [NoteType], location: SourceLocation) throws {
     try requireUniqueIDs(noteTypes.map(\.id), what: "note type", location: location)
