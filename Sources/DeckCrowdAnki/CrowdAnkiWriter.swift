@@ -12,6 +12,9 @@ import JSONCore
 ///
 /// The deck tree becomes nested `Deck` objects (`children`, each holding its last name level);
 /// note types and option groups are written whole, as Anki's schema-11 objects, at the top.
+/// CrowdAnki's import hands each of them to Anki's collection API, so a value Anki would refuse
+/// there is written as the nearest one it reads (`value-clamped`, as in a package), and a deck
+/// name Anki normalises is reported (`deck-renamed`).
 /// `crowdanki_uuid`s the source had are kept; others are derived from the Anki ids (name-based
 /// UUIDs), so writing the same deck twice gives the same folder. Every media file is written, by
 /// its name. What CrowdAnki cannot hold (scheduling, the review log, user flags on cards) is
@@ -27,8 +30,9 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
   /// last component of `destination` (reported as `deck-root-added`).
   ///
   /// - Throws: ``DeckError`` when a media name would not be a single safe file name or two names
-  ///   differ only in case, when a deck name has more than ``Deck/maximumLevels`` levels, or when
-  ///   writing fails.
+  ///   differ only in case, when a deck name has more than ``Deck/maximumLevels`` levels, when a
+  ///   note type is one Anki's note type API would refuse or rewrite (as an Anki package's writer
+  ///   refuses it), or when writing fails.
   package func write(_ collection: DeckCollection, to path: String, reportingAs destination: String? = nil) throws
     -> (written: DeckCollection, warnings: [Diagnostic])
   {
