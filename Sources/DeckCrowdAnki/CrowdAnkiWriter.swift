@@ -14,7 +14,8 @@ import JSONCore
 /// note types and option groups are written whole, as Anki's schema-11 objects, at the top.
 /// CrowdAnki's import hands each of them to Anki's collection API, so a value Anki would refuse
 /// there is written as the nearest one it reads (`value-clamped`, as in a package), and a deck
-/// name Anki normalises is reported (`deck-renamed`).
+/// name Anki normalises (`deck-renamed`) and a template it refuses (`template-refused`) are
+/// reported.
 /// `crowdanki_uuid`s the source had are kept; others are derived from the Anki ids (name-based
 /// UUIDs), so writing the same deck twice gives the same folder. Every media file is written, by
 /// its name. What CrowdAnki cannot hold (scheduling, the review log, user flags on cards) is
@@ -55,6 +56,14 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       // What Anki's note type API would refuse, or rewrite silently (a `"` in a name), is refused
       // as an Anki package's writer refuses it.
       try CollectionValidation.checkNoteType(noteType, at: location.item(CollectionValidation.label(noteType)))
+      for (template, problem) in TemplateFieldCheck.problems(in: noteType) {
+        warnings.append(
+          Diagnostic(
+            "template-refused",
+            at: location.item("\(CollectionValidation.label(noteType)), template '\(template)'"),
+            "\(problem): Anki's note type API refuses such a template, which stops CrowdAnki's import part way (the folder keeps it as it is; Anki's import of a package would keep it too, and show the error on its cards)"
+          ))
+      }
       var object = Schema11Objects.noteType(noteType)
       let uuid = noteType.crowdAnkiUUID ?? Self.derivedUUID("note type", noteType.id)
       for key in ["id", "mod", "usn", "did"] { object[key] = nil }

@@ -16,6 +16,8 @@ folder deckport wrote with CrowdAnki, not what deckport reads back from it.
   type or option group Anki cannot read (the cases of test_json_values_anki_refuses) is written
   as the nearest one it reads, with a `value-clamped` warning naming the item; the folder imports,
   and `--strict` refuses to write it.
+* test_a_template_is_reported_exactly_when_anki_refuses_it_through_crowdanki, the sort field, deck
+  name and note type name tests: what Anki's note type and deck APIs refuse or rewrite is reported.
 * test_anki_refuses_such_a_value_through_crowdanki: the same folder with the value put back is
   refused by Anki through CrowdAnki's calls, so the test above does judge the fitting.
 """
@@ -259,3 +261,51 @@ def test_a_note_type_name_anki_rewrites_is_refused_as_for_a_package(tmp_path):
         assert "Basic" in names and 'Ba"sic' not in names
     finally:
         col.close()
+
+
+# (front, back) of the Basic note type's template (fields Front and Back): each is refused by Anki's
+# note type API or not, as the backend answered; deckport must warn exactly for those it refuses.
+TEMPLATES = [
+    ("{{Missing}}", "{{Back}}"),
+    ("{{#Missing}}x{{/Missing}}{{Front}}", "{{Back}}"),
+    ("{{^Missing}}x{{/Missing}}{{Front}}", "{{Back}}"),
+    ("{{text:Missing}}{{Front}}", "{{Back}}"),
+    ("{{Front}}", "{{Missing}}"),
+    ("{{Tags}}{{Front}}", "{{Deck}}{{Subdeck}}{{Card}}{{CardFlag}}{{Type}}{{CardID}}"),
+    ("{{cloze:Missing}}{{Front}}", "{{Back}}"),
+    ("{{type:Missing}}{{Front}}", "{{Back}}"),
+    ("{{ Front }}", "{{Back}}"),
+    ("{{front}}", "{{Back}}"),
+    ("{{FrontSide}}{{Front}}", "{{Back}}"),
+    ("{{Front}}{{c1}}", "{{Back}}"),
+    ("{{#c1}}x{{/c1}}{{Front}}", "{{Back}}"),
+    ("{{Front}}", "{{#Tags}}t{{/Tags}}{{#FrontSide}}f{{/FrontSide}}{{#c+1}}x{{/c+1}}"),
+    ("{{Front}}", "{{tts en_US:Missing}}"),
+    ("{{Front}}", "{{:Missing}}"),
+    ("{{Front}}", "{{Tags:}}{{}}"),
+    ("{{Front}}", "{{FrontSide}}{{#Front}}{{Missing}}{{/Front}}"),
+    ("{{#Front}}x", "{{Back}}"),
+    ("{{Front}}{{/Back}}", "{{Back}}"),
+]
+
+
+@pytest.mark.parametrize("front,back", TEMPLATES)
+def test_a_template_is_reported_exactly_when_anki_refuses_it_through_crowdanki(tmp_path, front, back):
+    def change(document):
+        template = note_type(document)["templates"][0]
+        template["question"], template["answer"] = front, back
+
+    _, folder, result = changed_deck_as_folder(tmp_path, change)
+    col = empty_collection(str(tmp_path / "crowdanki"))
+    try:
+        import_like_crowdanki(col, folder)
+        refused = None
+    except BackendError as error:
+        refused = str(error)
+    finally:
+        col.close()
+    warned = "warning: [template-refused]" in result.stderr
+    assert warned == (refused is not None), (result.stderr, refused)
+    if refused and "not found" in refused:
+        missing = refused.split("Field '")[1].split("'")[0].strip("\u2068\u2069")
+        assert f"names the field '{missing}', which the note type does not have" in result.stderr, result.stderr

@@ -18,7 +18,7 @@ struct CardFields {
   let deck: (name: String, last: String)?
 
   /// The names of the special fields, in the order Anki adds them.
-  private static let specialNames: [Substring] = ["Tags", "Type", "Subdeck", "Deck", "CardFlag", "Card", "CardID"]
+  static let specialNames: [Substring] = ["Tags", "Type", "Subdeck", "Deck", "CardFlag", "Card", "CardID"]
 
   /// The card's cloze number, its ordinal + 1 (an ordinal a file holds may be any integer: the
   /// largest wraps rather than traps, and matches no cloze).

@@ -101,7 +101,7 @@ struct TemplateRendering {
   }
 
   /// Whether `key` is `c` and a number, a section Anki allows whether or not it is a field.
-  private static func isClozeSection(_ key: Substring) -> Bool {
+  static func isClozeSection(_ key: Substring) -> Bool {
     guard key.first == "c" else { return false }
     var digits = key.dropFirst()
     if digits.first == "+" { digits = digits.dropFirst() }
