@@ -20,6 +20,8 @@ folder deckport wrote with CrowdAnki, not what deckport reads back from it.
   name and note type name tests: what Anki's note type and deck APIs refuse or rewrite is reported.
 * test_anki_refuses_such_a_value_through_crowdanki: the same folder with the value put back is
   refused by Anki through CrowdAnki's calls, so the test above does judge the fitting.
+* test_a_folder_written_again_after_an_edit_updates_what_crowdanki_imported: CrowdAnki's second
+  import of a folder written again after an edit updates the note and adds nothing.
 """
 
 from __future__ import annotations
@@ -309,3 +311,41 @@ def test_a_template_is_reported_exactly_when_anki_refuses_it_through_crowdanki(t
     if refused and "not found" in refused:
         missing = refused.split("Field '")[1].split("'")[0].strip("\u2068\u2069")
         assert f"names the field '{missing}', which the note type does not have" in result.stderr, result.stderr
+
+
+def test_a_folder_written_again_after_an_edit_updates_what_crowdanki_imported(tmp_path):
+    """The git workflow: a deck is written as a folder and imported with CrowdAnki; the deck is
+    edited (a field, a tag) and written again into a folder of the same name; CrowdAnki's second
+    import finds every option group, note type and deck by its `crowdanki_uuid` and every note by
+    its GUID, and updates them: nothing is added, no note type changes (which would open
+    CrowdAnki's mapping dialog), and the edit is there."""
+    document = source_document(str(tmp_path))
+    source = str(tmp_path / "deck.json")
+
+    def written_folder(place: str) -> str:
+        with open(source, "w", encoding="utf-8") as handle:
+            json.dump(document, handle)
+        os.makedirs(str(tmp_path / place))
+        folder = str(tmp_path / place / "Deck")
+        result = deckport("convert", source, folder, "--to", "crowdanki")
+        assert result.returncode == 0, result.stderr
+        return folder
+
+    first = written_folder("first")
+    col = empty_collection(str(tmp_path / "crowdanki"))
+    try:
+        import_like_crowdanki(col, first)
+
+        def counts() -> tuple[int, int, int, int]:
+            return (col.note_count(), len(col.models.all()), len(col.decks.all()), len(col.decks.all_config()))
+
+        before = counts()
+        edited = document["notes"][0]
+        edited["fields"]["Front"] = "edited front"
+        edited["tags"] = edited["tags"] + ["added"]
+        import_like_crowdanki(col, written_folder("second"))
+        assert counts() == before
+        note = col.get_note(col.db.scalar("select id from notes where guid = ?", edited["guid"]))
+        assert note["Front"] == "edited front" and "added" in note.tags
+    finally:
+        col.close()
