@@ -103,11 +103,14 @@ enum CSVScheduleCells {
   }
 
   /// The start of the Anki day `card` is due on, when a row can state its schedule: a card under
-  /// review (Anki's ``CardType/review``), due by day, with a schedule Anki holds; nil for any
-  /// other card, whose row then leaves the scheduling cells empty (but ``suspendedText(of:)``).
+  /// review (Anki's ``CardType/review``), due by day, on a day with a `YYYY-MM-DD`
+  /// (``CalendarDay/isWritable(_:in:)``), with a schedule Anki holds; nil for any other card,
+  /// whose row then leaves the scheduling cells empty (but ``suspendedText(of:)``).
   static func writableDue(of card: Card, in collection: DeckCollection, timeZone: TimeZone) -> Date? {
     let scheduling = card.scheduling
-    guard scheduling.type == .review, case .day(let start) = collection.due(of: card, timeZone: timeZone) else {
+    guard scheduling.type == .review, case .day(let start) = collection.due(of: card, timeZone: timeZone),
+      CalendarDay.isWritable(start, in: timeZone)
+    else {
       return nil
     }
     let schedule = ReviewSchedule(

@@ -249,6 +249,22 @@ struct CSVScheduleTests {
     #expect(back.cards.map(\.scheduling.queue) == [.review, .suspended])
   }
 
+  @Test("a card due on the first day of the year 1 is read and written back as that day, in any time zone")
+  func dueInTheYearOne() throws {
+    let scratch = try TemporaryDirectory()
+    for zone in [Self.tokyo, TimeZone(identifier: "Pacific/Kiritimati"), TimeZone(identifier: "Pacific/Pago_Pago")] {
+      let zone = try #require(zone)
+      let collection = try Self.read("Front,Back,Due,Interval\nle chat,the cat,0001-01-01,3\n", zone: zone)
+      #expect(Self.dueDay(collection.cards[0], in: collection, zone: zone) == "1-1-1")
+      let path = scratch.path(for: "year-one.csv")
+      let options = CSVOptions(
+        hasHeaderRow: true, columns: try ColumnMapping(parsing: "front,back,due,interval"), timeZone: zone)
+      _ = try CSVWriter(options: options).write(collection, to: path)
+      #expect(
+        try String(contentsOfFile: path, encoding: .utf8) == "front,back,due,interval\nle chat,the cat,0001-01-01,3\n")
+    }
+  }
+
   @Test(
     "a card due before the year 1 leaves its row's scheduling cells empty, reported, not written as a year of our era")
   func dueBeforeTheYearOne() throws {

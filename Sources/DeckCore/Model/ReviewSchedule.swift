@@ -27,15 +27,10 @@ package struct ReviewSchedule: Sendable, Equatable {
   package static let intervalRange = 1...36_500
   /// The eases Anki holds.
   package static let easeRange = 1.3...10.0
-  /// The earliest due date: 2 January of the year 1, UTC, whose day is in the year 1 or later in
-  /// every time zone. A day before the year 1 has no `YYYY-MM-DD` (a spreadsheet's `0005-03-01`
-  /// would read back as the year 5 of our era, not before it).
-  package static let earliestDue = Date(timeIntervalSince1970: -62_135_510_400)
 
   /// Why Anki could not hold this schedule (an interval of 1 to 36,500 days, an ease of 1.3 to
-  /// 10, no more lapses than reviews, a due date within ±1e11 seconds of 1970 and not before
-  /// ``earliestDue``), or nil. No review is needed: Anki's "Set due date" makes a new card a card
-  /// under review without one.
+  /// 10, no more lapses than reviews, a due date within ±1e11 seconds of 1970), or nil. No
+  /// review is needed: Anki's "Set due date" makes a new card a card under review without one.
   package var problem: String? {
     if !Self.intervalRange.contains(intervalDays) {
       return "an interval of \(intervalDays) days (Anki's run from 1 to 36,500)"
@@ -46,7 +41,6 @@ package struct ReviewSchedule: Sendable, Equatable {
     if !due.timeIntervalSince1970.isFinite || abs(due.timeIntervalSince1970) > 1e11 {
       return "a due date out of range"
     }
-    if due < Self.earliestDue { return "a due date before the year 1" }
     return nil
   }
 

@@ -3,7 +3,16 @@ import Foundation
 /// A day of the Gregorian calendar written as `YYYY-MM-DD` (ISO 8601's calendar date), the way
 /// deckport writes and reads days: a spreadsheet's due dates, the dates its messages name.
 package enum CalendarDay {
-  /// The day `date` falls on in `timeZone`, as `YYYY-MM-DD`.
+  /// Whether the day `date` falls on in `timeZone` has a `YYYY-MM-DD`: it is in the year 1 or
+  /// later. (A day before the year 1 would be written without its era, `0160-…` for the year 160
+  /// before it, and read back as a day of our era.)
+  package static func isWritable(_ date: Date, in timeZone: TimeZone) -> Bool {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    return calendar.component(.era, from: date) == 1
+  }
+
+  /// The day `date` falls on in `timeZone`, as `YYYY-MM-DD` (see ``isWritable(_:in:)``).
   package static func text(of date: Date, in timeZone: TimeZone) -> String {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
