@@ -30,6 +30,7 @@ import glob
 import json
 import os
 import subprocess
+import unicodedata
 
 import pytest
 
@@ -288,16 +289,88 @@ TEMPLATES = [
     ("{{Front}}", "{{FrontSide}}{{#Front}}{{Missing}}{{/Front}}"),
     ("{{#Front}}x", "{{Back}}"),
     ("{{Front}}{{/Back}}", "{{Back}}"),
+    # A front needs a replacement or a section; a back does not.
+    ("plain", "{{Back}}"),
+    ("", "{{Back}}"),
+    ("  \n", "{{Back}}"),
+    ("<!-- {{Front}} -->", "{{Back}}"),
+    ("{{=<% %>=}}plain", "{{Back}}"),
+    ("{{=<% %>=}}<%Front%>", "{{Back}}"),
+    ("<!-- {{Front}}", "{{Back}}"),
+    ("{{Tags}}", "{{Back}}"),
+    ("{{#Front}}{{/Front}}", "{{Back}}"),
+    ("{{^Front}}x{{/Front}}", "{{Back}}"),
+    ("{{}}", "{{Back}}"),
+    ("{{Front}}", "plain"),
+    ("{{Front}}", ""),
 ]
 
+NFC_FRONT = unicodedata.normalize("NFC", "\u00e9{{Front}}")
+NFD_FRONT = unicodedata.normalize("NFD", "\u00e9{{Front}}")
 
-@pytest.mark.parametrize("front,back", TEMPLATES)
-def test_a_template_is_reported_exactly_when_anki_refuses_it_through_crowdanki(tmp_path, front, back):
-    def change(document):
-        template = note_type(document)["templates"][0]
-        template["question"], template["answer"] = front, back
+# (note type, its templates' (front, back), first to last) for what concerns more than one
+# template or a cloze note type (fields Text and Back Extra), answered by the backend as above.
+NOTE_TYPE_TEMPLATES = [
+    # Two fronts must differ, byte for byte, unless they hold {{Card}}.
+    ("Basic (and reversed card)", [("{{Front}}", "{{Back}}"), ("{{Front}}", "{{Front}}")]),
+    ("Basic (and reversed card)", [("{{Front}}", "{{Back}}"), ("{{Back}}", "{{Front}}"), ("{{Front}}", "x{{Back}}")]),
+    ("Basic (and reversed card)", [("{{Front}}", "{{Back}}"), ("{{ Front }}", "{{Back}}")]),
+    ("Basic (and reversed card)", [("{{Front}}", "{{Back}}"), ("{{Front}}\n", "{{Back}}")]),
+    ("Basic (and reversed card)", [(NFC_FRONT, "{{Back}}"), (NFD_FRONT, "{{Back}}")]),
+    ("Basic (and reversed card)", [("{{Card}}{{Front}}", "{{Back}}"), ("{{Card}}{{Front}}", "{{Back}}")]),
+    ("Basic (and reversed card)", [("{{\tCard\u00a0}}{{Front}}", "{{Back}}")] * 2),
+    ("Basic (and reversed card)", [("<!-- {{Card}} -->{{Front}}", "{{Back}}")] * 2),
+    ("Basic (and reversed card)", [("{{{Card}}\u0301{{Front}}", "{{Back}}")] * 2),
+    ("Basic (and reversed card)", [("{{#Front}}{{ Card}}{{/Front}}{{Front}}", "{{Back}}")] * 2),
+    ("Basic (and reversed card)", [("{{card}}{{Front}}", "{{Back}}")] * 2),
+    ("Basic (and reversed card)", [("{{text:Card}}{{Front}}", "{{Back}}")] * 2),
+    ("Basic (and reversed card)", [("{{Card}{{Front}}", "{{Back}}")] * 2),
+    ("Basic (and reversed card)", [("{{Front}}Card", "{{Back}}")] * 2),
+    # A cloze note type's first template needs {{cloze:…}} on both sides; later ones do not.
+    ("Cloze", [("{{cloze:Text}}", "{{cloze:Text}}")]),
+    ("Cloze", [("{{Text}}", "{{cloze:Text}}")]),
+    ("Cloze", [("{{cloze:Text}}", "{{Text}}")]),
+    ("Cloze", [("{{cloze:Text}}", "{{FrontSide}}")]),
+    ("Cloze", [("{{#Text}}{{cloze:Text}}{{/Text}}", "{{^Back Extra}}{{cloze:Text}}{{/Back Extra}}")]),
+    ("Cloze", [("{{type:cloze:Text}}", "{{cloze:text:Text}}")]),
+    ("Cloze", [("{{cloze:Tags}}", "{{cloze:}}")]),
+    ("Cloze", [("{{Cloze:Text}}", "{{Cloze:Text}}")]),
+    ("Cloze", [("{{cloze-only:Text}}", "{{cloze:Text}}")]),
+    ("Cloze", [("<!-- {{cloze:Text}} -->{{Text}}", "{{cloze:Text}}")]),
+    ("Cloze", [("plain", "{{cloze:Text}}")]),
+    ("Cloze", [("{{Back Extra}}", "{{Back Extra}}"), ("{{cloze:Text}}", "{{cloze:Text}}")]),
+    ("Cloze", [("{{cloze:Text}}", "{{cloze:Text}}"), ("{{Back Extra}}", "{{Text}}")]),
+    ("Cloze", [("{{cloze:Text}}", "{{cloze:Text}}"), ("plain", "{{Text}}")]),
+    ("Cloze", [("{{cloze:Text}}", "{{cloze:Text}}"), ("{{Missing}}", "{{Text}}")]),
+    ("Cloze", [("{{cloze:Text}}", "{{cloze:Text}}")] * 2),
+]
 
-    _, folder, result = changed_deck_as_folder(tmp_path, change)
+# What deckport's warning says for each of the backend's refusals.
+REASONS = {
+    "See the preview": "does not parse",
+    "not found": "which the note type does not have",
+    "identical to card template": "its front is the same as that of template 'Card 1'",
+    "Expected to find a field replacement": "its front has no field replacement",
+    "Expected to find '{{cloze:Text}}'": "which the first template of a cloze note type needs",
+}
+
+
+def with_templates(document: dict, name: str, sides: list[tuple[str, str]]) -> None:
+    """Gives the note type `name` of `document` the templates `sides`, named Card 1, Card 2, …"""
+    model = note_type(document, name)
+    first = model["templates"][0]
+    model["templates"] = [
+        {**{key: value for key, value in first.items() if key != "ankiId"}, "name": f"Card {number}",
+         "question": front, "answer": back}
+        for number, (front, back) in enumerate(sides, start=1)
+    ]
+
+
+@pytest.mark.parametrize(
+    "name,sides", [("Basic", [sides]) for sides in TEMPLATES] + NOTE_TYPE_TEMPLATES, ids=lambda value: repr(value)
+)
+def test_a_template_is_reported_exactly_when_anki_refuses_it_through_crowdanki(tmp_path, name, sides):
+    _, folder, result = changed_deck_as_folder(tmp_path, lambda document: with_templates(document, name, sides))
     col = empty_collection(str(tmp_path / "crowdanki"))
     try:
         import_like_crowdanki(col, folder)
@@ -308,9 +381,12 @@ def test_a_template_is_reported_exactly_when_anki_refuses_it_through_crowdanki(t
         col.close()
     warned = "warning: [template-refused]" in result.stderr
     assert warned == (refused is not None), (result.stderr, refused)
-    if refused and "not found" in refused:
-        missing = refused.split("Field '")[1].split("'")[0].strip("\u2068\u2069")
-        assert f"names the field '{missing}', which the note type does not have" in result.stderr, result.stderr
+    if refused:
+        reason = next(words for answer, words in REASONS.items() if answer in refused)
+        if "not found" in refused:
+            missing = refused.split("Field '")[1].split("'")[0].strip("\u2068\u2069")
+            reason = f"names the field '{missing}', {reason}"
+        assert reason in result.stderr, (result.stderr, refused)
 
 
 def test_a_folder_written_again_after_an_edit_updates_what_crowdanki_imported(tmp_path):
