@@ -130,7 +130,7 @@ struct CSVCollectionBuilder {
       let message: DeckMessage =
         given.isEmpty
         ? "a row's deck cell is empty: Anki's import puts such rows in a deck named '\(renamed.stored)', and so does deckport"
-        : "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level): the deck '\(given)' is '\(renamed.stored)', with every row that names either, as Anki's import puts them"
+        : "\(Deck.storedNameRule): the deck '\(given)' is '\(renamed.stored)', with every row that names either, as Anki's import puts them"
       warnings.append(Diagnostic("deck-renamed", at: place, message))
     }
 

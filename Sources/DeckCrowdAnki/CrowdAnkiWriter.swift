@@ -179,7 +179,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
         warnings.append(
           Diagnostic(
             "deck-renamed", at: location.item("deck '\(deck.name)' (id \(deck.id))"),
-            "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level), so CrowdAnki's import saves it as '\(stored)'"
+            "\(Deck.storedNameRule), so CrowdAnki's import saves it as '\(stored)'"
           ))
       }
       for child in tree.children(of: deck) { visit(child, parent: name) }

@@ -252,7 +252,7 @@ package enum CollectionValidation {
       if !normalized.unicodeScalars.elementsEqual(deck.name.unicodeScalars) {
         log.report(
           "deck-renamed", at: here,
-          "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level); it is written as '\(normalized)'"
+          "\(Deck.storedNameRule); it is written as '\(normalized)'"
         )
         result[index].name = normalized
       }

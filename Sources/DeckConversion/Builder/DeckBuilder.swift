@@ -272,7 +272,7 @@ public struct DeckBuilder: Sendable {
       warnings.append(
         Diagnostic(
           "deck-renamed", at: location.item("deck '\(first.given)'"),
-          "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level); \(count == 1 ? "this deck is" : "\(count) deck names are") written as Anki stores \(count == 1 ? "it" : "them"), this one as '\(first.stored)'"
+          "\(Deck.storedNameRule); \(count == 1 ? "this deck is" : "\(count) deck names are") written as Anki stores \(count == 1 ? "it" : "them"), this one as '\(first.stored)'"
         ))
     }
     let collection = DeckCollection(

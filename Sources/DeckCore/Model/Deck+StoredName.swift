@@ -1,6 +1,11 @@
 import Foundation
 
 extension Deck {
+  /// What a `deck-renamed` warning says of ``storedName(_:)``, before it says what the deck is
+  /// called instead.
+  package static let storedNameRule =
+    "Anki normalises deck names (no control characters, no empty levels, no spaces or ':' around a level)"
+
   /// A deck name as Anki stores it: each `::` level as ``storedLevel(_:)`` gives it, and `blank`
   /// when nothing is left of a level (` A :: B ` is `A::B`).
   package static func storedName(_ name: String) -> String {
