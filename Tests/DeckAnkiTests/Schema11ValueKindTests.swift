@@ -190,4 +190,28 @@ struct Schema11ValueKindTests {
     #expect(Self.cases.contains { $0.member == "answerAction" && $0.value == "4" && $0.read })
     #expect(Self.members.count == Set(Self.cases.map { "\($0.owner) \($0.member)" }).count - 3)
   }
+
+  /// Anki's own bounds (measured by `test_a_setting_outside_ankis_bounds_is_written_as_the_nearest_it_keeps`):
+  /// a value inside is kept, one outside is brought to the nearest bound, as a whole number for an
+  /// integer setting and compared as the 32-bit float Anki holds.
+  @Test func boundedSettings() throws {
+    func bounded(_ path: String, _ value: JSONValue) throws -> (written: JSONValue, ankiReads: String)? {
+      let member = try #require(Schema11ValueKinds.member(path, of: .optionGroup))
+      return Schema11ValueKinds.bounded(value, as: member)
+    }
+    #expect(try bounded("new.perDay", .integer(9999)) == nil)
+    #expect(try bounded("new.perDay", .integer(99999))?.written == .integer(9999))
+    #expect(try bounded("new.perDay", .integer(99999))?.ankiReads == "20")
+    #expect(try bounded("rev.maxIvl", .integer(0))?.written == .integer(1))
+    #expect(try bounded("desiredRetention", .double(0.99)) == nil, "0.99 as a 32-bit float is the bound")
+    #expect(try bounded("desiredRetention", .number("0.991"))?.written == .double(0.99))
+    #expect(try bounded("rev.hardFactor", .double(Double(Float(1.3)))) == nil, "Anki's float of 1.3")
+    #expect(try bounded("rev.hardFactor", .double(Double(Float(1.3).nextUp)))?.written == .double(1.3))
+    let ints = try bounded("new.ints", .array([.integer(0), .integer(36501), .integer(7)]))
+    #expect(ints?.written == .array([.integer(1), .integer(36500), .integer(7)]), "the third is not bounded")
+    #expect(ints?.ankiReads == "value 1 as 1, value 2 as 4")
+    #expect(try bounded("new.ints", .array([.integer(5), .integer(1), .integer(7)])) == nil)
+    #expect(Schema11ValueKinds.member("timer", of: .optionGroup) == nil, "read whatever it holds; not bounded")
+    #expect(try bounded("maxTaken", .integer(10000))?.written == .integer(9999))
+  }
 }

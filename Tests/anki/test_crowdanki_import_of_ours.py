@@ -45,7 +45,16 @@ from anki.errors import BackendError  # noqa: E402
 from anki_view import _neutralise_notetypes  # noqa: E402
 from crowdanki_import import deck_file, import_like_crowdanki  # noqa: E402
 from test_crowdanki import anki_media, anki_notes, assert_notes_survive, crowdanki_folders, imported  # noqa: E402
-from test_json_values_anki_refuses import CASES, deck, note_type, source_document  # noqa: E402
+from test_json_values_anki_refuses import (  # noqa: E402
+    BOUNDED,
+    CASES,
+    deck,
+    note_type,
+    same,
+    setting,
+    source_document,
+    with_setting,
+)
 
 
 def packages() -> list[str]:
@@ -425,3 +434,37 @@ def test_a_folder_written_again_after_an_edit_updates_what_crowdanki_imported(tm
         assert note["Front"] == "edited front" and "added" in note.tags
     finally:
         col.close()
+
+
+@pytest.mark.parametrize("path,outside,nearest,anki_reads", [BOUNDED[2], BOUNDED[7], BOUNDED[14]], ids=lambda v: str(v))
+def test_a_setting_outside_ankis_bounds_is_written_as_the_nearest_crowdanki_keeps(
+    tmp_path, path, outside, nearest, anki_reads
+):
+    """CrowdAnki hands each option group to Anki's collection API, which reads a setting outside
+    its bounds as its default, as a package's import does: the folder holds the nearest value
+    Anki keeps, with a warning, and the same folder with the value put back is read otherwise."""
+
+    def change(document):
+        group = json.loads(document["deckOptions"][0]["anki11Json"])
+        document["deckOptions"][0]["anki11Json"] = json.dumps(with_setting(group, path, outside))
+
+    _, folder, result = changed_deck_as_folder(tmp_path, change)
+    assert f"[value-clamped] setting '{path}' is {json.dumps(outside)}, outside what Anki keeps there" in result.stderr
+    with open(deck_file(folder), encoding="utf-8") as handle:
+        deck_json = json.load(handle)
+    written = next(group for group in deck_json["deck_configurations"] if group["name"] == "Default")
+    assert same(setting(written, path), nearest)
+    for scratch, expected in (("crowdanki", nearest), ("put_back", anki_reads)):
+        col = folder_in_anki(folder, str(tmp_path / scratch))
+        try:
+            uuid = written["crowdanki_uuid"]
+            group = next(group for group in col.decks.all_config() if group.get("crowdanki_uuid") == uuid)
+            assert same(setting(group, path), expected), (scratch, setting(group, path))
+        finally:
+            col.close()
+        deck_json["deck_configurations"] = [
+            with_setting(group, path, outside) if group is written else group
+            for group in deck_json["deck_configurations"]
+        ]
+        with open(deck_file(folder), "w", encoding="utf-8") as handle:
+            json.dump(deck_json, handle)

@@ -110,8 +110,8 @@ CASES = [
         "answer time cap beyond a double",
         lambda d: set_setting(d, "maxTaken", "1e400"),
         "[value-clamped] setting 'maxTaken' is 1e400",
-        # Anki reads the 2147483647 deckport writes, and then gives a cap that large its default.
-        lambda col: default_group(col)["maxTaken"] == 60,
+        # The largest cap Anki keeps (it would read a larger one, even one it reads, as 60).
+        lambda col: default_group(col)["maxTaken"] == 9999,
     ),
     (
         "FSRS parameters that are not numbers",
@@ -129,8 +129,10 @@ CASES = [
         "maximum interval that resets the review settings",
         lambda d: set_setting(d, "rev", '{"bury":true,"ease4":1.3,"ivlFct":1,"maxIvl":-1,"perDay":123,"hardFactor":1.2}'),
         "setting 'rev.maxIvl' is -1, which Anki cannot read there (it reads a whole number from 0 to 4294967295)"
-        " and would reset all the group's review settings to its defaults; 0 is written",
-        lambda col: default_group(col)["rev"]["perDay"] == 123 and default_group(col)["rev"]["bury"] is True,
+        " and would reset all the group's review settings to its defaults; 1 is written",
+        # 1, not 0: Anki reads a maximum interval of 0 as 36500 (see BOUNDED below).
+        lambda col: default_group(col)["rev"]["perDay"] == 123 and default_group(col)["rev"]["bury"] is True
+        and default_group(col)["rev"]["maxIvl"] == 1,
     ),
     (
         "new cards a day Anki would read as 0",
@@ -222,5 +224,118 @@ def test_a_package_anki_refuses_for_such_a_value_is_read_and_written_as_one_it_i
     col = restored(str(tmp_path), out)
     try:
         assert default_group(col)["new"]["perDay"] == 37
+    finally:
+        col.close()
+
+
+# Settings Anki reads but keeps only within bounds of its own: (setting, a value outside, the
+# nearest value inside, which deckport writes, what Anki reads in place of the value outside).
+BOUNDED = [
+    ("new.initialFactor", 1309, 1310, 2500),
+    ("new.initialFactor", 65535, 5000, 2500),
+    ("new.perDay", 99999, 9999, 20),
+    ("rev.perDay", 10000, 9999, 200),
+    ("new.ints", [0, 36501, 7], [1, 36500, 0], [1, 4, 0]),
+    ("rev.ease4", 0.99, 1.0, 1.3),
+    ("rev.ivlFct", 2.01, 2.0, 1.0),
+    ("rev.maxIvl", 0, 1, 36500),
+    ("rev.maxIvl", 36501, 36500, 36500),
+    ("rev.hardFactor", 1.31, 1.3, 1.2),
+    ("lapse.mult", 1.01, 1.0, 0.0),
+    ("lapse.minInt", 36501, 36500, 1),
+    ("lapse.leechFails", 0, 1, 8),
+    ("maxTaken", 10000, 9999, 60),
+    ("desiredRetention", 0.991, 0.99, 0.9),
+    ("sm2Retention", 0.69, 0.7, 0.9),
+    ("newPerDayMinimum", 10000, 9999, 0),
+]
+
+
+def setting(group: dict, path: str):
+    for key in path.split("."):
+        group = group[key]
+    return group
+
+
+def with_setting(group: dict, path: str, value) -> dict:
+    group = json.loads(json.dumps(group))
+    *objects, last = path.split(".")
+    inner = group
+    for key in objects:
+        inner = inner[key]
+    inner[last] = value
+    return group
+
+
+def same(held, expected) -> bool:
+    """Whether Anki's value (a 32-bit float where it keeps one) is `expected`."""
+    if isinstance(expected, list):
+        return len(held) == len(expected) and all(same(a, b) for a, b in zip(held, expected))
+    return abs(held - expected) <= 1e-6 * max(1.0, abs(expected))
+
+
+@pytest.mark.parametrize("fmt", ["colpkg", "colpkg-modern"])
+@pytest.mark.parametrize("path,outside,nearest,anki_reads", BOUNDED, ids=[f"{c[0]}={c[1]}" for c in BOUNDED])
+def test_a_setting_outside_ankis_bounds_is_written_as_the_nearest_it_keeps(
+    tmp_path, fmt, path, outside, nearest, anki_reads
+):
+    """Anki reads such a value as its default for the setting, silently, and keeps the others;
+    deckport writes the nearest value Anki keeps, with a `value-clamped` warning saying what Anki
+    would have read. Judged twice by the backend: the collection deckport wrote holds the nearest
+    value, and the same collection with the value put back holds Anki's default instead."""
+    document = source_document(str(tmp_path))
+    group = json.loads(document["deckOptions"][0]["anki11Json"])
+    document["deckOptions"][0]["anki11Json"] = json.dumps(with_setting(group, path, outside))
+    source = str(tmp_path / "changed.json")
+    with open(source, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    out = str(tmp_path / ("out." + fmt.split("-")[0]))
+    result = deckport("convert", source, out, "--to", fmt)
+    assert result.returncode == 0, result.stderr
+    outside_text = json.dumps(outside, separators=(",", ":"))
+    assert (
+        f"option group 'Default' (id 1): warning: [value-clamped] setting '{path}' is {outside_text}, outside what"
+        " Anki keeps there (from " in result.stderr
+        or f"setting '{path}' is {outside_text}, outside what Anki keeps there (value 1 from" in result.stderr
+    ), result.stderr
+    reads = (
+        f"value 1 as {anki_reads[0]}, value 2 as {anki_reads[1]}"
+        if isinstance(anki_reads, list)
+        else json.dumps(anki_reads, separators=(",", ":"))
+    )
+    assert f"and Anki would read {reads} instead" in result.stderr, result.stderr
+    col = restored(str(tmp_path), out)
+    try:
+        held = default_group(col)
+        assert same(setting(held, path), nearest), (path, setting(held, path))
+        # The group's other settings are as they were.
+        for other in ("new", "rev", "lapse"):
+            if other != path.split(".")[0]:
+                assert held[other] == group[other] or all(
+                    same(held[other][key], value) for key, value in group[other].items() if not isinstance(value, bool)
+                ), other
+    finally:
+        col.close()
+    strict = deckport("convert", source, str(tmp_path / ("strict." + fmt.split("-")[0])), "--to", fmt, "--strict")
+    assert strict.returncode == 1 and "value-clamped" in strict.stderr
+
+    if fmt != "colpkg":
+        return
+    # The value put back into the collection deckport wrote: Anki reads its default there.
+    put_back = str(tmp_path / "put_back.colpkg")
+    scratch = tempfile.mkdtemp(dir=str(tmp_path))
+    with zipfile.ZipFile(out) as written, zipfile.ZipFile(put_back, "w") as package:
+        database = written.extract("collection.anki21", scratch)
+        with sqlite3.connect(database) as db:
+            (dconf,) = db.execute("SELECT dconf FROM col").fetchone()
+            groups = json.loads(dconf)
+            groups["1"] = with_setting(groups["1"], path, outside)
+            db.execute("UPDATE col SET dconf = ?", (json.dumps(groups),))
+        db.close()
+        for name in written.namelist():
+            package.write(database, name) if name == "collection.anki21" else package.writestr(name, written.read(name))
+    col = restored(str(tmp_path), put_back)
+    try:
+        assert same(setting(default_group(col), path), anki_reads), (path, setting(default_group(col), path))
     finally:
         col.close()

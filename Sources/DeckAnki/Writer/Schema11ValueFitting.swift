@@ -10,8 +10,9 @@ import JSONCore
 /// exactly. An Anki package and a CrowdAnki folder are read by Anki (CrowdAnki's importer hands
 /// each option group, note type and deck to Anki's collection API, which decodes it into the same
 /// types as a package's import), so in those each value Anki would refuse is written as the
-/// nearest value it reads, with a `value-clamped` warning naming the item, the member, what was
-/// there and what is written (`--strict` turns it into a failure).
+/// nearest value it reads, and each setting outside Anki's own bounds (which Anki would read as
+/// its default) as the nearest value it keeps, with a `value-clamped` warning naming the item,
+/// the member, what was there and what is written (`--strict` turns it into a failure).
 package struct Schema11ValueFitting: Sendable {
   /// Who reads the values: what Anki does with a value it refuses differs, and a CrowdAnki folder
   /// holds less of a deck.
@@ -135,10 +136,16 @@ package struct Schema11ValueFitting: Sendable {
         }
         let member = Self.member(name, of: .optionGroup)
         let fitted = Schema11ValueKinds.fitted(value, as: member)
-        guard fitted != value else { return (key, value) }
+        let bounded = Schema11ValueKinds.bounded(fitted, as: member)
+        let written = bounded?.written ?? fitted
+        guard written != value else { return (key, value) }
         changed = true
-        report("setting '\(name)'", value, fitted, member, at: item, log: &log)
-        return (key, fitted)
+        if fitted != value {
+          report("setting '\(name)'", value, written, member, at: item, log: &log)
+        } else if let bounded, case .some(let bounds) = member.bounds {
+          reportBounded("setting '\(name)'", value, bounded, bounds, at: item, log: &log)
+        }
+        return (key, written)
       }
     }
     let fitted = fittedMembers(members, prefix: "")
@@ -213,6 +220,18 @@ package struct Schema11ValueFitting: Sendable {
     log.report(
       "value-clamped", at: item,
       "\(what) is \(Self.excerpt(value)), which Anki cannot read there (it reads \(member.kind.description)) and \(consequence); \(Self.excerpt(written)) is written"
+    )
+  }
+
+  /// Reports that `what` held `value`, which Anki reads but keeps only within `bounds`, what
+  /// Anki would read instead, and that the nearest value it keeps is written.
+  private func reportBounded(
+    _ what: String, _ value: JSONValue, _ bounded: (written: JSONValue, ankiReads: String),
+    _ bounds: Schema11ValueKinds.Bounds, at item: SourceLocation, log: inout DiagnosticLog
+  ) {
+    log.report(
+      "value-clamped", at: item,
+      "\(what) is \(Self.excerpt(value)), outside what Anki keeps there (\(bounds.description)), and Anki would read \(bounded.ankiReads) instead; \(Self.excerpt(bounded.written)) is written"
     )
   }
 

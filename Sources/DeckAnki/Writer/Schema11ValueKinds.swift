@@ -84,6 +84,37 @@ enum Schema11ValueKinds {
     var kind: Kind
     var fallback: JSONValue
     var unread: Unread = .refusesPackage
+    /// Anki's own bounds on the setting, within what it reads.
+    var bounds: Bounds? = nil
+  }
+
+  /// The numbers Anki keeps in a setting it reads (its deck options screen's limits): it reads
+  /// one outside as its default for the setting, silently, each setting on its own (a new-card
+  /// limit of 10000 becomes 20, and the group's other new-card settings stay). Measured with the
+  /// real backend on a restored collection of either schema, the first and last value kept and
+  /// the next outside (`Tests/anki/test_json_values_anki_refuses.py`).
+  enum Bounds: Sendable {
+    /// The number kept, and the one read in place of any other.
+    case value(ClosedRange<Double>, ankiDefault: Double)
+    /// The bounds of a list's first elements, one by one; later elements are not bounded.
+    case elements([(range: ClosedRange<Double>, ankiDefault: Double)])
+
+    /// The bounds in words: "from 0 to 9999", "each of the first two from 1 to 36500".
+    var description: String {
+      switch self {
+      case .value(let range, _): Self.describe(range)
+      case .elements(let bounds):
+        bounds.enumerated().map { "value \($0.offset + 1) \(Self.describe($0.element.range))" }
+          .joined(separator: ", ")
+      }
+    }
+
+    private static func describe(_ range: ClosedRange<Double>) -> String {
+      func text(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+      }
+      return "from \(text(range.lowerBound)) to \(text(range.upperBound))"
+    }
   }
 
   /// What Anki does with a value it does not read as its member.
@@ -142,11 +173,13 @@ enum Schema11ValueKinds {
   private static let optionGroupMembers: [String: Member] = {
     var members: [String: Member] = [:]
     members["usn"] = Member(kind: .integer(int32), fallback: .integer(0))
-    members["maxTaken"] = Member(kind: .integer(int32), fallback: .integer(60))
+    members["maxTaken"] = Member(
+      kind: .integer(int32), fallback: .integer(60), bounds: .value(1...9999, ankiDefault: 60))
     for key in ["newMix", "interdayLearningMix", "reviewOrder", "newSortOrder", "newGatherPriority"] {
       members[key] = Member(kind: .integer(int32), fallback: .integer(0))
     }
-    members["newPerDayMinimum"] = Member(kind: .integer(uint32), fallback: .integer(0))
+    members["newPerDayMinimum"] = Member(
+      kind: .integer(uint32), fallback: .integer(0), bounds: .value(0...9999, ankiDefault: 0))
     members["autoplay"] = Member(kind: .boolean, fallback: .bool(true))
     members["replayq"] = Member(kind: .boolean, fallback: .bool(true))
     members["waitForAudio"] = Member(kind: .boolean, fallback: .bool(true))
@@ -158,8 +191,10 @@ enum Schema11ValueKinds {
     }
     members["easyDaysPercentages"] = Member(
       kind: .list(.float32), fallback: .array(Array(repeating: .double(1), count: 7)))
-    members["desiredRetention"] = Member(kind: .float32, fallback: .double(0.9))
-    members["sm2Retention"] = Member(kind: .float32, fallback: .double(0.9))
+    members["desiredRetention"] = Member(
+      kind: .float32, fallback: .double(0.9), bounds: .value(0.7...0.99, ankiDefault: 0.9))
+    members["sm2Retention"] = Member(
+      kind: .float32, fallback: .double(0.9), bounds: .value(0.7...0.97, ankiDefault: 0.9))
     members["secondsToShowQuestion"] = Member(kind: .float32, fallback: .double(0))
     members["secondsToShowAnswer"] = Member(kind: .float32, fallback: .double(0))
     members["questionAction"] = Member(kind: .code(0...1), fallback: .integer(0))
@@ -175,22 +210,37 @@ enum Schema11ValueKinds {
     let noFloats: JSONValue = .array([])
     return [
       "new.bury": Member(kind: .boolean, fallback: .bool(false), unread: newCards),
-      "new.initialFactor": Member(kind: .integer(uint16), fallback: .integer(2500), unread: newCards),
+      "new.initialFactor": Member(
+        kind: .integer(uint16), fallback: .integer(2500), unread: newCards,
+        bounds: .value(1310...5000, ankiDefault: 2500)),
       "new.delays": Member(kind: .list(.float32), fallback: noFloats, unread: .readAsFallback),
       "new.ints": Member(
         kind: .list(.integer(uint16), atLeast: 2), fallback: .array([.integer(1), .integer(4), .integer(0)]),
-        unread: .readAsFallback),
+        unread: .readAsFallback,
+        bounds: .elements([(1...36500, ankiDefault: 1), (1...36500, ankiDefault: 4)])),
       "new.order": Member(kind: .code(0...1), fallback: .integer(1), unread: .readAsFallback),
-      "new.perDay": Member(kind: .integer(uint32), fallback: .integer(0), unread: .readAsFallback),
+      "new.perDay": Member(
+        kind: .integer(uint32), fallback: .integer(0), unread: .readAsFallback,
+        bounds: .value(0...9999, ankiDefault: 20)),
       "rev.bury": Member(kind: .boolean, fallback: .bool(false), unread: reviews),
-      "rev.ease4": Member(kind: .float32, fallback: .double(1.3), unread: reviews),
-      "rev.ivlFct": Member(kind: .float32, fallback: .double(1), unread: reviews),
-      "rev.maxIvl": Member(kind: .integer(uint32), fallback: .integer(36500), unread: reviews),
-      "rev.hardFactor": Member(kind: .float32, fallback: .double(1.2), unread: reviews),
-      "rev.perDay": Member(kind: .integer(uint32), fallback: .integer(0), unread: .readAsFallback),
-      "lapse.leechFails": Member(kind: .integer(uint32), fallback: .integer(8), unread: lapses),
-      "lapse.minInt": Member(kind: .integer(uint32), fallback: .integer(1), unread: lapses),
-      "lapse.mult": Member(kind: .float32, fallback: .double(0), unread: lapses),
+      "rev.ease4": Member(
+        kind: .float32, fallback: .double(1.3), unread: reviews, bounds: .value(1...5, ankiDefault: 1.3)),
+      "rev.ivlFct": Member(
+        kind: .float32, fallback: .double(1), unread: reviews, bounds: .value(0.5...2, ankiDefault: 1)),
+      "rev.maxIvl": Member(
+        kind: .integer(uint32), fallback: .integer(36500), unread: reviews,
+        bounds: .value(1...36500, ankiDefault: 36500)),
+      "rev.hardFactor": Member(
+        kind: .float32, fallback: .double(1.2), unread: reviews, bounds: .value(0.5...1.3, ankiDefault: 1.2)),
+      "rev.perDay": Member(
+        kind: .integer(uint32), fallback: .integer(0), unread: .readAsFallback,
+        bounds: .value(0...9999, ankiDefault: 200)),
+      "lapse.leechFails": Member(
+        kind: .integer(uint32), fallback: .integer(8), unread: lapses, bounds: .value(1...9999, ankiDefault: 8)),
+      "lapse.minInt": Member(
+        kind: .integer(uint32), fallback: .integer(1), unread: lapses, bounds: .value(1...36500, ankiDefault: 1)),
+      "lapse.mult": Member(
+        kind: .float32, fallback: .double(0), unread: lapses, bounds: .value(0...1, ankiDefault: 0)),
       "lapse.delays": Member(kind: .list(.float32), fallback: noFloats, unread: .readAsFallback),
       "lapse.leechAction": Member(kind: .code(0...1), fallback: .integer(1), unread: .readAsFallback),
     ]
@@ -258,6 +308,41 @@ enum Schema11ValueKinds {
   static func fitted(_ value: JSONValue, as member: Member) -> JSONValue {
     guard !reads(value, as: member.kind) else { return value }
     return fitted(value, as: member.kind) ?? member.fallback
+  }
+
+  /// `value` (which Anki reads as `member`) with each number outside the member's ``Bounds``
+  /// brought to the nearest one inside (a whole number for an integer member), and what Anki
+  /// would read in its place, in words ("20"; for a list "value 1 as 1, value 2 as 4"); nil when
+  /// Anki keeps it as it is.
+  static func bounded(_ value: JSONValue, as member: Member) -> (written: JSONValue, ankiReads: String)? {
+    let whole: Bool
+    switch member.kind {
+    case .integer, .integerOrNull, .integerOrText, .list(.integer, _): whole = true
+    default: whole = false
+    }
+    /// `number` inside `range`, compared as the 32-bit float Anki holds; nil when it is inside.
+    func inside(_ number: Double, _ range: ClosedRange<Double>) -> JSONValue? {
+      let held = Float(number)
+      guard held < Float(range.lowerBound) || held > Float(range.upperBound) else { return nil }
+      let nearest = held < Float(range.lowerBound) ? range.lowerBound : range.upperBound
+      return whole ? .integer(Int64(nearest)) : .double(nearest)
+    }
+    func number(_ value: Double) -> String { JSONWriter.text(of: whole ? .integer(Int64(value)) : .double(value)) }
+    switch member.bounds {
+    case nil: return nil
+    case .value(let range, let ankiDefault):
+      guard let held = value.double, let written = inside(held, range) else { return nil }
+      return (written, number(ankiDefault))
+    case .elements(let bounds):
+      guard var written = value.elements else { return nil }
+      var read: [String] = []
+      for (index, bound) in zip(written.indices, bounds) {
+        guard let held = written[index].double, let nearest = inside(held, bound.range) else { continue }
+        written[index] = nearest
+        read.append("value \(index + 1) as \(number(bound.ankiDefault))")
+      }
+      return read.isEmpty ? nil : (.array(written), read.joined(separator: ", "))
+    }
   }
 
   /// `value` fitted to `kind`, or nil when only the fallback fits.
