@@ -188,26 +188,34 @@ def test_the_json_deck_keeps_the_value_as_it_was(tmp_path):
     assert settings == document["deckOptions"][0]["anki11Json"] and '"maxTaken": 1e400' in settings
 
 
-def test_a_package_anki_refuses_for_such_a_value_is_read_and_written_as_one_it_imports(tmp_path):
-    """The backend's own package with `1e400` put in its option group: Anki refuses it, deckport
-    reads it without losing the group's other settings and writes a package Anki imports."""
-    scratch = tempfile.mkdtemp(dir=str(tmp_path))
-    source = str(tmp_path / "refused.apkg")
-    with zipfile.ZipFile(SOURCE) as original, zipfile.ZipFile(source, "w") as package:
+def with_option_groups_changed(package: str, changed: str, folder: str, change) -> None:
+    """Writes `package` again as `changed`, its schema-11 collection's option groups (`dconf`)
+    replaced by the JSON text `change` makes of them; the collection is extracted under `folder`."""
+    scratch = tempfile.mkdtemp(dir=folder)
+    with zipfile.ZipFile(package) as original, zipfile.ZipFile(changed, "w") as written:
         database = original.extract("collection.anki21", scratch)
         with sqlite3.connect(database) as db:
             (dconf,) = db.execute("SELECT dconf FROM col").fetchone()
-            groups = json.loads(dconf)
-            groups["1"]["new"]["perDay"] = 37
-            groups["1"]["maxTaken"] = "\u0000placeholder"
-            text = json.dumps(groups).replace(json.dumps("\u0000placeholder"), "1e400")
-            db.execute("UPDATE col SET dconf = ?", (text,))
+            db.execute("UPDATE col SET dconf = ?", (change(json.loads(dconf)),))
         db.close()
         for name in original.namelist():
             if name == "collection.anki21":
-                package.write(database, name)
+                written.write(database, name)
             else:
-                package.writestr(name, original.read(name))
+                written.writestr(name, original.read(name))
+
+
+def test_a_package_anki_refuses_for_such_a_value_is_read_and_written_as_one_it_imports(tmp_path):
+    """The backend's own package with `1e400` put in its option group: Anki refuses it, deckport
+    reads it without losing the group's other settings and writes a package Anki imports."""
+    source = str(tmp_path / "refused.apkg")
+
+    def change(groups: dict) -> str:
+        groups["1"]["new"]["perDay"] = 37
+        groups["1"]["maxTaken"] = "\u0000placeholder"
+        return json.dumps(groups).replace(json.dumps("\u0000placeholder"), "1e400")
+
+    with_option_groups_changed(SOURCE, source, str(tmp_path), change)
     with pytest.raises(Exception, match="number out of range"):
         restored(str(tmp_path), source).close()
 
@@ -323,17 +331,9 @@ def test_a_setting_outside_ankis_bounds_is_written_as_the_nearest_it_keeps(
         return
     # The value put back into the collection deckport wrote: Anki reads its default there.
     put_back = str(tmp_path / "put_back.colpkg")
-    scratch = tempfile.mkdtemp(dir=str(tmp_path))
-    with zipfile.ZipFile(out) as written, zipfile.ZipFile(put_back, "w") as package:
-        database = written.extract("collection.anki21", scratch)
-        with sqlite3.connect(database) as db:
-            (dconf,) = db.execute("SELECT dconf FROM col").fetchone()
-            groups = json.loads(dconf)
-            groups["1"] = with_setting(groups["1"], path, outside)
-            db.execute("UPDATE col SET dconf = ?", (json.dumps(groups),))
-        db.close()
-        for name in written.namelist():
-            package.write(database, name) if name == "collection.anki21" else package.writestr(name, written.read(name))
+    with_option_groups_changed(
+        out, put_back, str(tmp_path), lambda groups: json.dumps({**groups, "1": with_setting(groups["1"], path, outside)})
+    )
     col = restored(str(tmp_path), put_back)
     try:
         assert same(setting(default_group(col), path), anki_reads), (path, setting(default_group(col), path))
