@@ -142,6 +142,13 @@ CASES = [
         lambda col: default_group(col)["new"]["perDay"] == 0,
     ),
     (
+        "browser font size Anki would read as 0",
+        lambda d: note_type(d)["templates"][0].__setitem__("browserFontSize", 256),
+        "template 'Card 1': warning: [value-clamped] browser font size ('bsize') is 256, which Anki cannot read"
+        " there (it reads a whole number from 0 to 255) and would read 0 instead; 255 is written",
+        lambda col: col.models.by_name("Basic")["tmpls"][0]["bsize"] == 255,
+    ),
+    (
         "option group property out of 32 bits",
         lambda d: d["deckOptions"][0].setdefault("ankiProperties", {}).__setitem__("usn", "2147483648"),
         "[value-clamped] property 'usn' is 2147483648",
@@ -188,15 +195,16 @@ def test_the_json_deck_keeps_the_value_as_it_was(tmp_path):
     assert settings == document["deckOptions"][0]["anki11Json"] and '"maxTaken": 1e400' in settings
 
 
-def with_option_groups_changed(package: str, changed: str, folder: str, change) -> None:
-    """Writes `package` again as `changed`, its schema-11 collection's option groups (`dconf`)
-    replaced by the JSON text `change` makes of them; the collection is extracted under `folder`."""
+def with_collection_json_changed(package: str, changed: str, folder: str, change, column: str = "dconf") -> None:
+    """Writes `package` again as `changed`, its schema-11 collection's `column` of `col` (the
+    option groups, `dconf`, or the note types, `models`) replaced by the JSON text `change` makes
+    of it; the collection is extracted under `folder`."""
     scratch = tempfile.mkdtemp(dir=folder)
     with zipfile.ZipFile(package) as original, zipfile.ZipFile(changed, "w") as written:
         database = original.extract("collection.anki21", scratch)
         with sqlite3.connect(database) as db:
-            (dconf,) = db.execute("SELECT dconf FROM col").fetchone()
-            db.execute("UPDATE col SET dconf = ?", (change(json.loads(dconf)),))
+            (text,) = db.execute(f"SELECT {column} FROM col").fetchone()
+            db.execute(f"UPDATE col SET {column} = ?", (change(json.loads(text)),))
         db.close()
         for name in original.namelist():
             if name == "collection.anki21":
@@ -215,7 +223,7 @@ def test_a_package_anki_refuses_for_such_a_value_is_read_and_written_as_one_it_i
         groups["1"]["maxTaken"] = "\u0000placeholder"
         return json.dumps(groups).replace(json.dumps("\u0000placeholder"), "1e400")
 
-    with_option_groups_changed(SOURCE, source, str(tmp_path), change)
+    with_collection_json_changed(SOURCE, source, str(tmp_path), change)
     with pytest.raises(Exception, match="number out of range"):
         restored(str(tmp_path), source).close()
 
@@ -331,11 +339,35 @@ def test_a_setting_outside_ankis_bounds_is_written_as_the_nearest_it_keeps(
         return
     # The value put back into the collection deckport wrote: Anki reads its default there.
     put_back = str(tmp_path / "put_back.colpkg")
-    with_option_groups_changed(
+    with_collection_json_changed(
         out, put_back, str(tmp_path), lambda groups: json.dumps({**groups, "1": with_setting(groups["1"], path, outside)})
     )
     col = restored(str(tmp_path), put_back)
     try:
         assert same(setting(default_group(col), path), anki_reads), (path, setting(default_group(col), path))
+    finally:
+        col.close()
+
+
+def test_anki_reads_a_browser_font_size_beyond_255_as_0(tmp_path):
+    """Why deckport fits `bsize` (the case above): the collection it wrote, with 256 put back,
+    is read by Anki with a browser font size of 0."""
+    document = source_document(str(tmp_path))
+    source = str(tmp_path / "deck.json")
+    with open(source, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    out = str(tmp_path / "out.colpkg")
+    assert deckport("convert", source, out, "--to", "colpkg").returncode == 0
+
+    def put_back(note_types: dict) -> str:
+        basic = next(model for model in note_types.values() if model["name"] == "Basic")
+        basic["tmpls"][0]["bsize"] = 256
+        return json.dumps(note_types)
+
+    changed = str(tmp_path / "put_back.colpkg")
+    with_collection_json_changed(out, changed, str(tmp_path), put_back, column="models")
+    col = restored(str(tmp_path), changed)
+    try:
+        assert col.models.by_name("Basic")["tmpls"][0]["bsize"] == 0
     finally:
         col.close()

@@ -112,7 +112,16 @@ package struct Schema11ValueFitting: Sendable {
       fitProperties(&noteType.fields[index].ankiProperties, of: .field, at: fieldItem, log: &log)
     }
     for index in noteType.templates.indices {
-      let templateItem = location.item("\(label), template '\(noteType.templates[index].name)'")
+      let template = noteType.templates[index]
+      let templateItem = location.item("\(label), template '\(template.name)'")
+      let size = Self.fittedInteger(template.browserFontSize, Schema11ValueKinds.browserFontSize)
+      if size != template.browserFontSize {
+        report(
+          "browser font size ('bsize')", .integer(Int64(template.browserFontSize)), .integer(Int64(size)),
+          .init(kind: .integer(Schema11ValueKinds.browserFontSize), fallback: .integer(0), unread: .readAsFallback),
+          at: templateItem, log: &log)
+        noteType.templates[index].browserFontSize = size
+      }
       fitProperties(&noteType.templates[index].ankiProperties, of: .template, at: templateItem, log: &log)
     }
   }

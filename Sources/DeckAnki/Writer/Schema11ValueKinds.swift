@@ -131,6 +131,9 @@ enum Schema11ValueKinds {
   static let int32 = Int64(Int32.min)...Int64(Int32.max)
   static let uint32 = Int64(0)...Int64(UInt32.max)
   static let uint16 = Int64(0)...Int64(UInt16.max)
+  /// A template's browser font size (`bsize`): Anki reads one outside as 0, silently (measured:
+  /// 255 kept, 256 and -1 read as 0, from a package of either schema).
+  static let browserFontSize = Int64(0)...Int64(UInt8.max)
 
   /// The members of a deck that Anki reads strictly (both kinds of deck).
   private static let deckMembers: [String: Member] = [
