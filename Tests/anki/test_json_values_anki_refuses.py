@@ -371,3 +371,89 @@ def test_anki_reads_a_browser_font_size_beyond_255_as_0(tmp_path):
         assert col.models.by_name("Basic")["tmpls"][0]["bsize"] == 0
     finally:
         col.close()
+
+
+def test_an_apkg_whose_default_option_group_is_changed_says_anki_ignores_it(tmp_path):
+    """Anki's import of a deck package keeps the importing collection's own option group 1 and
+    ignores the package's, for its own packages as for deckport's; a group of another id is
+    added. deckport says so (`deck-options-ignored`, naming the settings) for an .apkg whose
+    decks use a changed group 1, and not for a .colpkg, which restores it."""
+    from anki.collection import ExportAnkiPackageOptions
+    from anki.decks import DeckId
+    from anki.import_export_pb2 import ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+    document = source_document(str(tmp_path))
+    group = json.loads(document["deckOptions"][0]["anki11Json"])
+    document["deckOptions"][0]["anki11Json"] = json.dumps(with_setting(group, "new.perDay", 33))
+    source = str(tmp_path / "changed.json")
+    with open(source, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+
+    out = str(tmp_path / "out.apkg")
+    result = deckport("convert", source, out)
+    assert result.returncode == 0, result.stderr
+    assert (
+        "option group 'Default' (id 1): warning: [deck-options-ignored] its settings differ from Anki's defaults"
+        " (new.perDay 33, not 20), but Anki's import of an .apkg keeps the importing collection's own option group 1"
+        " and ignores these" in result.stderr
+    ), result.stderr
+    col = restored(str(tmp_path), out)
+    try:
+        assert default_group(col)["new"]["perDay"] == 20
+    finally:
+        col.close()
+    assert deckport("convert", source, str(tmp_path / "strict.apkg"), "--strict").returncode == 1
+
+    backup = str(tmp_path / "out.colpkg")
+    result = deckport("convert", source, backup)
+    assert result.returncode == 0 and "deck-options-ignored" not in result.stderr, result.stderr
+    col = restored(str(tmp_path), backup)
+    try:
+        assert default_group(col)["new"]["perDay"] == 33
+    finally:
+        col.close()
+
+    unchanged = str(tmp_path / "unchanged.apkg")
+    result = deckport("convert", SOURCE, unchanged)
+    assert result.returncode == 0 and "deck-options-ignored" not in result.stderr, result.stderr
+
+    # Anki's own package: its group 1 is ignored the same way, its other group is added.
+    os.makedirs(str(tmp_path / "anki"))
+    anki = Collection(str(tmp_path / "anki" / "collection.anki2"))
+    try:
+        default = anki.decks.get_config(1)
+        default["new"]["perDay"] = 33
+        anki.decks.update_config(default)
+        other = anki.decks.add_config("Other")
+        other["new"]["perDay"] = 44
+        anki.decks.update_config(other)
+        deck_id = anki.decks.id("Elsewhere")
+        elsewhere = anki.decks.get(deck_id)
+        elsewhere["conf"] = other["id"]
+        anki.decks.save(elsewhere)
+        for deck, front in ((DeckId(1), "one"), (deck_id, "two")):
+            note = anki.new_note(anki.models.by_name("Basic"))
+            note["Front"] = front
+            anki.add_note(note, deck)
+        exported = str(tmp_path / "anki.apkg")
+        anki.export_anki_package(
+            out_path=exported,
+            options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=True),
+            limit=None,
+        )
+    finally:
+        anki.close()
+    os.makedirs(str(tmp_path / "other"))
+    col = Collection(str(tmp_path / "other" / "collection.anki2"))
+    try:
+        col.import_anki_package(
+            ImportAnkiPackageRequest(
+                package_path=exported, options=ImportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True)
+            )
+        )
+        groups = {group["name"]: group["new"]["perDay"] for group in col.decks.all_config()}
+        assert groups == {"Default": 20, "Other": 44}
+    finally:
+        col.close()
+    result = deckport("convert", exported, str(tmp_path / "again.apkg"))
+    assert "new.perDay 33, not 20" in result.stderr, result.stderr

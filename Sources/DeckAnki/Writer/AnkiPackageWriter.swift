@@ -101,6 +101,9 @@ package struct AnkiPackageWriter: Sendable {
       collection, duplicateGUIDs: options.duplicateGUIDs, location: location, log: &log)
     content = PackageSelection.selected(content, kind: options.kind, location: location, log: &log)
     let deckOptions = try PackageSelection.deckOptionEntries(&content, location: location, log: &log)
+    if options.kind == .apkg {
+      DefaultOptionGroupCheck.report(deckOptions, of: content, location: location, log: &log)
+    }
     let scratch = try TemporaryDirectory()
     let collectionLocation = location.member(generation.collectionMember)
     // The collection database is built and compressed on a second thread, and the media files
