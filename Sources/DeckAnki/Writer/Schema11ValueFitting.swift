@@ -92,36 +92,21 @@ package struct Schema11ValueFitting: Sendable {
     let item = location.item(label)
     fitProperties(&noteType.ankiProperties, of: .noteType, at: item, log: &log)
     fitSortField(&noteType, at: item, log: &log)
-    let stockKind = Self.fittedInteger(noteType.originalStockKind, Schema11ValueKinds.int32)
-    if stockKind != noteType.originalStockKind {
-      report(
-        "'originalStockKind'", .integer(Int64(noteType.originalStockKind)), .integer(Int64(stockKind)),
-        .init(kind: .integer(Schema11ValueKinds.int32), fallback: .integer(0)), at: item, log: &log)
-      noteType.originalStockKind = stockKind
-    }
+    noteType.originalStockKind = fittedNumber(
+      noteType.originalStockKind, "'originalStockKind'", in: Schema11ValueKinds.int32, fallback: 0, at: item, log: &log)
     for index in noteType.fields.indices {
       let field = noteType.fields[index]
       let fieldItem = location.item("\(label), field '\(field.name)'")
-      let size = Self.fittedInteger(field.fontSize, Schema11ValueKinds.uint16)
-      if size != field.fontSize {
-        report(
-          "font size ('size')", .integer(Int64(field.fontSize)), .integer(Int64(size)),
-          .init(kind: .integer(Schema11ValueKinds.uint16), fallback: .integer(20)), at: fieldItem, log: &log)
-        noteType.fields[index].fontSize = size
-      }
+      noteType.fields[index].fontSize = fittedNumber(
+        field.fontSize, "font size ('size')", in: Schema11ValueKinds.uint16, fallback: 20, at: fieldItem, log: &log)
       fitProperties(&noteType.fields[index].ankiProperties, of: .field, at: fieldItem, log: &log)
     }
     for index in noteType.templates.indices {
       let template = noteType.templates[index]
       let templateItem = location.item("\(label), template '\(template.name)'")
-      let size = Self.fittedInteger(template.browserFontSize, Schema11ValueKinds.browserFontSize)
-      if size != template.browserFontSize {
-        report(
-          "browser font size ('bsize')", .integer(Int64(template.browserFontSize)), .integer(Int64(size)),
-          .init(kind: .integer(Schema11ValueKinds.browserFontSize), fallback: .integer(0), unread: .readAsFallback),
-          at: templateItem, log: &log)
-        noteType.templates[index].browserFontSize = size
-      }
+      noteType.templates[index].browserFontSize = fittedNumber(
+        template.browserFontSize, "browser font size ('bsize')", in: Schema11ValueKinds.browserFontSize, fallback: 0,
+        unread: .readAsFallback, at: templateItem, log: &log)
       fitProperties(&noteType.templates[index].ankiProperties, of: .template, at: templateItem, log: &log)
     }
   }
@@ -203,6 +188,21 @@ package struct Schema11ValueFitting: Sendable {
   /// The member `key` of `owner`, or one Anki reads whatever it holds.
   private static func member(_ key: String, of owner: Schema11Properties.Owner) -> Schema11ValueKinds.Member {
     Schema11ValueKinds.member(key, of: owner) ?? .init(kind: .anything, fallback: .null)
+  }
+
+  /// `value`, a whole number of the model, brought into `range` (what Anki reads there, or else
+  /// reads as `fallback` or refuses, as `unread` says); a change is reported as `what` at `item`.
+  private func fittedNumber(
+    _ value: Int, _ what: String, in range: ClosedRange<Int64>, fallback: Int64,
+    unread: Schema11ValueKinds.Unread = .refusesPackage, at item: SourceLocation, log: inout DiagnosticLog
+  ) -> Int {
+    let fitted = Self.fittedInteger(value, range)
+    if fitted != value {
+      report(
+        what, .integer(Int64(value)), .integer(Int64(fitted)),
+        .init(kind: .integer(range), fallback: .integer(fallback), unread: unread), at: item, log: &log)
+    }
+    return fitted
   }
 
   /// `value` inside `range`.
