@@ -65,7 +65,6 @@ enum DefaultOptionGroupCheck {
   }
 
   private static func excerpt(_ value: JSONValue) -> String {
-    let text = JSONWriter.text(of: value)
-    return text.count > 30 ? "\(text.prefix(30))…" : text
+    Schema11ValueFitting.excerpt(value, limit: 30)
   }
 }

@@ -244,9 +244,9 @@ package struct Schema11ValueFitting: Sendable {
     )
   }
 
-  /// A value's JSON text, shortened to 60 characters.
-  private static func excerpt(_ value: JSONValue) -> String {
+  /// A value's JSON text, shortened to `limit` characters, for a message.
+  static func excerpt(_ value: JSONValue, limit: Int = 60) -> String {
     let text = JSONWriter.text(of: value)
-    return text.count > 60 ? "\(text.prefix(60))…" : text
+    return text.count > limit ? "\(text.prefix(limit))…" : text
   }
 }
