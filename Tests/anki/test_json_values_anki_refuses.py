@@ -431,7 +431,8 @@ def test_an_apkg_whose_default_option_group_is_changed_says_anki_ignores_it(tmp_
         elsewhere = anki.decks.get(deck_id)
         elsewhere["conf"] = other["id"]
         anki.decks.save(elsewhere)
-        for deck, front in ((DeckId(1), "one"), (deck_id, "two")):
+        # A deck of its own on group 1 (the "Default" deck is the importing collection's own).
+        for deck, front in ((DeckId(1), "one"), (deck_id, "two"), (anki.decks.id("Languages"), "three")):
             note = anki.new_note(anki.models.by_name("Basic"))
             note["Front"] = front
             anki.add_note(note, deck)
@@ -455,5 +456,11 @@ def test_an_apkg_whose_default_option_group_is_changed_says_anki_ignores_it(tmp_
         assert groups == {"Default": 20, "Other": 44}
     finally:
         col.close()
-    result = deckport("convert", exported, str(tmp_path / "again.apkg"))
+    result = deckport("convert", exported, str(tmp_path / "again.apkg"), "--verbose")
     assert "new.perDay 33, not 20" in result.stderr, result.stderr
+    with open(source, "w", encoding="utf-8") as handle:
+        document["decks"] = [deck for deck in document["decks"] if deck["id"] == 1]
+        document["notes"], document["cards"], document["reviews"] = [], [], []
+        json.dump(document, handle)
+    result = deckport("convert", source, str(tmp_path / "default_deck_only.apkg"), "--verbose")
+    assert result.returncode == 0 and "deck-options-ignored" not in result.stderr, result.stderr

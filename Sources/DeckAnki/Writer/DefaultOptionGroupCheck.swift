@@ -14,12 +14,14 @@ enum DefaultOptionGroupCheck {
   private static let identity: Set<String> = ["id", "name", "mod", "usn"]
 
   /// A `deck-options-ignored` warning when `entries` (the schema-11 option groups written, by id)
-  /// hold a group 1 whose settings differ from Anki's defaults and a deck of `collection` uses it.
+  /// hold a group 1 whose settings differ from Anki's defaults and a deck of `collection` other
+  /// than the "Default" deck uses it. (The package's "Default" deck is the importing
+  /// collection's own, whose cards take that collection's settings in any case.)
   static func report(
     _ entries: [(id: Int64, json: JSONValue)], of collection: DeckCollection, location: SourceLocation,
     log: inout DiagnosticLog
   ) {
-    guard collection.decks.contains(where: { $0.kind == .normal(optionsID: 1) }),
+    guard collection.decks.contains(where: { $0.id != 1 && $0.kind == .normal(optionsID: 1) }),
       let group = entries.first(where: { $0.id == 1 })?.json, let members = group.members
     else { return }
     let defaults = DeckOptionsConversion.defaultEntry()
