@@ -5,7 +5,7 @@ import Foundation
 /// parents), notes in file order, and the cards Anki would make for each note.
 ///
 /// A row without a GUID (the file has no GUID column, or repeats one) gets a GUID derived from
-/// its note's identity (``DerivedID/noteGUID(noteTypeID:deck:firstField:taken:)``): its note
+/// its note's identity (``DerivedNoteGUIDs/next(noteTypeID:deck:firstField:)``): its note
 /// type, its first field and its top-level deck. So the same file always gives the same deck,
 /// and a package made from an edited file updates the notes whose other fields, tags or
 /// subdeck changed, as Anki's own CSV import matches notes by their first field. Note and card ids are
@@ -50,7 +50,7 @@ struct CSVCollectionBuilder {
     var (noteTypes, warnings) = catalog.noteTypes(location: location)
     var decks = DeckTable()
     // Compared exactly: Anki keeps GUIDs that differ only in Unicode composition apart.
-    var usedGUIDs = Set<ExactKey>()
+    var guids = DerivedNoteGUIDs()
     var paddedLines: [Int] = []
     var paddedCount = 0
     var repeatedGUIDLines: [Int] = []
@@ -79,15 +79,15 @@ struct CSVCollectionBuilder {
         rows[index].deck = deck
       }
       var guid = row.guid
-      if !guid.isEmpty, usedGUIDs.contains(ExactKey(guid)) {
+      if !guid.isEmpty, guids.contains(guid) {
         repeatedGUIDLines.append(row.line)
         guid = ""
       }
       if guid.isEmpty {
-        guid = DerivedID.noteGUID(
-          noteTypeID: noteType.id, deck: deck, firstField: values.first ?? "", taken: usedGUIDs)
+        guid = guids.next(noteTypeID: noteType.id, deck: deck, firstField: values.first ?? "")
+      } else {
+        guids.insert(guid)
       }
-      usedGUIDs.insert(ExactKey(guid))
       rows[index].values = values
       rows[index].guid = guid
     }

@@ -132,7 +132,7 @@ struct RecordsToDeck {
   }
 
   /// The positions of the fields whose text identifies a note made from a record, from which its
-  /// GUID is derived when the record has no id of its own (``DerivedID/noteGUID(noteTypeID:identity:taken:)``)
+  /// GUID is derived when the record has no id of its own (``DerivedNoteGUIDs/next(noteTypeID:identity:)``)
   /// and is not a store's row (whose note keeps its object URI, ``NoteIdentity/guid(ofObject:)``):
   /// those the profile's identity keys fill (NeoMnemo's keyword, Flashcard Quiz's word), else
   /// the first field. So a record whose other keys changed (a mnemonic's story) gives the same
@@ -164,11 +164,9 @@ struct RecordsToDeck {
     }
     var counts: [[String]: Int] = [:]
     for identity in identities { counts[identity, default: 0] += 1 }
-    var taken = Set<ExactKey>()
+    var guids = DerivedNoteGUIDs()
     return identities.map { identity in
-      let guid = DerivedID.noteGUID(noteTypeID: noteTypeID, identity: identity, taken: taken)
-      taken.insert(ExactKey(guid))
-      return (guid, counts[identity] == 1)
+      (guids.next(noteTypeID: noteTypeID, identity: identity), counts[identity] == 1)
     }
   }
 

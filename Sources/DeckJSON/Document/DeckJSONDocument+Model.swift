@@ -385,7 +385,7 @@ struct DeckJSONModelMapping {
   }
 
   /// Gives each note without a GUID of its own one derived from its identity
-  /// (``DerivedID/noteGUID(noteTypeID:deck:firstField:taken:)``: its note type, its first field
+  /// (``DerivedNoteGUIDs/next(noteTypeID:deck:firstField:)``: its note type, its first field
   /// and its top-level deck, the deck it names or that of its first card), and an id from that
   /// GUID to one without an id; then makes the cards of every note that leaves them out. After
   /// every note and card, before the media.
@@ -416,23 +416,21 @@ struct DeckJSONModelMapping {
       let newCardDecks =
         everyNoteMakesCards
         ? [:] : Dictionary(zip(notesMakingCards, cardDecks), uniquingKeysWith: { first, _ in first })
-      var taken = Set<ExactKey>()
+      var guids = DerivedNoteGUIDs()
       var pending = notesWithoutGUID[...]
       for (index, note) in collection.notes.enumerated() {
         if pending.first == index {
           pending.removeFirst()
         } else {
-          taken.insert(ExactKey(note.guid))
+          guids.insert(note.guid)
         }
       }
       for index in notesWithoutGUID {
         let note = collection.notes[index]
         let deckID = everyNoteMakesCards ? cardDecks[index] : newCardDecks[index] ?? firstCardDecks[note.id]
-        let guid = DerivedID.noteGUID(
+        let guid = guids.next(
           noteTypeID: note.noteTypeID, deck: deckID.flatMap { deckNames[$0] } ?? "",
-          firstField: note.fields.first ?? "",
-          taken: taken)
-        taken.insert(ExactKey(guid))
+          firstField: note.fields.first ?? "")
         collection.notes[index].guid = guid
         if notesWithoutID.contains(index) {
           collection.notes[index].id = DerivedID.id(for: "note\u{1F}" + guid)
