@@ -6,18 +6,21 @@ import Foundation
 /// name, fields and tags, and nothing else.
 enum CSVLossReport {
   /// The warnings for writing `collection` to the file `location` names; `deckOfNote` is the
-  /// deck each note's row names; `keptColumns` are the sheet's scheduling columns, whose days
-  /// are in `timeZone`.
+  /// deck each note's row names; `keptColumns` are the sheet's scheduling columns, whose cells
+  /// `scheduleWriting` states.
   static func warnings(
     for collection: DeckCollection, deckOfNote: NoteDecks,
-    keptColumns: Set<ColumnMapping.SchedulingColumn> = [], timeZone: TimeZone = .current, location: SourceLocation
+    keptColumns: Set<ColumnMapping.SchedulingColumn> = [], scheduleWriting: CSVScheduleCells.Writing,
+    location: SourceLocation
   ) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
     func warn(_ category: String, _ message: String) {
       warnings.append(Diagnostic(category, at: location, message))
     }
 
-    if let warning = schedulingLoss(collection, firstCards: deckOfNote, keptColumns: keptColumns, timeZone: timeZone) {
+    if let warning = schedulingLoss(
+      collection, firstCards: deckOfNote, keptColumns: keptColumns, scheduleWriting: scheduleWriting)
+    {
       warn("csv-scheduling", warning)
     }
     if !collection.reviews.isEmpty {
@@ -74,7 +77,7 @@ enum CSVLossReport {
   /// of the note) is lost, and so is what Anki keeps beside the schedule in a card's data.
   private static func schedulingLoss(
     _ collection: DeckCollection, firstCards: NoteDecks, keptColumns: Set<ColumnMapping.SchedulingColumn>,
-    timeZone: TimeZone
+    scheduleWriting: CSVScheduleCells.Writing
   ) -> String? {
     let scheduled = collection.cards.lazy.filter { card in
       let s = card.scheduling
@@ -90,12 +93,13 @@ enum CSVLossReport {
     let notKept = scheduled.count { card in
       let s = card.scheduling
       let queueKept = s.queue == (s.type == .new ? .new : .review) || (keepsSuspension && s.queue == .suspended)
+      let isFirst = firstCards.firstCardIndex(of: card.noteID).map { collection.cards[$0].id } == card.id
+      guard isFirst && queueKept && s.flags == 0 && s.originalDeckID == 0 else { return true }
       let stateKept =
         s.type == .new
         ? s.reviews == 0 && s.lapses == 0 && s.interval == 0
-        : keepsReview && CSVScheduleCells.writableDue(of: card, in: collection, timeZone: timeZone) != nil
-      let isFirst = firstCards.firstCardIndex(of: card.noteID).map { collection.cards[$0].id } == card.id
-      return !(isFirst && queueKept && stateKept && s.flags == 0 && s.originalDeckID == 0)
+        : keepsReview && scheduleWriting.writableDue(of: card) != nil
+      return !stateKept
     }
     let withData = collection.cards.count { !$0.scheduling.data.isEmpty }
     guard notKept > 0 || withData > 0 else { return nil }

@@ -9,8 +9,8 @@ struct CSVRowMapper {
   let isHTML: Bool
   let globalTags: [String]
   let defaultDeck: String
-  /// The zone of the due column's days.
-  let timeZone: TimeZone
+  /// The days of the due column, in the sheet's time zone.
+  let days: CalendarDays
   let location: SourceLocation
   var catalog = CSVNoteTypeCatalog()
   /// For a named layout: the field index of each named column, per catalog entry.
@@ -31,7 +31,7 @@ struct CSVRowMapper {
     self.isHTML = isHTML
     self.globalTags = globalTags
     self.defaultDeck = defaultDeck
-    self.timeZone = timeZone
+    days = CalendarDays(timeZone: timeZone)
     self.location = location
     let meta = layout.metaColumns
     otherColumnLabels = layout.labels.enumerated().filter { !meta.contains($0.offset) }.map(\.element)
@@ -121,7 +121,7 @@ struct CSVRowMapper {
       layout.schedulingColumns.isEmpty
       ? nil
       : try CSVScheduleCells.schedule(
-        in: fields, columns: layout.schedulingColumns, timeZone: timeZone, location: location, line: record.line)
+        in: fields, columns: layout.schedulingColumns, days: days, location: location, line: record.line)
     rows.append(
       CSVCollectionBuilder.Row(
         noteType: entry, values: values, supplied: supplied, tags: tags, deck: deck,

@@ -12,7 +12,7 @@ enum CSVScheduleCells {
   ///   its column holds, when a due date has no interval or another cell no due date, or when
   ///   Anki could not hold the schedule.
   static func schedule(
-    in fields: [CSVTokenizer.Field], columns: [ColumnMapping.SchedulingColumn: Int], timeZone: TimeZone,
+    in fields: [CSVTokenizer.Field], columns: [ColumnMapping.SchedulingColumn: Int], days: CalendarDays,
     location: SourceLocation, line: Int
   ) throws -> ReviewSchedule? {
     var cells: [ColumnMapping.SchedulingColumn: CSVTokenizer.Field] = [:]
@@ -34,7 +34,8 @@ enum CSVScheduleCells {
       )
     }
     let dueText = dueCell.text.trimmingASCIIWhitespace()
-    guard let due = day(dueText, timeZone: timeZone) else {
+    // Noon: a moment inside the Anki day of that date.
+    guard let due = days.date(dueText, hour: 12) else {
       throw fail(
         .due,
         "the due date '\(CSVExcerpt.shortened(dueText))' is not a calendar day written as YYYY-MM-DD (such as 2026-12-24)"
@@ -96,41 +97,53 @@ enum CSVScheduleCells {
     return isPercent ? number / 100 : number
   }
 
-  /// Noon of the day `text` names as `YYYY-MM-DD` in `timeZone` (a moment inside the Anki day of
-  /// that date), or nil when it names none.
-  static func day(_ text: String, timeZone: TimeZone) -> Date? {
-    CalendarDay.date(text, in: timeZone, hour: 12)
-  }
+  /// What writing many cards' scheduling cells needs, worked out once for a sheet: the
+  /// collection's due dates, the days of the sheet's time zone, and the text of each due day
+  /// met so far (a deck's cards fall on few days, and Foundation takes a microsecond to name one).
+  final class Writing {
+    private let dueDates: CardDueDates
+    private let days: CalendarDays
+    private var dayTexts: [Date: String?] = [:]
 
-  /// The start of the Anki day `card` is due on, when a row can state its schedule: a card under
-  /// review (Anki's ``CardType/review``), due by day, on a day with a `YYYY-MM-DD`
-  /// (``CalendarDay/isWritable(_:in:)``), with a schedule Anki holds; nil for any other card,
-  /// whose row then leaves the scheduling cells empty (but ``suspendedText(of:)``).
-  static func writableDue(of card: Card, in collection: DeckCollection, timeZone: TimeZone) -> Date? {
-    let scheduling = card.scheduling
-    guard scheduling.type == .review, case .day(let start) = collection.due(of: card, timeZone: timeZone),
-      CalendarDay.isWritable(start, in: timeZone)
-    else {
-      return nil
+    init(_ collection: DeckCollection, timeZone: TimeZone) {
+      dueDates = CardDueDates(of: collection, in: timeZone)
+      days = CalendarDays(timeZone: timeZone)
     }
-    let schedule = ReviewSchedule(
-      due: start, intervalDays: scheduling.interval, ease: Double(scheduling.easeFactor) / 1_000,
-      reviews: scheduling.reviews, lapses: scheduling.lapses)
-    return schedule.problem == nil ? start : nil
-  }
 
-  /// The cells that state `card`'s schedule, by column, when a row can state it
-  /// (``writableDue(of:in:timeZone:)``); nil otherwise.
-  static func cells(of card: Card, in collection: DeckCollection, timeZone: TimeZone) -> [ColumnMapping
-    .SchedulingColumn: String]?
-  {
-    guard let start = writableDue(of: card, in: collection, timeZone: timeZone) else { return nil }
-    let scheduling = card.scheduling
-    let dueText = CalendarDay.text(of: start, in: timeZone)
-    return [
-      .due: dueText, .interval: String(scheduling.interval), .ease: easeText(scheduling.easeFactor),
-      .reviews: String(scheduling.reviews), .lapses: String(scheduling.lapses),
-    ]
+    /// The day `card` is due on, as its row's due cell states it, when a row can state its
+    /// schedule: a card under review (Anki's ``CardType/review``), due by day, on a day with a
+    /// `YYYY-MM-DD` (``CalendarDays/text(of:)``), with a schedule Anki holds; nil for any other
+    /// card, whose row then leaves the scheduling cells empty (but ``suspendedText(of:)``).
+    func writableDue(of card: Card) -> String? {
+      let scheduling = card.scheduling
+      guard scheduling.type == .review, case .day(let start) = dueDates.due(of: card), let dueText = text(of: start)
+      else {
+        return nil
+      }
+      let schedule = ReviewSchedule(
+        due: start, intervalDays: scheduling.interval, ease: Double(scheduling.easeFactor) / 1_000,
+        reviews: scheduling.reviews, lapses: scheduling.lapses)
+      return schedule.problem == nil ? dueText : nil
+    }
+
+    /// `YYYY-MM-DD` of the day `start` falls on, if it has one, named once per day.
+    private func text(of start: Date) -> String? {
+      if let known = dayTexts[start] { return known }
+      let text = days.text(of: start)
+      dayTexts[start] = text
+      return text
+    }
+
+    /// The cells that state `card`'s schedule, by column, when a row can state it
+    /// (``writableDue(of:)``); nil otherwise.
+    func cells(of card: Card) -> [ColumnMapping.SchedulingColumn: String]? {
+      guard let dueText = writableDue(of: card) else { return nil }
+      let scheduling = card.scheduling
+      return [
+        .due: dueText, .interval: String(scheduling.interval), .ease: CSVScheduleCells.easeText(scheduling.easeFactor),
+        .reviews: String(scheduling.reviews), .lapses: String(scheduling.lapses),
+      ]
+    }
   }
 
   /// The `suspended` cell of `card`'s row: `yes` when it is suspended, else empty.

@@ -98,12 +98,13 @@ package struct CSVWriter: Sendable {
       deckOfNote[note.id].flatMap { decks[$0]?.name } ?? ""
     }
 
+    let scheduleWriting = CSVScheduleCells.Writing(collection, timeZone: options.timeZone)
     var warnings =
       repairs
       + CSVLossReport.warnings(
         for: collection, deckOfNote: deckOfNote,
         keptColumns: Set(options.columns?.schedulingColumns.keys.map { $0 } ?? []),
-        timeZone: options.timeZone, location: location)
+        scheduleWriting: scheduleWriting, location: location)
     let layout: SheetLayout
     if let mapping = options.columns {
       layout = .columns(mapping)
@@ -162,9 +163,7 @@ package struct CSVWriter: Sendable {
           try Cancellation.check(atItem: index)
           defer { progress?.advance(.writingNotes) }
           let firstCard = writesSchedules ? deckOfNote.firstCardIndex(of: note.id) : nil
-          let schedule = firstCard.flatMap { index in
-            CSVScheduleCells.cells(of: collection.cards[index], in: collection, timeZone: options.timeZone)
-          }
+          let schedule = firstCard.flatMap { scheduleWriting.cells(of: collection.cards[$0]) }
           try emitter.writeRow(
             mapping.roles.map { role in
               switch role {

@@ -33,7 +33,7 @@ enum FutureTimes {
     let total = noteCount + noteTypes.count
     log.report(
       "future-time", at: location.item(first.item),
-      "\(counts.joined(separator: " and ")) \(total == 1 ? "was" : "were") last modified in the future (this one on \(CalendarDay.utcText(ofSeconds: first.time))): Anki takes \(total == 1 ? "it" : "them") as newer than any later export, so importing a later version will not update \(total == 1 ? "it" : "them"); the times are written as they are (the clock of the program that made the deck was probably wrong)"
+      "\(counts.joined(separator: " and ")) \(total == 1 ? "was" : "were") last modified in the future (this one on \(CalendarDays.utcText(ofSeconds: first.time))): Anki takes \(total == 1 ? "it" : "them") as newer than any later export, so importing a later version will not update \(total == 1 ? "it" : "them"); the times are written as they are (the clock of the program that made the deck was probably wrong)"
     )
   }
 

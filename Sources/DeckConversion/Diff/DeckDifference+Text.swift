@@ -164,8 +164,8 @@ extension DeckDifference {
 
   /// Two modification times in UTC: `old → new`, or `both …` when they are the same.
   private static func times(_ modified: Change<Int64>) -> String {
-    let old = CalendarDay.utcText(ofSeconds: modified.old, withTime: true)
-    let new = CalendarDay.utcText(ofSeconds: modified.new, withTime: true)
+    let old = CalendarDays.utcText(ofSeconds: modified.old, withTime: true)
+    let new = CalendarDays.utcText(ofSeconds: modified.new, withTime: true)
     return old == new ? "both \(old)" : "\(old) → \(new)"
   }
 

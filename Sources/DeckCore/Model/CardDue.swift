@@ -29,61 +29,12 @@ extension DeckCollection {
   /// user's); a collection package that records the time zone it was made in (its
   /// `creationOffset` setting) has its first day on the date it was made there.
   public func due(of card: Card, timeZone: TimeZone = .current) -> CardDue {
-    let scheduling = card.scheduling
-    let due =
-      scheduling.originalDeckID != 0 && scheduling.originalDue != 0 ? scheduling.originalDue : scheduling.due
-    switch scheduling.queue {
-    case .new: return .position(due)
-    case .learning, .preview: return .moment(Date(timeIntervalSince1970: TimeInterval(due)))
-    case .review, .dayLearning: return .day(startOfDay(due, timeZone: timeZone))
-    default:
-      // Suspended or buried: the type says what the number is; a learning card's number is a
-      // moment when it is as large as one (Anki's own test).
-      switch scheduling.type {
-      case .new: return .position(due)
-      case .learning, .relearning:
-        return due > Self.smallestLearningMoment
-          ? .moment(Date(timeIntervalSince1970: TimeInterval(due))) : .day(startOfDay(due, timeZone: timeZone))
-      default: return .day(startOfDay(due, timeZone: timeZone))
-      }
-    }
+    CardDueDates(of: self, in: timeZone).due(of: card)
   }
 
   /// The moment Anki day `day` (a review card's ``CardScheduling/due``) starts in `timeZone`:
   /// see ``due(of:timeZone:)``.
   public func startOfDay(_ day: Int64, timeZone: TimeZone = .current) -> Date {
-    let clampedDay = min(max(day, -Self.dayRange), Self.dayRange)
-    let rollover = setting("rollover").flatMap { (0...23).contains($0) ? $0 : nil } ?? Self.defaultRolloverHour
-    guard let minutesWest = setting("creationOffset").flatMap({ (-24 * 60...24 * 60).contains($0) ? $0 : nil }),
-      let createdZone = TimeZone(secondsFromGMT: -minutesWest * 60)
-    else {
-      // Anki's rule for a collection that does not record its time zone: whole days from its
-      // creation time.
-      return Date(timeIntervalSince1970: TimeInterval(creationTime) + TimeInterval(clampedDay) * 86_400)
-    }
-    // Anki's rule since 2.1.28: day 0 starts on the date the collection was made (in the zone it
-    // was made in) at the rollover hour, in the user's zone; day N, N dates later.
-    var created = Calendar(identifier: .gregorian)
-    created.timeZone = createdZone
-    let date = created.dateComponents(
-      [.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(creationTime)))
-    var local = Calendar(identifier: .gregorian)
-    local.timeZone = timeZone
-    let components = DateComponents(
-      year: date.year, month: date.month, day: (date.day ?? 1) + Int(clampedDay), hour: rollover)
-    return local.date(from: components)
-      ?? Date(timeIntervalSince1970: TimeInterval(creationTime) + TimeInterval(clampedDay) * 86_400)
+    CardDueDates(of: self, in: timeZone).startOfDay(day)
   }
-
-  /// The collection setting `key` as a whole number, if it is one.
-  private func setting(_ key: String) -> Int? {
-    settings.first { $0.key == key }.flatMap { Int($0.jsonText) }
-  }
-
-  /// The hour Anki's days start at unless the user changed it.
-  private static let defaultRolloverHour = 4
-  /// Anki tells a learning card's moment from a day number by its size.
-  private static let smallestLearningMoment: Int64 = 1_000_000_000
-  /// Days within about 27,000 years: beyond them no date means anything.
-  private static let dayRange: Int64 = 10_000_000
 }
