@@ -67,10 +67,13 @@ struct Schema11ValueKindTests {
     }
   }
 
-  /// Whether `path` is a member of an option group's `new`, `rev` or `lapse` settings, which Anki
-  /// reads leniently: whatever they hold, the package imports (but for a number beyond a double).
-  static func isSetting(_ path: String, of owner: Schema11Properties.Owner) -> Bool {
-    owner == .optionGroup && path.contains(".")
+  /// Whether Anki reads the member at `path` leniently, so that whatever it holds the package
+  /// imports (but for a number beyond a double): a member of an option group's `new`, `rev` or
+  /// `lapse` settings, or one the table says Anki reads as its fallback (a deck's own limits).
+  static func isLenient(_ path: String, of owner: Schema11Properties.Owner) -> Bool {
+    if owner == .optionGroup && path.contains(".") { return true }
+    let key = String(path.prefix { $0 != "[" })
+    return key == path && Schema11ValueKinds.member(key, of: owner).map { $0.unread != .refusesPackage } ?? false
   }
 
   /// The kind deckport gives the member at `path` (`usn`, `fsrsWeights[0]`, `new.perDay`).
@@ -89,10 +92,10 @@ struct Schema11ValueKindTests {
   func sameAsBackend(_ member: Member) throws {
     let owner = try #require(Self.owner(member.owner))
     let kind = Self.kind(of: member.path, in: owner)
-    let setting = Self.isSetting(member.path, of: owner)
+    let lenient = Self.isLenient(member.path, of: owner)
     for testCase in member.cases {
       let value = try JSONParser.parse(Array(testCase.value.utf8))
-      let read = setting ? Schema11ValueKinds.withinDoubles(value) : Schema11ValueKinds.reads(value, as: kind)
+      let read = lenient ? Schema11ValueKinds.withinDoubles(value) : Schema11ValueKinds.reads(value, as: kind)
       #expect(
         read == testCase.read,
         "\(member.path) = \(testCase.value): the backend \(testCase.read ? "read" : "refused") it")
@@ -213,5 +216,29 @@ struct Schema11ValueKindTests {
     #expect(try bounded("new.ints", .array([.integer(5), .integer(1), .integer(7)])) == nil)
     #expect(Schema11ValueKinds.member("timer", of: .optionGroup) == nil, "read whatever it holds; not bounded")
     #expect(try bounded("maxTaken", .integer(10000))?.written == .integer(9999))
+  }
+
+  /// A deck's own limits (measured by `test_a_deck_limit_anki_cannot_read_is_written_as_what_it_reads`):
+  /// a value Anki does not read is written as what Anki reads in its place, not as the nearest
+  /// number, and a day's study count that is not a list (which Anki refuses) as a fresh deck's.
+  @Test func deckMembers() throws {
+    func fitted(_ key: String, _ text: String, of owner: Schema11Properties.Owner = .normalDeck) throws -> String {
+      let member = try #require(Schema11ValueKinds.member(key, of: owner), "\(key) is not in the table")
+      return JSONWriter.text(of: Schema11ValueKinds.fitted(try JSONParser.parse(Array(text.utf8)), as: member))
+    }
+    #expect(try fitted("newLimit", "-1") == "null", "no limit of the deck's own, not 0")
+    #expect(try fitted("newLimit", "4294967295") == "4294967295")
+    #expect(try fitted("reviewLimit", "4294967296") == "null", "not the largest Anki reads")
+    #expect(try fitted("desiredRetention", "0.9") == "null", "not 1 (percent)")
+    #expect(try fitted("desiredRetention", "90") == "90")
+    #expect(try fitted("extendNew", "-5") == "0")
+    #expect(try fitted("extendRev", "2147483648") == "0")
+    #expect(try fitted("newLimitToday", #"{"limit":5,"today":3,"other":1}"#) == #"{"limit":5,"today":3,"other":1}"#)
+    #expect(try fitted("newLimitToday", "[5,3]") == "[5,3]")
+    #expect(try fitted("reviewLimitToday", #"{"limit":5}"#) == "null")
+    #expect(try fitted("reviewLimitToday", #"{"limit":-1,"today":3}"#) == "null")
+    #expect(try fitted("newToday", "5") == "[0,0]")
+    #expect(try fitted("timeToday", "[1.5,2]", of: .filteredDeck) == "[1.5,2]", "elements are read leniently")
+    #expect(Schema11ValueKinds.member("newLimit", of: .filteredDeck) == nil, "a filtered deck has no limits")
   }
 }

@@ -464,3 +464,89 @@ def test_an_apkg_whose_default_option_group_is_changed_says_anki_ignores_it(tmp_
         json.dump(document, handle)
     result = deckport("convert", source, str(tmp_path / "default_deck_only.apkg"), "--verbose")
     assert result.returncode == 0 and "deck-options-ignored" not in result.stderr, result.stderr
+
+
+# A deck's own limits and day counts: (property, its JSON text, what deckport writes in its
+# place or None when Anki reads it as it is, what Anki holds for the property as written (the
+# text put back); REFUSED when Anki refuses the package).
+REFUSED = "refused"
+DECK_VALUES = [
+    ("newLimit", "-1", "null", None),
+    ("newLimit", "1.5", "null", None),
+    ("newLimit", "4294967295", None, 4294967295),
+    ("reviewLimit", '"50"', "null", None),
+    ("reviewLimit", "4294967296", "null", None),
+    ("desiredRetention", "0.9", "null", None),
+    ("desiredRetention", "90", None, 90),
+    ("extendNew", "-5", "0", 0),
+    ("extendRev", "2147483648", "0", 0),
+    ("newLimitToday", '{"limit":-1,"today":3}', "null", None),
+    ("newLimitToday", "[5,3]", None, {"limit": 5, "today": 3}),
+    ("reviewLimitToday", '{"limit":5}', "null", None),
+    ("newToday", "5", "[0,0]", REFUSED),
+    ("timeToday", '{"a":1}', "[0,0]", REFUSED),
+]
+
+
+def with_deck_property(decks: dict, key: str, text: str) -> str:
+    """The `decks` JSON of a collection with the Languages deck's `key` set to the JSON `text`."""
+    languages = next(deck for deck in decks.values() if deck["name"] == "Languages")
+    languages[key] = "\u0000placeholder"
+    return json.dumps(decks).replace(json.dumps("\u0000placeholder"), text)
+
+
+@pytest.mark.parametrize("fmt", ["colpkg", "colpkg-modern", "apkg"])
+@pytest.mark.parametrize("key,text,written,anki_reads", DECK_VALUES, ids=[f"{c[0]}={c[1]}" for c in DECK_VALUES])
+def test_a_deck_limit_anki_cannot_read_is_written_as_what_it_reads(tmp_path, fmt, key, text, written, anki_reads):
+    """Anki reads a deck's own limit it cannot read as no limit of the deck's own (`null`) or 0,
+    silently, and refuses the whole package for a day's study count that is not a list. deckport
+    writes what Anki reads (not the nearest number: a new-card limit of -1 would become 0, no
+    new cards at all), with a `value-clamped` warning; a value Anki reads is written as it is,
+    without one. Judged twice by the backend: what the package deckport wrote holds, and what
+    Anki makes of the original value put back into that collection."""
+    document = source_document(str(tmp_path))
+    deck(document)["ankiProperties"][key] = text
+    source = str(tmp_path / "changed.json")
+    with open(source, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    out = str(tmp_path / ("out." + fmt.split("-")[0]))
+    result = deckport("convert", source, out, "--to", fmt, "--verbose")
+    assert result.returncode == 0, result.stderr
+    if written is None:
+        assert f"property '{key}'" not in result.stderr, result.stderr
+    else:
+        assert f"deck 'Languages' (id {deck(document)['id']}): warning: [value-clamped] property '{key}' is {text}" in result.stderr
+        consequence = "refuse the whole package" if anki_reads == REFUSED else f"read {written} instead"
+        assert f"would {consequence}; {written} is written" in result.stderr, result.stderr
+    col = restored(str(tmp_path), out)
+    try:
+        held = col.decks.by_name("Languages")
+        expected = json.loads(written if written is not None else text)
+        if fmt == "apkg" and key.endswith("LimitToday"):
+            # Anki's import of a deck package drops a deck's limits for one day.
+            expected = None
+        if key.endswith("LimitToday") and isinstance(expected, list):
+            expected = {"limit": expected[0], "today": expected[1]}
+        assert held.get(key) == expected, (key, held.get(key))
+    finally:
+        col.close()
+    if written is not None and fmt == "apkg":
+        strict = deckport("convert", source, str(tmp_path / "strict.apkg"), "--to", fmt, "--strict")
+        assert strict.returncode == 1 and "value-clamped" in strict.stderr
+
+    if fmt != "colpkg":
+        return
+    # The original value put back into the collection deckport wrote.
+    put_back = str(tmp_path / "put_back.colpkg")
+    with_collection_json_changed(
+        out, put_back, str(tmp_path), lambda decks: with_deck_property(decks, key, text), column="decks"
+    )
+    if anki_reads == REFUSED:
+        with pytest.raises(Exception):
+            restored(str(tmp_path), put_back).close()
+        return
+    col = restored(str(tmp_path), put_back)
+    try:
+        assert col.decks.by_name("Languages").get(key) == anki_reads, (key, col.decks.by_name("Languages").get(key))
+    finally:
+        col.close()

@@ -226,9 +226,10 @@ package struct Schema11ValueFitting: Sendable {
       case .resetsSettings(let settings): "would reset all the group's \(settings) to its defaults"
       case .readAsFallback: "would read \(Self.excerpt(member.fallback)) instead"
       }
+    let reads = [member.kind.description, member.meaning].compactMap { $0 }.joined(separator: "; ")
     log.report(
       "value-clamped", at: item,
-      "\(what) is \(Self.excerpt(value)), which Anki cannot read there (it reads \(member.kind.description)) and \(consequence); \(Self.excerpt(written)) is written"
+      "\(what) is \(Self.excerpt(value)), which Anki cannot read there (it reads \(reads)) and \(consequence); \(Self.excerpt(written)) is written"
     )
   }
 

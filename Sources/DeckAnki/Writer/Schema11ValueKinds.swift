@@ -40,6 +40,10 @@ enum Schema11ValueKinds {
     case booleanOrBit
     /// An array of at least `atLeast` values of the kind.
     indirect case list(Kind, atLeast: Int = 0)
+    /// A deck's limit for one day (`newLimitToday`): `null`, or an object whose `limit` and
+    /// `today` are whole numbers in the range (other members are ignored), or a list of just
+    /// those two.
+    case dayLimitOrNull(ClosedRange<Int64>)
     /// Anything but a number beyond a double's range.
     case anything
 
@@ -54,6 +58,8 @@ enum Schema11ValueKinds {
       case .booleanOrBit: "true, false, 0 or 1"
       case .list(let element, let count) where count > 0: "a list of \(count) or more \(element.plural)"
       case .list(let element, _): "a list of \(element.plural)"
+      case .dayLimitOrNull(let range):
+        "null, or an object whose 'limit' and 'today' are each \(Self.describe(range))"
       case .anything: "any value but a number beyond a double's range"
       }
     }
@@ -62,6 +68,7 @@ enum Schema11ValueKinds {
       switch self {
       case .float32: "numbers a 32-bit float holds"
       case .integer(let range): "whole numbers from \(range.lowerBound) to \(range.upperBound)"
+      case .anything: "values"
       default: "values of \(description)"
       }
     }
@@ -86,6 +93,14 @@ enum Schema11ValueKinds {
     var unread: Unread = .refusesPackage
     /// Anki's own bounds on the setting, within what it reads.
     var bounds: Bounds? = nil
+    /// Whether a value Anki does not read is written as the nearest one it reads (a number
+    /// brought into range), or else as the fallback, what Anki reads in its place: for a deck's
+    /// own limits the nearest number means something else (a new-card limit of -1 is no limit
+    /// of the deck's own, as Anki reads it, where 0 would stop new cards).
+    var fitsNearest = true
+    /// What the member's number means, when its kind does not say (a deck's desired retention
+    /// is a percentage).
+    var meaning: String? = nil
   }
 
   /// The numbers Anki keeps in a setting it reads (its deck options screen's limits): it reads
@@ -135,13 +150,45 @@ enum Schema11ValueKinds {
   /// 255 kept, 256 and -1 read as 0, from a package of either schema).
   static let browserFontSize = Int64(0)...Int64(UInt8.max)
 
-  /// The members of a deck that Anki reads strictly (both kinds of deck).
-  private static let deckMembers: [String: Member] = [
-    "usn": Member(kind: .integer(int32), fallback: .integer(0)),
-    "collapsed": Member(kind: .boolean, fallback: .bool(true)),
-    "browserCollapsed": Member(kind: .boolean, fallback: .bool(true)),
-    "md": Member(kind: .boolean, fallback: .bool(false)),
-  ]
+  /// The members of a deck that Anki reads strictly (both kinds of deck). A day's study count
+  /// (`newToday`, `[day, count]`) that is not a list makes Anki refuse the package; its elements
+  /// Anki reads leniently (measured: `[1.5, 2]` is read as `[0, 2]`), and as they count only
+  /// for the day they name, they are not checked.
+  private static let deckMembers: [String: Member] = {
+    var members: [String: Member] = [
+      "usn": Member(kind: .integer(int32), fallback: .integer(0)),
+      "collapsed": Member(kind: .boolean, fallback: .bool(true)),
+      "browserCollapsed": Member(kind: .boolean, fallback: .bool(true)),
+      "md": Member(kind: .boolean, fallback: .bool(false)),
+    ]
+    for key in ["newToday", "revToday", "lrnToday", "timeToday"] {
+      members[key] = Member(kind: .list(.anything), fallback: .array([.integer(0), .integer(0)]))
+    }
+    return members
+  }()
+
+  /// The members of a normal deck: its own limits, which Anki reads leniently, as no limit of
+  /// the deck's own (`null`) or as 0 when the value does not fit (measured on restored
+  /// collections of both schemas and on imported deck packages: a new-card limit of -1, 1.5,
+  /// `"5"` or 4294967296 is read as `null`, an `extendNew` of -1 as 0).
+  private static let normalDeckMembers: [String: Member] = {
+    var members = deckMembers
+    let unset = Member(kind: .integerOrNull(uint32), fallback: .null, unread: .readAsFallback, fitsNearest: false)
+    members["newLimit"] = unset
+    members["reviewLimit"] = unset
+    var retention = unset
+    retention.meaning = "a deck's desired retention is a whole percentage, 90 for 0.9"
+    members["desiredRetention"] = retention
+    for key in ["newLimitToday", "reviewLimitToday"] {
+      members[key] = Member(
+        kind: .dayLimitOrNull(uint32), fallback: .null, unread: .readAsFallback, fitsNearest: false)
+    }
+    for key in ["extendNew", "extendRev"] {
+      members[key] = Member(
+        kind: .integer(0...Int64(Int32.max)), fallback: .integer(0), unread: .readAsFallback, fitsNearest: false)
+    }
+    return members
+  }()
 
   private static let filteredDeckMembers: [String: Member] = deckMembers.merging([
     "resched": Member(kind: .booleanOrBit, fallback: .bool(true)),
@@ -257,7 +304,7 @@ enum Schema11ValueKinds {
   /// beyond a double's range).
   static func member(_ key: String, of owner: Schema11Properties.Owner) -> Member? {
     switch owner {
-    case .normalDeck: deckMembers[key]
+    case .normalDeck: normalDeckMembers[key]
     case .filteredDeck: filteredDeckMembers[key]
     case .noteType: noteTypeMembers[key]
     case .field: fieldMembers[key]
@@ -279,7 +326,20 @@ enum Schema11ValueKinds {
     case (.integer(let range), .integer(let number)), (.integerOrNull(let range), .integer(let number)),
       (.integerOrText(let range), .integer(let number)), (.code(let range), .integer(let number)):
       return range.contains(number)
-    case (.integerOrNull, .null): return true
+    case (.integerOrNull, .null), (.dayLimitOrNull, .null): return true
+    case (.dayLimitOrNull(let range), .object(let members)):
+      // Of a key given twice, the last value, as Anki reads it.
+      func number(_ key: String) -> Int64? {
+        guard case .integer(let number)? = members.last(where: { $0.key == key })?.value else { return nil }
+        return number
+      }
+      return [number("limit"), number("today")].allSatisfy { $0.map(range.contains) ?? false }
+    case (.dayLimitOrNull(let range), .array(let elements)):
+      return elements.count == 2
+        && elements.allSatisfy { element in
+          guard case .integer(let number) = element else { return false }
+          return range.contains(number)
+        }
     case (.integerOrText(let range), _):
       return value.string.flatMap { Int64($0) }.map(range.contains) ?? false
     case (.float32, _): return value.double.map { Float($0).isFinite } ?? false
@@ -310,6 +370,7 @@ enum Schema11ValueKinds {
   /// double's range brought to the largest double, and anything else the member's fallback.
   static func fitted(_ value: JSONValue, as member: Member) -> JSONValue {
     guard !reads(value, as: member.kind) else { return value }
+    guard member.fitsNearest else { return member.fallback }
     return fitted(value, as: member.kind) ?? member.fallback
   }
 
@@ -368,7 +429,7 @@ enum Schema11ValueKinds {
       }
       return .array(result)
     case .anything: return withinDoublesFitted(value)
-    case .code, .boolean, .booleanOrBit: return nil
+    case .code, .boolean, .booleanOrBit, .dayLimitOrNull: return nil
     }
   }
 
