@@ -271,11 +271,33 @@ struct RecognitionTests {
     #expect(AppStorageKind.recognize(path: AppFixtures.path(name))?.rawValue ?? "none" == expected)
   }
 
-  @Test("a deckport deck document is not app records")
-  func deckDocument() throws {
+  @Test(
+    "a deckport deck document is not app records, whether its format comes first or later",
+    arguments: [
+      (#"{"format": "deckport-deck", "version": 1, "notes": []}"#, true),
+      ("\n {\r\n\t\"format\" :\n\"deckport-deck\", \"notes\": [{\"a\": 1}]}", true),
+      (#"{"notes": [{"a": 1}], "format": "deckport-deck"}"#, false),
+    ])
+  func deckDocument(text: String, toldByItsHead: Bool) throws {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "deck.json")
-    try Data(#"{"format": "deckport-deck", "version": 1, "notes": []}"#.utf8).write(to: URL(fileURLWithPath: path))
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    #expect(JSONRecordFile.beginsAsDeckDocument(path: path) == toldByItsHead)
     #expect(AppStorageKind.recognize(path: path) == nil)
+  }
+
+  @Test(
+    "records that name deckport's format, or a document in another format, are app records",
+    arguments: [
+      #"[{"front": "{\"format\": \"deckport-deck\"", "back": "b"}]"#,
+      #"{"format": "deckport-deck-2", "cards": [{"front": "a"}]}"#,
+      #"{"format": "other", "cards": [{"front": "a"}]}"#,
+    ])
+  func recordsNamingTheFormat(text: String) throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "cards.json")
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    #expect(!JSONRecordFile.beginsAsDeckDocument(path: path))
+    #expect(AppStorageKind.recognize(path: path) == .jsonFile)
   }
 }

@@ -23,7 +23,9 @@ extension AppStorageKind {
       }
       return kind
     case .jsonFile:
-      guard let document = try? JSONRecordFile(location: SourceLocation(file: path)).document() else { return nil }
+      guard !JSONRecordFile.beginsAsDeckDocument(path: path),
+        let document = try? JSONRecordFile(location: SourceLocation(file: path)).document()
+      else { return nil }
       return JSONRecordFile.holdsRecords(document.value) ? kind : nil
     }
   }
