@@ -50,6 +50,8 @@ struct WriterRoundTripTests {
     "deck-added", "settings-dropped", "tag-registry-dropped", "tag-collapse-dropped",
     // A deck package whose option group 1 is not Anki's default (Anki's import keeps its own).
     "deck-options-ignored",
+    // A deck package whose collection has deletion records (Anki's import ignores them).
+    "deletions-ignored",
   ]
 
   /// What particular fixtures also warn of, for what other programs made them do.

@@ -548,6 +548,16 @@ def test_deletion_records_survive_anki_restore(package):
         assert anki_restored_graves(out) == expected, os.path.basename(out)
 
 
+def anki_imported_graves(package: str) -> int:
+    """The deletion records Anki holds after importing the deck package into a new collection."""
+    col = fresh_collection(tempfile.mkdtemp(dir=_SCRATCH))
+    try:
+        import_apkg(col, package)
+        return col.db.scalar("select count() from graves")
+    finally:
+        col.close()
+
+
 def anki_restored_config(package: str) -> dict:
     """The collection settings Anki holds after restoring the collection package."""
     return anki_restored(package, lambda col: col.all_config())
@@ -798,12 +808,18 @@ PACKAGES_WITH_GRAVES = [p for p in PACKAGES if package_graves(p) > 0]
 @pytest.mark.parametrize("fmt", ["apkg", "apkg-modern"])
 @pytest.mark.parametrize("package", PACKAGES_WITH_GRAVES, ids=os.path.basename)
 def test_deletion_records_kept_in_deck_packages(package, fmt):
-    """A deck package deckport writes holds the source's deletion records as rows of `graves`
-    (Anki's deck import ignores them; the file keeps them for a later conversion), read here
-    with Python's sqlite3."""
+    """A deck package deckport writes holds the source's deletion records as rows of `graves`,
+    read here with Python's sqlite3, for a later conversion. Anki's import of a deck package
+    takes none of them (not even into a new collection), so the conversion says so, with their
+    number."""
+    count = package_graves(package)
     out, stderr = convert(package, fmt)
-    assert "deletion" not in stderr, stderr
-    assert package_graves(out) == package_graves(package)
+    assert package_graves(out) == count
+    assert anki_imported_graves(out) == 0
+    noun = "deletion record is" if count == 1 else "deletion records are"
+    warning = f"table graves: warning: [deletions-ignored] {count} {noun} kept in the package"
+    assert warning in stderr and "Anki's import of an .apkg ignores them" in stderr, stderr
+    assert stderr.count("deletion") == 2 and "deletions-dropped" not in stderr, stderr
 
 
 _CHECKS: dict[str, str] = {}

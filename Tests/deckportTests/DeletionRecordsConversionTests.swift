@@ -6,9 +6,9 @@ import Foundation
 import Testing
 
 /// A collection's deletion records (Anki's `graves`) go into every Anki package, JSON document
-/// and json-dir folder, and a collection package's settings into collection packages and the
-/// JSON formats; a format without a place for them says so, counting them, and fails a
-/// `--strict` conversion.
+/// and json-dir folder (a deck package saying that Anki's import ignores them), and a collection
+/// package's settings into collection packages and the JSON formats; a format without a place
+/// for them says so, counting them, and fails a `--strict` conversion.
 @Suite("Conversions: deletion records")
 struct DeletionRecordsConversionTests {
   /// A real collection package holding 4 deletion records (and one note).
@@ -22,6 +22,11 @@ struct DeletionRecordsConversionTests {
     let path = scratch.path(for: output)
     let report = try DeckConverter().convert(input: Self.input, output: path)
     #expect(!report.warnings.contains { $0.category == "deletions-dropped" })
+    // A deck package keeps them, and says that Anki's import of it ignores them.
+    let ignored = report.warnings.filter { $0.category == "deletions-ignored" }
+    #expect(ignored.count == (output == "out.apkg" ? 1 : 0))
+    #expect(ignored.allSatisfy { $0.message.hasPrefix("4 deletion records are kept in the package") })
+    #expect(ignored.allSatisfy { $0.location.file == path && $0.location.table == "graves" })
     #expect(report.summary.deletions == 4)
     #expect(try DeckLoader().load(path: path).collection.deletions.count == 4)
     // Settings: a collection package's (15), kept but in a deck package.

@@ -15,7 +15,8 @@ import JSONCore
 /// warning naming it. The "Default" deck (id 1) and option group 1 are always written: every
 /// collection has them, and Anki's importer requires option group 1. The collection's settings
 /// are left out too, with a warning (a deck package's are never read back, by Anki or deckport);
-/// its deletion records are kept, as a deck package read holds them. Either kind leaves out a
+/// its deletion records are kept, as a deck package read holds them, with a warning that Anki's
+/// import ignores them (only its restore of a collection package takes them). Either kind leaves out a
 /// deck's, note type's, field's or template's ``AnkiProperty`` that the writer cannot write
 /// (``withWritableProperties(_:location:log:)``).
 enum PackageSelection {
@@ -101,6 +102,13 @@ enum PackageSelection {
       log.report(
         "settings-dropped", at: location.table("col"),
         "the collection's \(count) setting\(count == 1 ? " is" : "s are") not kept: an .apkg holds no collection settings (Anki's import ignores them); write a collection package (.colpkg) to keep them"
+      )
+    }
+    if !collection.deletions.isEmpty {
+      let count = collection.deletions.count
+      log.report(
+        "deletions-ignored", at: location.table("graves"),
+        "\(count) deletion record\(count == 1 ? " is" : "s are") kept in the package (notes, cards or decks deleted since the collection last synced, which Anki sends at its next sync), but Anki's import of an .apkg ignores them; write a collection package (.colpkg) for Anki to take them"
       )
     }
     return result

@@ -192,11 +192,8 @@ struct JSONRecordFile {
   }
 
   private static func isDeckDocument(_ members: [(key: String, value: JSONValue)]) -> Bool {
-    members.last(where: { $0.key == "format" })?.value.string == deckFormatName
+    members.last(where: { $0.key == "format" })?.value.string == DeckportDocumentFormat.deck
   }
-
-  /// The `format` of deckport's deck documents.
-  private static let deckFormatName = "deckport-deck"
 
   /// Whether the file at `path` begins as deckport writes its deck documents,
   /// `{"format": "deckport-deck"` (with any JSON white space between): it holds a deck, not
@@ -208,7 +205,7 @@ struct JSONRecordFile {
     defer { try? handle.close() }
     guard let head = try? handle.read(upToCount: 256) else { return false }
     var rest = head[...]
-    for token in ["{", #""format""#, ":", "\"\(deckFormatName)\""] {
+    for token in ["{", #""format""#, ":", "\"\(DeckportDocumentFormat.deck)\""] {
       rest = rest.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
       guard rest.starts(with: token.utf8) else { return false }
       rest = rest.dropFirst(token.utf8.count)

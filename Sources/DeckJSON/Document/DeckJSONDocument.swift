@@ -1,3 +1,5 @@
+import DeckCore
+
 /// The deckport JSON deck format, version 1: one JSON document holding a whole deck, media
 /// included, readable by a person and by `JSONDecoder`.
 ///
@@ -12,7 +14,7 @@
 /// ```
 package struct DeckJSONDocument: Codable, Sendable, Equatable {
   /// The format name every document starts with.
-  package static let formatName = "deckport-deck"
+  package static let formatName = DeckportDocumentFormat.deck
   /// The version this deckport reads and writes.
   package static let currentVersion = 1
 
