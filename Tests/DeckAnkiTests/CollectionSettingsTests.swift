@@ -107,7 +107,13 @@ struct CollectionSettingsTests {
       AnkiProperty(key: "schedVer", jsonText: "1"),
     ]
     let (settings, warnings) = try Self.writtenSettings(collection)
-    #expect(warnings.isEmpty, "\(warnings)")
+    // The raised position is the one change that says so: the others keep what Anki does.
+    #expect(warnings.map(\.category) == ["setting-changed"], "\(warnings)")
+    #expect(warnings.first?.location.item == "setting 'nextPos'")
+    #expect(
+      warnings.first?.message.hasPrefix(
+        "the position Anki gives the next card added is 2, but a new card already has position 9; it is written as 10"
+      ) == true)
     #expect(settings["rollover"] == "2")
     #expect(settings["savedFilters"] == #"{"Due today":"prop:due=0"}"#)
     #expect(settings["curDeck"] == "1795331276841")
@@ -116,6 +122,20 @@ struct CollectionSettingsTests {
     #expect(settings["schedVer"] == "2")
     // One past the highest new card's position (due 9), not the setting's 2.
     #expect(settings["nextPos"] == "10")
+  }
+
+  @Test(
+    "a next position that is past every new card's is kept without a warning, and one that is no number is replaced with one",
+    arguments: [("9", nil), ("10", "10"), ("123456", "123456"), (#""7""#, nil), ("null", nil)])
+  func nextPosition(setting: String, kept: String?) throws {
+    var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
+    collection.settings = [AnkiProperty(key: "nextPos", jsonText: setting)]
+    let (settings, warnings) = try Self.writtenSettings(collection)
+    #expect(settings["nextPos"] == kept ?? "10")
+    #expect(warnings.map(\.category) == (kept == nil ? ["setting-changed"] : []), "\(warnings)")
+    if kept == nil, setting.first != "9" {
+      #expect(warnings.first?.message.contains("is \(setting), not a whole number; it is written as 10") == true)
+    }
   }
 
   @Test("a current note type Anki deleted stays named, as Anki's restore keeps it")

@@ -129,17 +129,12 @@ struct CollectionWriter {
     let now = Int64(Date().timeIntervalSince1970 * 1000)
     let noteTypes = collection.noteTypes.map { (id: $0.id, json: Schema11JSON.noteType($0)) }
     let decks = collection.decks.map { (id: $0.id, json: Schema11JSON.deck($0)) }
-    // The highest position of a new card, without gathering the new cards.
-    var lastPosition: Int64?
-    for card in collection.cards where card.scheduling.type == .new {
-      lastPosition = max(lastPosition ?? card.scheduling.due, card.scheduling.due)
-    }
     let currentDeck = collection.decks.contains { $0.id == 1 } ? 1 : (collection.decks.first?.id ?? 1)
     let config = Schema11JSON.withSettings(
       Schema11JSON.collectionConfig(
         creationTime: collection.creationTime,
         currentNoteTypeID: collection.notes.first?.noteTypeID ?? collection.noteTypes.first?.id,
-        currentDeckID: currentDeck, nextPosition: Self.nextPosition(after: lastPosition)),
+        currentDeckID: currentDeck, nextPosition: Self.nextPosition(of: collection)),
       collection.settings, deckIDs: Set(collection.decks.map(\.id)))
     let statement = try database.prepare(
       "INSERT INTO col VALUES (1, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, ?)", table: "col")
@@ -153,6 +148,16 @@ struct CollectionWriter {
     statement.bind(8, text: Schema11JSON.map(deckOptions).text)
     statement.bind(9, text: Schema11JSON.tagRegistry(collection, kind: kind).text)
     _ = try statement.step()
+  }
+
+  /// The position Anki gives the next new card of `collection`: one past its highest new card's.
+  static func nextPosition(of collection: DeckCollection) -> Int64 {
+    // The highest position of a new card, without gathering the new cards.
+    var lastPosition: Int64?
+    for card in collection.cards where card.scheduling.type == .new {
+      lastPosition = max(lastPosition ?? card.scheduling.due, card.scheduling.due)
+    }
+    return nextPosition(after: lastPosition)
   }
 
   /// The position Anki gives the next new card: one past the highest position, at least 1, and

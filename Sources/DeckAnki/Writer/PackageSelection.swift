@@ -39,6 +39,7 @@ enum PackageSelection {
         collection.settings, where: { Schema11Properties.value(of: $0) != nil }, log: &log,
         otherwise: "setting-invalid", at: { location.table("col").item("setting '\($0.key)'") },
         "the setting's value is not JSON text, so it is left out")
+      reportRaisedNextPosition(of: result, location: location, log: &log)
       return result
     }
     var result = collection
@@ -112,6 +113,27 @@ enum PackageSelection {
       )
     }
     return result
+  }
+
+  /// A `setting-changed` warning when the collection's `nextPos` setting (the position Anki gives
+  /// the next card added) is not past every new card's position: a collection package is written
+  /// with one that is (``Schema11JSON/withSettings(_:_:deckIDs:)``), so that the cards Anki adds
+  /// come after the new cards it holds.
+  private static func reportRaisedNextPosition(
+    of collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+  ) {
+    guard let setting = collection.settings.last(where: { $0.key == "nextPos" }),
+      let value = Schema11Properties.value(of: setting)
+    else { return }
+    let next = CollectionWriter.nextPosition(of: collection)
+    guard (value.int64 ?? .min) < next else { return }
+    let reason =
+      value.int64 == nil
+      ? "is \(value.text), not a whole number" : "is \(value.text), but a new card already has position \(next - 1)"
+    log.report(
+      "setting-changed", at: location.table("col").item("setting 'nextPos'"),
+      "the position Anki gives the next card added \(reason); it is written as \(next), so that the cards Anki adds come after every new card (Anki's restore of the original keeps its value)"
+    )
   }
 
   /// `collection` without the properties of its decks, note types, fields and templates that
