@@ -396,7 +396,7 @@ package struct DeckJSONReader: Sendable {
             if map { try mapping.add(card: card, index: index) }
           case .reviews:
             let review = try decoded.takeReview(index) ?? left?.takeReview(index) ?? decode(JSONElementDecoder.review)
-            if map { mapping.add(review: review, index: index) }
+            if map { mapping.add(review: review) }
           }
         } catch let error as ElementDecodingError {
           throw error.error

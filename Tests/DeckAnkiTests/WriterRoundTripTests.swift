@@ -61,6 +61,9 @@ struct WriterRoundTripTests {
     // genanki-go's ids are random 64-bit numbers, half of them far in the future; a collection
     // package gives those new ids.
     "real/genanki-go-legacy1.apkg": ["future-id"],
+    // Two new cards at position 1573317275, past the collection's `nextPos` 1538: a collection
+    // package is written with one past them.
+    "real/all-decks-v1-legacy.colpkg": ["setting-changed"],
   ]
 
   /// The settings the writer may give a value of its own (``Schema11JSON/withSettings``'s rules,

@@ -121,8 +121,8 @@ struct JSONDirectoryTests {
     #expect(FileManager.default.fileExists(atPath: folder + "/notes/\(stem)~2.json"))
     let (readBack, warnings) = try DeckJSONDirectoryReader().read(path: folder)
     #expect(readBack == original)
-    #expect(warnings.map(\.category) == ["orphan-review"])
-    #expect(warnings.first?.location.file == folder + "/deckport-dir.json")
+    // The review of a card the deck does not have is kept as a collection keeps it, silently.
+    #expect(warnings.isEmpty, "\(warnings)")
   }
 
   @Test("a note file added by hand without cards or reviews gets the cards Anki makes, after the deck's new cards")

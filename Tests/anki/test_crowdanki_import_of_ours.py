@@ -86,6 +86,12 @@ def test_a_package_as_a_folder_imports_through_crowdanki(tmp_path, package):
     folder = str(tmp_path / "Deck")
     written = deckport("convert", package, folder, "--to", "crowdanki", "--verbose")
     assert written.returncode == 0, written.stderr
+    if "warning: [template-refused]" in written.stderr:
+        # A note model with a template Anki's note type API refuses (Anki's import of the package
+        # takes it): deckport said that CrowdAnki's import stops there, and it does.
+        with pytest.raises(BackendError, match="has a problem"):
+            folder_in_anki(folder, str(tmp_path / "crowdanki")).close()
+        return
     os.makedirs(str(tmp_path / "original"))
     original = imported(package, str(tmp_path / "original"))
     via_crowdanki = folder_in_anki(folder, str(tmp_path / "crowdanki"))

@@ -31,22 +31,41 @@ def collection_with_note_types(folder: str, note_types: list[dict]) -> Collectio
     no note uses), so a package's own "Basic" or "Cloze" is the one the rows get."""
     from anki_view import _neutralise_notetypes
 
+    os.makedirs(folder, exist_ok=True)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    try:
+        _neutralise_notetypes(col)
+        for spec in note_types:
+            model = col.models.new(spec["name"])
+            if spec["kind"] == "cloze":
+                model["type"] = 1
+            for name in spec["fields"]:
+                col.models.add_field(model, col.models.new_field(name))
+            for template in spec["templates"]:
+                entry = col.models.new_template(template["name"])
+                entry["qfmt"] = template["qfmt"]
+                entry["afmt"] = template["afmt"]
+                col.models.add_template(model, entry)
+            model["css"] = spec["css"]
+            model["sortf"] = spec["sortField"]
+            col.models.add(model)
+    except BaseException:
+        col.close()
+        raise
+    return col
+
+
+def collection_holding_note_types_of(folder: str, package: str) -> Collection:
+    """A fresh collection that holds the note types of `package` as Anki's import of it gives
+    them (the stock ones removed first, as `anki_view` does), and none of its notes. Some note
+    types only come into a collection this way: Anki's note type API refuses a template whose
+    front names no field, and its package import takes one."""
+    from anki_view import _neutralise_notetypes
+
     col = Collection(os.path.join(folder, "collection.anki2"))
     _neutralise_notetypes(col)
-    for spec in note_types:
-        model = col.models.new(spec["name"])
-        if spec["kind"] == "cloze":
-            model["type"] = 1
-        for name in spec["fields"]:
-            col.models.add_field(model, col.models.new_field(name))
-        for template in spec["templates"]:
-            entry = col.models.new_template(template["name"])
-            entry["qfmt"] = template["qfmt"]
-            entry["afmt"] = template["afmt"]
-            col.models.add_template(model, entry)
-        model["css"] = spec["css"]
-        model["sortf"] = spec["sortField"]
-        col.models.add(model)
+    import_package(col, package)
+    col.remove_notes(list(col.find_notes("")))
     return col
 
 

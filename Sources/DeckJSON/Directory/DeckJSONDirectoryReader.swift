@@ -70,9 +70,8 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
     let unattached = index.reviewsWithoutCard ?? []
     let reviewOrder = try read.order(
       reviews.map { $0.map(\.id) }, extra: unattached.map(\.id), given: index.reviewOrder, key: "reviewOrder")
-    for (position, place) in reviewOrder.enumerated() {
-      let review = place.owner < 0 ? unattached[place.offset] : reviews[place.owner][place.offset]
-      try read.relocating { mapping.add(review: review, index: position) }
+    for place in reviewOrder {
+      mapping.add(review: place.owner < 0 ? unattached[place.offset] : reviews[place.owner][place.offset])
     }
     try read.relocating { try mapping.completeNotes() }
     try read.checkListed(DeckJSONDirectory.mediaFolder, index.media.map(\.name), key: "media", suffix: "")

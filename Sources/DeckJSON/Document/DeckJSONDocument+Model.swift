@@ -258,7 +258,7 @@ struct DeckJSONModelMapping {
       notes: document.notes.count, cards: document.cards?.count ?? 0, reviews: document.reviews?.count ?? 0)
     for (index, note) in document.notes.enumerated() { try mapping.add(note: note, index: index) }
     for (index, card) in (document.cards ?? []).enumerated() { try mapping.add(card: card, index: index) }
-    for (index, review) in (document.reviews ?? []).enumerated() { mapping.add(review: review, index: index) }
+    for review in document.reviews ?? [] { mapping.add(review: review) }
     try mapping.completeNotes()
     try mapping.mapMedia(document.media)
     return (mapping.collection, mapping.warnings)
@@ -583,14 +583,10 @@ struct DeckJSONModelMapping {
     }
   }
 
-  /// `reviews[index]`, after every card.
-  mutating func add(review: ReviewJSON, index: Int) {
-    if !cardIDs.contains(review.card) {
-      warnings.append(
-        Diagnostic(
-          "orphan-review", at: at("reviews[\(index)].card"),
-          "the review refers to card \(review.card), which the deck does not have"))
-    }
+  /// `reviews[index]`, after every card. A review may name a card the deck does not have: a
+  /// collection keeps the review log of the cards it deleted, and so does a package read, and
+  /// the document (deckport writes them as they are).
+  mutating func add(review: ReviewJSON) {
     collection.reviews.append(
       Review(
         id: review.id, cardID: review.card, ease: review.button, interval: review.interval,
