@@ -583,9 +583,9 @@ struct DeckJSONModelMapping {
     }
   }
 
-  /// `reviews[index]`, after every card. A review may name a card the deck does not have: a
-  /// collection keeps the review log of the cards it deleted, and so does a package read, and
-  /// the document (deckport writes them as they are).
+  /// A review of `reviews`, after every card. It may name a card the deck does not have: a
+  /// collection keeps the review log of the cards it deleted, and so do a package read and the
+  /// document deckport writes from it.
   mutating func add(review: ReviewJSON) {
     collection.reviews.append(
       Review(
