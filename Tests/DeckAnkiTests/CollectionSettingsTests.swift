@@ -138,6 +138,19 @@ struct CollectionSettingsTests {
     }
   }
 
+  @Test("a next position below 1 in a collection whose new cards have none past it is raised to 1, saying why")
+  func nextPositionBelowOne() throws {
+    var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection
+    for index in collection.cards.indices where collection.cards[index].scheduling.type == .new {
+      collection.cards[index].scheduling.due = -5
+    }
+    collection.settings = [AnkiProperty(key: "nextPos", jsonText: "0")]
+    let (settings, warnings) = try Self.writtenSettings(collection)
+    #expect(settings["nextPos"] == "1")
+    #expect(warnings.map(\.category) == ["setting-changed"], "\(warnings)")
+    #expect(warnings.first?.message.contains("is 0, and positions start at 1; it is written as 1") == true)
+  }
+
   @Test("a current note type Anki deleted stays named, as Anki's restore keeps it")
   func staleCurrentNoteType() throws {
     var collection = try AnkiPackageReader().read(path: Fixtures.path("anki/legacy2_sched.apkg")).collection

@@ -127,9 +127,13 @@ enum PackageSelection {
     else { return }
     let next = CollectionWriter.nextPosition(of: collection)
     guard (value.int64 ?? .min) < next else { return }
+    // Past 1, `next` is one past a new card's position (``CollectionWriter/nextPosition(after:)``).
     let reason =
       value.int64 == nil
-      ? "is \(value.text), not a whole number" : "is \(value.text), but a new card already has position \(next - 1)"
+      ? "is \(value.text), not a whole number"
+      : next > 1
+        ? "is \(value.text), but a new card already has position \(next - 1)"
+        : "is \(value.text), and positions start at 1"
     log.report(
       "setting-changed", at: location.table("col").item("setting 'nextPos'"),
       "the position Anki gives the next card added \(reason); it is written as \(next), so that the cards Anki adds come after every new card (Anki's restore of the original keeps its value)"
