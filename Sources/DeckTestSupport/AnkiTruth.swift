@@ -3,6 +3,9 @@ import Foundation
 /// What the real Anki backend saw in a fixture package, as `fixtures/anki_view.py` wrote it
 /// into `<package>.truth.json` (and `Tests/anki/test_truth_is_current.py` re-proves it), or in a
 /// collection `fixtures/anki_import_sequence.py` imported packages into.
+///
+/// Tests that build expected values use the memberwise initialisers through
+/// `@testable import DeckTestSupport`.
 public struct AnkiTruth: Decodable, Sendable {
   public struct Note: Decodable, Equatable, Sendable {
     public var guid: String
@@ -10,15 +13,6 @@ public struct AnkiTruth: Decodable, Sendable {
     public var fields: [String]
     public var tags: [String]
     public var mod: Int64
-
-    /// A value with these members.
-    public init(guid: String, noteType: String, fields: [String], tags: [String], mod: Int64) {
-      self.guid = guid
-      self.noteType = noteType
-      self.fields = fields
-      self.tags = tags
-      self.mod = mod
-    }
   }
 
   public struct Card: Decodable, Equatable, Sendable {
@@ -36,40 +30,12 @@ public struct AnkiTruth: Decodable, Sendable {
     public var flags: Int
     public var odue: Int64
     public var odeck: String?
-
-    /// A value with these members.
-    public init(
-      noteGuid: String, ord: Int, deck: String, type: Int, queue: Int, due: Int64, ivl: Int, factor: Int, reps: Int,
-      lapses: Int, left: Int, flags: Int, odue: Int64, odeck: String?
-    ) {
-      self.noteGuid = noteGuid
-      self.ord = ord
-      self.deck = deck
-      self.type = type
-      self.queue = queue
-      self.due = due
-      self.ivl = ivl
-      self.factor = factor
-      self.reps = reps
-      self.lapses = lapses
-      self.left = left
-      self.flags = flags
-      self.odue = odue
-      self.odeck = odeck
-    }
   }
 
   public struct Template: Decodable, Equatable, Sendable {
     public var name: String
     public var qfmt: String
     public var afmt: String
-
-    /// A value with these members.
-    public init(name: String, qfmt: String, afmt: String) {
-      self.name = name
-      self.qfmt = qfmt
-      self.afmt = afmt
-    }
   }
 
   public struct NoteType: Decodable, Equatable, Sendable {
@@ -79,16 +45,6 @@ public struct AnkiTruth: Decodable, Sendable {
     public var templates: [Template]
     public var css: String
     public var sortField: Int
-
-    /// A value with these members.
-    public init(name: String, kind: String, fields: [String], templates: [Template], css: String, sortField: Int) {
-      self.name = name
-      self.kind = kind
-      self.fields = fields
-      self.templates = templates
-      self.css = css
-      self.sortField = sortField
-    }
   }
 
   public struct Review: Decodable, Equatable, Sendable {
@@ -100,18 +56,6 @@ public struct AnkiTruth: Decodable, Sendable {
     public var factor: Int
     public var time: Int
     public var type: Int
-
-    /// A value with these members.
-    public init(noteGuid: String, ord: Int, ease: Int, ivl: Int64, lastIvl: Int64, factor: Int, time: Int, type: Int) {
-      self.noteGuid = noteGuid
-      self.ord = ord
-      self.ease = ease
-      self.ivl = ivl
-      self.lastIvl = lastIvl
-      self.factor = factor
-      self.time = time
-      self.type = type
-    }
   }
 
   public struct Counts: Decodable, Equatable, Sendable {

@@ -1,8 +1,9 @@
 import DeckAnki
 import DeckCore
-import DeckTestSupport
 import Foundation
 import Testing
+
+@testable import DeckTestSupport
 
 /// Every fixture package, read by deckport, must hold exactly what the real Anki backend saw in
 /// it: the same notes, cards with their scheduling, note types, decks, media bytes and reviews.

@@ -1,8 +1,9 @@
 import DeckIO
 import DeckKit
-import DeckTestSupport
 import Foundation
 import Testing
+
+@testable import DeckTestSupport
 
 /// Decks built from an app's records (`DeckBuilder`), written by `DeckConverter.write`, judged
 /// by the real Anki backend (`fixtures/anki_import_sequence.py`, run with `.venv`'s Python):
