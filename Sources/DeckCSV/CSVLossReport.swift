@@ -41,11 +41,14 @@ enum CSVLossReport {
     let changed = collection.noteTypes.filter { usedNoteTypeIDs.contains($0.id) && !StockNoteType.isUnchanged($0) }
     if !changed.isEmpty {
       let names = changed.map { noteType in
-        StockNoteType.noteType(named: noteType.name) == nil ? noteType.name : "\(noteType.name) (not the stock one)"
+        let quoted = "'\(noteType.name)'"
+        guard let differences = StockNoteType.differences(of: noteType), !differences.isEmpty else { return quoted }
+        let verb = differences.count == 1 ? "differs" : "differ"
+        return "\(quoted) (its \(WordList.joined(differences)) \(verb) from the stock one)"
       }
       warn(
         "csv-note-type",
-        "a CSV names note types but cannot hold their fields' names, templates or styling; \(changed.count == 1 ? "this note type is" : "these \(changed.count) note types are") not Anki's stock ones, so \(changed.count == 1 ? "its definition is" : "their definitions are") not kept: \(named(names))"
+        "a CSV names note types but cannot hold their fields' names, templates or styling; \(changed.count == 1 ? "this note type is" : "these \(changed.count) note types are") not Anki's stock ones, so \(changed.count == 1 ? "its definition is" : "their definitions are") not kept: \(shown(names))"
       )
     }
 
@@ -245,7 +248,12 @@ enum CSVLossReport {
 
   /// Up to five names in quotes, then how many more.
   static func named(_ names: [String]) -> String {
-    let shown = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
-    return names.count > 5 ? "\(shown) and \(names.count - 5) more" : shown
+    shown(names.map { "'\($0)'" })
+  }
+
+  /// The first five of `items`, then how many more there are.
+  private static func shown(_ items: [String]) -> String {
+    let first = items.prefix(5).joined(separator: ", ")
+    return items.count > 5 ? "\(first) and \(items.count - 5) more" : first
   }
 }

@@ -47,19 +47,18 @@ public struct DeckSelection: Sendable, Equatable, Codable {
   /// notes of the deck …, tagged …`): what was kept, in words (names exact, to be escaped with
   /// ``TerminalText/escaped(_:)`` before they reach a terminal).
   public var line: String {
-    func listed(_ names: [String], _ conjunction: String) -> String {
+    func listed(_ names: [String]) -> String {
       // A search such as `*` may choose hundreds of decks: ten are shown.
       var quoted = names.prefix(10).map { "'\($0)'" }
       if names.count > 10 { quoted.append("\(names.count - 10) more") }
-      return quoted.count == 1
-        ? quoted[0] : "\(quoted.dropLast().joined(separator: ", ")) \(conjunction) \(quoted.last ?? "")"
+      return WordList.joined(quoted)
     }
     let decks =
       deckNames.isEmpty
       ? nil
       : deckNames.count == 1
-        ? "the deck \(listed(deckNames, "and")) and its subdecks"
-        : "the decks \(listed(deckNames, "and")) and their subdecks"
+        ? "the deck \(listed(deckNames)) and its subdecks"
+        : "the decks \(listed(deckNames)) and their subdecks"
     let tagged =
       tags.isEmpty
       ? nil

@@ -228,6 +228,16 @@ struct CSVWriterTests {
       ])
   }
 
+  @Test("a note type with a stock name that an older Anki made (a real package's Cloze) is reported with what differs")
+  func olderStockNoteType() throws {
+    let original = try AnkiPackageReader().read(path: Fixtures.path("real/spanish-audio-latest.apkg")).collection
+    let (_, warnings, path) = try write(original, "spanish.csv")
+    #expect(
+      warnings.contains(
+        "\(path): warning: [csv-note-type] a CSV names note types but cannot hold their fields' names, templates or styling; this note type is not Anki's stock ones, so its definition is not kept: 'Cloze' (its fields, templates and styling differ from the stock one)"
+      ))
+  }
+
   @Test("a note's row names the home deck of its lowest-ordinal card; split notes and notes without cards are reported")
   func deckOfEachNote() throws {
     let reversed = Self.stock("Basic (and reversed card)")

@@ -837,7 +837,7 @@ def test_deletion_records_kept_in_deck_packages(package, fmt):
     noun = "deletion record is" if count == 1 else "deletion records are"
     warning = f"table graves: warning: [deletions-ignored] {count} {noun} kept in the package"
     assert warning in stderr and "Anki's import of an .apkg ignores them" in stderr, stderr
-    assert stderr.count("deletion") == 2 and "deletions-dropped" not in stderr, stderr
+    assert stderr.count("[deletions-") == 1, stderr
 
 
 _CHECKS: dict[str, str] = {}

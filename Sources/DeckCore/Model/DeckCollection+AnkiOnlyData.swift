@@ -65,8 +65,7 @@ extension DeckCollection {
     let owners = [(decks, "deck"), (noteTypes, "note type"), (optionGroups, "option group")].filter { $0.0 > 0 }.map {
       "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")"
     }
-    let list =
-      owners.count > 1 ? owners.dropLast().joined(separator: ", ") + " and " + owners[owners.count - 1] : owners[0]
+    let list = WordList.joined(owners)
     return Diagnostic(
       "anki-properties-dropped", at: location,
       "what Anki keeps of \(list) besides their content is not kept (such as whether a deck is collapsed, the day's study counts, a deck's own limits and the sync state): \(format) has no place for it"

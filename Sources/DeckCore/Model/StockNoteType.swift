@@ -42,11 +42,26 @@ public enum StockNoteType: String, Sendable, CaseIterable {
   /// (``noteType(named:fieldNames:)``): same name, kind, fields, templates and styling (ids and
   /// editor settings aside).
   package static func isUnchanged(_ noteType: NoteType) -> Bool {
-    guard let stock = Self.noteType(named: noteType.name, fieldNames: noteType.fieldNames) else { return false }
-    return stock.name == noteType.name && stock.kind == noteType.kind && stock.fieldNames == noteType.fieldNames
-      && stock.css == noteType.css && stock.sortFieldIndex == noteType.sortFieldIndex
-      && stock.templates.map { [$0.name, $0.questionFormat, $0.answerFormat] }
-        == noteType.templates.map { [$0.name, $0.questionFormat, $0.answerFormat] }
+    differences(of: noteType)?.isEmpty ?? false
+  }
+
+  /// What of `noteType` differs from the stock note type of its name, as Anki creates it in one
+  /// of its languages (``noteType(named:fieldNames:)``), in words ("styling", "templates", …):
+  /// empty when nothing differs (ids and editor settings aside), nil when its name is no stock
+  /// note type's. A note type an older Anki created differs in what Anki has changed since, most
+  /// often its styling.
+  package static func differences(of noteType: NoteType) -> [String]? {
+    guard let stock = Self.noteType(named: noteType.name, fieldNames: noteType.fieldNames) else { return nil }
+    let templates = { (type: NoteType) in type.templates.map { [$0.name, $0.questionFormat, $0.answerFormat] } }
+    let checks: [(String, Bool)] = [
+      ("name's letter case", stock.name != noteType.name),
+      ("kind", stock.kind != noteType.kind),
+      ("fields", stock.fieldNames != noteType.fieldNames),
+      ("sort field", stock.sortFieldIndex != noteType.sortFieldIndex),
+      ("templates", templates(stock) != templates(noteType)),
+      ("styling", stock.css != noteType.css),
+    ]
+    return checks.filter(\.1).map(\.0)
   }
 
   /// The id deckport gives a note type named `name` that its source names but does not define
