@@ -12,5 +12,5 @@ echo "test: the Swift suite"
 swift test 2>&1 | tee .build/swift-test.log
 
 echo "test: checks against the real Anki backend, and against stores Apple's frameworks made"
-DECKPORT_BIN="$PWD/.build/debug/deckport" .venv/bin/python -m pytest Tests/anki Tests/stores -q -p no:cacheprovider \
+DECKPORT_BIN="$PWD/.build/debug/deckport" .venv/bin/python -m pytest Tests/anki Tests/stores -q -p no:cacheprovider -n auto \
   2>&1 | tee .build/pytest.log
