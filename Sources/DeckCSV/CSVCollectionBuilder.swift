@@ -112,7 +112,7 @@ struct CSVCollectionBuilder {
       warnings.append(
         Diagnostic(
           "csv-padded", at: place,
-          "\(paddedCount) row\(paddedCount == 1 ? " has" : "s have") fewer fields than \(paddedCount == 1 ? "its" : "their") note type and \(paddedCount == 1 ? "was" : "were") padded with empty fields, as Anki pads them (line\(paddedCount == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(paddedLines, total: paddedCount)))"
+          "\(paddedCount) row\(paddedCount == 1 ? " has" : "s have") fewer fields than \(paddedCount == 1 ? "its" : "their") note type and \(paddedCount == 1 ? "was" : "were") padded with empty fields, as Anki pads them (\(CountedNoun.noun("line", for: paddedCount)) \(CSVNoteTypeCatalog.lineList(paddedLines, total: paddedCount)))"
         ))
     }
     if !repeatedGUIDLines.isEmpty {
@@ -121,7 +121,7 @@ struct CSVCollectionBuilder {
       warnings.append(
         Diagnostic(
           "csv-guid", at: place,
-          "\(repeatedGUIDLines.count) row\(repeatedGUIDLines.count == 1 ? " repeats the GUID" : "s repeat the GUIDs") of an earlier row; \(repeatedGUIDLines.count == 1 ? "it gets" : "they get") a GUID derived from \(repeatedGUIDLines.count == 1 ? "its" : "their") note type, first field and top-level deck (line\(repeatedGUIDLines.count == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(repeatedGUIDLines)))"
+          "\(repeatedGUIDLines.count) row\(repeatedGUIDLines.count == 1 ? " repeats the GUID" : "s repeat the GUIDs") of an earlier row; \(repeatedGUIDLines.count == 1 ? "it gets" : "they get") a GUID derived from \(repeatedGUIDLines.count == 1 ? "its" : "their") note type, first field and top-level deck (\(CountedNoun.noun("line", for: repeatedGUIDLines.count)) \(CSVNoteTypeCatalog.lineList(repeatedGUIDLines)))"
         ))
     }
     for (given, renamed) in renamedDecks.sorted(by: { $0.value.line < $1.value.line }) {

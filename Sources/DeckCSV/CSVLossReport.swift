@@ -26,7 +26,7 @@ enum CSVLossReport {
     if !collection.reviews.isEmpty {
       warn(
         "csv-reviews",
-        "the review log is not kept: \(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") (a CSV holds no review history)"
+        "the review log is not kept: \(CountedNoun.phrase(collection.reviews.count, "review")) (a CSV holds no review history)"
       )
     }
     warnings += collection.ankiOnlyLosses(at: location, format: "a CSV file")
@@ -59,14 +59,14 @@ enum CSVLossReport {
     if !emptyFirst.isEmpty {
       warn(
         "csv-empty-first-field",
-        "\(emptyFirst.count) note\(emptyFirst.count == 1 ? " has" : "s have") an empty first field; Anki's CSV importer skips such rows (GUID\(emptyFirst.count == 1 ? "" : "s") \(named(emptyFirst.map(\.guid))))"
+        "\(emptyFirst.count) note\(emptyFirst.count == 1 ? " has" : "s have") an empty first field; Anki's CSV importer skips such rows (\(CountedNoun.noun("GUID", for: emptyFirst.count)) \(named(emptyFirst.map(\.guid))))"
       )
     }
     let withCR = collection.notes.filter { note in note.fields.contains { $0.containsUTF8Byte(0x0D) } }
     if !withCR.isEmpty {
       warn(
         "csv-carriage-return",
-        "\(withCR.count) note\(withCR.count == 1 ? " has" : "s have") carriage returns in a field, which Anki's CSV importer removes (GUID\(withCR.count == 1 ? "" : "s") \(named(withCR.map(\.guid))))"
+        "\(withCR.count) note\(withCR.count == 1 ? " has" : "s have") carriage returns in a field, which Anki's CSV importer removes (\(CountedNoun.noun("GUID", for: withCR.count)) \(named(withCR.map(\.guid))))"
       )
     }
     return warnings
@@ -120,7 +120,7 @@ enum CSVLossReport {
     let data =
       withData == 0
       ? ""
-      : "; nor is what Anki keeps beside the schedule of \(withData) card\(withData == 1 ? "" : "s") (an original position, the last review's time, FSRS memory state)"
+      : "; nor is what Anki keeps beside the schedule of \(CountedNoun.phrase(withData, "card")) (an original position, the last review's time, FSRS memory state)"
     return
       "the scheduling of \(notKept) of \(collection.cards.count) cards is not kept (\(keepsReview ? "" : "due dates, intervals, ease, ")learning steps, flags, \(keepsSuspension ? "" : "suspension, ")filtered decks, the schedules of a note's other cards): \(held), and the sheet's reader gives it to every card of the note\(data)"
   }
@@ -139,14 +139,14 @@ enum CSVLossReport {
     if !split.isEmpty {
       warn(
         "csv-deck",
-        "\(split.count) note\(split.count == 1 ? " has" : "s have") cards in more than one deck; a CSV row names one deck, so \(split.count == 1 ? "it keeps" : "each keeps") the deck of its first card (GUID\(split.count == 1 ? "" : "s") \(named(split.map(\.guid))))"
+        "\(split.count) note\(split.count == 1 ? " has" : "s have") cards in more than one deck; a CSV row names one deck, so \(split.count == 1 ? "it keeps" : "each keeps") the deck of its first card (\(CountedNoun.noun("GUID", for: split.count)) \(named(split.map(\.guid))))"
       )
     }
     let withoutCards = collection.notes.filter { deckOfNote[$0.id] == nil }
     if !withoutCards.isEmpty {
       warn(
         "csv-deck",
-        "\(withoutCards.count) note\(withoutCards.count == 1 ? " has" : "s have") no cards, so no deck; Anki's importer puts \(withoutCards.count == 1 ? "it" : "them") in its current deck (GUID\(withoutCards.count == 1 ? "" : "s") \(named(withoutCards.map(\.guid))))"
+        "\(withoutCards.count) note\(withoutCards.count == 1 ? " has" : "s have") no cards, so no deck; Anki's importer puts \(withoutCards.count == 1 ? "it" : "them") in its current deck (\(CountedNoun.noun("GUID", for: withoutCards.count)) \(named(withoutCards.map(\.guid))))"
       )
     }
     let filteredCards = collection.cards.filter { $0.scheduling.originalDeckID != 0 }
@@ -235,13 +235,13 @@ enum CSVLossReport {
     if lostCards > 0 {
       warn(
         "csv-cards",
-        "\(lostCards) card\(lostCards == 1 ? " is" : "s are") not kept: Anki's CSV importer makes a note's cards from its fields, and \(lostCards == 1 ? "this card's" : "these cards'") template shows nothing or \(lostCards == 1 ? "its" : "their") cloze number is no longer in the text (GUID\(lostGUIDs.count == 1 ? "" : "s") \(named(lostGUIDs)))"
+        "\(lostCards) card\(lostCards == 1 ? " is" : "s are") not kept: Anki's CSV importer makes a note's cards from its fields, and \(lostCards == 1 ? "this card's" : "these cards'") template shows nothing or \(lostCards == 1 ? "its" : "their") cloze number is no longer in the text (\(CountedNoun.noun("GUID", for: lostGUIDs.count)) \(named(lostGUIDs)))"
       )
     }
     if madeCards > 0 {
       warn(
         "csv-cards",
-        "\(madeCards) card\(madeCards == 1 ? "" : "s") the collection does not hold will be made by Anki's CSV importer from the notes' fields (GUID\(madeGUIDs.count == 1 ? "" : "s") \(named(madeGUIDs)))"
+        "\(CountedNoun.phrase(madeCards, "card")) the collection does not hold will be made by Anki's CSV importer from the notes' fields (\(CountedNoun.noun("GUID", for: madeGUIDs.count)) \(named(madeGUIDs)))"
       )
     }
   }

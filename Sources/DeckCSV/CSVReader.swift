@@ -81,7 +81,7 @@ package struct CSVReader: Sendable {
       let what = headerRow == nil ? "" : " after its header row"
       throw DeckError(
         .corrupt, at: location,
-        "has no rows to read\(what) (\(header.lineCount) header line\(header.lineCount == 1 ? "" : "s")); Anki refuses such a file as empty"
+        "has no rows to read\(what) (\(CountedNoun.phrase(header.lineCount, "header line"))); Anki refuses such a file as empty"
       )
     }
     let isHTML =

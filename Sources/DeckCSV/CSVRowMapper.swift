@@ -154,7 +154,7 @@ struct CSVRowMapper {
     unmappedWarnings.append(
       Diagnostic(
         "csv-unmapped", at: place,
-        "no column holds the field\(missing.count == 1 ? "" : "s") \(missing.map { "'\($0)'" }.joined(separator: ", ")) of note type '\(catalog.entries[entry].name)'; \(missing.count == 1 ? "it is" : "they are") left empty"
+        "no column holds the \(CountedNoun.noun("field", for: missing.count)) \(missing.map { "'\($0)'" }.joined(separator: ", ")) of note type '\(catalog.entries[entry].name)'; \(missing.count == 1 ? "it is" : "they are") left empty"
       ))
   }
 
@@ -172,7 +172,7 @@ struct CSVRowMapper {
     return [
       Diagnostic(
         "csv-dropped", at: place,
-        "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(dropped.count) non-empty cell\(dropped.count == 1 ? "" : "s") in column\(dropped.columns.count == 1 ? "" : "s") \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (line\(dropped.lines.count == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(dropped.lines))); name the columns with \(setting: .csvColumns) or the note type with \(setting: .csvNoteType) to keep them"
+        "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(CountedNoun.phrase(dropped.count, "non-empty cell")) in \(CountedNoun.noun("column", for: dropped.columns.count)) \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (\(CountedNoun.noun("line", for: dropped.lines.count)) \(CSVNoteTypeCatalog.lineList(dropped.lines))); name the columns with \(setting: .csvColumns) or the note type with \(setting: .csvNoteType) to keep them"
       )
     ]
   }
@@ -184,7 +184,7 @@ struct CSVRowMapper {
     return [
       Diagnostic(
         "csv-skipped", at: place,
-        "\(skippedCount) row\(skippedCount == 1 ? " has" : "s have") an empty first field and \(skippedCount == 1 ? "was" : "were") skipped, as Anki's importer skips such rows (line\(skippedCount == 1 ? "" : "s") \(CSVNoteTypeCatalog.lineList(skippedLines, total: skippedCount)))"
+        "\(skippedCount) row\(skippedCount == 1 ? " has" : "s have") an empty first field and \(skippedCount == 1 ? "was" : "were") skipped, as Anki's importer skips such rows (\(CountedNoun.noun("line", for: skippedCount)) \(CSVNoteTypeCatalog.lineList(skippedLines, total: skippedCount)))"
       )
     ]
   }

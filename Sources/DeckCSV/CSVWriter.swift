@@ -256,7 +256,7 @@ package struct CSVWriter: Sendable {
       let targets = Set(mapping.fieldTargets(in: noteType.fieldNames).compactMap { $0 })
       let missing = noteType.fieldNames.indices.filter { !targets.contains($0) }.map { noteType.fieldNames[$0] }
       if !missing.isEmpty {
-        leftOut.append("\(noteType.name): \(missing.joined(separator: ", ")) (\(count) note\(count == 1 ? "" : "s"))")
+        leftOut.append("\(noteType.name): \(missing.joined(separator: ", ")) (\(CountedNoun.phrase(count, "note")))")
       }
     }
     if !leftOut.isEmpty {

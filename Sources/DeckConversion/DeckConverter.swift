@@ -259,7 +259,7 @@ public struct DeckConverter: Sendable {
     guard options.strict, !warnings.isEmpty else { return }
     throw DeckError(
       .notFaithful, at: location,
-      "\(setting: .strict): \(warnings.count) warning\(warnings.count == 1 ? "" : "s") (listed above); nothing was written"
+      "\(setting: .strict): \(CountedNoun.phrase(warnings.count, "warning")) (listed above); nothing was written"
     )
   }
 }

@@ -175,7 +175,7 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
       "Notes:    \(notes)",
       "Cards:    \(cards)",
       "Reviews:  \(reviews)",
-      "Media:    \(media) file\(media == 1 ? "" : "s")",
+      "Media:    \(CountedNoun.phrase(media, "file"))",
     ]
     if let selection { lines.insert(selection.line, at: 1) }
     if deletions > 0 { lines.append("Deletion records: \(deletions)") }
@@ -184,7 +184,7 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
     lines += decks.map { "  \($0)" }
     if !tags.isEmpty {
       lines.append("Tags: \(tags.count)")
-      lines += tags.prefix(Self.tagsShown).map { "  \($0.name) (\($0.notes) note\($0.notes == 1 ? "" : "s"))" }
+      lines += tags.prefix(Self.tagsShown).map { "  \($0.name) (\(CountedNoun.phrase($0.notes, "note")))" }
       if tags.count > Self.tagsShown { lines.append("  … and \(tags.count - Self.tagsShown) more") }
     }
     lines.append("Note types:")

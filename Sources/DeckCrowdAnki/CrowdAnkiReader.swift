@@ -212,7 +212,7 @@ private struct ReadState {
       warnings.append(
         Diagnostic(
           "field-count", at: note.location("fields"),
-          "note \(guid) has \(fields.count) field\(fields.count == 1 ? "" : "s") but its note model '\(noteTypes[typeIndex].name)' has \(expected); \(fields.count < expected ? "empty fields were added" : "the extra fields were dropped")"
+          "note \(guid) has \(CountedNoun.phrase(fields.count, "field")) but its note model '\(noteTypes[typeIndex].name)' has \(expected); \(fields.count < expected ? "empty fields were added" : "the extra fields were dropped")"
         ))
       fields = Array((fields + Array(repeating: "", count: max(0, expected - fields.count))).prefix(expected))
     }

@@ -100,7 +100,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       warnings.append(
         Diagnostic(
           "anki-properties-dropped", at: location,
-          "the sync state (usn) of \(syncStatesDropped) option group\(syncStatesDropped == 1 ? "" : "s") is not kept: a CrowdAnki folder has no place for it"
+          "the sync state (usn) of \(CountedNoun.phrase(syncStatesDropped, "option group")) is not kept: a CrowdAnki folder has no place for it"
         ))
     }
     warnings += NoteIdentity.sharedGUIDWarnings(
@@ -207,14 +207,14 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       warnings.append(
         Diagnostic(
           "scheduling", at: location,
-          "the scheduling of \(scheduled) card\(scheduled == 1 ? "" : "s") is not kept: CrowdAnki holds no scheduling, so its import gives new cards (or keeps the progress a collection already has)"
+          "the scheduling of \(CountedNoun.phrase(scheduled, "card")) is not kept: CrowdAnki holds no scheduling, so its import gives new cards (or keeps the progress a collection already has)"
         ))
     }
     if !collection.reviews.isEmpty {
       warnings.append(
         Diagnostic(
           "review-log", at: location,
-          "\(collection.reviews.count) review\(collection.reviews.count == 1 ? "" : "s") of the review log \(collection.reviews.count == 1 ? "is" : "are") not kept: CrowdAnki holds no review log"
+          "\(CountedNoun.phrase(collection.reviews.count, "review")) of the review log \(collection.reviews.count == 1 ? "is" : "are") not kept: CrowdAnki holds no review log"
         ))
     }
     warnings += collection.ankiOnlyLosses(at: location, format: "a CrowdAnki folder")
@@ -223,7 +223,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       warnings.append(
         Diagnostic(
           "card-flags", at: location,
-          "the flags of \(flagged) card\(flagged == 1 ? "" : "s") are not kept: CrowdAnki holds no cards"))
+          "the flags of \(CountedNoun.phrase(flagged, "card")) are not kept: CrowdAnki holds no cards"))
     }
     return warnings
   }

@@ -109,7 +109,7 @@ final class ZstdDecoder {
     let error = DeckError(
       kind, at: location, message,
       details: [
-        "zstd: \(completedFrames) complete frame\(completedFrames == 1 ? "" : "s") before the problem; \(produced) bytes decompressed"
+        "zstd: \(CountedNoun.phrase(completedFrames, "complete frame")) before the problem; \(produced) bytes decompressed"
       ])
     failed = error
     return error

@@ -113,7 +113,7 @@ struct Schema11ValueKindTests {
     for testCase in member.cases where testCase.read {
       let value = try JSONParser.parse(Array(testCase.value.utf8))
       let reads = Schema11ValueKinds.reads(value, as: kind)
-      let othersKept = try #require(testCase.othersKept)
+      let othersKept = try #require(testCase.othersKept as Bool?)
       switch listed.unread {
       case .resetsSettings:
         #expect(

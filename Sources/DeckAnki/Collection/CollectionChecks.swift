@@ -36,7 +36,7 @@ enum CollectionChecks {
       if fieldCount != expected {
         report(
           "field-count", location.table("notes", row: id),
-          "note has \(fieldCount) field\(fieldCount == 1 ? "" : "s"), but its note type has \(expected); Anki would refuse it on import"
+          "note has \(CountedNoun.phrase(fieldCount, "field")), but its note type has \(expected); Anki would refuse it on import"
         )
       }
     }

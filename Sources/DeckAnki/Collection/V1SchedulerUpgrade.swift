@@ -94,14 +94,10 @@ enum V1SchedulerUpgrade {
     Diagnostic(
       "scheduler-v1-upgraded", at: location.table("col"),
       "the collection was kept by Anki's v1 scheduler; as Anki does when it imports or opens it, "
-        + "\(count(changes.learningAnswers, "learning answer")) in the review log took v2's button numbers "
-        + "(good 2 → 3, easy 3 → 4) and \(count(changes.relearningCards, "card")) being relearned became "
+        + "\(CountedNoun.phrase(changes.learningAnswers, "learning answer")) in the review log took v2's button numbers "
+        + "(good 2 → 3, easy 3 → 4) and \(CountedNoun.phrase(changes.relearningCards, "card")) being relearned became "
         + "relearning cards (type 3)"
         + (changes.filteredCards > 0
-          ? "; \(count(changes.filteredCards, "card")) in filtered decks took v2's queue (and type)" : ""))
-  }
-
-  private static func count(_ number: Int, _ noun: String) -> String {
-    "\(number) \(noun)\(number == 1 ? "" : "s")"
+          ? "; \(CountedNoun.phrase(changes.filteredCards, "card")) in filtered decks took v2's queue (and type)" : ""))
   }
 }

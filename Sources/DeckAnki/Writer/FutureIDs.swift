@@ -37,11 +37,10 @@ enum FutureIDs {
       if let id = cards[result.reviews[index].cardID] { result.reviews[index].cardID = id }
     }
 
-    let counts = [(notes.count, "note"), (cards.count, "card"), (reviews.count, "review-log entry")]
-      .filter { $0.0 > 0 }
-      .map { count, noun in
-        "\(count) \(count == 1 ? noun : noun == "review-log entry" ? "review-log entries" : noun + "s")"
-      }
+    let counts = [
+      (notes.count, "note", "notes"), (cards.count, "card", "cards"),
+      (reviews.count, "review-log entry", "review-log entries"),
+    ].filter { $0.0 > 0 }.map { CountedNoun.phrase($0.0, $0.1, plural: $0.2) }
     let first =
       collection.notes.first { notes[$0.id] != nil }.map { "note \($0.id)" }
       ?? collection.cards.first { cards[$0.id] != nil }.map { "card \($0.id)" }

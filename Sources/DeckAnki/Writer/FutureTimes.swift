@@ -28,8 +28,8 @@ enum FutureTimes {
     else { return }
     var counts: [String] = []
     let noteCount = notes.count
-    if noteCount > 0 { counts.append("\(noteCount) note\(noteCount == 1 ? "" : "s")") }
-    if !noteTypes.isEmpty { counts.append("\(noteTypes.count) note type\(noteTypes.count == 1 ? "" : "s")") }
+    if noteCount > 0 { counts.append("\(CountedNoun.phrase(noteCount, "note"))") }
+    if !noteTypes.isEmpty { counts.append("\(CountedNoun.phrase(noteTypes.count, "note type"))") }
     let total = noteCount + noteTypes.count
     log.report(
       "future-time", at: location.item(first.item),

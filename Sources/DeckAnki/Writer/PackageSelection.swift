@@ -94,7 +94,7 @@ enum PackageSelection {
       let count = collection.tagRegistry.count
       log.report(
         "tag-registry-dropped", at: location.table("col"),
-        "the collection's list of \(count) tag\(count == 1 ? "" : "s") (with each one's sync state and whether it is collapsed in the browser) is not kept: an .apkg holds none (Anki's import lists the notes' tags itself); write a collection package (.colpkg) to keep it"
+        "the collection's list of \(CountedNoun.phrase(count, "tag")) (with each one's sync state and whether it is collapsed in the browser) is not kept: an .apkg holds none (Anki's import lists the notes' tags itself); write a collection package (.colpkg) to keep it"
       )
     }
     if !collection.settings.isEmpty {

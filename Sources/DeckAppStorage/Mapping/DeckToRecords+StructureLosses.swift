@@ -34,7 +34,7 @@ extension DeckToRecords {
       losses.append(
         Diagnostic(
           "cards-dropped", at: location,
-          "\(extraCards) card\(extraCards == 1 ? "" : "s") beyond the first of \(extraCards == 1 ? "its" : "their") note (a reverse card, a further cloze number) \(extraCards == 1 ? "is" : "are") not kept: a record is a note, and a deck made from the records has one card a note"
+          "\(CountedNoun.phrase(extraCards, "card")) beyond the first of \(extraCards == 1 ? "its" : "their") note (a reverse card, a further cloze number) \(extraCards == 1 ? "is" : "are") not kept: a record is a note, and a deck made from the records has one card a note"
         ))
     }
     if profile == nil {
@@ -54,6 +54,6 @@ extension DeckToRecords {
   /// `3 decks ('A', 'B', 'C')`, the first five named.
   private static func list(_ names: [String], of kind: String) -> String {
     let shown = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
-    return "\(names.count) \(kind)\(names.count == 1 ? "" : "s") (\(shown)\(names.count > 5 ? ", …" : ""))"
+    return "\(CountedNoun.phrase(names.count, kind)) (\(shown)\(names.count > 5 ? ", …" : ""))"
   }
 }

@@ -147,7 +147,7 @@ struct DeckToRecords {
       warnings.append(
         Diagnostic(
           "formatting-dropped", at: location,
-          "\(removedMarkup) note\(removedMarkup == 1 ? "" : "s") had HTML formatting, which plain app text cannot keep")
+          "\(CountedNoun.phrase(removedMarkup, "note")) had HTML formatting, which plain app text cannot keep")
       )
     }
     let tagged = notes.filter { !$0.tags.isEmpty }.count

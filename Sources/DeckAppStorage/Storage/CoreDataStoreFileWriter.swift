@@ -76,7 +76,7 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
           warnings.append(
             Diagnostic(
               "entity-not-kept", at: location.item("entity \(source.name)"),
-              "\(source.records.count) record\(source.records.count == 1 ? "" : "s") of entity \(source.name) are not copied: the destination's model has no entity \(source.name)"
+              "\(CountedNoun.phrase(source.records.count, "record")) of entity \(source.name) are not copied: the destination's model has no entity \(source.name)"
             ))
           continue
         }
@@ -119,7 +119,7 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
           merge: plan.plan.summary, links: 0)
       }
     }
-    place = "\(plans.count) entit\(plans.count == 1 ? "y" : "ies")"
+    place = CountedNoun.phrase(plans.count, "entity", plural: "entities")
   }
 
   /// The keys that identify a record of `entity`: those given (when the entity has them all),

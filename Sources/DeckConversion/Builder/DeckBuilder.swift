@@ -133,7 +133,7 @@ public struct DeckBuilder: Sendable {
     guard fields.count == noteType.fields.count else {
       throw DeckError(
         .invalidRequest, at: location,
-        "has \(fields.count) field value\(fields.count == 1 ? "" : "s"); note type '\(noteType.name)' has \(noteType.fields.count) (\(noteType.fieldNames.joined(separator: ", ")))"
+        "has \(CountedNoun.phrase(fields.count, "field value")); note type '\(noteType.name)' has \(noteType.fields.count) (\(noteType.fieldNames.joined(separator: ", ")))"
       )
     }
     let deckName = try checkedDeckName(deck, at: location)
@@ -161,7 +161,7 @@ public struct DeckBuilder: Sendable {
       if let (what, missing) = named.first(where: { !made.contains($0.1) }) {
         throw DeckError(
           .invalidRequest, at: location,
-          "\(what) card \(missing), which Anki would not make; the note makes \(made.isEmpty ? "no cards" : "card\(made.count == 1 ? "" : "s") \(made.map(String.init).joined(separator: ", "))") (a template's position from 0, or a cloze number less one)"
+          "\(what) card \(missing), which Anki would not make; the note makes \(made.isEmpty ? "no cards" : "\(CountedNoun.noun("card", for: made.count)) \(made.map(String.init).joined(separator: ", "))") (a template's position from 0, or a cloze number less one)"
         )
       }
     }

@@ -93,7 +93,7 @@ extension DeckDifference {
         let notes = noteType.conflictingNotes
         lines.append(
           subject
-            + "its fields or templates differ in number, order or id; Anki adds it as a new note type\(notes > 0 ? " and skips the collection's \(notes) note\(notes == 1 ? "" : "s") of it as conflicting" : "")"
+            + "its fields or templates differ in number, order or id; Anki adds it as a new note type\(notes > 0 ? " and skips the collection's \(CountedNoun.phrase(notes, "note")) of it as conflicting" : "")"
         )
       }
     }
@@ -103,21 +103,21 @@ extension DeckDifference {
       if notes > 0 {
         lines.append(
           "  ~ " + subject
-            + "Anki merges its fields (\(merge.fields.joined(separator: ", "))) and rewrites the collection's \(notes) note\(notes == 1 ? "" : "s") of it as it imports"
+            + "Anki merges its fields (\(merge.fields.joined(separator: ", "))) and rewrites the collection's \(CountedNoun.phrase(notes, "note")) of it as it imports"
         )
       }
       if merge.notesLosingText > 0 {
         let losing = merge.notesLosingText
         lines.append(
           "  ! " + subject
-            + "the package's notes have no \(merge.fieldsMissingFromPackage.joined(separator: ", ")); the \(losing) note\(losing == 1 ? "" : "s") Anki updates with text there \(losing == 1 ? "loses it" : "lose it")"
+            + "the package's notes have no \(merge.fieldsMissingFromPackage.joined(separator: ", ")); the \(CountedNoun.phrase(losing, "note")) Anki updates with text there \(losing == 1 ? "loses it" : "lose it")"
         )
       }
     }
     let added = preview.cardsAdded
     if added > 0 {
       lines.append(
-        "  + \(added) card\(added == 1 ? "" : "s") of notes the collection has: Anki adds \(added == 1 ? "it" : "them")"
+        "  + \(CountedNoun.phrase(added, "card")) of notes the collection has: Anki adds \(added == 1 ? "it" : "them")"
       )
     }
     let addedToKept = preview.cardsAddedToKeptNotes
@@ -132,7 +132,7 @@ extension DeckDifference {
     let cards = preview.cardsNotTaken
     if cards > 0 {
       lines.append(
-        "  ! \(cards) card\(cards == 1 ? "" : "s") of notes the collection has \(cards == 1 ? "differs" : "differ") in scheduling or deck; Anki imports scheduling only with the cards it adds, so \(cards == 1 ? "it keeps" : "they keep") the collection's"
+        "  ! \(CountedNoun.phrase(cards, "card")) of notes the collection has \(cards == 1 ? "differs" : "differ") in scheduling or deck; Anki imports scheduling only with the cards it adds, so \(cards == 1 ? "it keeps" : "they keep") the collection's"
       )
     }
     return lines

@@ -83,8 +83,8 @@ package enum CollectionRepair {
       else { continue }
       let note = notes[index]
       let expected = noteType.fields.count
-      let label = "note type '\(noteType.name)' (id \(noteType.id)) has \(expected) field\(expected == 1 ? "" : "s")"
-      let values = "\(note.fields.count) field value\(note.fields.count == 1 ? "" : "s")"
+      let label = "note type '\(noteType.name)' (id \(noteType.id)) has \(CountedNoun.phrase(expected, "field"))"
+      let values = "\(CountedNoun.phrase(note.fields.count, "field value"))"
       let change: String
       if note.fields.count < expected {
         let missing = expected - note.fields.count

@@ -44,7 +44,7 @@ extension DeckCollection {
       warnings.append(
         Diagnostic(
           "tag-registry-dropped", at: location,
-          "the collection's list of \(count) tag\(count == 1 ? "" : "s") (with each one's sync state and whether it is collapsed in the browser) is not kept: \(format) has no place for it; the notes keep their tags"
+          "the collection's list of \(CountedNoun.phrase(count, "tag")) (with each one's sync state and whether it is collapsed in the browser) is not kept: \(format) has no place for it; the notes keep their tags"
         ))
     }
     if let dropped = deletionsDroppedWarning(at: location, format: format) { warnings.append(dropped) }
@@ -63,7 +63,7 @@ extension DeckCollection {
     let optionGroups = deckOptions.filter { !$0.ankiProperties.isEmpty }.count
     guard decks + noteTypes + optionGroups > 0 else { return nil }
     let owners = [(decks, "deck"), (noteTypes, "note type"), (optionGroups, "option group")].filter { $0.0 > 0 }.map {
-      "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")"
+      CountedNoun.phrase($0.0, $0.1)
     }
     let list = WordList.joined(owners)
     return Diagnostic(

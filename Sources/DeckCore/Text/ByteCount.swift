@@ -4,7 +4,7 @@ package enum ByteCount {
   /// `bytes` in the largest decimal unit that keeps it at 1 or more, with one decimal below 10.
   package static func text(_ bytes: Int64) -> String {
     let units = ["KB", "MB", "GB", "TB", "PB"]
-    guard bytes >= 1000 else { return "\(bytes) byte\(bytes == 1 ? "" : "s")" }
+    guard bytes >= 1000 else { return "\(CountedNoun.phrase(bytes, "byte"))" }
     var value = Double(bytes)
     var unit = -1
     while value >= 1000 && unit < units.count - 1 {

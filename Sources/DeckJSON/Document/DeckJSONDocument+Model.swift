@@ -575,7 +575,7 @@ struct DeckJSONModelMapping {
       else { continue }
       let name = collection.noteTypes.first { $0.id == noteTypeID }?.name ?? "\(noteTypeID)"
       let templates =
-        count == 0 ? "no templates" : "\(count) template\(count == 1 ? "" : "s") (ordinals 0 to \(count - 1))"
+        count == 0 ? "no templates" : "\(CountedNoun.phrase(count, "template")) (ordinals 0 to \(count - 1))"
       throw problem(
         path,
         "note type '\(name)' has \(templates), none of ordinal \(card.templateOrdinal); Anki cannot show such a card, and its Check Database deletes it"

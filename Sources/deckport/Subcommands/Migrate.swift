@@ -96,7 +96,7 @@ extension Deckport {
       let written = report.destination
       let profileText = read.records.profile.map { ", profile \($0.title)" } ?? ""
       StandardOutput.write(
-        "Read \(count(read.records.records.count)) from \(source): \(read.kind.displayName), \(read.place)\(profileText)"
+        "Read \(CountedNoun.phrase(read.records.records.count, "record")) from \(source): \(read.kind.displayName), \(read.place)\(profileText)"
       )
       if written.leftAsItWas {
         StandardOutput.write(
@@ -104,12 +104,12 @@ extension Deckport {
         )
       } else if written.dryRun {
         StandardOutput.write(
-          "Dry run: would write \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place)\(written.created ? " (a new file)" : ""); \(written.merge); verified in a scratch copy; nothing was written"
+          "Dry run: would write \(CountedNoun.phrase(written.recordCount, "record")) to \(destination): \(written.kind.displayName), \(written.place)\(written.created ? " (a new file)" : ""); \(written.merge); verified in a scratch copy; nothing was written"
         )
       } else {
         if let backupPath = written.backupPath { StandardOutput.write("Kept the old \(destination) as \(backupPath)") }
         StandardOutput.write(
-          "Wrote \(count(written.recordCount)) to \(destination): \(written.kind.displayName), \(written.place); \(written.merge); verified: read back, every value equal"
+          "Wrote \(CountedNoun.phrase(written.recordCount, "record")) to \(destination): \(written.kind.displayName), \(written.place); \(written.merge); verified: read back, every value equal"
         )
       }
       try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
@@ -123,7 +123,7 @@ extension Deckport {
       }
       let entities = report.source.entities.count
       StandardOutput.write(
-        "Read \(count(report.source.recordCount)) of \(entities) entit\(entities == 1 ? "y" : "ies") from \(source): Core Data/SwiftData store"
+        "Read \(CountedNoun.phrase(report.source.recordCount, "record")) of \(CountedNoun.phrase(entities, "entity", plural: "entities")) from \(source): Core Data/SwiftData store"
       )
       if report.leftAsItWas {
         StandardOutput.write(
@@ -138,7 +138,7 @@ extension Deckport {
       }
       for outcome in report.entities {
         StandardOutput.write(
-          "  \(outcome.entity) (table \(outcome.table)): \(count(outcome.read)); \(outcome.merge); \(outcome.links) link\(outcome.links == 1 ? "" : "s") set"
+          "  \(outcome.entity) (table \(outcome.table)): \(CountedNoun.phrase(outcome.read, "record")); \(outcome.merge); \(CountedNoun.phrase(outcome.links, "link")) set"
         )
       }
       try CommandFailure.handle(warnings: report.warnings, options: diagnostics)
@@ -167,7 +167,7 @@ extension Deckport {
       StandardOutput.write("\(source): \(kind.displayName)")
       for type in types {
         let profileText = type.profile.map { ", profile \($0.id)" } ?? ""
-        StandardOutput.write("  \(type.name): \(count(type.count))\(profileText)")
+        StandardOutput.write("  \(type.name): \(CountedNoun.phrase(type.count, "record"))\(profileText)")
         StandardOutput.write(
           "    fields: "
             + (type.fields.isEmpty
@@ -176,7 +176,6 @@ extension Deckport {
       }
     }
 
-    private func count(_ number: Int) -> String { "\(number) record\(number == 1 ? "" : "s")" }
   }
 }
 

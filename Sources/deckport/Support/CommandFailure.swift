@@ -56,7 +56,7 @@ enum CommandFailure {
     for warning in warnings { lines.show(warning) }
     lines.finish()
     if options.strict {
-      StandardError.write("deckport: error: --strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s") above")
+      StandardError.write("deckport: error: --strict: \(CountedNoun.phrase(warnings.count, "warning")) above")
       throw failureStatus
     }
   }

@@ -29,7 +29,7 @@ enum ConversionText {
     var lines: [String] = []
     if let selection = report.selection { lines.append(selection.line) }
     if let written = report.appWrite {
-      let records = "\(written.recordCount) record\(written.recordCount == 1 ? "" : "s")"
+      let records = "\(CountedNoun.phrase(written.recordCount, "record"))"
       lines.append(
         written.leftAsItWas
           ? "Dry run: would leave \(output) (\(written.kind.displayName), \(written.place)) as it is: it already holds every record of \(report.inputFormat) (\(written.merge)); nothing was written"
@@ -47,7 +47,7 @@ enum ConversionText {
     if warnings.isEmpty {
       lines.append("Nothing would be changed or left out (no warnings).")
     } else {
-      lines.append("What would be changed or left out (\(warnings.count) warning\(warnings.count == 1 ? "" : "s")):")
+      lines.append("What would be changed or left out (\(CountedNoun.phrase(warnings.count, "warning"))):")
       lines += warnings.map { "  \($0)" }
     }
     return lines
@@ -56,12 +56,12 @@ enum ConversionText {
   /// `9 notes, 15 cards, 8 reviews, 6 media files` (and `, 4 deletion records` when there are any).
   static func counts(_ report: ConversionReport) -> String {
     let s = report.summary
-    let deletions = s.deletions > 0 ? ", \(s.deletions) deletion record\(s.deletions == 1 ? "" : "s")" : ""
+    let deletions = s.deletions > 0 ? ", \(CountedNoun.phrase(s.deletions, "deletion record"))" : ""
     return "\(s.notes) notes, \(s.cards) cards, \(s.reviews) reviews, \(s.media) media files" + deletions
   }
 
   /// `, 2 warnings`, or nothing.
   static func warningSuffix(_ count: Int) -> String {
-    count > 0 ? ", \(count) warning\(count == 1 ? "" : "s")" : ""
+    count > 0 ? ", \(CountedNoun.phrase(count, "warning"))" : ""
   }
 }
