@@ -14,7 +14,8 @@ public struct CrowdAnkiFormat: ReaderWriterFormat {
     reads: true, writes: true,
     cannotHold: [
       "scheduling", "review log", "card flags", "filtered decks", "deletion records",
-      "collection settings", "the collection's list of tags", "Anki's other deck and note type properties",
+      "collection settings", "the collection's list of tags",
+      "whether a deck is collapsed, its day's study counts and the sync state of decks and note types",
       "several top-level decks (they become subdecks of one root deck)", "one note's cards in several decks",
     ],
     // Ids are derived from the crowdanki_uuids, so decks and note types are matched by name.
@@ -22,6 +23,10 @@ public struct CrowdAnkiFormat: ReaderWriterFormat {
       .identities, .scheduling, .reviews, .deletions, .settings, .tagRegistry, .ankiProperties, .modificationTimes,
       .unusedItems,
     ]),
+    holdsInPart: [
+      .ankiProperties:
+        "what CrowdAnki's export writes (a deck's own limits, a note model's last tags), not a deck's collapse state, day counts or sync state"
+    ],
     layout: .folder)
 
   /// The format.

@@ -49,19 +49,19 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
       throw DeckError(
         .unreadableFile, at: SourceLocation(file: deckFile), "cannot be read (\(error.localizedDescription))")
     }
-    let parsed: Any
+    let parsed: JSONValue
     do {
       // A key twice in an object (a field given twice by hand) is refused: a dictionary keeps one.
       var options = JSONParser.Options()
       options.rejectsDuplicateKeys = true
-      parsed = try JSONParser.parse(data, options: options).foundationObject
+      parsed = try JSONParser.parse(data, options: options)
     } catch {
       var place = SourceLocation(file: deckFile)
       place.line = error.line
       place.column = error.column
       throw DeckError(.wrongFormat, at: place, "invalid JSON: \(error.message) (\(error.near))")
     }
-    guard let top = parsed as? [String: Any] else {
+    guard let members = parsed.members, let top = parsed.foundationObject as? [String: Any] else {
       throw DeckError(.wrongFormat, at: SourceLocation(file: deckFile), "expected a JSON object (a CrowdAnki Deck)")
     }
     // The deck file's modification time stands for when its notes last changed: CrowdAnki keeps
@@ -69,7 +69,7 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     // Anki's import updates the notes it already has.
     let modified = FileManager.default.modificationSeconds(atPath: deckFile) ?? 0
     var state = ReadState(file: deckFile, modificationTime: modified)
-    let root = JSONPathObject(object: top, path: "", file: deckFile)
+    let root = JSONPathObject(object: top, members: members, path: "", file: deckFile)
     try state.readDeck(root, parentName: nil)
     state.readMedia(
       folder: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path,
@@ -102,16 +102,6 @@ private struct ReadState {
     self.modificationTime = modificationTime
   }
 
-  /// Deck keys the model holds, and those Anki keeps only while running (CrowdAnki's own export
-  /// leaves most of them out; older exports have some).
-  static let deckKeys: Set<String> = [
-    "__type__", "children", "crowdanki_uuid", "deck_config_uuid", "deck_configurations", "desc", "md", "dyn",
-    "media_files", "name", "note_models", "notes",
-  ]
-  static let runtimeDeckKeys: Set<String> = [
-    "id", "mod", "usn", "conf", "mid", "lrnToday", "revToday", "newToday", "timeToday", "collapsed",
-    "browserCollapsed",
-  ]
   static let noteKeys: Set<String> = ["__type__", "guid", "note_model_uuid", "fields", "tags", "flags", "data"]
 
   mutating func readDeck(_ deck: JSONPathObject, parentName: String?) throws {
@@ -139,15 +129,14 @@ private struct ReadState {
           "crowdanki-filtered-deck", at: deck.location("dyn"),
           "deck '\(name)' is marked as a filtered deck, but the file holds no search; it is read as a normal deck"))
     }
-    reportUnknownKeys(deck, known: Self.deckKeys, ignored: Self.runtimeDeckKeys, what: "deck '\(name)'") { key, value in
-      // Anki writes these as 0 for a new deck; other values are the user's custom study limits.
-      (key == "extendNew" || key == "extendRev") && (value as? NSNumber)?.int64Value == 0
-    }
+    // The deck's other members are what Anki keeps of it besides (its own limits, ...), but for
+    // those CrowdAnki's export leaves out (older exports have some) and `id`, `mod` and `conf`.
+    let properties = Schema11Objects.deckProperties(deck.members.filter { CrowdAnkiProperties.keepsDeckMember($0.key) })
     decks.append(
       Deck(
         id: id, name: name, description: try deck.optionalString("desc") ?? "",
         descriptionIsMarkdown: ((try? deck.optionalInt("md")) ?? 0) != 0, kind: .normal(optionsID: optionsID),
-        crowdAnkiUUID: uuid))
+        crowdAnkiUUID: uuid, ankiProperties: properties))
     for (index, name) in try deck.strings("media_files").enumerated() {
       listedMedia.append((name, deck.location("media_files[\(index)]")))
     }
@@ -178,26 +167,13 @@ private struct ReadState {
     guard noteTypeIDs[uuid] == nil else { return }
     let id = DerivedID.id(for: "crowdanki note model\u{1F}" + uuid)
     var noteType = try Schema11Objects.noteType(
-      from: model.object, id: id, label: "note model '\(name)'", at: model.location())
+      from: model.object, members: model.members.filter { $0.key != "__type__" }, id: id,
+      label: "note model '\(name)'", at: model.location())
+    noteType.ankiProperties.removeAll { CrowdAnkiProperties.noteTypeKeysLeftOut.contains($0.key) }
     noteType.crowdAnkiUUID = uuid
     noteType.modificationTime = modificationTime
     noteTypeIDs[uuid] = noteTypes.count
     noteTypes.append(noteType)
-    reportUnknownKeys(
-      model, known: Schema11Objects.noteTypeKeys.union(["__type__"]), ignored: [], what: "note model '\(name)'"
-    ) {
-      key, value in (key == "tags" || key == "vers") && ((value as? [Any])?.isEmpty ?? false)
-    }
-    for field in try model.objects("flds") {
-      reportUnknownKeys(field, known: Schema11Objects.fieldKeys, ignored: [], what: "a field of note model '\(name)'") {
-        key, value in key == "media" && ((value as? [Any])?.isEmpty ?? false)
-      }
-    }
-    for template in try model.objects("tmpls") {
-      reportUnknownKeys(
-        template, known: Schema11Objects.templateKeys, ignored: [], what: "a template of note model '\(name)'"
-      ) { _, _ in false }
-    }
   }
 
   mutating func readNote(_ note: JSONPathObject, deckID: Int64) throws {
@@ -228,7 +204,7 @@ private struct ReadState {
           "crowdanki-note-data", at: note.location("data"),
           "note \(guid): the note's data text is not kept; Anki does not use it"))
     }
-    reportUnknownKeys(note, known: Self.noteKeys, ignored: [], what: "note \(guid)") { _, _ in false }
+    reportUnknownKeys(note, known: Self.noteKeys, what: "note \(guid)")
     let tags = try note.strings("tags")
     // CrowdAnki writes a note into every deck one of its cards is in; the same note again is
     // one note. (A different note under the same GUID is kept, for the writer's GUID policy.)
@@ -253,15 +229,9 @@ private struct ReadState {
     notes.append((guid, typeIndex, fields, tags, deckID))
   }
 
-  /// One warning naming the keys of `object` the model cannot hold (neither `known`, nor
-  /// `ignored`, nor null, nor a default value `isDefault` accepts).
-  mutating func reportUnknownKeys(
-    _ object: JSONPathObject, known: Set<String>, ignored: Set<String>, what: String,
-    isDefault: (String, Any) -> Bool
-  ) {
-    let lost = object.object.filter { key, value in
-      !known.contains(key) && !ignored.contains(key) && !(value is NSNull) && !isDefault(key, value)
-    }.keys.sorted()
+  /// One warning naming the keys of `object` the model cannot hold (neither `known` nor null).
+  mutating func reportUnknownKeys(_ object: JSONPathObject, known: Set<String>, what: String) {
+    let lost = object.object.filter { key, value in !known.contains(key) && !(value is NSNull) }.keys.sorted()
     guard !lost.isEmpty else { return }
     warnings.append(
       Diagnostic(

@@ -46,10 +46,14 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
 
     var models: [[String: Any]] = []
     var modelUUIDs: [Int64: String] = [:]
-    // CrowdAnki keeps a note model's content only: what Anki keeps besides is reported as lost.
-    // CrowdAnki's import hands each note model and option group to Anki, which refuses a value it
-    // cannot read as a package's import does: such values are fitted, as in a package.
-    let fitting = Schema11ValueFitting.fitted(collection.withoutAnkiOnlyData(), for: .crowdAnki, location: location)
+    // CrowdAnki keeps what Anki keeps of decks and note types but for a few members
+    // (`CrowdAnkiProperties`); those are reported as lost, as is a property no schema-11 object
+    // can take. CrowdAnki's import hands each deck, note model and option group to Anki, which
+    // refuses a value it cannot read as a package's import does: such values are fitted, as in a
+    // package.
+    let writable = Schema11Objects.withWritableProperties(CrowdAnkiProperties.kept(collection), location: location)
+    warnings += writable.warnings
+    let fitting = Schema11ValueFitting.fitted(writable.collection, for: .crowdAnki, location: location)
     let written = fitting.collection
     warnings += fitting.warnings
     for noteType in written.noteTypes {
@@ -107,6 +111,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       in: collection.notes, importer: "CrowdAnki's import", location: location)
     let notesByDeck = tree.notesByDeck(collection, location: location, warnings: &warnings)
     var listed = Set<String>()
+    let writtenDecks = Dictionary(written.decks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     func deckObject(_ deck: Deck, isRoot: Bool) -> [String: Any] {
       let notes = notesByDeck[deck.id] ?? []
       var media = Set(notes.flatMap { $0.fields.flatMap(MediaReferences.fileNames(in:)) })
@@ -124,9 +129,10 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
         "crowdanki_uuid": deck.crowdAnkiUUID ?? Self.derivedUUID("deck", deck.id),
         "desc": deck.description,
         "dyn": 0,
+        // Anki's limits of the deck's own, as a new deck has them (0, or null for none) unless the
+        // deck's properties say otherwise (below).
         "extendNew": 0,
         "extendRev": 0,
-        // Anki's per-deck limits, which deckport's model does not hold; null is "none".
         "desiredRetention": NSNull(), "newLimit": NSNull(), "newLimitToday": NSNull(), "reviewLimit": NSNull(),
         "reviewLimitToday": NSNull(),
         "media_files": media.filter(present.contains).sorted(),
@@ -139,6 +145,13 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
         "children": tree.children(of: deck).map { deckObject($0, isRoot: false) },
       ]
       if deck.descriptionIsMarkdown { object["md"] = true }
+      // What Anki keeps of the deck besides (JSON text, checked above): its own limits replace a
+      // new deck's.
+      for property in writtenDecks[deck.id]?.ankiProperties ?? [] {
+        if let value = try? JSONParser.parse(Array(property.jsonText.utf8)) {
+          object[property.key] = value.foundationObject
+        }
+      }
       if case .normal(let optionsID) = deck.kind, let uuid = configUUIDs[optionsID] {
         object["deck_config_uuid"] = uuid
       } else if let first = configs.first?["crowdanki_uuid"] {
@@ -217,7 +230,8 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
           "\(CountedNoun.phrase(collection.reviews.count, "review")) of the review log \(collection.reviews.count == 1 ? "is" : "are") not kept: CrowdAnki holds no review log"
         ))
     }
-    warnings += collection.ankiOnlyLosses(at: location, format: "a CrowdAnki folder")
+    warnings += CrowdAnkiProperties.leftOut(collection).ankiOnlyLosses(
+      at: location, format: "a CrowdAnki folder", propertyExamples: CrowdAnkiProperties.leftOutExamples)
     let flagged = collection.cards.filter { $0.scheduling.flags & 0b111 != 0 }.count
     if flagged > 0 {
       warnings.append(

@@ -1,11 +1,15 @@
 import DeckCore
 import Foundation
+import JSONCore
 
 /// One JSON object of a CrowdAnki deck file (as `JSONSerialization` gives it), with the JSON path
 /// that leads to it, so every problem names the file and the exact place: `deck.json: at
 /// children[0].notes[3].fields: expected an array of strings`.
 struct JSONPathObject {
   let object: [String: Any]
+  /// The same object's members as the file has them (numbers as written), for the values kept
+  /// as ``AnkiProperty`` values.
+  let members: [(key: String, value: JSONValue)]
   /// `children[0].notes[3]`; empty for the top level.
   let path: String
   let file: String
@@ -57,9 +61,12 @@ struct JSONPathObject {
   func objects(_ key: String) throws -> [JSONPathObject] {
     guard has(key) else { return [] }
     guard let values = object[key] as? [Any] else { throw problem(key, "expected an array of objects") }
+    let written = members.last { $0.key == key }?.value.elements ?? []
     return try values.enumerated().map { index, value in
       guard let child = value as? [String: Any] else { throw problem("\(key)[\(index)]", "expected an object") }
-      return JSONPathObject(object: child, path: childPath("\(key)[\(index)]"), file: file)
+      let childMembers = index < written.count ? written[index].members ?? [] : []
+      return JSONPathObject(
+        object: child, members: childMembers, path: childPath("\(key)[\(index)]"), file: file)
     }
   }
 }

@@ -48,6 +48,7 @@ from test_crowdanki import anki_media, anki_notes, assert_notes_survive, crowdan
 from test_json_values_anki_refuses import (  # noqa: E402
     BOUNDED,
     CASES,
+    DECK_VALUES,
     deck,
     note_type,
     same,
@@ -150,6 +151,15 @@ def test_a_real_crowdanki_folder_written_again_imports_through_crowdanki(tmp_pat
                 assert [(t["qfmt"], t["afmt"]) for t in held["tmpls"]] == [(t["qfmt"], t["afmt"]) for t in model["tmpls"]]
                 assert (held["css"], held["sortf"], held["type"]) == (model["css"], model["sortf"], model["type"])
             assert anki_media(rewritten) == anki_media(original)
+            # What Anki keeps of each deck and note model besides arrives too (a deck's own limits,
+            # a note model's last tags, ...): all but ids, times, sync state and `mid`, the note
+            # type last used in the deck, which names it by an id the folder does not keep.
+            assert anki_decks(rewritten) == anki_decks(original)
+            with open(deck_file(folder), encoding="utf-8") as handle:
+                names = {model["name"] for model in json.load(handle)["note_models"]}
+            assert {name: without(rewritten.models.by_name(name), MODEL_IDS) for name in names} == {
+                name: without(original.models.by_name(name), MODEL_IDS) for name in names
+            }
         finally:
             rewritten.close()
     finally:
@@ -158,6 +168,19 @@ def test_a_real_crowdanki_folder_written_again_imports_through_crowdanki(tmp_pat
 
 def col_models(col: Collection) -> list[dict]:
     return [col.models.get(entry.id) for entry in col.models.all_names_and_ids()]
+
+
+DECK_IDS = {"id", "mod", "usn", "conf", "mid"}
+MODEL_IDS = {"id", "mod", "usn", "did"}
+
+
+def without(item: dict, keys: set[str]) -> dict:
+    return {key: value for key, value in item.items() if key not in keys}
+
+
+def anki_decks(col: Collection) -> dict[str, dict]:
+    """Every deck Anki holds, by name, without the members that are ids, times or sync state."""
+    return {deck["name"]: without(deck, DECK_IDS) for deck in col.decks.all()}
 
 
 @pytest.mark.parametrize("what,change,warning,holds", CASES, ids=[case[0] for case in CASES])
@@ -176,6 +199,42 @@ def test_a_value_anki_cannot_read_is_fitted_and_crowdanki_imports_the_folder(tmp
     strict = deckport("convert", source, str(tmp_path / "Strict"), "--to", "crowdanki", "--strict", "--verbose")
     assert strict.returncode == 1 and ("value-clamped" in strict.stderr) == held, strict.stderr
     assert not os.path.exists(str(tmp_path / "Strict"))
+
+
+# A deck's own limits travel in a folder; the day's study counts do not (CrowdAnki's export
+# leaves them out), so their cases are left out here.
+FOLDER_DECK_VALUES = [case for case in DECK_VALUES if case[0] not in ("newToday", "timeToday")]
+
+
+@pytest.mark.parametrize(
+    "key,text,written,anki_reads", FOLDER_DECK_VALUES, ids=[f"{c[0]}={c[1]}" for c in FOLDER_DECK_VALUES]
+)
+def test_a_deck_limit_travels_through_crowdanki_as_anki_reads_it(tmp_path, key, text, written, anki_reads):
+    """A deck's own limit (from a JSON deck's `ankiProperties`) is written into the folder's deck,
+    and CrowdAnki's import gives it to Anki: a value Anki reads arrives as it is, without a
+    warning; one Anki would read as no limit or 0 is written as what Anki reads, with a
+    `value-clamped` warning naming the deck (the same cases as for a package)."""
+    source, folder, result = changed_deck_as_folder(
+        tmp_path, lambda document: deck(document)["ankiProperties"].__setitem__(key, text)
+    )
+    if written is None:
+        assert f"property '{key}'" not in result.stderr, result.stderr
+    else:
+        assert f"deck 'Languages' (id " in result.stderr and f"warning: [value-clamped] property '{key}' is {text}" in result.stderr, result.stderr
+        assert f"would read {written} instead; {written} is written" in result.stderr, result.stderr
+    with open(deck_file(folder), encoding="utf-8") as handle:
+        top = json.load(handle)
+    languages = next(child for child in top["children"] if child["name"] == "Languages")
+    assert languages[key] == json.loads(written if written is not None else text)
+    col = folder_in_anki(folder, str(tmp_path / "crowdanki"))
+    try:
+        expected = json.loads(written if written is not None else text)
+        if key.endswith("LimitToday") and isinstance(expected, list):
+            expected = {"limit": expected[0], "today": expected[1]}
+        # Nested under the folder's root deck (the source has two top-level decks).
+        assert col.decks.by_name("Deck::Languages").get(key) == expected
+    finally:
+        col.close()
 
 
 def test_anki_refuses_such_a_value_through_crowdanki(tmp_path):

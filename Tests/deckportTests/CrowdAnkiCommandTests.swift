@@ -39,6 +39,83 @@ struct CrowdAnkiCommandTests {
     #expect(FileManager.default.contentsEqual(atPath: output + "/deck.json", andPath: second + "/deck.json"))
   }
 
+  @Test(
+    "what Anki keeps of decks and note models travels in the folder: a real folder's deck limits and note models' last tags are read and written again, without a warning"
+  )
+  func ankiPropertiesTravel() throws {
+    let folder = Fixtures.path("crowdanki/moderncardthemes/🧪_Test_Deck")
+    let scratch = try TemporaryDirectory()
+    let output = scratch.path(for: "again")
+    let run = try CommandRun.deckport(["convert", folder, output, "--to", "crowdanki", "--verbose"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(!run.standardError.contains("crowdanki-keys-not-kept"), "\(run.standardError)")
+    #expect(!run.standardError.contains("anki-properties-dropped"), "\(run.standardError)")
+    let original = try Self.json(folder + "/deck.json")
+    let again = try Self.json(output + "/deck.json")
+    // The fixture's own custom study limit (1 new card) and Anki's default for reviews.
+    #expect(original["extendNew"] as? Int == 1 && original["extendRev"] as? Int == 50)
+    #expect(again["extendNew"] as? Int == 1 && again["extendRev"] as? Int == 50)
+    let lastTags = { (deck: [String: Any]) in
+      ((deck["note_models"] as? [[String: Any]]) ?? []).map { "\($0["name"] ?? ""): \($0["tags"] ?? "none")" }
+    }
+    #expect(lastTags(original).contains("prettyBasic: [\"Allgemeinwissen::Chemistry::Random_Formulas\"]"))
+    #expect(lastTags(again) == lastTags(original))
+  }
+
+  @Test(
+    "a package's decks and note types written as a folder keep their own limits and last tags; the collapse state, day counts and sync state are named as not kept"
+  )
+  func ankiPropertiesFromAPackage() throws {
+    let scratch = try TemporaryDirectory()
+    let output = scratch.path(for: "Deck")
+    let run = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/genanki_legacy1.apkg"), output, "--to", "crowdanki",
+    ])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(
+      run.standardError
+        == "deckport: \(output): warning: [anki-properties-dropped] what Anki keeps of 2 decks and 2 note types besides their content is not kept (such as whether a deck is collapsed, the day's study counts and the sync state): a CrowdAnki folder has no place for it\n"
+    )
+    let deck = try Self.json(output + "/deck.json")
+    let sub = try #require((deck["children"] as? [[String: Any]])?.first)
+    // genanki's deck has Anki 2.1's default review extension, 50 (a new deck now has 0).
+    #expect(sub["name"] as? String == "Sub" && sub["extendRev"] as? Int == 50)
+    #expect(sub["collapsed"] == nil && sub["newToday"] == nil && sub["usn"] == nil)
+    for model in (deck["note_models"] as? [[String: Any]]) ?? [] {
+      #expect((model["tags"] as? [Any])?.isEmpty == true && (model["vers"] as? [Any])?.isEmpty == true)
+      #expect(model["did"] == nil && model["usn"] == nil)
+    }
+  }
+
+  @Test(
+    "a deck property under a key the folder writes from the model is named and left out; one Anki would read as 0 is written as 0"
+  )
+  func deckPropertiesChecked() throws {
+    let scratch = try TemporaryDirectory()
+    let source = scratch.path(for: "deck.json")
+    #expect(
+      try CommandRun.deckport(["convert", Fixtures.path("anki/genanki_legacy1.apkg"), source, "-q"]).status == 0)
+    var document = try Self.json(source)
+    var decks = try #require(document["decks"] as? [[String: Any]])
+    let index = try #require(decks.firstIndex { $0["name"] as? String == "genanki::Sub" })
+    decks[index]["ankiProperties"] = ["extendNew": "-5", "newLimit": "7", "id": "5"]
+    document["decks"] = decks
+    try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: source))
+    let output = scratch.path(for: "Deck")
+    let run = try CommandRun.deckport(["convert", source, output, "--to", "crowdanki", "--verbose"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    let deck = "\(output): deck 'genanki::Sub' (id \(decks[index]["id"] ?? ""))"
+    #expect(
+      run.standardError.contains(
+        "\(deck), property 'id': warning: [anki-property-invalid] deckport writes 'id' from the model's own data, so the property is left out\n"
+      ), "\(run.standardError)")
+    #expect(
+      run.standardError.contains("\(deck): warning: [value-clamped] property 'extendNew' is -5"), "\(run.standardError)"
+    )
+    let sub = try #require((try Self.json(output + "/deck.json")["children"] as? [[String: Any]])?.first)
+    #expect(sub["extendNew"] as? Int == 0 && sub["newLimit"] as? Int == 7 && sub["id"] == nil)
+  }
+
   @Test("a non-empty folder is refused without --force and replaced whole with it; an empty one is used")
   func existingDestination() throws {
     let scratch = try TemporaryDirectory()
@@ -157,10 +234,10 @@ struct CrowdAnkiCommandTests {
     #expect(
       FileManager.default.contentsEqual(
         atPath: output + "/media/alias.svg", andPath: folder + "/media/ug-flag-france.svg"))
-    // The fixture's own two warnings (keys CrowdAnki keeps and deckport does not) and the two links.
+    // The two links (the fixture's own keys are all kept).
     let strict = try CommandRun.deckport(["convert", folder, scratch.path(for: "strict.apkg"), "--strict"])
     #expect(strict.status != 0)
-    #expect(strict.standardError.contains(": --strict: 4 warnings (listed above); nothing was written\n"))
+    #expect(strict.standardError.contains(": --strict: 2 warnings (listed above); nothing was written\n"))
     #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "strict.apkg")))
 
     // Named through a link of its own, the folder is where the link leads: the same two are skipped.

@@ -50,10 +50,17 @@ package enum Schema11Config {
   /// A note type from one entry of `col.models`, with the ``AnkiProperty`` values of it, its
   /// fields and its templates.
   static func noteType(_ entry: Entry, location: SourceLocation) throws -> NoteType {
-    var noteType = try noteType(
+    let noteType = try noteType(
       entry.object, id: nil, label: entryLabel("note type", entry.object), at: columnLocation("models", in: location))
-    noteType.ankiProperties = Schema11Properties.properties(entry.members, of: .noteType)
-    let value = JSONValue.object(entry.members)
+    return withProperties(noteType, from: entry.members)
+  }
+
+  /// `noteType`, read by ``noteType(_:id:label:at:)`` from the object whose members are
+  /// `members`, with the ``AnkiProperty`` values of it, its fields and its templates.
+  static func withProperties(_ noteType: NoteType, from members: [(key: String, value: JSONValue)]) -> NoteType {
+    var noteType = noteType
+    noteType.ankiProperties = Schema11Properties.properties(members, of: .noteType)
+    let value = JSONValue.object(members)
     // In the order `noteType(_:id:label:at:)` put them in, which it checked are objects.
     let fields = ordered(value["flds"]?.elements ?? [])
     let templates = ordered(value["tmpls"]?.elements ?? [])

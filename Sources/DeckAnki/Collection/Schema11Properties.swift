@@ -115,13 +115,19 @@ enum Schema11Properties {
   /// The properties among `members` (a schema-11 object's members, or those made from a
   /// schema-18 row): each member whose key the model does not own and whose value is not the
   /// writer's default, sorted by key; of a key given twice, the last value, as Anki reads it. A
-  /// deck without a key of ``absentValues(of:)`` has the value Anki takes for it.
-  static func properties(_ members: [(key: String, value: JSONValue)], of owner: Owner) -> [AnkiProperty] {
+  /// deck of a collection without a key of ``absentValues(of:)`` has the value Anki takes for
+  /// it; with `absentKeysAsAnkiReads` false (an object CrowdAnki's export wrote, which leaves
+  /// those keys out and whose import keeps what the deck had), a key left out is no property.
+  static func properties(
+    _ members: [(key: String, value: JSONValue)], of owner: Owner, absentKeysAsAnkiReads: Bool = true
+  ) -> [AnkiProperty] {
     let owned = ownedKeys(of: owner)
     var defaultTexts: [String: String] = [:]
     for (key, value) in defaults(of: owner) { defaultTexts[key] = JSONWriter.text(of: value) }
     var texts: [String: String] = [:]
-    for (key, value) in absentValues(of: owner) { texts[key] = JSONWriter.text(of: value) }
+    if absentKeysAsAnkiReads {
+      for (key, value) in absentValues(of: owner) { texts[key] = JSONWriter.text(of: value) }
+    }
     for (key, value) in members where !owned.contains(key) { texts[key] = JSONWriter.text(of: value) }
     return texts.filter { defaultTexts[$0.key] != $0.value }.sorted { $0.key < $1.key }.map {
       AnkiProperty(key: $0.key, jsonText: $0.value)

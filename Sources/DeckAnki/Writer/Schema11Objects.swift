@@ -22,21 +22,36 @@ package enum Schema11Objects {
     return (object(from: json), warnings)
   }
 
-  /// The note type a schema-11 object describes (see ``Schema11Config/noteType(_:id:label:at:)``).
+  /// The note type a schema-11 object describes (see ``Schema11Config/noteType(_:id:label:at:)``),
+  /// with what Anki keeps of it, its fields and its templates besides their content
+  /// (``AnkiProperty`` values, from `members`, the same object's members as written).
   package static func noteType(
-    from object: [String: Any], id: Int64, label: String, at location: SourceLocation
+    from object: [String: Any], members: [(key: String, value: JSONValue)], id: Int64, label: String,
+    at location: SourceLocation
   ) throws -> NoteType {
-    try Schema11Config.noteType(object, id: id, label: label, at: location)
+    Schema11Config.withProperties(
+      try Schema11Config.noteType(object, id: id, label: label, at: location), from: members)
   }
 
-  /// The keys of a schema-11 note type, field and template that ``noteType(from:id:label:at:)``
-  /// reads into the model or that Anki derives again (`req`, `usn`, `did`).
-  package static let noteTypeKeys = Schema11Properties.ownedKeys(of: .noteType).union(
-    Schema11Properties.noteTypeDefaults.map(\.key))
-  /// See ``noteTypeKeys``.
-  package static let fieldKeys = Schema11Properties.ownedKeys(of: .field)
-  /// See ``noteTypeKeys``.
-  package static let templateKeys = Schema11Properties.ownedKeys(of: .template)
+  /// What Anki keeps of a normal deck besides its content (``AnkiProperty`` values) among the
+  /// `members` of its schema-11 object as CrowdAnki's export writes it: each member the model
+  /// does not own whose value is not the one a new deck has. The members CrowdAnki's export
+  /// leaves out (whether the deck is collapsed) are no property: its import keeps what the deck
+  /// had.
+  package static func deckProperties(_ members: [(key: String, value: JSONValue)]) -> [AnkiProperty] {
+    Schema11Properties.properties(members, of: .normalDeck, absentKeysAsAnkiReads: false)
+  }
+
+  /// `collection` without the ``AnkiProperty`` values a schema-11 object cannot take: those
+  /// under a key the model's own data is written under, and those whose text is not JSON; each
+  /// is named by an `anki-property-invalid` warning (as an Anki package's writer names it).
+  package static func withWritableProperties(_ collection: DeckCollection, location: SourceLocation)
+    -> (collection: DeckCollection, warnings: [Diagnostic])
+  {
+    var log = DiagnosticLog()
+    let result = PackageSelection.withWritableProperties(collection, location: location, log: &log)
+    return (result, log.finished())
+  }
 
   private static func object(from value: JSONValue) -> [String: Any] {
     value.foundationObject as? [String: Any] ?? [:]

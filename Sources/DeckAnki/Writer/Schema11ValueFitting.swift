@@ -15,7 +15,7 @@ import JSONCore
 /// the member, what was there and what is written (`--strict` turns it into a failure).
 package struct Schema11ValueFitting: Sendable {
   /// Who reads the values: what Anki does with a value it refuses differs, and a CrowdAnki folder
-  /// holds less of a deck.
+  /// holds no filtered decks.
   package enum Reader: Sendable {
     /// Anki's import of a package, which refuses the whole package.
     case ankiPackage
@@ -42,12 +42,10 @@ package struct Schema11ValueFitting: Sendable {
     _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
   ) -> DeckCollection {
     var result = collection
-    // A CrowdAnki deck holds only its name, description and option group, which Anki always
-    // reads; a filtered deck's searches are not written at all.
-    if reader == .ankiPackage {
-      for index in result.decks.indices {
-        fitDeck(&result.decks[index], location: location, log: &log)
-      }
+    for index in result.decks.indices {
+      // A CrowdAnki folder holds no filtered decks: their searches are not written at all.
+      if reader == .crowdAnki, case .filtered = result.decks[index].kind { continue }
+      fitDeck(&result.decks[index], location: location, log: &log)
     }
     for index in result.noteTypes.indices {
       fitNoteType(&result.noteTypes[index], location: location, log: &log)

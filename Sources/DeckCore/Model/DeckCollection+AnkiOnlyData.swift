@@ -29,7 +29,12 @@ extension DeckCollection {
   /// - Parameters:
   ///   - location: the output.
   ///   - format: how the messages name the format ("a CSV file", "app storage").
-  package func ankiOnlyLosses(at location: SourceLocation, format: String) -> [Diagnostic] {
+  ///   - propertyExamples: what the properties warning gives as examples of what is not kept.
+  package func ankiOnlyLosses(
+    at location: SourceLocation, format: String,
+    propertyExamples: String =
+      "whether a deck is collapsed, the day's study counts, a deck's own limits and the sync state"
+  ) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
     if !settings.isEmpty {
       let count = settings.count
@@ -48,13 +53,17 @@ extension DeckCollection {
         ))
     }
     if let dropped = deletionsDroppedWarning(at: location, format: format) { warnings.append(dropped) }
-    if let dropped = ankiPropertiesDroppedWarning(at: location, format: format) { warnings.append(dropped) }
+    if let dropped = ankiPropertiesDroppedWarning(at: location, format: format, examples: propertyExamples) {
+      warnings.append(dropped)
+    }
     return warnings
   }
 
   /// The warning a writer gives when its format has no place for what Anki keeps of decks, note
   /// types and option groups beyond the model's own properties, or nil when there is nothing.
-  private func ankiPropertiesDroppedWarning(at location: SourceLocation, format: String) -> Diagnostic? {
+  private func ankiPropertiesDroppedWarning(at location: SourceLocation, format: String, examples: String)
+    -> Diagnostic?
+  {
     let decks = decks.filter { !$0.ankiProperties.isEmpty }.count
     let noteTypes = noteTypes.filter { noteType in
       !noteType.ankiProperties.isEmpty || noteType.fields.contains { !$0.ankiProperties.isEmpty }
@@ -68,7 +77,7 @@ extension DeckCollection {
     let list = WordList.joined(owners)
     return Diagnostic(
       "anki-properties-dropped", at: location,
-      "what Anki keeps of \(list) besides their content is not kept (such as whether a deck is collapsed, the day's study counts, a deck's own limits and the sync state): \(format) has no place for it"
+      "what Anki keeps of \(list) besides their content is not kept (such as \(examples)): \(format) has no place for it"
     )
   }
 
