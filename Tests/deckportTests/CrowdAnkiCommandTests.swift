@@ -62,6 +62,39 @@ struct CrowdAnkiCommandTests {
     #expect(lastTags(again) == lastTags(original))
   }
 
+  @Test("diff of two versions of a folder shows a changed deck limit and a note model's changed last tags")
+  func diffShowsChangedProperties() throws {
+    let scratch = try TemporaryDirectory()
+    let edited = scratch.path(for: "Ultimate_Geography")
+    try FileManager.default.copyItem(atPath: Self.folder, toPath: edited)
+    let file = edited + "/Ultimate_Geography.json"
+    var deck = try Self.json(file)
+    deck["extendNew"] = 3
+    var models = try #require(deck["note_models"] as? [[String: Any]])
+    models[0]["tags"] = ["UG::Capitals"]
+    deck["note_models"] = models
+    try JSONSerialization.data(withJSONObject: deck).write(to: URL(fileURLWithPath: file))
+    let run = try CommandRun.deckport(["diff", Self.folder, edited])
+    #expect(run.status == 1, "\(run.standardError)")
+    #expect(
+      run.standardOutput.contains(
+        """
+        Anki's other properties: 2 changed
+          ~ deck 'Ultimate Geography': extendNew: 10 → 3
+          ~ note type 'Ultimate Geography': tags: ["UG::Continents"] → ["UG::Capitals"]
+
+        """), "\(run.standardOutput)")
+    #expect(!run.standardOutput.contains("Anki's other properties of decks and note types: not compared"))
+    // Against the package made from it, which holds more of them, they are not compared.
+    let package = scratch.path(for: "geography.apkg")
+    #expect(try CommandRun.deckport(["convert", Self.folder, package, "-q"]).status == 0)
+    let againstPackage = try CommandRun.deckport(["diff", package, edited])
+    #expect(
+      againstPackage.standardOutput.contains(
+        "Anki's other properties of decks and note types: not compared (crowdanki holds what CrowdAnki's export writes"
+      ), "\(againstPackage.standardOutput)")
+  }
+
   @Test(
     "a package's decks and note types written as a folder keep their own limits and last tags; the collapse state, day counts and sync state are named as not kept"
   )

@@ -116,10 +116,19 @@ struct DeckComparison {
     Set(description(of: deck)?.holds ?? DeckAspect.allCases)
   }
 
+  /// The parts both decks' formats hold in the same part (two CrowdAnki folders: what Anki keeps
+  /// of decks and note types that CrowdAnki's export writes), which are compared: each side holds
+  /// the same of them.
+  static func heldInTheSamePart(by old: LoadedDeck, _ new: LoadedDeck) -> Set<DeckAspect> {
+    let oldParts = description(of: old)?.holdsInPart ?? [:]
+    let newParts = description(of: new)?.holdsInPart ?? [:]
+    return Set(oldParts.keys.filter { newParts[$0] == oldParts[$0] })
+  }
+
   init(old: LoadedDeck, new: LoadedDeck) {
     self.old = old.collection
     self.new = new.collection
-    compared = Self.held(by: old).intersection(Self.held(by: new))
+    compared = Self.held(by: old).intersection(Self.held(by: new)).union(Self.heldInTheSamePart(by: old, new))
     oldNotes = Self.byGUID(old.collection.notes)
     newNotes = Self.byGUID(new.collection.notes)
     oldNoteTypes = Dictionary(old.collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
