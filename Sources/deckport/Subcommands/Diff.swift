@@ -42,7 +42,8 @@ extension Deckport {
         "scheduling: not compared (csv holds none)": a CSV file is never shown as a deck whose \
         scheduling was removed. A deck package (.apkg) holds only the note types and media its \
         notes use, and no settings or list of tags, so against a collection those are not \
-        compared.
+        compared. A part both formats hold alike only in part is compared: two CrowdAnki \
+        folders' deck limits and note models' last tags.
 
         When both formats hold note type ids and modification times (Anki packages, the JSON \
         deck), the output also says what Anki's import of B (with the import dialog's options) \
