@@ -8,6 +8,9 @@ package enum CrowdAnkiFolder {
   package static let deckFileName = "deck.json"
   /// The folder media files sit in, by their Anki names.
   package static let mediaFolderName = "media"
+  /// The file of CrowdAnki's import choices (personal fields, tags to add, whether cards move
+  /// between decks), which set the defaults of its import dialog.
+  package static let importConfigFileName = "import_config.yaml"
 
   /// The deck file inside the folder at `path`, or nil when it has none.
   package static func deckFile(in path: String) -> String? {

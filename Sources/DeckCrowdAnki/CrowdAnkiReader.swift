@@ -74,6 +74,14 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     state.readMedia(
       folder: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path,
       inside: boundary)
+    let importConfig = URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.importConfigFileName).path
+    if FileManager.default.fileExists(atPath: importConfig) {
+      state.warnings.append(
+        Diagnostic(
+          "crowdanki-import-config", at: SourceLocation(file: importConfig),
+          "CrowdAnki's import choices (personal fields, tags to add on import, whether cards move between decks) are not read, and a folder deckport writes has no such file: the deck is converted as the folder holds it; copy the file into a folder written from it to keep them"
+        ))
+    }
     return (state.collection(), state.warnings)
   }
 }

@@ -62,6 +62,27 @@ struct CrowdAnkiCommandTests {
     #expect(lastTags(again) == lastTags(original))
   }
 
+  @Test("a folder's import_config.yaml (CrowdAnki's import choices) is named as not read, and fails --strict")
+  func importConfigIsNamed() throws {
+    let scratch = try TemporaryDirectory()
+    let folder = scratch.path(for: "Ultimate_Geography")
+    try FileManager.default.copyItem(atPath: Self.folder, toPath: folder)
+    // The shape CrowdAnki's importer reads (`import_dialog.py`): defaults of its import dialog.
+    try Data("personal_fields:\n  Ultimate Geography: [Country info]\nadd_tag_to_cards: [UG]\n".utf8).write(
+      to: URL(fileURLWithPath: folder + "/import_config.yaml"))
+    let output = scratch.path(for: "again")
+    let run = try CommandRun.deckport(["convert", folder, output, "--to", "crowdanki"])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "deckport: \(folder)/import_config.yaml: warning: [crowdanki-import-config] CrowdAnki's import choices (personal fields, tags to add on import, whether cards move between decks) are not read, and a folder deckport writes has no such file: the deck is converted as the folder holds it; copy the file into a folder written from it to keep them\n"
+      ), "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: output + "/import_config.yaml"))
+    let strict = try CommandRun.deckport(["convert", folder, scratch.path(for: "strict.apkg"), "--strict"])
+    #expect(strict.status == 1 && strict.standardError.contains("[crowdanki-import-config]"))
+    #expect(!FileManager.default.fileExists(atPath: scratch.path(for: "strict.apkg")))
+  }
+
   @Test("diff of two versions of a folder shows a changed deck limit and a note model's changed last tags")
   func diffShowsChangedProperties() throws {
     let scratch = try TemporaryDirectory()
