@@ -15,7 +15,7 @@ public struct CrowdAnkiFormat: ReaderWriterFormat {
     cannotHold: [
       "scheduling", "review log", "card flags", "filtered decks", "deletion records",
       "collection settings", "the collection's list of tags",
-      "whether a deck is collapsed, its day's study counts and the sync state of decks and note types",
+      CrowdAnkiProperties.leftOutExamples,
       "several top-level decks (they become subdecks of one root deck)", "one note's cards in several decks",
     ],
     // Ids are derived from the crowdanki_uuids, so decks and note types are matched by name.
@@ -25,7 +25,7 @@ public struct CrowdAnkiFormat: ReaderWriterFormat {
     ]),
     holdsInPart: [
       .ankiProperties:
-        "what CrowdAnki's export writes (a deck's own limits, a note model's last tags), not a deck's collapse state, day counts or sync state"
+        "what CrowdAnki's export writes (a deck's own limits, a note model's last tags), not \(CrowdAnkiProperties.leftOutExamples)"
     ],
     layout: .folder)
 

@@ -28,7 +28,8 @@ enum CrowdAnkiProperties {
     !deckKeysLeftOut.contains(key) && !folderDeckKeys.contains(key)
   }
 
-  /// What the words of the warning give as examples of what a folder leaves out.
+  /// What a folder leaves out, in words: the warning's examples, and what the format description
+  /// says it cannot hold.
   static let leftOutExamples = "whether a deck is collapsed, the day's study counts and the sync state"
 
   /// `collection` with the properties a folder keeps: those of decks and note types but for the
