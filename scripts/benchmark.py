@@ -26,6 +26,7 @@ resident set size that the kernel reports for the process through wait4):
 | package-to-cards | convert latest.apkg out.txt --to cards     | import latest.apkg, export_card_csv(with_html=True) |
 | package-to-json  | convert latest.apkg out.json               | (no counterpart)                             |
 | json-to-package  | convert deck.json out.apkg --to apkg-modern | (no counterpart)                            |
+| crowdanki-to-package | convert FOLDER out.apkg --to apkg-modern (a CrowdAnki folder) | (no counterpart) |
 | inspect          | inspect latest.apkg                        | (no counterpart)                             |
 | diff             | diff legacy.apkg latest.apkg --stat        | (no counterpart)                             |
 
@@ -71,7 +72,7 @@ DECKS = {
 
 TASKS = [
     "legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-cards", "package-to-json", "json-to-package",
-    "inspect", "diff",
+    "crowdanki-to-package", "inspect", "diff",
 ]
 BACKEND_TASKS = {"legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-cards"}
 
@@ -302,8 +303,16 @@ def backend_task(task: str, source: str, output: str, work: str) -> None:
 
 
 def read_through(path: str | None) -> None:
-    """Reads the file at `path` (if any) so that its pages are in the page cache."""
-    if path is None or not os.path.isfile(path):
+    """Reads the file at `path` (if any), or every file in the folder at `path`, so that their
+    pages are in the page cache."""
+    if path is None:
+        return
+    if os.path.isdir(path):
+        for folder, _, names in os.walk(path):
+            for name in names:
+                read_through(os.path.join(folder, name))
+        return
+    if not os.path.isfile(path):
         return
     with open(path, "rb", buffering=0) as file:
         while file.read(1 << 24):
@@ -352,6 +361,8 @@ class Runner:
             return os.path.join(self.deck, "legacy.apkg")
         if task == "json-to-package":
             return os.path.join(self.work, "input.json")
+        if task == "crowdanki-to-package":
+            return os.path.join(self.work, "crowdanki")
         return os.path.join(self.deck, "latest.apkg")
 
     def output(self, task: str, tool: str) -> str | None:
@@ -369,7 +380,7 @@ class Runner:
         if output is None:
             return [self.deckport, task, self.source(task), "--quiet"]
         command = [self.deckport, "convert", self.source(task), output, "--force"]
-        if task in ("legacy-to-latest", "json-to-package"):
+        if task in ("legacy-to-latest", "json-to-package", "crowdanki-to-package"):
             command += ["--to", "apkg-modern"]
         elif task == "latest-to-legacy":
             command += ["--to", "apkg"]
@@ -396,12 +407,14 @@ class Runner:
             os.remove(output)
         return json.loads(stdout.strip().splitlines()[-1])["seconds"], rss
 
-    def prepare_json_input(self) -> None:
-        """The input of json-to-package: the deck converted to JSON by this deckport."""
-        target = self.source("json-to-package")
+    def prepare_input(self, task: str) -> None:
+        """The input of json-to-package or crowdanki-to-package: the deck converted to a deckport
+        JSON deck or a CrowdAnki folder by this deckport."""
+        target = self.source(task)
         if not os.path.exists(target):
             subprocess.run(
-                [self.deckport, "convert", os.path.join(self.deck, "latest.apkg"), target, "--force"],
+                [self.deckport, "convert", os.path.join(self.deck, "latest.apkg"), target, "--force"]
+                + (["--to", "crowdanki"] if task == "crowdanki-to-package" else []),
                 check=True, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -415,8 +428,9 @@ def benchmark_deck(
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     runner = Runner(deckport, folder, work)
-    if "json-to-package" in tasks:
-        runner.prepare_json_input()
+    for task in ("json-to-package", "crowdanki-to-package"):
+        if task in tasks:
+            runner.prepare_input(task)
     results = {}
     try:
         baseline_rss = None

@@ -42,26 +42,8 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
         .unreadableFile, at: SourceLocation(file: deckFile),
         "cannot be read (it is \(link); only the folder's own files are read)")
     }
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: deckFile))
-    } catch {
-      throw DeckError(
-        .unreadableFile, at: SourceLocation(file: deckFile), "cannot be read (\(error.localizedDescription))")
-    }
-    let parsed: JSONValue
-    do {
-      // A key twice in an object (a field given twice by hand) is refused: a dictionary keeps one.
-      var options = JSONParser.Options()
-      options.rejectsDuplicateKeys = true
-      parsed = try JSONParser.parse(data, options: options)
-    } catch {
-      var place = SourceLocation(file: deckFile)
-      place.line = error.line
-      place.column = error.column
-      throw DeckError(.wrongFormat, at: place, "invalid JSON: \(error.message) (\(error.near))")
-    }
-    guard let members = parsed.members, let top = parsed.foundationObject as? [String: Any] else {
+    let parsed = try Self.parsed(deckFile)
+    guard let members = parsed.members else {
       throw DeckError(.wrongFormat, at: SourceLocation(file: deckFile), "expected a JSON object (a CrowdAnki Deck)")
     }
     // The deck file's modification time stands for when its notes last changed: CrowdAnki keeps
@@ -69,7 +51,7 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     // Anki's import updates the notes it already has.
     let modified = FileManager.default.modificationSeconds(atPath: deckFile) ?? 0
     var state = ReadState(file: deckFile, modificationTime: modified)
-    let root = JSONPathObject(object: top, members: members, path: "", file: deckFile)
+    let root = JSONPathObject(members: members, path: "", file: deckFile)
     try state.readDeck(root, parentName: nil)
     state.readMedia(
       folder: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path,
@@ -83,6 +65,32 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
         ))
     }
     return (state.collection(), state.warnings)
+  }
+
+  /// The JSON value of `deckFile`, parsed from its bytes where they were read (not from a copy),
+  /// which are let go before the deck is read from the value.
+  private static func parsed(_ deckFile: String) throws -> JSONValue {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: deckFile))
+    } catch {
+      throw DeckError(
+        .unreadableFile, at: SourceLocation(file: deckFile), "cannot be read (\(error.localizedDescription))")
+    }
+    // A key twice in an object (a field given twice by hand) is refused: a dictionary keeps one.
+    var options = JSONParser.Options()
+    options.rejectsDuplicateKeys = true
+    let result = data.withUnsafeBytes { bytes in
+      Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(buffer: bytes, options: options) }
+    }
+    do {
+      return try result.get()
+    } catch {
+      var place = SourceLocation(file: deckFile)
+      place.line = error.line
+      place.column = error.column
+      throw DeckError(.wrongFormat, at: place, "invalid JSON: \(error.message) (\(error.near))")
+    }
   }
 }
 
@@ -157,7 +165,7 @@ private struct ReadState {
     let name = try config.optionalString("name") ?? "Default"
     guard optionsIDs[uuid] == nil else { return }
     let id = DerivedID.id(for: "crowdanki deck config\u{1F}" + (uuid.isEmpty ? name : uuid))
-    var settings = config.object
+    var settings = config.foundationObject
     settings["__type__"] = nil
     // CrowdAnki leaves out Anki's sync counter; a new option group has 0 (id and mod come from the model).
     if settings["usn"] == nil { settings["usn"] = 0 }
@@ -175,7 +183,7 @@ private struct ReadState {
     guard noteTypeIDs[uuid] == nil else { return }
     let id = DerivedID.id(for: "crowdanki note model\u{1F}" + uuid)
     var noteType = try Schema11Objects.noteType(
-      from: model.object, members: model.members.filter { $0.key != "__type__" }, id: id,
+      from: model.foundationObject, members: model.members.filter { $0.key != "__type__" }, id: id,
       label: "note model '\(name)'", at: model.location())
     noteType.ankiProperties.removeAll { CrowdAnkiProperties.noteTypeKeysLeftOut.contains($0.key) }
     noteType.crowdAnkiUUID = uuid
@@ -239,7 +247,7 @@ private struct ReadState {
 
   /// One warning naming the keys of `object` the model cannot hold (neither `known` nor null).
   mutating func reportUnknownKeys(_ object: JSONPathObject, known: Set<String>, what: String) {
-    let lost = object.object.filter { key, value in !known.contains(key) && !(value is NSNull) }.keys.sorted()
+    let lost = object.keysWithValues.subtracting(known).sorted()
     guard !lost.isEmpty else { return }
     warnings.append(
       Diagnostic(

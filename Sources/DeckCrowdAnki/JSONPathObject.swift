@@ -2,13 +2,15 @@ import DeckCore
 import Foundation
 import JSONCore
 
-/// One JSON object of a CrowdAnki deck file (as `JSONSerialization` gives it), with the JSON path
-/// that leads to it, so every problem names the file and the exact place: `deck.json: at
-/// children[0].notes[3].fields: expected an array of strings`.
+/// One JSON object of a CrowdAnki deck file, its members as the file has them (numbers as
+/// written), with the JSON path that leads to it, so every problem names the file and the exact
+/// place: `deck.json: at children[0].notes[3].fields: expected an array of strings`.
+///
+/// The parsed file is the only tree the reader holds: the typed reads below take each value
+/// from it, and ``foundationObject`` makes a `JSONSerialization`-style copy only of an object
+/// whose reader works on one (a note model, an option group), which are small.
 struct JSONPathObject {
-  let object: [String: Any]
-  /// The same object's members as the file has them (numbers as written), for the values kept
-  /// as ``AnkiProperty`` values.
+  /// The members as the file has them (a key is never repeated: the reader refuses that).
   let members: [(key: String, value: JSONValue)]
   /// `children[0].notes[3]`; empty for the top level.
   let path: String
@@ -25,13 +27,24 @@ struct JSONPathObject {
     DeckError(.corrupt, at: location(key), message)
   }
 
-  var keys: Set<String> { Set(object.keys) }
+  /// The object as `JSONSerialization` gives one, for readers that work on that form.
+  var foundationObject: [String: Any] {
+    var object: [String: Any] = [:]
+    for member in members { object[member.key] = member.value.foundationObject }
+    return object
+  }
 
-  func has(_ key: String) -> Bool { object[key] != nil && !(object[key] is NSNull) }
+  /// The keys whose value is not `null`.
+  var keysWithValues: Set<String> { Set(members.lazy.filter { !$0.value.isNull }.map(\.key)) }
+
+  /// The value of `key`, `null` included; nil when the object has no such member.
+  func value(_ key: String) -> JSONValue? { members.last { $0.key == key }?.value }
+
+  func has(_ key: String) -> Bool { value(key).map { !$0.isNull } ?? false }
 
   func string(_ key: String) throws -> String {
-    guard let value = object[key] else { throw problem(key, "is missing; expected a string") }
-    guard let text = value as? String else { throw problem(key, "expected a string") }
+    guard let value = value(key) else { throw problem(key, "is missing; expected a string") }
+    guard let text = value.string else { throw problem(key, "expected a string") }
     return text
   }
 
@@ -42,31 +55,32 @@ struct JSONPathObject {
 
   func strings(_ key: String) throws -> [String] {
     guard has(key) else { return [] }
-    guard let values = object[key] as? [Any] else { throw problem(key, "expected an array of strings") }
+    guard let values = value(key)?.elements else { throw problem(key, "expected an array of strings") }
     return try values.enumerated().map { index, value in
-      guard let text = value as? String else { throw problem("\(key)[\(index)]", "expected a string") }
+      guard let text = value.string else { throw problem("\(key)[\(index)]", "expected a string") }
       return text
     }
   }
 
   /// An integer (or `true`/`false` as 1/0, as Anki's own JSON sometimes has them).
   func optionalInt(_ key: String) throws -> Int64? {
-    guard has(key) else { return nil }
-    guard let number = object[key] as? NSNumber else { throw problem(key, "expected a number") }
-    let double = number.doubleValue
-    guard double == double.rounded(), abs(double) < 9.2e18 else { throw problem(key, "expected a whole number") }
-    return number.int64Value
+    guard let value = value(key), !value.isNull else { return nil }
+    switch value {
+    case .bool(let flag): return flag ? 1 : 0
+    case .integer, .double, .number:
+      guard let double = value.double, double == double.rounded(), abs(double) < 9.2e18, let whole = value.int64
+      else { throw problem(key, "expected a whole number") }
+      return whole
+    default: throw problem(key, "expected a number")
+    }
   }
 
   func objects(_ key: String) throws -> [JSONPathObject] {
     guard has(key) else { return [] }
-    guard let values = object[key] as? [Any] else { throw problem(key, "expected an array of objects") }
-    let written = members.last { $0.key == key }?.value.elements ?? []
+    guard let values = value(key)?.elements else { throw problem(key, "expected an array of objects") }
     return try values.enumerated().map { index, value in
-      guard let child = value as? [String: Any] else { throw problem("\(key)[\(index)]", "expected an object") }
-      let childMembers = index < written.count ? written[index].members ?? [] : []
-      return JSONPathObject(
-        object: child, members: childMembers, path: childPath("\(key)[\(index)]"), file: file)
+      guard let members = value.members else { throw problem("\(key)[\(index)]", "expected an object") }
+      return JSONPathObject(members: members, path: childPath("\(key)[\(index)]"), file: file)
     }
   }
 }
