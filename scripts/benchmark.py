@@ -26,6 +26,7 @@ resident set size that the kernel reports for the process through wait4):
 | package-to-cards | convert latest.apkg out.txt --to cards     | import latest.apkg, export_card_csv(with_html=True) |
 | package-to-json  | convert latest.apkg out.json               | (no counterpart)                             |
 | json-to-package  | convert deck.json out.apkg --to apkg-modern | (no counterpart)                            |
+| package-to-crowdanki | convert latest.apkg FOLDER --to crowdanki  | (no counterpart)                             |
 | crowdanki-to-package | convert FOLDER out.apkg --to apkg-modern (a CrowdAnki folder) | (no counterpart) |
 | inspect          | inspect latest.apkg                        | (no counterpart)                             |
 | diff             | diff legacy.apkg latest.apkg --stat        | (no counterpart)                             |
@@ -72,7 +73,7 @@ DECKS = {
 
 TASKS = [
     "legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-cards", "package-to-json", "json-to-package",
-    "crowdanki-to-package", "inspect", "diff",
+    "package-to-crowdanki", "crowdanki-to-package", "inspect", "diff",
 ]
 BACKEND_TASKS = {"legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-cards"}
 
@@ -368,7 +369,9 @@ class Runner:
     def output(self, task: str, tool: str) -> str | None:
         if task in ("inspect", "diff"):
             return None
-        extension = {"package-to-csv": "csv", "package-to-cards": "txt", "package-to-json": "json"}.get(task, "apkg")
+        extension = {
+            "package-to-csv": "csv", "package-to-cards": "txt", "package-to-json": "json", "package-to-crowdanki": "folder",
+        }.get(task, "apkg")
         return os.path.join(self.work, f"{tool}-{task}.{extension}")
 
     def deckport_command(self, task: str) -> list[str]:
@@ -386,6 +389,8 @@ class Runner:
             command += ["--to", "apkg"]
         elif task == "package-to-cards":
             command += ["--to", "cards"]
+        elif task == "package-to-crowdanki":
+            command += ["--to", "crowdanki"]
         return command
 
     def run_deckport(self, task: str) -> tuple[float, float]:
@@ -394,7 +399,9 @@ class Runner:
             self.deckport_command(task), env=self.env, input_path=self.source(task),
             success=(0, 1) if task == "diff" else (0,))
         output = self.output(task, "deckport")
-        if output is not None:
+        if output is not None and os.path.isdir(output):
+            shutil.rmtree(output)
+        elif output is not None:
             os.remove(output)
         return wall, rss
 

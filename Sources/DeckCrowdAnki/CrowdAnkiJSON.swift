@@ -59,10 +59,24 @@ enum CrowdAnkiJSON {
     }
   }
 
-  /// The `deck.json` bytes of `deck`.
-  static func deckFileText(_ deck: [String: Any]) throws -> [UInt8] {
-    JSONWriter.bytes(of: try value(deck), layout: .indented(spaces: 4))
+  /// The members of an object being built: setting a key again replaces its value, and
+  /// ``value`` lists them in code point order of their keys, as `sort_keys=True` does.
+  struct Members {
+    private var values: [String: JSONValue] = [:]
+
+    subscript(key: String) -> JSONValue? {
+      get { values[key] }
+      set { values[key] = newValue }
+    }
+
+    /// The members, keys in code point order.
+    var sorted: [(key: String, value: JSONValue)] {
+      values.sorted { JSONValue.codePointOrder($0.key, $1.key) }.map { (key: $0.key, value: $0.value) }
+    }
   }
+
+  /// The layout of `deck.json`: four spaces a level.
+  static let layout = JSONWriter.Layout.indented(spaces: 4)
 
   /// Compact JSON text of `object`, keys sorted and floats kept as floats (`0.0` stays `0.0`).
   static func compactText(_ object: [String: Any]) throws -> String {
