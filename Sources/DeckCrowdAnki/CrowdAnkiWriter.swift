@@ -110,131 +110,15 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     warnings += NoteIdentity.sharedGUIDWarnings(
       in: collection.notes, importer: "CrowdAnki's import", location: location)
     let notesByDeck = tree.notesByDeck(collection, location: location, warnings: &warnings)
-    let writtenDecks = Dictionary(written.decks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    let present = Set(collection.media.map(\.name))
-    /// The members of the deck file's `Deck` object of `deck`, keys in code point order as
-    /// CrowdAnki writes them, `notes` and `children` left empty: ``writeDeck`` writes those a note
-    /// and a deck at a time.
-    func deckMembers(_ deck: Deck, isRoot: Bool, path: String) throws(CrowdAnkiJSON.Unrepresentable)
-      -> [(key: String, value: JSONValue)]
-    {
-      let notes = notesByDeck[deck.id] ?? []
-      var media = Set(notes.flatMap { $0.fields.flatMap(MediaReferences.fileNames(in:)) })
-      if isRoot {
-        media.formUnion(Self.modelMedia(collection))
-        // Files no note names still travel in media/; list them at the top so nothing is unlisted.
-        let referenced = Set(collection.notes.flatMap { $0.fields.flatMap(MediaReferences.fileNames(in:)) })
-        media.formUnion(collection.media.map(\.name).filter { !referenced.contains($0) })
-      }
-      var object = CrowdAnkiJSON.Members()
-      object["__type__"] = .string("Deck")
-      object["name"] = .string(tree.writtenName(of: deck))
-      object["crowdanki_uuid"] = .string(deck.crowdAnkiUUID ?? Self.derivedUUID("deck", deck.id))
-      object["desc"] = .string(deck.description)
-      object["dyn"] = .integer(0)
-      // Anki's limits of the deck's own, as a new deck has them (0, or null for none) unless the
-      // deck's properties say otherwise (below).
-      object["extendNew"] = .integer(0)
-      object["extendRev"] = .integer(0)
-      for key in ["desiredRetention", "newLimit", "newLimitToday", "reviewLimit", "reviewLimitToday"] {
-        object[key] = .null
-      }
-      object["media_files"] = .array(media.filter(present.contains).sorted().map(JSONValue.string))
-      object["notes"] = .array([])
-      object["children"] = .array([])
-      if deck.descriptionIsMarkdown { object["md"] = .bool(true) }
-      // What Anki keeps of the deck besides (JSON text, checked above): its own limits replace a
-      // new deck's.
-      for property in writtenDecks[deck.id]?.ankiProperties ?? [] {
-        if let value = try? JSONParser.parse(Array(property.jsonText.utf8)) {
-          object[property.key] = try CrowdAnkiJSON.value(value.foundationObject, path: path + property.key)
-        }
-      }
-      if case .normal(let optionsID) = deck.kind, let uuid = configUUIDs[optionsID] {
-        object["deck_config_uuid"] = .string(uuid)
-      } else if let first = configs.first?["crowdanki_uuid"] as? String {
-        object["deck_config_uuid"] = .string(first)
-      }
-      if isRoot {
-        object["note_models"] = .array(
-          try models.enumerated().map { index, model throws(CrowdAnkiJSON.Unrepresentable) in
-            try CrowdAnkiJSON.value(model, path: "note_models[\(index)]")
-          })
-        object["deck_configurations"] = .array(
-          try configs.enumerated().map { index, config throws(CrowdAnkiJSON.Unrepresentable) in
-            try CrowdAnkiJSON.value(config, path: "deck_configurations[\(index)]")
-          })
-      }
-      return object.sorted
-    }
-
-    /// Writes the `Deck` object of `deck` at `indent`, its notes and subdecks one at a time,
-    /// handing `writer`'s bytes to `sink` as they grow, so the file is never whole in memory.
-    func writeDeck(
-      _ deck: Deck, isRoot: Bool, path: String, indent: Int, into writer: inout JSONWriter, sink: FileSink
-    ) throws {
-      /// Writes `items` as the array at `indent`, each by `writeItem`.
-      func writeArray<Item>(_ items: [Item], writeItem: (Item, inout JSONWriter) throws -> Void) throws {
-        guard !items.isEmpty else { return writer.append("[]") }
-        writer.append(byte: UInt8(ascii: "["))
-        for (position, item) in items.enumerated() {
-          if position > 0 { writer.append(byte: UInt8(ascii: ",")) }
-          writer.newline(indent + 2)
-          try writeItem(item, &writer)
-          if writer.bytes.count >= Self.flushBytes {
-            try writer.bytes.withUnsafeBytes { try sink.write($0) }
-            writer.bytes.removeAll(keepingCapacity: true)
-          }
-        }
-        writer.newline(indent + 1)
-        writer.append(byte: UInt8(ascii: "]"))
-      }
-      writer.append(byte: UInt8(ascii: "{"))
-      for (position, member) in try deckMembers(deck, isRoot: isRoot, path: path).enumerated() {
-        if position > 0 { writer.append(byte: UInt8(ascii: ",")) }
-        writer.appendKey(member.key, indent: indent + 1)
-        switch member.key {
-        case "notes":
-          try writeArray(notesByDeck[deck.id] ?? []) { note, writer in
-            // A note's keys, already in code point order.
-            writer.write(
-              .object([
-                ("__type__", .string("Note")), ("fields", .array(note.fields.map(JSONValue.string))),
-                ("guid", .string(note.guid)), ("note_model_uuid", .string(modelUUIDs[note.noteTypeID] ?? "")),
-                ("tags", .array(note.tags.map(JSONValue.string))),
-              ]), indent: indent + 2)
-          }
-        case "children":
-          try writeArray(Array(tree.children(of: deck).enumerated())) { child, writer in
-            try writeDeck(
-              child.element, isRoot: false, path: "\(path)children[\(child.offset)].", indent: indent + 2,
-              into: &writer, sink: sink)
-          }
-        default:
-          writer.write(member.value, indent: indent + 1)
-        }
-      }
-      writer.newline(indent)
-      writer.append(byte: UInt8(ascii: "}"))
-    }
-
-    let folder = URL(fileURLWithPath: path)
-    let deckFile = folder.appendingPathComponent(CrowdAnkiFolder.deckFileName).path
-    do {
-      try FileSink.writing(to: deckFile) { sink in
-        var writer = JSONWriter(layout: CrowdAnkiJSON.layout)
-        try writeDeck(tree.root, isRoot: true, path: "", indent: 0, into: &writer, sink: sink)
-        try writer.bytes.withUnsafeBytes { try sink.write($0) }
-      }
-    } catch let error as CrowdAnkiJSON.Unrepresentable {
-      throw DeckError(
-        .writeFailed, at: location, "cannot encode the deck as JSON (the value at \(error.path) is not a JSON value)")
-    } catch let error as DeckError where error.kind == .writeFailed {
-      throw DeckError(.writeFailed, at: location, "cannot write '\(deckFile)' (\(error.message))")
-    }
+    let deckFile = CrowdAnkiDeckFile(
+      collection: collection, written: written, tree: tree, notesByDeck: notesByDeck, models: models,
+      modelUUIDs: modelUUIDs, configs: configs, configUUIDs: configUUIDs)
+    try deckFile.write(
+      to: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.deckFileName).path, location: location)
     warnings += Self.renamedDeckWarnings(tree, location: location)
     try writeMedia(
-      collection.media, into: folder.appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path, location: location)
+      collection.media, into: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path,
+      location: location)
     return (written, warnings)
   }
 
@@ -258,9 +142,6 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     visit(tree.root, parent: nil)
     return warnings
   }
-
-  /// How much deck file text is gathered before it is written out.
-  static let flushBytes = 1 << 20
 
   /// A UUID derived from an Anki id, the same every time.
   static func derivedUUID(_ kind: String, _ id: Int64) -> String {
