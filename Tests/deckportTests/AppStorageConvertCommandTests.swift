@@ -80,6 +80,31 @@ struct AppStorageConvertCommandTests {
     #expect(arrived >= 3)
   }
 
+  /// A field that is a picture or sound alone becomes data; a JSON file (and JSON data in a
+  /// plist) holds it as base64 text, which a file without a profile reads back as text. The
+  /// second write matched such a record with nothing, and added it again: the file grew by
+  /// every picture on each import.
+  @Test(
+    "a deck with pictures written twice into an app's file without a profile: the second write changes nothing",
+    arguments: [("anki/latest_sched.apkg", "app-json", 9), ("real/spanish-audio-latest.apkg", "plist", 5)])
+  func secondWriteOfPicturesChangesNothing(deck: String, format: String, records: Int) throws {
+    let scratch = try TemporaryDirectory()
+    let output = scratch.path(for: format == "plist" ? "cards.plist" : "cards.json")
+    let first = try CommandRun.deckport(["convert", Fixtures.path(deck), output, "--to", format])
+    #expect(first.status == 0, "\(first.standardError)")
+    #expect(first.standardOutput.contains("\(records) added, 0 updated, 0 unchanged"), "\(first.standardOutput)")
+    // The file holds a picture or sound as base64 text.
+    let written = try Data(contentsOf: URL(fileURLWithPath: output))
+    let attributes = try FileManager.default.attributesOfItem(atPath: output)
+    let second = try CommandRun.deckport(["convert", Fixtures.path(deck), output, "--to", format, "--force"])
+    #expect(second.status == 0, "\(second.standardError)")
+    #expect(second.standardOutput.contains("0 added, 0 updated, \(records) unchanged"), "\(second.standardOutput)")
+    #expect(second.standardOutput.contains("as it was: it already holds every record"), "\(second.standardOutput)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == written)
+    let after = try FileManager.default.attributesOfItem(atPath: output)
+    #expect(after[.systemFileNumber] as? Int == attributes[.systemFileNumber] as? Int)
+  }
+
   @Test("an existing app file is changed only with --backup or --force")
   func refusesExistingWithoutBackup() throws {
     let scratch = try TemporaryDirectory()

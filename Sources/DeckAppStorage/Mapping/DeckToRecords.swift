@@ -17,6 +17,9 @@ struct DeckToRecords {
     let (collection, fieldCountWarnings) = CollectionRepair.fittingFields(collection, location: location)
     var warnings = fieldCountWarnings
     let media = Dictionary(collection.media.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    // Each media file's bytes, read once and shared by every record that holds them (`Data`
+    // shares its storage), so a picture many notes use is in memory once, not once a record.
+    var mediaValues: [String: AppValue] = [:]
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     var notes = collection.notes
     if let profile, let own = collection.noteTypes.first(where: { $0.name == profile.title }) {
@@ -60,7 +63,9 @@ struct DeckToRecords {
           let html = noteField(source)
           guard let name = MediaReferences.fileNames(in: html).first(where: { !taken.contains($0) }) else { continue }
           taken.insert(name)
-          if let value = mediaValue(name, media: media, at: keyPlace(field.key), warnings: &warnings) {
+          if let value = mediaValue(
+            name, media: media, read: &mediaValues, at: keyPlace(field.key), warnings: &warnings)
+          {
             dataValues[field.key] = value
           }
         }
@@ -125,7 +130,7 @@ struct DeckToRecords {
           if isOnlyMedia {
             // A field that is only a picture or sound becomes data (its text if the file is missing).
             record[fieldName] =
-              mediaValue(files[0], media: media, at: fieldPlace(fieldName), warnings: &warnings)
+              mediaValue(files[0], media: media, read: &mediaValues, at: fieldPlace(fieldName), warnings: &warnings)
               ?? .string(FieldText.text(html, losses: &losses))
           } else {
             // A picture or sound beside text, or several, has no place in a text value.
@@ -194,17 +199,22 @@ struct DeckToRecords {
     return assignment
   }
 
-  /// The bytes of the media file `name`; a large one mapped from a temporary file
-  /// (``SpilledBytes``), so that a deck's pictures do not all sit in memory at once.
+  /// The bytes of the media file `name`, taken from `read` when an earlier record read them (and
+  /// put there when not); a large one mapped from a temporary file (``SpilledBytes``), so that a
+  /// deck's pictures do not all sit in memory at once.
   private func mediaValue(
-    _ name: String, media: [String: MediaFile], at location: SourceLocation, warnings: inout [Diagnostic]
+    _ name: String, media: [String: MediaFile], read: inout [String: AppValue], at location: SourceLocation,
+    warnings: inout [Diagnostic]
   ) -> AppValue? {
+    if let value = read[name] { return value }
     guard let file = media[name] else {
       warnings.append(Diagnostic("media-missing", at: location, "refers to \(name), which the deck does not have"))
       return nil
     }
     do {
-      return .data(try SpilledBytes.bytes(size: try file.blob.size()) { try file.blob.forEachChunk($0) })
+      let value = AppValue.data(try SpilledBytes.bytes(size: try file.blob.size()) { try file.blob.forEachChunk($0) })
+      read[name] = value
+      return value
     } catch {
       warnings.append(Diagnostic("media-missing", at: location, "cannot read \(name) (\(error))"))
       return nil

@@ -20,11 +20,17 @@ enum NoteTextTyping {
 
   /// `record` (note text) with each text under a key of `targets` turned into a value of its
   /// type, and the keys whose text does not read as their type (that text stays, for the
-  /// writer to refuse). Other keys and values (a picture's data) stay as they are.
+  /// writer to refuse). A picture's data under a key of text becomes its base64 text, the text
+  /// a JSON file holds it as, so that the record matches the one an earlier write stored.
+  /// Other keys and values (a picture's data under any other key) stay as they are.
   static func values(of record: AppRecord, targets: [ExactKey: Target]) -> (record: AppRecord, unreadable: [String]) {
     var typed = AppRecord()
     var unreadable: [String] = []
     for field in record {
+      if case .data(let bytes) = field.value, targets[ExactKey(field.key)]?.type == .string {
+        typed.append(.init(key: field.key, value: .string(bytes.base64EncodedString())))
+        continue
+      }
       guard case .string(let text) = field.value, let target = targets[ExactKey(field.key)] else {
         typed.append(field)
         continue
