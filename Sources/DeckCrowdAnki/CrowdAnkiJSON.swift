@@ -60,7 +60,7 @@ enum CrowdAnkiJSON {
   }
 
   /// The members of an object being built: setting a key again replaces its value, and
-  /// ``value`` lists them in code point order of their keys, as `sort_keys=True` does.
+  /// ``sorted`` lists them in code point order of their keys, as `sort_keys=True` does.
   struct Members {
     private var values: [String: JSONValue] = [:]
 
