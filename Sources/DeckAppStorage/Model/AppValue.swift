@@ -74,7 +74,9 @@ public enum AppValue: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Feeds the value's type, then what ``==(_:_:)`` compares.
+  /// Feeds the value's type, then what ``==(_:_:)`` compares. Data is hashed whole: `Data`'s own
+  /// hash takes only its count and first 80 bytes, so pictures of one size and header (one
+  /// camera's, one encoder's) would all collide in a record index or a memo.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(type)
     switch self {
@@ -84,7 +86,9 @@ public enum AppValue: Sendable, Hashable, CustomStringConvertible {
     case .bool(let flag): hasher.combine(flag)
     case .date(let date): date.hashExactly(into: &hasher)
     case .uuid(let uuid): hasher.combine(uuid)
-    case .data(let data): hasher.combine(data)
+    case .data(let data):
+      hasher.combine(data.count)
+      data.withUnsafeBytes { hasher.combine(bytes: $0) }
     case .array(let items): hasher.combine(items)
     case .object(let record): hasher.combine(record)
     case .null: break

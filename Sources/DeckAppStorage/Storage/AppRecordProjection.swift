@@ -12,7 +12,7 @@ enum AppRecordProjection {
     // (a picture's size and a third more) is not made only to be decoded again.
     let dataKeys = Set((records.profile?.fields ?? []).filter { $0.type == .data }.map { $0.key.lowercased() })
     // A picture many records hold (one file of the deck) is encoded once, its text shared.
-    var base64: [WholeBytes: String] = [:]
+    var base64: [AppValue: String] = [:]
     return retyped(
       records,
       records.records.map { record in
@@ -67,14 +67,14 @@ enum AppRecordProjection {
 
   /// `value` as a JSON file gives it back; data's base64 text is taken from `base64` when the
   /// same bytes were encoded before (and put there when not).
-  private static func json(_ value: AppValue, dates: JSONDateEncoding, base64: inout [WholeBytes: String]) -> AppValue {
+  private static func json(_ value: AppValue, dates: JSONDateEncoding, base64: inout [AppValue: String]) -> AppValue {
     switch value {
     case .date(let date): return dates.encode(date)
     case .uuid(let uuid): return .string(uuid.uuidString)
     case .data(let data):
-      if let text = base64[WholeBytes(data: data)] { return .string(text) }
+      if let text = base64[value] { return .string(text) }
       let text = data.base64EncodedString()
-      base64[WholeBytes(data: data)] = text
+      base64[value] = text
       return .string(text)
     case .array(let items): return .array(items.map { json($0, dates: dates, base64: &base64) })
     case .object(let record):
@@ -96,15 +96,5 @@ enum AppRecordProjection {
       return .object(AppRecord(fields: record.fields.map { .init(key: $0.key, value: plist($0.value, xml: xml)) }))
     default: return value
     }
-  }
-}
-
-/// Bytes as a dictionary key, hashed whole: `Data` hashes only its count and first 80 bytes, so
-/// pictures of one size and header (one camera's, one encoder's) would all collide.
-private struct WholeBytes: Hashable {
-  let data: Data
-
-  func hash(into hasher: inout Hasher) {
-    data.withUnsafeBytes { hasher.combine(bytes: $0) }
   }
 }
