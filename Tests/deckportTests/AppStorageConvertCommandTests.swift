@@ -105,6 +105,32 @@ struct AppStorageConvertCommandTests {
     #expect(after[.systemFileNumber] as? Int == attributes[.systemFileNumber] as? Int)
   }
 
+  /// An app's JSON file before its first card (`[]`, as `JSONEncoder` writes an empty array) is
+  /// an empty deck in every format: no note type without fields, which no Anki format can hold.
+  /// Records without keys make no note, and say so.
+  @Test("an app file without records, or of records without keys, converts to every deck format", arguments: [0, 2])
+  func emptyRecordsConvert(records: Int) throws {
+    let scratch = try TemporaryDirectory()
+    let input = scratch.path(for: "cards.json")
+    try Data(("[" + Array(repeating: "{}", count: records).joined(separator: ",") + "]").utf8)
+      .write(to: URL(fileURLWithPath: input))
+    let inspected = try CommandRun.deckport(["inspect", input, "--json"])
+    #expect(inspected.status == 0, "\(inspected.standardError)")
+    let summary = try #require(
+      try JSONSerialization.jsonObject(with: Data(inspected.standardOutput.utf8)) as? [String: Any])
+    #expect(summary["notes"] as? Int == 0)
+    #expect((summary["noteTypes"] as? [Any])?.isEmpty == true, "\(inspected.standardOutput)")
+    let warning = "warning: [records-without-keys] 2 records hold no keys, so no note is made of them"
+    #expect(inspected.standardError.contains(warning) == (records > 0), "\(inspected.standardError)")
+    for (output, format) in [("deck.apkg", "apkg"), ("deck.colpkg", "colpkg"), ("folder", "crowdanki"), ("deck.json", "json")] {
+      let run = try CommandRun.deckport(["convert", input, scratch.path(for: output), "--to", format])
+      #expect(run.status == 0, "\(format): \(run.standardError)")
+      #expect(run.standardOutput.contains("0 notes, 0 cards"), "\(format): \(run.standardOutput)")
+    }
+    let strict = try CommandRun.deckport(["convert", input, scratch.path(for: "strict.colpkg"), "--strict"])
+    #expect(strict.status == (records > 0 ? 1 : 0), "\(strict.standardError)")
+  }
+
   @Test("an existing app file is changed only with --backup or --force")
   func refusesExistingWithoutBackup() throws {
     let scratch = try TemporaryDirectory()

@@ -45,6 +45,20 @@ struct RecordsToDeck {
     var warnings: [Diagnostic] = []
     let location = AppRecordMapping.location(records.name)
     let mapping = fieldKeys
+    let deckName = profile?.app ?? records.name
+    let deck = Deck(id: DerivedID.id(for: "deck\u{1F}" + deckName), name: deckName)
+    // Records without a key (an empty file's `[]`, or records `{}`) fill no field, and Anki
+    // needs a field in every note type: no note type then, and no note (each would be empty).
+    guard !mapping.isEmpty else {
+      if !records.records.isEmpty {
+        warnings.append(
+          Diagnostic(
+            "records-without-keys", at: location,
+            "\(CountedNoun.phrase(records.records.count, "record")) hold\(records.records.count == 1 ? "s" : "") no keys, so no note is made of \(records.records.count == 1 ? "it" : "them"): a note needs a field"
+          ))
+      }
+      return (DeckCollection(decks: [deck]), warnings)
+    }
     let (title, noteTypeID) = noteType
     let fieldNames = mapping.map(\.field)
     let back = fieldNames.dropFirst().map { "{{\($0)}}" }.joined(separator: "<br>\n")
@@ -56,9 +70,6 @@ struct RecordsToDeck {
           name: "Card 1", questionFormat: "{{\(fieldNames.first ?? "")}}",
           answerFormat: "{{FrontSide}}\n\n<hr id=answer>\n\n" + back)
       ], css: Self.css)
-    let deckName = profile?.app ?? records.name
-    let deck = Deck(id: DerivedID.id(for: "deck\u{1F}" + deckName), name: deckName)
-
     var collection = DeckCollection(decks: [deck], noteTypes: [noteType])
     var mediaNames = Set<String>()
     var usedNoteIDs = Set<Int64>()
