@@ -122,7 +122,9 @@ struct AppStorageConvertCommandTests {
     #expect((summary["noteTypes"] as? [Any])?.isEmpty == true, "\(inspected.standardOutput)")
     let warning = "warning: [records-without-keys] 2 records hold no keys, so no note is made of them"
     #expect(inspected.standardError.contains(warning) == (records > 0), "\(inspected.standardError)")
-    for (output, format) in [("deck.apkg", "apkg"), ("deck.colpkg", "colpkg"), ("folder", "crowdanki"), ("deck.json", "json")] {
+    for (output, format) in [
+      ("deck.apkg", "apkg"), ("deck.colpkg", "colpkg"), ("folder", "crowdanki"), ("deck.json", "json"),
+    ] {
       let run = try CommandRun.deckport(["convert", input, scratch.path(for: output), "--to", format])
       #expect(run.status == 0, "\(format): \(run.standardError)")
       #expect(run.standardOutput.contains("0 notes, 0 cards"), "\(format): \(run.standardOutput)")
