@@ -105,6 +105,46 @@ struct AppStorageConvertCommandTests {
     #expect(after[.systemFileNumber] as? Int == attributes[.systemFileNumber] as? Int)
   }
 
+  /// A deck of two notes; the second's Back is `back` (text, or a picture's `<img>` tag).
+  private static func twoNotes(back: String) -> String {
+    #"""
+    {"format": "deckport-deck", "version": 1,
+     "notes": [{"noteType": "Basic", "fields": {"Front": "hello", "Back": "world"}},
+               {"noteType": "Basic", "fields": {"Front": "cat", "Back": "\#(back)"}}],
+     "media": [{"name": "pixel.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
+    """#
+  }
+
+  /// Only storage of JSON text holds a picture as base64 text: into deckport's SQLite file and a
+  /// native plist (both hold bytes), a picture under a key whose values were text goes in as its
+  /// bytes, and comes back as the picture. (A regression of the fix above, found in review: the
+  /// base64 text went into every kind of storage.)
+  @Test(
+    "a picture under a key of text stays a picture in SQLite and in a native plist", arguments: ["sqlite", "plist"])
+  func pictureUnderTextKeyStaysBytes(format: String) throws {
+    let scratch = try TemporaryDirectory()
+    let text = scratch.path(for: "text.json")
+    let picture = scratch.path(for: "picture.json")
+    try Data(Self.twoNotes(back: "dog").utf8).write(to: URL(fileURLWithPath: text))
+    try Data(Self.twoNotes(back: #"<img src=\"pixel.png\">"#).utf8).write(to: URL(fileURLWithPath: picture))
+    let output = scratch.path(for: "cards.\(format)")
+    let first = try CommandRun.deckport(
+      ["convert", text, output] + (format == "plist" ? ["--plist-style", "native"] : []))
+    #expect(first.status == 0, "\(first.standardError)")
+    let second = try CommandRun.deckport(["convert", picture, output, "--force"])
+    #expect(second.status == 0, "\(second.standardError)")
+    let back = scratch.path(for: "back.json")
+    let read = try CommandRun.deckport(["convert", output, back])
+    #expect(read.status == 0, "\(read.standardError)")
+    let deck = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: back))) as? [String: Any])
+    let media = try #require(deck["media"] as? [[String: Any]])
+    #expect(media.count == 1, "the picture comes back as a media file")
+    #expect(media.first?["sha1"] as? String == "58a8ca82092f68cfa7768eb2c097879aa6bdc556")
+    let fields = (deck["notes"] as? [[String: Any]] ?? []).compactMap { $0["fields"] as? [String: String] }
+    #expect(!fields.contains { ($0["Back"] ?? "").hasPrefix("iVBORw0KGgo") }, "\(fields)")
+  }
+
   /// An app's JSON file before its first card (`[]`, as `JSONEncoder` writes an empty array) is
   /// an empty deck in every format: no note type without fields, which no Anki format can hold.
   /// Records without keys make no note, and say so.

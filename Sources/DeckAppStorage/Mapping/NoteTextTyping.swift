@@ -20,14 +20,18 @@ enum NoteTextTyping {
 
   /// `record` (note text) with each text under a key of `targets` turned into a value of its
   /// type, and the keys whose text does not read as their type (that text stays, for the
-  /// writer to refuse). A picture's data under a key of text becomes its base64 text, the text
-  /// a JSON file holds it as, so that the record matches the one an earlier write stored.
-  /// Other keys and values (a picture's data under any other key) stay as they are.
-  static func values(of record: AppRecord, targets: [ExactKey: Target]) -> (record: AppRecord, unreadable: [String]) {
+  /// writer to refuse). With `dataAsText` (a destination of JSON text: a JSON file, JSON under a
+  /// plist key), a picture's data under a key of text becomes its base64 text, the text such a
+  /// file holds it as, so that the record matches the one an earlier write stored; elsewhere
+  /// (SQLite, Core Data, a plist's own data values) it stays data, for the writer to store as
+  /// bytes or refuse. Other keys and values stay as they are.
+  static func values(of record: AppRecord, targets: [ExactKey: Target], dataAsText: Bool = false) -> (
+    record: AppRecord, unreadable: [String]
+  ) {
     var typed = AppRecord()
     var unreadable: [String] = []
     for field in record {
-      if case .data(let bytes) = field.value, targets[ExactKey(field.key)]?.type == .string {
+      if dataAsText, case .data(let bytes) = field.value, targets[ExactKey(field.key)]?.type == .string {
         typed.append(.init(key: field.key, value: .string(bytes.base64EncodedString())))
         continue
       }

@@ -10,6 +10,9 @@ public struct AppStorageContent: Sendable {
   public var place: String
   /// What could not be carried or had to be guessed.
   public var warnings: [Diagnostic]
+  /// Whether the records are stored as JSON text (a JSON file, JSON data or a JSON string under
+  /// a plist key), which holds a picture only as its base64 text.
+  package var holdsDataAsText = false
 
   /// Creates content.
   public init(kind: AppStorageKind, records: AppRecords, place: String, warnings: [Diagnostic] = []) {

@@ -35,12 +35,14 @@ package struct AppStorageReader: Sendable {
       content = AppStorageContent(
         kind: kind, records: found.records,
         place: "\(keyPlace) (\(found.form.description) in \(found.document.format.phrase))")
+      content.holdsDataAsText = found.form.isJSON
     case .jsonFile:
       let file = JSONRecordFile(location: location)
       let found = try file.read(
         try file.document(), key: options.key, keyOnlyWhereKeyed: options.keyOnlyWhereKeyed, profile: options.profile)
       content = AppStorageContent(
         kind: kind, records: found.records, place: found.key.map { "key '\($0)'" } ?? "the top-level array")
+      content.holdsDataAsText = true
     case .sqlite:
       let snapshot = try SQLiteSnapshot(of: path, location: location)
       let database = try snapshot.open(location: location)

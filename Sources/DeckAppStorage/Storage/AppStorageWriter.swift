@@ -42,8 +42,9 @@ package struct AppStorageWriter: Sendable {
     // Whether the destination already holds every record as it would be written.
     var changesNothing = false
     if exists, kind != .coreData,
-      let held = Self.heldRecords(at: path, kind: kind, like: records, options: options.storage)
+      let heldContent = Self.heldRecords(at: path, kind: kind, like: records, options: options.storage)
     {
+      let held = heldContent.records
       // Whole-file kinds are written with every record they hold; a store is changed row by row.
       // A deck's note text goes back under the file's keys, with the types of its values there.
       let restoredKeys = NoteTextTyping.restoredKeys(for: held.shape.keys)
@@ -51,7 +52,10 @@ package struct AppStorageWriter: Sendable {
         records.valuesAreNoteText
         ? records.records.map { NoteTextTyping.restoringKeys(of: $0, by: restoredKeys) } : nil
       let incoming =
-        try text.map { try Self.typed(records.replacingRecords($0), like: held, location: location) } ?? records
+        try text.map {
+          try Self.typed(
+            records.replacingRecords($0), like: held, dataAsText: heldContent.holdsDataAsText, location: location)
+        } ?? records
       // A note made from one of the file's records goes back into it (its GUID says which, when
       // no other record shares its identity), unless keys are named.
       let knownRows =
@@ -180,18 +184,19 @@ package struct AppStorageWriter: Sendable {
   }
 
   /// `records` (a deck's note text) with each text read as the type of the values `held` has
-  /// under its key.
+  /// under its key; with `dataAsText` (a destination of JSON text), a picture under a key of
+  /// text as its base64 text.
   ///
   /// - Throws: ``DeckError`` naming the first record and key whose text is not of that type:
   ///   the app decodes the file by those types, so such a record would break the whole file.
-  private static func typed(_ records: AppRecords, like held: AppRecords, location: SourceLocation) throws
-    -> AppRecords
+  private static func typed(_ records: AppRecords, like held: AppRecords, dataAsText: Bool, location: SourceLocation)
+    throws -> AppRecords
   {
     let targets = NoteTextTyping.targets(for: held.shape)
     var typed: [AppRecord] = []
     typed.reserveCapacity(records.records.count)
     for (index, record) in records.records.enumerated() {
-      let (values, unreadable) = NoteTextTyping.values(of: record, targets: targets)
+      let (values, unreadable) = NoteTextTyping.values(of: record, targets: targets, dataAsText: dataAsText)
       if let key = unreadable.first, let type = targets[ExactKey(key)]?.type, let text = record[key] {
         throw DeckError(
           .invalidRequest, at: location.item("\(records.label(ofRecord: index)), key '\(key)'"),
@@ -225,7 +230,7 @@ package struct AppStorageWriter: Sendable {
   private static func heldRecords(
     at path: String, kind: AppStorageKind, like records: AppRecords, options: AppStorageOptions
   )
-    -> AppRecords?
+    -> AppStorageContent?
   {
     var reading = options
     // A key names the place on a side that has keys: a file that is one array of records is
@@ -233,8 +238,7 @@ package struct AppStorageWriter: Sendable {
     reading.keyOnlyWhereKeyed = true
     reading.profile = records.profile.map { .named($0) } ?? .generic
     if kind == .sqlite, reading.entity == nil { reading.entity = records.name }
-    guard let held = try? AppStorageReader().read(path: path, kind: kind, options: reading) else { return nil }
-    return held.records
+    return try? AppStorageReader().read(path: path, kind: kind, options: reading)
   }
 
   private static func writer(

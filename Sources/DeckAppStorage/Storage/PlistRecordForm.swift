@@ -13,6 +13,9 @@ enum PlistRecordForm: Equatable {
   /// An array of dictionaries.
   case native
 
+  /// Whether the records are JSON text (data or a string), which holds no bytes but as text.
+  var isJSON: Bool { self == .jsonData || self == .jsonString }
+
   /// How messages describe the form.
   var description: String {
     switch self {
