@@ -21,9 +21,10 @@ public struct CSVFormat: DeckFormat {
   public var defaultSeparator: CSVSeparator
   public let description: FormatDescription
 
-  /// Tags, decks and note types by name; field names only for Anki's stock note types (the
-  /// reader names the fields of any other `Field 1`, `Field 2`, …).
-  private static let parts: Set<DeckAspect> = [.tags, .noteTypes, .decks]
+  /// Tags, decks and note types by name, and note GUIDs (the `guid` column Anki and deckport
+  /// write); field names only for Anki's stock note types (the reader names the fields of any
+  /// other `Field 1`, `Field 2`, …).
+  private static let parts: Set<DeckAspect> = [.tags, .noteTypes, .decks, .noteGUIDs]
   private static let partial: [DeckAspect: String] = [.fieldNames: "only those of Anki's stock note types"]
   private static let losses = [
     "scheduling", "review log", "media files", "card templates and styling", "deck options",

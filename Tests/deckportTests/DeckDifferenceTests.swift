@@ -306,6 +306,40 @@ struct DeckDifferenceTests {
       })
   }
 
+  /// App storage holds no GUIDs of Anki's (a record's note gets one derived from its values), so
+  /// against the Anki deck it came from every note used to show as removed and added again. Notes
+  /// are paired by the text of their non-empty fields instead; a record whose text was edited
+  /// still shows as one note removed and one added.
+  @Test("an Anki deck against the app records made from it: notes paired by their text")
+  func appRecordsPairedByText() throws {
+    let scratch = try TemporaryDirectory()
+    let package = Fixtures.path("real/french-vocabulary-anki20-legacy1.apkg")
+    let records = scratch.path(for: "cards.json")
+    let run = try CommandRun.deckport(["convert", package, records, "--to", "app-json"])
+    #expect(run.status == 0, "\(run.standardError)")
+    let deck = try Self.load(package)
+    let unchanged = try DeckDifference(from: deck, to: Self.load(records))
+    #expect(unchanged.isEmpty, "\(unchanged.lines.joined(separator: "\n"))")
+    #expect(unchanged.notCompared.contains { $0.explanation == "note GUIDs: not compared (app-json holds none)" })
+    // The GUIDs do differ: paired by GUID alone, both notes would be removed and added.
+    let guids = Set(deck.collection.notes.map(\.guid))
+    #expect(try Self.load(records).collection.notes.allSatisfy { !guids.contains($0.guid) })
+
+    let text = try String(contentsOfFile: records, encoding: .utf8)
+    try Data(text.replacingOccurrences(of: "le chien me voit", with: "le chien dort").utf8)
+      .write(to: URL(fileURLWithPath: records))
+    let edited = try DeckDifference(from: deck, to: Self.load(records))
+    #expect(edited.notes.changed.isEmpty)
+    #expect(
+      edited.notes.removed.map { $0.fields.map(\.value) } == [
+        ["chien", "le chien", "noun", "le chien me voit", "the dog sees me"]
+      ])
+    #expect(
+      edited.notes.added.map { $0.fields.map(\.value) } == [
+        ["chien", "le chien", "noun", "le chien dort", "the dog sees me"]
+      ])
+  }
+
   @Test("an edited copy: exactly the edits, part by part")
   func editedCopy() throws {
     let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))

@@ -2,7 +2,7 @@ import DeckCore
 
 extension DeckComparison {
   /// Notes added, removed and changed (fields by position, tags, note type; with the
-  /// modification times of a changed note), by GUID.
+  /// modification times of a changed note), by GUID (or by text, ``pairedByText``).
   func noteDifferences() -> DeckDifference.NoteDifferences {
     var result = DeckDifference.NoteDifferences()
     for guid in newNotes.keys.sorted() {
@@ -11,7 +11,9 @@ extension DeckComparison {
         result.added.append(entry(note, noteTypes: newNoteTypes))
         continue
       }
-      if let change = change(from: before, to: note) { result.changed.append(change) }
+      if let change = change(from: before, to: note, fieldsCompared: !pairedByText.contains(guid)) {
+        result.changed.append(change)
+      }
     }
     for guid in oldNotes.keys.sorted() where newNotes[guid] == nil {
       if let note = oldNotes[guid] { result.removed.append(entry(note, noteTypes: oldNoteTypes)) }
@@ -29,12 +31,13 @@ extension DeckComparison {
       added: after.subtracting(before).sorted(), removed: before.subtracting(after).sorted())
   }
 
-  /// How `note` differs from `before`, or nil when it does not.
-  private func change(from before: Note, to note: Note) -> DeckDifference.NoteChange? {
+  /// How `note` differs from `before`, or nil when it does not. Without `fieldsCompared` (a
+  /// pair by text), the fields are not compared by position: their text is the same.
+  private func change(from before: Note, to note: Note, fieldsCompared: Bool) -> DeckDifference.NoteChange? {
     let oldType = oldNoteTypes[before.noteTypeID]
     let newType = newNoteTypes[note.noteTypeID]
     var fields: [DeckDifference.FieldChange] = []
-    for index in 0..<max(before.fields.count, note.fields.count) {
+    for index in 0..<(fieldsCompared ? max(before.fields.count, note.fields.count) : 0) {
       let oldValue = index < before.fields.count ? before.fields[index] : ""
       let newValue = index < note.fields.count ? note.fields[index] : ""
       guard oldValue != newValue else { continue }

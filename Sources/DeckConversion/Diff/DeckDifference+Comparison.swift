@@ -102,6 +102,9 @@ struct DeckComparison {
   /// Each side's notes by ``noteKeys(_:)``: the first note of a GUID under the GUID itself.
   let oldNotes: [String: Note]
   let newNotes: [String: Note]
+  /// The keys of the notes paired by their text rather than their GUID
+  /// (``pairByText(_:_:)``): the same text, which their note types may lay out otherwise.
+  let pairedByText: Set<String>
   let oldNoteTypes: [Int64: NoteType]
   let newNoteTypes: [Int64: NoteType]
 
@@ -129,8 +132,11 @@ struct DeckComparison {
     self.old = old.collection
     self.new = new.collection
     compared = Self.held(by: old).intersection(Self.held(by: new)).union(Self.heldInTheSamePart(by: old, new))
-    oldNotes = Self.byGUID(old.collection.notes)
-    newNotes = Self.byGUID(new.collection.notes)
+    var oldNotes = Self.byGUID(old.collection.notes)
+    let newNotes = Self.byGUID(new.collection.notes)
+    pairedByText = compared.contains(.noteGUIDs) ? [] : Self.pairByText(&oldNotes, newNotes)
+    self.oldNotes = oldNotes
+    self.newNotes = newNotes
     oldNoteTypes = Dictionary(old.collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     newNoteTypes = Dictionary(new.collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
   }
@@ -139,6 +145,31 @@ struct DeckComparison {
   private static func byGUID(_ notes: [Note]) -> [String: Note] {
     let keys = noteKeys(notes)
     return Dictionary(notes.map { (keys[$0.id] ?? $0.guid, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// Where a format holds no note GUIDs (app storage): each new note that no old note matches
+  /// by GUID is paired with the first old note left unmatched whose non-empty fields have the
+  /// same text in the same order, which is keyed as the new one, so the two are compared as one
+  /// note. Records keep a note's text but not its note type's layout (the records of several
+  /// note types share one, with an empty field for each key a note lacks), so empty fields do
+  /// not count. Keys are taken in sorted order, so the pairing does not depend on the decks'
+  /// order of notes. Returns the keys paired so.
+  private static func pairByText(_ oldNotes: inout [String: Note], _ newNotes: [String: Note]) -> Set<String> {
+    func text(_ note: Note) -> [String] { note.fields.filter { !$0.isEmpty } }
+    var unmatchedOld: [[String]: [String]] = [:]
+    for key in oldNotes.keys.sorted() where newNotes[key] == nil {
+      if let note = oldNotes[key] { unmatchedOld[text(note), default: []].append(key) }
+    }
+    var paired = Set<String>()
+    guard !unmatchedOld.isEmpty else { return paired }
+    for key in newNotes.keys.sorted() where oldNotes[key] == nil {
+      guard let note = newNotes[key], var candidates = unmatchedOld[text(note)], !candidates.isEmpty else { continue }
+      let oldKey = candidates.removeFirst()
+      unmatchedOld[text(note)] = candidates
+      oldNotes[key] = oldNotes.removeValue(forKey: oldKey)
+      paired.insert(key)
+    }
+    return paired
   }
 
   /// The key each note (by id) is matched by across the two sides: its GUID; for a later note

@@ -1,7 +1,8 @@
 import DeckCore
 
 /// What changed from one deck to another, in any two formats: notes (matched by GUID, and
-/// notes that share one in their order) added, removed and changed field by field, note types,
+/// notes that share one in their order; where a format holds no note GUIDs, the rest by the text
+/// of their non-empty fields) added, removed and changed field by field, note types,
 /// decks and their option groups, tags, the scheduling of cards, the review log, media files,
 /// deletion records, the collection's settings and list of tags, and what Anki keeps of decks
 /// and note types besides, each compared only when both decks' formats can hold it.

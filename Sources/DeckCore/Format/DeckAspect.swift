@@ -27,6 +27,12 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
   /// Deck and note type ids; without them decks and note types are matched by name only, so a
   /// rename shows as one removed and one added.
   case identities
+  /// The GUIDs of notes, by which Anki's import finds the note it updates. App storage holds
+  /// none of Anki's (a record's note gets a GUID derived from its values): against a format
+  /// that holds them, notes that match by GUID are compared as always, and the rest are paired
+  /// by their fields' text, so a note that came through unchanged is not shown as removed and
+  /// added again, and one whose text changed is.
+  case noteGUIDs
   /// The scheduling state of cards (type, queue, due, interval, ease, reviews, lapses), and
   /// which cards a note has.
   case scheduling
@@ -66,6 +72,7 @@ public enum DeckAspect: String, Sendable, Equatable, Hashable, Codable, CodingKe
     case .deckOptions: "deck option groups"
     case .details: "deck descriptions and note type settings"
     case .identities: "deck and note type ids"
+    case .noteGUIDs: "note GUIDs"
     case .scheduling: "scheduling"
     case .reviews: "review log"
     case .media: "media"
