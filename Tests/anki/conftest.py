@@ -39,6 +39,23 @@ def truth_path(package: str) -> str:
     return package + ".truth.json"
 
 
+def deckport_binary() -> str:
+    """The deckport binary the checks run: DECKPORT_BIN (relative to the repository when not
+    absolute), else the debug build. Called at a module's top: without a binary, the module's
+    checks are skipped, unless DECKPORT_BIN names one that is not there (an error)."""
+    path = os.environ.get("DECKPORT_BIN") or os.path.join(REPO, ".build", "debug", "deckport")
+    if not os.path.isabs(path):
+        path = os.path.join(REPO, path)
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        if os.environ.get("DECKPORT_BIN"):
+            raise RuntimeError(f"DECKPORT_BIN names no executable: {path}")
+        pytest.skip(
+            f"the deckport binary does not exist yet ({path}); build it with scripts/setup.sh or set DECKPORT_BIN",
+            allow_module_level=True,
+        )
+    return path
+
+
 _VIEWS: dict[str, dict] = {}
 
 

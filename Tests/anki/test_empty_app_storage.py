@@ -8,24 +8,13 @@ imports as holding nothing: no note, no note type.
 
 from __future__ import annotations
 
-import os
 import subprocess
 
 import pytest
 
-from conftest import REPO
+from conftest import deckport_binary
 
-DECKPORT = os.environ.get("DECKPORT_BIN") or os.path.join(REPO, ".build", "debug", "deckport")
-if not os.path.isabs(DECKPORT):
-    DECKPORT = os.path.join(REPO, DECKPORT)
-
-if not (os.path.isfile(DECKPORT) and os.access(DECKPORT, os.X_OK)):
-    if os.environ.get("DECKPORT_BIN"):
-        raise RuntimeError(f"DECKPORT_BIN names no executable: {DECKPORT}")
-    pytest.skip(
-        f"the deckport binary does not exist yet ({DECKPORT}); build it or set DECKPORT_BIN",
-        allow_module_level=True,
-    )
+DECKPORT = deckport_binary()
 
 from anki_view import anki_view  # noqa: E402  (after the skip, like the other checks)
 

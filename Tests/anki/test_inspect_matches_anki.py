@@ -21,20 +21,9 @@ import subprocess
 
 import pytest
 
-from conftest import REPO, fixture_packages
+from conftest import deckport_binary, fixture_packages
 
-DECKPORT = os.environ.get("DECKPORT_BIN") or os.path.join(REPO, ".build", "debug", "deckport")
-if not os.path.isabs(DECKPORT):
-    DECKPORT = os.path.join(REPO, DECKPORT)
-
-if not (os.path.isfile(DECKPORT) and os.access(DECKPORT, os.X_OK)):
-    if os.environ.get("DECKPORT_BIN"):
-        raise RuntimeError(f"DECKPORT_BIN names no executable: {DECKPORT}")
-    pytest.skip(
-        f"the deckport binary does not exist yet ({DECKPORT}); build it with "
-        "scripts/setup.sh or set DECKPORT_BIN",
-        allow_module_level=True,
-    )
+DECKPORT = deckport_binary()
 
 PACKAGES = fixture_packages()
 

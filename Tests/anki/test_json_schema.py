@@ -12,15 +12,10 @@ import subprocess
 import jsonschema
 import pytest
 
-from conftest import REPO, fixture_packages
+from conftest import REPO, deckport_binary, fixture_packages
 
-DECKPORT = os.environ.get("DECKPORT_BIN") or os.path.join(REPO, ".build", "debug", "deckport")
+DECKPORT = deckport_binary()
 SCHEMA_PATH = os.path.join(REPO, "docs", "deckport-deck.schema.json")
-
-if not (os.path.isfile(DECKPORT) and os.access(DECKPORT, os.X_OK)):
-    if os.environ.get("DECKPORT_BIN"):
-        raise RuntimeError(f"DECKPORT_BIN names no executable: {DECKPORT}")
-    pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
 
 
 @pytest.fixture(scope="module")
