@@ -162,10 +162,10 @@ struct DeckComparison {
     }
     var paired = Set<String>()
     guard !unmatchedOld.isEmpty else { return paired }
+    // Each list reversed, so the first key is taken from the end, in place.
+    unmatchedOld = unmatchedOld.mapValues { $0.reversed() }
     for key in newNotes.keys.sorted() where oldNotes[key] == nil {
-      guard let note = newNotes[key], var candidates = unmatchedOld[text(note)], !candidates.isEmpty else { continue }
-      let oldKey = candidates.removeFirst()
-      unmatchedOld[text(note)] = candidates
+      guard let note = newNotes[key], let oldKey = unmatchedOld[text(note)]?.popLast() else { continue }
       oldNotes[key] = oldNotes.removeValue(forKey: oldKey)
       paired.insert(key)
     }
