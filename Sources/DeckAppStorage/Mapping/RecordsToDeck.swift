@@ -50,11 +50,12 @@ struct RecordsToDeck {
     // Records without a key (an empty file's `[]`, or records `{}`) fill no field, and Anki
     // needs a field in every note type: no note type then, and no note (each would be empty).
     guard !mapping.isEmpty else {
-      if !records.records.isEmpty {
+      let count = records.records.count
+      if count > 0 {
         warnings.append(
           Diagnostic(
             "records-without-keys", at: location,
-            "\(CountedNoun.phrase(records.records.count, "record")) hold\(records.records.count == 1 ? "s" : "") no keys, so no note is made of \(records.records.count == 1 ? "it" : "them"): a note needs a field"
+            "\(CountedNoun.phrase(count, "record")) \(CountedNoun.noun("holds", plural: "hold", for: count)) no keys, so no note is made of \(CountedNoun.noun("it", plural: "them", for: count)): a note needs a field"
           ))
       }
       return (DeckCollection(decks: [deck]), warnings)
