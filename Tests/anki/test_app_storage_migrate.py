@@ -8,6 +8,7 @@ fixtures/app/make_app_fixtures.py.
 
 from __future__ import annotations
 
+import base64
 import datetime
 import json
 import os
@@ -186,6 +187,44 @@ def test_a_deck_made_from_app_records_goes_back_into_their_file(tmp_path, kind):
         assert type(after["hola"]["level"]) is int and type(after["hola"]["known"]) is bool
         # Emptied: the note under a key of text stays an empty string.
         assert after["adios"] == {**RECORDS[1], "level": 2, "note": ""}
+
+
+PIXEL_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC")
+
+
+@pytest.mark.parametrize("kind", ["json", "plist-dictionaries", "sqlite"])
+def test_a_picture_under_a_key_of_text_is_stored_as_the_file_holds_bytes(tmp_path, kind):
+    """A note field that is a picture alone goes back under a key whose values were text: a JSON
+    file holds it as its base64 text (the only way JSON holds bytes, so a second write matches
+    it), while a plist's dictionaries hold it as <data> and deckport's SQLite file as bytes
+    (`{"$data": …}` in a column of any type). Read by Python's own json, plistlib and sqlite3."""
+    path, to = records_file(tmp_path, kind)
+    deck = tmp_path / "deck.json"
+    run = convert(path, str(deck))
+    assert run.returncode == 0, run.stderr
+    document = json.loads(deck.read_text(encoding="utf-8"))
+    adios = next(note for note in document["notes"] if note["fields"]["word"] == "adios")
+    adios["fields"]["note"] = '<img src="pixel.png">'
+    document.setdefault("media", []).append(
+        {"name": "pixel.png", "data": base64.b64encode(PIXEL_PNG).decode("ascii")})
+    deck.write_text(json.dumps(document), encoding="utf-8")
+    run = convert(str(deck), path, *to, "--force")
+    assert run.returncode == 0, run.stderr
+    assert "0 added, 1 updated, 1 unchanged" in run.stdout
+    if kind == "sqlite":
+        row = sqlite3.connect(path).execute('SELECT note FROM "words" WHERE word = \'adios\'').fetchone()
+        assert base64.b64decode(json.loads(row[0])["$data"]) == PIXEL_PNG
+        return
+    note = {record["word"]: record for record in records_in(path, kind)}["adios"]["note"]
+    if kind == "json":
+        assert note == base64.b64encode(PIXEL_PNG).decode("ascii")
+        # Written again, the record holding the text matches the picture: nothing changes.
+        again = convert(str(deck), path, *to, "--force")
+        assert again.returncode == 0, again.stderr
+        assert "0 added, 0 updated, 2 unchanged" in again.stdout
+    else:
+        assert note == PIXEL_PNG
 
 
 def test_a_note_whose_first_field_other_records_share_is_matched_by_its_values(tmp_path):
