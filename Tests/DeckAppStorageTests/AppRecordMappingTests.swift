@@ -77,9 +77,9 @@ struct AppRecordMappingTests {
     #expect(deck.notes.first?.fields == ["Hund", "dog", "3", "[\"a\"]"])
     #expect(
       warnings.map(\.description) == [
-        "Words: key 'tags:x': warning: [key-renamed] is the note field 'tagsx' (Anki's field names hold no :{}\" and no leading #^/, and each name once); converting the deck back into storage that has the key restores it",
-        "Words: key 'level': warning: [type-to-text] integer values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text",
-        "Words: key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text",
+        "record type 'Words': key 'tags:x': warning: [key-renamed] is the note field 'tagsx' (Anki's field names hold no :{}\" and no leading #^/, and each name once); converting the deck back into storage that has the key restores it",
+        "record type 'Words': key 'level': warning: [type-to-text] integer values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text",
+        "record type 'Words': key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text",
       ])
     let (back, _) = AppRecordMapping.records(from: deck)
     #expect(
@@ -121,9 +121,9 @@ struct AppRecordMappingTests {
     let named = warnings.filter { $0.category == "media-dropped" || $0.category == "media-missing" }
     #expect(
       named.map { "\($0.category) \($0.location.item ?? "") \($0.message)" } == [
-        "media-dropped note 1700000000000, field 'Back' refers to cat.png beside other content, which a text value cannot hold (only a field that is the picture or sound alone becomes data)",
-        "media-missing note 1700000000003, field 'Front' refers to gone.png, which the deck does not have",
-        "media-dropped note 1700000000003, field 'Back' refers to a.mp3 beside other content, which a text value cannot hold (only a field that is the picture or sound alone becomes data)",
+        "media-dropped note 1700000000000 (Basic), field 'Back' refers to cat.png beside other content, which a text value cannot hold (only a field that is the picture or sound alone becomes data)",
+        "media-missing note 1700000000003 (Basic), field 'Front' refers to gone.png, which the deck does not have",
+        "media-dropped note 1700000000003 (Basic), field 'Back' refers to a.mp3 beside other content, which a text value cannot hold (only a field that is the picture or sound alone becomes data)",
       ])
   }
 

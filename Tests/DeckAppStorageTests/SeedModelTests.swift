@@ -151,13 +151,14 @@ struct SeedModelTests {
         ("g1", ["Haus", "A mouse in the HOUSE.", "noun, das"], ["german"]),
         ("g2", ["Baum", "A BOMb in the tree.", ""], []),
       ])
-    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
+    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo), file: "default.store")
     #expect(records.records.map(\.keys) == [["keyword", "story", "image"], ["keyword", "story", "image"]])
     #expect(records.records.allSatisfy { $0["image"] == .data(Data()) })
+    // Each warning names the store, the record type, and the note with its own note type.
     #expect(
       warnings.map(\.description) == [
-        "Mnemonic: note 1700000000000, field 'Notes': warning: [field-dropped] the field has no place in a NeoMnemo Mnemonic and is left out",
-        "Mnemonic: warning: [tags-dropped] 1 notes have tags, which the records cannot hold",
+        "default.store: record type 'Mnemonic', note 1700000000000 (Imported), field 'Notes': warning: [field-dropped] the field has no place in a NeoMnemo Mnemonic and is left out",
+        "default.store: record type 'Mnemonic': warning: [tags-dropped] 1 notes have tags, which the records cannot hold",
       ])
     // Empty image data comes back as no picture, and the records come back equal.
     let (again, _) = AppRecordMapping.collection(from: records)
@@ -211,7 +212,7 @@ struct SeedModelTests {
       let shown = wordType.isEmpty ? "an empty word type" : "'\(wordType)', not a Flashcard Quiz word type,"
       #expect(
         warning.description
-          == "Flashcard: note 1700000000000, field 'Word Type': warning: [word-type-mapped] \(shown) becomes '\(expected)' in wordTypeRaw (Flashcard Quiz takes noun, verb, adjective, adverb, preposition, conjunction, pronoun, interjection, determiner, phrase)"
+          == "record type 'Flashcard': note 1700000000000 (Imported), field 'Word Type': warning: [word-type-mapped] \(shown) becomes '\(expected)' in wordTypeRaw (Flashcard Quiz takes noun, verb, adjective, adverb, preposition, conjunction, pronoun, interjection, determiner, phrase)"
       )
     }
   }

@@ -285,7 +285,7 @@ def csv_kept(*rows: str) -> Callable[[str, str], None]:
 OUT_CARD = "deckport: OUT: card {card}: warning: "
 READ_NOTES = "deckport: SRC: member 'collection.anki21': table notes, row {row}: warning: "
 READ_CARDS = "deckport: SRC: member 'collection.anki21': table cards, row {row}: warning: "
-APP = "deckport: Card: "
+APP = "deckport: OUT: record type 'Card', "
 
 ORPHAN = f"card belongs to note {FIRST}, which does not exist"
 FEWER = (

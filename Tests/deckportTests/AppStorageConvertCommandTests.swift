@@ -283,6 +283,35 @@ struct AppStorageConvertCommandTests {
     #expect(try rows() == after)
   }
 
+  /// A warning of a write into app storage names the file written, as every writer's does, then
+  /// the record type, and a note with its own note type (notes of several note types become
+  /// records of one type named after the first).
+  @Test("a warning of a write into app storage names the file, the record type and the note's own note type")
+  func warningsNameTheFileWritten() throws {
+    let scratch = try TemporaryDirectory()
+    let deck = scratch.path(for: "deck.json")
+    try Data(
+      #"""
+      {"format": "deckport-deck", "version": 1,
+       "notes": [{"noteType": "Basic", "fields": {"Front": "hello", "Back": "world"}},
+                 {"noteType": "Basic (and reversed card)", "fields": {"Front": "cat", "Back": "<img src=\"pixel.png\"> a cat"}}],
+       "media": [{"name": "pixel.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
+      """#.utf8
+    ).write(to: URL(fileURLWithPath: deck))
+    let output = scratch.path(for: "cards.json")
+    let run = try CommandRun.deckport(["convert", deck, output, "--to", "app-json", "--verbose"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    let lines = run.standardError.split(separator: "\n").map(String.init)
+    let dropped = try #require(lines.first { $0.contains("[media-dropped]") })
+    #expect(dropped.hasPrefix("deckport: \(output): record type 'Basic', note "))
+    #expect(
+      dropped.contains(
+        " (Basic (and reversed card)), field 'Back': warning: [media-dropped] refers to pixel.png beside other content")
+    )
+    let merged = try #require(lines.first { $0.contains("[note-types-merged]") })
+    #expect(merged.hasPrefix("deckport: \(output): record type 'Basic': warning: [note-types-merged] "))
+  }
+
   @Test("many warnings: the first five, then a count of the rest; --verbose shows all")
   func warningCount() throws {
     let scratch = try TemporaryDirectory()

@@ -22,11 +22,15 @@ package enum AppRecordMapping {
   ///
   /// - Parameter profile: ``AppProfileChoice/automatic`` uses the records' profile (or the one
   ///   they fit), ``AppProfileChoice/generic`` maps field-for-key.
+  /// - Parameter file: the storage the records were read from, which warnings name.
   package static func collection(
-    from records: AppRecords, profile: AppProfileChoice = .automatic, modificationTime: Int64 = 0
+    from records: AppRecords, profile: AppProfileChoice = .automatic, modificationTime: Int64 = 0,
+    file: String? = nil
   ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
-    RecordsToDeck(records: records, profile: resolved(profile, records: records), modificationTime: modificationTime)
-      .collection()
+    RecordsToDeck(
+      records: records, profile: resolved(profile, records: records), modificationTime: modificationTime, file: file
+    )
+    .collection()
   }
 
   /// The records for the notes of `collection`.
@@ -34,9 +38,10 @@ package enum AppRecordMapping {
   /// - Parameter profile: ``AppProfileChoice/automatic`` uses the profile whose note type the
   ///   deck has (one deckport made), else maps field-for-key; a named profile maps the fields by
   ///   name, then by position.
-  package static func records(from collection: DeckCollection, profile: AppProfileChoice = .automatic)
-    -> (records: AppRecords, warnings: [Diagnostic])
-  {
+  /// - Parameter file: the storage the records are for, which warnings name.
+  package static func records(
+    from collection: DeckCollection, profile: AppProfileChoice = .automatic, file: String? = nil
+  ) -> (records: AppRecords, warnings: [Diagnostic]) {
     let chosen: AppRecordProfile?
     switch profile {
     case .generic: chosen = nil
@@ -44,7 +49,7 @@ package enum AppRecordMapping {
     case .automatic:
       chosen = AppRecordProfile.all.first { profile in collection.noteTypes.contains { $0.name == profile.title } }
     }
-    return DeckToRecords(collection: collection, profile: chosen).records()
+    return DeckToRecords(collection: collection, profile: chosen, file: file).records()
   }
 
   private static func resolved(_ choice: AppProfileChoice, records: AppRecords) -> AppRecordProfile? {
@@ -55,8 +60,11 @@ package enum AppRecordMapping {
     }
   }
 
-  /// Where mapping warnings point: the record set or deck, since they have no file.
-  static func location(_ name: String) -> SourceLocation {
-    SourceLocation(file: name)
+  /// Where mapping warnings point: the records of type `name` in `file` (the storage read or
+  /// written), `app.json: record type 'Card'`; the records alone when they come from no file.
+  static func location(ofRecords name: String, in file: String?) -> SourceLocation {
+    let records = "record type '\(name)'"
+    guard let file else { return SourceLocation(file: records) }
+    return SourceLocation(file: file, item: records)
   }
 }

@@ -6,12 +6,14 @@ import Foundation
 struct DeckToRecords {
   let collection: DeckCollection
   let profile: AppRecordProfile?
+  /// The storage the records are for, which warnings name (nil: none).
+  let file: String?
 
   func records() -> (records: AppRecords, warnings: [Diagnostic]) {
     // Records made into notes go back under their own record type (an entity's name).
     let name =
       profile?.recordType ?? collection.noteTypes.first.map { RecordsToDeck.recordType(ofNoteType: $0.name) } ?? "Notes"
-    let location = AppRecordMapping.location(name)
+    let location = AppRecordMapping.location(ofRecords: name, in: file)
     // Each value goes by its note type's field name: a note with more or fewer values than its
     // note type has fields is first fitted to them, as Anki's Check Database fits it.
     let (collection, fieldCountWarnings) = CollectionRepair.fittingFields(collection, location: location)
@@ -34,9 +36,11 @@ struct DeckToRecords {
     var removedMarkup = 0
     var records: [AppRecord] = []
     for note in notes {
-      // Where a warning about one of the note's fields or of the record's keys points.
-      func fieldPlace(_ name: String) -> SourceLocation { location.item("note \(note.id), field '\(name)'") }
-      func keyPlace(_ name: String) -> SourceLocation { location.item("note \(note.id), key '\(name)'") }
+      // Where a warning about one of the note's fields or of the record's keys points: the note
+      // with its own note type (notes of several become records of one type).
+      let noteName = noteTypes[note.noteTypeID].map { "note \(note.id) (\($0.name))" } ?? "note \(note.id)"
+      func fieldPlace(_ name: String) -> SourceLocation { location.itemPart("\(noteName), field '\(name)'") }
+      func keyPlace(_ name: String) -> SourceLocation { location.itemPart("\(noteName), key '\(name)'") }
       let fieldNames = noteTypes[note.noteTypeID]?.fieldNames ?? note.fields.indices.map { "Field \($0 + 1)" }
       var record = AppRecord()
       var losses = FieldText.Losses()

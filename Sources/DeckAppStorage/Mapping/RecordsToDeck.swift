@@ -10,6 +10,8 @@ struct RecordsToDeck {
   /// of their own changes, so a later version of the storage is newer and Anki's import of the
   /// deck updates the notes it has.
   var modificationTime: Int64 = 0
+  /// The storage the records were read from, which warnings name (nil: none).
+  var file: String? = nil
 
   /// The Anki default style sheet.
   static let css =
@@ -43,7 +45,7 @@ struct RecordsToDeck {
 
   func collection() -> (collection: DeckCollection, warnings: [Diagnostic]) {
     var warnings: [Diagnostic] = []
-    let location = AppRecordMapping.location(records.name)
+    let location = AppRecordMapping.location(ofRecords: records.name, in: file)
     let mapping = fieldKeys
     let deckName = profile?.app ?? records.name
     let deck = Deck(id: DerivedID.id(for: "deck\u{1F}" + deckName), name: deckName)
@@ -110,7 +112,7 @@ struct RecordsToDeck {
             if milliseconds / 1000 != date.timeIntervalSince1970 {
               warnings.append(
                 Diagnostic(
-                  "date-precision", at: location.item(records.label(ofRecord: index)),
+                  "date-precision", at: location.itemPart(records.label(ofRecord: index)),
                   "\(field.key) \(date.timeIntervalSinceReferenceDate) has more than millisecond precision; the note id keeps milliseconds"
                 ))
             }
@@ -129,14 +131,14 @@ struct RecordsToDeck {
     for (field, key) in mapping where profile == nil && field != key {
       warnings.append(
         Diagnostic(
-          "key-renamed", at: location.item("key '\(key)'"),
+          "key-renamed", at: location.itemPart("key '\(key)'"),
           "is the note field '\(field)' (Anki's field names hold no :{}\" and no leading #^/, and each name once); converting the deck back into storage that has the key restores it"
         ))
     }
     for (key, type) in textTypes.sorted(by: { $0.key < $1.key }) {
       warnings.append(
         Diagnostic(
-          "type-to-text", at: location.item("key '\(key)'"),
+          "type-to-text", at: location.itemPart("key '\(key)'"),
           "\(type.rawValue) values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text"
         ))
     }

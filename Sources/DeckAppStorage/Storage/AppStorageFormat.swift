@@ -105,7 +105,7 @@ public struct AppStorageFormat: DeckFormat {
     // whenever any reader opens the store.
     let modified = ["", "-wal"].compactMap { FileManager.default.modificationSeconds(atPath: path + $0) }.max()
     let mapped = AppRecordMapping.collection(
-      from: content.records, profile: options.profile, modificationTime: modified ?? 0)
+      from: content.records, profile: options.profile, modificationTime: modified ?? 0, file: path)
     return LoadedDeck(
       collection: mapped.collection, formatName: "app-\(content.kind.rawValue)",
       warnings: content.warnings + mapped.warnings)
@@ -117,7 +117,7 @@ public struct AppStorageFormat: DeckFormat {
     -> DeckWriteResult
   {
     let storage = context.options[AppStorageOptions.self]
-    var mapped = AppRecordMapping.records(from: collection, profile: storage.profile)
+    var mapped = AppRecordMapping.records(from: collection, profile: storage.profile, file: path)
     if let dates = storage.jsonDates { mapped.records.jsonDates = dates }
     let options = AppWriteOptions(
       storage: storage, existing: context.existingOutput, dryRun: context.dryRun,

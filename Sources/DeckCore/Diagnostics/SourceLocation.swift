@@ -53,6 +53,10 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   /// This location narrowed to a named item (a column, a JSON key, a protobuf field).
   public func item(_ name: String) -> SourceLocation { narrowed(\.item, to: name) }
 
+  /// This location narrowed to a part of its named item: `record type 'Card'` becomes
+  /// `record type 'Card', key 'id'`; the part alone where the location names no item.
+  public func itemPart(_ name: String) -> SourceLocation { narrowed(\.item, to: item.map { "\($0), \(name)" } ?? name) }
+
   /// This location narrowed to a JSON path, such as `notes[3].fields`.
   public func atJSONPath(_ path: String) -> SourceLocation { narrowed(\.jsonPath, to: path) }
 

@@ -34,7 +34,7 @@ package enum CollectionRepair {
       result.cards.removeAll { card in
         guard !noteIDs.contains(card.noteID) else { return false }
         warnings.report(
-          "orphan-card", at: location.item("card \(card.id)"),
+          "orphan-card", at: location.itemPart("card \(card.id)"),
           "card belongs to note \(card.noteID), which does not exist; it is left out")
         return true
       }
@@ -96,7 +96,7 @@ package enum CollectionRepair {
           "values \(expected) to \(note.fields.count) are joined with \"\(joinedFieldSeparator)\" into the last field, '\(last)', as Anki's Check Database joins them"
       }
       warnings.report(
-        "field-count", at: location.item("note \(note.id)"), "note has \(values), but its \(label); \(change)")
+        "field-count", at: location.itemPart("note \(note.id)"), "note has \(values), but its \(label); \(change)")
       notes[index].fields = fitted(note.fields, count: expected)
     }
     return notes
@@ -121,7 +121,7 @@ package enum CollectionRepair {
         added[card.deckID] = name
       }
       warnings.report(
-        "unknown-deck", at: location.item("card \(card.id)"),
+        "unknown-deck", at: location.itemPart("card \(card.id)"),
         "card is in deck \(card.deckID), which the collection does not define; it is written in a deck '\(added[card.deckID] ?? "")' with that id, added as Anki's Check Database adds one"
       )
     }
