@@ -340,6 +340,77 @@ struct DeckDifferenceTests {
       ])
   }
 
+  /// Records hold text, not HTML: a field with a picture beside its text, or with markup, comes
+  /// back without them, and `&nbsp;` as the character. Such a note is paired by its plain text
+  /// and shown as changed in those fields, not as one note removed and another added.
+  @Test("an Anki deck against app records: a note whose picture or markup did not fit is shown changed")
+  func appRecordsPairedByPlainText() throws {
+    let scratch = try TemporaryDirectory()
+    let source = scratch.path(for: "deck.json")
+    try Data(
+      #"""
+      {"format": "deckport-deck", "version": 1,
+       "notes": [{"noteType": "Basic", "fields": {"Front": "Argentina", "Back": "Buenos Aires <img src=\"pixel.png\">"}},
+                 {"noteType": "Basic", "fields": {"Front": "Chile", "Back": "<b>Santiago</b> & more"}},
+                 {"noteType": "Basic", "fields": {"Front": "Peru", "Back": "Lima"}},
+                 {"noteType": "Basic", "fields": {"Front": "Space", "Back": "two&nbsp;words"}},
+                 {"noteType": "Basic", "fields": {"Front": "Long", "Back": "A long sentence that goes on and on before the <i>word</i> that matters."}}],
+       "media": [{"name": "pixel.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
+      """#.utf8
+    ).write(to: URL(fileURLWithPath: source))
+    let records = scratch.path(for: "cards.json")
+    let run = try CommandRun.deckport(["convert", source, records, "--to", "app-json"])
+    #expect(run.status == 0, "\(run.standardError)")
+    let difference = try DeckDifference(from: Self.load(source), to: Self.load(records))
+    #expect(difference.notes.added.isEmpty)
+    #expect(difference.notes.removed.isEmpty)
+    let changes: [String] = difference.notes.changed.flatMap { note in
+      note.fields.map { "\($0.name): \($0.old) -> \($0.new)" }
+    }
+    #expect(
+      changes.sorted() == [
+        "Back: <b>Santiago</b> & more -> Santiago &amp; more",
+        "Back: A long sentence that goes on and on before the <i>word</i> that matters. -> A long sentence that goes on and on before the word that matters.",
+        "Back: Buenos Aires <img src=\"pixel.png\"> -> Buenos Aires ",
+        "Back: two&nbsp;words -> two\u{A0}words",
+      ])
+    // A change past what an excerpt shows is shown from a little before it.
+    #expect(
+      difference.lines.contains(
+        #"      Back: "…d on before the <i>word</i> that matters." → "…d on before the word that matters.""#))
+    // The picture no record holds is the one media difference.
+    #expect(difference.media.removed.map(\.name) == ["pixel.png"])
+  }
+
+  /// A field that is a picture alone becomes the record's data (bytes, in deckport's SQLite file),
+  /// and comes back as a media file named by its SHA-1: the same bytes under another name, shown as one file renamed.
+  @Test("an Anki deck against app records: a picture named by its SHA-1 is shown renamed")
+  func appRecordsRenamePictures() throws {
+    let scratch = try TemporaryDirectory()
+    let source = scratch.path(for: "deck.json")
+    try Data(
+      #"""
+      {"format": "deckport-deck", "version": 1,
+       "notes": [{"noteType": "Basic", "fields": {"Front": "dot", "Back": "<img src=\"dot.png\">"}}],
+       "media": [{"name": "dot.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
+      """#.utf8
+    ).write(to: URL(fileURLWithPath: source))
+    let records = scratch.path(for: "cards.sqlite")
+    let run = try CommandRun.deckport(["convert", source, records, "--to", "sqlite"])
+    #expect(run.status == 0, "\(run.standardError)")
+    let difference = try DeckDifference(from: Self.load(source), to: Self.load(records))
+    #expect(difference.notes.added.isEmpty && difference.notes.removed.isEmpty && difference.notes.changed.isEmpty)
+    #expect(difference.media.added.isEmpty && difference.media.removed.isEmpty)
+    let renamed = try #require(difference.media.changed.first)
+    #expect(difference.media.changed.count == 1)
+    #expect(renamed.old.name == "dot.png")
+    #expect(renamed.new.name == renamed.new.sha1 + ".png")
+    #expect(renamed.old.sha1 == renamed.new.sha1)
+    #expect(
+      difference.lines.contains(
+        "  ~ dot.png renamed \(renamed.new.name) (the same 69 bytes, sha1 \(renamed.new.sha1.prefix(10)))"))
+  }
+
   @Test("an edited copy: exactly the edits, part by part")
   func editedCopy() throws {
     let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))

@@ -2,7 +2,8 @@ import DeckCore
 import Foundation
 
 extension DeckComparison {
-  /// Media files added, removed and changed (other SHA-1), by name in NFC; empty when a format
+  /// Media files added, removed and changed (other SHA-1, or another name for the same bytes),
+  /// by name in NFC; empty when a format
   /// holds no media. When a format holds only the media notes use (a deck package), a file only
   /// one side has counts only if that side's notes, templates or CSS refer to it.
   ///
@@ -28,7 +29,30 @@ extension DeckComparison {
     for name in before.keys.sorted() where after[name] == nil && (usedBefore?.contains(name) ?? true) {
       if let file = before[name] { result.removed.append(try Self.entry(file)) }
     }
+    Self.pairRenames(&result)
     return result
+  }
+
+  /// A file only the `from` side has and a file only the `to` side has with the same bytes (the
+  /// same SHA-1) are one file renamed: listed as changed, the old name as `old`, the new as
+  /// `new` (app storage names a picture by its SHA-1). Files of the same bytes pair in name order.
+  private static func pairRenames(_ result: inout DeckDifference.MediaDifferences) {
+    var removedByDigest: [String: [Int]] = [:]
+    for (index, file) in result.removed.enumerated().reversed() {
+      removedByDigest[file.sha1, default: []].append(index)
+    }
+    var renamedFrom = Set<Int>()
+    var renamedTo = Set<Int>()
+    for (index, file) in result.added.enumerated() {
+      guard let removedIndex = removedByDigest[file.sha1]?.popLast() else { continue }
+      result.changed.append(DeckDifference.Change(old: result.removed[removedIndex], new: file))
+      renamedFrom.insert(removedIndex)
+      renamedTo.insert(index)
+    }
+    guard !renamedTo.isEmpty else { return }
+    result.removed = result.removed.indices.filter { !renamedFrom.contains($0) }.map { result.removed[$0] }
+    result.added = result.added.indices.filter { !renamedTo.contains($0) }.map { result.added[$0] }
+    result.changed.sort { $0.new.name < $1.new.name }
   }
 
   private static func byName(_ media: [MediaFile]) -> [String: MediaFile] {

@@ -11,7 +11,7 @@ extension DeckComparison {
         result.added.append(entry(note, noteTypes: newNoteTypes))
         continue
       }
-      if let change = change(from: before, to: note, fieldsCompared: !pairedByText.contains(guid)) {
+      if let change = change(from: before, to: note, pairing: pairedByText[guid]) {
         result.changed.append(change)
       }
     }
@@ -31,18 +31,27 @@ extension DeckComparison {
       added: after.subtracting(before).sorted(), removed: before.subtracting(after).sorted())
   }
 
-  /// How `note` differs from `before`, or nil when it does not. Without `fieldsCompared` (a
-  /// pair by text), the fields are not compared by position: their text is the same.
-  private func change(from before: Note, to note: Note, fieldsCompared: Bool) -> DeckDifference.NoteChange? {
+  /// How `note` differs from `before`, or nil when it does not. Notes paired by GUID compare
+  /// their fields by position. Of notes paired by text (`pairing`), whose note types may lay the
+  /// fields out otherwise, those of the same text compare none, and those of the same plain text
+  /// compare their fields that hold plain text, in order (a field of a picture alone is then not
+  /// compared; the media are).
+  private func change(from before: Note, to note: Note, pairing: TextPairing?) -> DeckDifference.NoteChange? {
     let oldType = oldNoteTypes[before.noteTypeID]
     let newType = newNoteTypes[note.noteTypeID]
+    let positions: [(old: Int, new: Int)]
+    switch pairing {
+    case nil: positions = (0..<max(before.fields.count, note.fields.count)).map { ($0, $0) }
+    case .sameText: positions = []
+    case .samePlainText: positions = zip(Self.plainText(before), Self.plainText(note)).map { ($0.index, $1.index) }
+    }
     var fields: [DeckDifference.FieldChange] = []
-    for index in 0..<(fieldsCompared ? max(before.fields.count, note.fields.count) : 0) {
-      let oldValue = index < before.fields.count ? before.fields[index] : ""
-      let newValue = index < note.fields.count ? note.fields[index] : ""
+    for (oldIndex, newIndex) in positions {
+      let oldValue = oldIndex < before.fields.count ? before.fields[oldIndex] : ""
+      let newValue = newIndex < note.fields.count ? note.fields[newIndex] : ""
       guard oldValue != newValue else { continue }
       fields.append(
-        DeckDifference.FieldChange(name: fieldName(index, newType ?? oldType), old: oldValue, new: newValue))
+        DeckDifference.FieldChange(name: fieldName(newIndex, newType ?? oldType), old: oldValue, new: newValue))
     }
     var typeChange: DeckDifference.Change<String>?
     let oldTypeName = oldType?.name ?? Self.unknownNoteType(before.noteTypeID)

@@ -1,3 +1,4 @@
+import DeckAnki
 import DeckCore
 
 extension DeckDifference {
@@ -103,8 +104,9 @@ struct DeckComparison {
   let oldNotes: [String: Note]
   let newNotes: [String: Note]
   /// The keys of the notes paired by their text rather than their GUID
-  /// (``pairByText(_:_:)``): the same text, which their note types may lay out otherwise.
-  let pairedByText: Set<String>
+  /// (``pairByText(_:_:)``), and how: the same text, which their note types may lay out
+  /// otherwise, or the same plain text.
+  let pairedByText: [String: TextPairing]
   let oldNoteTypes: [Int64: NoteType]
   let newNoteTypes: [Int64: NoteType]
 
@@ -134,7 +136,7 @@ struct DeckComparison {
     compared = Self.held(by: old).intersection(Self.held(by: new)).union(Self.heldInTheSamePart(by: old, new))
     var oldNotes = Self.byGUID(old.collection.notes)
     let newNotes = Self.byGUID(new.collection.notes)
-    pairedByText = compared.contains(.noteGUIDs) ? [] : Self.pairByText(&oldNotes, newNotes)
+    pairedByText = compared.contains(.noteGUIDs) ? [:] : Self.pairByText(&oldNotes, newNotes)
     self.oldNotes = oldNotes
     self.newNotes = newNotes
     oldNoteTypes = Dictionary(old.collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -147,29 +149,61 @@ struct DeckComparison {
     return Dictionary(notes.map { (keys[$0.id] ?? $0.guid, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
+  /// How two notes were paired by their text (``pairByText(_:_:)``).
+  enum TextPairing {
+    /// Their non-empty fields hold the same text in the same order.
+    case sameText
+    /// Their fields hold the same plain text (markup, media references and character references
+    /// aside; ``plainText(_:)``) in the same order, but not the same text.
+    case samePlainText
+  }
+
   /// Where a format holds no note GUIDs (app storage): each new note that no old note matches
   /// by GUID is paired with the first old note left unmatched whose non-empty fields have the
   /// same text in the same order, which is keyed as the new one, so the two are compared as one
   /// note. Records keep a note's text but not its note type's layout (the records of several
   /// note types share one, with an empty field for each key a note lacks), so empty fields do
-  /// not count. Keys are taken in sorted order, so the pairing does not depend on the decks'
-  /// order of notes. Returns the keys paired so.
-  private static func pairByText(_ oldNotes: inout [String: Note], _ newNotes: [String: Note]) -> Set<String> {
-    func text(_ note: Note) -> [String] { note.fields.filter { !$0.isEmpty } }
+  /// not count. The notes still unmatched are then paired the same way by their fields' plain
+  /// text: records hold text, not HTML, so a field whose formatting or picture did not fit
+  /// differs only there, and is shown as a change of that note. Keys are taken in sorted order,
+  /// so the pairing does not depend on the decks' order of notes. Returns the keys paired so.
+  private static func pairByText(_ oldNotes: inout [String: Note], _ newNotes: [String: Note]) -> [String: TextPairing]
+  {
+    var paired: [String: TextPairing] = [:]
+    pair(&oldNotes, newNotes, by: { $0.fields.filter { !$0.isEmpty } }, as: .sameText, into: &paired)
+    pair(&oldNotes, newNotes, by: { plainText($0).map(\.text) }, as: .samePlainText, into: &paired)
+    return paired
+  }
+
+  /// One pass of ``pairByText(_:_:)``: the notes left unmatched, paired by `key`.
+  private static func pair(
+    _ oldNotes: inout [String: Note], _ newNotes: [String: Note], by key: (Note) -> [String],
+    as pairing: TextPairing, into paired: inout [String: TextPairing]
+  ) {
     var unmatchedOld: [[String]: [String]] = [:]
-    for key in oldNotes.keys.sorted() where newNotes[key] == nil {
-      if let note = oldNotes[key] { unmatchedOld[text(note), default: []].append(key) }
+    for noteKey in oldNotes.keys.sorted() where newNotes[noteKey] == nil {
+      if let note = oldNotes[noteKey] { unmatchedOld[key(note), default: []].append(noteKey) }
     }
-    var paired = Set<String>()
-    guard !unmatchedOld.isEmpty else { return paired }
+    guard !unmatchedOld.isEmpty else { return }
     // Each list reversed, so the first key is taken from the end, in place.
     unmatchedOld = unmatchedOld.mapValues { $0.reversed() }
-    for key in newNotes.keys.sorted() where oldNotes[key] == nil {
-      guard let note = newNotes[key], let oldKey = unmatchedOld[text(note)]?.popLast() else { continue }
-      oldNotes[key] = oldNotes.removeValue(forKey: oldKey)
-      paired.insert(key)
+    for noteKey in newNotes.keys.sorted() where oldNotes[noteKey] == nil {
+      guard let note = newNotes[noteKey], let oldKey = unmatchedOld[key(note)]?.popLast() else { continue }
+      oldNotes[noteKey] = oldNotes.removeValue(forKey: oldKey)
+      paired[noteKey] = pairing
     }
-    return paired
+  }
+
+  /// The fields of `note` that hold plain text, with their positions: each as one line without
+  /// markup, media references or character references (``AnkiFieldText/plainTextLine(_:)``),
+  /// each run of white space as one space (a no-break space too: `&nbsp;` reads as a space, and
+  /// app text holds the character), trimmed.
+  static func plainText(_ note: Note) -> [(index: Int, text: String)] {
+    note.fields.indices.compactMap { index in
+      let words = AnkiFieldText.plainTextLine(note.fields[index])
+        .split(whereSeparator: { $0.isWhitespace })
+      return words.isEmpty ? nil : (index, words.joined(separator: " "))
+    }
   }
 
   /// The key each note (by id) is matched by across the two sides: its GUID; for a later note

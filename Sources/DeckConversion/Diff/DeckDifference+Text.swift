@@ -206,7 +206,8 @@ extension DeckDifference {
       lines.append("  ~ note \(change.guid) (\(change.noteType))")
       if let type = change.noteTypeChange { lines.append("      note type: \(type.old) → \(type.new)") }
       lines += change.fields.map {
-        "      \($0.name): \(DifferenceExcerpt.quoted($0.old)) → \(DifferenceExcerpt.quoted($0.new))"
+        let (old, new) = DifferenceExcerpt.quotedChange($0.old, $0.new)
+        return "      \($0.name): \(old) → \(new)"
       }
       if !change.tagsAdded.isEmpty { lines.append("      tags added: \(change.tagsAdded.joined(separator: " "))") }
       if !change.tagsRemoved.isEmpty {
@@ -321,7 +322,9 @@ extension DeckDifference {
       "\($0.name) (\(ByteCount.text($0.size)), sha1 \($0.sha1.prefix(10)))"
     }
       + media.changed.map {
-        "  ~ \($0.new.name) (sha1 \($0.old.sha1.prefix(10)) → \($0.new.sha1.prefix(10)), \(ByteCount.text($0.old.size)) → \(ByteCount.text($0.new.size)))"
+        $0.old.name != $0.new.name
+          ? "  ~ \($0.old.name) renamed \($0.new.name) (the same \(ByteCount.text($0.new.size)), sha1 \($0.new.sha1.prefix(10)))"
+          : "  ~ \($0.new.name) (sha1 \($0.old.sha1.prefix(10)) → \($0.new.sha1.prefix(10)), \(ByteCount.text($0.old.size)) → \(ByteCount.text($0.new.size)))"
       }
   }
 

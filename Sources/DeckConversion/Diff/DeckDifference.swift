@@ -284,7 +284,8 @@ extension DeckDifference {
     public var new: String
   }
 
-  /// A note both sides have (same GUID) that differs.
+  /// A note both sides have (same GUID; or, against a format that holds no GUIDs, the same
+  /// text) that differs.
   public struct NoteChange: Sendable, Equatable, Codable {
     /// The note's GUID.
     public var guid: String
@@ -292,7 +293,8 @@ extension DeckDifference {
     public var noteType: String
     /// The note type's name before and after, when the note moved to another note type.
     public var noteTypeChange: Change<String>?
-    /// The fields whose text changed (compared by position).
+    /// The fields whose text changed: compared by position; for notes paired by their plain
+    /// text, the fields that hold some, in order; for notes paired by their text, none.
     public var fields: [FieldChange]
     /// Tags the note has only in the `to` deck, sorted.
     public var tagsAdded: [String]
@@ -518,7 +520,8 @@ extension DeckDifference {
   }
 
   /// Media files added, removed and changed, matched by name (in Unicode NFC, as Anki keeps
-  /// names); a changed file has other bytes, the `from` file as `old`, the `to` file as `new`.
+  /// names); a changed file has other bytes, or the same bytes under another name (a file only
+  /// one side has under each name), the `from` file as `old`, the `to` file as `new`.
   public typealias MediaDifferences = AddedRemovedChanged<MediaEntry, Change<MediaEntry>>
 
   /// A collection setting, or a property of a deck, note type, field or template, with its

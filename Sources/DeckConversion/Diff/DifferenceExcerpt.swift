@@ -19,4 +19,23 @@ enum DifferenceExcerpt {
     guard visible.count > maximumLength else { return visible }
     return "\(visible.prefix(maximumLength - 1))…"
   }
+
+  /// How many characters before the first difference an excerpt of a change keeps.
+  static let contextLength = 16
+
+  /// The old and the new text of a change, quoted: each cut as ``quoted(_:)`` cuts it, but
+  /// where the two differ only past what that shows, both start a little before their first
+  /// difference (``contextLength`` characters, after `…`), so the excerpts show it:
+  /// `"…je trouve ça, vraiment <b>bien</b>…" → "…je trouve ça, vraiment bien."`.
+  static func quotedChange(_ old: String, _ new: String) -> (old: String, new: String) {
+    let (oldVisible, newVisible) = (TerminalText.escaped(old), TerminalText.escaped(new))
+    let common = zip(oldVisible, newVisible).prefix { $0 == $1 }.count
+    guard common >= maximumLength - 1 - contextLength else { return (quoted(old), quoted(new)) }
+    func excerpt(_ visible: String) -> String {
+      let rest = visible.dropFirst(common - contextLength)
+      guard rest.count > maximumLength - 1 else { return "\"…\(rest)\"" }
+      return "\"…\(rest.prefix(maximumLength - 2))…\""
+    }
+    return (excerpt(oldVisible), excerpt(newVisible))
+  }
 }

@@ -16,7 +16,8 @@ extension Deckport {
         Reads both decks (each in the format its extension or content shows, or --from) and \
         prints what changed from A to B, grouped by part: notes (matched by GUID; notes that share \
         one, in their order; against app storage, which holds no GUIDs of Anki's, the notes left \
-        unmatched by the text of their non-empty fields) added, removed, and changed field by field, with short excerpts of the old and new text, \
+        unmatched by the text of their non-empty fields, then by its plain text, without markup \
+        or media references) added, removed, and changed field by field, with short excerpts of the old and new text, \
         tags per note, and a changed note's modification times where both formats hold them; note types (matched by id, else name) added, removed, their fields and \
         templates added, removed and renamed, template text and CSS changed, and their other \
         settings (kind, sort field, LaTeX, each field's font and editor settings, each \
@@ -30,7 +31,7 @@ extension Deckport {
         state), and the collection's creation time, from which review due dates count; review \
         log entries added, removed (by id) and changed (ease, interval, last \
         interval, factor, time, type, or the card); media files added, removed and changed (by \
-        the SHA-1 of their bytes); deletion records (notes, cards and decks deleted since the \
+        the SHA-1 of their bytes; the same bytes under another name as renamed); deletion records (notes, cards and decks deleted since the \
         collection last synced) added and removed; the collection's settings (by key) and its \
         list of tags (by name, with each tag's sync state and, where both say, whether it is \
         collapsed) added, removed and changed; and what Anki keeps of decks, note types, fields \
