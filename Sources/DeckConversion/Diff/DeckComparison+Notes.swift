@@ -43,7 +43,7 @@ extension DeckComparison {
     switch pairing {
     case nil: positions = (0..<max(before.fields.count, note.fields.count)).map { ($0, $0) }
     case .sameText: positions = []
-    case .samePlainText: positions = zip(Self.plainText(before), Self.plainText(note)).map { ($0.index, $1.index) }
+    case .samePlainText(let plainTextPositions): positions = plainTextPositions
     }
     var fields: [DeckDifference.FieldChange] = []
     for (oldIndex, newIndex) in positions {

@@ -154,8 +154,9 @@ struct DeckComparison {
     /// Their non-empty fields hold the same text in the same order.
     case sameText
     /// Their fields hold the same plain text (markup, media references and character references
-    /// aside; ``plainText(_:)``) in the same order, but not the same text.
-    case samePlainText
+    /// aside; ``plainText(_:)``) in the same order, but not the same text: `positions` are the
+    /// fields that hold plain text, the old note's beside the new one's.
+    case samePlainText(positions: [(old: Int, new: Int)])
   }
 
   /// Where a format holds no note GUIDs (app storage): each new note that no old note matches
@@ -170,27 +171,41 @@ struct DeckComparison {
   private static func pairByText(_ oldNotes: inout [String: Note], _ newNotes: [String: Note]) -> [String: TextPairing]
   {
     var paired: [String: TextPairing] = [:]
-    pair(&oldNotes, newNotes, by: { $0.fields.filter { !$0.isEmpty } }, as: .sameText, into: &paired)
-    pair(&oldNotes, newNotes, by: { plainText($0).map(\.text) }, as: .samePlainText, into: &paired)
+    pair(&oldNotes, newNotes, into: &paired) { note in
+      (note.fields.filter { !$0.isEmpty }, [])
+    } as: { _, _ in
+      .sameText
+    }
+    pair(&oldNotes, newNotes, into: &paired) { note in
+      let fields = plainText(note)
+      return (fields.map(\.text), fields.map(\.index))
+    } as: { old, new in
+      .samePlainText(positions: zip(old, new).map { ($0, $1) })
+    }
     return paired
   }
 
-  /// One pass of ``pairByText(_:_:)``: the notes left unmatched, paired by `key`.
+  /// One pass of ``pairByText(_:_:)``: the notes left unmatched, paired by the `text` of their
+  /// fields, with the positions of those fields.
   private static func pair(
-    _ oldNotes: inout [String: Note], _ newNotes: [String: Note], by key: (Note) -> [String],
-    as pairing: TextPairing, into paired: inout [String: TextPairing]
+    _ oldNotes: inout [String: Note], _ newNotes: [String: Note], into paired: inout [String: TextPairing],
+    by text: (Note) -> (text: [String], positions: [Int]), as pairing: ([Int], [Int]) -> TextPairing
   ) {
-    var unmatchedOld: [[String]: [String]] = [:]
+    var unmatchedOld: [[String]: [(key: String, positions: [Int])]] = [:]
     for noteKey in oldNotes.keys.sorted() where newNotes[noteKey] == nil {
-      if let note = oldNotes[noteKey] { unmatchedOld[key(note), default: []].append(noteKey) }
+      guard let note = oldNotes[noteKey] else { continue }
+      let (fields, positions) = text(note)
+      unmatchedOld[fields, default: []].append((noteKey, positions))
     }
     guard !unmatchedOld.isEmpty else { return }
     // Each list reversed, so the first key is taken from the end, in place.
     unmatchedOld = unmatchedOld.mapValues { $0.reversed() }
     for noteKey in newNotes.keys.sorted() where oldNotes[noteKey] == nil {
-      guard let note = newNotes[noteKey], let oldKey = unmatchedOld[key(note)]?.popLast() else { continue }
-      oldNotes[noteKey] = oldNotes.removeValue(forKey: oldKey)
-      paired[noteKey] = pairing
+      guard let note = newNotes[noteKey] else { continue }
+      let (fields, positions) = text(note)
+      guard let old = unmatchedOld[fields]?.popLast() else { continue }
+      oldNotes[noteKey] = oldNotes.removeValue(forKey: old.key)
+      paired[noteKey] = pairing(old.positions, positions)
     }
   }
 
@@ -200,9 +215,8 @@ struct DeckComparison {
   /// app text holds the character), trimmed.
   static func plainText(_ note: Note) -> [(index: Int, text: String)] {
     note.fields.indices.compactMap { index in
-      let words = AnkiFieldText.plainTextLine(note.fields[index])
-        .split(whereSeparator: { $0.isWhitespace })
-      return words.isEmpty ? nil : (index, words.joined(separator: " "))
+      let text = AnkiFieldText.plainTextLine(note.fields[index]).collapsingWhiteSpace()
+      return text.isEmpty ? nil : (index, text)
     }
   }
 

@@ -17,3 +17,41 @@ extension Substring {
     return first == scalars.startIndex ? self : Substring(scalars[first...])
   }
 }
+
+extension String {
+  /// The text with each run of Unicode white space (`White_Space`, a no-break space too) as one
+  /// space, and none at either end: the words of the text, as Rust's
+  /// `split_whitespace().join(" ")` gives them. Text without white space is returned as it is.
+  package func collapsingWhiteSpace() -> String {
+    let scalars = unicodeScalars
+    var result = ""
+    var wordStart: String.Index?
+    var index = scalars.startIndex
+    // Each word is appended whole (scalar by scalar would be several times slower), with one
+    // space before it when it is not the first.
+    while index < scalars.endIndex {
+      if Self.isWhiteSpace(scalars[index]) {
+        if let start = wordStart {
+          if !result.isEmpty { result += " " }
+          result += Substring(scalars[start..<index])
+          wordStart = nil
+        }
+      } else if wordStart == nil {
+        wordStart = index
+      }
+      scalars.formIndex(after: &index)
+    }
+    if let start = wordStart {
+      // One word from the start to the end: the text itself.
+      if start == scalars.startIndex && result.isEmpty { return self }
+      if !result.isEmpty { result += " " }
+      result += Substring(scalars[start...])
+    }
+    return result
+  }
+
+  /// Whether `scalar` is Unicode white space, ASCII answered without a property lookup.
+  private static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.isASCII ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
+  }
+}
