@@ -411,6 +411,22 @@ struct DeckDifferenceTests {
         "  ~ dot.png renamed \(renamed.new.name) (the same 69 bytes, sha1 \(renamed.new.sha1.prefix(10)))"))
   }
 
+  /// A setting's value (JSON text) that changed only past what an excerpt shows is shown from a
+  /// little before its first difference, as a field's text is.
+  @Test("a long setting changed near its end: both excerpts show the change")
+  func longSettingChange() throws {
+    let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    let opening = "A deck of the words a traveller needs first, in the order of a trip: "
+    var before = original
+    before.collection.decks[0].description = opening + "airport."
+    var after = original
+    after.collection.decks[0].description = opening + "station."
+    let difference = try DeckDifference(from: before, to: after)
+    let line = try #require(difference.lines.first { $0.hasPrefix("      description: ") })
+    // The values are JSON text: the excerpt starts inside the string, whose closing quote shows.
+    #expect(line == #"      description: …rder of a trip: airport." → …rder of a trip: station.""#)
+  }
+
   @Test("an edited copy: exactly the edits, part by part")
   func editedCopy() throws {
     let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))

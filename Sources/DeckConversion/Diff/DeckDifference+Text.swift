@@ -269,8 +269,7 @@ extension DeckDifference {
   /// `      new.perDay: 20 → 33`: a line per setting, values shortened, `(none)` for a side without.
   private static func settingLines(_ settings: [SettingChange]) -> [String] {
     settings.map {
-      let old = $0.old.map(DifferenceExcerpt.shortened) ?? "(none)"
-      let new = $0.new.map(DifferenceExcerpt.shortened) ?? "(none)"
+      let (old, new) = DifferenceExcerpt.shortenedChange($0.old, $0.new)
       return "      \($0.key): \(old) → \(new)"
     }
   }
@@ -294,7 +293,8 @@ extension DeckDifference {
       if let deck = change.deck { parts.append("deck \(deck.old) → \(deck.new)") }
       if let deck = change.originalDeck { parts.append("original deck \(deck.old) → \(deck.new)") }
       if let data = change.data {
-        parts.append("data \(DifferenceExcerpt.shortened(data.old)) → \(DifferenceExcerpt.shortened(data.new))")
+        let (old, new) = DifferenceExcerpt.shortenedChange(data.old, data.new)
+        parts.append("data \(old) → \(new)")
       }
       lines.append(
         "  ~ card \(change.guid) #\(CountedPosition.text(ofIndex: change.ord)): \(parts.joined(separator: ", "))")
@@ -348,7 +348,8 @@ extension DeckDifference {
       "\(name($0.owner, $0.key)) \(DifferenceExcerpt.shortened($0.value))"
     }
       + part.changed.map {
-        "  ~ \(name($0.owner, $0.key)): \(DifferenceExcerpt.shortened($0.old)) → \(DifferenceExcerpt.shortened($0.new))"
+        let (old, new) = DifferenceExcerpt.shortenedChange($0.old, $0.new)
+        return "  ~ \(name($0.owner, $0.key)): \(old) → \(new)"
       }
   }
 

@@ -28,13 +28,20 @@ enum DifferenceExcerpt {
   /// difference (``contextLength`` characters, after `…`), so the excerpts show it:
   /// `"…je trouve ça, vraiment <b>bien</b>…" → "…je trouve ça, vraiment bien."`.
   static func quotedChange(_ old: String, _ new: String) -> (old: String, new: String) {
+    let (oldExcerpt, newExcerpt) = shortenedChange(old, new)
+    return ("\"\(oldExcerpt)\"", "\"\(newExcerpt)\"")
+  }
+
+  /// ``quotedChange(_:_:)`` without quotes (for JSON text); a side without a value is `(none)`.
+  static func shortenedChange(_ old: String?, _ new: String?) -> (old: String, new: String) {
+    guard let old, let new else { return (old.map(shortened) ?? "(none)", new.map(shortened) ?? "(none)") }
     let (oldVisible, newVisible) = (TerminalText.escaped(old), TerminalText.escaped(new))
     let common = zip(oldVisible, newVisible).prefix { $0 == $1 }.count
-    guard common >= maximumLength - 1 - contextLength else { return (quoted(old), quoted(new)) }
+    guard common >= maximumLength - 1 - contextLength else { return (shortened(old), shortened(new)) }
     func excerpt(_ visible: String) -> String {
       let rest = visible.dropFirst(common - contextLength)
-      guard rest.count > maximumLength - 1 else { return "\"…\(rest)\"" }
-      return "\"…\(rest.prefix(maximumLength - 2))…\""
+      guard rest.count > maximumLength - 1 else { return "…\(rest)" }
+      return "…\(rest.prefix(maximumLength - 2))…"
     }
     return (excerpt(oldVisible), excerpt(newVisible))
   }
