@@ -35,7 +35,7 @@ extension DeckComparison {
   /// their fields by position. Of notes paired by text (`pairing`), whose note types may lay the
   /// fields out otherwise, those of the same text compare none, and those of the same plain text
   /// compare their fields that hold plain text, in order (a field of a picture alone is then not
-  /// compared; the media are).
+  /// compared; the media are), each character however spelled (``FieldSpelling``).
   private func change(from before: Note, to note: Note, pairing: TextPairing?) -> DeckDifference.NoteChange? {
     let oldType = oldNoteTypes[before.noteTypeID]
     let newType = newNoteTypes[note.noteTypeID]
@@ -50,6 +50,11 @@ extension DeckComparison {
       let oldValue = oldIndex < before.fields.count ? before.fields[oldIndex] : ""
       let newValue = newIndex < note.fields.count ? note.fields[newIndex] : ""
       guard oldValue != newValue else { continue }
+      // Records hold text, so how the deck spelled a character (`&#x27;`, `'`) is not theirs
+      // to keep.
+      if case .samePlainText = pairing, FieldSpelling.canonical(oldValue) == FieldSpelling.canonical(newValue) {
+        continue
+      }
       fields.append(
         DeckDifference.FieldChange(name: fieldName(newIndex, newType ?? oldType), old: oldValue, new: newValue))
     }

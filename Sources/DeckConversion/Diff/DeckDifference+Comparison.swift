@@ -210,12 +210,15 @@ struct DeckComparison {
   }
 
   /// The fields of `note` that hold plain text, with their positions: each as one line without
-  /// markup, media references or character references (``AnkiFieldText/plainTextLine(_:)``),
+  /// markup, media references or character references (``AnkiFieldText/plainTextLine(_:)``,
+  /// then ``HTMLEntities/decode(_:)`` for the references Anki's decoder leaves),
   /// each run of white space as one space (a no-break space too: `&nbsp;` reads as a space, and
   /// app text holds the character), trimmed.
   static func plainText(_ note: Note) -> [(index: Int, text: String)] {
     note.fields.indices.compactMap { index in
-      let text = AnkiFieldText.plainTextLine(note.fields[index]).collapsingWhiteSpace()
+      // Anki's decoder leaves every reference of a field undecoded when one `&` is not a
+      // reference (`Tom & Jerry&#x27;s`); records hold the text decoded.
+      let text = HTMLEntities.decode(AnkiFieldText.plainTextLine(note.fields[index])).collapsingWhiteSpace()
       return text.isEmpty ? nil : (index, text)
     }
   }

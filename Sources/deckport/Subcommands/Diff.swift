@@ -17,7 +17,7 @@ extension Deckport {
         prints what changed from A to B, grouped by part: notes (matched by GUID; notes that share \
         one, in their order; against app storage, which holds no GUIDs of Anki's, the notes left \
         unmatched by the text of their non-empty fields, then by its plain text, without markup \
-        or media references) added, removed, and changed field by field, with short excerpts of the old and new text, \
+        or media references, and compared as text, each character however spelled) added, removed, and changed field by field, with short excerpts of the old and new text, \
         tags per note, and a changed note's modification times where both formats hold them; note types (matched by id, else name) added, removed, their fields and \
         templates added, removed and renamed, template text and CSS changed, and their other \
         settings (kind, sort field, LaTeX, each field's font and editor settings, each \
