@@ -8,7 +8,8 @@ import DeckCore
 /// * with a note type column, every other column is a field, in order;
 /// * otherwise one note type (`--note-type`, `#notetype:`, else Basic) takes its fields from
 ///   the columns whose `#columns:` label is the field's name, or else from the other columns in
-///   order; its first field falls back to column 1; and when no tags column is named, the first
+///   order that the first row (or `#columns:`) has; its first field falls back to column 1; and
+///   when no tags column is named, the first
 ///   other column after the last field column becomes the tags column if the first row (or
 ///   `#columns:`) reaches it.
 ///
@@ -45,6 +46,9 @@ struct CSVColumnLayout {
   var declaredFieldNames: [String]?
   /// Whether the tags column is Anki's guess rather than a directive or a name.
   var tagsColumnIsFallback = false
+  /// How many columns the first row has, when fields past them have no column because of it
+  /// (Anki's dialect by position, without `#columns:`).
+  var fieldsCutAtFirstRowWidth: Int?
   /// Whether nothing names the note type (no option, `#notetype:`, note type column or column
   /// mapping), so rows are Basic notes only because Anki assumes so. Extra columns are then
   /// dropped with a warning, as Anki drops them, instead of failing the read.
@@ -92,14 +96,18 @@ struct CSVColumnLayout {
     var fieldColumns = [Int?](repeating: nil, count: stock.fields.count)
     fieldColumns[0] = 0
     if labels.allSatisfy(\.isEmpty) {
-      // By position: the n-th other column is the n-th field (not limited to the first row,
-      // so a longer later row keeps its fields).
+      // By position: the n-th other column is the n-th field, among the columns the first row
+      // (or `#columns:`) has, as Anki's importer takes its columns from them. A field past them
+      // has no column (empty, as Anki leaves it), and a later row's cells there are dropped
+      // with a warning, as Anki drops them. The first field falls back to the first other
+      // column wherever it is.
       var next = 0
       for index in fieldColumns.indices {
         while meta.contains(next) { next += 1 }
-        fieldColumns[index] = next
+        fieldColumns[index] = index == 0 || next < labelCount ? next : nil
         next += 1
       }
+      if header.columnLabels == nil, fieldColumns.contains(nil) { layout.fieldsCutAtFirstRowWidth = firstRowWidth }
     } else {
       // By name: Anki takes the last column with the field's exact name.
       var byLabel: [String: Int] = [:]

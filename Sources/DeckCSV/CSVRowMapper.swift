@@ -155,6 +155,9 @@ struct CSVRowMapper {
       Diagnostic(
         "csv-unmapped", at: place,
         "no column holds the \(CountedNoun.noun("field", for: missing.count)) \(missing.map { "'\($0)'" }.joined(separator: ", ")) of note type '\(catalog.entries[entry].name)'; \(missing.count == 1 ? "it is" : "they are") left empty"
+          + (layout.fieldsCutAtFirstRowWidth.map {
+            " (Anki's importer takes a file's columns from its first row, which has \(CountedNoun.phrase($0, "column")); a #columns: line names them)"
+          } ?? "")
       ))
   }
 

@@ -302,6 +302,26 @@ struct CSVReaderTests {
     #expect(try Self.read(text).notes.first?.tags == ["global", "t1", "t2", "t3"])
   }
 
+  /// Anki's importer takes a file's columns from its first row (seen on a real file, the JLPT N4
+  /// list in `fixtures/csv/real/`, whose header row has no `|` but whose GUIDs do): a field past
+  /// them stays empty, and a later row's cells there are dropped, each with a warning.
+  @Test("fields by position only among the first row's columns, as Anki's importer takes them")
+  func columnsFromFirstRow() throws {
+    let (notes, _, warnings) = try Self.read("#separator:tab\na\nc\td\ne\tf\tg\n", name: "p.txt")
+    #expect(notes.map(\.fields) == [["a", ""], ["c", ""], ["e", ""]])
+    #expect(
+      warnings.first
+        == "p.txt:2: warning: [csv-unmapped] no column holds the field 'Back' of note type 'Basic'; it is left empty (Anki's importer takes a file's columns from its first row, which has 1 column; a #columns: line names them)"
+    )
+    #expect(
+      warnings.contains {
+        $0.hasPrefix("p.txt:3: warning: [csv-dropped] ") && $0.contains("3 non-empty cells in columns 2–3")
+      })
+    // A #columns: line gives the columns, whatever the first row has.
+    let labelled = try Self.read("#separator:tab\n#columns:\t\na\nc\td\n", name: "p.txt")
+    #expect(labelled.notes.map(\.fields) == [["a", ""], ["c", "d"]])
+  }
+
   @Test("rows with fewer fields are padded and counted in one warning; an empty first field skips the row")
   func paddingAndSkipping() throws {
     let text = "#separator:,\n#notetype:Basic (optional reversed card)\na,b,c\nd\ne,f\n,g,h\n"

@@ -49,7 +49,7 @@ struct CSVTruth: Decodable {
 
   /// The CSV fixtures, as paths relative to `fixtures/`, sorted.
   static var fixtures: [String] {
-    ["csv/anki", "csv/sheets"].flatMap { folder in
+    ["csv/anki", "csv/sheets", "csv/real"].flatMap { folder in
       ((try? FileManager.default.contentsOfDirectory(atPath: Fixtures.path(folder))) ?? [])
         .filter { !$0.hasSuffix(".json") && !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted()
         .map { "\(folder)/\($0)" }
