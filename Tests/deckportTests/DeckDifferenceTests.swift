@@ -11,6 +11,19 @@ struct DeckDifferenceTests {
     try DeckLoader().load(path: path)
   }
 
+  /// The difference from the deckport JSON deck `deckJSON` to the app records `deckport
+  /// convert` makes of it in storage of `format` (`app-json`, `sqlite`, …).
+  private static func differenceFromRecords(of deckJSON: String, as format: String) throws -> DeckDifference {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let source = scratch.path(for: "deck.json")
+    try Data(deckJSON.utf8).write(to: URL(fileURLWithPath: source))
+    let records = scratch.path(for: format == "sqlite" ? "cards.sqlite" : "cards.json")
+    let run = try CommandRun.deckport(["convert", source, records, "--to", format])
+    #expect(run.status == 0, "\(run.standardError)")
+    return try DeckDifference(from: load(source), to: load(records))
+  }
+
   /// `deck` as if it had been read from a file of the format `name` (the registry's description
   /// of that format says what it holds).
   static func read(_ deck: LoadedDeck, as name: String) -> LoadedDeck {
@@ -346,24 +359,17 @@ struct DeckDifferenceTests {
   /// that differs only in how it spells characters (`&nbsp;`, `&#x27;`, a bare `&`) is not shown.
   @Test("an Anki deck against app records: a note whose picture or markup did not fit is shown changed")
   func appRecordsPairedByPlainText() throws {
-    let scratch = try TemporaryDirectory()
-    let source = scratch.path(for: "deck.json")
-    try Data(
-      #"""
-      {"format": "deckport-deck", "version": 1,
-       "notes": [{"noteType": "Basic", "fields": {"Front": "Argentina", "Back": "Buenos Aires <img src=\"pixel.png\">"}},
-                 {"noteType": "Basic", "fields": {"Front": "Chile", "Back": "<b>Santiago</b> & more"}},
-                 {"noteType": "Basic", "fields": {"Front": "Peru", "Back": "Lima"}},
-                 {"noteType": "Basic", "fields": {"Front": "Space", "Back": "two&nbsp;words"}},
-                 {"noteType": "Basic", "fields": {"Front": "Cartoon", "Back": "Tom & Jerry&#x27;s"}},
-                 {"noteType": "Basic", "fields": {"Front": "Long", "Back": "A long sentence that goes on and on before the <i>word</i> that matters."}}],
-       "media": [{"name": "pixel.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
-      """#.utf8
-    ).write(to: URL(fileURLWithPath: source))
-    let records = scratch.path(for: "cards.json")
-    let run = try CommandRun.deckport(["convert", source, records, "--to", "app-json"])
-    #expect(run.status == 0, "\(run.standardError)")
-    let difference = try DeckDifference(from: Self.load(source), to: Self.load(records))
+    let difference = try Self.differenceFromRecords(
+      of: #"""
+        {"format": "deckport-deck", "version": 1,
+         "notes": [{"noteType": "Basic", "fields": {"Front": "Argentina", "Back": "Buenos Aires <img src=\"pixel.png\">"}},
+                   {"noteType": "Basic", "fields": {"Front": "Chile", "Back": "<b>Santiago</b> & more"}},
+                   {"noteType": "Basic", "fields": {"Front": "Peru", "Back": "Lima"}},
+                   {"noteType": "Basic", "fields": {"Front": "Space", "Back": "two&nbsp;words"}},
+                   {"noteType": "Basic", "fields": {"Front": "Cartoon", "Back": "Tom & Jerry&#x27;s"}},
+                   {"noteType": "Basic", "fields": {"Front": "Long", "Back": "A long sentence that goes on and on before the <i>word</i> that matters."}}],
+         "media": [{"name": "pixel.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
+        """#, as: "app-json")
     #expect(difference.notes.added.isEmpty)
     #expect(difference.notes.removed.isEmpty)
     let changes: [String] = difference.notes.changed.flatMap { note in
@@ -387,19 +393,12 @@ struct DeckDifferenceTests {
   /// and comes back as a media file named by its SHA-1: the same bytes under another name, shown as one file renamed.
   @Test("an Anki deck against app records: a picture named by its SHA-1 is shown renamed")
   func appRecordsRenamePictures() throws {
-    let scratch = try TemporaryDirectory()
-    let source = scratch.path(for: "deck.json")
-    try Data(
-      #"""
-      {"format": "deckport-deck", "version": 1,
-       "notes": [{"noteType": "Basic", "fields": {"Front": "dot", "Back": "<img src=\"dot.png\">"}}],
-       "media": [{"name": "dot.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
-      """#.utf8
-    ).write(to: URL(fileURLWithPath: source))
-    let records = scratch.path(for: "cards.sqlite")
-    let run = try CommandRun.deckport(["convert", source, records, "--to", "sqlite"])
-    #expect(run.status == 0, "\(run.standardError)")
-    let difference = try DeckDifference(from: Self.load(source), to: Self.load(records))
+    let difference = try Self.differenceFromRecords(
+      of: #"""
+        {"format": "deckport-deck", "version": 1,
+         "notes": [{"noteType": "Basic", "fields": {"Front": "dot", "Back": "<img src=\"dot.png\">"}}],
+         "media": [{"name": "dot.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
+        """#, as: "sqlite")
     #expect(difference.notes.added.isEmpty && difference.notes.removed.isEmpty && difference.notes.changed.isEmpty)
     #expect(difference.media.added.isEmpty && difference.media.removed.isEmpty)
     let renamed = try #require(difference.media.changed.first)
