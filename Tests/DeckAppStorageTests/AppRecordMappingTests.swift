@@ -127,6 +127,22 @@ struct AppRecordMappingTests {
       ])
   }
 
+  /// Seen on real packages (an AnkiDroid sample's `[sound:_1sec.mp3]` on a card's back, a
+  /// template's `_eudict_24.png`): a file no field names has no record to go into.
+  @Test("a media file no record holds, such as one only a template uses, is named as not kept")
+  func templateMediaNamed() throws {
+    var deck = Self.ankiDeck()
+    deck.media.append(MediaFile(name: "_logo.png", blob: MediaBlob(data: Data([1, 2, 3]))))
+    let (_, warnings) = AppRecordMapping.records(from: deck, profile: .generic, file: "cards.json")
+    #expect(
+      warnings.filter { $0.category == "media-dropped" && $0.location.item == "record type 'Basic'" }.map(\.description)
+        == [
+          "cards.json: record type 'Basic': warning: [media-dropped] 1 media file ('_logo.png') is not kept: no record holds it (a file only the note types' templates or styling use, or that no note kept names)"
+        ])
+    // The picture a field names is reported with that field, not again.
+    #expect(warnings.filter { $0.message.contains("cat.png") }.count == 1)
+  }
+
   @Test("records name what they cannot hold of the deck: its decks, a note's later cards, several note types")
   func structureLosses() throws {
     var deck = Self.ankiDeck()

@@ -150,7 +150,8 @@ enum Schema11JSON {
 
   /// `generated` (``collectionConfig(creationTime:currentNoteTypeID:currentDeckID:nextPosition:)``)
   /// with a collection package's own settings laid over it: each setting replaces the generated
-  /// value of its key or is added, except where the written collection needs its own: `schedVer`
+  /// value of its key or is added (and a collection kept by the v2 scheduler gets no
+  /// `sched2021`, which would turn on v3), except where the written collection needs its own: `schedVer`
   /// stays at least 2 (the cards are written by v2's rules), `nextPos` at least the generated
   /// position (one past the highest new card's), `curDeck` and `activeDecks` are taken only when
   /// they name decks the collection has, and `curModel` only when it is an id (a note type Anki
@@ -184,6 +185,12 @@ enum Schema11JSON {
         members.append((setting.key, value))
       }
     }
+    // A collection kept by Anki's v2 scheduler says so with `schedVer` 2 and no `sched2021`:
+    // the generated `sched2021` would move it to the v3 scheduler, which Anki does only when
+    // the user turns it on.
+    let keys = Set(settings.map(\.key))
+    let keptByV2 = settings.contains { $0.key == "schedVer" && Schema11Properties.value(of: $0)?.int64 == 2 }
+    if keptByV2 && !keys.contains("sched2021") { members.removeAll { $0.key == "sched2021" } }
     return .object(members)
   }
 

@@ -51,6 +51,27 @@ extension DeckToRecords {
     return losses
   }
 
+  /// The media files of `collection` that no record holds and that no field of `notes` names
+  /// (those are reported field by field): files only the note types' templates or styling use
+  /// (`[sound:_1sec.mp3]` on a card's back, a `_logo.png`), or only notes left out use, or none.
+  /// `held` are the names records hold.
+  static func mediaLosses(
+    of collection: DeckCollection, notes: [Note], held: Set<String>, at location: SourceLocation
+  ) -> [Diagnostic] {
+    var named = held
+    for note in notes {
+      for field in note.fields { named.formUnion(MediaReferences.fileNames(in: field)) }
+    }
+    let lost = collection.media.map(\.name).filter { !named.contains($0) }.sorted()
+    guard !lost.isEmpty else { return [] }
+    return [
+      Diagnostic(
+        "media-dropped", at: location,
+        "\(list(lost, of: "media file")) \(lost.count == 1 ? "is" : "are") not kept: no record holds \(lost.count == 1 ? "it" : "them") (a file only the note types' templates or styling use, or that no note kept names)"
+      )
+    ]
+  }
+
   /// `3 decks ('A', 'B', 'C')`, the first five named.
   private static func list(_ names: [String], of kind: String) -> String {
     let shown = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")

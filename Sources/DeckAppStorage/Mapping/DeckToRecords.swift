@@ -175,6 +175,7 @@ struct DeckToRecords {
     }
     warnings += Self.structureLosses(
       of: collection, notes: notes, profile: profile, recordType: name, at: location)
+    warnings += Self.mediaLosses(of: collection, notes: notes, held: Set(mediaValues.keys), at: location)
     warnings += collection.ankiOnlyLosses(at: location, format: "app storage")
     var result = AppRecords(name: name, records: records, declared: nil, profile: profile)
     result.valuesAreNoteText = profile == nil
