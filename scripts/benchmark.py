@@ -30,6 +30,7 @@ resident set size that the kernel reports for the process through wait4):
 | crowdanki-to-package | convert FOLDER out.apkg --to apkg-modern (a CrowdAnki folder) | (no counterpart) |
 | inspect          | inspect latest.apkg                        | (no counterpart)                             |
 | diff             | diff legacy.apkg latest.apkg --stat        | (no counterpart)                             |
+| diff-app-records | diff latest.apkg records.sqlite --stat (the deck as app records) | (no counterpart)       |
 
 The backend's wall time is taken inside its process, from creating the collection to the end
 of the export, so Python's start-up and `import anki` are not counted against it; its peak
@@ -73,7 +74,7 @@ DECKS = {
 
 TASKS = [
     "legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-cards", "package-to-json", "json-to-package",
-    "package-to-crowdanki", "crowdanki-to-package", "inspect", "diff",
+    "package-to-crowdanki", "crowdanki-to-package", "inspect", "diff", "diff-app-records",
 ]
 BACKEND_TASKS = {"legacy-to-latest", "latest-to-legacy", "package-to-csv", "package-to-cards"}
 
@@ -364,10 +365,12 @@ class Runner:
             return os.path.join(self.work, "input.json")
         if task == "crowdanki-to-package":
             return os.path.join(self.work, "crowdanki")
+        if task == "diff-app-records":
+            return os.path.join(self.work, "records.sqlite")
         return os.path.join(self.deck, "latest.apkg")
 
     def output(self, task: str, tool: str) -> str | None:
-        if task in ("inspect", "diff"):
+        if task in ("inspect", "diff", "diff-app-records"):
             return None
         extension = {
             "package-to-csv": "csv", "package-to-cards": "txt", "package-to-json": "json", "package-to-crowdanki": "folder",
@@ -380,6 +383,10 @@ class Runner:
             # Both generations of the deck: every note, card and review compared, every media
             # file of both hashed.
             return [self.deckport, "diff", os.path.join(self.deck, "legacy.apkg"), self.source(task), "--stat"]
+        if task == "diff-app-records":
+            # The deck against the app records made of it: no GUIDs there, so every note is
+            # paired by its text (its plain text where a field held markup).
+            return [self.deckport, "diff", os.path.join(self.deck, "latest.apkg"), self.source(task), "--stat"]
         if output is None:
             return [self.deckport, task, self.source(task), "--quiet"]
         command = [self.deckport, "convert", self.source(task), output, "--force"]
@@ -397,7 +404,7 @@ class Runner:
         # diff exits 1 when the decks differ (the legacy generation lacks some of Anki's properties).
         wall, rss, _ = run_measured(
             self.deckport_command(task), env=self.env, input_path=self.source(task),
-            success=(0, 1) if task == "diff" else (0,))
+            success=(0, 1) if task in ("diff", "diff-app-records") else (0,))
         output = self.output(task, "deckport")
         if output is not None and os.path.isdir(output):
             shutil.rmtree(output)
@@ -415,13 +422,15 @@ class Runner:
         return json.loads(stdout.strip().splitlines()[-1])["seconds"], rss
 
     def prepare_input(self, task: str) -> None:
-        """The input of json-to-package or crowdanki-to-package: the deck converted to a deckport
-        JSON deck or a CrowdAnki folder by this deckport."""
+        """The input of json-to-package, crowdanki-to-package or diff-app-records: the deck
+        converted to a deckport JSON deck, a CrowdAnki folder or app records in deckport's
+        SQLite file by this deckport."""
         target = self.source(task)
         if not os.path.exists(target):
+            to = {"crowdanki-to-package": ["--to", "crowdanki"], "diff-app-records": ["--to", "sqlite"]}
             subprocess.run(
                 [self.deckport, "convert", os.path.join(self.deck, "latest.apkg"), target, "--force"]
-                + (["--to", "crowdanki"] if task == "crowdanki-to-package" else []),
+                + to.get(task, []),
                 check=True, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -435,7 +444,7 @@ def benchmark_deck(
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     runner = Runner(deckport, folder, work)
-    for task in ("json-to-package", "crowdanki-to-package"):
+    for task in ("json-to-package", "crowdanki-to-package", "diff-app-records"):
         if task in tasks:
             runner.prepare_input(task)
     results = {}
