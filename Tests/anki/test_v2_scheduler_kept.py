@@ -21,24 +21,18 @@ DECKPORT = deckport_binary()
 
 from anki.collection import Collection  # noqa: E402
 
+from anki_view import _import_colpkg  # noqa: E402
+
 V2_PACKAGE = os.path.join(REAL_DIR, "srf-chinese-legacy2.colpkg")
 
 
 def restored_scheduler(package: str) -> tuple[object, object, bool, int]:
     """`sched2021`, `schedVer`, whether v3 is on and the scheduler version, as the backend sees
-    them after restoring `package` into a fresh collection."""
+    them after restoring `package` into a fresh collection (as `anki_view` restores one)."""
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "collection.anki2")
-        col = Collection(path)
-        col.close()
+        col = Collection(os.path.join(folder, "collection.anki2"))
         try:
-            col._backend.import_collection_package(
-                col_path=path,
-                backup_path=os.path.abspath(package),
-                media_folder=os.path.join(folder, "media"),
-                media_db=os.path.join(folder, "media.db"),
-            )
-            col.reopen()
+            _import_colpkg(col, package)
             return (
                 col.get_config("sched2021", "absent"),
                 col.get_config("schedVer", "absent"),
