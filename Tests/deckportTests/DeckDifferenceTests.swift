@@ -427,6 +427,32 @@ struct DeckDifferenceTests {
     #expect(line == #"      description: …rder of a trip: airport." → …rder of a trip: station.""#)
   }
 
+  /// A note whose fields hold no plain text (a picture alone) has nothing to be paired by: a
+  /// note of another picture is not taken for it.
+  @Test("an Anki deck against app records: notes of a picture alone are not paired by their (empty) text")
+  func picturesAloneNotPaired() throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    func deck(_ name: String, picture: String) throws -> String {
+      let path = scratch.path(for: name)
+      let json = #"""
+        {"format": "deckport-deck", "version": 1,
+         "notes": [{"noteType": "Basic", "fields": {"Front": "<img src=\"p.png\">", "Back": ""}}],
+         "media": [{"name": "p.png", "data": "\#(picture)"}]}
+        """#
+      try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+      return path
+    }
+    let before = try deck("before.json", picture: "AAEC")
+    let after = try deck("after.json", picture: "AwQF")
+    let records = scratch.path(for: "cards.sqlite")
+    let run = try CommandRun.deckport(["convert", after, records, "--to", "sqlite"])
+    #expect(run.status == 0, "\(run.standardError)")
+    let difference = try DeckDifference(from: Self.load(before), to: Self.load(records))
+    #expect(difference.notes.added.count == 1)
+    #expect(difference.notes.removed.count == 1)
+  }
+
   @Test("an edited copy: exactly the edits, part by part")
   func editedCopy() throws {
     let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))

@@ -176,9 +176,10 @@ struct DeckComparison {
     } as: { _, _ in
       .sameText
     }
+    // A note without plain text (a picture alone) has nothing to be paired by.
     pair(&oldNotes, newNotes, into: &paired) { note in
       let fields = plainText(note)
-      return (fields.map(\.text), fields.map(\.index))
+      return fields.isEmpty ? nil : (fields.map(\.text), fields.map(\.index))
     } as: { old, new in
       .samePlainText(positions: zip(old, new).map { ($0, $1) })
     }
@@ -186,26 +187,24 @@ struct DeckComparison {
   }
 
   /// One pass of ``pairByText(_:_:)``: the notes left unmatched, paired by the `text` of their
-  /// fields, with the positions of those fields.
+  /// fields, with the positions of those fields (a note without it, nil, is not paired).
   private static func pair(
     _ oldNotes: inout [String: Note], _ newNotes: [String: Note], into paired: inout [String: TextPairing],
-    by text: (Note) -> (text: [String], positions: [Int]), as pairing: ([Int], [Int]) -> TextPairing
+    by text: (Note) -> (text: [String], positions: [Int])?, as pairing: ([Int], [Int]) -> TextPairing
   ) {
     var unmatchedOld: [[String]: [(key: String, positions: [Int])]] = [:]
     for noteKey in oldNotes.keys.sorted() where newNotes[noteKey] == nil {
-      guard let note = oldNotes[noteKey] else { continue }
-      let (fields, positions) = text(note)
-      unmatchedOld[fields, default: []].append((noteKey, positions))
+      guard let note = oldNotes[noteKey], let found = text(note) else { continue }
+      unmatchedOld[found.text, default: []].append((noteKey, found.positions))
     }
     guard !unmatchedOld.isEmpty else { return }
     // Each list reversed, so the first key is taken from the end, in place.
     unmatchedOld = unmatchedOld.mapValues { $0.reversed() }
     for noteKey in newNotes.keys.sorted() where oldNotes[noteKey] == nil {
-      guard let note = newNotes[noteKey] else { continue }
-      let (fields, positions) = text(note)
-      guard let old = unmatchedOld[fields]?.popLast() else { continue }
+      guard let note = newNotes[noteKey], let found = text(note), let old = unmatchedOld[found.text]?.popLast()
+      else { continue }
       oldNotes[noteKey] = oldNotes.removeValue(forKey: old.key)
-      paired[noteKey] = pairing(old.positions, positions)
+      paired[noteKey] = pairing(old.positions, found.positions)
     }
   }
 
