@@ -423,6 +423,14 @@ struct DeckDifferenceTests {
     after.collection.decks[0].description = opening + "station."
     let difference = try DeckDifference(from: before, to: after)
     let line = try #require(difference.lines.first { $0.hasPrefix("      description: ") })
+    // Values short enough to show whole are shown whole, however late they differ.
+    var short = original
+    short.collection.decks[0].description = "Words a traveller needs first: one."
+    var shortAfter = original
+    shortAfter.collection.decks[0].description = "Words a traveller needs first: two."
+    let shortLine = try #require(
+      try DeckDifference(from: short, to: shortAfter).lines.first { $0.hasPrefix("      description: ") })
+    #expect(!shortLine.contains("…"))
     // The values are JSON text: the excerpt starts inside the string, whose closing quote shows.
     #expect(line == #"      description: …rder of a trip: airport." → …rder of a trip: station.""#)
   }

@@ -14,6 +14,7 @@ struct FieldSpellingTests {
       ("a > b", "a &gt; b"),
       ("<b class=\"x\">caf&eacute;</b>", "<b class=\"x\">café</b>"),
       ("&#233;t&#xE9;", "été"),
+      ("a < b", "a &lt; b"),
     ])
   func same(_ old: String, _ new: String) {
     #expect(FieldSpelling.canonical(old) == FieldSpelling.canonical(new))

@@ -188,9 +188,8 @@ enum Schema11JSON {
     // A collection kept by Anki's v2 scheduler says so with `schedVer` 2 and no `sched2021`:
     // the generated `sched2021` would move it to the v3 scheduler, which Anki does only when
     // the user turns it on.
-    let keys = Set(settings.map(\.key))
     let keptByV2 = settings.contains { $0.key == "schedVer" && Schema11Properties.value(of: $0)?.int64 == 2 }
-    if keptByV2 && !keys.contains("sched2021") { members.removeAll { $0.key == "sched2021" } }
+    if keptByV2 && !settings.contains(where: { $0.key == "sched2021" }) { members.removeAll { $0.key == "sched2021" } }
     return .object(members)
   }
 

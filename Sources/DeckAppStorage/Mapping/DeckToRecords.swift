@@ -37,10 +37,13 @@ struct DeckToRecords {
     var records: [AppRecord] = []
     for note in notes {
       // Where a warning about one of the note's fields or of the record's keys points: the note
-      // with its own note type (notes of several become records of one type).
-      let noteName = noteTypes[note.noteTypeID].map { "note \(note.id) (\($0.name))" } ?? "note \(note.id)"
-      func fieldPlace(_ name: String) -> SourceLocation { location.itemPart("\(noteName), field '\(name)'") }
-      func keyPlace(_ name: String) -> SourceLocation { location.itemPart("\(noteName), key '\(name)'") }
+      // with its own note type (notes of several become records of one type). Made only for a
+      // warning.
+      func noteName() -> String {
+        noteTypes[note.noteTypeID].map { "note \(note.id) (\($0.name))" } ?? "note \(note.id)"
+      }
+      func fieldPlace(_ name: String) -> SourceLocation { location.itemPart("\(noteName()), field '\(name)'") }
+      func keyPlace(_ name: String) -> SourceLocation { location.itemPart("\(noteName()), key '\(name)'") }
       let fieldNames = noteTypes[note.noteTypeID]?.fieldNames ?? note.fields.indices.map { "Field \($0 + 1)" }
       var record = AppRecord()
       var losses = FieldText.Losses()

@@ -24,7 +24,7 @@ enum DifferenceExcerpt {
   static let contextLength = 16
 
   /// The old and the new text of a change, quoted: each cut as ``quoted(_:)`` cuts it, but
-  /// where the two differ only past what that shows, both start a little before their first
+  /// where one is cut and the two differ only past what that shows, both start a little before their first
   /// difference (``contextLength`` characters, after `…`), so the excerpts show it:
   /// `"…je trouve ça, vraiment <b>bien</b>…" → "…je trouve ça, vraiment bien."`.
   static func quotedChange(_ old: String, _ new: String) -> (old: String, new: String) {
@@ -37,7 +37,9 @@ enum DifferenceExcerpt {
     guard let old, let new else { return (old.map(shortened) ?? "(none)", new.map(shortened) ?? "(none)") }
     let (oldVisible, newVisible) = (TerminalText.escaped(old), TerminalText.escaped(new))
     let common = zip(oldVisible, newVisible).prefix { $0 == $1 }.count
-    guard common >= maximumLength - 1 - contextLength else { return (shortened(old), shortened(new)) }
+    // Only where an excerpt is cut, and cut before the difference.
+    let isCut = oldVisible.count > maximumLength || newVisible.count > maximumLength
+    guard isCut, common >= maximumLength - 1 - contextLength else { return (shortened(old), shortened(new)) }
     func excerpt(_ visible: String) -> String {
       let rest = visible.dropFirst(common - contextLength)
       guard rest.count > maximumLength - 1 else { return "…\(rest)" }

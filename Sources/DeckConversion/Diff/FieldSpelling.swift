@@ -9,7 +9,8 @@ import DeckCore
 enum FieldSpelling {
   /// `html` spelled the one way.
   static func canonical(_ html: String) -> String {
-    guard html.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) else { return html }
+    guard html.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+    else { return html }
     var result = ""
     result.reserveCapacity(html.utf8.count)
     var rest = html[...]
