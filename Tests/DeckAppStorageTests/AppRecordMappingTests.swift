@@ -137,10 +137,35 @@ struct AppRecordMappingTests {
     #expect(
       warnings.filter { $0.category == "media-dropped" && $0.location.item == "record type 'Basic'" }.map(\.description)
         == [
-          "cards.json: record type 'Basic': warning: [media-dropped] 1 media file ('_logo.png') is not kept: no record holds it (a file only the note types' templates or styling use, or that no note kept names)"
+          "cards.json: record type 'Basic': warning: [media-dropped] 1 media file ('_logo.png') is not kept: no record holds it (a file only the note types' templates or styling use, only a field left out names, or no note kept names)"
         ])
     // The picture a field names is reported with that field, not again.
     #expect(warnings.filter { $0.message.contains("cat.png") }.count == 1)
+  }
+
+  @Test("a profile: media only a field left out names, or a second picture beside the one a Data key takes, are named")
+  func mediaOfFieldsLeftOut() throws {
+    let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 7])
+    let mnemonic = NoteType(
+      id: 1, name: "Mnemonic",
+      fields: [.init(name: "Keyword"), .init(name: "Story"), .init(name: "Image"), .init(name: "Audio")],
+      templates: [.init(name: "Card 1", questionFormat: "{{Keyword}}", answerFormat: "{{Story}}")])
+    let deck = DeckCollection(
+      decks: [Deck(id: 1, name: "Default")], noteTypes: [mnemonic],
+      notes: [
+        Note(
+          id: 1_700_000_000_000, guid: "a", noteTypeID: 1,
+          fields: ["Haus", "A mouse.", "<img src=\"house.png\"><img src=\"mouse.png\">", "[sound:haus.mp3]"])
+      ],
+      cards: [Card(id: 1, noteID: 1_700_000_000_000, templateOrdinal: 0, deckID: 1)],
+      media: ["house.png", "mouse.png", "haus.mp3"].map { MediaFile(name: $0, blob: MediaBlob(data: png)) })
+    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo), file: "default.store")
+    #expect(records.records.first?["image"] == .data(png))
+    #expect(
+      warnings.map(\.description) == [
+        "default.store: record type 'Mnemonic', note 1700000000000 (Mnemonic), field 'Audio': warning: [field-dropped] the field has no place in a NeoMnemo Mnemonic and is left out",
+        "default.store: record type 'Mnemonic': warning: [media-dropped] 2 media files ('haus.mp3', 'mouse.png') are not kept: no record holds them (a file only the note types' templates or styling use, only a field left out names, or no note kept names)",
+      ])
   }
 
   @Test("records name what they cannot hold of the deck: its decks, a note's later cards, several note types")

@@ -51,23 +51,20 @@ extension DeckToRecords {
     return losses
   }
 
-  /// The media files of `collection` that no record holds and that no field of `notes` names
-  /// (those are reported field by field): files only the note types' templates or styling use
-  /// (`[sound:_1sec.mp3]` on a card's back, a `_logo.png`), or only notes left out use, or none.
-  /// `held` are the names records hold.
+  /// The media files of `collection` that no record holds and whose loss no warning about a
+  /// field names: files only the note types' templates or styling use (`[sound:_1sec.mp3]` on a
+  /// card's back, a `_logo.png`), files only a field left out names (a field a profile has no
+  /// key for, a second picture in a field a Data key takes), files only notes left out use, and
+  /// files nothing uses. `accountedFor` are the names records hold and those already reported.
   static func mediaLosses(
-    of collection: DeckCollection, notes: [Note], held: Set<String>, at location: SourceLocation
+    of collection: DeckCollection, accountedFor: Set<String>, at location: SourceLocation
   ) -> [Diagnostic] {
-    var named = held
-    for note in notes {
-      for field in note.fields { named.formUnion(MediaReferences.fileNames(in: field)) }
-    }
-    let lost = collection.media.map(\.name).filter { !named.contains($0) }.sorted()
+    let lost = collection.media.map(\.name).filter { !accountedFor.contains($0) }.sorted()
     guard !lost.isEmpty else { return [] }
     return [
       Diagnostic(
         "media-dropped", at: location,
-        "\(list(lost, of: "media file")) \(lost.count == 1 ? "is" : "are") not kept: no record holds \(lost.count == 1 ? "it" : "them") (a file only the note types' templates or styling use, or that no note kept names)"
+        "\(list(lost, of: "media file")) \(lost.count == 1 ? "is" : "are") not kept: no record holds \(lost.count == 1 ? "it" : "them") (a file only the note types' templates or styling use, only a field left out names, or no note kept names)"
       )
     ]
   }

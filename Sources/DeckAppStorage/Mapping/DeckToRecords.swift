@@ -22,6 +22,8 @@ struct DeckToRecords {
     // Each media file's bytes, read once and shared by every record that holds them (`Data`
     // shares its storage), so a picture many notes use is in memory once, not once a record.
     var mediaValues: [String: AppValue] = [:]
+    // Media files whose loss a warning about one field already names (not named again).
+    var reportedMedia = Set<String>()
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     var notes = collection.notes
     if let profile, let own = collection.noteTypes.first(where: { $0.name == profile.title }) {
@@ -71,7 +73,8 @@ struct DeckToRecords {
           guard let name = MediaReferences.fileNames(in: html).first(where: { !taken.contains($0) }) else { continue }
           taken.insert(name)
           if let value = mediaValue(
-            name, media: media, read: &mediaValues, at: keyPlace(field.key), warnings: &warnings)
+            name, media: media, read: &mediaValues, at: keyPlace(field.key), warnings: &warnings,
+            reported: &reportedMedia)
           {
             dataValues[field.key] = value
           }
@@ -95,6 +98,7 @@ struct DeckToRecords {
             }
             let html = assignment[fieldName].map(noteField) ?? ""
             for file in MediaReferences.fileNames(in: html) where !taken.contains(file) {
+              reportedMedia.insert(file)
               warnings.append(
                 Diagnostic(
                   "media-dropped", at: fieldPlace(fieldName),
@@ -137,11 +141,14 @@ struct DeckToRecords {
           if isOnlyMedia {
             // A field that is only a picture or sound becomes data (its text if the file is missing).
             record[fieldName] =
-              mediaValue(files[0], media: media, read: &mediaValues, at: fieldPlace(fieldName), warnings: &warnings)
+              mediaValue(
+                files[0], media: media, read: &mediaValues, at: fieldPlace(fieldName), warnings: &warnings,
+                reported: &reportedMedia)
               ?? .string(FieldText.text(html, losses: &losses))
           } else {
             // A picture or sound beside text, or several, has no place in a text value.
             for file in files {
+              reportedMedia.insert(file)
               warnings.append(
                 Diagnostic(
                   "media-dropped", at: fieldPlace(fieldName),
@@ -178,7 +185,8 @@ struct DeckToRecords {
     }
     warnings += Self.structureLosses(
       of: collection, notes: notes, profile: profile, recordType: name, at: location)
-    warnings += Self.mediaLosses(of: collection, notes: notes, held: Set(mediaValues.keys), at: location)
+    warnings += Self.mediaLosses(
+      of: collection, accountedFor: reportedMedia.union(mediaValues.keys), at: location)
     warnings += collection.ankiOnlyLosses(at: location, format: "app storage")
     var result = AppRecords(name: name, records: records, declared: nil, profile: profile)
     result.valuesAreNoteText = profile == nil
@@ -209,10 +217,11 @@ struct DeckToRecords {
 
   /// The bytes of the media file `name`, taken from `read` when an earlier record read them (and
   /// put there when not); a large one mapped from a temporary file (``SpilledBytes``), so that a
-  /// deck's pictures do not all sit in memory at once.
+  /// deck's pictures do not all sit in memory at once. A file that cannot be read goes into
+  /// `reported`, as its warning names it.
   private func mediaValue(
     _ name: String, media: [String: MediaFile], read: inout [String: AppValue], at location: SourceLocation,
-    warnings: inout [Diagnostic]
+    warnings: inout [Diagnostic], reported: inout Set<String>
   ) -> AppValue? {
     if let value = read[name] { return value }
     guard let file = media[name] else {
@@ -224,6 +233,7 @@ struct DeckToRecords {
       read[name] = value
       return value
     } catch {
+      reported.insert(name)
       warnings.append(Diagnostic("media-missing", at: location, "cannot read \(name) (\(error))"))
       return nil
     }
