@@ -15,7 +15,8 @@ import JSONCore
 /// CrowdAnki's import hands each of them to Anki's collection API, so a value Anki would refuse
 /// there is written as the nearest one it reads (`value-clamped`, as in a package), and a deck
 /// name Anki normalises (`deck-renamed`) and a template it refuses (`template-refused`) are
-/// reported.
+/// reported, as are what CrowdAnki's import does not take as the folder says: a top deck named
+/// `Default` (`deck-renamed`) and a template's deck override (`template-deck-override`).
 /// `crowdanki_uuid`s the source had are kept; others are derived from the Anki ids (name-based
 /// UUIDs), so writing the same deck twice gives the same folder. Every media file is written, by
 /// its name. What CrowdAnki cannot hold (scheduling, the review log, user flags on cards) is
@@ -116,6 +117,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     try deckFile.write(
       to: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.deckFileName).path, location: location)
     warnings += Self.renamedDeckWarnings(tree, location: location)
+    warnings += Self.deckOverrideWarnings(written, location: location)
     try writeMedia(
       collection.media, into: URL(fileURLWithPath: path).appendingPathComponent(CrowdAnkiFolder.mediaFolderName).path,
       location: location)
@@ -125,8 +127,21 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
   /// A `deck-renamed` warning for each deck written whose full name Anki normalises when
   /// CrowdAnki's import saves it (`decks.save`), as it does a package's: the folder keeps the name
   /// as it is, as CrowdAnki's own export would, and says what Anki will call the deck.
+  ///
+  /// A top deck named `Default` is reported too: CrowdAnki's import finds a deck by its
+  /// CrowdAnki UUID, and renames a new deck whose name another deck has (ignoring case) by adding
+  /// `_2`. Every collection has a `Default` deck of its own, without a UUID unless CrowdAnki
+  /// exported it, so the folder's `Default` and its subdecks arrive as `Default_2`.
   private static func renamedDeckWarnings(_ tree: DeckTree, location: SourceLocation) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
+    let top = Deck.storedName(tree.writtenName(of: tree.root))
+    if top.lowercased() == "default" {
+      warnings.append(
+        Diagnostic(
+          "deck-renamed", at: location.item("deck '\(tree.root.name)' (id \(tree.root.id))"),
+          "the top deck is named '\(top)', and every Anki collection has a Default deck of its own, which CrowdAnki's import does not take for the folder's (it finds decks by CrowdAnki UUID, and a collection's Default has none unless CrowdAnki exported it): CrowdAnki imports the folder's deck as '\(top)_2', with its subdecks below it"
+        ))
+    }
     func visit(_ deck: Deck, parent: String?) {
       let name = parent.map { "\($0)::\(tree.writtenName(of: deck))" } ?? tree.writtenName(of: deck)
       let stored = Deck.storedName(name)
@@ -140,6 +155,29 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       for child in tree.children(of: deck) { visit(child, parent: name) }
     }
     visit(tree.root, parent: nil)
+    return warnings
+  }
+
+  /// A `template-deck-override` warning for each template that puts its new cards into a deck of
+  /// the collection other than `Default` (Anki's "Deck Override"). The template names the deck
+  /// by its Anki id, which a folder does not keep (a deck is found by its CrowdAnki UUID), so
+  /// CrowdAnki's import into a collection without a deck of that id adds such cards to the
+  /// Default deck, not to their note's deck. The id is written as it is, as CrowdAnki's own
+  /// export writes it: imported into the collection it came from, the override still holds.
+  private static func deckOverrideWarnings(_ collection: DeckCollection, location: SourceLocation) -> [Diagnostic] {
+    let deckNames = Dictionary(collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    var warnings: [Diagnostic] = []
+    for noteType in collection.noteTypes {
+      for template in noteType.templates {
+        guard let target = template.targetDeckID, target != 1, let deckName = deckNames[target] else { continue }
+        warnings.append(
+          Diagnostic(
+            "template-deck-override",
+            at: location.item("\(CollectionValidation.label(noteType)), template '\(template.name)'"),
+            "puts new cards into deck '\(deckName)' by its Anki id (\(target)), which a CrowdAnki folder does not keep: CrowdAnki's import into a collection without a deck of that id adds these cards to the Default deck, not to their note's deck (the id is written as CrowdAnki's own export writes it)"
+          ))
+      }
+    }
     return warnings
   }
 

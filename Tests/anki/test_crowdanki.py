@@ -168,11 +168,15 @@ def test_real_crowdanki_deck_in_anki(folder):
             col.close()
 
 
-def assert_notes_survive(expected: dict[str, dict], got: dict[str, dict], folder: str, stderr: str) -> None:
+def assert_notes_survive(
+    expected: dict[str, dict], got: dict[str, dict], folder: str, stderr: str, through_crowdanki: bool = False
+) -> None:
     """Anki's notes after package → CrowdAnki `folder` → package (`got`) are those before
     (`expected`), but for what the conversion reported on `stderr`: cards under several top-level
     decks nest under a root named after the folder ([deck-root-added]), and a note whose cards
-    sit in several decks goes under its first card's deck ([note-decks-split])."""
+    sit in several decks goes under its first card's deck ([note-decks-split]). With
+    `through_crowdanki` (`got` is what CrowdAnki's import made of the folder), a top deck named
+    Default arrives as Default_2, as the conversion reported ([deck-renamed])."""
     name = os.path.basename(folder)
     tops = {deck.split("::")[0] for note in expected.values() for deck in note["decks"]}
     added = "[deck-root-added]" in stderr
@@ -183,6 +187,11 @@ def assert_notes_survive(expected: dict[str, dict], got: dict[str, dict], folder
         assert sorted(child["name"] for child in deck["children"]) == sorted(tops)
         for note in expected.values():
             note["decks"] = {name + "::" + deck for deck in note["decks"]}
+    top_is_default = deck["name"].lower() == "default"
+    assert ("CrowdAnki imports the folder's deck as" in stderr) == top_is_default, stderr
+    if through_crowdanki and top_is_default:
+        for note in expected.values():
+            note["decks"] = {deck["name"] + "_2" + held[len(deck["name"]):] for held in note["decks"]}
     split = [note for note in expected.values() if len(note["decks"]) > 1]
     assert ("[note-decks-split]" in stderr) == bool(split), stderr
     for guid, note in expected.items():

@@ -355,6 +355,29 @@ struct CrowdAnkiCommandTests {
     #expect(summary(back.standardOutput).decks == summary(source.standardOutput).decks.map { "tree::\($0)" })
   }
 
+  @Test(
+    "a top deck named Default in any case (here the added root, named after the folder) is reported as CrowdAnki renames it, and fails --strict"
+  )
+  func defaultTopDeckRenamedByCrowdAnki() throws {
+    let scratch = try TemporaryDirectory()
+    let package = Fixtures.path("anki/latest_sched.apkg")
+    let folder = scratch.path(for: "default")
+    let run = try CommandRun.deckport(["convert", package, folder, "--to", "crowdanki", "--verbose"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "warning: [deck-renamed] the top deck is named 'default', and every Anki collection has a Default deck of its own, which CrowdAnki's import does not take for the folder's (it finds decks by CrowdAnki UUID, and a collection's Default has none unless CrowdAnki exported it): CrowdAnki imports the folder's deck as 'default_2', with its subdecks below it"
+      ), "\(run.standardError)")
+    // Another name: no such warning.
+    let other = try CommandRun.deckport(["convert", package, scratch.path(for: "tree"), "--to", "crowdanki"])
+    #expect(!other.standardError.contains("[deck-renamed]"), "\(other.standardError)")
+    let strict = try CommandRun.deckport([
+      "convert", package, scratch.path(for: "Default"), "--to", "crowdanki", "--strict",
+    ])
+    #expect(strict.status != 0)
+    #expect(strict.standardError.contains("[deck-renamed]"), "\(strict.standardError)")
+  }
+
   @Test("one top-level deck with cards is the root; an empty plain Default is left out without a warning")
   func emptyDefaultIsSilent() throws {
     let scratch = try TemporaryDirectory()
