@@ -197,6 +197,30 @@ struct AppRecordMappingTests {
     #expect(!plain.contains { ["decks-dropped", "cards-dropped", "note-types-merged"].contains($0.category) })
   }
 
+  @Test(
+    "a note whose <div> or <p> blocks become line breaks counts in formatting-dropped; one of text and <br> only does not"
+  )
+  func blocksCountAsFormatting() throws {
+    let basic = NoteType(
+      id: 1, name: "Basic", fields: [.init(name: "Front"), .init(name: "Back")],
+      templates: [.init(name: "Card 1", questionFormat: "{{Front}}", answerFormat: "{{Back}}")])
+    let deck = DeckCollection(
+      decks: [Deck(id: 1, name: "Default")], noteTypes: [basic],
+      notes: [
+        Note(id: 1, guid: "a", noteTypeID: 1, fields: ["<div>one</div><div>two</div>", "x"]),
+        Note(id: 2, guid: "b", noteTypeID: 1, fields: ["one<p>two</p>", "x"]),
+        Note(id: 3, guid: "c", noteTypeID: 1, fields: ["one<br>two", "Tom &amp; Jerry"]),
+      ])
+    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .generic)
+    #expect(records.records.map { $0["Front"] } == [.string("one\ntwo"), .string("one\ntwo"), .string("one\ntwo")])
+    #expect(
+      warnings.filter { $0.category == "formatting-dropped" }.map(\.message) == [
+        "2 notes had HTML formatting, which plain app text cannot keep (tags are removed; a <div> or <p> block becomes a line break, which comes back as <br>)"
+      ])
+    // The third note's text comes back as the HTML it was made of.
+    #expect(FieldText.html("one\ntwo") == "one<br>two")
+  }
+
   @Test("an Anki deck with images -> NeoMnemo-shaped store -> deck: the pictures come back")
   func deckThroughStore() throws {
     let deck = Self.ankiDeck()

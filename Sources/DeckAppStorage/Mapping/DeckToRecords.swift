@@ -35,7 +35,7 @@ struct DeckToRecords {
       }
       notes = notes.filter { $0.noteTypeID == own.id }
     }
-    var removedMarkup = 0
+    var formattingChanged = 0
     var records: [AppRecord] = []
     for note in notes {
       // Where a warning about one of the note's fields or of the record's keys points: the note
@@ -159,14 +159,15 @@ struct DeckToRecords {
           }
         }
       }
-      if losses.removedMarkup { removedMarkup += 1 }
+      if losses.changedFormatting { formattingChanged += 1 }
       records.append(record)
     }
-    if removedMarkup > 0 {
+    if formattingChanged > 0 {
       warnings.append(
         Diagnostic(
           "formatting-dropped", at: location,
-          "\(CountedNoun.phrase(removedMarkup, "note")) had HTML formatting, which plain app text cannot keep")
+          "\(CountedNoun.phrase(formattingChanged, "note")) had HTML formatting, which plain app text cannot keep (tags are removed; a <div> or <p> block becomes a line break, which comes back as <br>)"
+        )
       )
     }
     let tagged = notes.filter { !$0.tags.isEmpty }.count

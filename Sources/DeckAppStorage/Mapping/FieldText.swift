@@ -12,8 +12,13 @@ package enum FieldText {
 
   /// What converting `html` to text did besides the exact inverse of ``html(_:)``.
   struct Losses {
-    /// Tags other than `<br>` and `<div>` were removed.
+    /// Tags other than `<br>`, `<div>` and `<p>` were removed.
     var removedMarkup = false
+    /// A `<div>` or `<p>` became a line break, which ``html(_:)`` makes a `<br>`.
+    var blocksAsLineBreaks = false
+
+    /// Whether the text comes back as other HTML than it was made of.
+    var changedFormatting: Bool { removedMarkup || blocksAsLineBreaks }
   }
 
   /// `html` as app text.
@@ -35,6 +40,7 @@ package enum FieldText {
       case "br":
         result += tag.contains("data-crlf") ? "\r\n" : (tag.contains("data-cr") ? "\r" : "\n")
       case "div", "p":
+        losses.blocksAsLineBreaks = true
         if !tag.hasPrefix("/") {
           if !firstBlock || !result.isEmpty { result += "\n" }
           firstBlock = false
