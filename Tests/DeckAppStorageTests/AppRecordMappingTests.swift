@@ -61,6 +61,46 @@ struct AppRecordMappingTests {
     #expect(back.records.first?["wordTypeRaw"] == .string("interjection"))
   }
 
+  @Test("without a profile, a string that is a picture's or sound's base64 (an app's Data in JSON) is that media file")
+  func base64MediaInGenericRecords() throws {
+    // A PNG and an MP3 frame header, each padded to more than the shortest media taken.
+    let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 80))
+    let mp3 = Data([0xFF, 0xFB, 0x90, 0x64] + Array(repeating: 0, count: 100))
+    let unknown = Data(Array(repeating: 0x41, count: 100))
+    let records = AppRecords(
+      name: "Words",
+      records: [
+        AppRecord([("front", .string("Hund")), ("image", .string(png.base64EncodedString()))]),
+        AppRecord([("front", .string("Katze")), ("image", .string(mp3.base64EncodedString()))]),
+        AppRecord([("front", .string("Maus")), ("image", .string(unknown.base64EncodedString()))]),
+      ])
+    let (deck, _) = AppRecordMapping.collection(from: records)
+    let pngName = SHA1.hex(SHA1.digest(png)) + ".png"
+    let mp3Name = SHA1.hex(SHA1.digest(mp3)) + ".mp3"
+    #expect(
+      deck.notes.map { $0.fields[1] } == [
+        "<img src=\"\(pngName)\">", "[sound:\(mp3Name)]", unknown.base64EncodedString(),
+      ])
+    #expect(deck.media.map(\.name) == [pngName, mp3Name])
+    #expect(try deck.media.map { try $0.blob.data() } == [png, mp3])
+    // What stays text: too short, white space, other characters, bits past the end set, bytes
+    // of no known format.
+    let canonical = png.base64EncodedString()
+    #expect(MediaSniffing.media(inBase64: canonical) == png)
+    #expect(MediaSniffing.media(inBase64: Data(png.prefix(60)).base64EncodedString()) == nil)
+    #expect(MediaSniffing.media(inBase64: canonical.prefix(40) + "\n" + canonical.dropFirst(40)) == nil)
+    #expect(MediaSniffing.media(inBase64: canonical.prefix(40) + "-" + canonical.dropFirst(41)) == nil)
+    // 88 bytes end in one byte (7) and two `=`: `Bw==`; `Bx==` sets a bit past the end.
+    #expect(canonical.hasSuffix("Bw=="))
+    #expect(MediaSniffing.media(inBase64: canonical.dropLast(3) + "x==") == nil)
+    #expect(MediaSniffing.media(inBase64: unknown.base64EncodedString()) == nil)
+    // With a profile, a string key is text whatever it holds.
+    let profiled = AppRecords(
+      name: "Cards", records: [AppRecord([("prompt", .string(canonical)), ("answer", .string("x"))])],
+      profile: .flashzilla)
+    #expect(AppRecordMapping.collection(from: profiled).collection.media.isEmpty)
+  }
+
   @Test("a generic shape maps field-for-key, and says which types become text")
   func generic() throws {
     let records = AppRecords(

@@ -389,16 +389,19 @@ struct DeckDifferenceTests {
     #expect(difference.media.removed.map(\.name) == ["pixel.png"])
   }
 
-  /// A field that is a picture alone becomes the record's data (bytes, in deckport's SQLite file),
-  /// and comes back as a media file named by its SHA-1: the same bytes under another name, shown as one file renamed.
-  @Test("an Anki deck against app records: a picture named by its SHA-1 is shown renamed")
-  func appRecordsRenamePictures() throws {
+  /// A field that is a picture alone becomes the record's data (bytes in deckport's SQLite file,
+  /// base64 in a JSON file, as `JSONEncoder` writes `Data`), and comes back as a media file named
+  /// by its SHA-1: the same bytes under another name, shown as one file renamed.
+  @Test(
+    "an Anki deck against app records: a picture named by its SHA-1 is shown renamed (in a JSON file, read from its base64)",
+    arguments: ["sqlite", "app-json"])
+  func appRecordsRenamePictures(format: String) throws {
     let difference = try Self.differenceFromRecords(
       of: #"""
         {"format": "deckport-deck", "version": 1,
          "notes": [{"noteType": "Basic", "fields": {"Front": "dot", "Back": "<img src=\"dot.png\">"}}],
          "media": [{"name": "dot.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
-        """#, as: "sqlite")
+        """#, as: format)
     #expect(difference.notes.added.isEmpty && difference.notes.removed.isEmpty && difference.notes.changed.isEmpty)
     #expect(difference.media.added.isEmpty && difference.media.removed.isEmpty)
     let renamed = try #require(difference.media.changed.first)

@@ -45,6 +45,34 @@ enum MediaSniffing {
     return ("bin", .object)
   }
 
+  /// The fewest bytes ``media(inBase64:)`` takes for a media file: shorter base64 text is text.
+  static let minimumBase64Bytes = 64
+
+  /// The bytes `text` encodes when it is a media file written as base64, as `JSONEncoder` writes
+  /// a `Data` value (an app's picture in a JSON file, which holds no type for it): canonical
+  /// base64 (`A–Z a–z 0–9 + /`, `=` padding, no white space, unused bits zero) of at least
+  /// ``minimumBase64Bytes`` bytes that begin as a format ``kind(of:)`` knows (not `bin`). Nil for
+  /// any other text, which stays text.
+  static func media(inBase64 text: String) -> Data? {
+    let characters = text.utf8
+    guard characters.count >= (minimumBase64Bytes + 2) / 3 * 4, characters.count % 4 == 0,
+      characters.allSatisfy(isBase64Character),
+      let head = Data(base64Encoded: String(text.prefix(24))), kind(of: head).ext != "bin",
+      let data = Data(base64Encoded: text), data.base64EncodedString() == text
+    else { return nil }
+    return data
+  }
+
+  private static func isBase64Character(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"),
+      UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+      true
+    default: false
+    }
+  }
+
   /// The field text that refers to the media file `name`.
   static func fieldText(for name: String, reference: Reference) -> String {
     switch reference {

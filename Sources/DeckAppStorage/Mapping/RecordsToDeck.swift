@@ -85,7 +85,7 @@ struct RecordsToDeck {
     for (index, record) in records.records.enumerated() {
       var fields: [String] = []
       for (_, key) in mapping {
-        let value = record[key] ?? .null
+        let value = noteValue(record, key)
         if profile == nil, ![.string, .data, .any].contains(value.type) { textTypes[key] = value.type }
         // A profile's empty Data is no picture (NeoMnemo stores `Data()`): no media file, an empty
         // field, and empty data again on the way back.
@@ -170,7 +170,7 @@ struct RecordsToDeck {
     let keys = Self.identityFields(mapping: fieldKeys, profile: profile).map { fieldKeys[$0].key }
     let identities = records.records.map { record in
       keys.map { key in
-        let value = record[key] ?? .null
+        let value = noteValue(record, key)
         // A profile's empty Data is an empty field (see collection()).
         if profile != nil, case .data(let bytes) = value, bytes.isEmpty { return "" }
         return Self.fieldText(value).text
@@ -182,6 +182,17 @@ struct RecordsToDeck {
     return identities.map { identity in
       (guids.next(noteTypeID: noteTypeID, identity: identity), counts[identity] == 1)
     }
+  }
+
+  /// The value a note field is made of: the record's value under `key`; without a profile, a
+  /// string that is a media file's base64 (an app's `Data` in a JSON file, which has no type
+  /// for it) is that file's bytes (``MediaSniffing/media(inBase64:)``).
+  private func noteValue(_ record: AppRecord, _ key: String) -> AppValue {
+    let value = record[key] ?? .null
+    guard profile == nil, case .string(let text) = value, let data = MediaSniffing.media(inBase64: text) else {
+      return value
+    }
+    return .data(data)
   }
 
   /// The field text for a value (``AppValue/noteText`` as HTML); `Data` becomes a media file
