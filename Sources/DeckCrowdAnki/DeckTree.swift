@@ -41,7 +41,9 @@ struct DeckTree {
       let fallback: String = tops.first(where: { $0.id != 1 })?.name ?? tops.first?.name ?? "Default"
       let topName: String = usedTops.first ?? fallback
       keptTops = [topName]
-      root = tops.first { $0.name == topName } ?? Deck(id: DerivedID.id(for: "deck\u{1F}" + topName), name: topName)
+      root =
+        tops.first { $0.name == topName } ?? Self.namedRoot(under: topName, in: collection, filtered: filtered)
+        ?? Deck(id: DerivedID.id(for: "deck\u{1F}" + topName), name: topName)
       rootAdded = false
     }
     // Each kept deck under its parent; a parent level missing from the collection is made up so
@@ -92,6 +94,23 @@ struct DeckTree {
     }
     childrenByParent = childLists.mapValues { $0.sorted { $0.name < $1.name } }
     deckIDs = kept
+  }
+
+  /// The deck that is the root when the collection has no deck named `topName` but decks below
+  /// it: the one nearest the top, when every other deck below `topName` is below it. A CrowdAnki
+  /// folder exported from a subdeck has such a root, named in full (`A::B`), whose parents
+  /// CrowdAnki's import makes as plain decks; written under a made-up `A`, the folder would give
+  /// `A` a UUID and an option group, so that importing it where the original was imported
+  /// renamed that `A` (`A_2`) and moved the deck below it. Nil when several decks below
+  /// `topName` are side by side (they are then written below a made-up `A`).
+  private static func namedRoot(under topName: String, in collection: DeckCollection, filtered: Set<Int64>) -> Deck? {
+    let below = collection.decks.filter {
+      !filtered.contains($0.id) && $0.nameComponents.count > 1 && $0.nameComponents.first == topName
+    }
+    guard let nearest = below.min(by: { $0.nameComponents.count < $1.nameComponents.count }) else { return nil }
+    let path = nearest.nameComponents
+    let allBelow = below.allSatisfy { Array($0.nameComponents.prefix(path.count)) == path }
+    return allBelow ? nearest : nil
   }
 
   /// Whether an empty deck holds something beyond its name: a description, or an option group

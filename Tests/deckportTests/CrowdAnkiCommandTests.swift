@@ -130,12 +130,14 @@ struct CrowdAnkiCommandTests {
       run.standardError
         == "deckport: \(output): warning: [anki-properties-dropped] what Anki keeps of 2 decks and 2 note types besides their content is not kept (such as whether a deck is collapsed, the day's study counts and the sync state): a CrowdAnki folder has no place for it\n"
     )
-    let deck = try Self.json(output + "/deck.json")
-    let sub = try #require((deck["children"] as? [[String: Any]])?.first)
+    // The package has `genanki::Sub` and no `genanki`: the subdeck is the root, named in full,
+    // as CrowdAnki's export of a subdeck names it.
+    let sub = try Self.json(output + "/deck.json")
+    #expect((sub["children"] as? [Any])?.isEmpty == true)
     // genanki's deck has Anki 2.1's default review extension, 50 (a new deck now has 0).
-    #expect(sub["name"] as? String == "Sub" && sub["extendRev"] as? Int == 50)
+    #expect(sub["name"] as? String == "genanki::Sub" && sub["extendRev"] as? Int == 50)
     #expect(sub["collapsed"] == nil && sub["newToday"] == nil && sub["usn"] == nil)
-    for model in (deck["note_models"] as? [[String: Any]]) ?? [] {
+    for model in (sub["note_models"] as? [[String: Any]]) ?? [] {
       #expect((model["tags"] as? [Any])?.isEmpty == true && (model["vers"] as? [Any])?.isEmpty == true)
       #expect(model["did"] == nil && model["usn"] == nil)
     }
@@ -166,7 +168,8 @@ struct CrowdAnkiCommandTests {
     #expect(
       run.standardError.contains("\(deck): warning: [value-clamped] property 'extendNew' is -5"), "\(run.standardError)"
     )
-    let sub = try #require((try Self.json(output + "/deck.json")["children"] as? [[String: Any]])?.first)
+    let sub = try Self.json(output + "/deck.json")
+    #expect(sub["name"] as? String == "genanki::Sub")
     #expect(sub["extendNew"] as? Int == 0 && sub["newLimit"] as? Int == 7 && sub["id"] == nil)
   }
 
@@ -376,6 +379,43 @@ struct CrowdAnkiCommandTests {
     ])
     #expect(strict.status != 0)
     #expect(strict.standardError.contains("[deck-renamed]"), "\(strict.standardError)")
+  }
+
+  /// CrowdAnki's export of a subdeck names its root in full (`A::B`), and its import makes the
+  /// parent `A` as a plain deck. Written under a made-up `A` with a UUID of its own, the folder
+  /// made CrowdAnki rename that parent `A_2` where the original had been imported.
+  @Test("a folder whose root is a subdeck (a name with ::) is written with that root, not below a made-up parent")
+  func subdeckRootKept() throws {
+    let folder = Fixtures.path("crowdanki/heimat-flora-fauna/A._Allgemeinwissen__Heimat_Flora_&_Fauna")
+    let scratch = try TemporaryDirectory()
+    let output = scratch.path(for: "again")
+    let run = try CommandRun.deckport(["convert", folder, output, "--to", "crowdanki"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    let original = try Self.json(folder + "/deck.json")
+    let again = try Self.json(output + "/deck.json")
+    #expect(again["name"] as? String == "A. Allgemeinwissen::Heimat Flora & Fauna")
+    #expect(again["crowdanki_uuid"] as? String == original["crowdanki_uuid"] as? String)
+    #expect((again["children"] as? [Any])?.isEmpty == true)
+    #expect((again["notes"] as? [Any])?.count == 68)
+
+    // Decks side by side below a parent the deck does not have keep a made-up root above them.
+    let document = scratch.path(for: "deck.json")
+    try Data(
+      #"""
+      {"format": "deckport-deck", "version": 1,
+       "notes": [{"noteType": "Basic", "deck": "A::B", "fields": {"Front": "b", "Back": ""}},
+                 {"noteType": "Basic", "deck": "A::C", "fields": {"Front": "c", "Back": ""}},
+                 {"noteType": "Basic", "deck": "X::Y::Z", "fields": {"Front": "z", "Back": ""}}]}
+      """#.utf8
+    ).write(to: URL(fileURLWithPath: document))
+    let sideBySide = scratch.path(for: "side")
+    let written = try CommandRun.deckport(["convert", document, sideBySide, "--to", "crowdanki"])
+    #expect(written.status == 0, "stderr: \(written.standardError)")
+    let tree = try Self.json(sideBySide + "/deck.json")
+    #expect(tree["name"] as? String == "side")
+    let tops = (tree["children"] as? [[String: Any]]) ?? []
+    #expect(tops.compactMap { $0["name"] as? String } == ["A", "X"])
+    #expect(((tops.first?["children"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String } == ["B", "C"])
   }
 
   @Test("one top-level deck with cards is the root; an empty plain Default is left out without a warning")
