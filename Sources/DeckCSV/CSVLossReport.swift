@@ -188,50 +188,9 @@ enum CSVLossReport {
   /// or whose cloze number the text no longer holds (kept by Anki until Empty Cards removes it)
   /// is not made again, and a card the note lacks is made.
   private static func cardLosses(_ collection: DeckCollection, warn: (String, String) -> Void) {
-    // Each card's note and ordinal, by note, walked beside the notes in id order (the model's
-    // order; a collection built otherwise is walked in sorted order).
-    let cards = collection.cards.map { (note: $0.noteID, ordinal: $0.templateOrdinal) }.sorted { $0 < $1 }
-    let notes = collection.notes
-    let inOrder = notes.indices.dropFirst().allSatisfy { notes[$0 - 1].id <= notes[$0].id }
-    let order = inOrder ? Array(notes.indices) : notes.indices.sorted { notes[$0].id < notes[$1].id }
-    var noteTypeIndex: [Int64: Int] = [:]
-    for index in collection.noteTypes.indices { noteTypeIndex[collection.noteTypes[index].id] = index }
-    var generation = CardGeneration()
-    var lostCards = 0
-    var madeCards = 0
-    var lostGUIDs: [String] = []
-    var madeGUIDs: [String] = []
-    var next = 0
-    var had: [Int] = []
-    // The note type of the note before, most often the next one's too.
-    var noteType: NoteType?
-    for position in order {
-      let note = notes[position]
-      while next < cards.count && cards[next].note < note.id { next += 1 }
-      had.removeAll(keepingCapacity: true)
-      while next < cards.count && cards[next].note == note.id {
-        if had.last != cards[next].ordinal { had.append(cards[next].ordinal) }
-        next += 1
-      }
-      guard !had.isEmpty else { continue }
-      if noteType?.id != note.noteTypeID {
-        guard let typeIndex = noteTypeIndex[note.noteTypeID] else { continue }
-        noteType = collection.noteTypes[typeIndex]
-      }
-      guard let noteType else { continue }
-      let made = generation.ordinals(for: note.fields, tags: note.tags, of: noteType)
-      if made == had { continue }
-      let lost = had.filter { !made.contains($0) }.count
-      let new = made.filter { !had.contains($0) }.count
-      if lost > 0 {
-        lostCards += lost
-        lostGUIDs.append(note.guid)
-      }
-      if new > 0 {
-        madeCards += new
-        madeGUIDs.append(note.guid)
-      }
-    }
+    let regeneration = CardGeneration.regeneration(of: collection)
+    let (lostCards, lostGUIDs) = (regeneration.lostCards, regeneration.lostGUIDs)
+    let (madeCards, madeGUIDs) = (regeneration.madeCards, regeneration.madeGUIDs)
     if lostCards > 0 {
       warn(
         "csv-cards",

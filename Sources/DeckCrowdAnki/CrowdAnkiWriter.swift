@@ -111,6 +111,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     warnings += NoteIdentity.sharedGUIDWarnings(
       in: collection.notes, importer: "CrowdAnki's import", location: location)
     let notesByDeck = tree.notesByDeck(collection, location: location, warnings: &warnings)
+    warnings += Self.newCardOrderWarnings(collection, tree: tree, notesByDeck: notesByDeck, location: location)
     let deckFile = CrowdAnkiDeckFile(
       collection: collection, written: written, tree: tree, notesByDeck: notesByDeck, models: models,
       modelUUIDs: modelUUIDs, configs: configs, configUUIDs: configUUIDs)
@@ -212,6 +213,23 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     }
     warnings += CrowdAnkiProperties.leftOut(collection).ankiOnlyLosses(
       at: location, format: "a CrowdAnki folder", propertyExamples: CrowdAnkiProperties.leftOutExamples)
+    // CrowdAnki's import makes each new note's cards from its fields, as Anki's CSV importer does.
+    let regeneration = CardGeneration.regeneration(of: collection)
+    if regeneration.lostCards > 0 {
+      let count = regeneration.lostCards
+      warnings.append(
+        Diagnostic(
+          "cards-dropped", at: location,
+          "\(CountedNoun.phrase(count, "card")) \(count == 1 ? "is" : "are") not kept: a CrowdAnki folder holds notes, and its import makes a note's cards from its fields; \(count == 1 ? "this card's" : "these cards'") template shows nothing or \(count == 1 ? "its" : "their") cloze number is no longer in the text (Anki keeps such cards until Empty Cards removes them) (\(Self.guids(regeneration.lostGUIDs)))"
+        ))
+    }
+    if regeneration.madeCards > 0 {
+      warnings.append(
+        Diagnostic(
+          "cards-added", at: location,
+          "\(CountedNoun.phrase(regeneration.madeCards, "card")) the deck does not hold will be made by CrowdAnki's import from the notes' fields (\(Self.guids(regeneration.madeGUIDs)))"
+        ))
+    }
     let flagged = collection.cards.filter { $0.scheduling.flags & 0b111 != 0 }.count
     if flagged > 0 {
       warnings.append(
@@ -220,6 +238,42 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
           "the flags of \(CountedNoun.phrase(flagged, "card")) are not kept: CrowdAnki holds no cards"))
     }
     return warnings
+  }
+
+  /// `GUID 'a'` or `5 GUIDs 'a', 'b', 'c', 'd', 'e' and 2 more`.
+  private static func guids(_ guids: [String]) -> String {
+    let shown = guids.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+    return
+      "\(CountedNoun.noun("GUID", for: guids.count)) \(shown)\(guids.count > 5 ? " and \(guids.count - 5) more" : "")"
+  }
+
+  /// A `scheduling` warning when the deck's new cards are in another order than the one
+  /// CrowdAnki's import gives them. The folder holds no positions: a new collection numbers new
+  /// cards in the order the import adds their notes (a deck's subdecks first, by name, then its
+  /// own notes, in the folder's order; a note's cards share its number). Cards of one position
+  /// may come in any order.
+  private static func newCardOrderWarnings(
+    _ collection: DeckCollection, tree: DeckTree, notesByDeck: [Int64: [Note]], location: SourceLocation
+  ) -> [Diagnostic] {
+    var added: [Int64: Int] = [:]
+    func visit(_ deck: Deck) {
+      for child in tree.children(of: deck) { visit(child) }
+      for note in notesByDeck[deck.id] ?? [] where added[note.id] == nil { added[note.id] = added.count }
+    }
+    visit(tree.root)
+    let newCards = collection.cards.filter { $0.scheduling.type == .new }.map { card in
+      (
+        position: card.scheduling.originalDeckID != 0 ? card.scheduling.originalDue : card.scheduling.due,
+        added: added[card.noteID] ?? Int.max
+      )
+    }.sorted { ($0.position, $0.added) < ($1.position, $1.added) }
+    guard zip(newCards, newCards.dropFirst()).contains(where: { $0.added > $1.added }) else { return [] }
+    return [
+      Diagnostic(
+        "scheduling", at: location,
+        "the order of \(CountedNoun.phrase(newCards.count, "new card")) is not kept: CrowdAnki holds no positions, and its import numbers new cards in the order it adds their notes (a deck's subdecks first, then its own notes, in the folder's order), which is not the order the deck shows them in"
+      )
+    ]
   }
 
   /// Writes each media file under its name; names that are not one safe path component, or

@@ -146,7 +146,7 @@ struct FixtureTruthTests {
   static let upgradedFromV1 = [
     "real/personal-collection-legacy1.apkg", "real/c-notes-filtered-legacy1.apkg", "real/indian-music-legacy.colpkg",
     "real/c-operators-anki20-legacy1.apkg", "real/orbit-anki21-legacy.colpkg", "real/all-decks-v1-legacy.colpkg",
-    "real/ankicc-legacy2-nometa.apkg",
+    "real/ankicc-legacy2-nometa.apkg", "real/srf-edited-anki20-legacy1.apkg",
   ]
 
   @Test("no warnings on packages Anki wrote, but the v1 scheduler's upgrade", arguments: packages)

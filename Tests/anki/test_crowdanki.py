@@ -231,7 +231,7 @@ def test_apkg_to_crowdanki_to_apkg_keeps_every_note(package):
             assert_notes_survive(expected, anki_notes(again), folder, to_folder.stderr)
             assert anki_media(again) == anki_media(original)
             scheduled = original.db.scalar("select count() from cards where type != 0 or queue != 0")
-            assert ("[scheduling]" in to_folder.stderr) == (scheduled > 0), to_folder.stderr
+            assert ("[scheduling] the scheduling of" in to_folder.stderr) == (scheduled > 0), to_folder.stderr
         finally:
             original.close()
             again.close()

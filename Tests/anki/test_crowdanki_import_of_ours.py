@@ -99,6 +99,7 @@ def test_a_package_as_a_folder_imports_through_crowdanki(tmp_path, package):
     try:
         expected = anki_notes(original, home_decks=True)
         assert expected, "the package holds notes"
+        assert_cards_as_reported(original, via_crowdanki, written.stderr)
         got = anki_notes(via_crowdanki)
         if "[template-deck-override]" in written.stderr:
             # Cards a template sends to a deck by an id the folder does not keep land in Default
@@ -118,6 +119,34 @@ def test_a_package_as_a_folder_imports_through_crowdanki(tmp_path, package):
     finally:
         original.close()
         via_crowdanki.close()
+
+
+def new_card_positions(col: Collection) -> dict[tuple[str, int], int]:
+    """The position of each new card (its due, or its original due in a filtered deck), by note
+    GUID and template ordinal."""
+    rows = col.db.all(
+        "select n.guid, c.ord, case when c.odid != 0 then c.odue else c.due end"
+        " from cards c join notes n on n.id = c.nid where c.type = 0"
+    )
+    return {(guid, ordinal): position for guid, ordinal, position in rows}
+
+
+def assert_cards_as_reported(original: Collection, via_crowdanki: Collection, stderr: str) -> None:
+    """The cards CrowdAnki's import makes are the package's but for the ones the conversion
+    reported: cards it does not make again from the notes' fields ([cards-dropped]), cards it
+    makes that the package lacks ([cards-added]); and the new cards come in the package's order
+    exactly when no `[scheduling] the order of …` warning says otherwise."""
+    def cards(col: Collection) -> set[tuple[str, int]]:
+        return {(guid, ordinal) for guid, ordinal in col.db.all("select n.guid, c.ord from cards c join notes n on n.id = c.nid")}
+
+    had, made = cards(original), cards(via_crowdanki)
+    lost, added = len(had - made), len(made - had)
+    assert (f"[cards-dropped] {lost} card" in stderr) if lost else ("[cards-dropped]" not in stderr), stderr
+    assert (f"[cards-added] {added} card" in stderr) if added else ("[cards-added]" not in stderr), stderr
+    before, after = new_card_positions(original), new_card_positions(via_crowdanki)
+    kept = sorted((key for key in before if key in after), key=lambda key: (before[key], after[key]))
+    in_order = all(after[first] <= after[second] for first, second in zip(kept, kept[1:]))
+    assert ("[scheduling] the order of" not in stderr) == in_order, stderr
 
 
 def changed_deck_as_folder(tmp_path, change) -> tuple[str, str, subprocess.CompletedProcess]:
