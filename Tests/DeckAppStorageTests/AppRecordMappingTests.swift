@@ -101,6 +101,42 @@ struct AppRecordMappingTests {
     #expect(AppRecordMapping.collection(from: profiled).collection.media.isEmpty)
   }
 
+  @Test(
+    "note types records do not keep are named: changed or custom ones, and custom ones no note uses; stock ones and those made from records are not"
+  )
+  func noteTypesNamed() throws {
+    let basic = try #require(StockNoteType.noteType(named: "Basic"))
+    let cloze = try #require(StockNoteType.noteType(named: "Cloze"))
+    var styled = try #require(StockNoteType.noteType(named: "Basic (and reversed card)"))
+    styled.css += ".card { color: red; }"
+    let vocabulary = NoteType(
+      id: 3, name: "Vocabulary", fields: [.init(name: "Word"), .init(name: "Meaning")],
+      templates: [.init(name: "Recall", questionFormat: "{{Meaning}}", answerFormat: "{{Word}}")])
+    let deck = DeckCollection(
+      decks: [Deck(id: 1, name: "Default")], noteTypes: [basic, cloze, vocabulary],
+      notes: [Note(id: 1, guid: "a", noteTypeID: basic.id, fields: ["Hund", "dog"])])
+    let message = { (deck: DeckCollection) in
+      AppRecordMapping.records(from: deck, profile: .generic).warnings.first { $0.category == "note-types-dropped" }?
+        .message
+    }
+    // Stock Basic in use, stock Cloze unused: nothing; the custom Vocabulary, unused, is named.
+    #expect(
+      message(deck)
+        == "records hold the notes' values, not their note types' templates, styling or field settings; this note type is not one of Anki's stock ones, so its definition is not kept: 'Vocabulary' (no note kept uses it)"
+    )
+    var used = deck
+    used.noteTypes = [basic, styled]
+    used.notes.append(Note(id: 2, guid: "b", noteTypeID: styled.id, fields: ["Katze", "cat"]))
+    #expect(
+      message(used)
+        == "records hold the notes' values, not their note types' templates, styling or field settings; this note type is not one of Anki's stock ones, so its definition is not kept: 'Basic (and reversed card)' (its styling differs from the stock one)"
+    )
+    // A deck made from records, and back: its note type comes back whole, and is not named.
+    let (records, _) = AppRecordMapping.records(from: used, profile: .generic)
+    let (fromRecords, _) = AppRecordMapping.collection(from: records)
+    #expect(message(fromRecords) == nil)
+  }
+
   @Test("a generic shape maps field-for-key, and says which types become text")
   func generic() throws {
     let records = AppRecords(
@@ -204,6 +240,7 @@ struct AppRecordMappingTests {
     #expect(
       warnings.map(\.description) == [
         "default.store: record type 'Mnemonic', note 1700000000000 (Mnemonic), field 'Audio': warning: [field-dropped] the field has no place in a NeoMnemo Mnemonic and is left out",
+        "default.store: record type 'Mnemonic': warning: [note-types-dropped] records hold the notes' values, not their note types' templates, styling or field settings; this note type is not one of Anki's stock ones, so its definition is not kept: 'Mnemonic'",
         "default.store: record type 'Mnemonic': warning: [media-dropped] 2 media files ('haus.mp3', 'mouse.png') are not kept: no record holds them (a file only the note types' templates or styling use, only a field left out names, or no note kept names)",
       ])
   }
@@ -265,7 +302,7 @@ struct AppRecordMappingTests {
   func deckThroughStore() throws {
     let deck = Self.ankiDeck()
     let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
-    #expect(warnings.map(\.category).sorted() == ["formatting-dropped", "tags-dropped"])
+    #expect(warnings.map(\.category).sorted() == ["formatting-dropped", "note-types-dropped", "tags-dropped"])
     #expect(records.records[0]["keyword"] == .string("Katze"))
     #expect(records.records[0]["story"] == .string("A cat.\n"))
     #expect(records.records[0]["image"] == .data(try deck.media[0].blob.data()))

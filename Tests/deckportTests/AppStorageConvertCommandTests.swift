@@ -323,11 +323,11 @@ struct AppStorageConvertCommandTests {
     let lines = run.standardError.split(separator: "\n").map(String.init)
     #expect(lines.count == 6)
     #expect(lines.prefix(5).allSatisfy { $0.contains(": warning: [") })
-    #expect(lines.last == "deckport: 11 more warnings (--verbose shows all)")
-    #expect(run.standardOutput.contains(", 16 warnings\n"))
+    #expect(lines.last == "deckport: 12 more warnings (--verbose shows all)")
+    #expect(run.standardOutput.contains(", 17 warnings\n"))
 
     let verbose = try CommandRun.deckport(arguments + ["--force", "--verbose"])
-    #expect(verbose.standardError.split(separator: "\n").filter { $0.contains(": warning: [") }.count == 16)
+    #expect(verbose.standardError.split(separator: "\n").filter { $0.contains(": warning: [") }.count == 17)
     #expect(!verbose.standardError.contains("more warnings"))
   }
 }

@@ -59,13 +59,11 @@ struct DeletionRecordsConversionTests {
   func strict() throws {
     let scratch = try TemporaryDirectory()
     let input = scratch.path(for: "deck.json")
-    // One note of a note type with one template, no cards, tags or markup: app storage keeps
-    // everything of it but the one deletion record.
+    // One note of Anki's stock Basic note type, no tags or markup: app storage keeps everything
+    // of it but the one deletion record.
     try Data(
       """
       {"format": "deckport-deck", "version": 1,
-       "noteTypes": [{"name": "Basic", "fields": [{"name": "Front"}, {"name": "Back"}],
-                      "templates": [{"name": "Card 1", "question": "{{Front}}"}]}],
        "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}],
        "deletions": [{"id": 5, "kind": 1, "usn": -1}]}
       """.utf8

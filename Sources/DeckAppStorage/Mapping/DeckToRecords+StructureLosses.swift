@@ -69,6 +69,40 @@ extension DeckToRecords {
     ]
   }
 
+  /// A `note-types-dropped` warning naming the note types whose definitions records do not keep:
+  /// records hold the notes' values, and a deck made from them gets a plain note type of their
+  /// record type (or profile). Anki's stock note types as it creates them, and note types made
+  /// from records as they were made, come back the same and are not named; any other is, with
+  /// what differs from the stock one of its name, or as used by no note. As the CSV writer
+  /// names the note types a CSV file does not define.
+  static func noteTypeLosses(
+    of collection: DeckCollection, notes: [Note], at location: SourceLocation
+  ) -> [Diagnostic] {
+    let used = Set(notes.map(\.noteTypeID))
+    // A note type no note kept uses is named when it is none of Anki's stock ones by name: one
+    // of those (an older Anki's styling, say) is what any Anki makes again.
+    let lost = collection.noteTypes.filter { noteType in
+      guard !RecordsToDeck.isMadeFromRecords(noteType) else { return false }
+      return used.contains(noteType.id)
+        ? !StockNoteType.isUnchanged(noteType) : StockNoteType.differences(of: noteType) == nil
+    }
+    guard !lost.isEmpty else { return [] }
+    let named = lost.map { noteType in
+      let quoted = "'\(noteType.name)'"
+      if !used.contains(noteType.id) { return "\(quoted) (no note kept uses it)" }
+      guard let differences = StockNoteType.differences(of: noteType), !differences.isEmpty else { return quoted }
+      return
+        "\(quoted) (its \(WordList.joined(differences)) \(differences.count == 1 ? "differs" : "differ") from the stock one)"
+    }
+    let shown = named.prefix(5).joined(separator: ", ") + (named.count > 5 ? ", …" : "")
+    return [
+      Diagnostic(
+        "note-types-dropped", at: location,
+        "records hold the notes' values, not their note types' templates, styling or field settings; \(lost.count == 1 ? "this note type is not one of Anki's stock ones" : "these \(lost.count) note types are not Anki's stock ones"), so \(lost.count == 1 ? "its definition is" : "their definitions are") not kept: \(shown)"
+      )
+    ]
+  }
+
   /// `3 decks ('A', 'B', 'C')`, the first five named.
   private static func list(_ names: [String], of kind: String) -> String {
     let shown = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")

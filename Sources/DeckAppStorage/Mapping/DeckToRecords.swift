@@ -186,6 +186,7 @@ struct DeckToRecords {
     }
     warnings += Self.structureLosses(
       of: collection, notes: notes, profile: profile, recordType: name, at: location)
+    warnings += Self.noteTypeLosses(of: collection, notes: notes, at: location)
     warnings += Self.mediaLosses(
       of: collection, accountedFor: reportedMedia.union(mediaValues.keys), at: location)
     warnings += collection.ankiOnlyLosses(at: location, format: "app storage")

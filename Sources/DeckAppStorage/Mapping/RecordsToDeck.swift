@@ -37,10 +37,39 @@ struct RecordsToDeck {
     return zip(Self.fieldNames(for: records.shape.keys), records.shape.keys).map { ($0, $1) }
   }
 
+  /// The note type of a deck made from records: one card, the first field on the front and the
+  /// others below it on the back, Anki's default styling.
+  private static func noteType(id: Int64, name: String, fieldNames: [String]) -> NoteType {
+    let back = fieldNames.dropFirst().map { "{{\($0)}}" }.joined(separator: "<br>\n")
+    return NoteType(
+      id: id, name: name,
+      fields: fieldNames.map { NoteType.Field(name: $0) },
+      templates: [
+        NoteType.CardTemplate(
+          name: "Card 1", questionFormat: "{{\(fieldNames.first ?? "")}}",
+          answerFormat: "{{FrontSide}}\n\n<hr id=answer>\n\n" + back)
+      ], css: css)
+  }
+
+  /// Whether `noteType` is one a deck made from records has, as it was made (its fields,
+  /// templates and styling), which records therefore give back whole.
+  static func isMadeFromRecords(_ noteType: NoteType) -> Bool {
+    let made = Self.noteType(id: noteType.id, name: noteType.name, fieldNames: noteType.fieldNames)
+    return noteType.id == noteTypeID(named: noteType.name)
+      && noteType.kind == made.kind && noteType.css == made.css
+      && noteType.templates.map { [$0.name, $0.questionFormat, $0.answerFormat] }
+        == made.templates.map { [$0.name, $0.questionFormat, $0.answerFormat] }
+  }
+
+  /// The id of the note type a deck made from records has, by its name.
+  private static func noteTypeID(named name: String) -> Int64 {
+    DerivedID.id(for: "notetype\u{1F}deckport-app\u{1F}" + name)
+  }
+
   /// The note type's name and id: the profile's title, or `<record type> (app records)`.
   private var noteType: (title: String, id: Int64) {
     let title = profile?.title ?? Self.noteTypeName(forRecordType: records.name)
-    return (title, DerivedID.id(for: "notetype\u{1F}deckport-app\u{1F}" + title))
+    return (title, Self.noteTypeID(named: title))
   }
 
   func collection() -> (collection: DeckCollection, warnings: [Diagnostic]) {
@@ -64,15 +93,7 @@ struct RecordsToDeck {
     }
     let (title, noteTypeID) = noteType
     let fieldNames = mapping.map(\.field)
-    let back = fieldNames.dropFirst().map { "{{\($0)}}" }.joined(separator: "<br>\n")
-    let noteType = NoteType(
-      id: noteTypeID, name: title,
-      fields: fieldNames.map { NoteType.Field(name: $0) },
-      templates: [
-        NoteType.CardTemplate(
-          name: "Card 1", questionFormat: "{{\(fieldNames.first ?? "")}}",
-          answerFormat: "{{FrontSide}}\n\n<hr id=answer>\n\n" + back)
-      ], css: Self.css)
+    let noteType = Self.noteType(id: noteTypeID, name: title, fieldNames: fieldNames)
     var collection = DeckCollection(decks: [deck], noteTypes: [noteType])
     var mediaNames = Set<String>()
     var usedNoteIDs = Set<Int64>()
