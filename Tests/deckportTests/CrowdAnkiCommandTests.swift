@@ -374,11 +374,20 @@ struct CrowdAnkiCommandTests {
     // Another name: no such warning.
     let other = try CommandRun.deckport(["convert", package, scratch.path(for: "tree"), "--to", "crowdanki"])
     #expect(!other.standardError.contains("[deck-renamed]"), "\(other.standardError)")
-    let strict = try CommandRun.deckport([
-      "convert", package, scratch.path(for: "Default"), "--to", "crowdanki", "--strict",
-    ])
-    #expect(strict.status != 0)
-    #expect(strict.standardError.contains("[deck-renamed]"), "\(strict.standardError)")
+    // A note of the stock Basic in Default, and nothing else to report: --strict fails on it alone.
+    let document = scratch.path(for: "deck.json")
+    try Data(
+      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: document))
+    let strictFolder = scratch.path(for: "Words")
+    let strict = try CommandRun.deckport(["convert", document, strictFolder, "--to", "crowdanki", "--strict"])
+    #expect(strict.status == 1)
+    #expect(
+      strict.standardError.hasPrefix(
+        "deckport: \(strictFolder): deck 'Default' (id 1): warning: [deck-renamed] the top deck is named 'Default'"),
+      "\(strict.standardError)")
+    #expect(strict.standardError.hasSuffix("--strict: 1 warning (listed above); nothing was written\n"))
   }
 
   /// CrowdAnki's export of a subdeck names its root in full (`A::B`), and its import makes the
