@@ -140,6 +140,15 @@ package struct CSVWriter: Sendable {
       order.sort { depths[$0] != depths[$1] ? depths[$0] < depths[$1] : $0 < $1 }
     }
     let ordered = order.lazy.map { collection.notes[$0] }
+    var row: [Int64: Int] = [:]
+    for (index, position) in order.enumerated() { row[collection.notes[position].id] = index }
+    if let count = NewCardOrder.changedCount(in: collection, addedAt: row) {
+      warnings.append(
+        Diagnostic(
+          "csv-scheduling", at: location,
+          "the order of \(CountedNoun.phrase(count, "new card")) is not kept: a CSV holds no positions, and Anki's importer numbers new cards in the order of the rows, which is not the order the deck shows them in"
+        ))
+    }
 
     progress?.start(.writingNotes, total: Int64(order.count))
     defer { progress?.finish(.writingNotes) }

@@ -250,8 +250,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
   /// A `scheduling` warning when the deck's new cards are in another order than the one
   /// CrowdAnki's import gives them. The folder holds no positions: a new collection numbers new
   /// cards in the order the import adds their notes (a deck's subdecks first, by name, then its
-  /// own notes, in the folder's order; a note's cards share its number). Cards of one position
-  /// may come in any order.
+  /// own notes, in the folder's order; ``NewCardOrder``).
   private static func newCardOrderWarnings(
     _ collection: DeckCollection, tree: DeckTree, notesByDeck: [Int64: [Note]], location: SourceLocation
   ) -> [Diagnostic] {
@@ -261,17 +260,11 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       for note in notesByDeck[deck.id] ?? [] where added[note.id] == nil { added[note.id] = added.count }
     }
     visit(tree.root)
-    let newCards = collection.cards.filter { $0.scheduling.type == .new }.map { card in
-      (
-        position: card.scheduling.originalDeckID != 0 ? card.scheduling.originalDue : card.scheduling.due,
-        added: added[card.noteID] ?? Int.max
-      )
-    }.sorted { ($0.position, $0.added) < ($1.position, $1.added) }
-    guard zip(newCards, newCards.dropFirst()).contains(where: { $0.added > $1.added }) else { return [] }
+    guard let count = NewCardOrder.changedCount(in: collection, addedAt: added) else { return [] }
     return [
       Diagnostic(
         "scheduling", at: location,
-        "the order of \(CountedNoun.phrase(newCards.count, "new card")) is not kept: CrowdAnki holds no positions, and its import numbers new cards in the order it adds their notes (a deck's subdecks first, then its own notes, in the folder's order), which is not the order the deck shows them in"
+        "the order of \(CountedNoun.phrase(count, "new card")) is not kept: CrowdAnki holds no positions, and its import numbers new cards in the order it adds their notes (a deck's subdecks first, then its own notes, in the folder's order), which is not the order the deck shows them in"
       )
     ]
   }

@@ -225,6 +225,9 @@ struct CSVWriterTests {
         "\(path): warning: [anki-properties-dropped] what Anki keeps of 3 decks and 1 note type besides their content is not kept (such as whether a deck is collapsed, the day's study counts, a deck's own limits and the sync state): a CSV file has no place for it",
         "\(path): warning: [csv-media] 6 media files are not kept (a CSV holds no file bytes; the fields still name them): 'pixel.png', 'café.png', 'beep.wav', '日本.png', '_vocab.css' and 1 more",
         "\(path): warning: [csv-note-type] a CSV names note types but cannot hold their fields' names, templates or styling; this note type is not Anki's stock ones, so its definition is not kept: 'Vocab (3 fields)'",
+        // Rows go parents first: the notes of `Default` and `Languages` before those of their
+        // subdecks, which is not the order of the new cards.
+        "\(path): warning: [csv-scheduling] the order of 9 new cards is not kept: a CSV holds no positions, and Anki's importer numbers new cards in the order of the rows, which is not the order the deck shows them in",
       ])
   }
 

@@ -35,6 +35,23 @@ def fixture_packages() -> list[str]:
     return found
 
 
+def new_card_positions(col) -> dict[tuple[str, int], int]:
+    """The position of each new card of an Anki collection (its due, or its original due in a
+    filtered deck), by note GUID and template ordinal."""
+    rows = col.db.all(
+        "select n.guid, c.ord, case when c.odid != 0 then c.odue else c.due end"
+        " from cards c join notes n on n.id = c.nid where c.type = 0"
+    )
+    return {(guid, ordinal): position for guid, ordinal, position in rows}
+
+
+def new_card_order_kept(before: dict[tuple[str, int], int], after: dict[tuple[str, int], int]) -> bool:
+    """Whether the new cards `before` (positions by GUID and ordinal) come in the same order
+    `after`, where they are (cards of one position before may come in any order)."""
+    kept = sorted((key for key in before if key in after), key=lambda key: (before[key], after[key]))
+    return all(after[first] <= after[second] for first, second in zip(kept, kept[1:]))
+
+
 def truth_path(package: str) -> str:
     return package + ".truth.json"
 

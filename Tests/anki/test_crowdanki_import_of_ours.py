@@ -34,7 +34,7 @@ import unicodedata
 
 import pytest
 
-from conftest import FIXTURES, REAL_DIR
+from conftest import FIXTURES, REAL_DIR, new_card_order_kept, new_card_positions
 from test_csv_helpers import deckport, deckport_exists
 
 if not deckport_exists():
@@ -121,16 +121,6 @@ def test_a_package_as_a_folder_imports_through_crowdanki(tmp_path, package):
         via_crowdanki.close()
 
 
-def new_card_positions(col: Collection) -> dict[tuple[str, int], int]:
-    """The position of each new card (its due, or its original due in a filtered deck), by note
-    GUID and template ordinal."""
-    rows = col.db.all(
-        "select n.guid, c.ord, case when c.odid != 0 then c.odue else c.due end"
-        " from cards c join notes n on n.id = c.nid where c.type = 0"
-    )
-    return {(guid, ordinal): position for guid, ordinal, position in rows}
-
-
 def assert_cards_as_reported(original: Collection, via_crowdanki: Collection, stderr: str) -> None:
     """The cards CrowdAnki's import makes are the package's but for the ones the conversion
     reported: cards it does not make again from the notes' fields ([cards-dropped]), cards it
@@ -143,9 +133,7 @@ def assert_cards_as_reported(original: Collection, via_crowdanki: Collection, st
     lost, added = len(had - made), len(made - had)
     assert (f"[cards-dropped] {lost} card" in stderr) if lost else ("[cards-dropped]" not in stderr), stderr
     assert (f"[cards-added] {added} card" in stderr) if added else ("[cards-added]" not in stderr), stderr
-    before, after = new_card_positions(original), new_card_positions(via_crowdanki)
-    kept = sorted((key for key in before if key in after), key=lambda key: (before[key], after[key]))
-    in_order = all(after[first] <= after[second] for first, second in zip(kept, kept[1:]))
+    in_order = new_card_order_kept(new_card_positions(original), new_card_positions(via_crowdanki))
     assert ("[scheduling] the order of" not in stderr) == in_order, stderr
 
 

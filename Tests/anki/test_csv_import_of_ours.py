@@ -16,7 +16,7 @@ import tempfile
 import pytest
 from anki.errors import CardTypeError
 
-from conftest import fixture_packages
+from conftest import fixture_packages, new_card_order_kept, new_card_positions
 from test_csv_helpers import (
     collection_holding_note_types_of,
     collection_with_note_types,
@@ -60,6 +60,7 @@ def test_our_csv_imports_into_anki_as_the_package(package, extension, live_view,
         try:
             log = import_csv(col, out)
             imported = notes_by_guid(col)
+            positions = new_card_positions(col)
             imported_decks = sorted({d for note in imported.values() for d in note["decks"]})
         finally:
             col.close()
@@ -81,5 +82,14 @@ def test_our_csv_imports_into_anki_as_the_package(package, extension, live_view,
         made += len(set(got["cards"]) - set(note["cards"]))
     assert (f"[csv-cards] {lost} card{'s are' if lost != 1 else ' is'} not kept" in result.stderr) == (lost > 0), result.stderr
     assert (f"[csv-cards] {made} card{'s' if made != 1 else ''} the collection does not hold" in result.stderr) == (made > 0), result.stderr
+    # A CSV holds no positions: Anki's importer numbers new cards in row order, and deckport
+    # says so exactly when that is not the package's order.
+    before = {
+        (card["noteGuid"], card["ord"]): card["odue"] if card["odeck"] else card["due"]
+        for card in view["cards"]
+        if card["type"] == 0
+    }
+    in_order = new_card_order_kept(before, positions)
+    assert ("[csv-scheduling] the order of" not in result.stderr) == in_order, result.stderr
     # The decks the notes went to, and no other: a note's deck is its first card's home deck.
     assert imported_decks == sorted({note["firstDeck"] for note in expected.values()})
