@@ -312,6 +312,27 @@ struct AppStorageConvertCommandTests {
     #expect(merged.hasPrefix("deckport: \(output): record type 'Basic': warning: [note-types-merged] "))
   }
 
+  /// A real app's seed data (Vocable) holds two arrays of records: the error names `--key`, and
+  /// `inspect` and `render` take it, as `convert`, `diff` and `migrate` do.
+  @Test("inspect and render of a JSON file with records under two keys: the error names --key, and --key chooses")
+  func inspectNamesKey() throws {
+    let file = Fixtures.path("app/real/vocable-textpresets.json")
+    let unnamed = try CommandRun.deckport(["inspect", file])
+    #expect(unnamed.status == 1)
+    #expect(
+      unnamed.standardError
+        == "deckport: error: \(file): several keys hold arrays of records ('phrases', 'categories'); name one with --key\n"
+    )
+    let phrases = try CommandRun.deckport(["inspect", file, "--key", "phrases", "--json"])
+    #expect(phrases.status == 0, "\(phrases.standardError)")
+    let summary = try JSONSerialization.jsonObject(with: Data(phrases.standardOutput.utf8)) as? [String: Any]
+    #expect(summary?["notes"] as? Int == 62)
+    #expect(summary?["decks"] as? [String] == ["phrases"])
+    let categories = try CommandRun.deckport(["render", file, "--key", "categories", "-q"])
+    #expect(categories.status == 0, "\(categories.standardError)")
+    #expect(categories.standardOutput.contains("preset_C0B2A1A8-8333-4121-B4A8-FFFA185EB5D2"))
+  }
+
   @Test("many warnings: the first five, then a count of the rest; --verbose shows all")
   func warningCount() throws {
     let scratch = try TemporaryDirectory()
