@@ -137,6 +137,23 @@ struct AppRecordMappingTests {
     #expect(message(fromRecords) == nil)
   }
 
+  /// A real collection's mp3 (`srf-chinese-legacy2.colpkg`, `audio1-2exercise3.mp3`) begins
+  /// with `FF FA`, a frame header with a CRC, which was taken for unknown bytes (`.bin`, an
+  /// `<object>` reference) when it came back from app storage.
+  @Test(
+    "MPEG audio frames of every layer and version, with or without a CRC, are mp3; ADTS frames aac; other bytes keep their kind",
+    arguments: [
+      ([0xFF, 0xFB, 0x90, 0x64], "mp3"), ([0xFF, 0xFA, 0x92, 0x60], "mp3"), ([0xFF, 0xF3, 0x40, 0xC4], "mp3"),
+      ([0xFF, 0xE3, 0x18, 0xC4], "mp3"), ([0xFF, 0xFD, 0x90, 0x00], "mp3"), ([0xFF, 0xF1, 0x50, 0x80], "aac"),
+      ([0xFF, 0xF9, 0x50, 0x80], "aac"), ([0xFF, 0xD8, 0xFF, 0xE0], "jpg"), ([0xFF, 0xEB, 0x00, 0x00], "bin"),
+      ([0xFF, 0x00, 0x00, 0x00], "bin"),
+    ] as [([UInt8], String)])
+  func soundFrames(bytes: [UInt8], ext: String) {
+    #expect(MediaSniffing.kind(of: Data(bytes + Array(repeating: 0, count: 12))).ext == ext)
+    let reference = MediaSniffing.kind(of: Data(bytes)).reference
+    #expect((reference == .sound) == (ext == "mp3" || ext == "aac"))
+  }
+
   @Test("a generic shape maps field-for-key, and says which types become text")
   func generic() throws {
     let records = AppRecords(

@@ -34,15 +34,30 @@ enum MediaSniffing {
     }
     if ascii("BM") { return ("bmp", .image) }
     if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return ("tif", .image) }
-    if ascii("ID3") || starts([0xFF, 0xFB]) || starts([0xFF, 0xF3]) || starts([0xFF, 0xF2]) {
-      return ("mp3", .sound)
-    }
+    if ascii("ID3") || isMPEGAudioFrame(bytes) { return ("mp3", .sound) }
+    if isADTSFrame(bytes) { return ("aac", .sound) }
     if ascii("OggS") { return ("ogg", .sound) }
     if ascii("fLaC") { return ("flac", .sound) }
     if ascii("%PDF") { return ("pdf", .object) }
     let head = String(decoding: data.prefix(256), as: UTF8.self)
     if head.contains("<svg") { return ("svg", .image) }
     return ("bin", .object)
+  }
+
+  /// Whether `bytes` begin with an MPEG audio frame header (an MP3 without an ID3 tag): eleven
+  /// bits set (frame sync), a version other than the reserved one, and layer I, II or III, with
+  /// or without a CRC (`FF FB`, `FF FA`, `FF F3`, `FF E3`, …).
+  private static func isMPEGAudioFrame(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xE0 == 0xE0 else { return false }
+    let version = (bytes[1] >> 3) & 0b11
+    let layer = (bytes[1] >> 1) & 0b11
+    return version != 0b01 && layer != 0b00
+  }
+
+  /// Whether `bytes` begin with an AAC frame in ADTS (a raw `.aac` file): twelve bits set (frame
+  /// sync), an MPEG version bit, then layer 0 (`FF F1`, `FF F9`; `FF F0`, `FF F8` with a CRC).
+  private static func isADTSFrame(_ bytes: [UInt8]) -> Bool {
+    bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] & 0xF6 == 0xF0
   }
 
   /// The fewest bytes ``media(inBase64:)`` takes for a media file: shorter base64 text is text.
