@@ -315,6 +315,18 @@ struct AppRecordMappingTests {
     #expect(FieldText.html("one\ntwo") == "one<br>two")
   }
 
+  /// Seen on a real package (`deepa-math-ml-legacy1.apkg`: `A<sup>T</sup>Ax<u>⃗</u> = 0⃗`): a
+  /// combining mark right after a tag's `>` makes one character with it, and the mark was
+  /// removed with the tag.
+  @Test("a combining mark right after a tag stays in the text")
+  func combiningMarkAfterTag() {
+    var losses = FieldText.Losses()
+    #expect(FieldText.text("Ax<u>\u{20D7}</u> = 0\u{20D7}", losses: &losses) == "Ax\u{20D7} = 0\u{20D7}")
+    #expect(losses.removedMarkup && !losses.blocksAsLineBreaks)
+    var more = FieldText.Losses()
+    #expect(FieldText.text("e<br>\u{301}<div>\u{301}x</div>", losses: &more) == "e\n\u{301}\n\u{301}x")
+  }
+
   @Test("an Anki deck with images -> NeoMnemo-shaped store -> deck: the pictures come back")
   func deckThroughStore() throws {
     let deck = Self.ankiDeck()

@@ -21,36 +21,40 @@ package enum FieldText {
     var changedFormatting: Bool { removedMarkup || blocksAsLineBreaks }
   }
 
-  /// `html` as app text.
+  /// `html` as app text. Read a Unicode scalar at a time, not a character: a combining mark
+  /// right after a tag (`x<u>⃗</u>`, an arrow over x) makes one character with its `>`, which a
+  /// search for `>` would pass over, removing the mark with the tag.
   static func text(_ html: String, losses: inout Losses) -> String {
-    guard html.contains("<") else { return HTMLEntities.decode(html) }
-    var result = ""
-    var index = html.startIndex
+    let scalars = html.unicodeScalars
+    guard scalars.contains("<") else { return HTMLEntities.decode(html) }
+    var result = String.UnicodeScalarView()
+    var index = scalars.startIndex
     var firstBlock = true
-    while let open = html[index...].firstIndex(of: "<") {
-      result += html[index..<open]
-      guard let close = html[open...].firstIndex(of: ">") else {
+    while let open = scalars[index...].firstIndex(of: "<") {
+      result.append(contentsOf: scalars[index..<open])
+      guard let close = scalars[open...].firstIndex(of: ">") else {
         index = open
         break
       }
-      let tag = html[html.index(after: open)..<close].lowercased()
+      let tag = String(scalars[scalars.index(after: open)..<close]).lowercased()
       let name =
         tag.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "\t" || $0 == "\n" }).first.map(String.init) ?? ""
       switch name {
       case "br":
-        result += tag.contains("data-crlf") ? "\r\n" : (tag.contains("data-cr") ? "\r" : "\n")
+        result.append(
+          contentsOf: (tag.contains("data-crlf") ? "\r\n" : (tag.contains("data-cr") ? "\r" : "\n")).unicodeScalars)
       case "div", "p":
         losses.blocksAsLineBreaks = true
         if !tag.hasPrefix("/") {
-          if !firstBlock || !result.isEmpty { result += "\n" }
+          if !firstBlock || !result.isEmpty { result.append("\n") }
           firstBlock = false
         }
       default:
         losses.removedMarkup = true
       }
-      index = html.index(after: close)
+      index = scalars.index(after: close)
     }
-    result += html[index...]
-    return HTMLEntities.decode(result)
+    result.append(contentsOf: scalars[index...])
+    return HTMLEntities.decode(String(result))
   }
 }
