@@ -7,27 +7,28 @@ import DeckCore
 /// (`&lt;b&gt;` stays text, and never becomes a tag). A no-break space stays a no-break space,
 /// however it is spelled.
 enum FieldSpelling {
-  /// `html` spelled the one way.
+  /// `html` spelled the one way. Read a Unicode scalar at a time: a combining mark right after a
+  /// tag's `>` makes one character with it, which a search for `>` would pass over.
   static func canonical(_ html: String) -> String {
     guard html.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
     else { return html }
     var result = ""
     result.reserveCapacity(html.utf8.count)
-    var rest = html[...]
+    var rest = html.unicodeScalars[...]
     while let open = rest.firstIndex(of: "<") {
       result += text(rest[..<open])
       guard let close = rest[open...].firstIndex(of: ">") else {
         rest = rest[open...]
         break
       }
-      result += rest[open...close]
+      result += String(rest[open...close])
       rest = rest[rest.index(after: close)...]
     }
     return result + text(rest)
   }
 
   /// Text between tags, its characters spelled the one way.
-  private static func text(_ text: Substring) -> String {
+  private static func text(_ text: Substring.UnicodeScalarView) -> String {
     HTMLEntities.escaping(HTMLEntities.decode(String(text)), breaksLines: false)
   }
 }
