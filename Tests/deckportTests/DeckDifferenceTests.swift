@@ -464,6 +464,25 @@ struct DeckDifferenceTests {
     #expect(difference.notes.removed.count == 1)
   }
 
+  /// App storage names a picture by its SHA-1: a note of a picture alone comes back under
+  /// another file name, and is paired by the picture's bytes (seen on a real collection,
+  /// `all-decks-v1-legacy.colpkg`, whose two such notes showed removed and added).
+  @Test(
+    "an Anki deck against app records: notes of a picture alone pair by the picture's bytes, whatever its name",
+    arguments: ["sqlite", "app-json"])
+  func picturesAlonePairByBytes(format: String) throws {
+    let difference = try Self.differenceFromRecords(
+      of: #"""
+        {"format": "deckport-deck", "version": 1,
+         "notes": [{"noteType": "Basic", "fields": {"Front": "<img src=\"dot.png\">", "Back": ""}},
+                   {"noteType": "Basic", "fields": {"Front": "word", "Back": ""}}],
+         "media": [{"name": "dot.png", "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR42mP4z8AAAAMBAQD3A0FDAAAAAElFTkSuQmCC"}]}
+        """#, as: format)
+    #expect(difference.notes.added.isEmpty && difference.notes.removed.isEmpty, "\(difference.lines)")
+    #expect(difference.notes.changed.isEmpty, "\(difference.lines)")
+    #expect(difference.media.changed.map(\.old.name) == ["dot.png"])
+  }
+
   @Test("an edited copy: exactly the edits, part by part")
   func editedCopy() throws {
     let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))

@@ -42,7 +42,7 @@ extension DeckComparison {
     let positions: [(old: Int, new: Int)]
     switch pairing {
     case nil: positions = (0..<max(before.fields.count, note.fields.count)).map { ($0, $0) }
-    case .sameText: positions = []
+    case .sameText, .samePictures: positions = []
     case .samePlainText(let plainTextPositions): positions = plainTextPositions
     }
     var fields: [DeckDifference.FieldChange] = []

@@ -136,7 +136,9 @@ struct DeckComparison {
     compared = Self.held(by: old).intersection(Self.held(by: new)).union(Self.heldInTheSamePart(by: old, new))
     var oldNotes = Self.byGUID(old.collection.notes)
     let newNotes = Self.byGUID(new.collection.notes)
-    pairedByText = compared.contains(.noteGUIDs) ? [:] : Self.pairByText(&oldNotes, newNotes)
+    pairedByText =
+      compared.contains(.noteGUIDs)
+      ? [:] : Self.pairByText(&oldNotes, newNotes, oldMedia: old.collection.media, newMedia: new.collection.media)
     self.oldNotes = oldNotes
     self.newNotes = newNotes
     oldNoteTypes = Dictionary(old.collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -157,6 +159,9 @@ struct DeckComparison {
     /// aside; ``plainText(_:)``) in the same order, but not the same text: `positions` are the
     /// fields that hold plain text, the old note's beside the new one's.
     case samePlainText(positions: [(old: Int, new: Int)])
+    /// Neither holds plain text, and their fields refer to media files of the same bytes in the
+    /// same order (a picture alone, which app storage names by its SHA-1).
+    case samePictures
   }
 
   /// Where a format holds no note GUIDs (app storage): each new note that no old note matches
@@ -167,30 +172,76 @@ struct DeckComparison {
   /// not count. The notes still unmatched are then paired the same way by their fields' plain
   /// text: records hold text, not HTML, so a field whose formatting or picture did not fit
   /// differs only there, and is shown as a change of that note. Keys are taken in sorted order,
-  /// so the pairing does not depend on the decks' order of notes. Returns the keys paired so.
-  private static func pairByText(_ oldNotes: inout [String: Note], _ newNotes: [String: Note]) -> [String: TextPairing]
-  {
+  /// so the pairing does not depend on the decks' order of notes. Last, notes without plain text
+  /// (a picture alone) are paired by the bytes of the media their fields refer to (`oldMedia`,
+  /// `newMedia`: each side's files), as app storage renames a picture by its SHA-1. Returns the
+  /// keys paired so.
+  private static func pairByText(
+    _ oldNotes: inout [String: Note], _ newNotes: [String: Note], oldMedia: [MediaFile], newMedia: [MediaFile]
+  ) -> [String: TextPairing] {
     var paired: [String: TextPairing] = [:]
     pair(&oldNotes, newNotes, into: &paired) { note in
       (note.fields.filter { !$0.isEmpty }, [])
     } as: { _, _ in
       .sameText
     }
-    // A note without plain text (a picture alone) has nothing to be paired by.
+    // A note without plain text (a picture alone) is paired by its pictures below.
     pair(&oldNotes, newNotes, into: &paired) { note in
       let fields = plainText(note)
       return fields.isEmpty ? nil : (fields.map(\.text), fields.map(\.index))
     } as: { old, new in
       .samePlainText(positions: zip(old, new).map { ($0, $1) })
     }
+    var oldPictures = MediaDigests(oldMedia)
+    var newPictures = MediaDigests(newMedia)
+    pair(&oldNotes, newNotes, into: &paired) { note in
+      oldPictures.key(of: note)
+    } newBy: { note in
+      newPictures.key(of: note)
+    } as: { _, _ in
+      .samePictures
+    }
     return paired
+  }
+
+  /// The SHA-1s of one side's media files, read when a note without plain text needs them.
+  private struct MediaDigests {
+    private let files: [String: MediaFile]
+    private var digests: [String: String] = [:]
+
+    init(_ media: [MediaFile]) {
+      files = Dictionary(media.map { ($0.name.canonicallyComposed, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// For a note without plain text that refers to media, the SHA-1 of each file its fields
+    /// refer to, in order (a file the side lacks, or cannot read, by its name); nil otherwise.
+    mutating func key(of note: Note) -> (text: [String], positions: [Int])? {
+      guard DeckComparison.plainText(note).isEmpty else { return nil }
+      var key: [String] = []
+      for field in note.fields {
+        for name in MediaReferences.fileNames(in: field) {
+          key.append(digest(of: name.canonicallyComposed))
+        }
+      }
+      return key.isEmpty ? nil : (key, [])
+    }
+
+    private mutating func digest(of name: String) -> String {
+      if let known = digests[name] { return known }
+      let digest =
+        files[name].flatMap { try? $0.blob.fingerprint() }.map { SHA1.hex($0.sha1) } ?? "missing \(name)"
+      digests[name] = digest
+      return digest
+    }
   }
 
   /// One pass of ``pairByText(_:_:)``: the notes left unmatched, paired by the `text` of their
   /// fields, with the positions of those fields (a note without it, nil, is not paired).
   private static func pair(
     _ oldNotes: inout [String: Note], _ newNotes: [String: Note], into paired: inout [String: TextPairing],
-    by text: (Note) -> (text: [String], positions: [Int])?, as pairing: ([Int], [Int]) -> TextPairing
+    by text: (Note) -> (text: [String], positions: [Int])?,
+    newBy newText: ((Note) -> (text: [String], positions: [Int])?)? = nil,
+    as pairing: ([Int], [Int]) -> TextPairing
   ) {
     var unmatchedOld: [[String]: [(key: String, positions: [Int])]] = [:]
     for noteKey in oldNotes.keys.sorted() where newNotes[noteKey] == nil {
@@ -201,7 +252,8 @@ struct DeckComparison {
     // Each list reversed, so the first key is taken from the end, in place.
     unmatchedOld = unmatchedOld.mapValues { $0.reversed() }
     for noteKey in newNotes.keys.sorted() where oldNotes[noteKey] == nil {
-      guard let note = newNotes[noteKey], let found = text(note), let old = unmatchedOld[found.text]?.popLast()
+      guard let note = newNotes[noteKey], let found = newText.map({ $0(note) }) ?? text(note),
+        let old = unmatchedOld[found.text]?.popLast()
       else { continue }
       oldNotes[noteKey] = oldNotes.removeValue(forKey: old.key)
       paired[noteKey] = pairing(old.positions, found.positions)
