@@ -79,11 +79,11 @@ struct BadInputTests {
       id: "a record that is not an object", name: "prefs.plist",
       bytes: { try plist(["Cards": Data(#"[{"prompt":"a","answer":"b"},"oops"]"#.utf8)]) }, key: "Cards",
       kind: .corrupt,
-      message: ": key 'Cards': record 1: is a string, not an object"),
+      message: ": key 'Cards': record 2: is a string, not an object"),
     Case(
       id: "a native record that is not a dictionary", name: "prefs.plist",
       bytes: { try plist(["Cards": [["prompt": "a"], 7]], format: .xml) }, key: "Cards", kind: .corrupt,
-      message: ": key 'Cards': record 1: is an integer, not a dictionary"),
+      message: ": key 'Cards': record 2: is an integer, not a dictionary"),
     Case(
       id: "an NSKeyedArchiver archive", name: "prefs.plist",
       bytes: {

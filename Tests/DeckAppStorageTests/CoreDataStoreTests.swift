@@ -134,7 +134,7 @@ struct CoreDataStoreTests {
         options: AppMigrationOptions(existing: .replace, matching: AppRecordMatching(policy: .add)))
     } throws: { error in
       (error as? DeckError)?.description
-        == "\(store): table ZCARD: record 0: SQLite: UNIQUE constraint failed: ZCARD.ZID (SQL: INSERT INTO \"ZCARD\" (\"Z_PK\", \"Z_ENT\", \"Z_OPT\", \"ZID\", \"ZPROMPT\", \"ZANSWER\") VALUES (?, ?, ?, ?, ?, ?))"
+        == "\(store): table ZCARD: record 1: SQLite: UNIQUE constraint failed: ZCARD.ZID (SQL: INSERT INTO \"ZCARD\" (\"Z_PK\", \"Z_ENT\", \"Z_OPT\", \"ZID\", \"ZPROMPT\", \"ZANSWER\") VALUES (?, ?, ?, ?, ?, ?))"
     }
     #expect(try AppFixtures.snapshot(store) == before)
   }
@@ -232,7 +232,7 @@ struct CoreDataStoreTests {
       try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))
     } throws: { error in
       (error as? DeckError)?.description
-        == "\(store): table ZCARD: record 0, key 'hint': the entity Card has no property for this key (its properties: id, prompt, answer)"
+        == "\(store): table ZCARD: record 1, key 'hint': the entity Card has no property for this key (its properties: id, prompt, answer)"
     }
   }
 

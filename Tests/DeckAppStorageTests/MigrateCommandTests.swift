@@ -320,7 +320,7 @@ struct MigrateCommandTests {
     #expect(nan.status == 1)
     #expect(
       nan.standardError
-        == "deckport: error: \(destination): key 'Cards': record 0, key 'd': the date is not a number (NaN seconds since 2001); an XML plist date names a moment of the years 1 to 9999\n"
+        == "deckport: error: \(destination): key 'Cards': record 1, key 'd': the date is not a number (NaN seconds since 2001); an XML plist date names a moment of the years 1 to 9999\n"
     )
     #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == held)
     #expect(try FolderContents.names(in: scratch.path) == ["dest.plist", "src.plist"])

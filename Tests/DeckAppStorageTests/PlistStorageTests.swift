@@ -156,7 +156,7 @@ struct PlistStorageTests {
         records, to: path, options: AppWriteOptions(storage: AppStorageOptions(plistStyle: .native)))
     } throws: { error in
       (error as? DeckError)?.description
-        == "\(path): key 'Cards': record 1, key 'a': a plist cannot hold null; write the records as JSON data (AppStorageOptions.plistStyle json) or to another kind of storage"
+        == "\(path): key 'Cards': record 2, key 'a': a plist cannot hold null; write the records as JSON data (AppStorageOptions.plistStyle json) or to another kind of storage"
     }
     #expect(try FolderContents.names(in: scratch.path).isEmpty)
   }

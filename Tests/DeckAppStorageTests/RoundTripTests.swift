@@ -101,7 +101,7 @@ struct RoundTripTests {
     #expect {
       try AppStorageWriter().write(Self.corpus, to: path)
     } throws: { error in
-      (error as? DeckError)?.description == "\(path): record 2, key 'double': JSON cannot hold the number nan"
+      (error as? DeckError)?.description == "\(path): record 3, key 'double': JSON cannot hold the number nan"
     }
     #expect(try FolderContents.names(in: scratch.path).isEmpty)
   }

@@ -268,7 +268,7 @@ def test_deck_text_that_is_not_of_the_files_type_is_refused(tmp_path):
         path.write_text(json.dumps(edited), encoding="utf-8")
         run = convert(str(path), str(target), "--force", "--match-key", "title")
         assert run.returncode != 0
-        assert "record 0, key '%s': the file's records hold %s values under %s, and \"%s\" is not one" % (
+        assert "record 1, key '%s': the file's records hold %s values under %s, and \"%s\" is not one" % (
             key, kind, key, text) in run.stderr
         assert target.read_bytes() == before
 

@@ -238,7 +238,7 @@ struct AppStorageConvertCommandTests {
       #expect(run.status == 1)
       #expect(
         run.standardError.contains(
-          "deckport: error: \(store): table ZFLASHCARD: record 0, key 'Front': the entity Flashcard has no property for this key"
+          "deckport: error: \(store): table ZFLASHCARD: record 1, key 'Front': the entity Flashcard has no property for this key"
         ))
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["quiz.sqlite"])

@@ -326,7 +326,7 @@ def test_links_resolve_by_unique_values_or_are_dropped_with_a_warning():
     source = write_json(os.path.dirname(store), "links.json", [elsewhere, unknown])
     run = deckport("migrate", source, store, "--dest-entity", "ExpensiveSportCar", "--force")
     assert run.returncode == 0, run.stderr
-    assert "record 1, relationship 'owner': warning: [relationship-dropped] the link to x-coredata://00000000-0000-0000-0000-000000000000/Person/p998 is dropped" in run.stderr
+    assert "record 2, relationship 'owner': warning: [relationship-dropped] the link to x-coredata://00000000-0000-0000-0000-000000000000/Person/p998 is dropped" in run.stderr
     connection = sqlite3.connect(store)
     first, last = elsewhere["owner"]["unique"]["firstName"], elsewhere["owner"]["unique"]["lastName"]
     person = connection.execute("SELECT Z_PK FROM ZPERSON WHERE ZFIRSTNAME = ? AND ZLASTNAME = ?", (first, last)).fetchone()[0]

@@ -44,11 +44,18 @@ public struct AppRecords: Sendable, Equatable {
     self.primaryKeys = primaryKeys
   }
 
-  /// How messages name record `index`: `record 3`, or `record 3 (Z_PK 17)`.
+  /// How messages name record `index` (from 0): `record 4`, or `record 4 (Z_PK 17)`, counted
+  /// from 1 (``label(ofRecordAt:)``).
   public func label(ofRecord index: Int) -> String {
-    if let primaryKeys, index < primaryKeys.count { return "record \(index) (Z_PK \(primaryKeys[index]))" }
-    return "record \(index)"
+    if let primaryKeys, index < primaryKeys.count {
+      return "\(Self.label(ofRecordAt: index)) (Z_PK \(primaryKeys[index]))"
+    }
+    return Self.label(ofRecordAt: index)
   }
+
+  /// How messages name the record at `index` (from 0) of a list: `record 1` for the first, as a
+  /// person counts (and as CSV lines are counted), not as the file's array is indexed.
+  public static func label(ofRecordAt index: Int) -> String { "record \(index + 1)" }
 
   /// The records with the same name, profile, date encoding and kind of values but new
   /// content; the shape is inferred again.

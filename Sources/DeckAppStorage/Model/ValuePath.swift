@@ -3,7 +3,7 @@ import DeckCore
 /// Paths to values inside a list of records, as writers report them (`[3].score`, `[0].tags[2]`).
 enum ValuePath {
   /// `location` narrowed to the record and key a path names: `[3].score` gives the item
-  /// `record 3, key 'score'` after whatever item `location` already has.
+  /// `record 4, key 'score'` (records counted from 1) after whatever item `location` already has.
   static func location(_ path: String, in location: SourceLocation) -> SourceLocation {
     var place = location
     var rest = Substring(path)
@@ -11,7 +11,7 @@ enum ValuePath {
     if rest.hasPrefix("["), let close = rest.firstIndex(of: "]"),
       let index = Int(rest[rest.index(after: rest.startIndex)..<close])
     {
-      parts.append("record \(index)")
+      parts.append(AppRecords.label(ofRecordAt: index))
       rest = rest[rest.index(after: close)...]
       if rest.hasPrefix(".") { rest = rest.dropFirst() }
     }

@@ -10,7 +10,7 @@ enum JSONRecordList {
     let records = try items.enumerated().map { index, item -> AppRecord in
       guard case .object(let record) = item else {
         var place = location
-        place.item = [location.item, "record \(index)"].compactMap { $0 }.joined(separator: ": ")
+        place.item = [location.item, AppRecords.label(ofRecordAt: index)].compactMap { $0 }.joined(separator: ": ")
         throw DeckError(.corrupt, at: place, "is \(describe(item)), not an object")
       }
       return record

@@ -142,7 +142,8 @@ struct PlistRecordReader {
       throw DeckError(.corrupt, at: place, "holds \(value.typeDescription), not an array of records")
     }
     let records = try items.enumerated().map { index, item -> AppRecord in
-      let recordPlace = key.map { location.item("key '\($0)': record \(index)") } ?? location.item("record \(index)")
+      let record = AppRecords.label(ofRecordAt: index)
+      let recordPlace = key.map { location.item("key '\($0)': \(record)") } ?? location.item(record)
       guard case .dictionary = item,
         case .object(let record) = try PlistRecordForm.app(item, path: "[\(index)]", at: place)
       else {
