@@ -33,7 +33,7 @@ enum CSVLossReport {
     if !collection.media.isEmpty {
       warn(
         "csv-media",
-        "\(collection.media.count) media file\(collection.media.count == 1 ? " is" : "s are") not kept (a CSV holds no file bytes; the fields still name them): \(named(collection.media.map(\.name)))"
+        "\(collection.media.count) media file\(collection.media.count == 1 ? " is" : "s are") not kept (a CSV holds no file bytes; the fields still name them): \(ShortList.quoted(collection.media.map(\.name)))"
       )
     }
 
@@ -48,7 +48,7 @@ enum CSVLossReport {
       }
       warn(
         "csv-note-type",
-        "a CSV names note types but cannot hold their fields' names, templates or styling; \(changed.count == 1 ? "this note type is" : "these \(changed.count) note types are") not Anki's stock ones, so \(changed.count == 1 ? "its definition is" : "their definitions are") not kept: \(shown(names))"
+        "a CSV names note types but cannot hold their fields' names, templates or styling; \(changed.count == 1 ? "this note type is" : "these \(changed.count) note types are") not Anki's stock ones, so \(changed.count == 1 ? "its definition is" : "their definitions are") not kept: \(ShortList.text(names))"
       )
     }
 
@@ -59,14 +59,14 @@ enum CSVLossReport {
     if !emptyFirst.isEmpty {
       warn(
         "csv-empty-first-field",
-        "\(emptyFirst.count) note\(emptyFirst.count == 1 ? " has" : "s have") an empty first field; Anki's CSV importer skips such rows (\(CountedNoun.noun("GUID", for: emptyFirst.count)) \(named(emptyFirst.map(\.guid))))"
+        "\(emptyFirst.count) note\(emptyFirst.count == 1 ? " has" : "s have") an empty first field; Anki's CSV importer skips such rows (\(CountedNoun.noun("GUID", for: emptyFirst.count)) \(ShortList.quoted(emptyFirst.map(\.guid))))"
       )
     }
     let withCR = collection.notes.filter { note in note.fields.contains { $0.containsUTF8Byte(0x0D) } }
     if !withCR.isEmpty {
       warn(
         "csv-carriage-return",
-        "\(withCR.count) note\(withCR.count == 1 ? " has" : "s have") carriage returns in a field, which Anki's CSV importer removes (\(CountedNoun.noun("GUID", for: withCR.count)) \(named(withCR.map(\.guid))))"
+        "\(withCR.count) note\(withCR.count == 1 ? " has" : "s have") carriage returns in a field, which Anki's CSV importer removes (\(CountedNoun.noun("GUID", for: withCR.count)) \(ShortList.quoted(withCR.map(\.guid))))"
       )
     }
     return warnings
@@ -139,14 +139,14 @@ enum CSVLossReport {
     if !split.isEmpty {
       warn(
         "csv-deck",
-        "\(split.count) note\(split.count == 1 ? " has" : "s have") cards in more than one deck; a CSV row names one deck, so \(split.count == 1 ? "it keeps" : "each keeps") the deck of its first card (\(CountedNoun.noun("GUID", for: split.count)) \(named(split.map(\.guid))))"
+        "\(split.count) note\(split.count == 1 ? " has" : "s have") cards in more than one deck; a CSV row names one deck, so \(split.count == 1 ? "it keeps" : "each keeps") the deck of its first card (\(CountedNoun.noun("GUID", for: split.count)) \(ShortList.quoted(split.map(\.guid))))"
       )
     }
     let withoutCards = collection.notes.filter { deckOfNote[$0.id] == nil }
     if !withoutCards.isEmpty {
       warn(
         "csv-deck",
-        "\(withoutCards.count) note\(withoutCards.count == 1 ? " has" : "s have") no cards, so no deck; Anki's importer puts \(withoutCards.count == 1 ? "it" : "them") in its current deck (\(CountedNoun.noun("GUID", for: withoutCards.count)) \(named(withoutCards.map(\.guid))))"
+        "\(withoutCards.count) note\(withoutCards.count == 1 ? " has" : "s have") no cards, so no deck; Anki's importer puts \(withoutCards.count == 1 ? "it" : "them") in its current deck (\(CountedNoun.noun("GUID", for: withoutCards.count)) \(ShortList.quoted(withoutCards.map(\.guid))))"
       )
     }
     let filteredCards = collection.cards.filter { $0.scheduling.originalDeckID != 0 }
@@ -166,20 +166,20 @@ enum CSVLossReport {
     if !empty.isEmpty {
       warn(
         "csv-deck",
-        "\(empty.count) deck\(empty.count == 1 ? " holds" : "s hold") no notes' cards and \(empty.count == 1 ? "is" : "are") not kept (a CSV names only the decks of its rows): \(named(empty.map(\.name)))"
+        "\(empty.count) deck\(empty.count == 1 ? " holds" : "s hold") no notes' cards and \(empty.count == 1 ? "is" : "are") not kept (a CSV names only the decks of its rows): \(ShortList.quoted(empty.map(\.name)))"
       )
     }
     let described = collection.decks.filter { !$0.description.isEmpty }
     if !described.isEmpty {
       warn(
         "csv-deck",
-        "deck descriptions are not kept: \(named(described.map(\.name)))")
+        "deck descriptions are not kept: \(ShortList.quoted(described.map(\.name)))")
     }
     let groups = collection.deckOptions.filter { $0.id != 1 }
     if !groups.isEmpty {
       warn(
         "csv-deck",
-        "deck option groups (presets) are not kept: \(named(groups.map(\.name)))")
+        "deck option groups (presets) are not kept: \(ShortList.quoted(groups.map(\.name)))")
     }
   }
 
@@ -194,25 +194,14 @@ enum CSVLossReport {
     if lostCards > 0 {
       warn(
         "csv-cards",
-        "\(lostCards) card\(lostCards == 1 ? " is" : "s are") not kept: Anki's CSV importer makes a note's cards from its fields, and \(lostCards == 1 ? "this card's" : "these cards'") template shows nothing or \(lostCards == 1 ? "its" : "their") cloze number is no longer in the text (\(CountedNoun.noun("GUID", for: lostGUIDs.count)) \(named(lostGUIDs)))"
+        "\(lostCards) card\(lostCards == 1 ? " is" : "s are") not kept: Anki's CSV importer makes a note's cards from its fields, and \(lostCards == 1 ? "this card's" : "these cards'") template shows nothing or \(lostCards == 1 ? "its" : "their") cloze number is no longer in the text (\(CountedNoun.noun("GUID", for: lostGUIDs.count)) \(ShortList.quoted(lostGUIDs)))"
       )
     }
     if madeCards > 0 {
       warn(
         "csv-cards",
-        "\(CountedNoun.phrase(madeCards, "card")) the collection does not hold will be made by Anki's CSV importer from the notes' fields (\(CountedNoun.noun("GUID", for: madeGUIDs.count)) \(named(madeGUIDs)))"
+        "\(CountedNoun.phrase(madeCards, "card")) the collection does not hold will be made by Anki's CSV importer from the notes' fields (\(CountedNoun.noun("GUID", for: madeGUIDs.count)) \(ShortList.quoted(madeGUIDs)))"
       )
     }
-  }
-
-  /// Up to five names in quotes, then how many more.
-  static func named(_ names: [String]) -> String {
-    shown(names.map { "'\($0)'" })
-  }
-
-  /// The first five of `items`, then how many more there are.
-  private static func shown(_ items: [String]) -> String {
-    let first = items.prefix(5).joined(separator: ", ")
-    return items.count > 5 ? "\(first) and \(items.count - 5) more" : first
   }
 }

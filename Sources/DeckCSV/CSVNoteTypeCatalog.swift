@@ -120,9 +120,8 @@ struct CSVNoteTypeCatalog {
       css: NoteType.stockBasicCSS)
   }
 
-  /// Lines as a short list: `3, 5, 9` or `3, 5, 9, 12, 15, …`.
   /// `4, 7, 9–5000, 5002`: sorted numbers with consecutive runs written as ranges, at most
-  /// ten items and then `…`, so a row of 50,000 columns gives a short message.
+  /// ten items and then how many more, so a row of 50,000 columns gives a short message.
   static func rangeList(_ numbers: [Int]) -> String {
     var items: [String] = []
     var index = 0
@@ -133,12 +132,13 @@ struct CSVNoteTypeCatalog {
       items.append(sorted[end] > sorted[index] ? "\(sorted[index])–\(sorted[end])" : String(sorted[index]))
       index = end + 1
     }
-    return items.count > 10 ? items.prefix(10).joined(separator: ", ") + ", …" : items.joined(separator: ", ")
+    return ShortList.text(items, limit: 10)
   }
 
+  /// Line numbers as a short list: `3, 5, 9` or `3, 5, 9, 12, 15 and 40 more`; `total` is how
+  /// many lines there are when `lines` holds only the first of them.
   static func lineList(_ lines: [Int], total: Int? = nil) -> String {
-    let shown = lines.prefix(5).map(String.init).joined(separator: ", ")
-    return (total ?? lines.count) > 5 ? shown + ", …" : shown
+    ShortList.text(lines.prefix(5).map(String.init), total: total ?? lines.count)
   }
 }
 

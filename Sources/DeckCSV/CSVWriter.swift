@@ -279,7 +279,7 @@ package struct CSVWriter: Sendable {
     if mapping.column(of: .noteType) == nil {
       let names = Set(collection.notes.compactMap { noteTypes[$0.noteTypeID]?.name }).sorted()
       if names.count > 1 || names.contains(where: { $0 != StockNoteType.basic.rawValue }) {
-        warn("note types are not written (no notetype column): \(CSVLossReport.named(names))")
+        warn("note types are not written (no notetype column): \(ShortList.quoted(names))")
       }
     }
     if mapping.column(of: .deck) == nil {
@@ -287,7 +287,7 @@ package struct CSVWriter: Sendable {
         collection.cards.map { $0.scheduling.originalDeckID != 0 ? $0.scheduling.originalDeckID : $0.deckID })
       let names = deckIDs.compactMap { collection.deck(id: $0)?.name }.sorted()
       if names.count > 1 || names.contains(where: { $0 != "Default" }) {
-        warn("decks are not written (no deck column): \(CSVLossReport.named(names))")
+        warn("decks are not written (no deck column): \(ShortList.quoted(names))")
       }
     }
     if mapping.column(of: .tags) == nil {

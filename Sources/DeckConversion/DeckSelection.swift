@@ -227,7 +227,7 @@ extension DeckCollection {
   private static func shown(_ names: [String]) -> String {
     let known = names.sorted()
     guard !known.isEmpty else { return "none" }
-    return known.prefix(20).map { "'\($0)'" }.joined(separator: ", ") + (known.count > 20 ? ", …" : "")
+    return ShortList.quoted(known, limit: 20)
   }
 
   /// `name` and the names of its parents (`A::B::C`, `A::B`, `A`), for deck names and tags. A

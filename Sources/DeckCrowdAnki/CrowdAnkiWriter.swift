@@ -242,9 +242,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
 
   /// `GUID 'a'` or `5 GUIDs 'a', 'b', 'c', 'd', 'e' and 2 more`.
   private static func guids(_ guids: [String]) -> String {
-    let shown = guids.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
-    return
-      "\(CountedNoun.noun("GUID", for: guids.count)) \(shown)\(guids.count > 5 ? " and \(guids.count - 5) more" : "")"
+    "\(CountedNoun.noun("GUID", for: guids.count)) \(ShortList.quoted(guids))"
   }
 
   /// A `scheduling` warning when the deck's new cards are in another order than the one

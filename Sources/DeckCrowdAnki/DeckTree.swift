@@ -160,12 +160,10 @@ struct DeckTree {
       }
     }
     if !split.isEmpty {
-      let shown = split.prefix(5).joined(separator: "; ")
-      let more = split.count > 5 ? "; and \(split.count - 5) more" : ""
       warnings.append(
         Diagnostic(
           "note-decks-split", at: location,
-          "\(split.count) note\(split.count == 1 ? " has" : "s have") cards in several decks, but a CrowdAnki folder puts each note in one deck; each is written under the deck of its first card, and importing the folder moves all its cards there: \(shown)\(more)"
+          "\(split.count) note\(split.count == 1 ? " has" : "s have") cards in several decks, but a CrowdAnki folder puts each note in one deck; each is written under the deck of its first card, and importing the folder moves all its cards there: \(ShortList.text(split, separator: "; "))"
         ))
     }
     return result

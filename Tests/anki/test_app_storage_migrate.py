@@ -302,7 +302,7 @@ def test_records_unlike_the_files_are_added_with_a_warning(tmp_path):
     assert target.read_bytes() == before
     run = convert(str(deck), str(target), "--force", "--profile", "generic")
     assert run.returncode == 0, run.stderr
-    assert "[records-unlike] none of the keys of the records written (word, level, score, known, tags, …)" in run.stderr
+    assert "[records-unlike] none of the keys of the records written (word, level, score, known, tags and 2 more)" in run.stderr
     assert len(json.loads(target.read_text(encoding="utf-8"))) == 5
 
 

@@ -94,18 +94,16 @@ extension DeckToRecords {
       return
         "\(quoted) (its \(WordList.joined(differences)) \(differences.count == 1 ? "differs" : "differ") from the stock one)"
     }
-    let shown = named.prefix(5).joined(separator: ", ") + (named.count > 5 ? ", …" : "")
     return [
       Diagnostic(
         "note-types-dropped", at: location,
-        "records hold the notes' values, not their note types' templates, styling or field settings; \(lost.count == 1 ? "this note type is not one of Anki's stock ones" : "these \(lost.count) note types are not Anki's stock ones"), so \(lost.count == 1 ? "its definition is" : "their definitions are") not kept: \(shown)"
+        "records hold the notes' values, not their note types' templates, styling or field settings; \(lost.count == 1 ? "this note type is not one of Anki's stock ones" : "these \(lost.count) note types are not Anki's stock ones"), so \(lost.count == 1 ? "its definition is" : "their definitions are") not kept: \(ShortList.text(named))"
       )
     ]
   }
 
   /// `3 decks ('A', 'B', 'C')`, the first five named.
   private static func list(_ names: [String], of kind: String) -> String {
-    let shown = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
-    return "\(CountedNoun.phrase(names.count, kind)) (\(shown)\(names.count > 5 ? ", …" : ""))"
+    "\(CountedNoun.phrase(names.count, kind)) (\(ShortList.quoted(names)))"
   }
 }

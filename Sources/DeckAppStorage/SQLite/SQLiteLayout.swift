@@ -29,7 +29,7 @@ enum SQLiteLayout: Equatable {
     if upper.contains("Z_PRIMARYKEY") && upper.contains("Z_METADATA") { return .coreData }
     if upper.contains(SQLiteRecordSchema.storageTable.uppercased()) { return .deckport }
     if tables.isEmpty { return .empty }
-    let listed = tables.prefix(8).joined(separator: ", ") + (tables.count > 8 ? ", …" : "")
+    let listed = ShortList.text(tables, limit: 8)
     throw DeckError(
       .wrongFormat, at: location,
       "an SQLite file of an unknown layout: its tables are \(listed); deckport reads its own app-records schema (table \(SQLiteRecordSchema.storageTable)) and Core Data/SwiftData stores (tables Z_PRIMARYKEY and Z_METADATA)"

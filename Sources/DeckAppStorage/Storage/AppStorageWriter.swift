@@ -215,12 +215,9 @@ package struct AppStorageWriter: Sendable {
     let heldKeys = Set(held.shape.keys)
     guard !held.records.isEmpty, !records.records.isEmpty, !records.shape.keys.contains(where: heldKeys.contains)
     else { return nil }
-    func listed(_ keys: [String]) -> String {
-      keys.prefix(5).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
-    }
     return Diagnostic(
       "records-unlike", at: location,
-      "none of the keys of the records written (\(listed(records.shape.keys))) is a key of the records the file holds (\(listed(held.shape.keys))): they are added beside them, and an app that decodes the file by its own keys may fail on them"
+      "none of the keys of the records written (\(ShortList.text(records.shape.keys))) is a key of the records the file holds (\(ShortList.text(held.shape.keys))): they are added beside them, and an app that decodes the file by its own keys may fail on them"
     )
   }
 
