@@ -45,13 +45,19 @@ package struct CSVHeader: Sendable, Equatable {
   package var matchScope: String?
   /// How many lines the header has.
   package var lineCount = 0
+  /// The header's comments: its lines with no `:` (after the legacy `tags:` line).
+  package var comments: [CSVTokenizer.HeaderLine] = []
 
   /// An empty header.
   package init() {}
 
   /// Whether any directive describes the file's layout (Anki's dialect, as opposed to a plain
   /// spreadsheet).
-  package var hasDirectives: Bool { self != CSVHeader(lineCount: lineCount) }
+  package var hasDirectives: Bool {
+    var bare = CSVHeader(lineCount: lineCount)
+    bare.comments = comments
+    return self != bare
+  }
 
   private init(lineCount: Int) { self.lineCount = lineCount }
 
@@ -72,7 +78,10 @@ package struct CSVHeader: Sendable, Equatable {
         continue
       }
       let body = line.text.dropFirst()  // the '#'
-      guard let colon = body.firstIndex(of: ":") else { continue }  // a comment
+      guard let colon = body.firstIndex(of: ":") else {
+        header.comments.append(line)
+        continue
+      }
       let key = String(body[..<colon]).trimmingASCIIWhitespace().lowercased()
       let value = String(body[body.index(after: colon)...])
       switch key {

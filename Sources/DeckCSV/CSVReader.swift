@@ -69,6 +69,8 @@ package struct CSVReader: Sendable {
     let (header, headerWarnings) = CSVHeader.parse(try tokenizer.readHeaderLines(), location: location)
     var warnings = headerWarnings
     let separator = try self.separator(header: header, tokenizer: &tokenizer, location: location, warnings: &warnings)
+    // A spreadsheet has no comment lines: a cell may start with '#' (a Brain Brew GUID does).
+    tokenizer.skipsCommentLines = !options.writesPlainSpreadsheet
 
     var preview: [CSVTokenizer.Record] = []
     while preview.count < 5, let record = try tokenizer.nextRecord(separator: separator) { preview.append(record) }
@@ -116,11 +118,34 @@ package struct CSVReader: Sendable {
       progress?.advance(.readingNotes)
     }
     warnings += mapper.skippedWarning()
+    warnings += Self.commentRowsWarning(header: header, tokenizer: tokenizer, separator: separator, location: location)
 
     let builder = CSVCollectionBuilder(
       location: location, modificationTime: modificationTime, timeZone: options.timeZone)
     let (collection, buildWarnings) = try builder.collection(rows: consume rows, catalog: mapper.catalog)
     return (collection, warnings + buildWarnings)
+  }
+
+  /// A warning naming the comment lines skipped: those between records, and the header's that
+  /// hold the separator. Each may be a row whose first cell starts with `#`, which Anki's
+  /// importer skips as a comment too; a header comment without the separator holds no cells and
+  /// is taken for a comment.
+  private static func commentRowsWarning(
+    header: CSVHeader, tokenizer: CSVTokenizer, separator: CSVSeparator, location: SourceLocation
+  ) -> [Diagnostic] {
+    var skipped = CSVTokenizer.SkippedRows()
+    for comment in header.comments where comment.text.utf8.contains(separator.byte) { skipped.add(comment.number) }
+    skipped.lines = Array((skipped.lines + tokenizer.skippedRows.lines).prefix(5))
+    skipped.count += tokenizer.skippedRows.count
+    guard let first = skipped.lines.first else { return [] }
+    var place = location
+    place.line = first
+    return [
+      Diagnostic(
+        "csv-comment-rows", at: place,
+        "\(CountedNoun.phrase(skipped.count, "line")) where a row would start \(skipped.count == 1 ? "begins" : "begin") with '#'; Anki's importer skips such lines as comments, and so does this reading, though \(skipped.count == 1 ? "it may be a row" : "they may be rows") (\(CountedNoun.noun("line", for: skipped.count)) \(CSVNoteTypeCatalog.lineList(skipped.lines, total: skipped.count))); quote a first cell that starts with '#' (\"#…\") to keep its row, or, if the file is a spreadsheet whose first row names its columns, give \(setting: .csvHeaderRow), which reads every later row as data"
+      )
+    ]
   }
 
   /// The separator: the option, the `#separator:` line; for a plain spreadsheet (a header row

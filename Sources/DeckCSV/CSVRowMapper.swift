@@ -19,7 +19,9 @@ struct CSVRowMapper {
   private var skippedCount = 0
   private var checkedEntries = Set<Int>()
   /// Cells left out because no field takes them while the note type is only assumed.
-  private var dropped = (count: 0, columns: Set<Int>(), lines: [Int](), fieldNames: [String]())
+  private var dropped = (
+    count: 0, columns: Set<Int>(), lines: [Int](), lineCount: 0, lastLine: 0, fieldNames: [String]()
+  )
   private var unmappedWarnings: [Diagnostic] = []
   private let otherColumnLabels: [String]
 
@@ -90,7 +92,11 @@ struct CSVRowMapper {
         if layout.noteTypeIsAssumed {
           dropped.count += 1
           dropped.columns.insert(column + 1)
-          if dropped.lines.last != record.line, dropped.lines.count < 5 { dropped.lines.append(record.line) }
+          if dropped.lastLine != record.line {
+            dropped.lineCount += 1
+            dropped.lastLine = record.line
+            if dropped.lines.count < 5 { dropped.lines.append(record.line) }
+          }
           dropped.fieldNames = names
           continue
         }
@@ -175,7 +181,7 @@ struct CSVRowMapper {
     return [
       Diagnostic(
         "csv-dropped", at: place,
-        "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(CountedNoun.phrase(dropped.count, "non-empty cell")) in \(CountedNoun.noun("column", for: dropped.columns.count)) \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (\(CountedNoun.noun("line", for: dropped.lines.count)) \(CSVNoteTypeCatalog.lineList(dropped.lines))); name the columns with \(setting: .csvColumns) or the note type with \(setting: .csvNoteType) to keep them"
+        "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(CountedNoun.phrase(dropped.count, "non-empty cell")) in \(CountedNoun.noun("column", for: dropped.columns.count)) \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (\(CountedNoun.noun("line", for: dropped.lineCount)) \(CSVNoteTypeCatalog.lineList(dropped.lines, total: dropped.lineCount))); name the columns with \(setting: .csvColumns) or the note type with \(setting: .csvNoteType) to keep them"
       )
     ]
   }

@@ -10,7 +10,9 @@ import Foundation
 ///
 /// * a UTF-8 byte order mark at the start of the file is skipped;
 /// * a record ends at `\r\n`, `\n` or `\r`; empty lines are skipped;
-/// * a line that starts with `#` where a record would start is a comment and skipped;
+/// * a line that starts with `#` where a record would start is a comment and skipped (unless
+///   ``skipsCommentLines`` is off: a spreadsheet's cell may start with `#`), and counted in
+///   ``skippedRows``: between records it may as well be a row whose first cell starts with `#`;
 /// * a field that starts with `"` is quoted: separators and line breaks inside it are kept,
 ///   `""` is one `"`, and text after the closing quote is appended as it is (`"ab"cd` is
 ///   `abcd`); a `"` inside an unquoted field is an ordinary character;
@@ -53,6 +55,21 @@ package struct CSVTokenizer {
     /// The 1-based line number.
     package var number: Int
   }
+
+  /// Lines skipped as comments, which may as well be rows whose first cell starts with `#`: the
+  /// first few line numbers, and how many there are.
+  package struct SkippedRows: Sendable, Equatable {
+    /// The first five line numbers.
+    package var lines: [Int] = []
+    /// How many lines.
+    package var count = 0
+  }
+
+  /// Whether a line that starts with `#` where a record would start is a comment and skipped, as
+  /// Anki's importer skips it (the default), or a record, as a spreadsheet reads it.
+  package var skipsCommentLines = true
+  /// The comment lines skipped so far by ``nextRecord(separator:)`` (not the header's).
+  package private(set) var skippedRows = SkippedRows()
 
   private var source: any ByteSource
   private let location: SourceLocation
@@ -136,7 +153,8 @@ package struct CSVTokenizer {
     while let byte = try peekByte() {
       if byte == Self.lineFeed || byte == Self.carriageReturn {
         consume(byte)
-      } else if byte == Self.hash {
+      } else if byte == Self.hash && skipsCommentLines {
+        skippedRows.add(position.line)
         while let next = try peekByte(), next != Self.lineFeed, next != Self.carriageReturn { consume(next) }
       } else {
         break
@@ -350,5 +368,13 @@ package struct CSVTokenizer {
         end += read
       }
     }
+  }
+}
+
+extension CSVTokenizer.SkippedRows {
+  /// Counts the line `number`, and keeps it among the first five.
+  package mutating func add(_ number: Int) {
+    count += 1
+    if lines.count < 5 { lines.append(number) }
   }
 }

@@ -41,7 +41,10 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     let destination = destination ?? path
     let location = SourceLocation(file: destination)
     try Deck.checkDepth(of: collection.decks, at: location)
-    var warnings = lossWarnings(collection, location: location)
+    // Two decks of one name would be nested in the folder, one under the other.
+    let sameNamed = try SameNamedDecks.merged(collection, location: location)
+    let collection = sameNamed.collection
+    var warnings = sameNamed.warnings + lossWarnings(collection, location: location)
     let folderName = URL(fileURLWithPath: destination).standardizedFileURL.lastPathComponent
     let tree = DeckTree(collection, folderName: folderName, location: location, warnings: &warnings)
 

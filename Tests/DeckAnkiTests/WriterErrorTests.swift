@@ -117,9 +117,13 @@ struct WriterErrorTests {
       change: { $0.notes.append(Note(id: 10, guid: "def", noteTypeID: 1_700_000_000_000, fields: ["x", "y"])) },
       item: "note 10", message: "two of the collection's notes have the id 10; an Anki collection cannot hold both"),
     Case(
-      id: "two decks with one name",
-      change: { $0.decks.append(Deck(id: 2, name: "default")) }, item: "deck 'default' (id 2)",
-      message: "deck 1 has the same name (Anki compares names ignoring case); Anki would rename one of them"),
+      id: "a filtered deck with a normal deck's name",
+      change: {
+        $0.decks.append(Deck(id: 2, name: "default", kind: .filtered(FilteredDeck(reschedule: true, searchTerms: []))))
+      }, item: "deck 'default' (id 2)",
+      message:
+        "deck 1 has the same name (Anki compares names ignoring case), and one of the two is a filtered deck, so they cannot be made one; rename one of them"
+    ),
     Case(
       id: "media name with nothing usable",
       change: { $0.media = [MediaFile(name: "???", blob: MediaBlob(data: Data("x".utf8)))] },

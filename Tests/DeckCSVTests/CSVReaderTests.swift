@@ -335,6 +335,65 @@ struct CSVReaderTests {
       ])
   }
 
+  /// Seen on a real Brain Brew sheet (base91 GUIDs may start with '#'): Anki's importer skips a
+  /// line that starts with '#' as a comment, and five rows went with no word
+  /// (`fixtures/csv/real/uk_geography.csv`, whose truth file is the real importer's reading).
+  @Test("a line that starts with '#' between rows is skipped as Anki skips it, with a warning naming it")
+  func commentLinesThatLookLikeRows() throws {
+    let text = "#abc\tfirst\nq1\ta1\n#def\tsecond\nq2\ta2\n#notab\n#g\tthird\n"
+    let (notes, _, warnings) = try Self.read(text, name: "c.txt")
+    #expect(notes.map(\.fields) == [["q1", "a1"], ["q2", "a2"]])
+    #expect(
+      warnings == [
+        "c.txt:1: warning: [csv-comment-rows] 4 lines where a row would start begin with '#'; Anki's importer skips such lines as comments, and so does this reading, though they may be rows (lines 1, 3, 5, 6); quote a first cell that starts with '#' (\"#…\") to keep its row, or, if the file is a spreadsheet whose first row names its columns, give CSVOptions.hasHeaderRow, which reads every later row as data"
+      ])
+    // A comment at the top with no separator holds no cells: taken for a comment, no warning.
+    #expect(try Self.read("# made by hand\nq\ta\n", name: "c.txt").warnings.isEmpty)
+    // Quoted, the cell is a row's.
+    #expect(try Self.read("\"#abc\"\tfirst\n", name: "c.txt").notes.map(\.fields) == [["#abc", "first"]])
+  }
+
+  @Test("a spreadsheet with a header row reads a row whose first cell starts with '#' as data")
+  func spreadsheetRowsStartingWithHash() throws {
+    let text = "guid,front,back\n#u$_~a^;@N,Isle of Wight,Newport\nxyz,Somerset,Taunton\n"
+    let (notes, _, warnings) = try Self.read(text, name: "uk.csv", CSVOptions(hasHeaderRow: true))
+    #expect(notes.map(\.guid) == ["#u$_~a^;@N", "xyz"])
+    #expect(notes.map(\.fields) == [["Isle of Wight", "Newport"], ["Somerset", "Taunton"]])
+    #expect(!warnings.contains { $0.contains("csv-comment-rows") })
+  }
+
+  @Test(
+    "a real sheet whose GUIDs start with '#': five rows skipped as Anki skips them, named; all kept with a header row")
+  func realSheetWithHashGUIDs() throws {
+    let path = Fixtures.path("csv/real/uk_geography.csv")
+    let (asAnki, ankiWarnings) = try CSVReader().read(path: path)
+    #expect(asAnki.notes.count == 187)
+    #expect(
+      ankiWarnings.map(\.description).contains {
+        $0.hasPrefix("\(path):52: warning: [csv-comment-rows] 5 lines where a row would start begin with '#'")
+          && $0.contains("(lines 52, 55, 76, 109, 169)")
+      })
+    let sheetOptions = CSVOptions(separator: .comma, hasHeaderRow: true, noteType: "UK geography")
+    let (sheet, sheetWarnings) = try CSVReader(options: sheetOptions).read(path: path)
+    #expect(sheet.notes.count == 191)
+    #expect(
+      Set(sheet.notes.map(\.guid)).isSuperset(of: [
+        "#u$_~a^;@N", "#%VruHCWN*", "#eM0qK@sg9", "#^FuY8QTTQ", "#Sww~g-ZL6",
+      ]))
+    #expect(!sheetWarnings.contains { $0.category == "csv-comment-rows" })
+  }
+
+  @Test("cells no field takes: the warning counts every line, not only the five it names")
+  func droppedCellsCountEveryLine() throws {
+    let text = "a\n" + (1...7).map { "x\($0)\ty" }.joined(separator: "\n") + "\n"
+    let warnings = try Self.read(text, name: "d.txt").warnings
+    #expect(
+      warnings.contains {
+        $0.hasPrefix("d.txt:2: warning: [csv-dropped] ")
+          && $0.contains("7 non-empty cells in column 2") && $0.contains("(lines 2, 3, 4, 5, 6 and 2 more)")
+      })
+  }
+
   @Test(
     "GUIDs: a GUID column is kept; otherwise derived from the note's identity, the same on every read; a repeated GUID is replaced"
   )

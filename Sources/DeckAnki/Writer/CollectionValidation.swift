@@ -55,6 +55,9 @@ package enum CollectionValidation {
     }
     result.decks = try checkedDecks(collection.decks, location: location, log: &log)
     result.cards = cards
+    let sameNamed = try SameNamedDecks.merged(result, location: location)
+    log.append(contentsOf: sameNamed.warnings)
+    result = sameNamed.collection
     try requireUniqueIDs(reviews.map(\.id), what: "review", location: location)
     try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
@@ -244,7 +247,6 @@ package enum CollectionValidation {
     try requireUniqueIDs(decks.map(\.id), what: "deck", location: location)
     try Deck.checkDepth(of: decks, at: location)
     var result = decks
-    var names: [String: Int64] = [:]
     for index in result.indices {
       let deck = result[index]
       let here = location.item("deck '\(deck.name)' (id \(deck.id))")
@@ -256,12 +258,6 @@ package enum CollectionValidation {
         )
         result[index].name = normalized
       }
-      if let other = names[uniqueKey(normalized)] {
-        throw DeckError(
-          .invalidRequest, at: here,
-          "deck \(other) has the same name (Anki compares names ignoring case); Anki would rename one of them")
-      }
-      names[uniqueKey(normalized)] = deck.id
     }
     return result
   }

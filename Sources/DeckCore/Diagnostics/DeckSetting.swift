@@ -23,6 +23,8 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
   case csvNoteType
   /// The separator of a CSV file (`CSVOptions.separator`).
   case csvSeparator
+  /// Whether a CSV file's first row names its columns (`CSVOptions.hasHeaderRow`).
+  case csvHeaderRow
   /// What to do with notes that share a GUID when writing an Anki package (`DuplicateGUIDPolicy`).
   case duplicateGUIDs
 
@@ -39,6 +41,7 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
     case .csvColumns: "CSVOptions.columns"
     case .csvNoteType: "CSVOptions.noteType"
     case .csvSeparator: "CSVOptions.separator"
+    case .csvHeaderRow: "CSVOptions.hasHeaderRow"
     case .duplicateGUIDs: "DuplicateGUIDPolicy"
     }
   }

@@ -17,6 +17,7 @@ extension DeckSetting {
     case .csvColumns: "--columns"
     case .csvNoteType: "--note-type"
     case .csvSeparator: "--separator"
+    case .csvHeaderRow: "--header"
     case .duplicateGUIDs: "--duplicate-guids"
     }
   }

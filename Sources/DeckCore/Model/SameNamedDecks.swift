@@ -1,0 +1,91 @@
+/// Decks whose names Anki matches as one (``Deck/matchingKey(_:)``: `Default` and `default`),
+/// made one deck before a writer that names decks by name writes them.
+///
+/// A package may hold two such decks: a generator that starts from genanki's template
+/// collection and calls its own deck "Default" writes deck 1 "Default" beside it (2anki does).
+/// Anki's import matches decks by name and puts the cards of both in one deck, but which of the
+/// two it keeps, and so the deck's name (`Default` or `Default_`), differs from one import to the
+/// next. A writer makes them one deck instead, with a warning, so that every import gives the
+/// same result.
+package enum SameNamedDecks {
+  /// `collection` with each group of decks of one name made one deck: deck 1 when it is among
+  /// them, else the first of them in the collection's order. The others' cards (and cards
+  /// moved from them into a filtered deck), and templates that send cards to them, go to that
+  /// deck; each deck merged is reported, with what of it is not kept (its description, its
+  /// option group).
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` when a filtered deck shares its name with
+  ///   another deck: the two cannot be one.
+  package static func merged(_ collection: DeckCollection, location: SourceLocation) throws
+    -> (collection: DeckCollection, warnings: [Diagnostic])
+  {
+    var groups: [String: [Deck]] = [:]
+    var keys: [String] = []
+    for deck in collection.decks {
+      let key = Deck.matchingKey(deck.name)
+      if groups[key] == nil { keys.append(key) }
+      groups[key, default: []].append(deck)
+    }
+    var mergedInto: [Int64: Int64] = [:]
+    var warnings: [Diagnostic] = []
+    for key in keys {
+      guard let group = groups[key], group.count > 1 else { continue }
+      let kept = group.first { $0.id == 1 } ?? group[0]
+      for merged in group where merged.id != kept.id {
+        let here = location.item("deck '\(merged.name)' (id \(merged.id))")
+        guard case .normal = kept.kind, case .normal = merged.kind else {
+          throw DeckError(
+            .invalidRequest, at: here,
+            "deck \(kept.id) has the same name (Anki compares names ignoring case), and one of the two is a filtered deck, so they cannot be made one; rename one of them"
+          )
+        }
+        mergedInto[merged.id] = kept.id
+        warnings.append(warning(merging: merged, into: kept, collection: collection, at: here))
+      }
+    }
+    guard !mergedInto.isEmpty else { return (collection, []) }
+    var result = collection
+    result.decks.removeAll { mergedInto[$0.id] != nil }
+    for index in result.cards.indices {
+      if let target = mergedInto[result.cards[index].deckID] { result.cards[index].deckID = target }
+      if let target = mergedInto[result.cards[index].scheduling.originalDeckID] {
+        result.cards[index].scheduling.originalDeckID = target
+      }
+    }
+    for typeIndex in result.noteTypes.indices {
+      for templateIndex in result.noteTypes[typeIndex].templates.indices {
+        if let deckID = result.noteTypes[typeIndex].templates[templateIndex].targetDeckID,
+          let target = mergedInto[deckID]
+        {
+          result.noteTypes[typeIndex].templates[templateIndex].targetDeckID = target
+        }
+      }
+    }
+    return (result, warnings)
+  }
+
+  /// The warning for `merged`, made one with `kept`: its cards, and what of it is not kept.
+  private static func warning(
+    merging merged: Deck, into kept: Deck, collection: DeckCollection, at here: SourceLocation
+  )
+    -> Diagnostic
+  {
+    var cards = 0
+    for card in collection.cards where card.deckID == merged.id || card.scheduling.originalDeckID == merged.id {
+      cards += 1
+    }
+    var lost: [String] = []
+    if !merged.description.isEmpty && merged.description != kept.description { lost.append("its description") }
+    if case .normal(let mergedOptions) = merged.kind, case .normal(let keptOptions) = kept.kind,
+      mergedOptions != keptOptions
+    {
+      lost.append("its option group (id \(mergedOptions))")
+    }
+    let verb = lost.count == 1 ? "is" : "are"
+    let notKept = lost.isEmpty ? "" : "; \(WordList.joined(lost)) \(verb) not kept"
+    return Diagnostic(
+      "decks-merged", at: here,
+      "deck \(kept.id) has the same name (Anki compares names ignoring case), and Anki's import makes one deck of the two, keeping whichever it meets first, so the deck's name differs from one import to the next; they are written as one deck, id \(kept.id), which holds this deck's \(CountedNoun.phrase(cards, "card"))\(notKept)"
+    )
+  }
+}

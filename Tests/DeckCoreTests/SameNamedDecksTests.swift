@@ -1,0 +1,66 @@
+import DeckCore
+import Foundation
+import Testing
+
+/// Decks Anki matches as one name are made one deck, so that every import of what is written
+/// gives the same result (the backend's judgement: `Tests/anki/test_real_same_named_decks.py`).
+@Suite("Decks of one name made one")
+struct SameNamedDecksTests {
+  static let location = SourceLocation(file: "out.apkg")
+
+  static func collection(_ decks: [Deck], cardDecks: [Int64]) -> DeckCollection {
+    DeckCollection(
+      decks: decks,
+      cards: cardDecks.enumerated().map {
+        Card(id: Int64(100 + $0.offset), noteID: 1, templateOrdinal: 0, deckID: $0.element)
+      })
+  }
+
+  @Test("deck 1 is kept, even when it comes last; the others' cards, filtered cards and template decks go to it")
+  func deckOneKept() throws {
+    var source = Self.collection(
+      [
+        Deck(id: 5, name: "Default", description: "mine", kind: .normal(optionsID: 7)),
+        Deck(id: 6, name: "DEFAULT"),
+        Deck(id: 1, name: "default"),
+        Deck(id: 8, name: "Other"),
+      ],
+      cardDecks: [5, 6, 8, 1])
+    source.cards[2].scheduling.originalDeckID = 6
+    source.noteTypes = [
+      NoteType(
+        id: 3, name: "Basic", fields: [NoteType.Field(name: "Front")],
+        templates: [
+          NoteType.CardTemplate(name: "Card 1", questionFormat: "{{Front}}", answerFormat: "", targetDeckID: 5)
+        ])
+    ]
+    let (merged, warnings) = try SameNamedDecks.merged(source, location: Self.location)
+    #expect(merged.decks.map(\.id) == [1, 8])
+    #expect(merged.cards.map(\.deckID) == [1, 1, 8, 1])
+    #expect(merged.cards[2].scheduling.originalDeckID == 1)
+    #expect(merged.noteTypes[0].templates[0].targetDeckID == 1)
+    #expect(
+      warnings.map(\.description) == [
+        "out.apkg: deck 'Default' (id 5): warning: [decks-merged] deck 1 has the same name (Anki compares names ignoring case), and Anki's import makes one deck of the two, keeping whichever it meets first, so the deck's name differs from one import to the next; they are written as one deck, id 1, which holds this deck's 1 card; its description and its option group (id 7) are not kept",
+        "out.apkg: deck 'DEFAULT' (id 6): warning: [decks-merged] deck 1 has the same name (Anki compares names ignoring case), and Anki's import makes one deck of the two, keeping whichever it meets first, so the deck's name differs from one import to the next; they are written as one deck, id 1, which holds this deck's 2 cards",
+      ])
+  }
+
+  @Test("names that differ are left alone, with no warning")
+  func distinctNames() throws {
+    let source = Self.collection([Deck(id: 1, name: "Default"), Deck(id: 2, name: "Default::Sub")], cardDecks: [2])
+    let (merged, warnings) = try SameNamedDecks.merged(source, location: Self.location)
+    #expect(merged == source && warnings.isEmpty)
+  }
+
+  @Test("a filtered deck of another deck's name is refused")
+  func filteredRefused() {
+    let source = Self.collection(
+      [
+        Deck(id: 1, name: "A"),
+        Deck(id: 2, name: "a", kind: .filtered(FilteredDeck(reschedule: true, searchTerms: []))),
+      ],
+      cardDecks: [])
+    #expect(throws: DeckError.self) { try SameNamedDecks.merged(source, location: Self.location) }
+  }
+}
