@@ -10,9 +10,4 @@ extension String {
     }
     return String(self[first...last])
   }
-
-  /// Whether the UTF-8 of the string holds `byte`.
-  func containsUTF8Byte(_ byte: UInt8) -> Bool {
-    containsUTF8Byte { $0 == byte }
-  }
 }

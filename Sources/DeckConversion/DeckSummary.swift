@@ -1,3 +1,4 @@
+import DeckAnki
 import DeckCore
 import Foundation
 
@@ -52,6 +53,11 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
   public var unusedNoteTypes: [String]
   /// File names notes refer to that the deck does not contain, sorted.
   public var missingMedia: [String]
+  /// Names of the deck's media files that nothing refers to as Anki finds references (media
+  /// tags and `[sound:…]` in note fields; a note type's CSS and templates for `_` files),
+  /// sorted: Anki's import of a deck package leaves them out, as does an .apkg written from the
+  /// deck. Empty for a collection package, which Anki restores whole.
+  public var unusedMedia: [String]
   /// The reader's warnings, one line each, names exactly as the input holds them.
   public var warnings: [String]
   /// With `onlyDecks` or `onlyTags`: the decks and tags summarised and how much of the file
@@ -84,6 +90,7 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
       $0.name != $1.name ? $0.name < $1.name : $0.fields.lexicographicallyPrecedes($1.fields)
     }
     missingMedia = Self.missingMedia(in: collection)
+    unusedMedia = keepsEveryNoteType ? [] : Self.unusedMedia(in: collection)
     warnings = deck.warnings.map(\.exactDescription)
   }
 
@@ -106,6 +113,16 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
       }
     }
     return summaries.sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
+  }
+
+  /// Names of media files nothing refers to, as Anki finds references (compared as Anki's
+  /// exporter compares them, normalised).
+  static func unusedMedia(in collection: DeckCollection) -> [String] {
+    guard !collection.media.isEmpty else { return [] }
+    let referenced = MediaReferences.referencedNames(in: collection)
+    return collection.media.map(\.name).filter {
+      !referenced.contains(Array(MediaFileName.normalized($0).unicodeScalars))
+    }.sorted()
   }
 
   /// Names referred to by note fields (compared in NFC, as Anki stores both) that no media file has.
@@ -175,7 +192,9 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
       "Notes:    \(notes)",
       "Cards:    \(cards)",
       "Reviews:  \(reviews)",
-      "Media:    \(CountedNoun.phrase(media, "file"))",
+      "Media:    \(CountedNoun.phrase(media, "file"))"
+        + (unusedMedia.isEmpty
+          ? "" : " (\(unusedMedia.count) that nothing refers to as Anki finds references; its import leaves them out)"),
     ]
     if let selection { lines.insert(selection.line, at: 1) }
     if deletions > 0 { lines.append("Deletion records: \(deletions)") }
@@ -199,6 +218,10 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
     if !missingMedia.isEmpty {
       lines.append("Missing media (referenced by notes, absent from the file):")
       lines += missingMedia.map { "  \($0)" }
+    }
+    if !unusedMedia.isEmpty {
+      lines.append("Media nothing refers to (left out by Anki's import of a deck package):")
+      lines += unusedMedia.map { "  \($0)" }
     }
     return lines
   }

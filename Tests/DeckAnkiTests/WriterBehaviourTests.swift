@@ -283,6 +283,21 @@ struct WriterBehaviourTests {
     #expect(back.cards.map(\.id) == [200])
   }
 
+  /// Anki removes U+0000 from every field it saves; a real genanki package's fields end in it
+  /// (`fixtures/real/anki-packager-genanki-legacy1.apkg`, judged in the backend's tests).
+  @Test("U+0000 in a field is removed, with a warning naming the note and field")
+  func nulRemoved() throws {
+    let scratch = try TemporaryDirectory()
+    let source = Self.collection([["a\u{0}b\u{0}", "c"], ["d", "e\u{0}"]])
+    let (path, warnings) = try Self.write(source, .legacy2, .colpkg, in: scratch)
+    #expect(warnings.map(\.category) == ["field-changed", "field-changed"])
+    #expect(warnings.map { $0.location.item ?? "" } == ["note 100", "note 101"])
+    #expect(warnings[1].message.hasPrefix("field 'Back' holds the character U+0000 (NUL), which Anki removes"))
+    let back = try AnkiPackageReader().read(path: path)
+    #expect(back.collection.notes.map(\.fields) == [["ab", "c"], ["d", "e"]])
+    #expect(back.warnings.isEmpty)
+  }
+
   @Test("semantic damage is repaired as Anki's Check Database repairs it: field counts, missing decks")
   func checkDatabaseRepairs() throws {
     let scratch = try TemporaryDirectory()

@@ -4,7 +4,9 @@ For every fixture package, the deckport binary (DECKPORT_BIN, default
 <repo>/.build/debug/deckport) is run and its JSON compared with anki_view (the real backend,
 fixtures/anki_view.py):
 
-* `notes`, `cards`, `media`, `reviews`: integers equal to anki_view's counts;
+* `notes`, `cards`, `media`, `reviews`: integers equal to anki_view's counts, but for `media`
+  the files named in `unusedMedia`, which Anki's import of a deck package leaves out: none of
+  those may be among the files the backend kept;
 * `decks`: the sorted list of full deck names ("A::B") that hold cards;
 * `tags`: each tag the notes have, with its count of notes ({"name", "notes"}), sorted by name
   ignoring case;
@@ -96,7 +98,12 @@ def test_counts(package, deckport_json, live_view):
             f"deckport '{key}' should be an integer count, got {out[key]!r}"
         )
     got = {key: out[key] for key in ("notes", "cards", "media", "reviews")}
+    assert isinstance(out.get("unusedMedia"), list), "deckport JSON has no 'unusedMedia' list"
+    got["media"] -= len(out["unusedMedia"])
     assert got == anki["counts"]
+    assert not set(out["unusedMedia"]) & set(anki["media"]), "a file deckport calls unused is one Anki kept"
+    if os.path.basename(package).endswith(".colpkg"):
+        assert out["unusedMedia"] == [], "Anki restores a collection package's media whole"
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=os.path.basename)

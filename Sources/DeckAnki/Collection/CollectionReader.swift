@@ -73,8 +73,9 @@ struct CollectionReader {
       return (cards, reviews)
     }
     var invalidText: [Int64] = []
+    var withNUL: [Int64] = []
     do {
-      (collection.notes, invalidText) = try readNotes()
+      (collection.notes, invalidText, withNUL) = try readNotes()
     } catch {
       _ = try? rows.wait()
       throw error
@@ -114,9 +115,15 @@ struct CollectionReader {
         )
       ]
       : []
+    let nulWarnings = withNUL.prefix(1).map { first in
+      Diagnostic(
+        "field-changed", at: location.table("notes", row: first),
+        "\(CountedNoun.phrase(withNUL.count, "note")) \(withNUL.count == 1 ? "has" : "have") fields holding the character U+0000 (NUL), which Anki removes from every field it saves, as its import of a package does; it is removed (\(CountedNoun.noun("note", for: withNUL.count)) \(ShortList.text(withNUL.map(String.init))))"
+      )
+    }
     return (
       collection,
-      textWarnings + summary + schedulerWarnings + settingWarnings
+      textWarnings + summary + nulWarnings + schedulerWarnings + settingWarnings
         + CollectionChecks.warnings(for: collection, location: location)
     )
   }
@@ -301,21 +308,33 @@ struct CollectionReader {
 
   /// The notes, and the ids of those whose fields or tags are not valid UTF-8 (read with
   /// U+FFFD in place of each invalid sequence, as Swift decodes them).
-  private func readNotes() throws -> (notes: [Note], invalidText: [Int64]) {
+  private func readNotes() throws -> (notes: [Note], invalidText: [Int64], withNUL: [Int64]) {
     var invalidText: [Int64] = []
+    var withNUL: [Int64] = []
     var tagLists = TagListCache()
     let notes = try readRows(
       "notes", "SELECT id, guid, mid, mod, tags, flds FROM notes ORDER BY id", phase: .readingNotes
     ) { rows in
-      let (fields, fieldsValid) = rows.withUTF8(5, Self.checkedFields)
+      var (fields, fieldsValid) = rows.withUTF8(5, Self.checkedFields)
       let tags = rows.withUTF8(4) { bytes in tagLists.tags(for: bytes, split: Self.tags) }
       let id = rows.int64(0)
       if !fieldsValid || !rows.withUTF8(4, Self.isValidUTF8) { invalidText.append(id) }
+      // Anki removes U+0000 from every field it saves, and its import of a package does.
+      if rows.withUTF8(5, Self.holdsNUL) {
+        fields = fields.map(\.withoutNUL)
+        withNUL.append(id)
+      }
       return Note(
         id: id, guid: rows.text(1), noteTypeID: rows.int64(2), fields: fields, tags: tags,
         modificationTime: rows.int64(3))
     }
-    return (notes, invalidText)
+    return (notes, invalidText, withNUL)
+  }
+
+  /// Whether `bytes` hold a 0 byte (U+0000; a `memchr`).
+  private static func holdsNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+    return memchr(base, 0, bytes.count) != nil
   }
 
   /// Every row of `table` that `query` selects, as `row` makes it from the statement standing

@@ -188,6 +188,14 @@ package enum CollectionValidation {
           "field '\(fieldName)' holds the control character U+001F, which Anki uses between fields; it is removed"
         )
       }
+      for (fieldIndex, value) in notes[index].fields.enumerated() where value.containsUTF8Byte(0) {
+        notes[index].fields[fieldIndex] = value.withoutNUL
+        let fieldName = noteTypes[note.noteTypeID]?.fields[fieldIndex].name ?? ""
+        log.reportLimited(
+          "field-changed", at: location.item("note \(note.id)"), summaryAt: location,
+          "field '\(fieldName)' holds the character U+0000 (NUL), which Anki removes from every field it saves, as its import of a package does; it is removed"
+        )
+      }
       if !note.tags.allSatisfy(isCleanTag) {
         notes[index].tags = checkedTags(note.tags, at: location.item("note \(note.id)"), location: location, log: &log)
       }

@@ -42,7 +42,7 @@ enum MediaPackager {
       if kind == .apkg && !referenced.contains(Array(name.unicodeScalars)) {
         log.report(
           "media-unused", at: here,
-          "no note refers to this file (nor a note type's CSS or templates, for '_' files); an .apkg carries only referenced media, so it is left out"
+          "nothing refers to this file as Anki finds references (a media tag or [sound:…] in a note's field; for a '_' file, a note type's CSS or templates), and Anki's import of a deck package leaves such a file out: an .apkg carries only referenced media, so it is left out (a reference a template builds around a field's text, as '[{{Audio}}]' around 'sound:x.mp3', is not one to Anki)"
         )
         continue
       }

@@ -25,4 +25,10 @@ extension String {
     if let found = utf8.withContiguousStorageIfAvailable({ $0.contains(where: isMatch) }) { return found }
     return utf8.contains(where: isMatch)
   }
+
+  /// The string without the character U+0000 (NUL), which Anki removes from every field it
+  /// saves (and its import of a package removes).
+  package var withoutNUL: String {
+    String(String.UnicodeScalarView(unicodeScalars.lazy.filter { $0 != "\u{0}" }))
+  }
 }
