@@ -132,7 +132,8 @@ struct CrowdAnkiDeckFile {
     var object = CrowdAnkiJSON.Members()
     object["__type__"] = .string("Deck")
     object["name"] = .string(tree.writtenName(of: deck))
-    object["crowdanki_uuid"] = .string(deck.crowdAnkiUUID ?? CrowdAnkiWriter.derivedUUID("deck", deck.id))
+    object["crowdanki_uuid"] = .string(
+      deck.crowdAnkiUUID ?? CrowdAnkiWriter.derivedUUID("deck", deck.id, in: collection))
     object["desc"] = .string(deck.description)
     object["dyn"] = .integer(0)
     // Anki's limits of the deck's own, as a new deck has them (0, or null for none) unless the

@@ -73,7 +73,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
           ))
       }
       var object = Schema11Objects.noteType(noteType)
-      let uuid = noteType.crowdAnkiUUID ?? Self.derivedUUID("note type", noteType.id)
+      let uuid = noteType.crowdAnkiUUID ?? Self.derivedUUID("note type", noteType.id, in: collection)
       for key in ["id", "mod", "usn", "did"] { object[key] = nil }
       object["__type__"] = "NoteModel"
       object["crowdanki_uuid"] = uuid
@@ -85,7 +85,14 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     // Groups whose schema-11 settings hold a sync state other than 0 (a schema-18 group's is an
     // Anki property, which `ankiOnlyLosses` counts).
     var syncStatesDropped = 0
+    var unusedGroups: [String] = []
     for (options, source) in zip(written.deckOptions, collection.deckOptions) {
+      // CrowdAnki's export writes the groups of its decks; its import adds every group listed,
+      // so an unused group would arrive as a second "Default" beside the collection's own.
+      guard tree.optionGroupIDs.contains(options.id) else {
+        if options.id != 1 { unusedGroups.append("'\(options.name)' (id \(options.id))") }
+        continue
+      }
       var (object, optionWarnings) = try Schema11Objects.deckOptions(options, location: location)
       warnings += optionWarnings
       if case .anki11JSON(let text) = options.settings,
@@ -93,7 +100,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       {
         object = CrowdAnkiJSON.keepingFloats(object, from: stored) as? [String: Any] ?? object
       }
-      let uuid = (object["crowdanki_uuid"] as? String) ?? Self.derivedUUID("deck config", options.id)
+      let uuid = (object["crowdanki_uuid"] as? String) ?? Self.derivedUUID("deck config", options.id, in: collection)
       if source.ankiProperties.isEmpty, let usn = object["usn"] as? NSNumber, usn.int64Value != 0 {
         syncStatesDropped += 1
       }
@@ -104,6 +111,13 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       configs.append(object)
     }
 
+    if !unusedGroups.isEmpty {
+      warnings.append(
+        Diagnostic(
+          "option-groups-dropped", at: location,
+          "\(CountedNoun.phrase(unusedGroups.count, "option group")) that no deck of the folder uses \(unusedGroups.count == 1 ? "is" : "are") not written, as CrowdAnki's export writes only its decks' groups: \(ShortList.text(unusedGroups))"
+        ))
+    }
     if syncStatesDropped > 0 {
       warnings.append(
         Diagnostic(
@@ -185,9 +199,23 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     return warnings
   }
 
-  /// A UUID derived from an Anki id, the same every time.
-  static func derivedUUID(_ kind: String, _ id: Int64) -> String {
-    UUID(nameBasedOn: Data("deckport crowdanki \(kind)\u{1F}\(id)".utf8)).uuidString.lowercased()
+  /// A UUID derived from an Anki id, the same every time the same collection is written; for id
+  /// 1, which every collection has, from the id and ``collectionIdentity(_:)``.
+  static func derivedUUID(_ kind: String, _ id: Int64, in collection: DeckCollection) -> String {
+    let shared = id == 1 ? "\u{1F}" + collectionIdentity(collection) : ""
+    return UUID(nameBasedOn: Data("deckport crowdanki \(kind)\u{1F}\(id)\(shared)".utf8)).uuidString.lowercased()
+  }
+
+  /// What tells one collection from another and stays when the same collection is exported
+  /// again: its creation day and the GUID of its first note. It goes into the UUIDs of deck 1
+  /// ("Default") and option group 1, which every collection has under that id: from the id alone,
+  /// every folder deckport wrote gave them the same UUIDs, so CrowdAnki's import of a second
+  /// folder took them for the first's, overwrote the first's option group and put both folders'
+  /// Default cards in one deck. (CrowdAnki's own export gives each collection's its own random
+  /// UUID.)
+  static func collectionIdentity(_ collection: DeckCollection) -> String {
+    let first = collection.notes.min { $0.id < $1.id }
+    return "\(collection.creationTime)\u{1F}\(first?.guid ?? "")"
   }
 
   /// The files note types use (`_font.ttf` in CSS or templates), which CrowdAnki lists at the top.

@@ -12,6 +12,8 @@ struct DeckTree {
   let root: Deck
   /// Whether ``root`` was made up by deckport to hold several top-level decks.
   let rootAdded: Bool
+  /// The option groups the written decks use (a deck made up here uses group 1).
+  let optionGroupIDs: Set<Int64>
   private let childrenByParent: [Int64: [Deck]]
   private let deckIDs: Set<Int64>
 
@@ -94,6 +96,11 @@ struct DeckTree {
     }
     childrenByParent = childLists.mapValues { $0.sorted { $0.name < $1.name } }
     deckIDs = kept
+    var optionGroups = Set<Int64>()
+    for deck in [top] + childLists.values.joined() {
+      if case .normal(let optionsID) = deck.kind { optionGroups.insert(optionsID) }
+    }
+    optionGroupIDs = optionGroups
   }
 
   /// The deck that is the root when the collection has no deck named `topName` but decks below

@@ -596,3 +596,93 @@ def test_a_setting_outside_ankis_bounds_is_written_as_the_nearest_crowdanki_keep
         ]
         with open(deck_file(folder), "w", encoding="utf-8") as handle:
             json.dump(deck_json, handle)
+
+
+def package_of_a_new_collection(folder, name: str, deck: str | None, new_per_day: int) -> str:
+    """An .apkg the backend exports from a new collection: one Basic note in `deck` (or in
+    Default, deck 1, when None), option group 1 set to `new_per_day` new cards a day."""
+    from anki.collection import ExportAnkiPackageOptions
+    from anki.decks import DeckId
+
+    os.makedirs(folder / name)
+    col = Collection(str(folder / name / "collection.anki2"))
+    try:
+        deck_id = col.decks.id(deck) if deck else DeckId(1)
+        group = col.decks.get_config(1)
+        group["new"]["perDay"] = new_per_day
+        col.decks.update_config(group)
+        note = col.new_note(col.models.by_name("Basic"))
+        note["Front"], note["Back"] = f"question {name}", "answer"
+        col.add_note(note, deck_id)
+        path = str(folder / f"{name}.apkg")
+        col.export_anki_package(
+            out_path=path,
+            options=ExportAnkiPackageOptions(with_scheduling=False, with_deck_configs=True, with_media=True, legacy=True),
+            limit=DeckId(deck_id) if deck else None,
+        )
+        return path
+    finally:
+        col.close()
+
+
+def test_folders_of_two_collections_do_not_take_each_others_default_deck_or_group(tmp_path):
+    """Deck 1 and option group 1 are in every collection under that id. Their UUIDs came from the
+    id alone, so every folder deckport wrote gave them the same ones: CrowdAnki's import of a
+    second folder overwrote the first's option group (its decks' settings changed with no word)
+    and put both folders' Default cards in one deck. Each collection's now get their own."""
+    folders = {}
+    for name, deck, per_day in (("A", "Deck A", 50), ("B", "Deck B", 5), ("C", None, 20), ("D", None, 20)):
+        package = package_of_a_new_collection(tmp_path, name, deck, per_day)
+        folders[name] = str(tmp_path / f"folder{name}")
+        written = deckport("convert", package, folders[name], "--to", "crowdanki")
+        assert written.returncode == 0, written.stderr
+
+    col = empty_collection(str(tmp_path / "settings"))
+    try:
+        import_like_crowdanki(col, folders["A"])
+        import_like_crowdanki(col, folders["B"])
+        per_day = {d["name"]: col.decks.config_dict_for_deck_id(d["id"])["new"]["perDay"] for d in col.decks.all()}
+        assert per_day["Deck A"] == 50 and per_day["Deck B"] == 5
+    finally:
+        col.close()
+
+    col = empty_collection(str(tmp_path / "defaults"))
+    try:
+        import_like_crowdanki(col, folders["C"])
+        import_like_crowdanki(col, folders["D"])
+        decks = {col.get_note(card.nid)["Front"]: col.decks.name(card.did) for card in map(col.get_card, col.find_cards(""))}
+        assert set(decks) == {"question C", "question D"} and decks["question C"] != decks["question D"]
+    finally:
+        col.close()
+
+
+def test_an_option_group_no_deck_uses_is_not_written(tmp_path):
+    """CrowdAnki's export writes the groups of its decks, and its import adds every group a folder
+    lists: the package's unused group 1 arrived as a second "Default" group. A group other than
+    1 that no deck uses is named in a warning."""
+    package = package_of_a_new_collection(tmp_path, "E", "Deck E", 20)
+    document = tmp_path / "e.json"
+    assert deckport("convert", package, str(document)).returncode == 0
+    deck = json.loads(document.read_text(encoding="utf-8"))
+    used = next(d for d in deck["decks"] if d["name"] == "Deck E")
+    group = dict(next(g for g in deck["deckOptions"] if g["id"] == 1), id=1_700_000_000_001, name="Spare")
+    deck["deckOptions"].append(group)
+    used["options"] = 1_700_000_000_002
+    deck["deckOptions"].append(dict(group, id=1_700_000_000_002, name="Used"))
+    document.write_text(json.dumps(deck), encoding="utf-8")
+
+    folder = str(tmp_path / "folderE")
+    written = deckport("convert", str(document), folder, "--to", "crowdanki")
+    assert written.returncode == 0, written.stderr
+    assert (
+        "warning: [option-groups-dropped] 1 option group that no deck of the folder uses is not written, as "
+        "CrowdAnki's export writes only its decks' groups: 'Spare' (id 1700000000001)" in written.stderr
+    ), written.stderr
+    with open(deck_file(folder), encoding="utf-8") as handle:
+        assert [g["name"] for g in json.load(handle)["deck_configurations"]] == ["Used"]
+    col = empty_collection(str(tmp_path / "import"))
+    try:
+        import_like_crowdanki(col, folder)
+        assert sorted(g["name"] for g in col.decks.all_config()) == ["Default", "Used"]
+    finally:
+        col.close()
