@@ -158,7 +158,7 @@ struct SeedModelTests {
     #expect(
       warnings.map(\.description) == [
         "default.store: record type 'Mnemonic', note 1700000000000 (Imported), field 'Notes': warning: [field-dropped] the field has no place in a NeoMnemo Mnemonic and is left out",
-        "default.store: record type 'Mnemonic': warning: [tags-dropped] 1 notes have tags, which the records cannot hold",
+        "default.store: record type 'Mnemonic': warning: [tags-dropped] 1 note has tags, which the records cannot hold",
         "default.store: record type 'Mnemonic': warning: [note-types-dropped] records hold the notes' values, not their note types' templates, styling or field settings; this note type is not one of Anki's stock ones, so its definition is not kept: 'Imported'",
       ])
     // Empty image data comes back as no picture, and the records come back equal.

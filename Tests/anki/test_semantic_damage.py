@@ -694,7 +694,7 @@ def test_deckport(case: Case, fmt: str, tmp_path, live_view):
     elif expected.kept:
         expected.kept(run.out, folder)
     if run.status == 0 and fmt == "csv":
-        written = int(re.search(r"^Wrote .*?: (\d+) notes", run.stdout, re.MULTILINE).group(1))
+        written = int(re.search(r"^Wrote .*?: (\d+) notes?\b", run.stdout, re.MULTILINE).group(1))
         csv_imports_into_anki(run.out, written, folder, source, live_view)
 
 

@@ -173,7 +173,9 @@ struct DeckToRecords {
     let tagged = notes.filter { !$0.tags.isEmpty }.count
     if tagged > 0 {
       warnings.append(
-        Diagnostic("tags-dropped", at: location, "\(tagged) notes have tags, which the records cannot hold"))
+        Diagnostic(
+          "tags-dropped", at: location,
+          "\(CountedNoun.phrase(tagged, "note")) \(tagged == 1 ? "has" : "have") tags, which the records cannot hold"))
     }
     let noteIDs = Set(notes.map(\.id))
     let studied = collection.cards.filter { noteIDs.contains($0.noteID) && $0.scheduling.type != .new }.count

@@ -101,9 +101,12 @@ struct RecordsToDeck {
     // notes in the records' order (Anki matches notes by GUID on import, not by id).
     let firstNoteID = DerivedID.id(for: "notes\u{1F}" + title)
     let firstCardID = DerivedID.id(for: "cards\u{1F}" + title)
-    let guids = noteGUIDs()
     var textTypes: [String: AppValueType] = [:]
-    for (index, record) in records.records.enumerated() {
+    // Every record's field texts first: its GUID comes from some of them, and a value that is a
+    // picture's base64 is decoded and hashed once.
+    var recordFields: [[String]] = []
+    recordFields.reserveCapacity(records.records.count)
+    for record in records.records {
       var fields: [String] = []
       for (_, key) in mapping {
         let value = noteValue(record, key)
@@ -118,6 +121,12 @@ struct RecordsToDeck {
         if let file, mediaNames.insert(file.name).inserted { collection.media.append(file) }
         fields.append(text)
       }
+      recordFields.append(fields)
+    }
+    let identityPositions = Self.identityFields(mapping: mapping, profile: profile)
+    let guids = noteGUIDs { index in identityPositions.map { recordFields[index][$0] } }
+    for (index, record) in records.records.enumerated() {
+      let fields = recordFields[index]
       var guid = guids[index].guid
       var noteID = firstNoteID + Int64(index)
       var modified = modificationTime
@@ -183,20 +192,25 @@ struct RecordsToDeck {
   /// `unambiguous` is false for a GUID whose identity other records share: which record it
   /// names then depends on their order.
   func noteGUIDs() -> [(guid: String, unambiguous: Bool)] {
-    // A store's rows are known by their object URIs, unless a profile names their identity.
-    if profile == nil, let uris = records.objectURIs, uris.count == records.records.count {
-      return uris.map { (NoteIdentity.guid(ofObject: $0), true) }
-    }
-    let noteTypeID = noteType.id
     let keys = Self.identityFields(mapping: fieldKeys, profile: profile).map { fieldKeys[$0].key }
-    let identities = records.records.map { record in
+    return noteGUIDs { index in
       keys.map { key in
-        let value = noteValue(record, key)
+        let value = noteValue(records.records[index], key)
         // A profile's empty Data is an empty field (see collection()).
         if profile != nil, case .data(let bytes) = value, bytes.isEmpty { return "" }
         return Self.fieldText(value).text
       }
     }
+  }
+
+  /// ``noteGUIDs()`` from `identity`, the identity fields' texts of the record at an index.
+  private func noteGUIDs(identity: (Int) -> [String]) -> [(guid: String, unambiguous: Bool)] {
+    // A store's rows are known by their object URIs, unless a profile names their identity.
+    if profile == nil, let uris = records.objectURIs, uris.count == records.records.count {
+      return uris.map { (NoteIdentity.guid(ofObject: $0), true) }
+    }
+    let noteTypeID = noteType.id
+    let identities = records.records.indices.map(identity)
     var counts: [[String]: Int] = [:]
     for identity in identities { counts[identity, default: 0] += 1 }
     var guids = DerivedNoteGUIDs()

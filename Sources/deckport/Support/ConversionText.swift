@@ -53,11 +53,12 @@ enum ConversionText {
     return lines
   }
 
-  /// `9 notes, 15 cards, 8 reviews, 6 media files` (and `, 4 deletion records` when there are any).
+  /// `9 notes, 15 cards, 8 reviews, 1 media file` (and `, 4 deletion records` when there are any).
   static func counts(_ report: ConversionReport) -> String {
     let s = report.summary
     let deletions = s.deletions > 0 ? ", \(CountedNoun.phrase(s.deletions, "deletion record"))" : ""
-    return "\(s.notes) notes, \(s.cards) cards, \(s.reviews) reviews, \(s.media) media files" + deletions
+    let counts = [(s.notes, "note"), (s.cards, "card"), (s.reviews, "review"), (s.media, "media file")]
+    return counts.map { CountedNoun.phrase($0.0, $0.1) }.joined(separator: ", ") + deletions
   }
 
   /// `, 2 warnings`, or nothing.
