@@ -24,6 +24,8 @@ struct CSVNoteTypeCatalog {
     var usedWidth = 0
     /// Lines of the rows that use it (the first few, for messages).
     var lines: [Int] = []
+    /// How many rows use it.
+    var lineCount = 0
     /// Whether a row's first field holds a cloze deletion (`{{c1::…}}`).
     var firstFieldHasCloze = false
 
@@ -57,7 +59,8 @@ struct CSVNoteTypeCatalog {
   mutating func use(_ index: Int, line: Int, values: [String]) {
     let width = (values.lastIndex(where: { !$0.isEmpty }) ?? -1) + 1
     entries[index].usedWidth = max(entries[index].usedWidth, width)
-    if entries[index].lines.count < 6 { entries[index].lines.append(line) }
+    entries[index].lineCount += 1
+    if entries[index].lines.count < 5 { entries[index].lines.append(line) }
     if let first = values.first, !entries[index].firstFieldHasCloze, !ClozeNumbers.numbers(in: first).isEmpty {
       entries[index].firstFieldHasCloze = true
     }
@@ -70,7 +73,8 @@ struct CSVNoteTypeCatalog {
     for entry in entries {
       var place = location
       place.line = entry.lines.first
-      let used = "line" + (entry.lines.count == 1 ? " " : "s ") + Self.lineList(entry.lines)
+      let used =
+        CountedNoun.noun("line", for: entry.lineCount) + " " + Self.lineList(entry.lines, total: entry.lineCount)
       if var stock = entry.stock {
         if entry.fieldCount > stock.fields.count {
           let extra = FieldNames.unique(

@@ -118,7 +118,9 @@ package struct CSVReader: Sendable {
       progress?.advance(.readingNotes)
     }
     warnings += mapper.skippedWarning()
-    warnings += Self.commentRowsWarning(header: header, tokenizer: tokenizer, separator: separator, location: location)
+    warnings += Self.commentRowsWarning(
+      header: header, tokenizer: tokenizer, separator: separator, spreadsheet: options.writesPlainSpreadsheet,
+      location: location)
 
     let builder = CSVCollectionBuilder(
       location: location, modificationTime: modificationTime, timeZone: options.timeZone)
@@ -131,7 +133,7 @@ package struct CSVReader: Sendable {
   /// importer skips as a comment too; a header comment without the separator holds no cells and
   /// is taken for a comment.
   private static func commentRowsWarning(
-    header: CSVHeader, tokenizer: CSVTokenizer, separator: CSVSeparator, location: SourceLocation
+    header: CSVHeader, tokenizer: CSVTokenizer, separator: CSVSeparator, spreadsheet: Bool, location: SourceLocation
   ) -> [Diagnostic] {
     var skipped = CSVTokenizer.SkippedRows()
     for comment in header.comments where comment.text.utf8.contains(separator.byte) { skipped.add(comment.number) }
@@ -140,10 +142,16 @@ package struct CSVReader: Sendable {
     guard let first = skipped.lines.first else { return [] }
     var place = location
     place.line = first
+    // A spreadsheet's rows after the first are read as data already; its top lines are read as
+    // Anki's header lines before its first row.
+    let headerRowAdvice: DeckMessage =
+      spreadsheet
+      ? ""
+      : ", or, if the file is a spreadsheet whose first row names its columns, give \(setting: .csvHeaderRow), which reads every later row as data"
     return [
       Diagnostic(
         "csv-comment-rows", at: place,
-        "\(CountedNoun.phrase(skipped.count, "line")) where a row would start \(skipped.count == 1 ? "begins" : "begin") with '#'; Anki's importer skips such lines as comments, and so does this reading, though \(skipped.count == 1 ? "it may be a row" : "they may be rows") (\(CountedNoun.noun("line", for: skipped.count)) \(CSVNoteTypeCatalog.lineList(skipped.lines, total: skipped.count))); quote a first cell that starts with '#' (\"#…\") to keep its row, or, if the file is a spreadsheet whose first row names its columns, give \(setting: .csvHeaderRow), which reads every later row as data"
+        "\(CountedNoun.phrase(skipped.count, "line")) where a row would start \(skipped.count == 1 ? "begins" : "begin") with '#'; Anki's importer skips such lines as comments, and so does this reading, though \(skipped.count == 1 ? "it may be a row" : "they may be rows") (\(CountedNoun.noun("line", for: skipped.count)) \(CSVNoteTypeCatalog.lineList(skipped.lines, total: skipped.count))); quote a first cell that starts with '#' (\"#…\") to keep its row\(headerRowAdvice)"
       )
     ]
   }

@@ -42,7 +42,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     let location = SourceLocation(file: destination)
     try Deck.checkDepth(of: collection.decks, at: location)
     // Two decks of one name would be nested in the folder, one under the other.
-    let sameNamed = try SameNamedDecks.merged(collection, location: location)
+    let sameNamed = try SameNamedDecks.merged(collection, filteredDecksWritten: false, location: location)
     let collection = sameNamed.collection
     var warnings = sameNamed.warnings + lossWarnings(collection, location: location)
     let folderName = URL(fileURLWithPath: destination).standardizedFileURL.lastPathComponent

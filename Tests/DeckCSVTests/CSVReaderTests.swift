@@ -383,6 +383,17 @@ struct CSVReaderTests {
     #expect(!sheetWarnings.contains { $0.category == "csv-comment-rows" })
   }
 
+  @Test("a note type the rows name but Anki lacks: the warning counts every row's line")
+  func madeNoteTypeCountsEveryLine() throws {
+    let text =
+      "#separator:comma\n#notetype column:1\n" + (1...20).map { "MyType,q\($0),a\($0)" }.joined(separator: "\n") + "\n"
+    let warnings = try Self.read(text, name: "m.csv").warnings
+    #expect(
+      warnings.contains {
+        $0.hasPrefix("m.csv:3: warning: [csv-note-type] ") && $0.hasSuffix("(lines 3, 4, 5, 6, 7 and 15 more)")
+      })
+  }
+
   @Test("cells no field takes: the warning counts every line, not only the five it names")
   func droppedCellsCountEveryLine() throws {
     let text = "a\n" + (1...7).map { "x\($0)\ty" }.joined(separator: "\n") + "\n"

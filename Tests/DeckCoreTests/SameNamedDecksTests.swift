@@ -63,4 +63,31 @@ struct SameNamedDecksTests {
       cardDecks: [])
     #expect(throws: DeckError.self) { try SameNamedDecks.merged(source, location: Self.location) }
   }
+
+  @Test("a merged deck's subdecks go under the kept deck's name, and names compare as Anki stores them")
+  func subdecksAndStoredNames() throws {
+    let source = Self.collection(
+      [
+        Deck(id: 1, name: "Default"), Deck(id: 5, name: "default"), Deck(id: 6, name: "default::Sub"),
+        Deck(id: 7, name: "default::Sub::Leaf"), Deck(id: 8, name: "Languages"), Deck(id: 9, name: "Languages "),
+      ],
+      cardDecks: [5, 6, 7, 9])
+    let (merged, warnings) = try SameNamedDecks.merged(source, location: Self.location)
+    #expect(merged.decks.map(\.name) == ["Default", "Default::Sub", "Default::Sub::Leaf", "Languages"])
+    #expect(merged.cards.map(\.deckID) == [1, 6, 7, 8])
+    #expect(warnings.map(\.location.item) == ["deck 'default' (id 5)", "deck 'Languages ' (id 9)"])
+    #expect(warnings[0].message.hasSuffix("which holds this deck's 1 card; 2 subdecks go under the name 'Default'"))
+  }
+
+  @Test("a filtered deck takes part in no group for a writer that leaves filtered decks out")
+  func filteredLeftOut() throws {
+    let source = Self.collection(
+      [
+        Deck(id: 1, name: "A"),
+        Deck(id: 2, name: "a", kind: .filtered(FilteredDeck(reschedule: true, searchTerms: []))),
+      ],
+      cardDecks: [1])
+    let (merged, warnings) = try SameNamedDecks.merged(source, filteredDecksWritten: false, location: Self.location)
+    #expect(merged == source && warnings.isEmpty)
+  }
 }

@@ -98,9 +98,12 @@ def test_a_package_as_a_folder_imports_through_crowdanki(tmp_path, package):
     via_crowdanki = folder_in_anki(folder, str(tmp_path / "crowdanki"))
     try:
         expected = anki_notes(original, home_decks=True)
-        assert expected, "the package holds notes"
         assert_cards_as_reported(original, via_crowdanki, written.stderr)
         got = anki_notes(via_crowdanki)
+        if not expected:
+            # A package without notes (Anki exports one): the folder imports, and adds none.
+            assert got == {}
+            return
         if "[template-deck-override]" in written.stderr:
             # Cards a template sends to a deck by an id the folder does not keep land in Default
             # (test_a_default_top_deck_and_template_deck_overrides_arrive_as_reported): decks

@@ -9,28 +9,34 @@
 /// same result.
 package enum SameNamedDecks {
   /// `collection` with each group of decks of one name made one deck: deck 1 when it is among
-  /// them, else the first of them in the collection's order. The others' cards (and cards
+  /// them, else the first of them in the collection's order. Names are compared as Anki stores
+  /// them (``Deck/storedName(_:)``, then ``Deck/matchingKey(_:)``). The others' cards (and cards
   /// moved from them into a filtered deck), and templates that send cards to them, go to that
-  /// deck; each deck merged is reported, with what of it is not kept (its description, its
-  /// option group).
+  /// deck, and their subdecks go under its name, as Anki's import puts them; each deck merged is
+  /// reported, with what of it is not kept (its description, its option group).
   ///
+  /// - Parameter filteredDecksWritten: false for a writer that leaves filtered decks out (a
+  ///   CrowdAnki folder): they then take part in no group.
   /// - Throws: ``DeckError/Kind/invalidRequest`` when a filtered deck shares its name with
-  ///   another deck: the two cannot be one.
-  package static func merged(_ collection: DeckCollection, location: SourceLocation) throws
-    -> (collection: DeckCollection, warnings: [Diagnostic])
-  {
+  ///   another deck that is written: the two cannot be one.
+  package static func merged(
+    _ collection: DeckCollection, filteredDecksWritten: Bool = true, location: SourceLocation
+  ) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     var groups: [String: [Deck]] = [:]
     var keys: [String] = []
     for deck in collection.decks {
-      let key = Deck.matchingKey(deck.name)
+      if !filteredDecksWritten, case .filtered = deck.kind { continue }
+      let key = Self.key(deck.name)
       if groups[key] == nil { keys.append(key) }
       groups[key, default: []].append(deck)
     }
     var mergedInto: [Int64: Int64] = [:]
-    var warnings: [Diagnostic] = []
+    var keptNames: [String: String] = [:]
+    var merges: [(merged: Deck, kept: Deck, here: SourceLocation)] = []
     for key in keys {
       guard let group = groups[key], group.count > 1 else { continue }
       let kept = group.first { $0.id == 1 } ?? group[0]
+      keptNames[key] = kept.name
       for merged in group where merged.id != kept.id {
         let here = location.item("deck '\(merged.name)' (id \(merged.id))")
         guard case .normal = kept.kind, case .normal = merged.kind else {
@@ -40,12 +46,19 @@ package enum SameNamedDecks {
           )
         }
         mergedInto[merged.id] = kept.id
-        warnings.append(warning(merging: merged, into: kept, collection: collection, at: here))
+        merges.append((merged, kept, here))
       }
     }
     guard !mergedInto.isEmpty else { return (collection, []) }
     var result = collection
     result.decks.removeAll { mergedInto[$0.id] != nil }
+    var movedSubdecks: [String: Int] = [:]
+    for index in result.decks.indices {
+      let name = result.decks[index].name
+      guard let (groupKey, renamed) = Self.underKeptNames(name, keptNames) else { continue }
+      result.decks[index].name = renamed
+      movedSubdecks[groupKey, default: 0] += 1
+    }
     for index in result.cards.indices {
       if let target = mergedInto[result.cards[index].deckID] { result.cards[index].deckID = target }
       if let target = mergedInto[result.cards[index].scheduling.originalDeckID] {
@@ -61,15 +74,43 @@ package enum SameNamedDecks {
         }
       }
     }
+    let warnings = merges.enumerated().map { position, merge in
+      // The subdecks of a group are counted in the warning of its first merged deck.
+      let isFirstOfGroup = position == 0 || merges[position - 1].kept.id != merge.kept.id
+      let subdecks = isFirstOfGroup ? movedSubdecks[Self.key(merge.kept.name)] ?? 0 : 0
+      return warning(
+        merging: merge.merged, into: merge.kept, subdecks: subdecks, collection: collection, at: merge.here)
+    }
     return (result, warnings)
   }
 
-  /// The warning for `merged`, made one with `kept`: its cards, and what of it is not kept.
+  /// How Anki matches a deck's name: as it stores it, in NFC, lowercased.
+  private static func key(_ name: String) -> String {
+    Deck.matchingKey(Deck.storedName(name))
+  }
+
+  /// `name` with its longest parent level that names a group of merged decks spelled as the
+  /// deck kept of that group (itself so renamed), and that group's key; nil when no parent
+  /// level names one, or it is spelled so already.
+  private static func underKeptNames(_ name: String, _ keptNames: [String: String]) -> (String, String)? {
+    let levels = name.components(separatedBy: Deck.levelSeparator)
+    guard levels.count > 1 else { return nil }
+    for count in stride(from: levels.count - 1, through: 1, by: -1) {
+      let parent = levels[..<count].joined(separator: Deck.levelSeparator)
+      let groupKey = key(parent)
+      guard let kept = keptNames[groupKey] else { continue }
+      let keptSpelled = underKeptNames(kept, keptNames)?.1 ?? kept
+      guard keptSpelled != parent else { return nil }
+      return (groupKey, ([keptSpelled] + levels[count...]).joined(separator: Deck.levelSeparator))
+    }
+    return nil
+  }
+
+  /// The warning for `merged`, made one with `kept`: its cards, what of it is not kept, and how
+  /// many subdecks go under the kept deck's name.
   private static func warning(
-    merging merged: Deck, into kept: Deck, collection: DeckCollection, at here: SourceLocation
-  )
-    -> Diagnostic
-  {
+    merging merged: Deck, into kept: Deck, subdecks: Int, collection: DeckCollection, at here: SourceLocation
+  ) -> Diagnostic {
     var cards = 0
     for card in collection.cards where card.deckID == merged.id || card.scheduling.originalDeckID == merged.id {
       cards += 1
@@ -83,9 +124,13 @@ package enum SameNamedDecks {
     }
     let verb = lost.count == 1 ? "is" : "are"
     let notKept = lost.isEmpty ? "" : "; \(WordList.joined(lost)) \(verb) not kept"
+    let moved =
+      subdecks == 0
+      ? ""
+      : "; \(CountedNoun.phrase(subdecks, "subdeck")) \(subdecks == 1 ? "goes" : "go") under the name '\(kept.name)'"
     return Diagnostic(
       "decks-merged", at: here,
-      "deck \(kept.id) has the same name (Anki compares names ignoring case), and Anki's import makes one deck of the two, keeping whichever it meets first, so the deck's name differs from one import to the next; they are written as one deck, id \(kept.id), which holds this deck's \(CountedNoun.phrase(cards, "card"))\(notKept)"
+      "deck \(kept.id) has the same name (Anki compares names ignoring case), and Anki's import makes one deck of the two, keeping whichever it meets first, so the deck's name differs from one import to the next; they are written as one deck, id \(kept.id), which holds this deck's \(CountedNoun.phrase(cards, "card"))\(notKept)\(moved)"
     )
   }
 }
