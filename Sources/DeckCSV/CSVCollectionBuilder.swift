@@ -51,9 +51,8 @@ struct CSVCollectionBuilder {
     var decks = DeckTable()
     // Compared exactly: Anki keeps GUIDs that differ only in Unicode composition apart.
     var guids = DerivedNoteGUIDs()
-    var paddedLines: [Int] = []
-    var paddedCount = 0
-    var repeatedGUIDLines: [Int] = []
+    var padded = CSVLineSample()
+    var repeatedGUIDs = CSVLineSample()
     // Each deck name Anki stores otherwise: the name it stores, and the first line naming it.
     var renamedDecks: [String: (stored: String, line: Int)] = [:]
     // The stored name of each deck name the rows give (most rows repeat a few).
@@ -66,8 +65,7 @@ struct CSVCollectionBuilder {
       let noteType = noteTypes[row.noteType]
       var values = Array(row.values.prefix(noteType.fields.count))
       if row.supplied < noteType.fields.count {
-        paddedCount += 1
-        if paddedLines.count < 5 { paddedLines.append(row.line) }
+        padded.add(row.line)
       }
       values += Array(repeating: "", count: noteType.fields.count - values.count)
       // Decks by the names Anki stores (` A :: B ` is `A::B`), so rows that spell one deck
@@ -80,7 +78,7 @@ struct CSVCollectionBuilder {
       }
       var guid = row.guid
       if !guid.isEmpty, guids.contains(guid) {
-        repeatedGUIDLines.append(row.line)
+        repeatedGUIDs.add(row.line)
         guid = ""
       }
       if guid.isEmpty {
@@ -106,22 +104,24 @@ struct CSVCollectionBuilder {
       drafts, noteTypes: noteTypes, idSpace: "csv", modificationTime: modificationTime)
     let creation = Self.schedule(&cards, of: notes, rows: rows, modificationTime: modificationTime, timeZone: timeZone)
 
-    if paddedCount > 0 {
+    if padded.count > 0 {
+      let paddedCount = padded.count
       var place = location
-      place.line = paddedLines.first
+      place.line = padded.lines.first
       warnings.append(
         Diagnostic(
           "csv-padded", at: place,
-          "\(paddedCount) row\(paddedCount == 1 ? " has" : "s have") fewer fields than \(paddedCount == 1 ? "its" : "their") note type and \(paddedCount == 1 ? "was" : "were") padded with empty fields, as Anki pads them (\(CountedNoun.noun("line", for: paddedCount)) \(CSVNoteTypeCatalog.lineList(paddedLines, total: paddedCount)))"
+          "\(paddedCount) row\(paddedCount == 1 ? " has" : "s have") fewer fields than \(paddedCount == 1 ? "its" : "their") note type and \(paddedCount == 1 ? "was" : "were") padded with empty fields, as Anki pads them (\(padded.listed))"
         ))
     }
-    if !repeatedGUIDLines.isEmpty {
+    if repeatedGUIDs.count > 0 {
+      let repeated = repeatedGUIDs.count
       var place = location
-      place.line = repeatedGUIDLines.first
+      place.line = repeatedGUIDs.lines.first
       warnings.append(
         Diagnostic(
           "csv-guid", at: place,
-          "\(repeatedGUIDLines.count) row\(repeatedGUIDLines.count == 1 ? " repeats the GUID" : "s repeat the GUIDs") of an earlier row; \(repeatedGUIDLines.count == 1 ? "it gets" : "they get") a GUID derived from \(repeatedGUIDLines.count == 1 ? "its" : "their") note type, first field and top-level deck (\(CountedNoun.noun("line", for: repeatedGUIDLines.count)) \(CSVNoteTypeCatalog.lineList(repeatedGUIDLines)))"
+          "\(repeated) row\(repeated == 1 ? " repeats the GUID" : "s repeat the GUIDs") of an earlier row; \(repeated == 1 ? "it gets" : "they get") a GUID derived from \(repeated == 1 ? "its" : "their") note type, first field and top-level deck (\(repeatedGUIDs.listed))"
         ))
     }
     for (given, renamed) in renamedDecks.sorted(by: { $0.value.line < $1.value.line }) {

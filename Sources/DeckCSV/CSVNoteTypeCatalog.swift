@@ -22,10 +22,8 @@ struct CSVNoteTypeCatalog {
     var labels: [String] = []
     /// The most fields any row fills (the position of its last non-empty field, plus one).
     var usedWidth = 0
-    /// Lines of the rows that use it (the first few, for messages).
-    var lines: [Int] = []
-    /// How many rows use it.
-    var lineCount = 0
+    /// Lines of the rows that use it (for messages).
+    var lines = CSVLineSample()
     /// Whether a row's first field holds a cloze deletion (`{{c1::…}}`).
     var firstFieldHasCloze = false
 
@@ -59,8 +57,7 @@ struct CSVNoteTypeCatalog {
   mutating func use(_ index: Int, line: Int, values: [String]) {
     let width = (values.lastIndex(where: { !$0.isEmpty }) ?? -1) + 1
     entries[index].usedWidth = max(entries[index].usedWidth, width)
-    entries[index].lineCount += 1
-    if entries[index].lines.count < 5 { entries[index].lines.append(line) }
+    entries[index].lines.add(line)
     if let first = values.first, !entries[index].firstFieldHasCloze, !ClozeNumbers.numbers(in: first).isEmpty {
       entries[index].firstFieldHasCloze = true
     }
@@ -72,9 +69,8 @@ struct CSVNoteTypeCatalog {
     var result: [NoteType] = []
     for entry in entries {
       var place = location
-      place.line = entry.lines.first
-      let used =
-        CountedNoun.noun("line", for: entry.lineCount) + " " + Self.lineList(entry.lines, total: entry.lineCount)
+      place.line = entry.lines.lines.first
+      let used = entry.lines.listed
       if var stock = entry.stock {
         if entry.fieldCount > stock.fields.count {
           let extra = FieldNames.unique(
@@ -137,12 +133,6 @@ struct CSVNoteTypeCatalog {
       index = end + 1
     }
     return ShortList.text(items, limit: 10)
-  }
-
-  /// Line numbers as a short list: `3, 5, 9` or `3, 5, 9, 12, 15 and 40 more`; `total` is how
-  /// many lines there are when `lines` holds only the first of them.
-  static func lineList(_ lines: [Int], total: Int? = nil) -> String {
-    ShortList.text(lines.prefix(5).map(String.init), total: total ?? lines.count)
   }
 }
 

@@ -135,10 +135,9 @@ package struct CSVReader: Sendable {
   private static func commentRowsWarning(
     header: CSVHeader, tokenizer: CSVTokenizer, separator: CSVSeparator, spreadsheet: Bool, location: SourceLocation
   ) -> [Diagnostic] {
-    var skipped = CSVTokenizer.SkippedRows()
+    var skipped = CSVLineSample()
     for comment in header.comments where comment.text.utf8.contains(separator.byte) { skipped.add(comment.number) }
-    skipped.lines = Array((skipped.lines + tokenizer.skippedRows.lines).prefix(5))
-    skipped.count += tokenizer.skippedRows.count
+    skipped.append(tokenizer.skippedRows)
     guard let first = skipped.lines.first else { return [] }
     var place = location
     place.line = first
@@ -151,7 +150,7 @@ package struct CSVReader: Sendable {
     return [
       Diagnostic(
         "csv-comment-rows", at: place,
-        "\(CountedNoun.phrase(skipped.count, "line")) where a row would start \(skipped.count == 1 ? "begins" : "begin") with '#'; Anki's importer skips such lines as comments, and so does this reading, though \(skipped.count == 1 ? "it may be a row" : "they may be rows") (\(CountedNoun.noun("line", for: skipped.count)) \(CSVNoteTypeCatalog.lineList(skipped.lines, total: skipped.count))); quote a first cell that starts with '#' (\"#…\") to keep its row\(headerRowAdvice)"
+        "\(CountedNoun.phrase(skipped.count, "line")) where a row would start \(skipped.count == 1 ? "begins" : "begin") with '#'; Anki's importer skips such lines as comments, and so does this reading, though \(skipped.count == 1 ? "it may be a row" : "they may be rows") (\(skipped.listed)); quote a first cell that starts with '#' (\"#…\") to keep its row\(headerRowAdvice)"
       )
     ]
   }

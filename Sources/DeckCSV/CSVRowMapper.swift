@@ -15,13 +15,10 @@ struct CSVRowMapper {
   var catalog = CSVNoteTypeCatalog()
   /// For a named layout: the field index of each named column, per catalog entry.
   private var resolved: [Int: [Int?]] = [:]
-  private var skippedLines: [Int] = []
-  private var skippedCount = 0
+  private var skippedRows = CSVLineSample()
   private var checkedEntries = Set<Int>()
   /// Cells left out because no field takes them while the note type is only assumed.
-  private var dropped = (
-    count: 0, columns: Set<Int>(), lines: [Int](), lineCount: 0, lastLine: 0, fieldNames: [String]()
-  )
+  private var dropped = (count: 0, columns: Set<Int>(), lines: CSVLineSample(), fieldNames: [String]())
   private var unmappedWarnings: [Diagnostic] = []
   private let otherColumnLabels: [String]
 
@@ -92,11 +89,7 @@ struct CSVRowMapper {
         if layout.noteTypeIsAssumed {
           dropped.count += 1
           dropped.columns.insert(column + 1)
-          if dropped.lastLine != record.line {
-            dropped.lineCount += 1
-            dropped.lastLine = record.line
-            if dropped.lines.count < 5 { dropped.lines.append(record.line) }
-          }
+          dropped.lines.add(record.line)
           dropped.fieldNames = names
           continue
         }
@@ -112,8 +105,7 @@ struct CSVRowMapper {
 
     values = values.map { CSVReader.normalizedField($0, isHTML: isHTML) }
     if values.first?.isEmpty ?? true {
-      skippedCount += 1
-      if skippedLines.count < 5 { skippedLines.append(record.line) }
+      skippedRows.add(record.line)
       return
     }
     catalog.use(entry, line: record.line, values: values)
@@ -176,24 +168,25 @@ struct CSVRowMapper {
   private func droppedWarning() -> [Diagnostic] {
     guard dropped.count > 0 else { return [] }
     var place = location
-    place.line = dropped.lines.first
+    place.line = dropped.lines.lines.first
     let columns = CSVNoteTypeCatalog.rangeList(Array(dropped.columns))
     return [
       Diagnostic(
         "csv-dropped", at: place,
-        "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(CountedNoun.phrase(dropped.count, "non-empty cell")) in \(CountedNoun.noun("column", for: dropped.columns.count)) \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (\(CountedNoun.noun("line", for: dropped.lineCount)) \(CSVNoteTypeCatalog.lineList(dropped.lines, total: dropped.lineCount))); name the columns with \(setting: .csvColumns) or the note type with \(setting: .csvNoteType) to keep them"
+        "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(CountedNoun.phrase(dropped.count, "non-empty cell")) in \(CountedNoun.noun("column", for: dropped.columns.count)) \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (\(dropped.lines.listed)); name the columns with \(setting: .csvColumns) or the note type with \(setting: .csvNoteType) to keep them"
       )
     ]
   }
 
   private func skippedRowsWarning() -> [Diagnostic] {
+    let skippedCount = skippedRows.count
     guard skippedCount > 0 else { return [] }
     var place = location
-    place.line = skippedLines.first
+    place.line = skippedRows.lines.first
     return [
       Diagnostic(
         "csv-skipped", at: place,
-        "\(skippedCount) row\(skippedCount == 1 ? " has" : "s have") an empty first field and \(skippedCount == 1 ? "was" : "were") skipped, as Anki's importer skips such rows (\(CountedNoun.noun("line", for: skippedCount)) \(CSVNoteTypeCatalog.lineList(skippedLines, total: skippedCount)))"
+        "\(skippedCount) row\(skippedCount == 1 ? " has" : "s have") an empty first field and \(skippedCount == 1 ? "was" : "were") skipped, as Anki's importer skips such rows (\(skippedRows.listed))"
       )
     ]
   }

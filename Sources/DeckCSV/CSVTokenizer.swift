@@ -56,20 +56,11 @@ package struct CSVTokenizer {
     package var number: Int
   }
 
-  /// Lines skipped as comments, which may as well be rows whose first cell starts with `#`: the
-  /// first few line numbers, and how many there are.
-  package struct SkippedRows: Sendable, Equatable {
-    /// The first five line numbers.
-    package var lines: [Int] = []
-    /// How many lines.
-    package var count = 0
-  }
-
   /// Whether a line that starts with `#` where a record would start is a comment and skipped, as
   /// Anki's importer skips it (the default), or a record, as a spreadsheet reads it.
   package var skipsCommentLines = true
   /// The comment lines skipped so far by ``nextRecord(separator:)`` (not the header's).
-  package private(set) var skippedRows = SkippedRows()
+  package private(set) var skippedRows = CSVLineSample()
 
   private var source: any ByteSource
   private let location: SourceLocation
@@ -368,13 +359,5 @@ package struct CSVTokenizer {
         end += read
       }
     }
-  }
-}
-
-extension CSVTokenizer.SkippedRows {
-  /// Counts the line `number`, and keeps it among the first five.
-  package mutating func add(_ number: Int) {
-    count += 1
-    if lines.count < 5 { lines.append(number) }
   }
 }
