@@ -90,4 +90,26 @@ struct SameNamedDecksTests {
     let (merged, warnings) = try SameNamedDecks.merged(source, filteredDecksWritten: false, location: Self.location)
     #expect(merged == source && warnings.isEmpty)
   }
+
+  @Test("settings and note types that name a merged deck name the kept one; other values are left as they are")
+  func deckSettingsRemapped() throws {
+    var source = Self.collection(
+      [Deck(id: 1, name: "Default"), Deck(id: 5, name: "default"), Deck(id: 8, name: "Other")], cardDecks: [5])
+    source.settings = [
+      AnkiProperty(key: "curDeck", jsonText: "5"),
+      AnkiProperty(key: "activeDecks", jsonText: "[5,1,8]"),
+      AnkiProperty(key: "_nt_3_lastDeck", jsonText: "5"),
+      AnkiProperty(key: "nextPos", jsonText: "5"),
+      AnkiProperty(key: "activeCols", jsonText: "[5]"),
+    ]
+    source.noteTypes = [
+      NoteType(
+        id: 3, name: "Basic", fields: [NoteType.Field(name: "Front")],
+        templates: [NoteType.CardTemplate(name: "Card 1", questionFormat: "{{Front}}", answerFormat: "")],
+        ankiProperties: [AnkiProperty(key: "did", jsonText: "5"), AnkiProperty(key: "usn", jsonText: "5")])
+    ]
+    let (merged, _) = try SameNamedDecks.merged(source, location: Self.location)
+    #expect(merged.settings.map(\.jsonText) == ["1", "[1,8]", "1", "5", "[5]"])
+    #expect(merged.noteTypes[0].ankiProperties.map(\.jsonText) == ["1", "5"])
+  }
 }

@@ -98,3 +98,46 @@ def test_a_crowdanki_folder_holds_one_deck_not_one_inside_the_other(tmp_path):
     with open(folder / "deck.json", encoding="utf-8") as handle:
         root = json.load(handle)
     assert root["name"] == "Default" and root["children"] == [] and len(root["notes"]) == 3
+
+
+def test_settings_that_name_the_merged_deck_name_the_kept_one_in_the_restored_collection(tmp_path):
+    """The deck selected, the decks studied and a note type's last deck name deck 4852774000898560
+    in the source; the collection Anki restores from deckport's package names deck 1 instead
+    (before, the writer dropped them, and Anki's defaults took their place)."""
+    document = tmp_path / "deck.json"
+    run = subprocess.run([DECKPORT, "convert", SAME_NAMED, str(document)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    with open(document, encoding="utf-8") as handle:
+        deck = json.load(handle)
+    merged = "4852774000898560"
+    note_type = deck["noteTypes"][0]
+    note_type["ankiProperties"]["did"] = merged
+    settings = {
+        "activeDecks": f"[{merged}]",
+        "curDeck": merged,
+        f"_nt_{note_type['id']}_lastDeck": merged,
+    }
+    media = deck.pop("media")
+    deck["settings"], deck["media"] = settings, media
+    with open(document, "w", encoding="utf-8") as handle:
+        json.dump(deck, handle)
+    package = str(tmp_path / "out.colpkg")
+    run = subprocess.run([DECKPORT, "convert", str(document), package], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "[decks-merged]" in run.stderr
+    with tempfile.TemporaryDirectory() as scratch:
+        col = Collection(os.path.join(scratch, "collection.anki2"))
+        try:
+            col.close()
+            col._backend.import_collection_package(
+                col_path=os.path.join(scratch, "collection.anki2"), backup_path=package,
+                media_folder=os.path.join(scratch, "media"), media_db=os.path.join(scratch, "media.db"),
+            )
+            col.reopen()
+            assert col.get_config("curDeck") == 1
+            assert col.get_config("activeDecks") == [1]
+            assert col.get_config(f"_nt_{note_type['id']}_lastDeck") == 1
+            assert col.models.get(note_type["id"])["did"] == 1
+            assert {deck.name for deck in col.decks.all_names_and_ids()} == {"Default"}
+        finally:
+            col.close()

@@ -12,8 +12,10 @@ package enum SameNamedDecks {
   /// them, else the first of them in the collection's order. Names are compared as Anki stores
   /// them (``Deck/storedName(_:)``, then ``Deck/matchingKey(_:)``). The others' cards (and cards
   /// moved from them into a filtered deck), and templates that send cards to them, go to that
-  /// deck, and their subdecks go under its name, as Anki's import puts them; each deck merged is
-  /// reported, with what of it is not kept (its description, its option group).
+  /// deck, and their subdecks go under its name, as Anki's import puts them; settings that name
+  /// a merged deck (`curDeck`, `activeDecks`, `_nt_<id>_lastDeck`, a note type's `did`) name the
+  /// kept one. Each
+  /// deck merged is reported, with what of it is not kept (its description, its option group).
   ///
   /// - Parameter filteredDecksWritten: false for a writer that leaves filtered decks out (a
   ///   CrowdAnki folder): they then take part in no group.
@@ -73,7 +75,10 @@ package enum SameNamedDecks {
           result.noteTypes[typeIndex].templates[templateIndex].targetDeckID = target
         }
       }
+      result.noteTypes[typeIndex].ankiProperties = Self.remapped(
+        result.noteTypes[typeIndex].ankiProperties, mergedInto, keys: { $0 == "did" })
     }
+    result.settings = Self.remapped(result.settings, mergedInto, keys: Self.isDeckSetting)
     let warnings = merges.enumerated().map { position, merge in
       // The subdecks of a group are counted in the warning of its first merged deck.
       let isFirstOfGroup = position == 0 || merges[position - 1].kept.id != merge.kept.id
@@ -82,6 +87,38 @@ package enum SameNamedDecks {
         merging: merge.merged, into: merge.kept, subdecks: subdecks, collection: collection, at: merge.here)
     }
     return (result, warnings)
+  }
+
+  /// Whether a collection setting's value is deck ids: the deck selected (`curDeck`), the decks
+  /// it studies (`activeDecks`) and, by note type, the deck last used to add a note
+  /// (`_nt_<id>_lastDeck`).
+  private static func isDeckSetting(_ key: String) -> Bool {
+    key == "curDeck" || key == "activeDecks" || (key.hasPrefix("_nt_") && key.hasSuffix("_lastDeck"))
+  }
+
+  /// `properties` with each deck id that a property of `keys` holds (a number, or an array of
+  /// numbers) replaced by the id of the deck it was merged into.
+  private static func remapped(
+    _ properties: [AnkiProperty], _ mergedInto: [Int64: Int64], keys: (String) -> Bool
+  ) -> [AnkiProperty] {
+    properties.map { property in
+      guard keys(property.key) else { return property }
+      func remappedID(_ text: Substring) -> String? {
+        Int64(text).map { String(mergedInto[$0] ?? $0) }
+      }
+      var remapped = property
+      if let id = remappedID(Substring(property.jsonText)) {
+        remapped.jsonText = id
+      } else if property.jsonText.hasPrefix("["), property.jsonText.hasSuffix("]") {
+        let elements = property.jsonText.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
+        let ids = elements.compactMap(remappedID)
+        guard ids.count == elements.count else { return property }
+        // A deck merged into another listed too is listed once.
+        var seen = Set<String>()
+        remapped.jsonText = "[" + ids.filter { seen.insert($0).inserted }.joined(separator: ",") + "]"
+      }
+      return remapped
+    }
   }
 
   /// How Anki matches a deck's name: as it stores it, in NFC, lowercased.
