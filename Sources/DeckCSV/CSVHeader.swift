@@ -133,6 +133,20 @@ package struct CSVHeader: Sendable, Equatable {
     return (header, warnings)
   }
 
+  /// Whether `line` is a directive Anki knows (`#deck:French`), as opposed to a comment or a
+  /// spreadsheet's row whose first cell starts with `#`.
+  package static func isKnownDirective(_ line: String) -> Bool {
+    guard line.hasPrefix("#"), let colon = line.firstIndex(of: ":") else { return false }
+    let key = line[line.index(after: line.startIndex)..<colon]
+    return directiveKeys.contains(String(key).trimmingASCIIWhitespace().lowercased())
+  }
+
+  /// The keys of the directives Anki knows.
+  private static let directiveKeys: Set<String> = [
+    "separator", "html", "tags", "columns", "notetype", "deck", "notetype column", "deck column", "tags column",
+    "guid column", "if matches", "match scope",
+  ]
+
   /// Tags separated by white space, as Anki splits them.
   static func tags(in text: String) -> [String] {
     text.split(whereSeparator: { $0.isWhitespace }).map(String.init)

@@ -66,7 +66,10 @@ package struct CSVReader: Sendable {
     -> (collection: DeckCollection, warnings: [Diagnostic])
   {
     var tokenizer = CSVTokenizer(source: source, location: location)
-    let (header, headerWarnings) = CSVHeader.parse(try tokenizer.readHeaderLines(), location: location)
+    let headerLines = try tokenizer.readHeaderLines(
+      startsRows: options.writesPlainSpreadsheet
+        ? { line, earlier in startsSpreadsheetRows(line, earlier: earlier, location: location) } : nil)
+    let (header, headerWarnings) = CSVHeader.parse(headerLines, location: location)
     var warnings = headerWarnings
     let separator = try self.separator(header: header, tokenizer: &tokenizer, location: location, warnings: &warnings)
     // A spreadsheet has no comment lines: a cell may start with '#' (a Brain Brew GUID does).
@@ -162,14 +165,7 @@ package struct CSVReader: Sendable {
     header: CSVHeader, tokenizer: inout CSVTokenizer, location: SourceLocation, warnings: inout [Diagnostic]
   ) throws -> CSVSeparator {
     if let separator = options.separator ?? header.separator { return separator }
-    let fileExtension = (location.file as NSString).pathExtension.lowercased()
-    let expected: CSVSeparator? =
-      switch fileExtension {
-      case "csv": .comma
-      case "tsv", "tab": .tab
-      case "txt" where options.writesPlainSpreadsheet: .tab
-      default: nil
-      }
+    let expected = extensionSeparator(location)
     if options.writesPlainSpreadsheet, let expected { return expected }
     let sample = try tokenizer.peekBytes(maximum: 8 * 1024)
     let detected =
@@ -182,6 +178,31 @@ package struct CSVReader: Sendable {
         ))
     }
     return detected
+  }
+
+  /// The separator the file's extension names: comma for `.csv`, tab for `.tsv` and `.tab`, and
+  /// for `.txt` when the file is a plain spreadsheet.
+  private func extensionSeparator(_ location: SourceLocation) -> CSVSeparator? {
+    switch (location.file as NSString).pathExtension.lowercased() {
+    case "csv": .comma
+    case "tsv", "tab": .tab
+    case "txt" where options.writesPlainSpreadsheet: .tab
+    default: nil
+    }
+  }
+
+  /// Whether a line at the top of a plain spreadsheet that starts with `#` is its first row: it
+  /// is no directive Anki knows, and it holds the separator (`#,Word,Meaning`, whose first column
+  /// is named `#`). A line without the separator holds no cells to keep, and is taken for a
+  /// comment, as in Anki's text format.
+  private func startsSpreadsheetRows(
+    _ line: String, earlier: [CSVTokenizer.HeaderLine], location: SourceLocation
+  ) -> Bool {
+    guard !CSVHeader.isKnownDirective(line) else { return false }
+    let separator =
+      options.separator ?? CSVHeader.parse(earlier, location: location).0.separator ?? extensionSeparator(location)
+    guard let separator else { return false }
+    return line.utf8.contains(separator.byte)
   }
 
   /// Anki's `is_html`: the text holds a `<` with a `>` after it.

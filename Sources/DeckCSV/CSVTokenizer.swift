@@ -96,10 +96,14 @@ package struct CSVTokenizer {
   // MARK: - Header
 
   /// Reads the header: the legacy `tags:` line if it is the first, then every line that starts
-  /// with `#`, up to the first line that does not. Call it before the first ``nextRecord(separator:)``.
+  /// with `#`, up to the first line that does not, or that `startsRows` says is a row (given its
+  /// text, not yet read, and the header lines before it). Call it before the first
+  /// ``nextRecord(separator:)``.
   ///
   /// - Throws: ``DeckError`` when a header line is not UTF-8 or the source cannot be read.
-  package mutating func readHeaderLines() throws -> [HeaderLine] {
+  package mutating func readHeaderLines(
+    startsRows: ((_ line: String, _ earlier: [HeaderLine]) -> Bool)? = nil
+  ) throws -> [HeaderLine] {
     try skipByteOrderMark()
     var lines: [HeaderLine] = []
     var isFirst = true
@@ -107,6 +111,7 @@ package struct CSVTokenizer {
       var isLegacyTags = false
       if isFirst { isLegacyTags = try peekBytes(maximum: 5) == Array("tags:".utf8) }
       guard byte == Self.hash || isLegacyTags else { break }
+      if let startsRows, startsRows(String(decoding: try peekLine(), as: UTF8.self), lines) { break }
       let number = position.line
       scratch.removeAll(keepingCapacity: true)
       collapsedQuotes.removeAll()
@@ -121,6 +126,21 @@ package struct CSVTokenizer {
       isFirst = false
     }
     return lines
+  }
+
+  /// The bytes of the line at the read position, up to its line break, without consuming them.
+  private mutating func peekLine() throws -> ArraySlice<UInt8> {
+    var length = 0
+    while true {
+      if start + length == end {
+        try fill(atLeast: length + Self.chunkSize)
+        if start + length == end { break }
+      }
+      let byte = buffer[start + length]
+      if byte == Self.lineFeed || byte == Self.carriageReturn { break }
+      length += 1
+    }
+    return buffer[start..<(start + length)]
   }
 
   /// Up to `maximum` of the next bytes, without consuming them (Anki detects the separator in

@@ -363,6 +363,26 @@ struct CSVReaderTests {
   }
 
   @Test(
+    "a spreadsheet's first row may start with '#' (a column named '#'): it is the header row, or with --columns alone a row; Anki's directives above it still count, a line without the separator is a comment"
+  )
+  func spreadsheetFirstRowStartingWithHash() throws {
+    let numbered = "#,Front,Back\n1,hello,bonjour\n2,cat,chat\n"
+    let mapping = try ColumnMapping(parsing: "-,front,back")
+    let headed = try Self.read(numbered, name: "s.csv", CSVOptions(hasHeaderRow: true, columns: mapping))
+    #expect(headed.notes.map(\.fields) == [["hello", "bonjour"], ["cat", "chat"]])
+    #expect(headed.warnings.isEmpty)
+    // Named by the header row, the column '#' is no field of Basic's: an error that says so.
+    #expect(throws: DeckError.self) { try Self.read(numbered, name: "s.csv", CSVOptions(hasHeaderRow: true)) }
+    let rows = try Self.read(numbered, name: "s.csv", CSVOptions(columns: mapping))
+    #expect(rows.notes.map(\.fields) == [["Front", "Back"], ["hello", "bonjour"], ["cat", "chat"]])
+    let directives = "#separator:semicolon\n# made by hand\n#;Front;Back\n1;a;b\n"
+    let (notes, collection, warnings) = try Self.read(
+      directives, name: "d.txt", CSVOptions(hasHeaderRow: true, columns: mapping))
+    #expect(notes.map(\.fields) == [["a", "b"]])
+    #expect(collection.notes.count == 1 && warnings.isEmpty)
+  }
+
+  @Test(
     "a real sheet whose GUIDs start with '#': five rows skipped as Anki skips them, named; all kept with a header row")
   func realSheetWithHashGUIDs() throws {
     let path = Fixtures.path("csv/real/uk_geography.csv")

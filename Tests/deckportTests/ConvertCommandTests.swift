@@ -79,6 +79,18 @@ struct ConvertCommandTests {
     }
   }
 
+  @Test(
+    "a warning whose words hold another message names its settings as options (--header, not CSVOptions.hasHeaderRow)")
+  func nestedMessageNamesOptions() throws {
+    let scratch = try TemporaryDirectory()
+    let input = scratch.path(for: "numbered.csv")
+    try Data("#,Front,Back\n1,hello,bonjour\n".utf8).write(to: URL(fileURLWithPath: input))
+    let run = try CommandRun.deckport(["convert", input, scratch.path(for: "deck.json")])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(run.standardError.contains("[csv-comment-rows]") && run.standardError.contains("give --header,"))
+    #expect(!run.standardError.contains("CSVOptions"))
+  }
+
   @Test("an output name without a known extension is a usage error (64) that asks for --to and lists the formats")
   func unknownOutputFormat() throws {
     let scratch = try TemporaryDirectory()

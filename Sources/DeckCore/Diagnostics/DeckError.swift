@@ -59,6 +59,10 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
   public var details: [String]
 
   /// Creates an error at `location`.
+  ///
+  /// A string literal goes to the initialiser that takes a ``DeckMessage`` instead, so that a
+  /// message it interpolates keeps its settings typed.
+  @_disfavoredOverload
   public init(_ kind: Kind, at location: SourceLocation, _ message: String, details: [String] = []) {
     self.init(kind, at: location, DeckMessage(message), details: details)
   }

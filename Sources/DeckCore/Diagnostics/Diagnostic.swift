@@ -14,6 +14,10 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   public var wording: DeckMessage
 
   /// Creates a diagnostic.
+  ///
+  /// A string literal goes to the initialiser that takes a ``DeckMessage`` instead, so that a
+  /// message it interpolates keeps its settings typed.
+  @_disfavoredOverload
   public init(_ category: String, at location: SourceLocation, _ message: String) {
     self.init(category, at: location, DeckMessage(message))
   }
