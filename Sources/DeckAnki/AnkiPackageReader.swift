@@ -142,15 +142,19 @@ package struct AnkiPackageReader: Sendable {
       at: location)
   }
 
-  /// `notes` with each reference to a renamed media file (the old name, byte for byte) changed
-  /// to its new name, as Anki's import changes them.
+  /// `notes` with each reference to a renamed media file (a media tag or `[sound:…]` naming
+  /// its old name exactly) changed to its new name, as Anki's import changes them
+  /// (``MediaReferences/renaming(in:_:)``).
   static func notes(_ notes: [Note], referringTo renamed: [(old: String, new: String)]) -> [Note] {
+    let newNames = Dictionary(
+      renamed.map { (Array($0.old.unicodeScalars), $0.new) }, uniquingKeysWith: { first, _ in first })
     var result = notes
     for index in result.indices {
       for field in result[index].fields.indices {
-        for (old, new) in renamed where result[index].fields[field].range(of: old, options: .literal) != nil {
-          result[index].fields[field] = result[index].fields[field].replacingOccurrences(
-            of: old, with: new, options: .literal)
+        if let rewritten = MediaReferences.renaming(
+          in: result[index].fields[field], { newNames[Array($0.unicodeScalars)] })
+        {
+          result[index].fields[field] = rewritten
         }
       }
     }

@@ -51,6 +51,36 @@ extension MediaReferences {
     return names
   }
 
+  /// The media references of a field that Anki's import of a package renames: a local file name
+  /// (one without `/`, and not `.` or `..`) that Anki would not store as it is
+  /// (``MediaFileName/normalized(_:)``: `a:b.png`, `CON.mp3`) becomes the name it would store.
+  package struct StoredNames {
+    /// The field with those references renamed, as Anki's import leaves it; nil when Anki's
+    /// import would rename something in that text again (`src="???"` becomes `src=""`, which it
+    /// reads as the name `""`), so that only the field as it was imports as Anki's import of it.
+    package var field: String?
+    /// Each name renamed (decoded), and the name Anki stores instead.
+    package var renamed: [(from: String, to: String)]
+  }
+
+  /// The references in `field` that Anki's import renames (``StoredNames``); nil when none is.
+  package static func storedNames(in field: String) -> StoredNames? {
+    var renamed: [(from: String, to: String)] = []
+    guard let rewritten = renamingToStoredNames(in: field, { renamed.append(($0, $1)) }) else { return nil }
+    let isFinal = renamingToStoredNames(in: rewritten, { _, _ in }) == nil
+    return StoredNames(field: isFinal ? rewritten : nil, renamed: renamed)
+  }
+
+  private static func renamingToStoredNames(in field: String, _ found: (String, String) -> Void) -> String? {
+    renaming(in: field) { name in
+      guard !name.containsUTF8Byte(UInt8(ascii: "/")), name != ".", name != ".." else { return nil }
+      let stored = MediaFileName.normalized(name)
+      guard !MediaFileName.isUnchanged(name, by: stored) else { return nil }
+      found(name, stored)
+      return stored
+    }
+  }
+
   /// The normalised names (``MediaFileName/normalized(_:)``) of every file `collection`'s notes
   /// and note types refer to, the way Anki's exporter gathers them: media tags, `[sound:]` and
   /// LaTeX images in fields, `_` files in note types.

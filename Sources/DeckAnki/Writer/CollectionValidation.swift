@@ -11,7 +11,9 @@ import Foundation
 /// missing; two notes, cards, reviews, decks or option
 /// groups with one id; two decks or note types with one name.
 ///
-/// Changed, with a warning: a field value holding U+001F (Anki's field separator) loses it; a
+/// Changed, with a warning: a field value holding U+001F (Anki's field separator) or U+0000
+/// loses it; a media reference by a name Anki would not store is renamed as Anki's import
+/// renames it (``MediaReferences/storedNames(in:)``); a
 /// tag holding a space or a control character loses those (a space would split it in two);
 /// an empty tag is dropped; a deck name is normalised as Anki normalises it; a number Anki
 /// cannot read is brought into its range (``AnkiValueRanges``), and so is a value in the JSON
@@ -194,6 +196,21 @@ package enum CollectionValidation {
         log.reportLimited(
           "field-changed", at: location.item("note \(note.id)"), summaryAt: location,
           "field '\(fieldName)' holds the character U+0000 (NUL), which Anki removes from every field it saves, as its import of a package does; it is removed"
+        )
+      }
+      for (fieldIndex, value) in notes[index].fields.enumerated() {
+        guard let stored = MediaReferences.storedNames(in: value) else { continue }
+        if let field = stored.field { notes[index].fields[fieldIndex] = field }
+        let fieldName = noteTypes[note.noteTypeID]?.fields[fieldIndex].name ?? ""
+        let names = ShortList.text(
+          stored.renamed.map { "'\(MediaFileName.visible($0.from))' as '\(MediaFileName.visible($0.to))'" })
+        let one = stored.renamed.count == 1
+        let written =
+          stored.field == nil
+          ? "it is written as it is, since Anki's import would rename the renamed text again" : "it is written so"
+        log.reportLimited(
+          "field-changed", at: location.item("note \(note.id)"), summaryAt: location,
+          "field '\(fieldName)' refers to media by \(one ? "a name" : "names") Anki does not store as \(one ? "it is" : "they are") (it removes what a file name may not hold), and its import of a package renames the reference: \(names); \(written)"
         )
       }
       if !note.tags.allSatisfy(isCleanTag) {

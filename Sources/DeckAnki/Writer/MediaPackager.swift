@@ -54,7 +54,7 @@ enum MediaPackager {
       if !MediaFileName.isUnchanged(file.name, by: name) {
         log.report(
           "media-renamed", at: here,
-          "Anki accepts only normalised file names; the file is written as '\(name)' (references to the old name are not changed)"
+          "Anki accepts only normalised file names; the file is written as '\(name)', and the notes' references to it are renamed so, as Anki's import renames them"
         )
       }
       guard written.insert(Array(name.unicodeScalars)).inserted else {

@@ -28,9 +28,77 @@ package enum MediaReferences {
         let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[tag.value]), as: UTF8.self)
         names.append(HTMLCharacterReferences.decodedAsAnki(value))
       }
-      collectSoundTags(bytes, into: &names)
+      for tag in soundTags(in: bytes) {
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[tag.name]), as: UTF8.self)
+        names.append(HTMLCharacterReferences.decodedAsAnki(name))
+      }
       return names
     }
+  }
+
+  /// `field` with each reference whose name (decoded as ``references(in:)`` decodes it)
+  /// `newName` renames rewritten the way Anki's `replace_media_refs` rewrites it: within the
+  /// whole match (the `<img …>` tag, the `[sound:…]`), every occurrence of the name as written
+  /// is replaced by the new name, escaped as HTML (`&amp;`, `&#x27;`) when the name as written
+  /// held character references; media tags first, then sound tags in the result. Nil when
+  /// `newName` renames nothing.
+  package static func renaming(in field: String, _ newName: (String) -> String?) -> String? {
+    var bytes = Array(field.utf8)
+    guard bytes.contains(UInt8(ascii: "<")) || bytes.contains(UInt8(ascii: "[")) else { return nil }
+    var renamedAny = false
+    for pass in [Pass.mediaTags, .soundTags] {
+      let rewritten = bytes.withUnsafeBufferPointer { buffer -> [UInt8]? in
+        let matches: [(whole: Range<Int>, name: Range<Int>)] =
+          switch pass {
+          case .mediaTags: HTMLMediaTags.matches(in: buffer).map { ($0.whole, $0.value) }
+          case .soundTags: soundTags(in: buffer)
+          }
+        var output: [UInt8] = []
+        var copied = 0
+        for match in matches {
+          let written = Array(buffer[match.name])
+          let name = String(decoding: written, as: UTF8.self)
+          let decoded = HTMLCharacterReferences.decodedAsAnki(name)
+          guard let renamed = newName(decoded) else { continue }
+          let replacement =
+            decoded.unicodeScalars.elementsEqual(name.unicodeScalars)
+            ? renamed : HTMLEntities.escaping(renamed, quotes: true, breaksLines: false)
+          output += buffer[copied..<match.whole.lowerBound]
+          output += replacingEvery(written, in: Array(buffer[match.whole]), with: Array(replacement.utf8))
+          copied = match.whole.upperBound
+        }
+        guard copied > 0 else { return nil }
+        output += buffer[copied...]
+        return output
+      }
+      if let rewritten {
+        bytes = rewritten
+        renamedAny = true
+      }
+    }
+    return renamedAny ? String(decoding: bytes, as: UTF8.self) : nil
+  }
+
+  /// The two kinds of reference, in the order Anki rewrites them.
+  private enum Pass { case mediaTags, soundTags }
+
+  /// `text` with every occurrence of `target` (not empty), from the left and not overlapping,
+  /// replaced by `replacement`, as Rust's `str::replace` does.
+  private static func replacingEvery(_ target: [UInt8], in text: [UInt8], with replacement: [UInt8]) -> [UInt8] {
+    guard !target.isEmpty, text.count >= target.count else { return text }
+    var output: [UInt8] = []
+    output.reserveCapacity(text.count)
+    var index = 0
+    while index < text.count {
+      if index + target.count <= text.count, text[index..<(index + target.count)].elementsEqual(target) {
+        output += replacement
+        index += target.count
+      } else {
+        output.append(text[index])
+        index += 1
+      }
+    }
+    return output
   }
 
   /// The local files `field` refers to: ``references(in:)`` without names that hold a path
@@ -46,24 +114,26 @@ package enum MediaReferences {
 
   private static let soundOpener = Array("[sound:".utf8)
 
-  /// Anki's `AV_TAGS`, `\[sound:(.+?)\]` (case-sensitive, `.` matching line breaks): the name
-  /// is at least one character, up to the first `]` after it.
-  private static func collectSoundTags(_ bytes: UnsafeBufferPointer<UInt8>, into names: inout [String]) {
+  /// The matches of Anki's `AV_TAGS`, `\[sound:(.+?)\]` (case-sensitive, `.` matching line
+  /// breaks), in order: the whole tag and its name, which is at least one character, up to the
+  /// first `]` after it.
+  private static func soundTags(in bytes: UnsafeBufferPointer<UInt8>) -> [(whole: Range<Int>, name: Range<Int>)] {
     let opener = soundOpener
+    var tags: [(whole: Range<Int>, name: Range<Int>)] = []
     var from = 0
     while let open = index(of: UInt8(ascii: "["), in: bytes, from: from), open + opener.count <= bytes.count {
       from = open + 1
       guard opener.indices.allSatisfy({ bytes[open + $0] == opener[$0] }) else { continue }
       let start = open + opener.count
       // `.+?` takes one whole character before it looks for the `]`.
-      guard start < bytes.count else { return }
+      guard start < bytes.count else { break }
       var firstEnd = start + 1
       while firstEnd < bytes.count, bytes[firstEnd] & 0xC0 == 0x80 { firstEnd += 1 }
-      guard let end = index(of: UInt8(ascii: "]"), in: bytes, from: firstEnd) else { return }
-      let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-      names.append(HTMLCharacterReferences.decodedAsAnki(name))
+      guard let end = index(of: UInt8(ascii: "]"), in: bytes, from: firstEnd) else { break }
+      tags.append((open..<(end + 1), start..<end))
       from = end + 1
     }
+    return tags
   }
 
   /// The index of the first `byte` in `bytes` at or after `start`, or nil: a `memchr`, many
