@@ -30,7 +30,7 @@ public struct CSVFormat: DeckFormat {
     "scheduling", "review log", "media files", "card templates and styling", "deck options",
     "deck descriptions and note type settings",
     "deletion records", "collection settings", "the collection's list of tags",
-    "Anki's other deck and note type properties",
+    "Anki's other deck and note type properties", "the times notes and note types were last changed",
   ]
 
   /// `csv`: comma-separated.

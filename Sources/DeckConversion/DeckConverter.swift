@@ -111,7 +111,8 @@ public struct DeckConverter: Sendable {
     readContext.defersMediaChecks = true
     let deck = try DeckLoader(registry: registry).load(path: input, format: options.from, context: readContext)
     let report = try write(
-      deck, as: format, to: output, options: options, warningsAt: SourceLocation(file: input), onWarning: onWarning)
+      deck, as: format, to: output, options: options, warningsAt: SourceLocation(file: input),
+      inputFileTime: FileManager.default.modificationSeconds(atPath: input), onWarning: onWarning)
     // The deck read is freed on another thread (with the one written): the caller need not wait.
     BackgroundRelease.release(consume deck)
     return report
@@ -144,7 +145,7 @@ public struct DeckConverter: Sendable {
   /// `output` in `format`.
   private func write(
     _ whole: LoadedDeck, as format: any DeckFormat, to output: String, options: ConversionOptions,
-    warningsAt warningsLocation: SourceLocation, onWarning: (Diagnostic) -> Void
+    warningsAt warningsLocation: SourceLocation, inputFileTime: Int64? = nil, onWarning: (Diagnostic) -> Void
   ) throws -> ConversionReport {
     let outputLocation = SourceLocation(file: output)
     var deck = whole
@@ -158,14 +159,15 @@ public struct DeckConverter: Sendable {
 
     if format.description.changesInPlace {
       var report = try writeInPlace(
-        deck, format: format, output: output, options: options, warnings: warnings, onWarning: onWarning)
+        deck, format: format, output: output, options: options, warnings: warnings, inputFileTime: inputFileTime,
+        onWarning: onWarning)
       report.selection = selection
       return report
     }
     let outputExisted = FileManager.default.fileExists(atPath: output)
     let context = FormatWriteContext(destination: output, options: options.formats, progress: options.progress)
     func write(_ temporaryPath: String) throws -> LoadedDeck {
-      let result = try format.write(deck.collection, to: temporaryPath, context: context)
+      let result = try Self.write(deck, as: format, to: temporaryPath, context: context, inputFileTime: inputFileTime)
       try deck.collection.checkPendingMedia()
       result.warnings.forEach(onWarning)
       warnings += result.warnings
@@ -218,6 +220,21 @@ public struct DeckConverter: Sendable {
     return format
   }
 
+  /// Writes `deck` with `format`; the result's warnings end with what the format loses that
+  /// only the converter can tell (``ModificationTimeLoss``).
+  private static func write(
+    _ deck: LoadedDeck, as format: any DeckFormat, to path: String, context: FormatWriteContext, inputFileTime: Int64?
+  ) throws -> DeckWriteResult {
+    var result = try format.write(deck.collection, to: path, context: context)
+    let location = SourceLocation(file: context.destination)
+    if let lost = ModificationTimeLoss.warning(
+      writing: deck, as: format.description, inputFileTime: inputFileTime, at: location)
+    {
+      result.warnings.append(lost)
+    }
+    return result
+  }
+
   /// The size of the file at `path`, or nil when it cannot be told.
   private static func fileSize(_ path: String) -> Int64? {
     FileManager.default.fileSize(atPath: path).map { Int64(clamping: $0) }
@@ -228,7 +245,7 @@ public struct DeckConverter: Sendable {
   /// done as a dry run, so that a warning fails the conversion before anything is changed.
   private func writeInPlace(
     _ deck: LoadedDeck, format: any DeckFormat, output: String, options: ConversionOptions,
-    warnings readWarnings: [Diagnostic], onWarning: (Diagnostic) -> Void
+    warnings readWarnings: [Diagnostic], inputFileTime: Int64?, onWarning: (Diagnostic) -> Void
   ) throws -> ConversionReport {
     let context = FormatWriteContext(
       destination: output, options: options.formats, progress: options.progress, existingOutput: options.existingOutput,
@@ -238,11 +255,11 @@ public struct DeckConverter: Sendable {
     if options.strict && !options.dryRun {
       var trial = context
       trial.dryRun = true
-      let planned = try format.write(deck.collection, to: output, context: trial)
+      let planned = try Self.write(deck, as: format, to: output, context: trial, inputFileTime: inputFileTime)
       planned.warnings.forEach(onWarning)
       try failIfStrict(options, planned.warnings, at: SourceLocation(file: output))
     }
-    let result = try format.write(deck.collection, to: output, context: context)
+    let result = try Self.write(deck, as: format, to: output, context: context, inputFileTime: inputFileTime)
     result.warnings.forEach(onWarning)
     if options.dryRun { try failIfStrict(options, result.warnings, at: SourceLocation(file: output)) }
     let warnings = readWarnings + result.warnings

@@ -15,7 +15,7 @@ public struct CrowdAnkiFormat: ReaderWriterFormat {
     cannotHold: [
       "scheduling", "review log", "card flags", "filtered decks", "deletion records",
       "collection settings", "the collection's list of tags",
-      CrowdAnkiProperties.leftOutExamples,
+      CrowdAnkiProperties.leftOutExamples, "the times notes and note types were last changed",
       "several top-level decks (they become subdecks of one root deck)", "one note's cards in several decks",
     ],
     // Ids are derived from the crowdanki_uuids, so decks and note types are matched by name.

@@ -64,7 +64,7 @@ struct CSVCommandTests {
     #expect(run.status == 0, "stderr: \(run.standardError)")
     #expect(
       run.standardOutput
-        == "Wrote \(output) (tsv) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files, 6 warnings\n")
+        == "Wrote \(output) (tsv) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files, 7 warnings\n")
     #expect(run.standardError.components(separatedBy: "\n").filter { $0.contains("warning: [csv-") }.count == 5)
     #expect(
       run.standardError.contains("warning: [anki-properties-dropped] what Anki keeps of 3 decks and 1 note type "))
@@ -76,7 +76,7 @@ struct CSVCommandTests {
     #expect(strict.status == 1)
     #expect(
       strict.standardError.hasSuffix(
-        "deckport: error: \(strictOutput): --strict: 6 warnings (listed above); nothing was written\n"))
+        "deckport: error: \(strictOutput): --strict: 7 warnings (listed above); nothing was written\n"))
     #expect(!FileManager.default.fileExists(atPath: strictOutput))
   }
 

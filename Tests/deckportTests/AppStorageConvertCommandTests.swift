@@ -344,11 +344,11 @@ struct AppStorageConvertCommandTests {
     let lines = run.standardError.split(separator: "\n").map(String.init)
     #expect(lines.count == 6)
     #expect(lines.prefix(5).allSatisfy { $0.contains(": warning: [") })
-    #expect(lines.last == "deckport: 12 more warnings (--verbose shows all)")
-    #expect(run.standardOutput.contains(", 17 warnings\n"))
+    #expect(lines.last == "deckport: 13 more warnings (--verbose shows all)")
+    #expect(run.standardOutput.contains(", 18 warnings\n"))
 
     let verbose = try CommandRun.deckport(arguments + ["--force", "--verbose"])
-    #expect(verbose.standardError.split(separator: "\n").filter { $0.contains(": warning: [") }.count == 17)
+    #expect(verbose.standardError.split(separator: "\n").filter { $0.contains(": warning: [") }.count == 18)
     #expect(!verbose.standardError.contains("more warnings"))
   }
 }

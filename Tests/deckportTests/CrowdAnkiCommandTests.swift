@@ -129,6 +129,7 @@ struct CrowdAnkiCommandTests {
     #expect(
       run.standardError
         == "deckport: \(output): warning: [anki-properties-dropped] what Anki keeps of 2 decks and 2 note types besides their content is not kept (such as whether a deck is collapsed, the day's study counts and the sync state): a CrowdAnki folder has no place for it\n"
+        + "deckport: \(output): warning: [modification-times-dropped] the modification times of 2 notes and 2 note types (when each was last changed) are not kept: the crowdanki format has no place for them, so reading it back gives them the file's time, and Anki's import the time of the import (Anki's browser shows these times, and its import of a package updates a note only from a later one)\n"
     )
     // The package has `genanki::Sub` and no `genanki`: the subdeck is the root, named in full,
     // as CrowdAnki's export of a subdeck names it.

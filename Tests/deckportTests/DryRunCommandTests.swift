@@ -19,10 +19,11 @@ struct DryRunCommandTests {
       lines.first?.hasPrefix(
         "Dry run: would write \(output) (csv) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files, ") == true)
     #expect(lines.first?.hasSuffix(" bytes; nothing was written") == true)
-    #expect(lines[1] == "What would be changed or left out (6 warnings):")
+    #expect(lines[1] == "What would be changed or left out (7 warnings):")
     #expect(
       lines.dropFirst(2).map { $0.components(separatedBy: "warning: [").last?.components(separatedBy: "]").first } == [
         "csv-scheduling", "csv-reviews", "anki-properties-dropped", "csv-media", "csv-note-type", "csv-scheduling",
+        "modification-times-dropped",
       ])
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
 
@@ -31,7 +32,7 @@ struct DryRunCommandTests {
     #expect(real.status == 0)
     let size = try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int
     #expect(lines.first?.contains(", \(size.map { Self.grouped($0) } ?? "?") bytes;") == true)
-    #expect(real.standardError.components(separatedBy: "warning: [").count - 1 == 6)
+    #expect(real.standardError.components(separatedBy: "warning: [").count - 1 == 7)
   }
 
   static func grouped(_ number: Int) -> String {
@@ -73,6 +74,7 @@ struct DryRunCommandTests {
     #expect(
       warnings.map { $0["code"] as? String } == [
         "csv-scheduling", "csv-reviews", "anki-properties-dropped", "csv-media", "csv-note-type", "csv-scheduling",
+        "modification-times-dropped",
       ])
     #expect(warnings.allSatisfy { ($0["location"] as? String) == output })
     #expect(!FileManager.default.fileExists(atPath: output))
@@ -83,7 +85,7 @@ struct DryRunCommandTests {
     let scratch = try TemporaryDirectory()
     let run = try CommandRun.deckport(["convert", Self.package, scratch.path(for: "deck.csv"), "--dry-run", "--strict"])
     #expect(run.status == 1)
-    #expect(run.standardError.contains("--strict: 6 warnings (listed above); nothing was written"))
+    #expect(run.standardError.contains("--strict: 7 warnings (listed above); nothing was written"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
   }
 

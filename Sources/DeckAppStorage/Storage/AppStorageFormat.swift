@@ -40,6 +40,7 @@ public struct AppStorageFormat: DeckFormat {
     "scheduling", "review log", "tags", "HTML formatting", "card templates and styling", "decks",
     "fields and media the record profile has no place for", "deletion records",
     "collection settings", "the collection's list of tags", "Anki's other deck and note type properties",
+    "the times notes and note types were last changed",
   ]
 
   /// A UserDefaults-style property list holding app records.

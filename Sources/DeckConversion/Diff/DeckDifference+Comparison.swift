@@ -52,13 +52,13 @@ extension DeckDifference {
       // The decks whose format lacks the aspect, each format named once.
       var lacking: [LoadedDeck] = []
       for deck in [old, new]
-      where !DeckComparison.held(by: deck).contains(aspect)
+      where !deck.heldAspects.contains(aspect)
         && !lacking.contains(where: { $0.formatName == deck.formatName })
       {
         lacking.append(deck)
       }
       let formats = lacking.map(\.formatName)
-      let parts = lacking.map { DeckComparison.description(of: $0)?.holdsInPart[aspect] ?? "none" }
+      let parts = lacking.map { $0.readFormat?.holdsInPart[aspect] ?? "none" }
       let holders =
         parts.count == 2 && parts[0] == parts[1]
         ? "\(formats[0]) and \(formats[1]) hold \(parts[0])"
@@ -110,30 +110,19 @@ struct DeckComparison {
   let oldNoteTypes: [Int64: NoteType]
   let newNoteTypes: [Int64: NoteType]
 
-  /// The format `deck` was read as: the one it says, or the registry's format of its name (a
-  /// deck made in code, named `json`); nil for a name no format has.
-  static func description(of deck: LoadedDeck) -> FormatDescription? {
-    deck.format ?? FormatRegistry.standard.format(named: FormatName(deck.formatName))?.description
-  }
-
-  /// The parts of a deck `deck`'s format holds (everything, for a format nobody describes).
-  static func held(by deck: LoadedDeck) -> Set<DeckAspect> {
-    Set(description(of: deck)?.holds ?? DeckAspect.allCases)
-  }
-
   /// The parts both decks' formats hold in the same part (two CrowdAnki folders: what Anki keeps
   /// of decks and note types that CrowdAnki's export writes), which are compared: each side holds
   /// the same of them.
   static func heldInTheSamePart(by old: LoadedDeck, _ new: LoadedDeck) -> Set<DeckAspect> {
-    let oldParts = description(of: old)?.holdsInPart ?? [:]
-    let newParts = description(of: new)?.holdsInPart ?? [:]
+    let oldParts = old.readFormat?.holdsInPart ?? [:]
+    let newParts = new.readFormat?.holdsInPart ?? [:]
     return Set(oldParts.keys.filter { newParts[$0] == oldParts[$0] })
   }
 
   init(old: LoadedDeck, new: LoadedDeck) {
     self.old = old.collection
     self.new = new.collection
-    compared = Self.held(by: old).intersection(Self.held(by: new)).union(Self.heldInTheSamePart(by: old, new))
+    compared = old.heldAspects.intersection(new.heldAspects).union(Self.heldInTheSamePart(by: old, new))
     var oldNotes = Self.byGUID(old.collection.notes)
     let newNotes = Self.byGUID(new.collection.notes)
     pairedByText =

@@ -1,0 +1,35 @@
+import DeckCore
+
+/// The times notes and note types were last changed, lost when a deck read from a format that
+/// holds them (an Anki package, a deckport JSON deck) is written to one that does not (CSV, a
+/// CrowdAnki folder, app storage).
+///
+/// The writers cannot tell: a reader of such a format gives every note the file's time, so a
+/// collection read from a CSV file has times too, which writing it to another CSV file does not
+/// lose. The converter knows both formats, and reports the loss once, before anything is written.
+enum ModificationTimeLoss {
+  /// The warning for writing `deck` as `output`, or nil when nothing is lost: `deck`'s format
+  /// holds no such times, `output`'s does (or is not read back: Cards in Plain Text says what it
+  /// leaves out itself), or no note or note type has one of its own. A note whose time is
+  /// `inputFileTime` has none of its own: a reader gives such a note (a JSON deck's note
+  /// without `modified`) the file's time.
+  static func warning(
+    writing deck: LoadedDeck, as output: FormatDescription, inputFileTime: Int64?, at location: SourceLocation
+  ) -> Diagnostic? {
+    guard output.reads, !output.holds.contains(.modificationTimes),
+      deck.heldAspects.contains(.modificationTimes)
+    else { return nil }
+    let notes = deck.collection.notes.lazy.filter {
+      $0.modificationTime != 0 && $0.modificationTime != inputFileTime
+    }.count
+    let noteTypes = deck.collection.noteTypes.lazy.filter { $0.modificationTime != 0 }.count
+    guard notes + noteTypes > 0 else { return nil }
+    let owners = [(notes, "note"), (noteTypes, "note type")].filter { $0.0 > 0 }.map {
+      CountedNoun.phrase($0.0, $0.1)
+    }
+    return Diagnostic(
+      "modification-times-dropped", at: location,
+      "the modification times of \(WordList.joined(owners)) (when each was last changed) are not kept: the \(output.name.rawValue) format has no place for them, so reading it back gives them the file's time, and Anki's import the time of the import (Anki's browser shows these times, and its import of a package updates a note only from a later one)"
+    )
+  }
+}

@@ -1,0 +1,52 @@
+import DeckIO
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// The times notes were last changed, which CSV, CrowdAnki and app storage have no place for:
+/// named when the deck came from a format that holds them, and not when its reader made them
+/// up from the file's time (found by a sweep: apkg → CSV → apkg changed every note's time with
+/// no word).
+@Suite("Modification times a format cannot hold")
+struct ModificationTimeLossTests {
+  @Test("an Anki package written as CSV, CrowdAnki or app storage names them, and --strict fails")
+  func fromAPackage() throws {
+    let scratch = try TemporaryDirectory()
+    let package = Fixtures.path("real/mixed-note-types-legacy2.apkg")
+    for (name, extra) in [
+      ("deck.csv", []), ("folder", ["--to", "crowdanki"]), ("cards.plist", ["--profile", "flashzilla"]),
+    ] {
+      let run = try CommandRun.deckport(["convert", package, scratch.path(for: name), "--verbose"] + extra)
+      #expect(run.status == 0, "stderr: \(run.standardError)")
+      #expect(
+        run.standardError.contains(
+          "warning: [modification-times-dropped] the modification times of 8 notes and 4 note types (when each was last changed) are not kept"
+        ), "\(name): \(run.standardError)")
+    }
+    let strict = try CommandRun.deckport(["convert", package, scratch.path(for: "strict.csv"), "--strict"])
+    #expect(strict.status == 1 && strict.standardError.contains("[modification-times-dropped]"))
+  }
+
+  @Test("not named where the source holds none of its own: CSV to CSV, or a JSON note without 'modified'")
+  func noTimesOfTheirOwn() throws {
+    let scratch = try TemporaryDirectory()
+    let sheet = scratch.path(for: "in.csv")
+    try Data("#separator:comma\nhello,bonjour\n".utf8).write(to: URL(fileURLWithPath: sheet))
+    let again = try CommandRun.deckport(["convert", sheet, scratch.path(for: "out.csv")])
+    #expect(again.status == 0 && !again.standardError.contains("modification-times"), "\(again.standardError)")
+    let document = scratch.path(for: "deck.json")
+    try Data(
+      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: document))
+    let plist = try CommandRun.deckport(["convert", document, scratch.path(for: "Cards.plist"), "--strict"])
+    #expect(plist.status == 0, "\(plist.standardError)")
+    // A note of the JSON deck with a time of its own is named.
+    try Data(
+      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}, "modified": 1700000000}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: document))
+    let timed = try CommandRun.deckport(["convert", document, scratch.path(for: "timed.csv")])
+    #expect(timed.standardError.contains("the modification times of 1 note (when each was last changed)"))
+  }
+}
