@@ -141,7 +141,7 @@ FORMATS = {
 ROUTINE = re.compile(
     r"\[(media-dropped|field-dropped|formatting-dropped|tags-dropped|scheduling-dropped|"
     r"csv-scheduling|csv-reviews|csv-media|csv-note-type|media-unused|anki-properties-dropped|"
-    r"decks-dropped|cards-dropped|note-types-merged|note-types-dropped)\]"
+    r"decks-dropped|cards-dropped|note-types-merged|note-types-dropped|modification-times-dropped)\]"
 )
 
 

@@ -138,7 +138,8 @@ package enum HTMLMediaTags {
           next = partner + 1
           break
         }
-        if next == nil { markDeadEnds(stretch.first...stretch.last) }
+        // A run whose first position was its quote has nothing left once the quote is given up.
+        if next == nil, stretch.first <= stretch.last { markDeadEnds(stretch.first...stretch.last) }
       }
     }
 

@@ -43,8 +43,9 @@ package enum MediaReferences {
   /// held character references; media tags first, then sound tags in the result. Nil when
   /// `newName` renames nothing.
   package static func renaming(in field: String, _ newName: (String) -> String?) -> String? {
+    // Most fields name no file: without a '<' or a '[' there is nothing to look at.
+    guard field.containsUTF8Byte(UInt8(ascii: "<")) || field.containsUTF8Byte(UInt8(ascii: "[")) else { return nil }
     var bytes = Array(field.utf8)
-    guard bytes.contains(UInt8(ascii: "<")) || bytes.contains(UInt8(ascii: "[")) else { return nil }
     var renamedAny = false
     for pass in [Pass.mediaTags, .soundTags] {
       let rewritten = bytes.withUnsafeBufferPointer { buffer -> [UInt8]? in
