@@ -142,18 +142,16 @@ package struct AnkiPackageReader: Sendable {
       at: location)
   }
 
-  /// `notes` with each reference to a renamed media file (a media tag or `[sound:…]` naming
-  /// its old name exactly) changed to its new name, as Anki's import changes them
-  /// (``MediaReferences/renaming(in:_:)``).
+  /// `notes` with each reference to a renamed media file changed to its new name, as Anki's
+  /// import changes them: a media tag or `[sound:…]` whose name Anki would store under that new
+  /// name (``MediaReferences/renamingToStoredNames(in:limitedTo:_:)``: `a|b.png` as well as the
+  /// file's own `a:b.png`).
   static func notes(_ notes: [Note], referringTo renamed: [(old: String, new: String)]) -> [Note] {
-    let newNames = Dictionary(
-      renamed.map { (Array($0.old.unicodeScalars), $0.new) }, uniquingKeysWith: { first, _ in first })
+    let newNames = Set(renamed.map { Array($0.new.unicodeScalars) })
     var result = notes
     for index in result.indices {
       for field in result[index].fields.indices {
-        if let rewritten = MediaReferences.renaming(
-          in: result[index].fields[field], { newNames[Array($0.unicodeScalars)] })
-        {
+        if let rewritten = MediaReferences.renamingToStoredNames(in: result[index].fields[field], limitedTo: newNames) {
           result[index].fields[field] = rewritten
         }
       }

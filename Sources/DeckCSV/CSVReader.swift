@@ -68,7 +68,7 @@ package struct CSVReader: Sendable {
     var tokenizer = CSVTokenizer(source: source, location: location)
     let headerLines = try tokenizer.readHeaderLines(
       startsRows: options.writesPlainSpreadsheet
-        ? { line, earlier in startsSpreadsheetRows(line, earlier: earlier, location: location) } : nil)
+        ? { startsSpreadsheetRows($0) } : nil)
     let (header, headerWarnings) = CSVHeader.parse(headerLines, location: location)
     var warnings = headerWarnings
     let separator = try self.separator(header: header, tokenizer: &tokenizer, location: location, warnings: &warnings)
@@ -191,18 +191,11 @@ package struct CSVReader: Sendable {
     }
   }
 
-  /// Whether a line at the top of a plain spreadsheet that starts with `#` is its first row: it
-  /// is no directive Anki knows, and it holds the separator (`#,Word,Meaning`, whose first column
-  /// is named `#`). A line without the separator holds no cells to keep, and is taken for a
-  /// comment, as in Anki's text format.
-  private func startsSpreadsheetRows(
-    _ line: String, earlier: [CSVTokenizer.HeaderLine], location: SourceLocation
-  ) -> Bool {
-    guard !CSVHeader.isKnownDirective(line) else { return false }
-    let separator =
-      options.separator ?? CSVHeader.parse(earlier, location: location).0.separator ?? extensionSeparator(location)
-    guard let separator else { return false }
-    return line.utf8.contains(separator.byte)
+  /// Whether a line at the top of a plain spreadsheet that starts with `#` is its first row: a
+  /// spreadsheet has no comments, so any such line that is no directive Anki knows is
+  /// (`#,Word,Meaning`, whose first column is named `#`; `#hashtag` in a sheet of one column).
+  private func startsSpreadsheetRows(_ line: String) -> Bool {
+    !CSVHeader.isKnownDirective(line)
   }
 
   /// Anki's `is_html`: the text holds a `<` with a `>` after it.

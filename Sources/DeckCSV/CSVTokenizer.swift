@@ -97,12 +97,11 @@ package struct CSVTokenizer {
 
   /// Reads the header: the legacy `tags:` line if it is the first, then every line that starts
   /// with `#`, up to the first line that does not, or that `startsRows` says is a row (given its
-  /// text, not yet read, and the header lines before it). Call it before the first
-  /// ``nextRecord(separator:)``.
+  /// text, not yet read). Call it before the first ``nextRecord(separator:)``.
   ///
   /// - Throws: ``DeckError`` when a header line is not UTF-8 or the source cannot be read.
   package mutating func readHeaderLines(
-    startsRows: ((_ line: String, _ earlier: [HeaderLine]) -> Bool)? = nil
+    startsRows: ((_ line: String) -> Bool)? = nil
   ) throws -> [HeaderLine] {
     try skipByteOrderMark()
     var lines: [HeaderLine] = []
@@ -111,7 +110,7 @@ package struct CSVTokenizer {
       var isLegacyTags = false
       if isFirst { isLegacyTags = try peekBytes(maximum: 5) == Array("tags:".utf8) }
       guard byte == Self.hash || isLegacyTags else { break }
-      if let startsRows, startsRows(String(decoding: try peekLine(), as: UTF8.self), lines) { break }
+      if let startsRows, startsRows(String(decoding: try peekLine(), as: UTF8.self)) { break }
       let number = position.line
       scratch.removeAll(keepingCapacity: true)
       collapsedQuotes.removeAll()

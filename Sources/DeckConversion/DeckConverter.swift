@@ -112,7 +112,9 @@ public struct DeckConverter: Sendable {
     let deck = try DeckLoader(registry: registry).load(path: input, format: options.from, context: readContext)
     let report = try write(
       deck, as: format, to: output, options: options, warningsAt: SourceLocation(file: input),
-      inputFileTime: FileManager.default.modificationSeconds(atPath: input), onWarning: onWarning)
+      inputFileTimes: ModificationTimeLoss.applies(to: deck, writtenAs: format.description)
+        ? ModificationTimeLoss.fileTimes(of: input) : [],
+      onWarning: onWarning)
     // The deck read is freed on another thread (with the one written): the caller need not wait.
     BackgroundRelease.release(consume deck)
     return report
@@ -145,7 +147,7 @@ public struct DeckConverter: Sendable {
   /// `output` in `format`.
   private func write(
     _ whole: LoadedDeck, as format: any DeckFormat, to output: String, options: ConversionOptions,
-    warningsAt warningsLocation: SourceLocation, inputFileTime: Int64? = nil, onWarning: (Diagnostic) -> Void
+    warningsAt warningsLocation: SourceLocation, inputFileTimes: Set<Int64> = [], onWarning: (Diagnostic) -> Void
   ) throws -> ConversionReport {
     let outputLocation = SourceLocation(file: output)
     var deck = whole
@@ -159,7 +161,7 @@ public struct DeckConverter: Sendable {
 
     if format.description.changesInPlace {
       var report = try writeInPlace(
-        deck, format: format, output: output, options: options, warnings: warnings, inputFileTime: inputFileTime,
+        deck, format: format, output: output, options: options, warnings: warnings, inputFileTimes: inputFileTimes,
         onWarning: onWarning)
       report.selection = selection
       return report
@@ -167,7 +169,7 @@ public struct DeckConverter: Sendable {
     let outputExisted = FileManager.default.fileExists(atPath: output)
     let context = FormatWriteContext(destination: output, options: options.formats, progress: options.progress)
     func write(_ temporaryPath: String) throws -> LoadedDeck {
-      let result = try Self.write(deck, as: format, to: temporaryPath, context: context, inputFileTime: inputFileTime)
+      let result = try Self.write(deck, as: format, to: temporaryPath, context: context, inputFileTimes: inputFileTimes)
       try deck.collection.checkPendingMedia()
       result.warnings.forEach(onWarning)
       warnings += result.warnings
@@ -223,12 +225,13 @@ public struct DeckConverter: Sendable {
   /// Writes `deck` with `format`; the result's warnings end with what the format loses that
   /// only the converter can tell (``ModificationTimeLoss``).
   private static func write(
-    _ deck: LoadedDeck, as format: any DeckFormat, to path: String, context: FormatWriteContext, inputFileTime: Int64?
+    _ deck: LoadedDeck, as format: any DeckFormat, to path: String, context: FormatWriteContext,
+    inputFileTimes: Set<Int64>
   ) throws -> DeckWriteResult {
     var result = try format.write(deck.collection, to: path, context: context)
     let location = SourceLocation(file: context.destination)
     if let lost = ModificationTimeLoss.warning(
-      writing: deck, as: format.description, inputFileTime: inputFileTime, at: location)
+      writing: deck, as: format.description, inputFileTimes: inputFileTimes, at: location)
     {
       result.warnings.append(lost)
     }
@@ -245,7 +248,7 @@ public struct DeckConverter: Sendable {
   /// done as a dry run, so that a warning fails the conversion before anything is changed.
   private func writeInPlace(
     _ deck: LoadedDeck, format: any DeckFormat, output: String, options: ConversionOptions,
-    warnings readWarnings: [Diagnostic], inputFileTime: Int64?, onWarning: (Diagnostic) -> Void
+    warnings readWarnings: [Diagnostic], inputFileTimes: Set<Int64>, onWarning: (Diagnostic) -> Void
   ) throws -> ConversionReport {
     let context = FormatWriteContext(
       destination: output, options: options.formats, progress: options.progress, existingOutput: options.existingOutput,
@@ -255,11 +258,11 @@ public struct DeckConverter: Sendable {
     if options.strict && !options.dryRun {
       var trial = context
       trial.dryRun = true
-      let planned = try Self.write(deck, as: format, to: output, context: trial, inputFileTime: inputFileTime)
+      let planned = try Self.write(deck, as: format, to: output, context: trial, inputFileTimes: inputFileTimes)
       planned.warnings.forEach(onWarning)
       try failIfStrict(options, planned.warnings, at: SourceLocation(file: output))
     }
-    let result = try Self.write(deck, as: format, to: output, context: context, inputFileTime: inputFileTime)
+    let result = try Self.write(deck, as: format, to: output, context: context, inputFileTimes: inputFileTimes)
     result.warnings.forEach(onWarning)
     if options.dryRun { try failIfStrict(options, result.warnings, at: SourceLocation(file: output)) }
     let warnings = readWarnings + result.warnings

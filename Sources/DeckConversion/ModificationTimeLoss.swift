@@ -1,4 +1,6 @@
 import DeckCore
+import DeckIO
+import Foundation
 
 /// The times notes and note types were last changed, lost when a deck read from a format that
 /// holds them (an Anki package, a deckport JSON deck) is written to one that does not (CSV, a
@@ -10,17 +12,15 @@ import DeckCore
 enum ModificationTimeLoss {
   /// The warning for writing `deck` as `output`, or nil when nothing is lost: `deck`'s format
   /// holds no such times, `output`'s does (or is not read back: Cards in Plain Text says what it
-  /// leaves out itself), or no note or note type has one of its own. A note whose time is
-  /// `inputFileTime` has none of its own: a reader gives such a note (a JSON deck's note
-  /// without `modified`) the file's time.
+  /// leaves out itself), or no note or note type has one of its own. A note whose time is one
+  /// of `inputFileTimes` has none of its own: a reader gives such a note (a JSON deck's note
+  /// without `modified`, a json-dir note file without it) the time of its file.
   static func warning(
-    writing deck: LoadedDeck, as output: FormatDescription, inputFileTime: Int64?, at location: SourceLocation
+    writing deck: LoadedDeck, as output: FormatDescription, inputFileTimes: Set<Int64>, at location: SourceLocation
   ) -> Diagnostic? {
-    guard output.reads, !output.holds.contains(.modificationTimes),
-      deck.heldAspects.contains(.modificationTimes)
-    else { return nil }
+    guard applies(to: deck, writtenAs: output) else { return nil }
     let notes = deck.collection.notes.lazy.filter {
-      $0.modificationTime != 0 && $0.modificationTime != inputFileTime
+      $0.modificationTime != 0 && !inputFileTimes.contains($0.modificationTime)
     }.count
     let noteTypes = deck.collection.noteTypes.lazy.filter { $0.modificationTime != 0 }.count
     guard notes + noteTypes > 0 else { return nil }
@@ -31,5 +31,29 @@ enum ModificationTimeLoss {
       "modification-times-dropped", at: location,
       "the modification times of \(WordList.joined(owners)) (when each was last changed) are not kept: the \(output.name.rawValue) format has no place for them, so reading it back gives them the file's time, and Anki's import the time of the import (Anki's browser shows these times, and its import of a package updates a note only from a later one)"
     )
+  }
+
+  /// Whether writing `deck` as `output` may lose times: `deck`'s format holds them, and
+  /// `output`'s, read back, does not.
+  static func applies(to deck: LoadedDeck, writtenAs output: FormatDescription) -> Bool {
+    output.reads && !output.holds.contains(.modificationTimes) && deck.heldAspects.contains(.modificationTimes)
+  }
+
+  /// The modification times of the input at `path`: the file's, or those of the files in the
+  /// folder and its subfolders (a json-dir folder's note files), whose times its reader gives
+  /// the notes that have none of their own.
+  static func fileTimes(of path: String) -> Set<Int64> {
+    var times = Set<Int64>()
+    if let time = FileManager.default.modificationSeconds(atPath: path) { times.insert(time) }
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+      let files = FileManager.default.enumerator(atPath: path)
+    else { return times }
+    for case let file as String in files {
+      if let time = FileManager.default.modificationSeconds(atPath: (path as NSString).appendingPathComponent(file)) {
+        times.insert(time)
+      }
+    }
+    return times
   }
 }

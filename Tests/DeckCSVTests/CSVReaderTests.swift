@@ -363,7 +363,7 @@ struct CSVReaderTests {
   }
 
   @Test(
-    "a spreadsheet's first row may start with '#' (a column named '#'): it is the header row, or with --columns alone a row; Anki's directives above it still count, a line without the separator is a comment"
+    "a spreadsheet's first row may start with '#' (a column named '#'): it is the header row, or with --columns alone a row; Anki's directives above it still count, and a sheet has no comments"
   )
   func spreadsheetFirstRowStartingWithHash() throws {
     let numbered = "#,Front,Back\n1,hello,bonjour\n2,cat,chat\n"
@@ -375,11 +375,16 @@ struct CSVReaderTests {
     #expect(throws: DeckError.self) { try Self.read(numbered, name: "s.csv", CSVOptions(hasHeaderRow: true)) }
     let rows = try Self.read(numbered, name: "s.csv", CSVOptions(columns: mapping))
     #expect(rows.notes.map(\.fields) == [["Front", "Back"], ["hello", "bonjour"], ["cat", "chat"]])
-    let directives = "#separator:semicolon\n# made by hand\n#;Front;Back\n1;a;b\n"
+    let directives = "#separator:semicolon\n#;Front;Back\n1;a;b\n"
     let (notes, collection, warnings) = try Self.read(
       directives, name: "d.txt", CSVOptions(hasHeaderRow: true, columns: mapping))
     #expect(notes.map(\.fields) == [["a", "b"]])
     #expect(collection.notes.count == 1 && warnings.isEmpty)
+    // One column: the line holds no separator, and is still a row, not a comment.
+    let oneColumn = try Self.read(
+      "#hashtag one\nsecond\n", name: "one.csv",
+      CSVOptions(columns: try ColumnMapping(parsing: "front"), noteType: "Basic"))
+    #expect(oneColumn.notes.map { $0.fields[0] } == ["#hashtag one", "second"])
   }
 
   @Test(

@@ -97,7 +97,8 @@ struct SameNamedDecksTests {
       [Deck(id: 1, name: "Default"), Deck(id: 5, name: "default"), Deck(id: 8, name: "Other")], cardDecks: [5])
     source.settings = [
       AnkiProperty(key: "curDeck", jsonText: "5"),
-      AnkiProperty(key: "activeDecks", jsonText: "[5,1,8]"),
+      // As Python's json.dumps writes it (Anki 2.0's conf).
+      AnkiProperty(key: "activeDecks", jsonText: "[5, 1, 8]"),
       AnkiProperty(key: "_nt_3_lastDeck", jsonText: "5"),
       AnkiProperty(key: "nextPos", jsonText: "5"),
       AnkiProperty(key: "activeCols", jsonText: "[5]"),

@@ -49,4 +49,34 @@ struct ModificationTimeLossTests {
     let timed = try CommandRun.deckport(["convert", document, scratch.path(for: "timed.csv")])
     #expect(timed.standardError.contains("the modification times of 1 note (when each was last changed)"))
   }
+
+  @Test("a json-dir folder whose note files say no 'modified': each note's time is its file's, none is named")
+  func folderNotesWithoutTimes() throws {
+    let scratch = try TemporaryDirectory()
+    let document = scratch.path(for: "deck.json")
+    try Data(
+      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}, {"noteType": "Basic", "fields": {"Front": "c", "Back": "d"}}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: document))
+    let folder = scratch.path(for: "folder")
+    let split = try CommandRun.deckport(["convert", document, folder, "--to", "json-dir"])
+    #expect(split.status == 0, "\(split.standardError)")
+    let notesFolder = folder + "/notes"
+    for (offset, name) in try FileManager.default.contentsOfDirectory(atPath: notesFolder).sorted().enumerated() {
+      let path = notesFolder + "/" + name
+      var file = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+      var note = try #require(file["note"] as? [String: Any])
+      #expect(note.removeValue(forKey: "modified") != nil)
+      file["note"] = note
+      try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+      // Each note file of another day than the folder's.
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(offset) * 86_400)], ofItemAtPath: path)
+    }
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: 1_800_000_000)], ofItemAtPath: folder)
+    let run = try CommandRun.deckport(["convert", folder, scratch.path(for: "out.csv"), "--strict"])
+    #expect(run.status == 0, "\(run.standardError)")
+  }
 }

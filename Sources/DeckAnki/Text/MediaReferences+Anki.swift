@@ -51,34 +51,57 @@ extension MediaReferences {
     return names
   }
 
-  /// The media references of a field that Anki's import of a package renames: a local file name
-  /// (one without `/`, and not `.` or `..`) that Anki would not store as it is
-  /// (``MediaFileName/normalized(_:)``: `a:b.png`, `CON.mp3`) becomes the name it would store.
+  /// The media references of a field that Anki's import of a package renames: a name that is
+  /// one file name as a path (``isOneFileName(_:)``) and that Anki would not store as it is
+  /// (``MediaFileName/normalized(_:)``: `a:b.png`, `CON.mp3`, `a/`) becomes the name it would
+  /// store.
   package struct StoredNames {
     /// The field with those references renamed, as Anki's import leaves it; nil when Anki's
     /// import would rename something in that text again (`src="???"` becomes `src=""`, which it
     /// reads as the name `""`), so that only the field as it was imports as Anki's import of it.
     package var field: String?
-    /// Each name renamed (decoded), and the name Anki stores instead.
+    /// Each name renamed (decoded), once, and the name Anki stores instead.
     package var renamed: [(from: String, to: String)]
   }
 
   /// The references in `field` that Anki's import renames (``StoredNames``); nil when none is.
   package static func storedNames(in field: String) -> StoredNames? {
     var renamed: [(from: String, to: String)] = []
-    guard let rewritten = renamingToStoredNames(in: field, { renamed.append(($0, $1)) }) else { return nil }
-    let isFinal = renamingToStoredNames(in: rewritten, { _, _ in }) == nil
+    var seen = Set<[Unicode.Scalar]>()
+    let rewritten = renamingToStoredNames(in: field) { name, stored in
+      if seen.insert(Array(name.unicodeScalars)).inserted { renamed.append((name, stored)) }
+    }
+    guard let rewritten else { return nil }
+    let isFinal = renamingToStoredNames(in: rewritten) == nil
     return StoredNames(field: isFinal ? rewritten : nil, renamed: renamed)
   }
 
-  private static func renamingToStoredNames(in field: String, _ found: (String, String) -> Void) -> String? {
+  /// `field` with each reference Anki's import renames renamed as it renames it (nil when none
+  /// is), reporting each name and its new name to `found`. With `limitedTo`, only references
+  /// whose new name is one of those (the files a package reader renamed) are renamed.
+  static func renamingToStoredNames(
+    in field: String, limitedTo newNames: Set<[Unicode.Scalar]>? = nil, _ found: (String, String) -> Void = { _, _ in }
+  ) -> String? {
     renaming(in: field) { name in
-      guard !name.containsUTF8Byte(UInt8(ascii: "/")), name != ".", name != ".." else { return nil }
+      guard isOneFileName(name) else { return nil }
       let stored = MediaFileName.normalized(name)
       guard !MediaFileName.isUnchanged(name, by: stored) else { return nil }
+      if let newNames, !newNames.contains(Array(stored.unicodeScalars)) { return nil }
       found(name, stored)
       return stored
     }
+  }
+
+  /// Whether `name`, read as a path the way Rust's `Path::components` reads it on Unix (Anki's
+  /// test of a safe file name), is a single ordinary component: no leading `/`, and one part
+  /// between slashes that is not `.` or `..`, where empty parts and `.` after the first part
+  /// do not count (`a/`, `a//` and `a/.` are the file `a`; `./a`, `a/b` and `..` are not).
+  static func isOneFileName(_ name: String) -> Bool {
+    guard !name.hasPrefix("/") else { return false }
+    let parts = name.split(separator: "/", omittingEmptySubsequences: true)
+    let counted = parts.enumerated().filter { $0.offset == 0 || $0.element != "." }.map(\.element)
+    guard counted.count == 1, let only = counted.first else { return false }
+    return only != "." && only != ".."
   }
 
   /// The normalised names (``MediaFileName/normalized(_:)``) of every file `collection`'s notes

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decks whose names Anki matches as one (``Deck/matchingKey(_:)``: `Default` and `default`),
 /// made one deck before a writer that names decks by name writes them.
 ///
@@ -103,19 +105,21 @@ package enum SameNamedDecks {
   ) -> [AnkiProperty] {
     properties.map { property in
       guard keys(property.key) else { return property }
-      func remappedID(_ text: Substring) -> String? {
-        Int64(text).map { String(mergedInto[$0] ?? $0) }
-      }
+      let text = property.jsonText.trimmingCharacters(in: .whitespacesAndNewlines)
+      let isArray = text.hasPrefix("[") && text.hasSuffix("]")
+      let elements =
+        isArray
+        ? text.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false) : [Substring(text)]
+      let ids = elements.compactMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      guard ids.count == elements.count, ids.contains(where: { mergedInto[$0] != nil }) else { return property }
       var remapped = property
-      if let id = remappedID(Substring(property.jsonText)) {
-        remapped.jsonText = id
-      } else if property.jsonText.hasPrefix("["), property.jsonText.hasSuffix("]") {
-        let elements = property.jsonText.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
-        let ids = elements.compactMap(remappedID)
-        guard ids.count == elements.count else { return property }
+      if isArray {
         // A deck merged into another listed too is listed once.
-        var seen = Set<String>()
-        remapped.jsonText = "[" + ids.filter { seen.insert($0).inserted }.joined(separator: ",") + "]"
+        var seen = Set<Int64>()
+        let kept = ids.map { mergedInto[$0] ?? $0 }.filter { seen.insert($0).inserted }
+        remapped.jsonText = "[" + kept.map(String.init).joined(separator: ",") + "]"
+      } else {
+        remapped.jsonText = String(mergedInto[ids[0]] ?? ids[0])
       }
       return remapped
     }

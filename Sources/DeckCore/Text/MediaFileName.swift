@@ -22,18 +22,15 @@ package enum MediaFileName {
     ["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
   /// The name Anki would store for `name`: NFC, forbidden and control characters and unassigned
-  /// code points removed, NBSP turned into a space, device names and trailing spaces or dots
-  /// suffixed with `_`, and the whole cut to 120 bytes. An empty result means nothing usable
+  /// code points removed, NBSP turned into a space, device names and a trailing space or dot
+  /// suffixed with `_`, and a name over 120 bytes cut as Anki cuts it (``shortened(_:)``), then
+  /// given a `_` again if it now ends in a space or dot. An empty result means nothing usable
   /// was left.
   package static func normalized(_ name: String) -> String {
     // Printable ASCII without a forbidden character (most names) is already NFC and holds
     // nothing to remove: only the device-name, length and trailing rules can apply.
     if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && !forbiddenASCII[Int($0)] }) {
-      var result = suffixDeviceName(name)
-      result = shortened(result)
-      if result.hasSuffix(" ") || result.hasSuffix(".") { result += "_" }
-      if result == "." || result == ".." { result = "" }
-      return result
+      return markingTrailing(shortened(markingTrailing(suffixDeviceName(name))))
     }
     var scalars = String.UnicodeScalarView()
     for scalar in name.canonicallyComposed.unicodeScalars {
@@ -43,12 +40,7 @@ package enum MediaFileName {
       if scalar.properties.generalCategory == .unassigned { continue }
       scalars.append(scalar == "\u{00A0}" ? " " : scalar)
     }
-    var result = String(scalars)
-    result = suffixDeviceName(result)
-    result = shortened(result)
-    if result.hasSuffix(" ") || result.hasSuffix(".") { result += "_" }
-    if result == "." || result == ".." { result = "" }
-    return result
+    return markingTrailing(shortened(markingTrailing(suffixDeviceName(String(scalars)))))
   }
 
   /// Whether `name` is already what Anki would store (normalising changes nothing) and is one
@@ -85,35 +77,40 @@ package enum MediaFileName {
     return stem + "_" + name[stemEnd...]
   }
 
-  private static func shortened(_ name: String) -> String {
-    guard name.utf8.count > maximumByteCount else { return name }
-    var stem = Substring(name)
-    var ext = Substring("")
-    if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-      stem = name[..<dot]
-      ext = name[dot...]
-    }
-    ext = prefix(of: ext, maximumBytes: maximumExtensionByteCount + 1)
-    stem = prefix(of: stem, maximumBytes: maximumByteCount - ext.utf8.count)
-    var shortenedStem = String(stem)
-    if shortenedStem.hasSuffix(" ") || shortenedStem.hasSuffix(".") {
-      shortenedStem =
-        String(prefix(of: stem, maximumBytes: maximumByteCount - ext.utf8.count - 1))
-        + "_"
-    }
-    return shortenedStem + ext
+  /// `name` with a `_` after a last character that is a space or a dot, which Windows drops.
+  private static func markingTrailing(_ name: String) -> String {
+    guard let last = name.unicodeScalars.last, last == " " || last == "." else { return name }
+    return name + "_"
   }
 
-  /// The longest prefix of `text` made of whole characters that fits in `maximumBytes` of UTF-8.
-  private static func prefix(of text: Substring, maximumBytes: Int) -> Substring {
-    var byteCount = 0
-    var end = text.startIndex
-    for index in text.indices {
-      let characterBytes = text[index].utf8.count
-      if byteCount + characterBytes > maximumBytes { break }
-      byteCount += characterBytes
-      end = text.index(after: index)
+  /// `name` cut to 120 bytes as Anki cuts it, when it is longer: the extension (after the last
+  /// dot; all of a name that starts with its only dot) to its first 10 bytes, the part before
+  /// it to 120 bytes less the extension and 2; a name without a dot to 118 bytes. Cuts fall
+  /// between code points.
+  private static func shortened(_ name: String) -> String {
+    guard name.utf8.count > maximumByteCount else { return name }
+    let scalars = name.unicodeScalars
+    guard let dot = scalars.lastIndex(of: ".") else {
+      return String(Substring(prefix(of: scalars[...], maximumBytes: maximumByteCount - 2)))
     }
-    return text[..<end]
+    let ext = prefix(of: scalars[scalars.index(after: dot)...], maximumBytes: maximumExtensionByteCount)
+    let extBytes = ext.reduce(0) { $0 + UTF8.width($1) }
+    let stem = prefix(of: scalars[..<dot], maximumBytes: maximumByteCount - extBytes - 2)
+    return String(Substring(stem)) + "." + String(Substring(ext))
+  }
+
+  /// The longest prefix of `scalars` that fits in `maximumBytes` of UTF-8.
+  private static func prefix(of scalars: Substring.UnicodeScalarView, maximumBytes: Int)
+    -> Substring.UnicodeScalarView
+  {
+    var byteCount = 0
+    var end = scalars.startIndex
+    for index in scalars.indices {
+      let width = UTF8.width(scalars[index])
+      if byteCount + width > maximumBytes { break }
+      byteCount += width
+      end = scalars.index(after: index)
+    }
+    return scalars[..<end]
   }
 }
