@@ -318,10 +318,13 @@ struct DeckBuilderAnkiTests {
     let sheet = scratch.path(for: "Spanish.csv")
     let report = try await DeckConverter().write(
       Self.firstExport().build(), to: URL(filePath: sheet), options: ConversionOptions(to: .csv))
-    // Only what a CSV file cannot hold is reported: the picture, the deck's description, and the
+    // Only what a CSV file cannot hold is reported: the picture, the deck's description, the
     // order of the new cards (rows go parents first: the sentence in `Spanish` before the words
-    // of its subdecks, which the app added first).
-    #expect(Set(report.warnings.map(\.category)) == ["csv-media", "csv-deck", "csv-scheduling"], "\(report.warnings)")
+    // of its subdecks, which the app added first), and when the app last changed each record.
+    #expect(
+      Set(report.warnings.map(\.category)) == [
+        "csv-media", "csv-deck", "csv-scheduling", "modification-times-dropped",
+      ], "\(report.warnings)")
 
     let output = try PythonScript.runWithAnki("make_csv_fixtures.py", ["--view", sheet])
     let anki = try JSONDecoder().decode(CSVImport.self, from: Data(output.utf8))
@@ -357,7 +360,8 @@ struct DeckBuilderAnkiTests {
       Self.firstExport().build(), to: URL(filePath: middle), options: ConversionOptions(to: format))
     // A CrowdAnki folder holds no positions, and CrowdAnki's import adds the subdecks' notes by
     // the subdecks' names: the second word (in `Spanish::Nouns`) would come before the first.
-    let expectedWarnings: [String] = format == .crowdanki ? ["scheduling"] : []
+    // Nor does it hold when the app last changed each record.
+    let expectedWarnings: [String] = format == .crowdanki ? ["scheduling", "modification-times-dropped"] : []
     #expect(report.warnings.map(\.category) == expectedWarnings, "\(report.warnings)")
     let package = scratch.path(for: "through.apkg")
     let run = try CommandRun.deckport(["convert", middle, package, "--quiet"])
