@@ -116,14 +116,13 @@ def imported(package: str) -> dict[str, str]:
             col.close()
 
 
-@pytest.fixture(scope="module")
-def cases(tmp_path_factory):
-    """(the package the backend exported, each note's field as stored, the backend's round trip)."""
-    folder = tmp_path_factory.mktemp("media_reference_renaming")
+def exported_by_anki(folder, fields: list[str]) -> tuple[str, dict[str, str]]:
+    """A legacy package the backend exports of a collection with a Basic note per field (on its
+    front), and each note's front by GUID as the collection stored it."""
     col = Collection(str(folder / "collection.anki2"))
     try:
         basic = col.models.by_name("Basic")
-        for field in FIELDS:
+        for field in fields:
             note = col.new_note(basic)
             note["Front"], note["Back"] = field, "back"
             col.add_note(note, 1)
@@ -136,6 +135,13 @@ def cases(tmp_path_factory):
         )
     finally:
         col.close()
+    return package, stored
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory):
+    """(the package the backend exported, each note's field as stored, the backend's round trip)."""
+    package, stored = exported_by_anki(tmp_path_factory.mktemp("media_reference_renaming"), FIELDS)
     return package, stored, imported(package)
 
 
@@ -189,20 +195,7 @@ def test_a_package_reader_renames_references_to_a_renamed_media_file_as_ankis_im
     fields and file names."""
     long_name = "a" * 130 + ".png"
     fields = ['<img src="a:b.png">', '<img src="a|b.png">', '<img src="a&#58;b.png">', f'<img src="{long_name}">']
-    col = Collection(str(tmp_path / "source.anki2"))
-    try:
-        for field in fields:
-            note = col.new_note(col.models.by_name("Basic"))
-            note["Front"], note["Back"] = field, "back"
-            col.add_note(note, 1)
-        exported = str(tmp_path / "exported.apkg")
-        col.export_anki_package(
-            out_path=exported,
-            options=ExportAnkiPackageOptions(with_scheduling=False, with_deck_configs=False, with_media=True, legacy=True),
-            limit=None,
-        )
-    finally:
-        col.close()
+    exported, _ = exported_by_anki(tmp_path, fields)
     package = str(tmp_path / "renamed.apkg")
     with zipfile.ZipFile(exported) as source, zipfile.ZipFile(package, "w") as target:
         for member in source.namelist():
