@@ -83,9 +83,9 @@ extension MediaReferences {
     in field: String, limitedTo newNames: Set<[Unicode.Scalar]>? = nil, _ found: (String, String) -> Void = { _, _ in }
   ) -> String? {
     renaming(in: field) { name in
-      guard isOneFileName(name) else { return nil }
+      // Most names are stored as they are: that is found first, and cheaply.
       let stored = MediaFileName.normalized(name)
-      guard !MediaFileName.isUnchanged(name, by: stored) else { return nil }
+      guard !MediaFileName.isUnchanged(name, by: stored), isOneFileName(name) else { return nil }
       if let newNames, !newNames.contains(Array(stored.unicodeScalars)) { return nil }
       found(name, stored)
       return stored

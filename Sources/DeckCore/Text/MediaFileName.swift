@@ -73,7 +73,8 @@ package enum MediaFileName {
   private static func suffixDeviceName(_ name: String) -> String {
     let stemEnd = name.firstIndex(of: ".") ?? name.endIndex
     let stem = name[..<stemEnd]
-    guard deviceNames.contains(stem.uppercased()) else { return name }
+    // Every device name is 3 or 4 letters: most names are rejected before they are uppercased.
+    guard (3...4).contains(stem.utf8.count), deviceNames.contains(stem.uppercased()) else { return name }
     return stem + "_" + name[stemEnd...]
   }
 

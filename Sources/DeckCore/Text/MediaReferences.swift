@@ -45,39 +45,48 @@ package enum MediaReferences {
   package static func renaming(in field: String, _ newName: (String) -> String?) -> String? {
     // Most fields name no file: without a '<' or a '[' there is nothing to look at.
     guard field.containsUTF8Byte(UInt8(ascii: "<")) || field.containsUTF8Byte(UInt8(ascii: "[")) else { return nil }
-    var bytes = Array(field.utf8)
-    var renamedAny = false
+    // The field's own bytes are scanned; a copy is made only once a name is renamed.
+    var text = field
+    var rewritten: [UInt8]?
     for pass in [Pass.mediaTags, .soundTags] {
-      let rewritten = bytes.withUnsafeBufferPointer { buffer -> [UInt8]? in
-        let matches: [(whole: Range<Int>, name: Range<Int>)] =
-          switch pass {
-          case .mediaTags: HTMLMediaTags.matches(in: buffer).map { ($0.whole, $0.value) }
-          case .soundTags: soundTags(in: buffer)
-          }
-        var output: [UInt8] = []
-        var copied = 0
-        for match in matches {
-          let written = Array(buffer[match.name])
-          let name = String(decoding: written, as: UTF8.self)
-          let decoded = HTMLCharacterReferences.decodedAsAnki(name)
-          guard let renamed = newName(decoded) else { continue }
-          let replacement =
-            decoded.unicodeScalars.elementsEqual(name.unicodeScalars)
-            ? renamed : HTMLEntities.escaping(renamed, quotes: true, breaksLines: false)
-          output += buffer[copied..<match.whole.lowerBound]
-          output += replacingEvery(written, in: Array(buffer[match.whole]), with: Array(replacement.utf8))
-          copied = match.whole.upperBound
-        }
-        guard copied > 0 else { return nil }
-        output += buffer[copied...]
-        return output
+      let result: [UInt8]?
+      if let bytes = rewritten {
+        result = bytes.withUnsafeBufferPointer { renaming(in: $0, pass, newName) }
+      } else {
+        result = text.withUTF8 { renaming(in: $0, pass, newName) }
       }
-      if let rewritten {
-        bytes = rewritten
-        renamedAny = true
-      }
+      if let result { rewritten = result }
     }
-    return renamedAny ? String(decoding: bytes, as: UTF8.self) : nil
+    return rewritten.map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// `bytes` with the references one pass finds renamed (``renaming(in:_:)``), or nil when
+  /// `newName` renames none of them.
+  private static func renaming(
+    in buffer: UnsafeBufferPointer<UInt8>, _ pass: Pass, _ newName: (String) -> String?
+  ) -> [UInt8]? {
+    let matches: [(whole: Range<Int>, name: Range<Int>)] =
+      switch pass {
+      case .mediaTags: HTMLMediaTags.matches(in: buffer).map { ($0.whole, $0.value) }
+      case .soundTags: soundTags(in: buffer)
+      }
+    var output: [UInt8] = []
+    var copied = 0
+    for match in matches {
+      let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[match.name]), as: UTF8.self)
+      let decoded = HTMLCharacterReferences.decodedAsAnki(name)
+      guard let renamed = newName(decoded) else { continue }
+      let replacement =
+        decoded.unicodeScalars.elementsEqual(name.unicodeScalars)
+        ? renamed : HTMLEntities.escaping(renamed, quotes: true, breaksLines: false)
+      output += buffer[copied..<match.whole.lowerBound]
+      output += replacingEvery(
+        Array(buffer[match.name]), in: Array(buffer[match.whole]), with: Array(replacement.utf8))
+      copied = match.whole.upperBound
+    }
+    guard copied > 0 else { return nil }
+    output += buffer[copied...]
+    return output
   }
 
   /// The two kinds of reference, in the order Anki rewrites them.
