@@ -189,9 +189,9 @@ package struct AnkiPackageReader: Sendable {
             "media name '\(MediaFileName.visible(entry.name))' is not a safe, normalised file name; Anki refuses such a package"
           )
         }
-        guard !name.isEmpty, !entry.name.contains("/"), !entry.name.contains("\\"),
-          entry.name != ".."
-        else {
+        // One file name as Anki's path test reads it: `a/` is the file `a`, `a\b.png` one name
+        // on Unix; `.`, `..` and `a/b` are not.
+        guard !name.isEmpty, MediaReferences.isOneFileName(entry.name) else {
           throw DeckError(
             .corrupt, at: entryLocation,
             "media name '\(MediaFileName.visible(entry.name))' is not a single file name; Anki refuses such a package")

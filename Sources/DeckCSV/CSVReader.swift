@@ -82,6 +82,9 @@ package struct CSVReader: Sendable {
       headerRow = preview.removeFirst()
       if let record = try tokenizer.nextRecord(separator: separator) { preview.append(record) }
     }
+    if options.writesPlainSpreadsheet {
+      warnings += Self.directivesReadAsRows(([headerRow].compactMap { $0 } + preview), location: location)
+    }
     guard let firstRow = preview.first else {
       let what = headerRow == nil ? "" : " after its header row"
       throw DeckError(
@@ -196,6 +199,22 @@ package struct CSVReader: Sendable {
   /// (`#,Word,Meaning`, whose first column is named `#`; `#hashtag` in a sheet of one column).
   private func startsSpreadsheetRows(_ line: String) -> Bool {
     !CSVHeader.isKnownDirective(line)
+  }
+
+  /// A warning for each of a spreadsheet's first rows that is one of Anki's directives
+  /// (`#separator:…`): a line above it that is none started the rows (a comment), so the
+  /// directive is read as a row and does not count.
+  private static func directivesReadAsRows(_ records: [CSVTokenizer.Record], location: SourceLocation)
+    -> [Diagnostic]
+  {
+    records.compactMap { record in
+      guard let first = record.fields.first?.text, CSVHeader.isKnownDirective(first) else { return nil }
+      var place = location
+      place.line = record.line
+      let message: DeckMessage =
+        "this row is Anki's directive '\(first)', but a line above it that is none (a comment) started the spreadsheet's rows, so it is read as a row and does not count; put the directives first, or read the file without \(setting: .csvHeaderRow) and \(setting: .csvColumns)"
+      return Diagnostic("csv-directive", at: place, message)
+    }
   }
 
   /// Anki's `is_html`: the text holds a `<` with a `>` after it.

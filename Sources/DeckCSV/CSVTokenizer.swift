@@ -96,8 +96,8 @@ package struct CSVTokenizer {
   // MARK: - Header
 
   /// Reads the header: the legacy `tags:` line if it is the first, then every line that starts
-  /// with `#`, up to the first line that does not, or that `startsRows` says is a row (given its
-  /// text, not yet read). Call it before the first ``nextRecord(separator:)``.
+  /// with `#`, up to the first line that does not, or that `startsRows` says is a row (given the
+  /// text of a `#` line, not yet read). Call it before the first ``nextRecord(separator:)``.
   ///
   /// - Throws: ``DeckError`` when a header line is not UTF-8 or the source cannot be read.
   package mutating func readHeaderLines(
@@ -110,7 +110,7 @@ package struct CSVTokenizer {
       var isLegacyTags = false
       if isFirst { isLegacyTags = try peekBytes(maximum: 5) == Array("tags:".utf8) }
       guard byte == Self.hash || isLegacyTags else { break }
-      if let startsRows, startsRows(String(decoding: try peekLine(), as: UTF8.self)) { break }
+      if !isLegacyTags, let startsRows, startsRows(String(decoding: try peekLine(), as: UTF8.self)) { break }
       let number = position.line
       scratch.removeAll(keepingCapacity: true)
       collapsedQuotes.removeAll()

@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import DeckJSON
 import Foundation
 
 /// The times notes and note types were last changed, lost when a deck read from a format that
@@ -39,21 +40,18 @@ enum ModificationTimeLoss {
     output.reads && !output.holds.contains(.modificationTimes) && deck.heldAspects.contains(.modificationTimes)
   }
 
-  /// The modification times of the input at `path`: the file's, or those of the files in the
-  /// folder and its subfolders (a json-dir folder's note files), whose times its reader gives
-  /// the notes that have none of their own.
+  /// The times a reader gives the notes of the input at `path` that have none of their own: the
+  /// file's, or, for a folder, those of the note files in its `notes` folder (json-dir).
   static func fileTimes(of path: String) -> Set<Int64> {
-    var times = Set<Int64>()
-    if let time = FileManager.default.modificationSeconds(atPath: path) { times.insert(time) }
     var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
-      let files = FileManager.default.enumerator(atPath: path)
-    else { return times }
-    for case let file as String in files {
-      if let time = FileManager.default.modificationSeconds(atPath: (path as NSString).appendingPathComponent(file)) {
-        times.insert(time)
-      }
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+      return Set(FileManager.default.modificationSeconds(atPath: path).map { [$0] } ?? [])
     }
-    return times
+    let notes = (path as NSString).appendingPathComponent(DeckJSONDirectory.notesFolder)
+    guard let files = try? FileManager.default.contentsOfDirectory(atPath: notes) else { return [] }
+    return Set(
+      files.compactMap {
+        FileManager.default.modificationSeconds(atPath: (notes as NSString).appendingPathComponent($0))
+      })
   }
 }

@@ -385,6 +385,18 @@ struct CSVReaderTests {
       "#hashtag one\nsecond\n", name: "one.csv",
       CSVOptions(columns: try ColumnMapping(parsing: "front"), noteType: "Basic"))
     #expect(oneColumn.notes.map { $0.fields[0] } == ["#hashtag one", "second"])
+    // The legacy first line `tags:` is Anki's, in a spreadsheet too.
+    let tagged = try Self.read(
+      "tags:vocab extra\nx,y\n", name: "t.csv", CSVOptions(columns: try ColumnMapping(parsing: "front,back")))
+    #expect(tagged.notes.map(\.fields) == [["x", "y"]] && tagged.notes.map(\.tags) == [["extra", "vocab"]])
+    // A directive below a comment is read as a row, and said so.
+    let late = try Self.read(
+      "# exported from a sheet\n#separator:semicolon\nfront;back\nx;y\n", name: "late.csv",
+      CSVOptions(hasHeaderRow: true))
+    #expect(
+      late.warnings.contains {
+        $0.hasPrefix("late.csv:2: warning: [csv-directive] this row is Anki's directive '#separator:semicolon'")
+      })
   }
 
   @Test(

@@ -187,35 +187,61 @@ def test_a_json_document_keeps_the_text_as_the_package_holds_it(cases, tmp_path)
     assert fields == stored
 
 
-def test_a_package_reader_renames_references_to_a_renamed_media_file_as_ankis_import_does(tmp_path):
-    """A legacy package whose media map names `a:b.png` and a 134-byte name (the backend writes
-    neither, so the map is made here): Anki's import stores them as `ab.png` and the name cut to
-    119 bytes, and renames every reference it would store under those names (`a|b.png` and
-    `a&#58;b.png` too). deckport's reading of the package (its JSON document) must hold the same
-    fields and file names."""
-    long_name = "a" * 130 + ".png"
-    fields = ['<img src="a:b.png">', '<img src="a|b.png">', '<img src="a&#58;b.png">', f'<img src="{long_name}">']
+def with_media_map(tmp_path, fields: list[str], names: list[str]) -> str:
+    """A legacy package of the backend's notes with `fields` whose media map names `names`
+    (member 0, 1, …; the backend writes no such names, so the map is made here)."""
     exported, _ = exported_by_anki(tmp_path, fields)
     package = str(tmp_path / "renamed.apkg")
     with zipfile.ZipFile(exported) as source, zipfile.ZipFile(package, "w") as target:
         for member in source.namelist():
             if member != "media":
                 target.writestr(member, source.read(member))
-        target.writestr("media", json.dumps({"0": "a:b.png", "1": long_name}))
-        target.writestr("0", b"first file")
-        target.writestr("1", b"second file")
+        target.writestr("media", json.dumps({str(index): name for index, name in enumerate(names)}))
+        for index, name in enumerate(names):
+            target.writestr(str(index), f"file {name}".encode())
+    return package
+
+
+def anki_reading(package: str) -> tuple[list[str], list[str]]:
+    """The notes' fronts and the media files of a fresh collection the backend imported `package` into."""
     with tempfile.TemporaryDirectory() as scratch:
         col = Collection(os.path.join(scratch, "collection.anki2"))
         try:
             col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions()))
-            anki_fields = sorted(col.get_note(nid).fields[0] for nid in col.find_notes(""))
-            anki_media = sorted(os.listdir(col.media.dir()))
+            return sorted(col.get_note(nid).fields[0] for nid in col.find_notes("")), sorted(os.listdir(col.media.dir()))
         finally:
             col.close()
+
+
+def deckport_reading(package: str, tmp_path) -> tuple[list[str], list[str]]:
+    """The same, as deckport reads `package` (its JSON document)."""
     out = tmp_path / "deck.json"
-    run = deckport("convert", package, str(out))
+    run = deckport("convert", package, str(out), "--force")
     assert run.returncode == 0, run.stderr
     document = json.loads(out.read_text(encoding="utf-8"))
-    assert sorted(note["fields"]["Front"] for note in document["notes"]) == anki_fields
-    assert sorted(media["name"] for media in document["media"]) == anki_media
-    assert anki_fields.count('<img src="ab.png">') == 3
+    return sorted(note["fields"]["Front"] for note in document["notes"]), sorted(m["name"] for m in document["media"])
+
+
+def test_a_package_reader_renames_references_to_a_renamed_media_file_as_ankis_import_does(tmp_path):
+    """A media map naming `a:b.png` and a 134-byte name: Anki's import stores them as `ab.png`
+    and the name cut to 119 bytes, and renames every reference it would store under those names
+    (`a|b.png` and `a&#58;b.png` too). deckport's reading must hold the same fields and files."""
+    long_name = "a" * 130 + ".png"
+    fields = ['<img src="a:b.png">', '<img src="a|b.png">', '<img src="a&#58;b.png">', f'<img src="{long_name}">']
+    package = with_media_map(tmp_path, fields, ["a:b.png", long_name])
+    anki = anki_reading(package)
+    assert deckport_reading(package, tmp_path) == anki
+    assert anki[0].count('<img src="ab.png">') == 3
+
+
+def test_media_map_names_are_taken_or_refused_as_ankis_path_test_takes_them(tmp_path):
+    """`a/` is the file `a` and `a\\b.png` one file name to Anki's import (found by the session's
+    second review: deckport refused both); `.` is no file name, and Anki refuses the package."""
+    package = with_media_map(tmp_path, ['<img src="a/">', '<img src="a">', '<img src="a\\b.png">'], ["a/", "a\\b.png"])
+    assert deckport_reading(package, tmp_path) == anki_reading(package)
+    (tmp_path / "dot").mkdir()
+    dot = with_media_map(tmp_path / "dot", ['<img src=".">'], ["."])
+    with pytest.raises(Exception):
+        anki_reading(dot)
+    run = deckport("convert", dot, str(tmp_path / "dot.json"))
+    assert run.returncode == 1 and "media name '.' is not a single file name" in run.stderr, run.stderr

@@ -79,4 +79,23 @@ struct ModificationTimeLossTests {
     let run = try CommandRun.deckport(["convert", folder, scratch.path(for: "out.csv"), "--strict"])
     #expect(run.status == 0, "\(run.standardError)")
   }
+
+  @Test("a json-dir note with a time of its own is named, whatever the times of the folder's other files")
+  func folderNoteWithItsOwnTime() throws {
+    let scratch = try TemporaryDirectory()
+    let document = scratch.path(for: "deck.json")
+    try Data(
+      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}, "modified": 1700000000}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: document))
+    let folder = scratch.path(for: "folder")
+    #expect(try CommandRun.deckport(["convert", document, folder, "--to", "json-dir"]).status == 0)
+    // A deck file of the note's second is not a note file: the note's time is still its own.
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder + "/decks") {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: folder + "/decks/" + name)
+    }
+    let run = try CommandRun.deckport(["convert", folder, scratch.path(for: "out.csv")])
+    #expect(run.standardError.contains("the modification times of 1 note"), "\(run.standardError)")
+  }
 }
