@@ -66,9 +66,10 @@ package struct CSVReader: Sendable {
     -> (collection: DeckCollection, warnings: [Diagnostic])
   {
     var tokenizer = CSVTokenizer(source: source, location: location)
+    // A spreadsheet has no comments: its rows start at its first line that is no directive Anki
+    // knows (`#,Word,Meaning`, whose first column is named `#`; `#hashtag` in a sheet of one column).
     let headerLines = try tokenizer.readHeaderLines(
-      startsRows: options.writesPlainSpreadsheet
-        ? { startsSpreadsheetRows($0) } : nil)
+      startsRows: options.writesPlainSpreadsheet ? { !CSVHeader.isKnownDirective($0) } : nil)
     let (header, headerWarnings) = CSVHeader.parse(headerLines, location: location)
     var warnings = headerWarnings
     let separator = try self.separator(header: header, tokenizer: &tokenizer, location: location, warnings: &warnings)
@@ -192,13 +193,6 @@ package struct CSVReader: Sendable {
     case "txt" where options.writesPlainSpreadsheet: .tab
     default: nil
     }
-  }
-
-  /// Whether a line at the top of a plain spreadsheet that starts with `#` is its first row: a
-  /// spreadsheet has no comments, so any such line that is no directive Anki knows is
-  /// (`#,Word,Meaning`, whose first column is named `#`; `#hashtag` in a sheet of one column).
-  private func startsSpreadsheetRows(_ line: String) -> Bool {
-    !CSVHeader.isKnownDirective(line)
   }
 
   /// A warning for each of a spreadsheet's first rows that is one of Anki's directives
