@@ -232,6 +232,11 @@ def test_a_package_reader_renames_references_to_a_renamed_media_file_as_ankis_im
     anki = anki_reading(package)
     assert deckport_reading(package, tmp_path) == anki
     assert anki[0].count('<img src="ab.png">') == 3
+    # Written again as a package, the files under those names: Anki's import gives the same.
+    for target in ["again.apkg", "again.colpkg"]:
+        run = deckport("convert", package, str(tmp_path / target))
+        assert run.returncode == 0, run.stderr
+    assert anki_reading(str(tmp_path / "again.apkg")) == anki
 
 
 def test_media_map_names_are_taken_or_refused_as_ankis_path_test_takes_them(tmp_path):
