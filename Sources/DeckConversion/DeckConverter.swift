@@ -111,10 +111,7 @@ public struct DeckConverter: Sendable {
     readContext.defersMediaChecks = true
     let deck = try DeckLoader(registry: registry).load(path: input, format: options.from, context: readContext)
     let report = try write(
-      deck, as: format, to: output, options: options, warningsAt: SourceLocation(file: input),
-      inputFileTimes: ModificationTimeLoss.applies(to: deck, writtenAs: format.description)
-        ? ModificationTimeLoss.fileTimes(of: input) : [],
-      onWarning: onWarning)
+      deck, as: format, to: output, options: options, warningsAt: SourceLocation(file: input), onWarning: onWarning)
     // The deck read is freed on another thread (with the one written): the caller need not wait.
     BackgroundRelease.release(consume deck)
     return report
@@ -147,7 +144,7 @@ public struct DeckConverter: Sendable {
   /// `output` in `format`.
   private func write(
     _ whole: LoadedDeck, as format: any DeckFormat, to output: String, options: ConversionOptions,
-    warningsAt warningsLocation: SourceLocation, inputFileTimes: Set<Int64> = [], onWarning: (Diagnostic) -> Void
+    warningsAt warningsLocation: SourceLocation, onWarning: (Diagnostic) -> Void
   ) throws -> ConversionReport {
     let outputLocation = SourceLocation(file: output)
     var deck = whole
@@ -161,15 +158,14 @@ public struct DeckConverter: Sendable {
 
     if format.description.changesInPlace {
       var report = try writeInPlace(
-        deck, format: format, output: output, options: options, warnings: warnings, inputFileTimes: inputFileTimes,
-        onWarning: onWarning)
+        deck, format: format, output: output, options: options, warnings: warnings, onWarning: onWarning)
       report.selection = selection
       return report
     }
     let outputExisted = FileManager.default.fileExists(atPath: output)
     let context = FormatWriteContext(destination: output, options: options.formats, progress: options.progress)
     func write(_ temporaryPath: String) throws -> LoadedDeck {
-      let result = try Self.write(deck, as: format, to: temporaryPath, context: context, inputFileTimes: inputFileTimes)
+      let result = try Self.write(deck, as: format, to: temporaryPath, context: context)
       try deck.collection.checkPendingMedia()
       result.warnings.forEach(onWarning)
       warnings += result.warnings
@@ -225,14 +221,11 @@ public struct DeckConverter: Sendable {
   /// Writes `deck` with `format`; the result's warnings end with what the format loses that
   /// only the converter can tell (``ModificationTimeLoss``).
   private static func write(
-    _ deck: LoadedDeck, as format: any DeckFormat, to path: String, context: FormatWriteContext,
-    inputFileTimes: Set<Int64>
+    _ deck: LoadedDeck, as format: any DeckFormat, to path: String, context: FormatWriteContext
   ) throws -> DeckWriteResult {
     var result = try format.write(deck.collection, to: path, context: context)
     let location = SourceLocation(file: context.destination)
-    if let lost = ModificationTimeLoss.warning(
-      writing: deck, as: format.description, inputFileTimes: inputFileTimes, at: location)
-    {
+    if let lost = ModificationTimeLoss.warning(writing: deck, as: format.description, at: location) {
       result.warnings.append(lost)
     }
     return result
@@ -248,7 +241,7 @@ public struct DeckConverter: Sendable {
   /// done as a dry run, so that a warning fails the conversion before anything is changed.
   private func writeInPlace(
     _ deck: LoadedDeck, format: any DeckFormat, output: String, options: ConversionOptions,
-    warnings readWarnings: [Diagnostic], inputFileTimes: Set<Int64>, onWarning: (Diagnostic) -> Void
+    warnings readWarnings: [Diagnostic], onWarning: (Diagnostic) -> Void
   ) throws -> ConversionReport {
     let context = FormatWriteContext(
       destination: output, options: options.formats, progress: options.progress, existingOutput: options.existingOutput,
@@ -258,11 +251,11 @@ public struct DeckConverter: Sendable {
     if options.strict && !options.dryRun {
       var trial = context
       trial.dryRun = true
-      let planned = try Self.write(deck, as: format, to: output, context: trial, inputFileTimes: inputFileTimes)
+      let planned = try Self.write(deck, as: format, to: output, context: trial)
       planned.warnings.forEach(onWarning)
       try failIfStrict(options, planned.warnings, at: SourceLocation(file: output))
     }
-    let result = try Self.write(deck, as: format, to: output, context: context, inputFileTimes: inputFileTimes)
+    let result = try Self.write(deck, as: format, to: output, context: context)
     result.warnings.forEach(onWarning)
     if options.dryRun { try failIfStrict(options, result.warnings, at: SourceLocation(file: output)) }
     let warnings = readWarnings + result.warnings

@@ -30,6 +30,12 @@ public struct DeckJSONFormat: ReaderWriterFormat {
 
   /// A writer reporting to the context's progress reporter.
   package func writer(_ context: FormatWriteContext) -> DeckJSONWriter { DeckJSONWriter(progress: context.progress) }
+
+  /// Reads the document with the format's reader; the deck tells which notes have the file's time.
+  public func read(path: String, context: FormatReadContext) throws -> LoadedDeck {
+    let read = try reader(context).reading(path: path)
+    return LoadedDeck((read.collection, read.warnings), as: description, notesTimedByReader: read.notesTimedByFile)
+  }
 }
 
 /// A json-dir folder (`json-dir`): the deckport JSON deck split into a file per note, note
@@ -51,6 +57,13 @@ public struct DeckJSONDirectoryFormat: ReaderWriterFormat {
 
   /// The folder's writer, which fills the (new, empty) folder at the path it is given.
   package func writer(_ context: FormatWriteContext) -> DeckJSONDirectoryWriter { DeckJSONDirectoryWriter() }
+
+  /// Reads the folder with the format's reader; the deck tells which notes have their note
+  /// file's time.
+  public func read(path: String, context: FormatReadContext) throws -> LoadedDeck {
+    let read = try reader(context).reading(path: path)
+    return LoadedDeck((read.collection, read.warnings), as: description, notesTimedByReader: read.notesTimedByFile)
+  }
 }
 
 // The reader's own file is left as it is; its `read(path:)` is the requirement.

@@ -80,6 +80,16 @@ package struct DeckJSONReader: Sendable {
   ///   shape with the JSON path of the first problem and what was expected there; an unknown
   ///   format version by number; media whose data does not match its SHA-1 or size.
   package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    let read = try reading(path: path)
+    return (read.collection, read.warnings)
+  }
+
+  /// What a reading gives: the collection, the warnings, and the ids of the notes that give no
+  /// modification time (each has the file's).
+  package typealias Reading = (collection: DeckCollection, warnings: [Diagnostic], notesTimedByFile: Set<Int64>)
+
+  /// Reads the document at `path` (see ``read(path:)``), telling which notes have the file's time.
+  package func reading(path: String) throws -> Reading {
     do {
       return try read(
         path: path,
@@ -111,9 +121,7 @@ package struct DeckJSONReader: Sendable {
   /// Reads the document at `path`, taking the `shortcuts`: before anything read is kept (or a
   /// problem reported) what they took on trust is checked, and ``ShortcutFailed`` thrown if it
   /// does not hold.
-  private func read(path: String, shortcuts: Shortcuts) throws -> (
-    collection: DeckCollection, warnings: [Diagnostic]
-  ) {
+  private func read(path: String, shortcuts: Shortcuts) throws -> Reading {
     // Media strings are decoded and hashed on a second thread from the moment the pass finds them.
     let precheck = splitsArrays ? MediaPrecheck(path: path) : nil
     // Left running when media checks are deferred: it goes on hashing for the writer.
@@ -136,7 +144,7 @@ package struct DeckJSONReader: Sendable {
   /// One reading of the document at `path` (see ``read(path:shortcuts:)``), and whether
   /// `precheck` is to be left running for the writer.
   private func readOnce(path: String, precheck: MediaPrecheck?, shortcuts: Shortcuts) throws -> (
-    result: (collection: DeckCollection, warnings: [Diagnostic]), handsOverPrecheck: Bool
+    result: Reading, handsOverPrecheck: Bool
   ) {
     let location = SourceLocation(file: path)
     let file = try MappedFile(path: path, location: location)
@@ -154,7 +162,7 @@ package struct DeckJSONReader: Sendable {
   /// ``readOnce(path:precheck:shortcuts:)`` from the mapped `file`.
   private func readOnce(
     file: MappedFile, path: String, location: SourceLocation, precheck: MediaPrecheck?, shortcuts: Shortcuts
-  ) throws -> (result: (collection: DeckCollection, warnings: [Diagnostic]), handsOverPrecheck: Bool) {
+  ) throws -> (result: Reading, handsOverPrecheck: Bool) {
     progress?.start(.checkingJSON, total: Int64(file.bytes.count))
     // Notes, cards and reviews are decoded by the pass as it meets them, up to a budget.
     let decoded = DecodedElements(budgetBytes: decodingBudgetBytes)
@@ -234,9 +242,9 @@ package struct DeckJSONReader: Sendable {
     }
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
-    let (collection, warnings) = try mediaMapping(syntax: syntax, precheck: nil, path: path, location: location)
+    let read = try mediaMapping(syntax: syntax, precheck: nil, path: path, location: location)
       .collection(from: document)
-    return ((collection, unknownKeys + warnings), false)
+    return ((read.collection, unknownKeys + read.warnings, read.notesTimedByFile), false)
   }
 
   /// A mapping whose media blobs are read from the document at `path`, the set-aside ones
@@ -321,7 +329,7 @@ package struct DeckJSONReader: Sendable {
   private func readSplit(
     syntax: JSONSyntaxPass, decoded: DecodedElements, leftUnchecked: Bool, precheck: MediaPrecheck?, file: MappedFile,
     path: String, location: SourceLocation
-  ) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+  ) throws -> Reading {
     let reduced = Data(syntax.reduced)
     try checkFormat(reduced, location: location)
     var mapping = mediaMapping(syntax: syntax, precheck: precheck, path: path, location: location)
@@ -419,12 +427,12 @@ package struct DeckJSONReader: Sendable {
       throw DecodingErrorMessage.deckError(laterDecodingError, location: location, json: reduced)
     }
     if let meaningError { throw meaningError }
-    guard let document else { return (mapping.collection, unknownKeys + mapping.warnings) }
+    guard let document else { return (mapping.collection, unknownKeys + mapping.warnings, []) }
     try mapping.completeNotes()
     progress?.start(.checkingMedia, total: Int64(document.media?.count ?? 0))
     defer { progress?.finish(.checkingMedia) }
     try mapping.mapMedia(document.media)
-    return (mapping.collection, unknownKeys + mapping.warnings)
+    return (mapping.collection, unknownKeys + mapping.warnings, mapping.notesTimedByFile)
   }
 
   /// A decoding problem of one element, told apart from problems of meaning.

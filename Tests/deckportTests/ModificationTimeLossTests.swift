@@ -1,4 +1,5 @@
 import DeckIO
+import DeckKit
 import DeckTestSupport
 import Foundation
 import Testing
@@ -97,5 +98,57 @@ struct ModificationTimeLossTests {
     }
     let run = try CommandRun.deckport(["convert", folder, scratch.path(for: "out.csv")])
     #expect(run.standardError.contains("the modification times of 1 note"), "\(run.standardError)")
+  }
+
+  @Test("a note whose own time is its file's second is named: the reader says which notes it timed, not the clock")
+  func ownTimeOfTheFilesSecond() throws {
+    let scratch = try TemporaryDirectory()
+    let document = scratch.path(for: "deck.json")
+    try Data(
+      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}, "modified": 1700000000}, {"noteType": "Basic", "fields": {"Front": "c", "Back": "d"}}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: document))
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: document)
+    let run = try CommandRun.deckport(["convert", document, scratch.path(for: "out.csv")])
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.contains("the modification times of 1 note (when"), "\(run.standardError)")
+
+    // In a json-dir folder: the note with its own time has the second of the other note's file,
+    // whose note says no 'modified'.
+    let folder = scratch.path(for: "folder")
+    #expect(try CommandRun.deckport(["convert", document, folder, "--to", "json-dir"]).status == 0)
+    let notesFolder = folder + "/notes"
+    for name in try FileManager.default.contentsOfDirectory(atPath: notesFolder) {
+      let path = notesFolder + "/" + name
+      var file = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+      var note = try #require(file["note"] as? [String: Any])
+      guard (note["fields"] as? [String: Any])?["Front"] as? String == "c" else { continue }
+      note.removeValue(forKey: "modified")
+      file["note"] = note
+      try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: path)
+    }
+    let fromFolder = try CommandRun.deckport(["convert", folder, scratch.path(for: "folder.csv")])
+    #expect(fromFolder.status == 0, "\(fromFolder.standardError)")
+    #expect(fromFolder.standardError.contains("the modification times of 1 note (when"), "\(fromFolder.standardError)")
+  }
+
+  @Test("an app that loads a JSON deck and writes it is told the same: notes the reader timed are not named")
+  func libraryWriteOfALoadedDeck() throws {
+    let scratch = try TemporaryDirectory()
+    let document = scratch.path(for: "deck.json")
+    try Data(
+      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}, {"noteType": "Basic", "fields": {"Front": "c", "Back": "d"}, "modified": 1700000000}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: document))
+    let deck = try DeckLoader().load(path: document)
+    #expect(deck.notesTimedByReader.count == 1)
+    #expect(deck.collection.notes.filter { deck.notesTimedByReader.contains($0.id) }.map(\.fields) == [["a", "b"]])
+    let report = try DeckConverter().write(deck, to: scratch.path(for: "out.csv"))
+    let named = report.warnings.filter { $0.category == "modification-times-dropped" }
+    #expect(named.count == 1 && named[0].message.contains("of 1 note (when"), "\(report.warnings)")
   }
 }

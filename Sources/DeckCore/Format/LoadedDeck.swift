@@ -8,6 +8,10 @@ public struct LoadedDeck: Sendable {
   public var warnings: [Diagnostic]
   /// The format it was read as (what it can hold), when it was read through a format.
   public var format: FormatDescription?
+  /// The ids of the notes whose modification time the reader gave, having none of their own: a
+  /// JSON deck's notes without `modified` have their file's time. Writing them to a format
+  /// without such times loses nothing of theirs.
+  public var notesTimedByReader: Set<Int64> = []
 
   /// A deck in `formatName` (what `DeckDifference` and `DeckSummary` judge it by), with the
   /// warnings reading it gave.
@@ -20,8 +24,13 @@ public struct LoadedDeck: Sendable {
     self.format = format
   }
 
-  /// What a reader returned, read as `format` (whose name the deck takes).
-  public init(_ read: (collection: DeckCollection, warnings: [Diagnostic]), as format: FormatDescription) {
+  /// What a reader returned, read as `format` (whose name the deck takes); `notesTimedByReader`
+  /// as ``notesTimedByReader``.
+  public init(
+    _ read: (collection: DeckCollection, warnings: [Diagnostic]), as format: FormatDescription,
+    notesTimedByReader: Set<Int64> = []
+  ) {
     self.init(collection: read.collection, formatName: format.name.rawValue, warnings: read.warnings, format: format)
+    self.notesTimedByReader = notesTimedByReader
   }
 }

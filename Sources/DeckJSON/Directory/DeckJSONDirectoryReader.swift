@@ -20,6 +20,13 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
   ///
   /// - Throws: ``DeckError`` naming the file (and the JSON path in it) of the first problem.
   package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    let read = try reading(path: path)
+    return (read.collection, read.warnings)
+  }
+
+  /// Reads the folder at `path` (see ``read(path:)``), telling which notes have their note
+  /// file's time (or the index file's).
+  package func reading(path: String) throws -> DeckJSONReader.Reading {
     let folder = URL(fileURLWithPath: path)
     let indexPath = folder.appendingPathComponent(DeckJSONDirectory.indexFileName).path
     let indexLocation = SourceLocation(file: indexPath)
@@ -52,13 +59,14 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
     var cards: [[CardJSON]] = []
     var reviews: [[ReviewJSON]] = []
     for (position, file) in noteFiles.enumerated() {
-      var note = file.note
-      if note.modified == nil {
-        // A note added by hand is as new as its file: editing the file makes it newer in Anki.
-        note.modified = FileManager.default.modificationSeconds(
-          atPath: read.path(DeckJSONDirectory.notesFolder, read.noteStems[position]))
+      // A note added by hand is as new as its file: editing the file makes it newer in Anki.
+      let fileTime =
+        file.note.modified == nil
+        ? FileManager.default.modificationSeconds(
+          atPath: read.path(DeckJSONDirectory.notesFolder, read.noteStems[position])) : nil
+      try read.relocating {
+        try mapping.add(note: file.note, index: position, makesCards: file.cards == nil, fileTime: fileTime)
       }
-      try read.relocating { try mapping.add(note: note, index: position, makesCards: file.cards == nil) }
       cards.append(file.cards ?? [])
       reviews.append(file.reviews ?? [])
     }
@@ -77,7 +85,7 @@ package struct DeckJSONDirectoryReader: DeckFileReader, Sendable {
     try read.checkListed(DeckJSONDirectory.mediaFolder, index.media.map(\.name), key: "media", suffix: "")
     try mapping.mapMedia(
       index.media.map { MediaJSON(name: $0.name, mimeType: $0.mimeType, sha1: $0.sha1, size: $0.size, data: "") })
-    return (mapping.collection, read.unknownKeys + read.relocated(mapping.warnings))
+    return (mapping.collection, read.unknownKeys + read.relocated(mapping.warnings), mapping.notesTimedByFile)
   }
 
   /// The index file, checked for its format and version.

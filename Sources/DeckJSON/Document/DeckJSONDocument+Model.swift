@@ -204,7 +204,8 @@ struct DeckJSONModelMapping {
 
   /// The modification time of each note that gives none (and of the cards made for it): the
   /// document file's, in seconds since 1970, so that a hand-written document edited later
-  /// updates the notes Anki imported from it.
+  /// updates the notes Anki imported from it. A json-dir note file's own time comes first
+  /// (``add(note:index:makesCards:fileTime:)``).
   var modificationTime: Int64 = 0
   /// Whether the document leaves its cards out (it has no `cards` key): each note then gets the
   /// cards Anki would make for it on import, in the deck it names (``NoteJSON/deck``), or the
@@ -214,6 +215,8 @@ struct DeckJSONModelMapping {
 
   private(set) var collection = DeckCollection()
   private(set) var warnings: [Diagnostic] = []
+  /// The positions of the notes that give no modification time: they have their file's.
+  private var notesWithoutTime: [Int] = []
   /// The positions of the notes that give no GUID: theirs is derived once every note and card
   /// is known (``completeNotes()``), from their deck.
   private var notesWithoutGUID: [Int] = []
@@ -249,8 +252,15 @@ struct DeckJSONModelMapping {
     self.mediaBlob = mediaBlob
   }
 
+  /// The ids of the notes that give no modification time (they have their file's), once
+  /// ``completeNotes()`` has given every note its id: a format that holds such times does not
+  /// lose one of these notes' (``LoadedDeck/notesTimedByReader``).
+  var notesTimedByFile: Set<Int64> { Set(notesWithoutTime.map { collection.notes[$0].id }) }
+
   /// The whole document at once: its header, notes, cards, reviews and media in turn.
-  func collection(from document: DeckJSONDocument) throws -> (DeckCollection, [Diagnostic]) {
+  func collection(from document: DeckJSONDocument) throws -> (
+    collection: DeckCollection, warnings: [Diagnostic], notesTimedByFile: Set<Int64>
+  ) {
     var mapping = self
     mapping.makesCards = document.cards == nil
     try mapping.mapHeader(document)
@@ -261,7 +271,7 @@ struct DeckJSONModelMapping {
     for review in document.reviews ?? [] { mapping.add(review: review) }
     try mapping.completeNotes()
     try mapping.mapMedia(document.media)
-    return (mapping.collection, mapping.warnings)
+    return (mapping.collection, mapping.warnings, mapping.notesTimedByFile)
   }
 
   /// The creation time, option groups, decks, note types and deletion records (not the
@@ -299,8 +309,12 @@ struct DeckJSONModelMapping {
   }
 
   /// `notes[index]`; notes come before cards. With `makesCards` (by default ``makesCards``) the
-  /// note gets the cards Anki would make for it (a json-dir note file without `cards`).
-  mutating func add(note: NoteJSON, index: Int, makesCards noteMakesCards: Bool? = nil) throws {
+  /// note gets the cards Anki would make for it (a json-dir note file without `cards`). A note
+  /// that gives no modification time has `fileTime` (a json-dir note file's time), or
+  /// ``modificationTime``.
+  mutating func add(note: NoteJSON, index: Int, makesCards noteMakesCards: Bool? = nil, fileTime: Int64? = nil)
+    throws
+  {
     let makesCards = noteMakesCards ?? self.makesCards
     let known: KnownNoteType
     switch note.noteType {
@@ -312,7 +326,7 @@ struct DeckJSONModelMapping {
     case .name(let name):
       known = try noteTypesByName[name] ?? addStockNoteType(named: name, path: "notes[\(index)].noteType")
     }
-    var mapped = try self.note(note, of: known, index: index)
+    var mapped = try self.note(note, of: known, index: index, fileTime: fileTime ?? modificationTime)
     mapped.tags = tagLists.shared(mapped.tags)
     if let id = note.id, !givenNoteIDs.insert(id) {
       let first = collection.notes.firstIndex { $0.id == id } ?? 0
@@ -341,6 +355,7 @@ struct DeckJSONModelMapping {
           "the GUID is empty: Anki imports the note so, but cannot tell it from other notes without one when the package is imported again; a package deckport writes gives it a GUID derived from its note type and fields (leave \"guid\" out for one derived from its note type, deck and first field)"
         ))
     }
+    if note.modified == nil { notesWithoutTime.append(collection.notes.count) }
     if note.guid == nil {
       notesWithoutGUID.append(collection.notes.count)
       if note.id == nil { notesWithoutID.insert(collection.notes.count) }
@@ -705,8 +720,8 @@ struct DeckJSONModelMapping {
       ankiProperties: try properties(noteType.ankiProperties, path: path + ".ankiProperties", what: "property"))
   }
 
-  /// `notes[index]`, a note of `known`.
-  private func note(_ note: NoteJSON, of known: KnownNoteType, index: Int) throws -> Note {
+  /// `notes[index]`, a note of `known`; `fileTime` is its modification time if it gives none.
+  private func note(_ note: NoteJSON, of known: KnownNoteType, index: Int, fileTime: Int64) throws -> Note {
     let noteType = known.noteType
     let fieldNames = known.fieldNames
     let values: [String]
@@ -727,7 +742,7 @@ struct DeckJSONModelMapping {
     return Note(
       id: note.id ?? note.guid.map { DerivedID.id(for: "note\u{1F}" + $0) } ?? 0, guid: note.guid ?? "",
       noteTypeID: noteType.id, fields: values, tags: note.tags ?? [],
-      modificationTime: note.modified ?? modificationTime)
+      modificationTime: note.modified ?? fileTime)
   }
 
   /// A note type the document defines, with its field names.
