@@ -48,10 +48,11 @@ let package = Package(
     // MARK: Core
     /// The shared deck model: decks, note types, notes, cards, reviews, media. No I/O. Its
     /// SHA-1 and SHA-256 come from swift-crypto.
-    .target(name: "DeckCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
-    /// The one ordered-JSON core: a value type, a parser with line/column and a depth limit, and
-    /// a writer. Internal to the package (its API is `package`), not a product.
-    .target(name: "JSONCore", dependencies: ["DeckCore", "CVectorText"]),
+    .target(name: "DeckCore", dependencies: ["JSONCore", .product(name: "Crypto", package: "swift-crypto")]),
+    /// The one ordered-JSON core: a value type, a parser with line/column and a depth limit, a
+    /// writer, and the UTF-8 check the JSON and CSV readers share. Internal to the package (its
+    /// API is `package`), not a product; the model reads settings' JSON text with it.
+    .target(name: "JSONCore", dependencies: ["CVectorText"]),
     /// Text scanned and decoded with vector instructions (AVX2 or SSSE3/SSE2, chosen at run
     /// time; on other processors it does nothing and the Swift callers do all the work): the
     /// runs of plain JSON string text, and whole blocks of base64.
@@ -72,7 +73,7 @@ let package = Package(
     .target(name: "DeckJSON", dependencies: ["DeckCore", "DeckIO", "JSONCore", "CVectorText"]),
     /// CSV and TSV in Anki's text-file dialect (header directives), and plain spreadsheets; it
     /// takes Anki's plain-text form of a field from DeckAnki.
-    .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO", "DeckAnki"]),
+    .target(name: "DeckCSV", dependencies: ["DeckCore", "DeckIO", "DeckAnki", "JSONCore"]),
     /// Binary and XML property lists read and written with key order kept; internal to the
     /// package (not a product), used by DeckAppStorage. It takes exact comparison from DeckCore.
     .target(name: "PlistCodec", dependencies: ["DeckCore"]),

@@ -1,4 +1,5 @@
 import DeckCore
+import JSONCore
 
 /// Checks bytes for well-formed UTF-8 (no overlong forms, no surrogates, nothing above
 /// U+10FFFF) and finds the first byte that is not.

@@ -1,5 +1,4 @@
 import CVectorText
-import DeckCore
 
 /// The byte-level pieces of JSON's grammar that the parser (``JSONParser``) and streaming passes
 /// over large documents share: white space, numbers, escapes, well-formed UTF-8, fast runs of

@@ -82,6 +82,13 @@ package indirect enum JSONValue: Sendable, Equatable {
     return nil
   }
 
+  /// The value when it is written as an integer that fits 64 bits (`5`, not `5.0` or `5e0`),
+  /// as a reader into an integer type (Anki's, serde's) takes it; nil otherwise.
+  package var writtenInteger: Int64? {
+    if case .integer(let number) = self { return number }
+    return nil
+  }
+
   /// The value as a 64-bit integer: an integer, or a double or number text with no fraction
   /// that fits; nil otherwise.
   package var int64: Int64? {

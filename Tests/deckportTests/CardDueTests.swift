@@ -110,10 +110,17 @@ struct CardDueTests {
         start([AnkiProperty(key: "creationOffset", jsonText: offset)], utc)
           == Date(timeIntervalSince1970: TimeInterval(created + 3 * 86_400)))
     }
-    // A setting that is not an hour is Anki's default.
+    // A setting that is not an hour is Anki's default: text, or a number not written as an
+    // integer (the backend's day starts at 4 for a rollover of 7.0 or "7", at 7 for 7). JSON's
+    // white space around the number is no matter.
+    for text in ["\"x\"", "2.0", "\"2\""] {
+      #expect(
+        start(madeInTokyo + [AnkiProperty(key: "rollover", jsonText: text)], utc)
+          == december1.date(from: "2026-12-01T04:00:00Z"), "\(text)")
+    }
     #expect(
-      start(madeInTokyo + [AnkiProperty(key: "rollover", jsonText: "\"x\"")], utc)
-        == december1.date(from: "2026-12-01T04:00:00Z"))
+      start(madeInTokyo + [AnkiProperty(key: "rollover", jsonText: " 2\n")], utc)
+        == december1.date(from: "2026-12-01T02:00:00Z"))
 
     // A card in a filtered deck is due when it goes back; a suspended learning card by its number.
     var filtered = review

@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 
 /// The due dates of one collection's cards in one time zone (``DeckCollection/due(of:timeZone:)``),
 /// with what every card's date needs worked out once: the collection's rollover hour, the date
@@ -17,7 +18,8 @@ package struct CardDueDates {
 
   package init(of collection: DeckCollection, in timeZone: TimeZone) {
     func setting(_ key: String) -> Int? {
-      collection.settings.first { $0.key == key }.flatMap { Int($0.jsonText) }
+      collection.settings.first { $0.key == key }.flatMap { try? JSONParser.parse($0.jsonText.utf8).writtenInteger }
+        .flatMap { Int(exactly: $0) }
     }
     rollover = setting("rollover").flatMap { (0...23).contains($0) ? $0 : nil } ?? Self.defaultRolloverHour
     creationTime = collection.creationTime

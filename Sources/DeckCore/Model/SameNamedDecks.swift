@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 
 /// Decks whose names Anki matches as one (``Deck/matchingKey(_:)``: `Default` and `default`),
 /// made one deck before a writer that names decks by name writes them.
@@ -104,22 +105,18 @@ package enum SameNamedDecks {
     _ properties: [AnkiProperty], _ mergedInto: [Int64: Int64], keys: (String) -> Bool
   ) -> [AnkiProperty] {
     properties.map { property in
-      guard keys(property.key) else { return property }
-      let text = property.jsonText.trimmingCharacters(in: .whitespacesAndNewlines)
-      let isArray = text.hasPrefix("[") && text.hasSuffix("]")
-      let elements =
-        isArray
-        ? text.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false) : [Substring(text)]
-      let ids = elements.compactMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      guard keys(property.key), let value = try? JSONParser.parse(property.jsonText.utf8) else { return property }
+      let elements = value.elements ?? [value]
+      let ids = elements.compactMap(\.writtenInteger)
       guard ids.count == elements.count, ids.contains(where: { mergedInto[$0] != nil }) else { return property }
       var remapped = property
-      if isArray {
+      if value.elements != nil {
         // A deck merged into another listed too is listed once.
         var seen = Set<Int64>()
         let kept = ids.map { mergedInto[$0] ?? $0 }.filter { seen.insert($0).inserted }
-        remapped.jsonText = "[" + kept.map(String.init).joined(separator: ",") + "]"
+        remapped.jsonText = JSONWriter.text(of: .array(kept.map(JSONValue.integer)))
       } else {
-        remapped.jsonText = String(mergedInto[ids[0]] ?? ids[0])
+        remapped.jsonText = JSONWriter.text(of: .integer(mergedInto[ids[0]] ?? ids[0]))
       }
       return remapped
     }
