@@ -36,17 +36,12 @@ struct ModificationTimeLossTests {
     let again = try CommandRun.deckport(["convert", sheet, scratch.path(for: "out.csv")])
     #expect(again.status == 0 && !again.standardError.contains("modification-times"), "\(again.standardError)")
     let document = scratch.path(for: "deck.json")
-    try Data(
-      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}]}"#
-        .utf8
-    ).write(to: URL(fileURLWithPath: document))
+    try writeDocument(notes: #"{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}"#, to: document)
     let plist = try CommandRun.deckport(["convert", document, scratch.path(for: "Cards.plist"), "--strict"])
     #expect(plist.status == 0, "\(plist.standardError)")
     // A note of the JSON deck with a time of its own is named.
-    try Data(
-      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}, "modified": 1700000000}]}"#
-        .utf8
-    ).write(to: URL(fileURLWithPath: document))
+    try writeDocument(
+      notes: #"{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}, "modified": 1700000000}"#, to: document)
     let timed = try CommandRun.deckport(["convert", document, scratch.path(for: "timed.csv")])
     #expect(timed.standardError.contains("the modification times of 1 note (when each was last changed)"))
   }
@@ -55,26 +50,20 @@ struct ModificationTimeLossTests {
   func folderNotesWithoutTimes() throws {
     let scratch = try TemporaryDirectory()
     let document = scratch.path(for: "deck.json")
-    try Data(
-      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}, {"noteType": "Basic", "fields": {"Front": "c", "Back": "d"}}]}"#
-        .utf8
-    ).write(to: URL(fileURLWithPath: document))
+    try writeDocument(
+      notes:
+        #"{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}, {"noteType": "Basic", "fields": {"Front": "c", "Back": "d"}}"#,
+      to: document)
     let folder = scratch.path(for: "folder")
     let split = try CommandRun.deckport(["convert", document, folder, "--to", "json-dir"])
     #expect(split.status == 0, "\(split.standardError)")
-    let notesFolder = folder + "/notes"
-    for (offset, name) in try FileManager.default.contentsOfDirectory(atPath: notesFolder).sorted().enumerated() {
-      let path = notesFolder + "/" + name
-      var file = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-      var note = try #require(file["note"] as? [String: Any])
-      #expect(note.removeValue(forKey: "modified") != nil)
-      file["note"] = note
-      try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
-      // Each note file of another day than the folder's.
-      try FileManager.default.setAttributes(
-        [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(offset) * 86_400)], ofItemAtPath: path)
+    // Each note file of another day than the folder's.
+    var day = 0.0
+    let changed = try removeModified(inNotesOf: folder) { _ in
+      defer { day += 1 }
+      return Date(timeIntervalSince1970: 1_700_000_000 + day * 86_400)
     }
+    #expect(changed == 2)
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSince1970: 1_800_000_000)], ofItemAtPath: folder)
     let run = try CommandRun.deckport(["convert", folder, scratch.path(for: "out.csv"), "--strict"])
@@ -85,10 +74,8 @@ struct ModificationTimeLossTests {
   func folderNoteWithItsOwnTime() throws {
     let scratch = try TemporaryDirectory()
     let document = scratch.path(for: "deck.json")
-    try Data(
-      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}, "modified": 1700000000}]}"#
-        .utf8
-    ).write(to: URL(fileURLWithPath: document))
+    try writeDocument(
+      notes: #"{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}, "modified": 1700000000}"#, to: document)
     let folder = scratch.path(for: "folder")
     #expect(try CommandRun.deckport(["convert", document, folder, "--to", "json-dir"]).status == 0)
     // A deck file of the note's second is not a note file: the note's time is still its own.
@@ -104,10 +91,10 @@ struct ModificationTimeLossTests {
   func ownTimeOfTheFilesSecond() throws {
     let scratch = try TemporaryDirectory()
     let document = scratch.path(for: "deck.json")
-    try Data(
-      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}, "modified": 1700000000}, {"noteType": "Basic", "fields": {"Front": "c", "Back": "d"}}]}"#
-        .utf8
-    ).write(to: URL(fileURLWithPath: document))
+    try writeDocument(
+      notes:
+        #"{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}, "modified": 1700000000}, {"noteType": "Basic", "fields": {"Front": "c", "Back": "d"}}"#,
+      to: document)
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: document)
     let run = try CommandRun.deckport(["convert", document, scratch.path(for: "out.csv")])
@@ -118,19 +105,10 @@ struct ModificationTimeLossTests {
     // whose note says no 'modified'.
     let folder = scratch.path(for: "folder")
     #expect(try CommandRun.deckport(["convert", document, folder, "--to", "json-dir"]).status == 0)
-    let notesFolder = folder + "/notes"
-    for name in try FileManager.default.contentsOfDirectory(atPath: notesFolder) {
-      let path = notesFolder + "/" + name
-      var file = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-      var note = try #require(file["note"] as? [String: Any])
-      guard (note["fields"] as? [String: Any])?["Front"] as? String == "c" else { continue }
-      note.removeValue(forKey: "modified")
-      file["note"] = note
-      try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
-      try FileManager.default.setAttributes(
-        [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: path)
+    let changed = try removeModified(inNotesOf: folder) { note in
+      (note["fields"] as? [String: Any])?["Front"] as? String == "c" ? Date(timeIntervalSince1970: 1_700_000_000) : nil
     }
+    #expect(changed == 1)
     let fromFolder = try CommandRun.deckport(["convert", folder, scratch.path(for: "folder.csv")])
     #expect(fromFolder.status == 0, "\(fromFolder.standardError)")
     #expect(fromFolder.standardError.contains("the modification times of 1 note (when"), "\(fromFolder.standardError)")
@@ -140,15 +118,40 @@ struct ModificationTimeLossTests {
   func libraryWriteOfALoadedDeck() throws {
     let scratch = try TemporaryDirectory()
     let document = scratch.path(for: "deck.json")
-    try Data(
-      #"{"format": "deckport-deck", "version": 1, "notes": [{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}, {"noteType": "Basic", "fields": {"Front": "c", "Back": "d"}, "modified": 1700000000}]}"#
-        .utf8
-    ).write(to: URL(fileURLWithPath: document))
+    try writeDocument(
+      notes:
+        #"{"noteType": "Basic", "fields": {"Front": "a", "Back": "b"}}, {"noteType": "Basic", "fields": {"Front": "c", "Back": "d"}, "modified": 1700000000}"#,
+      to: document)
     let deck = try DeckLoader().load(path: document)
     #expect(deck.notesTimedByReader.count == 1)
     #expect(deck.collection.notes.filter { deck.notesTimedByReader.contains($0.id) }.map(\.fields) == [["a", "b"]])
     let report = try DeckConverter().write(deck, to: scratch.path(for: "out.csv"))
     let named = report.warnings.filter { $0.category == "modification-times-dropped" }
     #expect(named.count == 1 && named[0].message.contains("of 1 note (when"), "\(report.warnings)")
+  }
+
+  /// Writes a JSON deck document whose `notes` array holds `notes` (its elements' text) to `path`.
+  private func writeDocument(notes: String, to path: String) throws {
+    let text = #"{"format": "deckport-deck", "version": 1, "notes": ["# + notes + "]}"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+  }
+
+  /// Removes `modified` from the note of each note file of the json-dir `folder` for which `time`
+  /// gives a time, and gives the file that time; returns how many it changed.
+  private func removeModified(inNotesOf folder: String, time: ([String: Any]) -> Date?) throws -> Int {
+    let notesFolder = folder + "/notes"
+    var changed = 0
+    for name in try FileManager.default.contentsOfDirectory(atPath: notesFolder).sorted() {
+      let path = notesFolder + "/" + name
+      var file = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+      var note = try #require(file["note"] as? [String: Any])
+      guard let date = time(note), note.removeValue(forKey: "modified") != nil else { continue }
+      file["note"] = note
+      try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+      try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
+      changed += 1
+    }
+    return changed
   }
 }
