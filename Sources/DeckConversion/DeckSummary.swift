@@ -115,8 +115,8 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
     return summaries.sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
   }
 
-  /// Names of media files nothing refers to, as Anki finds references (compared as Anki's
-  /// exporter compares them, normalised).
+  /// Names of media files nothing refers to, as Anki's import of a deck package finds references
+  /// (compared as it stores both, normalised: `a/` refers to the file `a`), so the files it leaves out.
   static func unusedMedia(in collection: DeckCollection) -> [String] {
     guard !collection.media.isEmpty else { return [] }
     let referenced = MediaReferences.referencedNames(in: collection)
@@ -125,9 +125,11 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
     }.sorted()
   }
 
-  /// Names referred to by note fields (compared in NFC, as Anki stores both) that no media file has.
+  /// Names referred to by note fields (as written, in NFC) that no media file has, compared as
+  /// Anki's import of a package stores both (``MediaFileName/normalized(_:)``: `a:b.png` and `a/`
+  /// refer to the files `ab.png` and `a`).
   static func missingMedia(in collection: DeckCollection) -> [String] {
-    let present = Set(collection.media.map { $0.name.canonicallyComposed })
+    let present = Set(collection.media.map { MediaFileName.normalized($0.name) })
     let notes = collection.notes
     // The notes in two halves, one per core (a large deck's scan is the last thing a
     // conversion does before it reports); each half's missing names, joined.
@@ -141,8 +143,8 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
       for note in notes[range] {
         for field in note.fields {
           for name in MediaReferences.fileNames(in: field) where seen.insert(name).inserted {
-            let normalized = name.canonicallyComposed
-            if !present.contains(normalized) { missing.insert(normalized) }
+            let stored = MediaFileName.normalized(name)
+            if !stored.isEmpty && !present.contains(stored) { missing.insert(name.canonicallyComposed) }
           }
         }
       }

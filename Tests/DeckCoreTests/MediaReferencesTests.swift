@@ -16,12 +16,16 @@ struct MediaReferencesTests {
     #expect(MediaReferences.references(in: testCase.field) == testCase.references)
   }
 
-  /// The files deckport packages: the backend's names without paths, `.` and `..`.
+  /// The files deckport packages: the backend's names that Anki's import takes for one file
+  /// name (`Tests/anki/test_media_reference_paths_in_packages.py` judges them by the backend).
   @Test func fileNamesLeaveOutPathsAndDots() {
+    let paths =
+      #"<img src="https://x.org/a.png"><img src="sub/b.png"><img src=".">[sound:..]"#
+      + #"<img src="./c.png"><img src="/d.png">"#
+    #expect(MediaReferences.fileNames(in: paths).isEmpty)
     #expect(
-      MediaReferences.fileNames(in: #"<img src="https://x.org/a.png"><img src="sub/b.png"><img src=".">[sound:..]"#)
-        .isEmpty)
-    #expect(MediaReferences.fileNames(in: #"<img src="a\b.png"><img src="ok.png">"#) == ["ok.png"])
+      MediaReferences.fileNames(in: #"<img src="a\b.png"><img src="ok.png"><img src="e/"><img src="f//">"#)
+        == [#"a\b.png"#, "ok.png", "e/", "f//"])
     #expect(MediaReferences.fileNames(in: "[sound:a.mp3]<img src=b.png>") == ["b.png", "a.mp3"])
   }
 

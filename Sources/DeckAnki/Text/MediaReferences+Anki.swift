@@ -92,18 +92,6 @@ extension MediaReferences {
     }
   }
 
-  /// Whether `name`, read as a path the way Rust's `Path::components` reads it on Unix (Anki's
-  /// test of a safe file name), is a single ordinary component: no leading `/`, and one part
-  /// between slashes that is not `.` or `..`, where empty parts and `.` after the first part
-  /// do not count (`a/`, `a//` and `a/.` are the file `a`; `./a`, `a/b` and `..` are not).
-  static func isOneFileName(_ name: String) -> Bool {
-    guard !name.hasPrefix("/") else { return false }
-    let parts = name.split(separator: "/", omittingEmptySubsequences: true)
-    let counted = parts.enumerated().filter { $0.offset == 0 || $0.element != "." }.map(\.element)
-    guard counted.count == 1, let only = counted.first else { return false }
-    return only != "." && only != ".."
-  }
-
   /// The normalised names (``MediaFileName/normalized(_:)``) of every file `collection`'s notes
   /// and note types refer to, the way Anki's exporter gathers them: media tags, `[sound:]` and
   /// LaTeX images in fields, `_` files in note types.

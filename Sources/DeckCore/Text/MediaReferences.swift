@@ -111,15 +111,30 @@ package enum MediaReferences {
     return output
   }
 
-  /// The local files `field` refers to: ``references(in:)`` without names that hold a path
-  /// separator (remote URLs, folders) or are `.` or `..`, which Anki never packages.
+  /// The files `field` refers to as Anki's import of a package finds them: ``references(in:)``
+  /// that are one file name as a path (``isOneFileName(_:)``), so not remote URLs, folders, `.`
+  /// or `..`. Anki's import renames such a name to the name it would store
+  /// (``MediaFileName/normalized(_:)``: `a/` and `a\b.png` become `a` and `ab.png`) and keeps
+  /// the file under that name; deckport's Anki writers rename the reference so. (Anki's export
+  /// from its own folder finds a file only under the name as written, in NFC, and none for `a/`
+  /// or `a\b.png`; its import of what it exported renames the reference all the same.)
   package static func fileNames(in field: String) -> [String] {
-    references(in: field).filter(isLocalFileName)
+    references(in: field).filter(isOneFileName)
   }
 
-  private static func isLocalFileName(_ name: String) -> Bool {
-    !name.isEmpty && !name.containsUTF8Byte(UInt8(ascii: "/")) && !name.containsUTF8Byte(UInt8(ascii: "\\"))
-      && name != ".." && name != "."
+  /// Whether `name`, read as a path the way Rust's `Path::components` reads it on Unix (Anki's
+  /// test of a safe file name), is a single ordinary component: no leading `/`, and one part
+  /// between slashes that is not `.` or `..`, where empty parts and `.` after the first part
+  /// do not count (`a/`, `a//` and `a/.` are the file `a`; `./a`, `a/b` and `..` are not; a
+  /// `\` is no separator).
+  package static func isOneFileName(_ name: String) -> Bool {
+    // Most names hold no slash: they are one part, an ordinary one unless empty, `.` or `..`.
+    guard name.containsUTF8Byte(UInt8(ascii: "/")) else { return !name.isEmpty && name != "." && name != ".." }
+    guard !name.hasPrefix("/") else { return false }
+    let parts = name.split(separator: "/", omittingEmptySubsequences: true)
+    let counted = parts.enumerated().filter { $0.offset == 0 || $0.element != "." }.map(\.element)
+    guard counted.count == 1, let only = counted.first else { return false }
+    return only != "." && only != ".."
   }
 
   private static let soundOpener = Array("[sound:".utf8)
