@@ -220,6 +220,29 @@ struct AppRecordMappingTests {
       ])
   }
 
+  /// Found by the session 58 review: once `a/` and `a\b.png` counted as references (Anki's
+  /// import takes them for the files `a` and `ab.png`), records looked them up as written.
+  @Test("a reference Anki's import renames (a/, c\\d.png) names the file of the name Anki stores")
+  func referencesByStoredName() throws {
+    let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 7])
+    var deck = Self.ankiDeck()
+    deck.media = ["a", "cd.png"].map { MediaFile(name: $0, blob: MediaBlob(data: png)) }
+    deck.notes = [
+      Note(id: 1, guid: "a", noteTypeID: 1, fields: ["<img src=\"a/\">", "x"]),
+      Note(id: 2, guid: "b", noteTypeID: 1, fields: ["<img src=\"c\\d.png\">", "y"]),
+    ]
+    let (generic, genericWarnings) = AppRecordMapping.records(from: deck, profile: .generic)
+    #expect(generic.records.map { $0["Front"] } == [.data(png), .data(png)])
+    #expect(genericWarnings.filter { $0.category.hasPrefix("media") }.isEmpty, "\(genericWarnings)")
+    // Flashzilla's text keys cannot hold them: each is named once, with its field.
+    let (_, flashzilla) = AppRecordMapping.records(from: deck, profile: .named(.flashzilla))
+    #expect(
+      flashzilla.filter { $0.category.hasPrefix("media") }.map(\.message) == [
+        "refers to a/, which the Flashzilla Card key 'prompt' (text) cannot hold",
+        "refers to c\\d.png, which the Flashzilla Card key 'prompt' (text) cannot hold",
+      ])
+  }
+
   /// Seen on real packages (an AnkiDroid sample's `[sound:_1sec.mp3]` on a card's back, a
   /// template's `_eudict_24.png`): a file no field names has no record to go into.
   @Test("a media file no record holds, such as one only a template uses, is named as not kept")

@@ -19,6 +19,13 @@ struct DeckToRecords {
     let (collection, fieldCountWarnings) = CollectionRepair.fittingFields(collection, location: location)
     var warnings = fieldCountWarnings
     let media = Dictionary(collection.media.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    // The deck's media file a reference names: the one of its name, else the one of the name
+    // Anki's import stores for it (`a/` and `a\b.png` name the files `a` and `ab.png`).
+    func fileName(_ reference: String) -> String {
+      guard media[reference] == nil else { return reference }
+      let stored = MediaFileName.normalized(reference)
+      return media[stored] == nil ? reference : stored
+    }
     // Each media file's bytes, read once and shared by every record that holds them (`Data`
     // shares its storage), so a picture many notes use is in memory once, not once a record.
     var mediaValues: [String: AppValue] = [:]
@@ -62,7 +69,7 @@ struct DeckToRecords {
         for field in profile.fields where field.type == .data {
           guard case .field(let fieldName) = field.role else { continue }
           func hasPicture(_ index: Int) -> Bool {
-            MediaReferences.fileNames(in: noteField(index)).contains { !taken.contains($0) }
+            MediaReferences.fileNames(in: noteField(index)).contains { !taken.contains(fileName($0)) }
           }
           let own = assignment[fieldName]
           if let own, !hasPicture(own) { used.remove(own) }
@@ -70,7 +77,8 @@ struct DeckToRecords {
           guard let source else { continue }
           used.insert(source)
           let html = noteField(source)
-          guard let name = MediaReferences.fileNames(in: html).first(where: { !taken.contains($0) }) else { continue }
+          guard let name = MediaReferences.fileNames(in: html).lazy.map(fileName).first(where: { !taken.contains($0) })
+          else { continue }
           taken.insert(name)
           if let value = mediaValue(
             name, media: media, read: &mediaValues, at: keyPlace(field.key), warnings: &warnings,
@@ -97,8 +105,8 @@ struct DeckToRecords {
               continue
             }
             let html = assignment[fieldName].map(noteField) ?? ""
-            for file in MediaReferences.fileNames(in: html) where !taken.contains(file) {
-              reportedMedia.insert(file)
+            for file in MediaReferences.fileNames(in: html) where !taken.contains(fileName(file)) {
+              reportedMedia.insert(fileName(file))
               warnings.append(
                 Diagnostic(
                   "media-dropped", at: fieldPlace(fieldName),
@@ -142,13 +150,13 @@ struct DeckToRecords {
             // A field that is only a picture or sound becomes data (its text if the file is missing).
             record[fieldName] =
               mediaValue(
-                files[0], media: media, read: &mediaValues, at: fieldPlace(fieldName), warnings: &warnings,
+                fileName(files[0]), media: media, read: &mediaValues, at: fieldPlace(fieldName), warnings: &warnings,
                 reported: &reportedMedia)
               ?? .string(FieldText.text(html, losses: &losses))
           } else {
             // A picture or sound beside text, or several, has no place in a text value.
             for file in files {
-              reportedMedia.insert(file)
+              reportedMedia.insert(fileName(file))
               warnings.append(
                 Diagnostic(
                   "media-dropped", at: fieldPlace(fieldName),
