@@ -127,7 +127,7 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
 
   /// Names referred to by note fields (as written, in NFC) that no media file has, compared as
   /// Anki's import of a package stores both (``MediaFileName/normalized(_:)``: `a:b.png` and `a/`
-  /// refer to the files `ab.png` and `a`).
+  /// refer to the files `ab.png` and `a`; `?`, stored as no name, to none).
   static func missingMedia(in collection: DeckCollection) -> [String] {
     let present = Set(collection.media.map { MediaFileName.normalized($0.name) })
     let notes = collection.notes
@@ -144,7 +144,7 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
         for field in note.fields {
           for name in MediaReferences.fileNames(in: field) where seen.insert(name).inserted {
             let stored = MediaFileName.normalized(name)
-            if !stored.isEmpty && !present.contains(stored) { missing.insert(name.canonicallyComposed) }
+            if !present.contains(stored) { missing.insert(name.canonicallyComposed) }
           }
         }
       }

@@ -25,6 +25,20 @@ struct DeckSummaryTests {
     #expect(summary.missingMedia == expected.sorted())
   }
 
+  @Test(
+    "missing media are compared by the names Anki stores: a/ names the file a; ? and : name none, as Check Media says")
+  func missingMediaByStoredName() {
+    var collection = DeckCollection()
+    collection.notes = [
+      Note(
+        id: 1, guid: "a", noteTypeID: 1,
+        fields: [#"<img src="a/"> <img src="c\d.png"> <img src="?"> <img src=":">"#, "[sound:x:y.mp3]"])
+    ]
+    collection.media = ["a", "cd.png", "xy.mp3"].map { MediaFile(name: $0, blob: MediaBlob(data: Data())) }
+    let summary = DeckSummary(LoadedDeck(collection: collection, formatName: "test", warnings: []))
+    #expect(summary.missingMedia == [":", "?"])
+  }
+
   @Test("tags: each with its count of notes, one for tags that differ in case, sorted ignoring case; text lists 30")
   func tags() {
     var collection = DeckCollection()
