@@ -47,7 +47,7 @@ let package = Package(
 
     // MARK: Core
     /// The shared deck model: decks, note types, notes, cards, reviews, media. No I/O. Its
-    /// SHA-1 and SHA-256 come from swift-crypto.
+    /// SHA-1 and SHA-256 come from swift-crypto; settings' JSON text is read with JSONCore.
     .target(name: "DeckCore", dependencies: ["JSONCore", .product(name: "Crypto", package: "swift-crypto")]),
     /// The one ordered-JSON core: a value type, a parser with line/column and a depth limit, a
     /// writer, and the UTF-8 check the JSON and CSV readers share. Internal to the package (its

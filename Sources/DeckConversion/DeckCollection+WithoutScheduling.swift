@@ -27,7 +27,9 @@ extension DeckCollection {
       result.notes[index].tags.removeAll { systemTags.contains($0.lowercased()) }
     }
     var nextPosition: Int64 = 1
-    if let setting = settings.first(where: { $0.key == "nextPos" }), let value = Int64(setting.jsonText) {
+    if let setting = settings.first(where: { $0.key == "nextPos" }),
+      let value = try? JSONParser.parse(setting.jsonText.utf8).writtenInteger
+    {
       nextPosition = value
     }
     let order = result.cards.indices.sorted { result.cards[$0].id < result.cards[$1].id }

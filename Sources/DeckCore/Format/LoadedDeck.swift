@@ -10,7 +10,8 @@ public struct LoadedDeck: Sendable {
   public var format: FormatDescription?
   /// The ids of the notes whose modification time the reader gave, having none of their own: a
   /// JSON deck's notes without `modified` have their file's time. Writing them to a format
-  /// without such times loses nothing of theirs.
+  /// without such times loses nothing of theirs. An app that gives one of them a time of its
+  /// own removes its id, so that writing the deck says that time is lost.
   public var notesTimedByReader: Set<Int64> = []
 
   /// A deck in `formatName` (what `DeckDifference` and `DeckSummary` judge it by), with the
