@@ -19,18 +19,21 @@ extension MediaFile {
   ///
   /// - Throws: ``DeckError`` naming the file: `.invalidRequest` for an unsafe name, or for an
   ///   existing file without `replacing`; `.writeFailed` when the folder cannot be written;
-  ///   the deck's read error when its bytes cannot be read.
+  ///   the deck's read error when its bytes cannot be read (`.unreadableFile`, naming the file,
+  ///   for an error of a source of the app's own).
   @discardableResult
   public func write(into folder: URL, replacing: Bool = false) throws -> URL {
     let folderPath = try FileURL.path(of: folder)
+    let location = SourceLocation(file: folderPath).item("media file '\(MediaFileName.visible(name))'")
     guard MediaFileName.isSafe(name) else {
       throw DeckError(
-        .invalidRequest, at: SourceLocation(file: folderPath).item("media file '\(MediaFileName.visible(name))'"),
-        "is not a single safe file name, so it is not written into the folder")
+        .invalidRequest, at: location, "is not a single safe file name, so it is not written into the folder")
     }
     let destination = folder.appending(path: name, directoryHint: .notDirectory)
     try AtomicOutput.write(to: destination.path(percentEncoded: false), replacing: replacing) { temporaryPath in
-      try FileSink.writing(to: temporaryPath) { sink in try blob.forEachChunk { try sink.write($0) } }
+      try MediaBlob.namingSourceErrors(at: location) {
+        try FileSink.writing(to: temporaryPath) { sink in try blob.forEachChunk { try sink.write($0) } }
+      }
     }
     return destination
   }

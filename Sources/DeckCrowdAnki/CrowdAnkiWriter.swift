@@ -323,7 +323,9 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       }
       seen[folded] = file.name
       let target = URL(fileURLWithPath: folder).appendingPathComponent(file.name).path
-      try FileSink.writing(to: target) { sink in try file.blob.forEachChunk { try sink.write($0) } }
+      try MediaBlob.namingSourceErrors(at: location.item("media file '\(MediaFileName.visible(file.name))'")) {
+        try FileSink.writing(to: target) { sink in try file.blob.forEachChunk { try sink.write($0) } }
+      }
     }
   }
 }

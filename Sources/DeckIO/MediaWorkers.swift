@@ -337,7 +337,7 @@ package final class MediaWorkers: @unchecked Sendable {
       let reader = try item.blob.source.openReader()
       while true {
         if isCancelled { throw CancellationError() }
-        let count = try reader.read(into: buffer)
+        let count = try reader.checkedRead(into: buffer)
         if count == 0 { break }
         let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
         hasher?.update(chunk)

@@ -34,6 +34,32 @@ public protocol MediaByteReader: AnyObject {
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
+extension MediaByteReader {
+  /// ``read(into:)``, with its answer checked: a reader is code of the app's own (a
+  /// ``MediaSource`` anyone may implement), and a count below zero or past the end of `buffer`
+  /// would make the caller's slice of the buffer trap.
+  ///
+  /// - Throws: the reader's error; ``MediaReadCountError`` for such a count.
+  package func checkedRead(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    let count = try read(into: buffer)
+    guard count >= 0, count <= buffer.count else { throw MediaReadCountError(count: count, capacity: buffer.count) }
+    return count
+  }
+}
+
+/// A ``MediaByteReader`` answered a count of bytes no read can give: below zero, or more than
+/// the buffer holds.
+package struct MediaReadCountError: Error, CustomStringConvertible {
+  /// The count the reader answered.
+  package let count: Int
+  /// The size of the buffer it was given.
+  package let capacity: Int
+
+  package var description: String {
+    "the reader answered that it read \(count) bytes into a buffer of \(capacity)"
+  }
+}
+
 /// Where a media file's bytes live: a zip member, a file, a base64 string, memory.
 public protocol MediaSource: Sendable {
   /// Opens a fresh reader positioned at the first byte.
@@ -206,13 +232,28 @@ public final class MediaBlob: @unchecked Sendable {
     try recordComputed(sha1: hasher.finalize(), size: size)
   }
 
+  /// The result of `body`, which reads blobs, with an error of a blob's source (anything but a
+  /// ``DeckError`` or a cancellation: a reader's own error, ``MediaReadCountError``) thrown as a
+  /// ``DeckError/Kind/unreadableFile`` at `location`, the words a writer's media workers use.
+  package static func namingSourceErrors<T>(at location: SourceLocation, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as DeckError {
+      throw error
+    } catch let error as CancellationError {
+      throw error
+    } catch {
+      throw DeckError(.unreadableFile, at: location, "cannot read the media file from its source (\(error))")
+    }
+  }
+
   /// Calls `body` with successive chunks of the bytes, front to back, checking nothing.
   private func readChunks(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
     let reader = try source.openReader()
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
     defer { buffer.deallocate() }
     while true {
-      let count = try reader.read(into: buffer)
+      let count = try reader.checkedRead(into: buffer)
       if count == 0 { break }
       try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
     }

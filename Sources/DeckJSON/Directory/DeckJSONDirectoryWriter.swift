@@ -135,10 +135,12 @@ package struct DeckJSONDirectoryWriter: RepairingDeckWriter, Sendable {
         )
       }
       seen[folded] = file.name
-      try FileSink.writing(to: folder.appendingPathComponent(file.name).path) { sink in
-        try file.blob.forEachChunk { try sink.write($0) }
+      let fingerprint = try MediaBlob.namingSourceErrors(at: place) {
+        try FileSink.writing(to: folder.appendingPathComponent(file.name).path) { sink in
+          try file.blob.forEachChunk { try sink.write($0) }
+        }
+        return try file.blob.fingerprint()
       }
-      let fingerprint = try file.blob.fingerprint()
       return .init(name: file.name, mimeType: file.mimeType, sha1: SHA1.hex(fingerprint.sha1), size: fingerprint.size)
     }
   }
