@@ -175,6 +175,60 @@ struct CardRendererTests {
       #expect(object?["message"] as? String == problem.description)
     }
   }
+
+  // MARK: - Size
+
+  /// A template that names a large field thousands of times (a few kilobytes once compressed in a
+  /// package) made `deckport render` and `convert --to cards` build gigabytes and die ("failed to
+  /// allocate"); a side now stops at its limit and shows a message, as a template error does.
+  @Test("a side that would pass its limit shows a message instead", arguments: ["front", "back", "shown"])
+  func sizeLimit(_ where: String) throws {
+    let field = String(repeating: "x", count: 64 << 10)
+    let repeated = String(repeating: "{{Front}}", count: 20_000)
+    let card: RenderedCard
+    switch `where` {
+    case "front": card = Self.rendered(front: repeated, fields: ["Front": field])
+    case "back":
+      card = Self.rendered(
+        front: "{{Front}}", back: String(repeating: "{{FrontSide}}", count: 20_000), fields: ["Front": field])
+    default: card = Self.rendered(front: "{{#Front}}\(repeated){{/Front}}", fields: ["Front": field])
+    }
+    let side: CardSide = `where` == "back" ? .answer : .question
+    let problem = try #require(card.problem)
+    guard case .templateError(side, let message) = problem else {
+      Issue.record("\(problem)")
+      return
+    }
+    #expect(message.hasPrefix("The side would be larger than "))
+    #expect(message.hasSuffix(" bytes (its template copies in its fields more times than deckport renders)"))
+    #expect(card.question.utf8.count < 1_000 && card.answer.utf8.count < 1_000)
+  }
+
+  @Test("a section not shown costs nothing, whatever it would copy in")
+  func unshownSection() {
+    let field = String(repeating: "x", count: 64 << 10)
+    let repeated = String(repeating: "{{Front}}", count: 20_000)
+    let card = Self.rendered(front: "{{Front}}{{^Front}}\(repeated){{/Front}}", fields: ["Front": field])
+    #expect(card.problem == nil)
+    #expect(card.question == field)
+    // Its errors are still Anki's.
+    let broken = Self.rendered(front: "{{Front}}{{^Front}}{{Missing}}{{/Front}}", fields: ["Front": "F"])
+    #expect(
+      broken.problem
+        == .templateError(side: .question, message: "Found '{{Missing}}', but there is no field called 'Missing'"))
+  }
+
+  @Test("a large field named a few times renders whole")
+  func largeFieldRendersWhole() {
+    // 4 MiB named 8 times on the front, the front twice on the back: 32 and 64 MiB, within the
+    // limits (the fields' bytes 16 times, the front's twice, 32 MiB more).
+    let field = String(repeating: "y", count: 4 << 20)
+    let card = Self.rendered(
+      front: String(repeating: "{{Front}}", count: 8), back: "{{FrontSide}}<hr>{{FrontSide}}", fields: ["Front": field])
+    #expect(card.problem == nil)
+    #expect(card.question.utf8.count == 32 << 20)
+    #expect(card.answer.utf8.count == (64 << 20) + 4)
+  }
 }
 
 /// The scan that stands in for Anki's card-export patterns must cut what they cut.
@@ -212,4 +266,5 @@ struct CardExportSideTests {
       }
     }
   }
+
 }

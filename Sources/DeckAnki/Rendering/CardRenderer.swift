@@ -95,7 +95,8 @@ public struct CardRenderer: Sendable {
     case .failure(let error): return failed(.question, RenderingMessages.describing(error))
     case .success(let template):
       do {
-        question = try rendering.render(template.nodes)
+        question = try rendering.render(
+          template.nodes, templateBytes: noteType.templates[templateIndex].questionFormat.utf8.count)
       } catch {
         return failed(.question, RenderingMessages.describing(error))
       }
@@ -109,7 +110,9 @@ public struct CardRenderer: Sendable {
     case .failure(let error): return failed(.answer, RenderingMessages.describing(error))
     case .success(let template):
       do {
-        return RenderedCard(question: question, answer: try rendering.render(template.nodes), css: noteType.css)
+        let answer = try rendering.render(
+          template.nodes, templateBytes: noteType.templates[templateIndex].answerFormat.utf8.count)
+        return RenderedCard(question: question, answer: answer, css: noteType.css)
       } catch {
         return failed(.answer, RenderingMessages.describing(error))
       }

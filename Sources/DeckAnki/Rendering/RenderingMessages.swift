@@ -51,11 +51,14 @@ enum RenderingMessages {
     }
   }
 
-  /// Anki's words for a template that names a field the note type does not have.
+  /// Anki's words for a template that names a field the note type does not have; deckport's
+  /// for a side larger than it renders.
   static func describing(_ failure: TemplateRendering.Failure) -> String {
     switch failure {
     case .fieldNotFound(let field, let written), .noSuchSection(let field, let written):
       "Found '\(isolated("{{\(written)}}"))', but there is no field called '\(isolated(field))'"
+    case .tooLarge(let limit):
+      "The side would be larger than \(isolated(String(limit))) bytes (its template copies in its fields more times than deckport renders)"
     }
   }
 }

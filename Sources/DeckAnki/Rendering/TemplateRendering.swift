@@ -9,37 +9,69 @@ struct TemplateRendering {
     case fieldNotFound(field: String, written: String)
     /// `{{#field}}` or `{{^field}}` names no field (`written` is `#field` or `^field`).
     case noSuchSection(field: String, written: String)
+    /// The side grew past `limit` bytes (``sideLimit(templateBytes:)``).
+    case tooLarge(limit: Int)
   }
+
+  /// The bytes a side may take beyond what its inputs allow (``sideLimit(templateBytes:)``).
+  static let baseLimit = 32 << 20
+  /// How many times the bytes of the card's fields a side may take: a filter makes a field at
+  /// most a few times larger (`furigana`'s ruby markup, a cloze's escaped `data-cloze`).
+  static let fieldFactor = 16
 
   /// The note's fields and the special ones (`Tags`, `Deck`, `c1`, …), by name.
   let fields: CardFields
   /// The rendered front, while the back is rendered; `nil` while the front is.
   var frontSide: String?
 
+  /// The bytes of everything a template can copy in: the note's fields and tags, the deck's,
+  /// note type's and template's names.
+  private let fieldBytes: Int
+
   init(fields: CardFields) {
     self.fields = fields
+    var bytes =
+      fields.note.fields.reduce(0) { $0 + $1.utf8.count } + fields.note.tags.reduce(0) { $0 + $1.utf8.count + 1 }
+    bytes += (fields.deck?.name.utf8.count ?? 0) + fields.noteTypeName.utf8.count + fields.templateName.utf8.count
+    fieldBytes = bytes
   }
 
-  /// `nodes` rendered.
-  func render(_ nodes: [AnkiTemplate.Node]) throws(Failure) -> String {
-    var output = ""
-    try render(nodes, into: &output)
-    return output
+  /// The most bytes a side of a template of `templateBytes` may be rendered to: its own text,
+  /// ``fieldFactor`` times the fields' bytes, twice the front's (on the back), and
+  /// ``baseLimit``. Each field a template names is copied in where it is named, so a template
+  /// naming a large field thousands of times (a few kilobytes once compressed in a package) would
+  /// otherwise take gigabytes; no template Anki's users write comes near.
+  func sideLimit(templateBytes: Int) -> Int {
+    Self.baseLimit + templateBytes + Self.fieldFactor * fieldBytes + 2 * (frontSide?.utf8.count ?? 0)
   }
 
-  private func render(_ nodes: [AnkiTemplate.Node], into output: inout String) throws(Failure) {
+  /// `nodes` (of a template of `templateBytes`) rendered.
+  ///
+  /// - Throws: ``Failure``; ``Failure/tooLarge(limit:)`` as soon as the side passes
+  ///   ``sideLimit(templateBytes:)``.
+  func render(_ nodes: [AnkiTemplate.Node], templateBytes: Int) throws(Failure) -> String {
+    var output: String? = ""
+    try render(nodes, into: &output, limit: sideLimit(templateBytes: templateBytes))
+    return output ?? ""
+  }
+
+  /// Renders `nodes` onto `output`, or, when `output` is nil (a section not shown), only checks
+  /// them for the errors Anki reports of what it does not show.
+  private func render(_ nodes: [AnkiTemplate.Node], into output: inout String?, limit: Int) throws(Failure) {
     for node in nodes {
+      // Checked before each node: what one node adds is bounded by the largest field.
+      if let size = output?.utf8.count, size > limit { throw .tooLarge(limit: limit) }
       switch node {
-      case .text(let text): output += text
-      case .comment(let text): output += "<!--" + text + "-->"
-      case .replacement(let key, _) where key == "FrontSide": output += frontSide ?? ""
+      case .text(let text): output? += text
+      case .comment(let text): output? += "<!--" + text + "-->"
+      case .replacement(let key, _) where key == "FrontSide": output? += frontSide ?? ""
       case .replacement(let key, let filters):
         if key.isEmpty, !filters.isEmpty { continue }
         guard let text = fields[key] else {
           let written = (filters.reversed() + [""]).joined(separator: ":")
           throw .fieldNotFound(field: String(key), written: written + key)
         }
-        output += applying(filters, to: text, fieldName: String(key))
+        if output != nil { output? += applying(filters, to: text, fieldName: String(key)) }
       case .conditional(let key, let children), .negatedConditional(let key, let children):
         let negated: Bool
         if case .negatedConditional = node { negated = true } else { negated = false }
@@ -52,15 +84,16 @@ struct TemplateRendering {
         } else {
           throw .noSuchSection(field: String(key), written: (negated ? "^" : "#") + key)
         }
-        if shows {
-          try render(children, into: &output)
+        if shows, output != nil {
+          try render(children, into: &output, limit: limit)
         } else {
           // Anki still reports the errors of what it does not show.
-          var discarded = ""
-          try render(children, into: &discarded)
+          var unshown: String? = nil
+          try render(children, into: &unshown, limit: limit)
         }
       }
     }
+    if let size = output?.utf8.count, size > limit { throw .tooLarge(limit: limit) }
   }
 
   /// `text` through `filters` in order. A chain that ends in `type` is the type-in-the-answer
