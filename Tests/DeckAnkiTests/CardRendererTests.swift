@@ -221,7 +221,7 @@ struct CardRendererTests {
   @Test("a large field named a few times renders whole")
   func largeFieldRendersWhole() {
     // 4 MiB named 8 times on the front, the front twice on the back: 32 and 64 MiB, within the
-    // limits (the fields' bytes 16 times, the front's twice, 32 MiB more).
+    // limits (the fields' bytes 16 times, the front's twice, 1 MiB more).
     let field = String(repeating: "y", count: 4 << 20)
     let card = Self.rendered(
       front: String(repeating: "{{Front}}", count: 8), back: "{{FrontSide}}<hr>{{FrontSide}}", fields: ["Front": field])

@@ -13,8 +13,10 @@ struct TemplateRendering {
     case tooLarge(limit: Int)
   }
 
-  /// The bytes a side may take beyond what its inputs allow (``sideLimit(templateBytes:)``).
-  static let baseLimit = 32 << 20
+  /// The bytes a side may take beyond what its inputs allow (``sideLimit(templateBytes:)``):
+  /// enough for a template that names its small fields many times, and small enough that a deck
+  /// of many cards cannot be made thousands of times larger as Cards in Plain Text.
+  static let baseLimit = 1 << 20
   /// How many times the bytes of the card's fields a side may take: a filter makes a field at
   /// most a few times larger (`furigana`'s ruby markup, a cloze's escaped `data-cloze`).
   static let fieldFactor = 16
