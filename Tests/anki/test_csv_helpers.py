@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -81,6 +82,17 @@ def import_package(col: Collection, path: str):
         package_path=os.path.abspath(path), options=ImportAnkiPackageOptions(with_scheduling=True)
     )
     return col.import_anki_package(request).log
+
+
+def anki_reading(package: str) -> tuple[list[str], list[str]]:
+    """The notes' fronts and the media files of a fresh collection the backend imported `package` into."""
+    with tempfile.TemporaryDirectory() as scratch:
+        col = Collection(os.path.join(scratch, "collection.anki2"))
+        try:
+            col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions()))
+            return sorted(col.get_note(nid).fields[0] for nid in col.find_notes("")), sorted(os.listdir(col.media.dir()))
+        finally:
+            col.close()
 
 
 @contextmanager

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import zipfile
 
 import pytest
-from anki.collection import Collection, ExportAnkiPackageOptions, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+from anki.collection import Collection, ExportAnkiPackageOptions
 from anki_view import anki_view
 
-from test_csv_helpers import deckport, deckport_exists
+from test_csv_helpers import anki_reading, deckport, deckport_exists
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
@@ -71,17 +70,6 @@ def media_names(package: str) -> set[str]:
     """The file names of a legacy package's media map (a JSON object of member → name)."""
     with zipfile.ZipFile(package) as archive:
         return set(json.loads(archive.read("media")).values())
-
-
-def anki_reading(package: str) -> tuple[list[str], list[str]]:
-    """The notes' fronts and the media files of a fresh collection the backend imported `package` into."""
-    with tempfile.TemporaryDirectory() as scratch:
-        col = Collection(os.path.join(scratch, "collection.anki2"))
-        try:
-            col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions()))
-            return sorted(col.get_note(nid).fields[0] for nid in col.find_notes("")), sorted(os.listdir(col.media.dir()))
-        finally:
-            col.close()
 
 
 def with_every_file(exported: str, out: str, names: list[str]) -> str:

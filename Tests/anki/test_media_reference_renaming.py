@@ -29,7 +29,7 @@ import zipfile
 import pytest
 from anki.collection import Collection, ExportAnkiPackageOptions, ImportAnkiPackageOptions, ImportAnkiPackageRequest
 
-from test_csv_helpers import deckport, deckport_exists
+from test_csv_helpers import anki_reading, deckport, deckport_exists
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
@@ -200,17 +200,6 @@ def with_media_map(tmp_path, fields: list[str], names: list[str]) -> str:
         for index, name in enumerate(names):
             target.writestr(str(index), f"file {name}".encode())
     return package
-
-
-def anki_reading(package: str) -> tuple[list[str], list[str]]:
-    """The notes' fronts and the media files of a fresh collection the backend imported `package` into."""
-    with tempfile.TemporaryDirectory() as scratch:
-        col = Collection(os.path.join(scratch, "collection.anki2"))
-        try:
-            col.import_anki_package(ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions()))
-            return sorted(col.get_note(nid).fields[0] for nid in col.find_notes("")), sorted(os.listdir(col.media.dir()))
-        finally:
-            col.close()
 
 
 def deckport_reading(package: str, tmp_path) -> tuple[list[str], list[str]]:
