@@ -43,10 +43,16 @@ struct CSVCollectionBuilder {
   /// The collection made from `rows`, with warnings about note types made up or extended,
   /// rows padded and GUIDs given twice.
   ///
+  /// `filling` has counted the rows' text and the empty values they were filled with so far.
+  ///
   /// - Throws: ``DeckError/Kind/corrupt`` at a row's line when its deck name has more than
-  ///   ``Deck/maximumLevels`` levels.
-  func collection(rows: consuming [Row], catalog: CSVNoteTypeCatalog) throws -> (DeckCollection, [Diagnostic]) {
+  ///   ``Deck/maximumLevels`` levels; ``DeckError/Kind/limitExceeded`` when filling the rows to
+  ///   their note types' field counts passes ``FieldFilling/limit``.
+  func collection(
+    rows: consuming [Row], catalog: CSVNoteTypeCatalog, filling: FieldFilling
+  ) throws -> (DeckCollection, [Diagnostic]) {
     var rows = rows
+    var filling = filling
     var (noteTypes, warnings) = catalog.noteTypes(location: location)
     var decks = DeckTable()
     // Compared exactly: Anki keeps GUIDs that differ only in Unicode composition apart.
@@ -67,7 +73,13 @@ struct CSVCollectionBuilder {
       if row.supplied < noteType.fields.count {
         padded.add(row.line)
       }
-      values += Array(repeating: "", count: noteType.fields.count - values.count)
+      if values.count < noteType.fields.count {
+        var place = location
+        place.line = row.line
+        // The row's text was counted as it was read.
+        try filling.countFill(given: values.count, of: noteType.fields.count, noteType: noteType.name, at: place)
+        values += repeatElement("", count: noteType.fields.count - values.count)
+      }
       // Decks by the names Anki stores (` A :: B ` is `A::B`), so rows that spell one deck
       // apart are one deck, as in Anki's own import.
       let deck = storedDeckNames[row.deck] ?? Deck.storedName(row.deck)

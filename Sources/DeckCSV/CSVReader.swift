@@ -131,7 +131,8 @@ package struct CSVReader: Sendable {
 
     let builder = CSVCollectionBuilder(
       location: location, modificationTime: modificationTime, timeZone: options.timeZone)
-    let (collection, buildWarnings) = try builder.collection(rows: consume rows, catalog: mapper.catalog)
+    let (collection, buildWarnings) = try builder.collection(
+      rows: consume rows, catalog: mapper.catalog, filling: mapper.fieldFilling)
     return (collection, warnings + buildWarnings)
   }
 

@@ -13,6 +13,9 @@ struct CSVRowMapper {
   let days: CalendarDays
   let location: SourceLocation
   var catalog = CSVNoteTypeCatalog()
+  /// The empty values short rows are filled with so far, within their limit; the builder fills
+  /// the rest (``CSVCollectionBuilder/collection(rows:catalog:filling:)``).
+  private(set) var fieldFilling = FieldFilling()
   /// For a named layout: the field index of each named column, per catalog entry.
   private var resolved: [Int: [Int?]] = [:]
   private var skippedRows = CSVLineSample()
@@ -77,6 +80,13 @@ struct CSVRowMapper {
       }
       noteUnmappedFields(entry, targets: filled.map { $0 ? 0 : nil }, line: record.line)
     }
+
+    // Counted before the row is kept: a note type of many fields makes short rows large.
+    var rowPlace = location
+    rowPlace.line = record.line
+    fieldFilling.countText(of: fields.lazy.map(\.text))
+    try fieldFilling.countFill(
+      given: fields.count, of: values.count, noteType: catalog.entries[entry].name, at: rowPlace)
 
     if case .otherColumns = layout.fields {
     } else {

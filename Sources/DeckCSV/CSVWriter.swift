@@ -71,7 +71,7 @@ package struct CSVWriter: Sendable {
     let location = SourceLocation(file: destination ?? path)
     try Deck.checkDepth(of: collection.decks, at: location)
     // A row holds a note's values in its note type's field order, and its deck by name.
-    let (collection, repairs) = CollectionRepair.repaired(collection, location: location)
+    let (collection, repairs) = try CollectionRepair.repaired(collection, location: location)
     let separator = options.separator ?? Self.defaultSeparator(forPath: destination ?? path)
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let decks = Dictionary(collection.decks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -107,6 +107,8 @@ private struct ReadState {
   var notes: [(guid: String, noteType: Int, fields: [String], tags: [String], deckID: Int64)] = []
   /// The position in ``notes`` of each GUID's first note.
   var notePositions: [ExactKey: Int] = [:]
+  /// The empty values the notes that give fewer fields than their note model are filled with.
+  var fieldFilling = FieldFilling()
   var listedMedia: [(name: String, place: SourceLocation)] = []
   var media: [MediaFile] = []
 
@@ -200,6 +202,9 @@ private struct ReadState {
     }
     var fields = try note.strings("fields")
     let expected = noteTypes[typeIndex].fields.count
+    fieldFilling.countText(of: fields)
+    try fieldFilling.countFill(
+      given: fields.count, of: expected, noteType: noteTypes[typeIndex].name, at: note.location("fields"))
     if fields.count != expected {
       warnings.append(
         Diagnostic(

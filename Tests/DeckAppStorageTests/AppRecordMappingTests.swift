@@ -11,7 +11,7 @@ struct AppRecordMappingTests {
   @Test("Flashzilla cards become notes (UUID as GUID, text escaped) and come back identical")
   func flashzilla() throws {
     let records = AppRecords(name: "Cards", records: AppFixtures.flashzillaRecords, profile: .flashzilla)
-    let (deck, warnings) = AppRecordMapping.collection(from: records)
+    let (deck, warnings) = try AppRecordMapping.collection(from: records)
     #expect(warnings.isEmpty)
     let noteType = try #require(deck.noteTypes.first)
     #expect(noteType.name == "Flashzilla Card")
@@ -21,7 +21,7 @@ struct AppRecordMappingTests {
     #expect(deck.cards.count == 3)
     let second = try #require(deck.notes.first { $0.guid == "0B6B5A8E-2C1D-4E6F-9A7B-3C2D1E0F9A8B" })
     #expect(second.fields == ["a/b \"quoted\"<br>second line", "&lt;b&gt;not bold&lt;/b&gt; &amp; more"])
-    let (back, backWarnings) = AppRecordMapping.records(from: deck)
+    let (back, backWarnings) = try AppRecordMapping.records(from: deck)
     #expect(backWarnings.isEmpty)
     #expect(back.profile == .flashzilla)
     #expect(back.records == AppFixtures.flashzillaRecords)
@@ -31,7 +31,7 @@ struct AppRecordMappingTests {
   @Test("NeoMnemo images become media named by their SHA-1 and referenced from the Image field")
   func neoMnemoMedia() throws {
     let content = try AppStorageReader().read(path: AppFixtures.path("neomnemo.store"))
-    let (deck, warnings) = AppRecordMapping.collection(from: content.records)
+    let (deck, warnings) = try AppRecordMapping.collection(from: content.records)
     #expect(warnings.isEmpty)
     #expect(deck.noteTypes.first?.fieldNames == ["Keyword", "Story", "Image"])
     #expect(deck.media.count == 2)
@@ -46,17 +46,17 @@ struct AppRecordMappingTests {
     // Empty image data is no picture: an empty field and no media file.
     let laufen = try #require(deck.notes.first { $0.fields[0] == "laufen" })
     #expect(laufen.fields[2] == "")
-    let (back, _) = AppRecordMapping.records(from: deck)
+    let (back, _) = try AppRecordMapping.records(from: deck)
     #expect(back.records == content.records.records)
   }
 
   @Test("Flashcard Quiz: createdAt becomes the note id in milliseconds, and back")
   func quizCreation() throws {
     let content = try AppStorageReader().read(path: AppFixtures.path("flashcard-quiz.sqlite"))
-    let (deck, _) = AppRecordMapping.collection(from: content.records)
+    let (deck, _) = try AppRecordMapping.collection(from: content.records)
     #expect(deck.notes.map(\.id) == [1_678_307_200_500, 1_678_310_800_000])
     #expect(deck.noteTypes.first?.fieldNames == ["Word", "Definition", "Word Type"])
-    let (back, _) = AppRecordMapping.records(from: deck)
+    let (back, _) = try AppRecordMapping.records(from: deck)
     #expect(back.records.first?["createdAt"] == .date(Date(timeIntervalSinceReferenceDate: 700_000_000.5)))
     #expect(back.records.first?["wordTypeRaw"] == .string("interjection"))
   }
@@ -74,7 +74,7 @@ struct AppRecordMappingTests {
         AppRecord([("front", .string("Katze")), ("image", .string(mp3.base64EncodedString()))]),
         AppRecord([("front", .string("Maus")), ("image", .string(unknown.base64EncodedString()))]),
       ])
-    let (deck, _) = AppRecordMapping.collection(from: records)
+    let (deck, _) = try AppRecordMapping.collection(from: records)
     let pngName = SHA1.hex(SHA1.digest(png)) + ".png"
     let mp3Name = SHA1.hex(SHA1.digest(mp3)) + ".mp3"
     #expect(
@@ -98,7 +98,7 @@ struct AppRecordMappingTests {
     let profiled = AppRecords(
       name: "Cards", records: [AppRecord([("prompt", .string(canonical)), ("answer", .string("x"))])],
       profile: .flashzilla)
-    #expect(AppRecordMapping.collection(from: profiled).collection.media.isEmpty)
+    #expect(try AppRecordMapping.collection(from: profiled).collection.media.isEmpty)
   }
 
   @Test(
@@ -115,26 +115,28 @@ struct AppRecordMappingTests {
     let deck = DeckCollection(
       decks: [Deck(id: 1, name: "Default")], noteTypes: [basic, cloze, vocabulary],
       notes: [Note(id: 1, guid: "a", noteTypeID: basic.id, fields: ["Hund", "dog"])])
-    let message = { (deck: DeckCollection) in
-      AppRecordMapping.records(from: deck, profile: .generic).warnings.first { $0.category == "note-types-dropped" }?
-        .message
+    let message = { (deck: DeckCollection) throws in
+      try AppRecordMapping.records(from: deck, profile: .generic).warnings.first {
+        $0.category == "note-types-dropped"
+      }?
+      .message
     }
     // Stock Basic in use, stock Cloze unused: nothing; the custom Vocabulary, unused, is named.
     #expect(
-      message(deck)
+      try message(deck)
         == "records hold the notes' values, not their note types' templates, styling or field settings; this note type is not one of Anki's stock ones, so its definition is not kept: 'Vocabulary' (no note kept uses it)"
     )
     var used = deck
     used.noteTypes = [basic, styled]
     used.notes.append(Note(id: 2, guid: "b", noteTypeID: styled.id, fields: ["Katze", "cat"]))
     #expect(
-      message(used)
+      try message(used)
         == "records hold the notes' values, not their note types' templates, styling or field settings; this note type is not one of Anki's stock ones, so its definition is not kept: 'Basic (and reversed card)' (its styling differs from the stock one)"
     )
     // A deck made from records, and back: its note type comes back whole, and is not named.
-    let (records, _) = AppRecordMapping.records(from: used, profile: .generic)
-    let (fromRecords, _) = AppRecordMapping.collection(from: records)
-    #expect(message(fromRecords) == nil)
+    let (records, _) = try AppRecordMapping.records(from: used, profile: .generic)
+    let (fromRecords, _) = try AppRecordMapping.collection(from: records)
+    #expect(try message(fromRecords) == nil)
   }
 
   /// A real collection's mp3 (`srf-chinese-legacy2.colpkg`, `audio1-2exercise3.mp3`) begins
@@ -164,7 +166,7 @@ struct AppRecordMappingTests {
           ("tags:x", .array([.string("a")])),
         ])
       ])
-    let (deck, warnings) = AppRecordMapping.collection(from: records)
+    let (deck, warnings) = try AppRecordMapping.collection(from: records)
     #expect(deck.noteTypes.first?.name == "Words (app records)")
     #expect(deck.noteTypes.first?.fieldNames == ["front", "back", "level", "tagsx"])
     #expect(deck.notes.first?.fields == ["Hund", "dog", "3", "[\"a\"]"])
@@ -174,7 +176,7 @@ struct AppRecordMappingTests {
         "record type 'Words': key 'level': warning: [type-to-text] integer values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text",
         "record type 'Words': key 'tags:x': warning: [type-to-text] array values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text",
       ])
-    let (back, _) = AppRecordMapping.records(from: deck)
+    let (back, _) = try AppRecordMapping.records(from: deck)
     #expect(
       back.records == [
         AppRecord([
@@ -207,7 +209,7 @@ struct AppRecordMappingTests {
     deck.notes.append(Note(id: 1_700_000_000_002, guid: "ghi", noteTypeID: 1, fields: ["<img src=\"cat.png\">", "x"]))
     deck.notes.append(
       Note(id: 1_700_000_000_003, guid: "jkl", noteTypeID: 1, fields: ["<img src=\"gone.png\">", "[sound:a.mp3] y"]))
-    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .generic)
+    let (records, warnings) = try AppRecordMapping.records(from: deck, profile: .generic)
     #expect(records.records[0]["Back"] == .string("A cat.\n"))
     #expect(records.records[2]["Front"] == .data(try deck.media[0].blob.data()))
     #expect(records.records[3]["Front"] == .string(""))
@@ -231,11 +233,11 @@ struct AppRecordMappingTests {
       Note(id: 1, guid: "a", noteTypeID: 1, fields: ["<img src=\"a/\">", "x"]),
       Note(id: 2, guid: "b", noteTypeID: 1, fields: ["<img src=\"c\\d.png\">", "y"]),
     ]
-    let (generic, genericWarnings) = AppRecordMapping.records(from: deck, profile: .generic)
+    let (generic, genericWarnings) = try AppRecordMapping.records(from: deck, profile: .generic)
     #expect(generic.records.map { $0["Front"] } == [.data(png), .data(png)])
     #expect(genericWarnings.filter { $0.category.hasPrefix("media") }.isEmpty, "\(genericWarnings)")
     // Flashzilla's text keys cannot hold them: each is named once, with its field.
-    let (_, flashzilla) = AppRecordMapping.records(from: deck, profile: .named(.flashzilla))
+    let (_, flashzilla) = try AppRecordMapping.records(from: deck, profile: .named(.flashzilla))
     #expect(
       flashzilla.filter { $0.category.hasPrefix("media") }.map(\.message) == [
         "refers to a/, which the Flashzilla Card key 'prompt' (text) cannot hold",
@@ -249,7 +251,7 @@ struct AppRecordMappingTests {
   func templateMediaNamed() throws {
     var deck = Self.ankiDeck()
     deck.media.append(MediaFile(name: "_logo.png", blob: MediaBlob(data: Data([1, 2, 3]))))
-    let (_, warnings) = AppRecordMapping.records(from: deck, profile: .generic, file: "cards.json")
+    let (_, warnings) = try AppRecordMapping.records(from: deck, profile: .generic, file: "cards.json")
     #expect(
       warnings.filter { $0.category == "media-dropped" && $0.location.item == "record type 'Basic'" }.map(\.description)
         == [
@@ -275,7 +277,8 @@ struct AppRecordMappingTests {
       ],
       cards: [Card(id: 1, noteID: 1_700_000_000_000, templateOrdinal: 0, deckID: 1)],
       media: ["house.png", "mouse.png", "haus.mp3"].map { MediaFile(name: $0, blob: MediaBlob(data: png)) })
-    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo), file: "default.store")
+    let (records, warnings) = try AppRecordMapping.records(
+      from: deck, profile: .named(.neoMnemo), file: "default.store")
     #expect(records.records.first?["image"] == .data(png))
     #expect(
       warnings.map(\.description) == [
@@ -301,7 +304,7 @@ struct AppRecordMappingTests {
       Card(id: 2, noteID: 1_700_000_000_009, templateOrdinal: 0, deckID: 7),
       Card(id: 3, noteID: 1_700_000_000_009, templateOrdinal: 1, deckID: 7),
     ]
-    let (_, warnings) = AppRecordMapping.records(from: deck, profile: .generic)
+    let (_, warnings) = try AppRecordMapping.records(from: deck, profile: .generic)
     let structure = warnings.filter { ["decks-dropped", "cards-dropped", "note-types-merged"].contains($0.category) }
     #expect(
       structure.map(\.message) == [
@@ -310,7 +313,7 @@ struct AppRecordMappingTests {
         "notes of 2 note types ('Basic', 'Reversed') become records of one type, 'Basic', each with its own note type's field names; which note type a record came from is not kept",
       ])
     // A deck of one note type, in Default, one card a note: nothing of the kind.
-    let (_, plain) = AppRecordMapping.records(from: Self.ankiDeck(), profile: .generic)
+    let (_, plain) = try AppRecordMapping.records(from: Self.ankiDeck(), profile: .generic)
     #expect(!plain.contains { ["decks-dropped", "cards-dropped", "note-types-merged"].contains($0.category) })
   }
 
@@ -328,7 +331,7 @@ struct AppRecordMappingTests {
         Note(id: 2, guid: "b", noteTypeID: 1, fields: ["one<p>two</p>", "x"]),
         Note(id: 3, guid: "c", noteTypeID: 1, fields: ["one<br>two", "Tom &amp; Jerry"]),
       ])
-    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .generic)
+    let (records, warnings) = try AppRecordMapping.records(from: deck, profile: .generic)
     #expect(records.records.map { $0["Front"] } == [.string("one\ntwo"), .string("one\ntwo"), .string("one\ntwo")])
     #expect(
       warnings.filter { $0.category == "formatting-dropped" }.map(\.message) == [
@@ -353,7 +356,7 @@ struct AppRecordMappingTests {
   @Test("an Anki deck with images -> NeoMnemo-shaped store -> deck: the pictures come back")
   func deckThroughStore() throws {
     let deck = Self.ankiDeck()
-    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
+    let (records, warnings) = try AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
     #expect(warnings.map(\.category).sorted() == ["formatting-dropped", "note-types-dropped", "tags-dropped"])
     #expect(records.records[0]["keyword"] == .string("Katze"))
     #expect(records.records[0]["story"] == .string("A cat.\n"))
@@ -369,7 +372,7 @@ struct AppRecordMappingTests {
     let stored = try AppStorageReader().read(path: store).records
     #expect(Array(stored.records.suffix(2)) == records.records)
 
-    let (again, _) = AppRecordMapping.collection(from: stored.replacingRecords(Array(stored.records.suffix(2))))
+    let (again, _) = try AppRecordMapping.collection(from: stored.replacingRecords(Array(stored.records.suffix(2))))
     let katze = try #require(again.notes.first { $0.fields[0] == "Katze" })
     let name = try #require(MediaReferences.fileNames(in: katze.fields[2]).first)
     let file = try #require(again.media.first { $0.name == name })
@@ -384,7 +387,7 @@ struct AppRecordMappingTests {
     var deck = Self.ankiDeck()
     let picture = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data((0..<300_000).map { UInt8($0 % 251) })
     deck.media = [MediaFile(name: "cat.png", blob: MediaBlob(data: picture))]
-    let (records, _) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
+    let (records, _) = try AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
     guard case .data(let image)? = records.records[0]["image"] else {
       Issue.record("no image: \(records.records[0])")
       return

@@ -33,7 +33,7 @@ struct JSONRecordFileTests {
     var deck = AppRecordMappingTests.ankiDeck()
     let picture = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Self.picture(300_000)
     deck.media = [MediaFile(name: "cat.png", blob: MediaBlob(data: picture))]
-    let (records, _) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
+    let (records, _) = try AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
     let scratch = try TemporaryDirectory()
     defer { scratch.remove() }
     let path = scratch.path(for: "mnemonics.json")

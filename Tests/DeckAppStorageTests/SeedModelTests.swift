@@ -122,8 +122,8 @@ struct SeedModelTests {
         ("f:Ab3#x", ["Hund", "dog"], []), (canonical, ["Katze", "cat"], []),
         ("e621e1f8-c36c-495a-93fc-0c247a3e6e5f", ["Maus", "mouse"], []),
       ])
-    let first = AppRecordMapping.records(from: deck, profile: .named(.flashzilla)).records
-    let second = AppRecordMapping.records(from: deck, profile: .named(.flashzilla)).records
+    let first = try AppRecordMapping.records(from: deck, profile: .named(.flashzilla)).records
+    let second = try AppRecordMapping.records(from: deck, profile: .named(.flashzilla)).records
     #expect(first.records == second.records)
     let ids = first.records.map { $0["id"] }
     guard case .uuid(let derived)? = ids[0], case .uuid(let kept)? = ids[1], case .uuid(let lower)? = ids[2] else {
@@ -137,9 +137,9 @@ struct SeedModelTests {
     #expect(lower != kept)
     #expect(Set([derived, kept, lower]).count == 3)
     // Back to a deck: the id is the GUID; and that deck gives the same ids again.
-    let (again, _) = AppRecordMapping.collection(from: first)
+    let (again, _) = try AppRecordMapping.collection(from: first)
     #expect(again.notes.map(\.guid) == [derived.uuidString, canonical, lower.uuidString])
-    let third = AppRecordMapping.records(from: again).records
+    let third = try AppRecordMapping.records(from: again).records
     #expect(third.records.map { $0["id"] } == ids)
   }
 
@@ -151,7 +151,8 @@ struct SeedModelTests {
         ("g1", ["Haus", "A mouse in the HOUSE.", "noun, das"], ["german"]),
         ("g2", ["Baum", "A BOMb in the tree.", ""], []),
       ])
-    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo), file: "default.store")
+    let (records, warnings) = try AppRecordMapping.records(
+      from: deck, profile: .named(.neoMnemo), file: "default.store")
     #expect(records.records.map(\.keys) == [["keyword", "story", "image"], ["keyword", "story", "image"]])
     #expect(records.records.allSatisfy { $0["image"] == .data(Data()) })
     // Each warning names the store, the record type, and the note with its own note type.
@@ -162,10 +163,10 @@ struct SeedModelTests {
         "default.store: record type 'Mnemonic': warning: [note-types-dropped] records hold the notes' values, not their note types' templates, styling or field settings; this note type is not one of Anki's stock ones, so its definition is not kept: 'Imported'",
       ])
     // Empty image data comes back as no picture, and the records come back equal.
-    let (again, _) = AppRecordMapping.collection(from: records)
+    let (again, _) = try AppRecordMapping.collection(from: records)
     #expect(again.media.isEmpty)
     #expect(again.notes.map { $0.fields[2] } == ["", ""])
-    #expect(AppRecordMapping.records(from: again).records.records == records.records)
+    #expect(try AppRecordMapping.records(from: again).records.records == records.records)
   }
 
   @Test("NeoMnemo: a record without a picture fills a store as empty data and reads back as one")
@@ -173,7 +174,7 @@ struct SeedModelTests {
     let scratch = try TemporaryDirectory()
     let store = try AppFixtures.copy("neomnemo.store", into: scratch)
     let deck = Self.deck(fields: ["Keyword", "Story"], notes: [("g1", ["Tisch", "A TEA-SHirt on the table."], [])])
-    let (records, _) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
+    let (records, _) = try AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
     _ = try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))
     let stored = try AppStorageReader().read(path: store).records.records
     #expect(
@@ -203,7 +204,7 @@ struct SeedModelTests {
   func quizWordTypes(wordType: String, word: String, expected: String, warned: Bool) throws {
     let deck = Self.deck(
       fields: ["Word", "Definition", "Word Type"], notes: [("g1", [word, "a definition", wordType], [])])
-    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.flashcardQuiz))
+    let (records, warnings) = try AppRecordMapping.records(from: deck, profile: .named(.flashcardQuiz))
     let record = try #require(records.records.first)
     #expect(record["wordTypeRaw"] == .string(expected))
     #expect(record["createdAt"] == .date(Date(timeIntervalSince1970: 1_700_000_000)))
@@ -221,7 +222,7 @@ struct SeedModelTests {
   @Test("Flashcard Quiz: a deck without a Word Type field still gives every required key")
   func quizWithoutWordType() throws {
     let deck = Self.deck(fields: ["Front", "Back"], notes: [("g1", ["hello", "a greeting"], [])])
-    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.flashcardQuiz))
+    let (records, warnings) = try AppRecordMapping.records(from: deck, profile: .named(.flashcardQuiz))
     let record = try #require(records.records.first)
     #expect(record.keys == ["word", "definition", "createdAt", "wordTypeRaw"])
     #expect(record["wordTypeRaw"] == .string("noun"))
@@ -256,7 +257,7 @@ struct SeedModelTests {
     let store = try AppFixtures.copy("Idealic.sqlite", into: scratch)
     let deck = Self.deck(
       fields: ["Title", "Text"], notes: [("g1", ["", "untitled thought"], []), ("g2", ["Plan", "Write tests"], [])])
-    let (records, warnings) = AppRecordMapping.records(from: deck, profile: .named(.idealic))
+    let (records, warnings) = try AppRecordMapping.records(from: deck, profile: .named(.idealic))
     #expect(warnings.map(\.category) == ["note-types-dropped"])
     #expect(records.name == "Logs")
     let report = try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))

@@ -39,7 +39,7 @@ package enum CollectionValidation {
     try checkNoteTypes(collection.noteTypes, location: location)
     try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
     try requireUniqueIDs(collection.cards.map(\.id), what: "card", location: location)
-    let repair = CollectionRepair.repaired(collection, location: location)
+    let repair = try CollectionRepair.repaired(collection, location: location)
     log.append(contentsOf: repair.warnings)
     let collection = repair.collection
     var result = collection

@@ -10,8 +10,8 @@ import DeckCore
 ///
 /// ```swift
 /// let content = try AppStorageReader().read(path: "default.store")
-/// let (deck, warnings) = AppRecordMapping.collection(from: content.records)
-/// let (records, _) = AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
+/// let (deck, warnings) = try AppRecordMapping.collection(from: content.records)
+/// let (records, _) = try AppRecordMapping.records(from: deck, profile: .named(.neoMnemo))
 /// ```
 ///
 /// Everything that does not fit is reported as a ``Diagnostic``: tags and scheduling a record
@@ -23,11 +23,13 @@ package enum AppRecordMapping {
   /// - Parameter profile: ``AppProfileChoice/automatic`` uses the records' profile (or the one
   ///   they fit), ``AppProfileChoice/generic`` maps field-for-key.
   /// - Parameter file: the storage the records were read from, which warnings name.
+  /// - Throws: ``DeckError/Kind/limitExceeded`` when records without some keys would be filled
+  ///   with more empty values than ``FieldFilling`` allows.
   package static func collection(
     from records: AppRecords, profile: AppProfileChoice = .automatic, modificationTime: Int64 = 0,
     file: String? = nil
-  ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
-    RecordsToDeck(
+  ) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    try RecordsToDeck(
       records: records, profile: resolved(profile, records: records), modificationTime: modificationTime, file: file
     )
     .collection()
@@ -39,9 +41,11 @@ package enum AppRecordMapping {
   ///   deck has (one deckport made), else maps field-for-key; a named profile maps the fields by
   ///   name, then by position.
   /// - Parameter file: the storage the records are for, which warnings name.
+  /// - Throws: ``DeckError/Kind/limitExceeded`` when notes with fewer values than their note
+  ///   type has fields would be filled with more empty values than ``FieldFilling`` allows.
   package static func records(
     from collection: DeckCollection, profile: AppProfileChoice = .automatic, file: String? = nil
-  ) -> (records: AppRecords, warnings: [Diagnostic]) {
+  ) throws -> (records: AppRecords, warnings: [Diagnostic]) {
     let chosen: AppRecordProfile?
     switch profile {
     case .generic: chosen = nil
@@ -49,7 +53,7 @@ package enum AppRecordMapping {
     case .automatic:
       chosen = AppRecordProfile.all.first { profile in collection.noteTypes.contains { $0.name == profile.title } }
     }
-    return DeckToRecords(collection: collection, profile: chosen, file: file).records()
+    return try DeckToRecords(collection: collection, profile: chosen, file: file).records()
   }
 
   private static func resolved(_ choice: AppProfileChoice, records: AppRecords) -> AppRecordProfile? {

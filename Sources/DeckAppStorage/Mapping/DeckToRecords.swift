@@ -9,14 +9,14 @@ struct DeckToRecords {
   /// The storage the records are for, which warnings name (nil: none).
   let file: String?
 
-  func records() -> (records: AppRecords, warnings: [Diagnostic]) {
+  func records() throws -> (records: AppRecords, warnings: [Diagnostic]) {
     // Records made into notes go back under their own record type (an entity's name).
     let name =
       profile?.recordType ?? collection.noteTypes.first.map { RecordsToDeck.recordType(ofNoteType: $0.name) } ?? "Notes"
     let location = AppRecordMapping.location(ofRecords: name, in: file)
     // Each value goes by its note type's field name: a note with more or fewer values than its
     // note type has fields is first fitted to them, as Anki's Check Database fits it.
-    let (collection, fieldCountWarnings) = CollectionRepair.fittingFields(collection, location: location)
+    let (collection, fieldCountWarnings) = try CollectionRepair.fittingFields(collection, location: location)
     var warnings = fieldCountWarnings
     let media = Dictionary(collection.media.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     // The deck's media file a reference names: the one of its name, else the one of the name

@@ -72,7 +72,9 @@ struct RecordsToDeck {
     return (title, Self.noteTypeID(named: title))
   }
 
-  func collection() -> (collection: DeckCollection, warnings: [Diagnostic]) {
+  /// - Throws: ``DeckError/Kind/limitExceeded`` when records without some of the keys would be
+  ///   filled with more empty values than ``FieldFilling`` allows.
+  func collection() throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     var warnings: [Diagnostic] = []
     let location = AppRecordMapping.location(ofRecords: records.name, in: file)
     let mapping = fieldKeys
@@ -106,9 +108,14 @@ struct RecordsToDeck {
     // picture's base64 is decoded and hashed once.
     var recordFields: [[String]] = []
     recordFields.reserveCapacity(records.records.count)
-    for record in records.records {
+    // A record without a key gets an empty field for it: records of many keys each make
+    // a note type of many fields.
+    var filling = FieldFilling()
+    for (index, record) in records.records.enumerated() {
       var fields: [String] = []
+      var given = 0
       for (_, key) in mapping {
+        if record[key] != nil { given += 1 }
         let value = noteValue(record, key)
         if profile == nil, ![.string, .data, .any].contains(value.type) { textTypes[key] = value.type }
         // A profile's empty Data is no picture (NeoMnemo stores `Data()`): no media file, an empty
@@ -121,6 +128,9 @@ struct RecordsToDeck {
         if let file, mediaNames.insert(file.name).inserted { collection.media.append(file) }
         fields.append(text)
       }
+      filling.countText(of: fields)
+      try filling.countFill(
+        given: given, of: fields.count, noteType: title, at: location.itemPart(records.label(ofRecord: index)))
       recordFields.append(fields)
     }
     let identityPositions = Self.identityFields(mapping: mapping, profile: profile)

@@ -105,7 +105,7 @@ public struct AppStorageFormat: DeckFormat {
     // store's committed changes may be there alone). Not the `-shm` index's, which changes
     // whenever any reader opens the store.
     let modified = ["", "-wal"].compactMap { FileManager.default.modificationSeconds(atPath: path + $0) }.max()
-    let mapped = AppRecordMapping.collection(
+    let mapped = try AppRecordMapping.collection(
       from: content.records, profile: options.profile, modificationTime: modified ?? 0, file: path)
     return LoadedDeck(
       collection: mapped.collection, formatName: "app-\(content.kind.rawValue)",
@@ -118,13 +118,13 @@ public struct AppStorageFormat: DeckFormat {
     -> DeckWriteResult
   {
     let storage = context.options[AppStorageOptions.self]
-    var mapped = AppRecordMapping.records(from: collection, profile: storage.profile, file: path)
+    var mapped = try AppRecordMapping.records(from: collection, profile: storage.profile, file: path)
     if let dates = storage.jsonDates { mapped.records.jsonDates = dates }
     let options = AppWriteOptions(
       storage: storage, existing: context.existingOutput, dryRun: context.dryRun,
       matching: context.options[AppRecordMatching.self])
     let report = try AppStorageWriter().write(mapped.records, to: path, kind: kind, options: options)
-    let written = AppRecordMapping.collection(from: mapped.records, profile: storage.profile).collection
+    let written = try AppRecordMapping.collection(from: mapped.records, profile: storage.profile).collection
     return DeckWriteResult(written: written, warnings: mapped.warnings + report.warnings, details: report)
   }
 }

@@ -18,7 +18,7 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
     case corrupt
     /// The input needs a newer reader (an unknown package or schema version).
     case unsupportedVersion
-    /// Decompressed data would exceed a safety limit.
+    /// Decompressed data, or what a reader holds in memory, would exceed a safety limit.
     case limitExceeded
     /// Writing an output failed.
     case writeFailed
@@ -38,7 +38,7 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
       case .missingPart: "a part the format requires is absent"
       case .corrupt: "the input is of the right kind, but its content is damaged or inconsistent"
       case .unsupportedVersion: "the input needs a newer reader"
-      case .limitExceeded: "unpacking would pass a safety limit on size"
+      case .limitExceeded: "unpacking or reading the input would pass a safety limit on size"
       case .writeFailed: "writing the output failed"
       case .invalidRequest: "the request cannot be carried out as given"
       case .unknownFormat: "the format can be told neither from the name nor from the content"

@@ -35,7 +35,7 @@ extension RepairingDeckWriter {
     -> (written: DeckCollection, warnings: [Diagnostic])
   {
     let location = SourceLocation(file: destination ?? path)
-    let (repaired, warnings) = CollectionRepair.repaired(collection, location: location)
+    let (repaired, warnings) = try CollectionRepair.repaired(collection, location: location)
     try writeRepaired(repaired, to: path, location: location)
     return (repaired, warnings)
   }

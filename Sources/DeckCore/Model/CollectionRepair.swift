@@ -12,10 +12,11 @@
 ///
 /// Each change is reported as a warning naming the note or card (`field-count`, `orphan-card`,
 /// `unknown-deck`). Notes whose note type does not exist are left as they are:
-/// a writer that needs the note type refuses them.
+/// a writer that needs the note type refuses them. Filling notes with more empty values than
+/// ``FieldFilling`` allows for the notes' text throws instead.
 ///
 /// ```swift
-/// let (repaired, warnings) = CollectionRepair.repaired(collection, location: SourceLocation(file: "out.json"))
+/// let (repaired, warnings) = try CollectionRepair.repaired(collection, location: SourceLocation(file: "out.json"))
 /// ```
 package enum CollectionRepair {
   /// How many warnings of one category are listed one by one before the rest are counted.
@@ -27,8 +28,8 @@ package enum CollectionRepair {
   /// `collection` repaired as described above, and a warning for each change.
   package static func repaired(
     _ collection: DeckCollection, location: SourceLocation
-  ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
-    var (result, warnings) = withFittedNotes(collection, location: location)
+  ) throws(DeckError) -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    var (result, warnings) = try withFittedNotes(collection, location: location)
     var noteIDs = IDSet(collection.notes.map(\.id))
     if collection.cards.contains(where: { !noteIDs.contains($0.noteID) }) {
       result.cards.removeAll { card in
@@ -47,18 +48,18 @@ package enum CollectionRepair {
   /// cards or decks), and a warning for each note changed.
   package static func fittingFields(
     _ collection: DeckCollection, location: SourceLocation
-  ) -> (collection: DeckCollection, warnings: [Diagnostic]) {
-    let (result, warnings) = withFittedNotes(collection, location: location)
+  ) throws(DeckError) -> (collection: DeckCollection, warnings: [Diagnostic]) {
+    let (result, warnings) = try withFittedNotes(collection, location: location)
     return (result, warnings.finished())
   }
 
   /// `collection` with its notes' field counts repaired, and the warnings so far.
   private static func withFittedNotes(
     _ collection: DeckCollection, location: SourceLocation
-  ) -> (collection: DeckCollection, warnings: CappedWarnings) {
+  ) throws(DeckError) -> (collection: DeckCollection, warnings: CappedWarnings) {
     var warnings = CappedWarnings(location: location, listedPerCategory: listedPerCategory)
     var result = collection
-    result.notes = fittedNotes(collection, location: location, warnings: &warnings)
+    result.notes = try fittedNotes(collection, location: location, warnings: &warnings)
     return (result, warnings)
   }
 
@@ -72,11 +73,14 @@ package enum CollectionRepair {
 
   private static func fittedNotes(
     _ collection: DeckCollection, location: SourceLocation, warnings: inout CappedWarnings
-  ) -> [Note] {
+  ) throws(DeckError) -> [Note] {
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     // Looked up for every note, so only the field count (a note type is a large value to copy).
     let fieldCounts = noteTypes.mapValues(\.fields.count)
     var notes = collection.notes
+    // Every note's text counts towards the empty values allowed, counted at the first note
+    // filled (most collections have none).
+    var filling: FieldFilling?
     for index in notes.indices {
       guard let count = fieldCounts[notes[index].noteTypeID], count > 0, notes[index].fields.count != count,
         let noteType = noteTypes[notes[index].noteTypeID]
@@ -94,6 +98,15 @@ package enum CollectionRepair {
         let last = noteType.fields[expected - 1].name
         change =
           "values \(expected) to \(note.fields.count) are joined with \"\(joinedFieldSeparator)\" into the last field, '\(last)', as Anki's Check Database joins them"
+      }
+      if note.fields.count < expected {
+        if filling == nil {
+          var counted = FieldFilling()
+          for note in collection.notes { counted.countText(of: note.fields) }
+          filling = counted
+        }
+        try filling?.countFill(
+          given: note.fields.count, of: expected, noteType: noteType.name, at: location.itemPart("note \(note.id)"))
       }
       warnings.report(
         "field-count", at: location.itemPart("note \(note.id)"), "note has \(values), but its \(label); \(change)")

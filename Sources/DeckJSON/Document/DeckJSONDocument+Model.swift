@@ -233,6 +233,8 @@ struct DeckJSONModelMapping {
   /// names no deck gets its cards in the only normal one, or in Default when there is none.
   private var definedNormalDecks: [Int64] = []
   private var definedDeckCount = 0
+  /// The empty values the notes that leave fields out are filled with, within their limit.
+  private var fieldFilling = FieldFilling()
   private var noteTypesByID: [Int64: KnownNoteType] = [:]
   private var noteTypesByName: [String: KnownNoteType] = [:]
   // Sets of ids, not ids with their indexes: a million-note deck's index would cost some
@@ -721,13 +723,14 @@ struct DeckJSONModelMapping {
   }
 
   /// `notes[index]`, a note of `known`; `fileTime` is its modification time if it gives none.
-  private func note(_ note: NoteJSON, of known: KnownNoteType, index: Int, fileTime: Int64) throws -> Note {
+  private mutating func note(_ note: NoteJSON, of known: KnownNoteType, index: Int, fileTime: Int64) throws -> Note {
     let noteType = known.noteType
     let fieldNames = known.fieldNames
     let values: [String]
     if note.fields.names == fieldNames {
       // Every field, in the note type's order, as deckport writes them.
       values = note.fields.values
+      fieldFilling.countText(of: values)
     } else {
       for name in note.fields.names where !fieldNames.contains(name) {
         throw problem(
@@ -735,6 +738,11 @@ struct DeckJSONModelMapping {
           "'\(name)' is not a field of note type '\(noteType.name)' (its fields: \(fieldNames.joined(separator: ", ")))"
         )
       }
+      // Counted before the values are made: a note type of many fields makes them large.
+      fieldFilling.countText(of: note.fields.values)
+      try fieldFilling.countFill(
+        given: note.fields.names.count, of: fieldNames.count, noteType: noteType.name,
+        at: at("notes[\(index)].fields"))
       values = fieldNames.map { note.fields[$0] ?? "" }
     }
     // A note without a GUID gets one (and an id, if it has none) in completeNotes(); one with a

@@ -91,7 +91,7 @@ runFuzzer { data in
     scratch.write(data)
     do {
       let content = try AppStorageReader().read(path: scratch.path)
-      let mapped = AppRecordMapping.collection(from: content.records)
+      let mapped = try AppRecordMapping.collection(from: content.records)
       try readAllMedia(mapped.collection)
     } catch is DeckError {
     } catch {

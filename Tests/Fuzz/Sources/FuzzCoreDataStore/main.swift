@@ -171,7 +171,7 @@ runFuzzer { data in
     guard !entities.isEmpty else { return }
     let entity = entities[Int(bytes[1]) % entities.count]
     let content = try AppStorageReader().read(path: source, options: AppStorageOptions(entity: entity))
-    let mapped = AppRecordMapping.collection(from: content.records)
+    let mapped = try AppRecordMapping.collection(from: content.records)
     try readAllMedia(mapped.collection)
     _ = try AppMigrator().migrate(
       source: source, destination: destination,
