@@ -82,11 +82,15 @@ struct CSVRowMapper {
     }
 
     // Counted before the row is kept: a note type of many fields makes short rows large.
-    var rowPlace = location
-    rowPlace.line = record.line
-    fieldFilling.countText(of: fields.lazy.map(\.text))
-    try fieldFilling.countFill(
-      given: fields.count, of: values.count, noteType: catalog.entries[entry].name, at: rowPlace)
+    var textBytes = 0
+    for field in fields { textBytes += field.text.utf8.count }
+    fieldFilling.countText(bytes: textBytes)
+    if values.count > fields.count {
+      var place = location
+      place.line = record.line
+      try fieldFilling.countFill(
+        given: fields.count, of: values.count, noteType: catalog.entries[entry].name, at: place)
+    }
 
     if case .otherColumns = layout.fields {
     } else {

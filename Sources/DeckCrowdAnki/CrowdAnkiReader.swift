@@ -203,9 +203,9 @@ private struct ReadState {
     var fields = try note.strings("fields")
     let expected = noteTypes[typeIndex].fields.count
     fieldFilling.countText(of: fields)
-    try fieldFilling.countFill(
-      given: fields.count, of: expected, noteType: noteTypes[typeIndex].name, at: note.location("fields"))
     if fields.count != expected {
+      try fieldFilling.countFill(
+        given: fields.count, of: expected, noteType: noteTypes[typeIndex].name, at: note.location("fields"))
       warnings.append(
         Diagnostic(
           "field-count", at: note.location("fields"),

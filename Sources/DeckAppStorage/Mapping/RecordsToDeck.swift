@@ -129,8 +129,10 @@ struct RecordsToDeck {
         fields.append(text)
       }
       filling.countText(of: fields)
-      try filling.countFill(
-        given: given, of: fields.count, noteType: title, at: location.itemPart(records.label(ofRecord: index)))
+      if given < fields.count {
+        try filling.countFill(
+          given: given, of: fields.count, noteType: title, at: location.itemPart(records.label(ofRecord: index)))
+      }
       recordFields.append(fields)
     }
     let identityPositions = Self.identityFields(mapping: mapping, profile: profile)

@@ -38,10 +38,15 @@ package struct FieldFilling: Sendable {
     return perText.overflow || total.overflow ? Int.max : total.partialValue
   }
 
-  /// Counts the text of a note's values (or of a row's cells), which allows more empty values.
-  package mutating func countText(of values: some Sequence<String>) {
+  /// Counts the text of a note's values, which allows more empty values.
+  package mutating func countText(of values: [String]) {
+    for value in values { textBytes += value.utf8.count }
+  }
+
+  /// Counts `bytes` bytes of text (a row's cells), which allow more empty values.
+  package mutating func countText(bytes: Int) {
     // Bytes of strings in memory: far from overflowing.
-    textBytes += Self.textBytes(of: values)
+    textBytes += max(bytes, 0)
   }
 
   /// Counts a note that gives values for `given` of its note type's `fieldCount` fields and is
@@ -58,10 +63,5 @@ package struct FieldFilling: Sendable {
       .limitExceeded, at: location,
       "note type '\(noteType)' has \(CountedNoun.phrase(fieldCount, "field")) and this note gives values for \(given): filling the notes so far with empty values for the fields they leave out would hold \(emptyValuesAdded) empty values in memory, more than the \(limit) deckport allows (\(Self.allowance), and \(Self.perTextByte) more for each of the \(CountedNoun.phrase(textBytes, "byte")) of text the notes give); remove the fields the notes do not use from the note type, or give the notes their values"
     )
-  }
-
-  /// The UTF-8 length of `values` in all.
-  private static func textBytes(of values: some Sequence<String>) -> Int {
-    values.reduce(0) { $0 + $1.utf8.count }
   }
 }
