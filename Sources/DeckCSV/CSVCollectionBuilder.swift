@@ -46,7 +46,7 @@ struct CSVCollectionBuilder {
   /// `filling` has counted the rows' text and the empty values they were filled with so far.
   ///
   /// - Throws: ``DeckError/Kind/corrupt`` at a row's line when its deck name has more than
-  ///   ``Deck/maximumLevels`` levels; ``DeckError/Kind/limitExceeded`` when filling the rows to
+  ///   ``Deck/maximumLevels`` levels; ``DeckError/Kind/memoryLimitExceeded`` when filling the rows to
   ///   their note types' field counts passes ``FieldFilling/limit``.
   func collection(
     rows: consuming [Row], catalog: CSVNoteTypeCatalog, filling: FieldFilling

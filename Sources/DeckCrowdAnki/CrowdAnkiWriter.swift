@@ -43,8 +43,12 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     try Deck.checkDepth(of: collection.decks, at: location)
     // Two decks of one name would be nested in the folder, one under the other.
     let sameNamed = try SameNamedDecks.merged(collection, filteredDecksWritten: false, location: location)
-    let collection = sameNamed.collection
-    var warnings = sameNamed.warnings + lossWarnings(collection, location: location)
+    // CrowdAnki's import hands each note to Anki, which refuses one whose value count differs
+    // from its note type's field count (and stops there): such notes are fitted as Anki's Check
+    // Database fits them, as every package writer does.
+    let fitted = try CollectionRepair.fittingFields(sameNamed.collection, location: location)
+    let collection = fitted.collection
+    var warnings = sameNamed.warnings + fitted.warnings + lossWarnings(collection, location: location)
     let folderName = URL(fileURLWithPath: destination).standardizedFileURL.lastPathComponent
     let tree = DeckTree(collection, folderName: folderName, location: location, warnings: &warnings)
 

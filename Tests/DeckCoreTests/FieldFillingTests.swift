@@ -31,7 +31,7 @@ struct FieldFillingTests {
     let error = #expect(throws: DeckError.self) {
       try filling.countFill(given: 2, of: 3, noteType: "Wide", at: place)
     }
-    #expect(error?.kind == .limitExceeded)
+    #expect(error?.kind == .memoryLimitExceeded)
     #expect(error?.location == place)
     #expect(
       error?.message

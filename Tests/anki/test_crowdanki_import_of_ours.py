@@ -22,6 +22,9 @@ folder deckport wrote with CrowdAnki, not what deckport reads back from it.
   refused by Anki through CrowdAnki's calls, so the test above does judge the fitting.
 * test_a_folder_written_again_after_an_edit_updates_what_crowdanki_imported: CrowdAnki's second
   import of a folder written again after an edit updates the note and adds nothing.
+* test_a_note_whose_values_do_not_fit_its_note_type_is_fitted_and_crowdanki_imports_it: a note of
+  fewer or more values than its note type has fields is fitted as Anki's Check Database fits it
+  (Anki refuses it as it is, which stops CrowdAnki's import part way).
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ from __future__ import annotations
 import glob
 import json
 import os
+import sqlite3
 import subprocess
 import unicodedata
+import zipfile
 
 import pytest
 
@@ -689,3 +694,71 @@ def test_an_option_group_no_deck_uses_is_not_written(tmp_path):
         assert sorted(g["name"] for g in col.decks.all_config()) == ["Default", "Used"]
     finally:
         col.close()
+
+
+def package_with_refitted_notes(tmp_path) -> tuple[str, dict[str, list[str]]]:
+    """fixtures/anki/legacy2_sched.apkg with one note cut to its first value and another given a
+    third, as a damaged or hand-edited package holds them; and the fields Anki's Check Database
+    would give each (by GUID): the missing value empty, the extra one joined into the last field."""
+    source = os.path.join(FIXTURES, "anki", "legacy2_sched.apkg")
+    package = str(tmp_path / "refitted.apkg")
+    expected: dict[str, list[str]] = {}
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(package, "w") as target:
+        for info in original.infolist():
+            data = original.read(info.filename)
+            if info.filename == "collection.anki21":
+                database = tmp_path / "collection.anki21"
+                database.write_bytes(data)
+                connection = sqlite3.connect(database)
+                rows = connection.execute(
+                    "select id, guid, flds from notes where instr(flds, char(31)) > 0 order by id limit 2"
+                ).fetchall()
+                (short_id, short_guid, short_fields), (long_id, long_guid, long_fields) = rows
+                first, *rest = short_fields.split("\x1f")
+                connection.execute("update notes set flds = ? where id = ?", (first, short_id))
+                expected[short_guid] = [first] + [""] * len(rest)
+                values = long_fields.split("\x1f")
+                connection.execute("update notes set flds = ? where id = ?", ("\x1f".join(values + ["extra"]), long_id))
+                expected[long_guid] = values[:-1] + [values[-1] + "; extra"]
+                connection.commit()
+                connection.close()
+                data = database.read_bytes()
+            target.writestr(info, data)
+    return package, expected
+
+
+def test_a_note_whose_values_do_not_fit_its_note_type_is_fitted_and_crowdanki_imports_it(tmp_path):
+    """The CrowdAnki writer fits a note with fewer or more values than its note type has fields as
+    every package writer does (as Anki's Check Database fits it), with a [field-count] warning: the
+    folder imports through CrowdAnki's calls with the values in place. The folder with a note put
+    back short is refused by the backend, so the test judges the fitting."""
+    package, expected = package_with_refitted_notes(tmp_path)
+    folder = str(tmp_path / "refitted")
+    result = deckport("convert", package, folder, "--to", "crowdanki", "--verbose")
+    assert result.returncode == 0, result.stderr
+    assert "empty, as Anki's Check Database fills them" in result.stderr, result.stderr
+    assert "as Anki's Check Database joins them" in result.stderr, result.stderr
+    col = folder_in_anki(folder, str(tmp_path / "crowdanki"))
+    try:
+        fields = {col.get_note(nid).guid: list(col.get_note(nid).fields) for nid in col.find_notes("")}
+    finally:
+        col.close()
+    for guid, values in expected.items():
+        assert fields[guid] == values, guid
+
+    path = deck_file(folder)
+    with open(path, encoding="utf-8") as handle:
+        deck = json.load(handle)
+
+    def short_note(node: dict) -> bool:
+        for note in node.get("notes", []):
+            if note["guid"] in expected and len(note["fields"]) > 1:
+                note["fields"] = note["fields"][:1]
+                return True
+        return any(short_note(child) for child in node.get("children", []))
+
+    assert short_note(deck)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(deck, handle)
+    with pytest.raises(BackendError, match="note has 1 fields, expected"):
+        folder_in_anki(folder, str(tmp_path / "crowdanki-short"))

@@ -157,7 +157,7 @@ struct FieldFillingLimitTests {
   }
 
   @Test(
-    "every writer that fills notes refuses, naming the note; CrowdAnki and Cards in Plain Text write them as they are")
+    "every writer that fills notes refuses, naming the note; Cards in Plain Text fills nothing")
   func writers() throws {
     let scratch = try TemporaryDirectory()
     let registry = FormatRegistry.standard
@@ -187,7 +187,7 @@ struct FieldFillingLimitTests {
         written.append(name.rawValue)
       } catch let error as DeckError {
         refused.append(name.rawValue)
-        #expect(error.kind == .limitExceeded, "\(name.rawValue): \(error)")
+        #expect(error.kind == .memoryLimitExceeded, "\(name.rawValue): \(error)")
         #expect(error.location.item?.hasSuffix("note \(100 + (index ?? -1))") == true, "\(name.rawValue): \(error)")
         #expect(
           error.message.hasPrefix("note type 'Wide' has 3000 fields and this note gives values for 1:"),
@@ -195,13 +195,12 @@ struct FieldFillingLimitTests {
         #expect(!FileManager.default.fileExists(atPath: path), "\(name.rawValue) left \(path)")
       }
     }
-    // CrowdAnki's writer keeps each note's values as they are (its folder lists a note's
-    // fields), and Cards in Plain Text shows a field a note leaves out as empty.
-    #expect(written.sorted() == ["cards", "crowdanki"])
+    // Cards in Plain Text shows a field a note leaves out as empty, filling nothing.
+    #expect(written == ["cards"])
     #expect(
       refused.sorted() == [
-        "apkg", "apkg-modern", "app-json", "colpkg", "colpkg-modern", "csv", "json", "json-dir", "plist", "sqlite",
-        "tsv",
+        "apkg", "apkg-modern", "app-json", "colpkg", "colpkg-modern", "crowdanki", "csv", "json", "json-dir", "plist",
+        "sqlite", "tsv",
       ])
   }
 }

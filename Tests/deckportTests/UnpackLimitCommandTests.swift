@@ -44,7 +44,7 @@ struct UnpackLimitCommandTests {
         == true)
     #expect(
       Array(lines.dropFirst()) == [
-        "deckport:   kind: limitExceeded (unpacking or reading the input would pass a safety limit on size)",
+        "deckport:   kind: limitExceeded (unpacking would pass a safety limit on size)",
         "deckport:   file: \(input)",
         "deckport:   declared: 67261118 bytes",
         "deckport:   package: \(try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? -1) bytes; may unpack to 16777216 bytes",

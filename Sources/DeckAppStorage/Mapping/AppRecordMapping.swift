@@ -23,7 +23,7 @@ package enum AppRecordMapping {
   /// - Parameter profile: ``AppProfileChoice/automatic`` uses the records' profile (or the one
   ///   they fit), ``AppProfileChoice/generic`` maps field-for-key.
   /// - Parameter file: the storage the records were read from, which warnings name.
-  /// - Throws: ``DeckError/Kind/limitExceeded`` when records without some keys would be filled
+  /// - Throws: ``DeckError/Kind/memoryLimitExceeded`` when records without some keys would be filled
   ///   with more empty values than ``FieldFilling`` allows.
   package static func collection(
     from records: AppRecords, profile: AppProfileChoice = .automatic, modificationTime: Int64 = 0,
@@ -41,7 +41,7 @@ package enum AppRecordMapping {
   ///   deck has (one deckport made), else maps field-for-key; a named profile maps the fields by
   ///   name, then by position.
   /// - Parameter file: the storage the records are for, which warnings name.
-  /// - Throws: ``DeckError/Kind/limitExceeded`` when notes with fewer values than their note
+  /// - Throws: ``DeckError/Kind/memoryLimitExceeded`` when notes with fewer values than their note
   ///   type has fields would be filled with more empty values than ``FieldFilling`` allows.
   package static func records(
     from collection: DeckCollection, profile: AppProfileChoice = .automatic, file: String? = nil

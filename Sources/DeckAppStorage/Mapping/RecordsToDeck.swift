@@ -72,7 +72,7 @@ struct RecordsToDeck {
     return (title, Self.noteTypeID(named: title))
   }
 
-  /// - Throws: ``DeckError/Kind/limitExceeded`` when records without some of the keys would be
+  /// - Throws: ``DeckError/Kind/memoryLimitExceeded`` when records without some of the keys would be
   ///   filled with more empty values than ``FieldFilling`` allows.
   func collection() throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     var warnings: [Diagnostic] = []

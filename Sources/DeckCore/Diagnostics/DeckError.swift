@@ -18,8 +18,11 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
     case corrupt
     /// The input needs a newer reader (an unknown package or schema version).
     case unsupportedVersion
-    /// Decompressed data, or what a reader holds in memory, would exceed a safety limit.
+    /// Decompressed data would exceed a safety limit.
     case limitExceeded
+    /// What the input asks to be held in memory would exceed a safety limit (``FieldFilling``:
+    /// notes filled with empty values for thousands of fields they leave out).
+    case memoryLimitExceeded
     /// Writing an output failed.
     case writeFailed
     /// The request cannot be carried out (bad combination of options, refused overwrite).
@@ -38,7 +41,8 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
       case .missingPart: "a part the format requires is absent"
       case .corrupt: "the input is of the right kind, but its content is damaged or inconsistent"
       case .unsupportedVersion: "the input needs a newer reader"
-      case .limitExceeded: "unpacking or reading the input would pass a safety limit on size"
+      case .limitExceeded: "unpacking would pass a safety limit on size"
+      case .memoryLimitExceeded: "the input would take more memory than a safety limit allows"
       case .writeFailed: "writing the output failed"
       case .invalidRequest: "the request cannot be carried out as given"
       case .unknownFormat: "the format can be told neither from the name nor from the content"

@@ -7,7 +7,7 @@
 /// whose note type has tens of thousands of fields, and whose notes give one each, would take
 /// gigabytes of memory for values no note has. Filling passes while the empty values added come
 /// to at most ``allowance``, and ``perTextByte`` more for each byte of field text the notes
-/// counted so far give; past that it throws a ``DeckError/Kind/limitExceeded`` error naming the
+/// counted so far give; past that it throws a ``DeckError/Kind/memoryLimitExceeded`` error naming the
 /// note type and the note. Real decks stay far below it: a note type of 40 fields whose notes give
 /// 4 values of 10 bytes adds 36 empty values against 80 more allowed.
 ///
@@ -60,7 +60,7 @@ package struct FieldFilling: Sendable {
     emptyValuesAdded += missing
     guard emptyValuesAdded > limit else { return }
     throw DeckError(
-      .limitExceeded, at: location,
+      .memoryLimitExceeded, at: location,
       "note type '\(noteType)' has \(CountedNoun.phrase(fieldCount, "field")) and this note gives values for \(given): filling the notes so far with empty values for the fields they leave out would hold \(emptyValuesAdded) empty values in memory, more than the \(limit) deckport allows (\(Self.allowance), and \(Self.perTextByte) more for each of the \(CountedNoun.phrase(textBytes, "byte")) of text the notes give); remove the fields the notes do not use from the note type, or give the notes their values"
     )
   }

@@ -19,11 +19,8 @@ enum CommandFailure {
       return try body()
     } catch let thrown as DeckError {
       let error = (streams?.shown(thrown) ?? thrown).namingFlags
-      // The unpack limits are met at a package's members; its own maps (`meta`, `media`) have
-      // fixed limits no genuine deck comes near, and so does what a reader holds in memory
-      // (``FieldFilling``), which names no member.
-      let raisable =
-        error.kind == .limitExceeded && error.location.member.map { !["meta", "media"].contains($0) } ?? false
+      // The package's own maps (`meta`, `media`) have fixed limits no genuine deck comes near.
+      let raisable = error.kind == .limitExceeded && !["meta", "media"].contains(error.location.member)
       let hint =
         raisable
         ? "; if the deck is genuine, raise the limit with --max-expansion or --max-unpacked"
