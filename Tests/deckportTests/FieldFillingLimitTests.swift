@@ -160,30 +160,18 @@ struct FieldFillingLimitTests {
     "every writer that fills notes refuses, naming the note; Cards in Plain Text fills nothing")
   func writers() throws {
     let scratch = try TemporaryDirectory()
-    let registry = FormatRegistry.standard
     // Every note's text ("x") is counted before the first is filled.
     let index = (0..<Self.width).first {
       ($0 + 1) * (Self.width - 1) > FieldFilling.allowance + FieldFilling.perTextByte * Self.width
     }
     var refused: [String] = []
     var written: [String] = []
-    for name in registry.outputNames where name != .coreData {
-      let format = try #require(registry.writer(named: name))
-      let description = format.description
-      let path = scratch.path(for: "deck-\(name.rawValue).\(description.newFileExtension ?? "folder")")
-      let context = FormatWriteContext(destination: path)
+    // Through the library's own entry point, which puts an output in place whole or not at all.
+    let deck = LoadedDeck(collection: Self.shortNotes, formatName: "apkg-latest")
+    for name in FormatRegistry.standard.outputNames where name != .coreData {
+      let path = scratch.path(for: "deck-\(name.rawValue)")
       do {
-        if description.changesInPlace {
-          _ = try format.write(Self.shortNotes, to: path, context: context)
-        } else if description.isFolder {
-          _ = try AtomicOutput.writeFolder(to: path, replacing: false) {
-            try format.write(Self.shortNotes, to: $0, context: context)
-          }
-        } else {
-          _ = try AtomicOutput.write(to: path, replacing: false) {
-            try format.write(Self.shortNotes, to: $0, context: context)
-          }
-        }
+        _ = try DeckConverter().write(deck, to: path, options: ConversionOptions(to: name))
         written.append(name.rawValue)
       } catch let error as DeckError {
         refused.append(name.rawValue)
@@ -192,11 +180,12 @@ struct FieldFillingLimitTests {
         #expect(
           error.message.hasPrefix("note type 'Wide' has 3000 fields and this note gives values for 1:"),
           "\(name.rawValue): \(error)")
-        #expect(!FileManager.default.fileExists(atPath: path), "\(name.rawValue) left \(path)")
       }
     }
-    // Cards in Plain Text shows a field a note leaves out as empty, filling nothing.
+    // Cards in Plain Text shows a field a note leaves out as empty, filling nothing; a refused
+    // write leaves nothing behind, not even a temporary file.
     #expect(written == ["cards"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["deck-cards"])
     #expect(
       refused.sorted() == [
         "apkg", "apkg-modern", "app-json", "colpkg", "colpkg-modern", "crowdanki", "csv", "json", "json-dir", "plist",

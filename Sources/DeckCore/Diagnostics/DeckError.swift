@@ -20,8 +20,8 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedVersion
     /// Decompressed data would exceed a safety limit.
     case limitExceeded
-    /// What the input asks to be held in memory would exceed a safety limit (``FieldFilling``:
-    /// notes filled with empty values for thousands of fields they leave out).
+    /// What the input asks to be held in memory would exceed a safety limit (notes filled with
+    /// empty values for the thousands of fields they leave out).
     case memoryLimitExceeded
     /// Writing an output failed.
     case writeFailed
