@@ -206,12 +206,22 @@ private struct ReadState {
     if fields.count != expected {
       try fieldFilling.countFill(
         given: fields.count, of: expected, noteType: noteTypes[typeIndex].name, at: note.location("fields"))
+      // Fitted as Anki's Check Database fits a note (and as deckport's writers do): no value is lost.
+      let model = noteTypes[typeIndex]
+      let change =
+        if expected == 0 {
+          "the values are kept as they are (a note model needs a field)"
+        } else if fields.count < expected {
+          "empty fields were added"
+        } else {
+          "the values from field \(expected) on are joined with \"\(CollectionRepair.joinedFieldSeparator)\" into the last field, '\(model.fields[expected - 1].name)', as Anki's Check Database joins them"
+        }
       warnings.append(
         Diagnostic(
           "field-count", at: note.location("fields"),
-          "note \(guid) has \(CountedNoun.phrase(fields.count, "field")) but its note model '\(noteTypes[typeIndex].name)' has \(expected); \(fields.count < expected ? "empty fields were added" : "the extra fields were dropped")"
+          "note \(guid) has \(CountedNoun.phrase(fields.count, "field")) but its note model '\(model.name)' has \(expected); \(change)"
         ))
-      fields = Array((fields + Array(repeating: "", count: max(0, expected - fields.count))).prefix(expected))
+      fields = CollectionRepair.fitted(fields, count: expected)
     }
     if let flags = try note.optionalInt("flags"), flags != 0 {
       warnings.append(

@@ -608,6 +608,45 @@ struct CrowdAnkiCommandTests {
     #expect(refused.standardError.contains(guid), "\(refused.standardError)")
   }
 
+  @Test("a note of more values than its note model has fields keeps them, joined into the last field; a short one is filled")
+  func noteOfOtherValueCountIsFitted() throws {
+    let scratch = try TemporaryDirectory()
+    let folder = scratch.path(for: "fitted")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    var deck = try Self.json(Self.folder + "/Ultimate_Geography.json")
+    var notes = try #require(deck["notes"] as? [[String: Any]])
+    // Two notes of one note model.
+    #expect(notes[0]["note_model_uuid"] as? String == notes[1]["note_model_uuid"] as? String)
+    let long = try #require(notes[0]["fields"] as? [String])
+    let short = try #require(notes[1]["fields"] as? [String])
+    notes[0]["fields"] = long + ["extra", "more"]
+    notes[1]["fields"] = [short[0]]
+    deck["notes"] = notes
+    try JSONSerialization.data(withJSONObject: deck).write(to: URL(fileURLWithPath: folder + "/deck.json"))
+    try FileManager.default.copyItem(atPath: Self.folder + "/media", toPath: folder + "/media")
+    let output = scratch.path(for: "out.json")
+    let run = try CommandRun.deckport(["convert", folder, output, "--verbose"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    let models = try #require(deck["note_models"] as? [[String: Any]])
+    let model = try #require(models.first { $0["crowdanki_uuid"] as? String == notes[0]["note_model_uuid"] as? String })
+    let names = try #require((model["flds"] as? [[String: Any]])?.compactMap { $0["name"] as? String })
+    #expect(names.count == long.count)
+    #expect(
+      run.standardError.contains(
+        "[field-count] note \(notes[0]["guid"] ?? "") has \(long.count + 2) fields but its note model '\(model["name"] ?? "")' has \(long.count); the values from field \(long.count) on are joined with \"; \" into the last field, '\(names[names.count - 1])', as Anki's Check Database joins them"
+      ), "\(run.standardError)")
+    // The deck written, read with Foundation: the first note's values all there, the second's
+    // missing ones empty.
+    let written = try #require(try Self.json(output)["notes"] as? [[String: Any]])
+    let byGUID = Dictionary(written.map { ($0["guid"] as? String ?? "", $0["fields"] as? [String: String] ?? [:]) }) {
+      first, _ in first
+    }
+    let first = try #require(byGUID[notes[0]["guid"] as? String ?? ""])
+    #expect(names.map { first[$0] ?? "(none)" } == long.dropLast() + [long[long.count - 1] + "; extra; more"])
+    let second = try #require(byGUID[notes[1]["guid"] as? String ?? ""])
+    #expect(names.map { second[$0] ?? "" } == [short[0]] + Array(repeating: "", count: names.count - 1))
+  }
+
   static func json(_ path: String) throws -> [String: Any] {
     (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as? [String: Any] ?? [:]
   }
