@@ -608,7 +608,9 @@ struct CrowdAnkiCommandTests {
     #expect(refused.standardError.contains(guid), "\(refused.standardError)")
   }
 
-  @Test("a note of more values than its note model has fields keeps them, joined into the last field; a short one is filled")
+  @Test(
+    "a note of more values than its note model has fields keeps them, joined into the last field; a short one is filled"
+  )
   func noteOfOtherValueCountIsFitted() throws {
     let scratch = try TemporaryDirectory()
     let folder = scratch.path(for: "fitted")
