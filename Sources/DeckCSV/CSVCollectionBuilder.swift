@@ -112,8 +112,9 @@ struct CSVCollectionBuilder {
           guid: row.guid, noteTypeIndex: row.noteType, fields: row.values, tags: row.tags,
           deckID: try decks.id(for: row.deck, at: place)))
     }
-    var (notes, cards) = NewNotes.assemble(
-      drafts, noteTypes: noteTypes, idSpace: "csv", modificationTime: modificationTime)
+    var (notes, cards) = try NewNotes.assemble(
+      drafts, noteTypes: noteTypes, idSpace: "csv", modificationTime: modificationTime,
+      checkingCount: NewNotes.cardLimit(at: location))
     let creation = Self.schedule(&cards, of: notes, rows: rows, modificationTime: modificationTime, timeZone: timeZone)
 
     if padded.count > 0 {

@@ -64,7 +64,7 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
           "CrowdAnki's import choices (personal fields, tags to add on import, whether cards move between decks) are not read, and a folder deckport writes has no such file: the deck is converted as the folder holds it; copy the file into a folder written from it to keep them"
         ))
     }
-    return (state.collection(), state.warnings)
+    return (try state.collection(), state.warnings)
   }
 
   /// The JSON value of `deckFile`, parsed from its bytes where they were read (not from a copy),
@@ -321,12 +321,13 @@ private struct ReadState {
 
   /// The collection: notes and their new cards numbered in file order from bases derived from
   /// the GUIDs, so the same folder gives the same ids.
-  func collection() -> DeckCollection {
-    let (modelNotes, cards) = NewNotes.assemble(
+  func collection() throws -> DeckCollection {
+    let (modelNotes, cards) = try NewNotes.assemble(
       notes.map {
         NewNotes.Draft(guid: $0.guid, noteTypeIndex: $0.noteType, fields: $0.fields, tags: $0.tags, deckID: $0.deckID)
       },
-      noteTypes: noteTypes, idSpace: "crowdanki", modificationTime: modificationTime)
+      noteTypes: noteTypes, idSpace: "crowdanki", modificationTime: modificationTime,
+      checkingCount: NewNotes.cardLimit(at: SourceLocation(file: file)))
     return DeckCollection(
       decks: decks, deckOptions: deckOptions, noteTypes: noteTypes, notes: modelNotes, cards: cards, media: media)
   }

@@ -254,7 +254,9 @@ public struct DeckBuilder: Sendable {
     let creation = ReviewSchedule.ankiDayStart(of: dueDates.reduce(modificationDate, min))
     let (notes, newCards) = NewNotes.assemble(
       drafts, noteTypes: noteTypes, idSpace: "deck-builder\u{1F}\(namespace)",
-      modificationTime: Self.seconds(modificationDate))
+      modificationTime: Self.seconds(modificationDate),
+      // An app's own notes and note types: no limit on the cards they make.
+      checkingCount: { _, _, _ in })
     let (cards, reviews) = Self.scheduled(
       newCards, of: notes, noteStates: reviewStates, cardStates: cardReviewStates, suspended: suspendedNotes,
       suspendedCards: suspendedCards,

@@ -456,9 +456,10 @@ struct DeckJSONModelMapping {
       }
     }
     guard !notesMakingCards.isEmpty else { return }
-    var made = NewNotes.cards(
+    var made = try NewNotes.cards(
       for: everyNoteMakesCards ? collection.notes : notesMakingCards.map { collection.notes[$0] },
-      deckIDs: cardDecks, noteTypes: collection.noteTypes, idSpace: "json")
+      deckIDs: cardDecks, noteTypes: collection.noteTypes, idSpace: "json",
+      checkingCount: NewNotes.cardLimit(at: location))
     // Beside cards a json-dir's note files hold: new cards after theirs in the new queue, and
     // no id one of theirs has.
     let lastNewPosition = collection.cards.lazy.filter { $0.scheduling.type == .new }.map(\.scheduling.due).max() ?? 0
