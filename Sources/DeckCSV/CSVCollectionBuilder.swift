@@ -114,7 +114,11 @@ struct CSVCollectionBuilder {
     }
     var (notes, cards) = try NewNotes.assemble(
       drafts, noteTypes: noteTypes, idSpace: "csv", modificationTime: modificationTime,
-      checkingCount: NewNotes.cardLimit(at: location))
+      checkingCount: NewNotes.cardLimit { [location, lines = rows.map { $0.line }] position, _ in
+        var place = location
+        place.line = lines[position]
+        return place
+      })
     let creation = Self.schedule(&cards, of: notes, rows: rows, modificationTime: modificationTime, timeZone: timeZone)
 
     if padded.count > 0 {

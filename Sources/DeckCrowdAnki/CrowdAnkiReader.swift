@@ -327,7 +327,7 @@ private struct ReadState {
         NewNotes.Draft(guid: $0.guid, noteTypeIndex: $0.noteType, fields: $0.fields, tags: $0.tags, deckID: $0.deckID)
       },
       noteTypes: noteTypes, idSpace: "crowdanki", modificationTime: modificationTime,
-      checkingCount: NewNotes.cardLimit(at: SourceLocation(file: file)))
+      checkingCount: NewNotes.cardLimit { [file] _, note in SourceLocation(file: file, item: "note \(note.guid)") })
     return DeckCollection(
       decks: decks, deckOptions: deckOptions, noteTypes: noteTypes, notes: modelNotes, cards: cards, media: media)
   }

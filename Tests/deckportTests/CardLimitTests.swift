@@ -12,23 +12,14 @@ import Testing
 struct CardLimitTests {
   static let width = 3000
 
-  /// Runs `deckport convert input out.apkg` and checks the refusal at `place`, the note `guid`.
+  /// Runs `deckport convert input out.apkg` and checks the refusal at `place`, the note's.
   static func expectRefused(
     _ input: String, in scratch: TemporaryDirectory, place: String,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) throws {
-    let before = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
-    let run = try CommandRun.deckport(["convert", input, scratch.path(for: "out.apkg")])
-    #expect(run.status == 1, "stderr: \(run.standardError)", sourceLocation: sourceLocation)
-    #expect(
-      run.standardError.hasPrefix("deckport: error: \(place): with this note's cards, the notes make "),
-      "stderr: \(run.standardError)", sourceLocation: sourceLocation)
-    #expect(
-      run.standardError.hasSuffix(
-        "give the source its cards, or remove the templates its notes do not use\n"),
-      "stderr: \(run.standardError)", sourceLocation: sourceLocation)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == before,
+    try expectConversionRefused(
+      input, in: scratch, output: "out.apkg", starting: "\(place): with this note's cards, the notes make ",
+      ending: "give the source its cards, or remove the templates its notes do not use",
       sourceLocation: sourceLocation)
   }
 
@@ -57,17 +48,13 @@ struct CardLimitTests {
     ]
     try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: input))
     let index = Self.firstNotePast { "x\($0)y".utf8.count }
-    try Self.expectRefused(input, in: scratch, place: "\(input): note g\(index)")
+    try Self.expectRefused(input, in: scratch, place: "\(input): at notes[\(index)]")
   }
 
   @Test("a CrowdAnki folder: at the note")
   func crowdAnki() throws {
     let scratch = try TemporaryDirectory()
-    let folder = scratch.path(for: "Many")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    let fixture = Fixtures.path("crowdanki/c-programming-language/The_C_Programming_Language/deck.json")
-    var deck = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture))) as? [String: Any])
+    var deck = try CrowdAnkiFixtureDeck.deck()
     var models = try #require(deck["note_models"] as? [[String: Any]])
     // A standard model of two or more fields; each template shows its first field.
     let index = try #require(models.firstIndex { ($0["flds"] as? [Any])?.count ?? 0 >= 2 && $0["type"] as? Int == 0 })
@@ -80,7 +67,7 @@ struct CardLimitTests {
       }
     }
     let uuid = try #require(models[index]["crowdanki_uuid"] as? String)
-    let note = try #require(FieldFillingLimitTests.firstNote(in: deck))
+    let note = try #require(CrowdAnkiFixtureDeck.firstNote(in: deck))
     deck["note_models"] = models
     deck["children"] = [Any]()
     deck["media_files"] = [Any]()
@@ -88,7 +75,7 @@ struct CardLimitTests {
     deck["notes"] = (0..<Self.width).map {
       note.merging(["guid": "g\($0)", "fields": values($0), "note_model_uuid": uuid]) { $1 }
     }
-    try JSONSerialization.data(withJSONObject: deck).write(to: URL(fileURLWithPath: folder + "/deck.json"))
+    let folder = try CrowdAnkiFixtureDeck.folder("Many", in: scratch, holding: deck)
     let past = Self.firstNotePast { "x\($0)".utf8.count }
     try Self.expectRefused(folder, in: scratch, place: "\(folder)/deck.json: note g\(past)")
   }

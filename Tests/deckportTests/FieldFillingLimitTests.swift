@@ -20,24 +20,17 @@ struct FieldFillingLimitTests {
     try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
   }
 
-  /// Runs `deckport convert input out.json` (with `extra` options) and checks the refusal.
+  /// Runs `deckport convert input out.json` (with `extra` options) and checks the refusal: at
+  /// `place`, naming the note type, with no hint to raise an unpack limit.
   static func expectRefused(
     _ input: String, in scratch: TemporaryDirectory, extra: [String] = [], place: String, noteType: String,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) throws {
-    let before = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
-    let run = try CommandRun.deckport(["convert", input, scratch.path(for: "out.json")] + extra)
-    #expect(run.status == 1, "stderr: \(run.standardError)", sourceLocation: sourceLocation)
-    #expect(
-      run.standardError.hasPrefix(
-        "deckport: error: \(place): note type '\(noteType)' has 3000 fields and this note gives values for 1: filling the notes so far with empty values"
-      ), "stderr: \(run.standardError)", sourceLocation: sourceLocation)
-    #expect(
-      run.standardError.hasSuffix(
-        "remove the fields the notes do not use from the note type, or give the notes their values\n"),
-      "no hint to raise an unpack limit; stderr: \(run.standardError)", sourceLocation: sourceLocation)
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == before,
+    try expectConversionRefused(
+      input, in: scratch, output: "out.json", extra: extra,
+      starting:
+        "\(place): note type '\(noteType)' has 3000 fields and this note gives values for 1: filling the notes so far with empty values",
+      ending: "remove the fields the notes do not use from the note type, or give the notes their values",
       sourceLocation: sourceLocation)
   }
 
@@ -98,11 +91,7 @@ struct FieldFillingLimitTests {
   @Test("a CrowdAnki folder: at the note's fields")
   func crowdAnki() throws {
     let scratch = try TemporaryDirectory()
-    let folder = scratch.path(for: "Wide")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    let fixture = Fixtures.path("crowdanki/c-programming-language/The_C_Programming_Language/deck.json")
-    var deck = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture))) as? [String: Any])
+    var deck = try CrowdAnkiFixtureDeck.deck()
     var models = try #require(deck["note_models"] as? [[String: Any]])
     let field = try #require((models[0]["flds"] as? [[String: Any]])?.first)
     models[0]["flds"] = Self.fieldNames().enumerated().map { ord, name in
@@ -110,26 +99,17 @@ struct FieldFillingLimitTests {
     }
     models[0]["name"] = "Wide"
     let modelUUID = try #require(models[0]["crowdanki_uuid"] as? String)
-    let note = try #require(Self.firstNote(in: deck))
+    let note = try #require(CrowdAnkiFixtureDeck.firstNote(in: deck))
     deck["note_models"] = models
     deck["children"] = [Any]()
     deck["media_files"] = [Any]()
     deck["notes"] = (0..<Self.width).map {
       note.merging(["guid": "g\($0)", "fields": ["x\($0)"], "note_model_uuid": modelUUID]) { $1 }
     }
-    try Self.jsonText(deck).write(to: URL(fileURLWithPath: folder + "/deck.json"))
+    let folder = try CrowdAnkiFixtureDeck.folder("Wide", in: scratch, holding: deck)
     let index = Self.firstNotePast { "x\($0)".utf8.count }
     try Self.expectRefused(
       folder, in: scratch, place: "\(folder)/deck.json: at notes[\(index)].fields", noteType: "Wide")
-  }
-
-  /// The first note of a CrowdAnki deck or of its subdecks.
-  static func firstNote(in deck: [String: Any]) -> [String: Any]? {
-    if let note = (deck["notes"] as? [[String: Any]])?.first { return note }
-    for child in deck["children"] as? [[String: Any]] ?? [] {
-      if let note = firstNote(in: child) { return note }
-    }
-    return nil
   }
 
   @Test("app records of a key each: at the record")

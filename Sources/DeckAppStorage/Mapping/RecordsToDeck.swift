@@ -115,8 +115,9 @@ struct RecordsToDeck {
       var fields: [String] = []
       var given = 0
       for (_, key) in mapping {
-        if record[key] != nil { given += 1 }
-        let value = noteValue(record, key)
+        let stored = record[key]
+        if stored != nil { given += 1 }
+        let value = noteValue(stored)
         if profile == nil, ![.string, .data, .any].contains(value.type) { textTypes[key] = value.type }
         // A profile's empty Data is no picture (NeoMnemo stores `Data()`): no media file, an empty
         // field, and empty data again on the way back.
@@ -207,7 +208,7 @@ struct RecordsToDeck {
     let keys = Self.identityFields(mapping: fieldKeys, profile: profile).map { fieldKeys[$0].key }
     return noteGUIDs { index in
       keys.map { key in
-        let value = noteValue(records.records[index], key)
+        let value = noteValue(records.records[index][key])
         // A profile's empty Data is an empty field (see collection()).
         if profile != nil, case .data(let bytes) = value, bytes.isEmpty { return "" }
         return Self.fieldText(value).text
@@ -231,11 +232,12 @@ struct RecordsToDeck {
     }
   }
 
-  /// The value a note field is made of: the record's value under `key`; without a profile, a
-  /// string that is a media file's base64 (an app's `Data` in a JSON file, which has no type
-  /// for it) is that file's bytes (``MediaSniffing/media(inBase64:)``).
-  private func noteValue(_ record: AppRecord, _ key: String) -> AppValue {
-    let value = record[key] ?? .null
+  /// The value a note field is made of: the record's value under the field's key (`stored`; null
+  /// when the record lacks the key); without a profile, a string that is a media file's base64
+  /// (an app's `Data` in a JSON file, which has no type for it) is that file's bytes
+  /// (``MediaSniffing/media(inBase64:)``).
+  private func noteValue(_ stored: AppValue?) -> AppValue {
+    let value = stored ?? .null
     guard profile == nil, case .string(let text) = value, let data = MediaSniffing.media(inBase64: text) else {
       return value
     }

@@ -62,24 +62,24 @@ package enum NewNotes {
   /// notes of a source at ``cardAllowance`` cards and one more for each byte of their text, so
   /// that a small file whose note type has thousands of templates (each showing a field every
   /// note has) cannot make millions of cards. Past that it throws a
-  /// ``DeckError/Kind/memoryLimitExceeded`` error at `location`, naming the note. Real decks stay
-  /// far below it: a million notes of two cards give tens of megabytes of text.
-  package static func cardLimit(at location: SourceLocation) -> (_ made: Int, _ notes: [Note], _ position: Int)
-    throws -> Void
-  {
+  /// ``DeckError/Kind/memoryLimitExceeded`` error at the place `place` gives for the note's
+  /// position (its JSON path, its CSV line). Real decks stay far below it: a million notes of two
+  /// cards give tens of megabytes of text.
+  package static func cardLimit(
+    placing place: @escaping (_ position: Int, _ note: Note) -> SourceLocation
+  ) -> (_ made: Int, _ notes: [Note], _ position: Int) throws -> Void {
     // The notes' text is counted once, when the cards first pass the allowance.
     var limit: Int?
     return { made, notes, position in
       guard made > cardAllowance else { return }
       if limit == nil {
-        var textBytes = 0
-        for note in notes { for value in note.fields { textBytes += value.utf8.count } }
-        limit = cardAllowance + textBytes
+        var text = FieldFilling()
+        for note in notes { text.countText(of: note.fields) }
+        limit = cardAllowance + text.textBytes
       }
       guard let limit, made > limit else { return }
-      let note = notes[position]
       throw DeckError(
-        .memoryLimitExceeded, at: location.itemPart("note \(note.guid)"),
+        .memoryLimitExceeded, at: place(position, notes[position]),
         "with this note's cards, the notes make \(made) cards, more than the \(limit) deckport makes for a source that gives none (\(cardAllowance), and 1 more for each of the \(CountedNoun.phrase(limit - cardAllowance, "byte")) of text the notes give): a note type of many templates makes a card of each for every note; give the source its cards, or remove the templates its notes do not use"
       )
     }

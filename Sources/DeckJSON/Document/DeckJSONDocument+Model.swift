@@ -459,7 +459,9 @@ struct DeckJSONModelMapping {
     var made = try NewNotes.cards(
       for: everyNoteMakesCards ? collection.notes : notesMakingCards.map { collection.notes[$0] },
       deckIDs: cardDecks, noteTypes: collection.noteTypes, idSpace: "json",
-      checkingCount: NewNotes.cardLimit(at: location))
+      checkingCount: NewNotes.cardLimit { [location, notesMakingCards] position, _ in
+        location.atJSONPath("notes[\(notesMakingCards[position])]")
+      })
     // Beside cards a json-dir's note files hold: new cards after theirs in the new queue, and
     // no id one of theirs has.
     let lastNewPosition = collection.cards.lazy.filter { $0.scheduling.type == .new }.map(\.scheduling.due).max() ?? 0
