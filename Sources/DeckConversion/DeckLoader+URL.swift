@@ -2,7 +2,9 @@ import DeckCore
 import Foundation
 
 extension DeckLoader {
-  /// Reads the deck file or folder at the file URL `url`, as ``load(path:format:options:progress:)`` does.
+  /// Reads the deck file or folder at the file URL `url`, as ``load(path:format:options:progress:)`` does,
+  /// on the caller's thread. (In an `async` function, Swift picks the `async` version below,
+  /// which needs `await`.)
   ///
   /// ```swift
   /// let deck = try DeckLoader().load(Bundle.main.url(forResource: "French", withExtension: "apkg")!)

@@ -1,4 +1,5 @@
 import DeckCore
+import Foundation
 import Testing
 
 @Suite("Messages that name settings")
@@ -28,7 +29,7 @@ struct DeckMessageTests {
     let error = DeckError(
       .invalidRequest, at: SourceLocation(file: "out.apkg"),
       "already exists; pass \(setting: .replaceExisting) to replace it")
-    #expect(error.message == "already exists; pass ExistingFilePolicy.replace to replace it")
+    #expect(error.message == "already exists; pass replacing: true (ExistingFilePolicy.replace) to replace it")
     #expect(error.wording.settings == [.replaceExisting])
     let named = error.naming { _ in "--force" }
     #expect(named.description == "out.apkg: already exists; pass --force to replace it")
@@ -37,5 +38,13 @@ struct DeckMessageTests {
       "csv-separator", at: SourceLocation(file: "s.csv"), "pass \(setting: .csvSeparator) if that is wrong")
     #expect(warning.naming { _ in "--separator" }.message == "pass --separator if that is wrong")
     #expect(DeckError.Kind.notFaithful.explanation.settings == [.strict])
+  }
+
+  @Test("an app showing localizedDescription gets the same line as description, not Foundation's placeholder")
+  func localizedDescription() {
+    let error = DeckError(.corrupt, at: SourceLocation(file: "cut.apkg", member: "media"), "not a zstd frame")
+    let shown: any Error = error
+    #expect(shown.localizedDescription == "cut.apkg: member 'media': not a zstd frame")
+    #expect((shown as NSError).localizedDescription == error.description)
   }
 }

@@ -61,14 +61,18 @@ struct ReadmeLibraryExampleTests {
     defer { scratch.remove() }
     let recording = URL(filePath: scratch.path(for: "hablar.m4a"))
     try Data("not really audio".utf8).write(to: recording)
+    // A voice memo saved without an extension: named by the word's id alone.
+    let memo = URL(filePath: scratch.path(for: "memo"))
+    try Data("a memo".utf8).write(to: memo)
     let day = Date(timeIntervalSince1970: 1_700_000_000)
     var words = [
       Word(id: UUID(), spanish: "hablar", english: "to speak", recording: recording, updatedAt: day),
       Word(id: UUID(), spanish: "la casa", english: "the house & home", recording: nil, updatedAt: day),
+      Word(id: UUID(), spanish: "el perro", english: "the dog", recording: memo, updatedAt: day),
     ]
     let first = URL(filePath: scratch.path(for: "Spanish.apkg"))
     let report = try await exportToAnki(words, to: first)
-    #expect(report.warnings.isEmpty && report.summary.notes == 2 && report.summary.cards == 4)
+    #expect(report.warnings.isEmpty && report.summary.notes == 3 && report.summary.cards == 6)
 
     words[1].english = "the house"
     words[1].updatedAt = day.addingTimeInterval(3_600)
@@ -80,16 +84,18 @@ struct ReadmeLibraryExampleTests {
       from: Data(try PythonScript.runWithAnki("anki_import_sequence.py", [first.path, second.path]).utf8))
     #expect(
       anki.imports == [
-        .init(new: 2, updated: 0, duplicate: 0),
-        .init(new: 0, updated: 1, duplicate: 1),
+        .init(new: 3, updated: 0, duplicate: 0),
+        .init(new: 0, updated: 1, duplicate: 2),
       ])
     let recorded = "\(words[0].id.uuidString).m4a"
+    let memoName = words[2].id.uuidString
     #expect(
       anki.view.notes.map(\.fields).sorted { $0[0] < $1[0] } == [
-        ["hablar [sound:\(recorded)]", "to speak"], ["la casa", "the house"],
+        ["el perro [sound:\(memoName)]", "the dog"], ["hablar [sound:\(recorded)]", "to speak"],
+        ["la casa", "the house"],
       ])
-    #expect(anki.view.cards.count == 4 && anki.view.cards.allSatisfy { $0.deck == "Spanish" })
-    #expect(anki.view.media.keys.sorted() == [recorded])
+    #expect(anki.view.cards.count == 6 && anki.view.cards.allSatisfy { $0.deck == "Spanish" })
+    #expect(anki.view.media.keys.sorted() == [recorded, memoName].sorted())
   }
 
   @Test(
@@ -98,8 +104,8 @@ struct ReadmeLibraryExampleTests {
     let package = Fixtures.path("anki/latest_sched.apkg")
     let scratch = try TemporaryDirectory()
     defer { scratch.remove() }
-    let media = URL(filePath: scratch.path(for: "media"), directoryHint: .isDirectory)
-    try FileManager.default.createDirectory(at: media, withIntermediateDirectories: false)
+    // A folder that does not exist yet: the article's code makes it.
+    let media = URL(filePath: scratch.path(for: "app/media"), directoryHint: .isDirectory)
 
     let flashcards = try await importAnkiDeck(from: URL(filePath: package), mediaInto: media)
 

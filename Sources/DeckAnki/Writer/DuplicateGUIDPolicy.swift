@@ -6,8 +6,8 @@
 /// this policy decides how they are written:
 ///
 /// ```swift
-/// var options = AnkiPackageWriter.Options(generation: .legacy2, kind: .apkg)
-/// options.duplicateGUIDs = .newGUID
+/// var options = ConversionOptions(to: .apkg)
+/// options.formats[DuplicateGUIDPolicy.self] = .newGUID
 /// ```
 public enum DuplicateGUIDPolicy: String, Sendable, CaseIterable {
   /// Refuse the collection with an error naming both notes (the default).

@@ -2,7 +2,10 @@
 /// the array in a JSON file, the rows of a table or of a Core Data entity.
 ///
 /// ```swift
-/// let cards = try AppStorageReader().read(path: "com.example.Flashzilla.plist", options: .init(key: "Cards"))
+/// let migration = try AppMigrator().migrate(
+///   source: "com.example.Flashzilla.plist", destination: "cards.sqlite",
+///   options: AppMigrationOptions(key: "Cards"))
+/// let cards = migration.source.records
 /// print(cards.name, cards.records.count, cards.profile?.title ?? "generic")
 /// ```
 public struct AppRecords: Sendable, Equatable {

@@ -3,7 +3,7 @@ extension AppRecordProfile {
   /// answer: String }` (Hacking with Swift), JSON under the UserDefaults key `Cards` or in
   /// `cards.json`; its SwiftData version is `@Model class CardEntity` with a unique `id`. The
   /// UUID becomes the note's GUID, and is derived from the GUID on the way back.
-  package static let flashzilla = AppRecordProfile(
+  public static let flashzilla = AppRecordProfile(
     id: "flashzilla", title: "Flashzilla Card", app: "Flashzilla", recordType: "Card",
     alternateRecordTypes: ["CardEntity"],
     fields: [
@@ -16,7 +16,7 @@ extension AppRecordProfile {
   /// NeoMnemo's SwiftData `@Model class Mnemonic { var keyword: String; var story: String; var
   /// image: Data }`; the image becomes a media file shown in the Image field, and empty data
   /// (`Data()`, what the app stores without a picture) no media at all.
-  package static let neoMnemo = AppRecordProfile(
+  public static let neoMnemo = AppRecordProfile(
     id: "neomnemo", title: "NeoMnemo Mnemonic", app: "NeoMnemo", recordType: "Mnemonic",
     fields: [
       Field(key: "keyword", type: .string, role: .field("Keyword"), required: true),
@@ -26,7 +26,7 @@ extension AppRecordProfile {
     identityKeys: ["keyword"])
 
   /// The raw values of Flashcard Quiz's `WordType`.
-  package static let flashcardQuizWordTypes = Choices(
+  public static let flashcardQuizWordTypes = Choices(
     name: "word type",
     values: [
       "noun", "verb", "adjective", "adverb", "preposition", "conjunction", "pronoun", "interjection", "determiner",
@@ -37,7 +37,7 @@ extension AppRecordProfile {
   /// Flashcard Quiz's SwiftData `@Model class Flashcard { var word: String; var definition:
   /// String; var createdAt: Date; var wordTypeRaw: String }`; the creation date becomes the
   /// note's id (milliseconds since 1970), and `wordTypeRaw` is one of ``flashcardQuizWordTypes``.
-  package static let flashcardQuiz = AppRecordProfile(
+  public static let flashcardQuiz = AppRecordProfile(
     id: "flashcard-quiz", title: "Flashcard Quiz Flashcard", app: "Flashcard Quiz", recordType: "Flashcard",
     fields: [
       Field(key: "word", type: .string, role: .field("Word"), required: true),
@@ -51,7 +51,7 @@ extension AppRecordProfile {
 
   /// Idealic's Core Data entity "logs" (`Logs` as Xcode capitalises it, table `ZLOGS`) with the
   /// optional strings `title` and `text`, in `<Model>.sqlite`.
-  package static let idealic = AppRecordProfile(
+  public static let idealic = AppRecordProfile(
     id: "idealic", title: "Idealic Log", app: "Idealic", recordType: "Logs", alternateRecordTypes: ["logs"],
     fields: [
       Field(key: "title", type: .string, role: .field("Title"), required: false),
@@ -60,10 +60,10 @@ extension AppRecordProfile {
     identityKeys: ["title", "text"])
 
   /// Every built-in profile, in the order detection tries them.
-  package static let all: [AppRecordProfile] = [.flashzilla, .neoMnemo, .flashcardQuiz, .idealic]
+  public static let all: [AppRecordProfile] = [.flashzilla, .neoMnemo, .flashcardQuiz, .idealic]
 
   /// The built-in profile with this ``id`` (case-insensitive), or nil.
-  package static func named(_ id: String) -> AppRecordProfile? {
+  public static func named(_ id: String) -> AppRecordProfile? {
     all.first { $0.id == id.lowercased() }
   }
 }

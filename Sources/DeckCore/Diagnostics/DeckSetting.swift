@@ -5,7 +5,8 @@
 public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
   /// Replace an output that exists (``ExistingFilePolicy/replace``, `ConversionOptions.replacing`).
   case replaceExisting
-  /// Keep a copy of an output that exists before changing it (``ExistingFilePolicy/backup``).
+  /// Keep a copy of an output that exists before changing it (``ExistingFilePolicy/backup``,
+  /// `ConversionOptions.backup`).
   case keepBackup
   /// Fail when anything could not be kept faithfully (`ConversionOptions.strict`).
   case strict
@@ -28,11 +29,13 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
   /// What to do with notes that share a GUID when writing an Anki package (`DuplicateGUIDPolicy`).
   case duplicateGUIDs
 
-  /// The setting as the library spells it: `AppStorageOptions.key`, `CSVOptions.columns`.
+  /// The setting as the library spells it: `AppStorageOptions.key`, `CSVOptions.columns`; an
+  /// existing output's, as the conversion and export calls take it (`replacing: true`) and as the
+  /// app-storage calls do (`ExistingFilePolicy.replace`).
   public var libraryName: String {
     switch self {
-    case .replaceExisting: "ExistingFilePolicy.replace"
-    case .keepBackup: "ExistingFilePolicy.backup"
+    case .replaceExisting: "replacing: true (ExistingFilePolicy.replace)"
+    case .keepBackup: "backup: true (ExistingFilePolicy.backup)"
     case .strict: "ConversionOptions.strict"
     case .recordKey: "AppStorageOptions.key"
     case .recordEntity: "AppStorageOptions.entity"

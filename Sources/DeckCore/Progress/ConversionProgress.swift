@@ -126,7 +126,7 @@ public struct ConversionProgress: Sendable, Equatable, CustomStringConvertible {
 ///
 /// ```swift
 /// let reporter = ProgressReporter { phases in print(phases.map(\.description)) }
-/// let contents = try AnkiPackageReader(progress: reporter).read(path: "French.apkg")
+/// let deck = try DeckLoader().load(URL(filePath: "French.apkg"), progress: reporter)
 /// reporter.close()
 /// ```
 ///

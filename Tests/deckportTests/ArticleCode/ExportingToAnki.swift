@@ -19,8 +19,9 @@ func exportToAnki(_ words: [Word], to package: URL) async throws -> ConversionRe
   for word in words {
     var spanish = word.spanish
     if let recording = word.recording {
-      // Named by the word's id: unique in the deck, and a name Anki keeps as it is.
-      let name = "\(word.id.uuidString).\(recording.pathExtension)"
+      // Named by the word's id (and the recording's extension, if it has one): unique in the
+      // deck, and a name Anki keeps as it is.
+      let name = [word.id.uuidString, recording.pathExtension].filter { !$0.isEmpty }.joined(separator: ".")
       try builder.addMedia(contentsOf: recording, named: name)  // read when the package is written
       spanish += " [sound:\(name)]"
     }

@@ -43,6 +43,7 @@ func importAnkiDeck(from package: URL, mediaInto mediaFolder: URL) async throws 
         intervalDays: card.scheduling.interval))
   }
 
+  try FileManager.default.createDirectory(at: mediaFolder, withIntermediateDirectories: true)
   for file in collection.media {
     try file.write(into: mediaFolder, replacing: true)  // streamed; an unsafe name is refused
   }
