@@ -151,6 +151,8 @@ struct FixtureTruthTests {
     "real/personal-collection-legacy1.apkg", "real/c-notes-filtered-legacy1.apkg", "real/indian-music-legacy.colpkg",
     "real/c-operators-anki20-legacy1.apkg", "real/orbit-anki21-legacy.colpkg", "real/all-decks-v1-legacy.colpkg",
     "real/ankicc-legacy2-nometa.apkg", "real/srf-edited-anki20-legacy1.apkg",
+    // Its rows need no change, but a collection package's settings are written for v2.
+    "real/it-passport-empty-legacy.colpkg",
   ]
 
   /// A genanki package whose fields end in U+0000, which Anki's import removes (so does the reader).

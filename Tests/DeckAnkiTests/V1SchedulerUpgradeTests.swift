@@ -98,6 +98,21 @@ struct V1SchedulerUpgradeTests {
     #expect(Self.schedulerWarnings(contents).isEmpty)
   }
 
+  @Test(
+    "a v1 collection package with nothing to change in its rows is reported: its settings are written for v2 (`schedVer`, the day's start)"
+  )
+  func v1CollectionPackageSettings() throws {
+    let contents = try AnkiPackageReader().read(path: Fixtures.path("real/it-passport-empty-legacy.colpkg"))
+    #expect(!contents.collection.settings.contains { $0.key == "schedVer" })
+    let warning = try #require(Self.schedulerWarnings(contents).first)
+    #expect(Self.schedulerWarnings(contents).count == 1)
+    #expect(warning.category == "scheduler-v1-upgraded")
+    #expect(
+      warning.message
+        == "the collection was kept by Anki's v1 scheduler; as Anki does when it imports or opens it, its settings count days as Anki's current scheduler does (`schedVer` 2 and `sched2021`; the day starting at `rollover` and `creationOffset`, taken from the collection's creation time where it has none)"
+    )
+  }
+
   @Test("the config table, when there is one, holds the setting Anki reads")
   func configTable() throws {
     let table =

@@ -95,8 +95,10 @@ struct CollectionReader {
     switch try schedulerVersion() {
     case .v1:
       let changes = V1SchedulerUpgrade.upgrade(&collection)
-      if changes != V1SchedulerUpgrade.Changes() {
-        schedulerWarnings.append(V1SchedulerUpgrade.warning(changes, location: location))
+      // A collection package's settings are written for the v2 scheduler, whatever the rows.
+      if changes != V1SchedulerUpgrade.Changes() || readingSettings {
+        schedulerWarnings.append(
+          V1SchedulerUpgrade.warning(changes, settingsRewritten: readingSettings, location: location))
       }
     case .v2: break
     case .unreadable(let warning): schedulerWarnings.append(warning)

@@ -27,7 +27,8 @@ import Foundation
 ///   their numbers, as 1 (again) does.
 ///
 /// Anki also sets the collection's day counting to v2's (`schedVer` 2, a creation offset);
-/// deckport's writers always write v2's.
+/// deckport's writers always write v2's, so a collection package's settings change even when no
+/// row does, and the warning says so.
 enum V1SchedulerUpgrade {
   /// What upgrading changed.
   struct Changes: Equatable {
@@ -89,15 +90,29 @@ enum V1SchedulerUpgrade {
     }
   }
 
-  /// The warning that says what upgrading changed, at the collection's `col` table.
-  static func warning(_ changes: Changes, location: SourceLocation) -> Diagnostic {
-    Diagnostic(
+  /// The warning that says what upgrading changed, at the collection's `col` table; with
+  /// `settingsRewritten` (a collection package, whose settings are read and written), that its
+  /// day counting is written as the v2 scheduler's.
+  static func warning(_ changes: Changes, settingsRewritten: Bool, location: SourceLocation) -> Diagnostic {
+    var changed: [String] = []
+    if changes.learningAnswers > 0 || changes.relearningCards > 0 {
+      changed.append(
+        "\(CountedNoun.phrase(changes.learningAnswers, "learning answer")) in the review log took v2's button numbers "
+          + "(good 2 → 3, easy 3 → 4) and \(CountedNoun.phrase(changes.relearningCards, "card")) being relearned became "
+          + "relearning cards (type 3)")
+    }
+    if changes.filteredCards > 0 {
+      changed.append(
+        "\(CountedNoun.phrase(changes.filteredCards, "card")) in filtered decks took v2's queue (and type)")
+    }
+    if settingsRewritten {
+      changed.append(
+        "its settings count days as Anki's current scheduler does (`schedVer` 2 and `sched2021`; the day starting at "
+          + "`rollover` and `creationOffset`, taken from the collection's creation time where it has none)")
+    }
+    return Diagnostic(
       "scheduler-v1-upgraded", at: location.table("col"),
       "the collection was kept by Anki's v1 scheduler; as Anki does when it imports or opens it, "
-        + "\(CountedNoun.phrase(changes.learningAnswers, "learning answer")) in the review log took v2's button numbers "
-        + "(good 2 → 3, easy 3 → 4) and \(CountedNoun.phrase(changes.relearningCards, "card")) being relearned became "
-        + "relearning cards (type 3)"
-        + (changes.filteredCards > 0
-          ? "; \(CountedNoun.phrase(changes.filteredCards, "card")) in filtered decks took v2's queue (and type)" : ""))
+        + changed.joined(separator: "; "))
   }
 }
