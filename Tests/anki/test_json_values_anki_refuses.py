@@ -349,6 +349,35 @@ def test_a_setting_outside_ankis_bounds_is_written_as_the_nearest_it_keeps(
         col.close()
 
 
+@pytest.mark.parametrize("fmt", ["colpkg", "colpkg-modern"])
+def test_a_retention_of_0_is_kept_as_anki_reads_it_as_its_default(tmp_path, fmt):
+    """0 is what Anki's own schema-18 option groups hold for a retention never set (a real
+    collection, `fixtures/real/word-list-latest.colpkg`, has both at 0), and Anki reads it as
+    0.9. deckport keeps it, without a warning, so Anki uses 0.9 after any number of conversions;
+    the nearest bound, 0.7, which it wrote before, changed that (twice converted, the real
+    backend used 0.7)."""
+    document = source_document(str(tmp_path))
+    group = json.loads(document["deckOptions"][0]["anki11Json"])
+    group = with_setting(with_setting(group, "desiredRetention", 0.0), "sm2Retention", 0.0)
+    document["deckOptions"][0]["anki11Json"] = json.dumps(group)
+    source = str(tmp_path / "changed.json")
+    with open(source, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    out = str(tmp_path / ("out." + fmt.split("-")[0]))
+    result = deckport("convert", source, out, "--to", fmt, "--strict")
+    assert result.returncode == 0 and "value-clamped" not in result.stderr, result.stderr
+    again = str(tmp_path / ("again." + fmt.split("-")[0]))
+    result = deckport("convert", out, again, "--to", fmt, "--strict")
+    assert result.returncode == 0 and "value-clamped" not in result.stderr, result.stderr
+    for package in (out, again):
+        col = restored(str(tmp_path), package)
+        try:
+            held = default_group(col)
+            assert same(held["desiredRetention"], 0.9) and same(held["sm2Retention"], 0.9), held
+        finally:
+            col.close()
+
+
 def test_anki_reads_a_browser_font_size_beyond_255_as_0(tmp_path):
     """Why deckport fits `bsize` (the case above): the collection it wrote, with 256 put back,
     is read by Anki with a browser font size of 0."""

@@ -378,6 +378,12 @@ enum Schema11ValueKinds {
   /// brought to the nearest one inside (a whole number for an integer member), and what Anki
   /// would read in its place, in words ("20"; for a list "value 1 as 1, value 2 as 4"); nil when
   /// Anki keeps it as it is.
+  ///
+  /// A fractional setting (`desiredRetention`, `initial_ease`, …) that is 0 is left as it is: 0
+  /// is what Anki's own schema-18 option groups hold for a setting never set (a protobuf float's
+  /// default), which Anki writes into schema 11 as 0 and reads as its default, so the group means
+  /// to Anki what its source meant (the nearest bound, 0.7 for a desired retention, would change
+  /// what Anki uses from its default 0.9).
   static func bounded(_ value: JSONValue, as member: Member) -> (written: JSONValue, ankiReads: String)? {
     let whole: Bool
     switch member.kind {
@@ -395,7 +401,9 @@ enum Schema11ValueKinds {
     switch member.bounds {
     case nil: return nil
     case .value(let range, let ankiDefault):
-      guard let held = value.double, let written = inside(held, range) else { return nil }
+      guard let held = value.double, !(held == 0 && member.kind == .float32), let written = inside(held, range) else {
+        return nil
+      }
       return (written, number(ankiDefault))
     case .elements(let bounds):
       guard var written = value.elements else { return nil }
