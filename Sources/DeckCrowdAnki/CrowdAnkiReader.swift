@@ -25,6 +25,12 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
   /// - Throws: ``DeckError`` naming the deck file and the JSON path of the first problem (a
   ///   missing key, a value of the wrong type, a note whose `note_model_uuid` names no note model),
   ///   or the media file that cannot be read.
+  /// The id a note model gets from its CrowdAnki UUID when the folder keeps no Anki id for it
+  /// (the same every time the same folder is read).
+  static func derivedNoteTypeID(uuid: String) -> Int64 {
+    DerivedID.id(for: "crowdanki note model\u{1F}" + uuid)
+  }
+
   package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     guard let deckFile = CrowdAnkiFolder.deckFile(in: path) else {
       throw DeckError(
@@ -183,15 +189,43 @@ private struct ReadState {
       try model.optionalString("crowdanki_uuid")
       ?? UUID(nameBasedOn: Data("crowdanki note model\u{1F}\(name)".utf8)).uuidString.lowercased()
     guard noteTypeIDs[uuid] == nil else { return }
-    let id = DerivedID.id(for: "crowdanki note model\u{1F}" + uuid)
+    let id = try ankiID(of: model, name: name) ?? CrowdAnkiReader.derivedNoteTypeID(uuid: uuid)
     var noteType = try Schema11Objects.noteType(
       from: model.foundationObject, members: model.members.filter { $0.key != "__type__" }, id: id,
       label: "note model '\(name)'", at: model.location())
-    noteType.ankiProperties.removeAll { CrowdAnkiProperties.noteTypeKeysLeftOut.contains($0.key) }
+    noteType.ankiProperties.removeAll {
+      CrowdAnkiProperties.noteTypeKeysLeftOut.contains($0.key) || $0.key == CrowdAnkiProperties.noteTypeIDKey
+    }
     noteType.crowdAnkiUUID = uuid
     noteType.modificationTime = modificationTime
     noteTypeIDs[uuid] = noteTypes.count
     noteTypes.append(noteType)
+  }
+
+  /// The Anki id a folder deckport wrote keeps for a note model
+  /// (``CrowdAnkiProperties/noteTypeIDKey``), or nil when there is none, or when it is not an id
+  /// Anki gives (positive) or an earlier note model of the file has it (a copied note model),
+  /// with a warning.
+  mutating func ankiID(of model: JSONPathObject, name: String) throws -> Int64? {
+    let key = CrowdAnkiProperties.noteTypeIDKey
+    guard let id = try model.optionalInt(key) else { return nil }
+    if id <= 0 {
+      warnings.append(
+        Diagnostic(
+          "crowdanki-note-model-id", at: model.location(key),
+          "note model '\(name)' gives the Anki id \(id), which is not one Anki gives; it gets an id derived from its UUID"
+        ))
+      return nil
+    }
+    if let other = noteTypes.first(where: { $0.id == id }) {
+      warnings.append(
+        Diagnostic(
+          "crowdanki-note-model-id", at: model.location(key),
+          "note model '\(name)' gives the Anki id \(id) of note model '\(other.name)' before it; it gets an id derived from its UUID, so a package made from the folder no longer matches the collection's note type of that id"
+        ))
+      return nil
+    }
+    return id
   }
 
   mutating func readNote(_ note: JSONPathObject, deckID: Int64) throws {

@@ -383,6 +383,51 @@ def test_a_newer_folder_updates_the_notes_anki_has():
             col.close()
 
 
+@pytest.mark.parametrize("package", ["legacy2_sched.apkg", "latest_sched.apkg"])
+def test_a_package_edited_as_a_folder_updates_the_collection_it_came_from(package):
+    """A package converted to a folder, edited there and converted back, imports into the
+    collection that imported the package as an update: the folder keeps each note type's Anki id
+    (`deckport_anki_id`), which Anki's import matches note types by. Without it every note type
+    came back under an id derived from its UUID, and Anki skipped every note as conflicting,
+    the edit with them, and added the note types again."""
+    original = os.path.join(FIXTURES, "anki", package)
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = os.path.join(scratch, "Deck")
+        run("convert", original, folder, "--to", "crowdanki")
+        path = deck_file(folder)
+        deck = json.load(open(path, encoding="utf-8"))
+        ids = {model["name"]: model["deckport_anki_id"] for model in deck["note_models"]}
+
+        def notes(node: dict):
+            yield from node["notes"]
+            for child in node["children"]:
+                yield from notes(child)
+
+        edited = next(notes(deck))
+        edited["fields"][0] = "edited in the folder"
+        open(path, "w", encoding="utf-8").write(crowdanki_dumps(deck))
+        back = os.path.join(scratch, "back.apkg")
+        run("convert", folder, back, "--from", "crowdanki")
+        col_dir = os.path.join(scratch, "col")
+        os.makedirs(col_dir)
+        col = imported(original, col_dir)
+        try:
+            before = {entry.name: entry.id for entry in col.models.all_names_and_ids()}
+            assert {name: before[name] for name in ids} == ids
+            log = col.import_anki_package(
+                ImportAnkiPackageRequest(
+                    package_path=back,
+                    options=ImportAnkiPackageOptions(merge_notetypes=False, with_scheduling=True, with_deck_configs=True),
+                )
+            ).log
+            assert not log.conflicting, [note.fields for note in log.conflicting]
+            assert {entry.name: entry.id for entry in col.models.all_names_and_ids()} == before
+            nid = col.db.scalar("select id from notes where guid = ?", edited["guid"])
+            assert col.get_note(nid).fields[0] == "edited in the folder"
+        finally:
+            col.close()
+
+
 def test_apkg_modern_carries_crowdanki_uuids_into_anki():
     """Written as apkg-modern, the folder's note model and deck UUIDs are in Anki's note type and
     deck after import, where CrowdAnki looks for them."""

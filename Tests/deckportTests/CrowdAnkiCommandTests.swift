@@ -649,6 +649,52 @@ struct CrowdAnkiCommandTests {
     #expect(names.map { second[$0] ?? "" } == [short[0]] + Array(repeating: "", count: names.count - 1))
   }
 
+  @Test(
+    "a note model's Anki id kept in the folder is its id; one an earlier note model has, or one Anki never gives, is replaced by the derived id with a warning"
+  )
+  func noteModelAnkiIDs() throws {
+    let scratch = try TemporaryDirectory()
+    var deck = try CrowdAnkiFixtureDeck.deck()
+    var models = try #require(deck["note_models"] as? [[String: Any]])
+    try #require(models.count >= 3)
+    let kept: Int64 = 1_500_000_000_000
+    models[0]["deckport_anki_id"] = kept
+    models[1]["deckport_anki_id"] = kept
+    models[2]["deckport_anki_id"] = -3
+    deck["note_models"] = models
+    let folder = try CrowdAnkiFixtureDeck.folder("ids", in: scratch, holding: deck)
+    let output = scratch.path(for: "out.json")
+    let run = try CommandRun.deckport(["convert", folder, output])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    let names = models.map { $0["name"] as? String ?? "" }
+    #expect(
+      run.standardError.contains(
+        "[crowdanki-note-model-id] note model '\(names[1])' gives the Anki id \(kept) of note model '\(names[0])' before it"
+      ),
+      "\(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "[crowdanki-note-model-id] note model '\(names[2])' gives the Anki id -3, which is not one Anki gives"),
+      "\(run.standardError)")
+    // The deck written, read with Foundation: the first keeps the id, the others get their own;
+    // the member is no property of the note type.
+    let noteTypes = try #require(try Self.json(output)["noteTypes"] as? [[String: Any]])
+    let ids = Dictionary(noteTypes.map { ($0["name"] as? String ?? "", ($0["id"] as? NSNumber)?.int64Value ?? 0) }) {
+      first, _ in first
+    }
+    #expect(ids[names[0]] == kept)
+    #expect(ids[names[1]] != kept && ids[names[1]] != nil)
+    #expect((ids[names[2]] ?? 0) > 0)
+    #expect(!(try String(contentsOfFile: output, encoding: .utf8)).contains("deckport_anki_id"))
+
+    // Written again as a folder, each note model keeps the id it was read with, read with Foundation.
+    let again = scratch.path(for: "again")
+    #expect(try CommandRun.deckport(["convert", output, again, "--to", "crowdanki"]).status == 0)
+    let written = try #require(try Self.json(again + "/deck.json")["note_models"] as? [[String: Any]])
+    let first = try #require(written.first { $0["name"] as? String == names[0] })
+    #expect((first["deckport_anki_id"] as? NSNumber)?.int64Value == kept)
+  }
+
   static func json(_ path: String) throws -> [String: Any] {
     (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as? [String: Any] ?? [:]
   }
