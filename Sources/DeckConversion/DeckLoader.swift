@@ -36,6 +36,7 @@ public struct DeckLoader: Sendable {
       throw DeckError(.unreadableFile, at: location, "no such file")
     }
     let format: any DeckFormat
+    var formatWarnings: [Diagnostic] = []
     if let name {
       guard let named = registry.reader(named: name) else {
         throw DeckError(.invalidRequest, at: location, "deckport does not read \(name.rawValue)")
@@ -46,6 +47,13 @@ public struct DeckLoader: Sendable {
       format = named
     } else if let detected = registry.detectInput(path: path) {
       format = detected
+      if let named = registry.readerNamed(byExtensionOf: path, otherThan: detected) {
+        formatWarnings.append(
+          Diagnostic(
+            "format-from-content", at: location,
+            "the name says \(named.name.rawValue), but the content is \(detected.name.rawValue) (\(detected.description.summary)), so it is read as that; to read it as \(named.name.rawValue), name the format: \(setting: .inputFormat) \(named.name.rawValue)"
+          ))
+      }
     } else if isDirectory.boolValue {
       let folders = registry.formats.filter { $0.description.reads && $0.description.isFolder }.map(\.name.rawValue)
       throw DeckError(
@@ -56,6 +64,7 @@ public struct DeckLoader: Sendable {
     }
     var deck = try format.read(path: path, context: context)
     deck.format = format.description
+    deck.warnings.insert(contentsOf: formatWarnings, at: 0)
     return deck
   }
 }

@@ -67,8 +67,9 @@ public struct FormatRegistry: Sendable {
 
   /// The format a file or folder is read as: for a folder, the folder format whose content it
   /// holds; for a file, the format its extension names, unless another format shares that
-  /// extension and the content shows it is that one; with no known extension, the first format
-  /// that recognises the content (a zip is an Anki package). Nil when neither tells.
+  /// extension and the content shows it is that one, or the content is not the named format's and
+  /// another format recognises it (a zip named `.csv` is an Anki package); with no known
+  /// extension, the first format that recognises the content. Nil when neither tells.
   public func detectInput(path: String) -> (any DeckFormat)? {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -77,11 +78,23 @@ public struct FormatRegistry: Sendable {
     let readers = formats.filter { $0.description.reads && !$0.description.isFolder }
     let fileExtension = (path as NSString).pathExtension.lowercased()
     if let named = readers.first(where: { $0.description.extensions.contains(fileExtension) }) {
+      if named.recognizes(path: path) { return named }
       let sharing = readers.filter { $0.sharedExtensions.contains(fileExtension) }
-      if sharing.isEmpty || named.recognizes(path: path) { return named }
-      return sharing.first { $0.recognizes(path: path) } ?? named
+      if let shared = sharing.first(where: { $0.recognizes(path: path) }) { return shared }
+      return readers.first { $0.name != named.name && $0.recognizes(path: path) } ?? named
     }
     return readers.first { $0.recognizes(path: path) }
+  }
+
+  /// The format `path`'s extension names for reading, when `format`, which the content chose,
+  /// is another (and not one that shares the extension): the name and the content disagree.
+  package func readerNamed(byExtensionOf path: String, otherThan format: any DeckFormat) -> (any DeckFormat)? {
+    let fileExtension = (path as NSString).pathExtension.lowercased()
+    guard !format.description.extensions.contains(fileExtension), !format.sharedExtensions.contains(fileExtension)
+    else { return nil }
+    return formats.first {
+      $0.description.reads && !$0.description.isFolder && $0.description.extensions.contains(fileExtension)
+    }
   }
 
   /// The format a file is written as: the one its extension names, unless a format claims the

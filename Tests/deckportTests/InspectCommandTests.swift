@@ -88,6 +88,40 @@ struct InspectCommandTests {
     #expect(run.standardError.contains("cannot tell the format from the name or the content; name it with --from"))
   }
 
+  @Test(
+    "a file whose content is another format's than its name says is read as its content shows, with a warning naming both; --from reads it as named"
+  )
+  func contentOverridesName() throws {
+    let scratch = try TemporaryDirectory()
+    let package = scratch.path(for: "deck.csv")
+    try FileManager.default.copyItem(atPath: Fixtures.path("anki/legacy1.apkg"), toPath: package)
+    let run = try CommandRun.deckport(["inspect", package])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(run.standardOutput.contains("Format:   apkg-legacy-1"))
+    #expect(
+      run.standardError.contains(
+        "\(package): warning: [format-from-content] the name says csv, but the content is apkg (Anki deck package;"),
+      "\(run.standardError)")
+    #expect(run.standardError.contains("to read it as csv, name the format: --from csv"))
+    #expect(try CommandRun.deckport(["inspect", package, "--strict"]).status == 1)
+    let named = try CommandRun.deckport(["inspect", package, "--from", "csv"])
+    #expect(named.status == 1 && !named.standardError.contains("format-from-content"), "\(named.standardError)")
+
+    // A deckport JSON deck named .txt, which the TSV reader made 155 rows of before.
+    let document = scratch.path(for: "deck.json")
+    #expect(try CommandRun.deckport(["convert", Fixtures.path("anki/legacy1.apkg"), document, "-q"]).status == 0)
+    let text = scratch.path(for: "deck.txt")
+    try FileManager.default.moveItem(atPath: document, toPath: text)
+    let json = try CommandRun.deckport(["inspect", text])
+    #expect(json.status == 0 && json.standardOutput.contains("Format:   json"), "\(json.standardOutput)")
+    #expect(json.standardOutput.contains("Notes:    9"))
+    #expect(json.standardError.contains("[format-from-content] the name says tsv, but the content is json"))
+
+    // A CSV file named as one is read as one, without the warning.
+    let csv = try CommandRun.deckport(["inspect", Fixtures.path("csv/anki/latest_notes_all.txt")])
+    #expect(csv.status == 0 && !csv.standardError.contains("format-from-content"), "\(csv.standardError)")
+  }
+
   @Test("bad usage exits 64", arguments: [["inspect"], ["inspect", "a.apkg", "--from", "pdf"], ["nonsense"]])
   func usage(arguments: [String]) throws {
     let run = try CommandRun.deckport(arguments)

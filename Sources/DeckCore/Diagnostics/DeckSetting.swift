@@ -28,6 +28,9 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
   case csvHeaderRow
   /// What to do with notes that share a GUID when writing an Anki package (`DuplicateGUIDPolicy`).
   case duplicateGUIDs
+  /// The format an input is read as, when neither its name nor its content is to decide
+  /// (`ConversionOptions.from`, the `format` of `DeckLoader.load`).
+  case inputFormat
 
   /// The setting as the library spells it: `AppStorageOptions.key`, `CSVOptions.columns`; an
   /// existing output's, as the conversion and export calls take it (`replacing: true`) and as the
@@ -46,6 +49,7 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
     case .csvSeparator: "CSVOptions.separator"
     case .csvHeaderRow: "CSVOptions.hasHeaderRow"
     case .duplicateGUIDs: "DuplicateGUIDPolicy"
+    case .inputFormat: "ConversionOptions.from"
     }
   }
 }

@@ -11,7 +11,9 @@ extension Deckport {
       discussion: """
         Formats come from the file extensions (.apkg, .colpkg, .json, .csv, .tsv, .txt, .plist, \
         .sqlite, .db, .store) or the content unless \
-        --from or --to name them; the formats command lists them all. Output formats: apkg (Anki's legacy layout, which every Anki \
+        --from or --to name them (an input whose content is another format's than its name \
+        says, such as an Anki package named .csv, is read as its content shows, with a \
+        warning); the formats command lists them all. Output formats: apkg (Anki's legacy layout, which every Anki \
         version and most tools read), apkg-modern (the latest layout current Anki writes), \
         colpkg and colpkg-modern (whole-collection backups), json (the deckport JSON deck \
         format, media embedded), csv and tsv (Anki's text format: # header lines, then GUID, \

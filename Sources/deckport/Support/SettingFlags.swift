@@ -19,6 +19,7 @@ extension DeckSetting {
     case .csvSeparator: "--separator"
     case .csvHeaderRow: "--header"
     case .duplicateGUIDs: "--duplicate-guids"
+    case .inputFormat: "--from"
     }
   }
 }
