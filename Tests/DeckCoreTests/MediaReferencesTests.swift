@@ -29,6 +29,18 @@ struct MediaReferencesTests {
     #expect(MediaReferences.fileNames(in: "[sound:a.mp3]<img src=b.png>") == ["b.png", "a.mp3"])
   }
 
+  /// What an app gets for a note: every field's files, each once, in order; no URL or path.
+  @Test func referencedMediaNamesOfANote() {
+    let note = Note(
+      id: 1, guid: "x", noteTypeID: 1,
+      fields: [
+        #"<img src="my photo.png"> [sound:a&amp;b.mp3]"#, #"<img src="https://x.org/y.png">[sound:hi.mp3]"#,
+        "[sound:a&amp;b.mp3]<img src=\"sub/z.png\">",
+      ])
+    #expect(note.referencedMediaNames == ["my photo.png", "a&b.mp3", "hi.mp3"])
+    #expect(Note(id: 2, guid: "y", noteTypeID: 1, fields: ["plain", ""]).referencedMediaNames.isEmpty)
+  }
+
   /// Shapes a backtracking engine takes exponential time over, a megabyte of them: the scan
   /// visits each position once. With a `src` at the very end, the match is the backend's
   /// (`"a>"` runs carry the loop past each `>`).
