@@ -110,10 +110,13 @@ extension DeckCollection {
   /// refer to. The collection's settings stay; its list of tags keeps the tags of the kept notes
   /// and their parents; deletion records, which belong to the whole collection, go.
   ///
-  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name or search no deck
-  ///   matches, listing the collection's decks, for an empty name or `current`, and for a tag no
-  ///   note has (nor a subtag of it), listing the collection's tags.
-  public func selectingNotes(inDecks names: [String], taggedWith tags: [String], at location: SourceLocation) throws
+  /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` (by default none: the error is
+  ///   its message alone) for a name or search no deck matches, listing the collection's decks,
+  ///   for an empty name or `current`, and for a tag no note has (nor a subtag of it), listing
+  ///   the collection's tags.
+  public func selectingNotes(
+    inDecks names: [String], taggedWith tags: [String], at location: SourceLocation = SourceLocation(file: "")
+  ) throws
     -> (collection: DeckCollection, selection: DeckSelection)
   {
     var selected = Set<Int64>()
@@ -252,7 +255,9 @@ extension LoadedDeck {
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, or a tag
   ///   no note has.
-  public func selectingNotes(inDecks names: [String], taggedWith tags: [String], at location: SourceLocation) throws
+  public func selectingNotes(
+    inDecks names: [String], taggedWith tags: [String], at location: SourceLocation = SourceLocation(file: "")
+  ) throws
     -> (deck: LoadedDeck, selection: DeckSelection)
   {
     var part = self

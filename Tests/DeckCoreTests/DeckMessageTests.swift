@@ -46,5 +46,10 @@ struct DeckMessageTests {
     let shown: any Error = error
     #expect(shown.localizedDescription == "cut.apkg: member 'media': not a zstd frame")
     #expect((shown as NSError).localizedDescription == error.description)
+    // A location that names nothing (an app's own input) leaves the message alone.
+    let unplaced = DeckError(.invalidRequest, at: SourceLocation(file: ""), "a tag to search for is empty")
+    #expect(unplaced.description == "a tag to search for is empty")
+    let warning = Diagnostic("deck-missing", at: SourceLocation(file: ""), "no such deck")
+    #expect(warning.description == "warning: [deck-missing] no such deck")
   }
 }

@@ -98,6 +98,13 @@ struct DeckSelectionTests {
       "\(error)"
         == "deck.apkg: no deck is named 'Spanish::Nouns' (its decks: 'Default', 'Filtered', 'Latin', 'Spanish', 'Spanish::Empty', 'Spanish::Verbs')"
     }
+    // An app's own choice names no file: the error is the message alone.
+    #expect {
+      try Self.collection.selectingNotes(inDecks: ["Spanish::Nouns"], taggedWith: [])
+    } throws: { error in
+      "\(error)"
+        == "no deck is named 'Spanish::Nouns' (its decks: 'Default', 'Filtered', 'Latin', 'Spanish', 'Spanish::Empty', 'Spanish::Verbs')"
+    }
   }
 }
 

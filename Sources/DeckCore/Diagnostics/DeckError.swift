@@ -87,8 +87,12 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
     set { wording = DeckMessage(newValue) }
   }
 
-  /// `<location>: <message>` on one line, safe to print on a terminal.
-  public var description: String { TerminalText.escaped("\(location.exactDescription): \(message)") }
+  /// `<location>: <message>` on one line, safe to print on a terminal; the message alone when the
+  /// location names nothing (an app's own search text, say).
+  public var description: String {
+    let place = location.exactDescription
+    return TerminalText.escaped(place.isEmpty ? message : "\(place): \(message)")
+  }
 
   /// The error with each setting its message names written as `name` gives it, in plain words
   /// (so `message` and `description` show those names).

@@ -39,8 +39,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   /// `<location>: warning: [<category>] <message>` on one line, safe to print on a terminal.
   public var description: String { TerminalText.escaped(exactDescription) }
 
-  /// The warning as one line, every name exactly as the input holds it (for JSON output).
-  public var exactDescription: String { "\(location.exactDescription): warning: [\(category)] \(message)" }
+  /// The warning as one line, every name exactly as the input holds it (for JSON output); without
+  /// the location when it names nothing.
+  public var exactDescription: String {
+    let place = location.exactDescription
+    return "\(place.isEmpty ? "" : place + ": ")warning: [\(category)] \(message)"
+  }
 
   /// The warning with each setting its message names written as `name` gives it, in plain words
   /// (so `message`, `description` and `exactDescription` show those names).
