@@ -140,7 +140,9 @@ let package = Package(
     .testTarget(name: "PlistCodecTests", dependencies: ["PlistCodec", "DeckIO", "DeckTestSupport"]),
     .testTarget(
       name: "deckportTests",
-      dependencies: ["DeckConversion", "DeckKit", "deckport", "DeckTestSupport", "DeckCore", "DeckIO", "CZlibCRC"]),
+      dependencies: [
+        "DeckConversion", "DeckKit", "deckport", "DeckTestSupport", "DeckCore", "DeckCrowdAnki", "DeckIO", "CZlibCRC",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

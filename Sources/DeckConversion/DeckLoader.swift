@@ -36,7 +36,7 @@ public struct DeckLoader: Sendable {
       throw DeckError(.unreadableFile, at: location, "no such file")
     }
     let format: any DeckFormat
-    var formatWarnings: [Diagnostic] = []
+    var overruled: (any DeckFormat)?
     if let name {
       guard let named = registry.reader(named: name) else {
         throw DeckError(.invalidRequest, at: location, "deckport does not read \(name.rawValue)")
@@ -45,15 +45,9 @@ public struct DeckLoader: Sendable {
         throw DeckError(.unreadableFile, at: location, "is a directory, not a deck file")
       }
       format = named
-    } else if let detected = registry.detectInput(path: path) {
+    } else if case (let detected?, let named) = registry.detection(path: path) {
       format = detected
-      if let named = registry.readerNamed(byExtensionOf: path, otherThan: detected) {
-        formatWarnings.append(
-          Diagnostic(
-            "format-from-content", at: location,
-            "the name says \(named.name.rawValue), but the content is \(detected.name.rawValue) (\(detected.description.summary)), so it is read as that; to read it as \(named.name.rawValue), name the format: \(setting: .inputFormat) \(named.name.rawValue)"
-          ))
-      }
+      overruled = named
     } else if isDirectory.boolValue {
       let folders = registry.formats.filter { $0.description.reads && $0.description.isFolder }.map(\.name.rawValue)
       throw DeckError(
@@ -62,9 +56,22 @@ public struct DeckLoader: Sendable {
     } else {
       throw DeckError(.unknownFormat, at: location, "cannot tell the format from the name or the content")
     }
-    var deck = try format.read(path: path, context: context)
+    guard let named = overruled else {
+      var deck = try format.read(path: path, context: context)
+      deck.format = format.description
+      return deck
+    }
+    // The content overruled the name: said in a warning, and in the error when reading fails.
+    let overruling: DeckMessage =
+      "the name says \(named.name.rawValue), but the content is \(format.name.rawValue), so it is read as that; to read it as \(named.name.rawValue), name the format: \(setting: .inputFormat) \(named.name.rawValue)"
+    var deck: LoadedDeck
+    do {
+      deck = try format.read(path: path, context: context)
+    } catch let error as DeckError {
+      throw DeckError(error.kind, at: error.location, "\(error.wording) (\(overruling))", details: error.details)
+    }
     deck.format = format.description
-    deck.warnings.insert(contentsOf: formatWarnings, at: 0)
+    deck.warnings.insert(Diagnostic("format-from-content", at: location, overruling), at: 0)
     return deck
   }
 }

@@ -70,31 +70,27 @@ public struct FormatRegistry: Sendable {
   /// extension and the content shows it is that one, or the content is not the named format's and
   /// another format recognises it (a zip named `.csv` is an Anki package); with no known
   /// extension, the first format that recognises the content. Nil when neither tells.
-  public func detectInput(path: String) -> (any DeckFormat)? {
+  public func detectInput(path: String) -> (any DeckFormat)? { detection(path: path).format }
+
+  /// What ``detectInput(path:)`` finds, and the format the extension names when the content
+  /// overruled it (nil otherwise): a format of another kind of file than the named one, such as
+  /// an Anki package named `.csv`. Formats of one type (the kinds of app storage, whose reader
+  /// reads each kind whatever the name) never overrule each other.
+  package func detection(path: String) -> (format: (any DeckFormat)?, overruled: (any DeckFormat)?) {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-      return formats.first { $0.description.reads && $0.description.isFolder && $0.recognizes(path: path) }
+      return (formats.first { $0.description.reads && $0.description.isFolder && $0.recognizes(path: path) }, nil)
     }
     let readers = formats.filter { $0.description.reads && !$0.description.isFolder }
     let fileExtension = (path as NSString).pathExtension.lowercased()
-    if let named = readers.first(where: { $0.description.extensions.contains(fileExtension) }) {
-      if named.recognizes(path: path) { return named }
-      let sharing = readers.filter { $0.sharedExtensions.contains(fileExtension) }
-      if let shared = sharing.first(where: { $0.recognizes(path: path) }) { return shared }
-      return readers.first { $0.name != named.name && $0.recognizes(path: path) } ?? named
+    guard let named = readers.first(where: { $0.description.extensions.contains(fileExtension) }) else {
+      return (readers.first { $0.recognizes(path: path) }, nil)
     }
-    return readers.first { $0.recognizes(path: path) }
-  }
-
-  /// The format `path`'s extension names for reading, when `format`, which the content chose,
-  /// is another (and not one that shares the extension): the name and the content disagree.
-  package func readerNamed(byExtensionOf path: String, otherThan format: any DeckFormat) -> (any DeckFormat)? {
-    let fileExtension = (path as NSString).pathExtension.lowercased()
-    guard !format.description.extensions.contains(fileExtension), !format.sharedExtensions.contains(fileExtension)
-    else { return nil }
-    return formats.first {
-      $0.description.reads && !$0.description.isFolder && $0.description.extensions.contains(fileExtension)
-    }
+    if named.recognizes(path: path) { return (named, nil) }
+    let sharing = readers.filter { $0.sharedExtensions.contains(fileExtension) }
+    if let shared = sharing.first(where: { $0.recognizes(path: path) }) { return (shared, nil) }
+    let other = readers.first { type(of: $0) != type(of: named) && $0.recognizes(path: path) }
+    return other.map { ($0, named) } ?? (named, nil)
   }
 
   /// The format a file is written as: the one its extension names, unless a format claims the

@@ -13,24 +13,25 @@ import JSONCore
 /// Nested decks (`children`) get their full `A::B` names back; note models and option groups
 /// keep their `crowdanki_uuid`; each note gets the new cards Anki would make for it, in its
 /// deck. Anki ids, which CrowdAnki leaves out, are derived from the UUIDs and GUIDs, so the same
-/// folder always gives the same deck. Notes, cards and note types get the deck file's
+/// folder always gives the same deck; but a note model keeps the Anki id a folder deckport wrote
+/// gives it (``CrowdAnkiProperties/noteTypeIDKey``), which Anki's import matches note types by. Notes, cards and note types get the deck file's
 /// modification time, so a newer version of the folder updates them when imported into Anki. Keys deckport's model has no place for are reported, one
 /// warning per object, never dropped silently.
 package struct CrowdAnkiReader: DeckFileReader, Sendable {
   /// Creates a reader.
   package init() {}
 
+  /// The id a note model gets from its CrowdAnki UUID when the folder keeps no Anki id for it
+  /// (the same every time the same folder is read).
+  package static func derivedNoteTypeID(uuid: String) -> Int64 {
+    DerivedID.id(for: "crowdanki note model\u{1F}" + uuid)
+  }
+
   /// Reads the CrowdAnki folder at `path`.
   ///
   /// - Throws: ``DeckError`` naming the deck file and the JSON path of the first problem (a
   ///   missing key, a value of the wrong type, a note whose `note_model_uuid` names no note model),
   ///   or the media file that cannot be read.
-  /// The id a note model gets from its CrowdAnki UUID when the folder keeps no Anki id for it
-  /// (the same every time the same folder is read).
-  static func derivedNoteTypeID(uuid: String) -> Int64 {
-    DerivedID.id(for: "crowdanki note model\u{1F}" + uuid)
-  }
-
   package func read(path: String) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     guard let deckFile = CrowdAnkiFolder.deckFile(in: path) else {
       throw DeckError(
@@ -109,6 +110,8 @@ private struct ReadState {
   var optionsIDs: [String: Int64] = [:]
   var noteTypes: [NoteType] = []
   var noteTypeIDs: [String: Int] = [:]
+  /// The position in ``noteTypes`` of each note type id given so far.
+  var noteTypePositions: [Int64: Int] = [:]
   /// Notes in file order, with the deck each one sits in.
   var notes: [(guid: String, noteType: Int, fields: [String], tags: [String], deckID: Int64)] = []
   /// The position in ``notes`` of each GUID's first note.
@@ -189,7 +192,13 @@ private struct ReadState {
       try model.optionalString("crowdanki_uuid")
       ?? UUID(nameBasedOn: Data("crowdanki note model\u{1F}\(name)".utf8)).uuidString.lowercased()
     guard noteTypeIDs[uuid] == nil else { return }
-    let id = try ankiID(of: model, name: name) ?? CrowdAnkiReader.derivedNoteTypeID(uuid: uuid)
+    var id = ankiID(of: model, name: name) ?? CrowdAnkiReader.derivedNoteTypeID(uuid: uuid)
+    // A derived id an earlier note model keeps as its Anki id (one pasted there) is derived again.
+    var attempt = 0
+    while noteTypePositions[id] != nil {
+      attempt += 1
+      id = DerivedID.id(for: "crowdanki note model\u{1F}\(uuid)\u{1F}\(attempt)")
+    }
     var noteType = try Schema11Objects.noteType(
       from: model.foundationObject, members: model.members.filter { $0.key != "__type__" }, id: id,
       label: "note model '\(name)'", at: model.location())
@@ -199,25 +208,27 @@ private struct ReadState {
     noteType.crowdAnkiUUID = uuid
     noteType.modificationTime = modificationTime
     noteTypeIDs[uuid] = noteTypes.count
+    noteTypePositions[id] = noteTypes.count
     noteTypes.append(noteType)
   }
 
   /// The Anki id a folder deckport wrote keeps for a note model
-  /// (``CrowdAnkiProperties/noteTypeIDKey``), or nil when there is none, or when it is not an id
-  /// Anki gives (positive) or an earlier note model of the file has it (a copied note model),
-  /// with a warning.
-  mutating func ankiID(of model: JSONPathObject, name: String) throws -> Int64? {
+  /// (``CrowdAnkiProperties/noteTypeIDKey``), or nil when there is none, or, with a warning, when
+  /// it is not an id Anki gives (a positive whole number) or an earlier note model of the file has
+  /// it (a copied note model).
+  mutating func ankiID(of model: JSONPathObject, name: String) -> Int64? {
     let key = CrowdAnkiProperties.noteTypeIDKey
-    guard let id = try model.optionalInt(key) else { return nil }
-    if id <= 0 {
+    guard let value = model.value(key), !value.isNull else { return nil }
+    guard let id = value.writtenInteger, id > 0 else {
       warnings.append(
         Diagnostic(
           "crowdanki-note-model-id", at: model.location(key),
-          "note model '\(name)' gives the Anki id \(id), which is not one Anki gives; it gets an id derived from its UUID"
+          "note model '\(name)' gives the Anki id \(JSONWriter.text(of: value).prefix(40)), which is not one Anki gives (a positive whole number); it gets an id derived from its UUID"
         ))
       return nil
     }
-    if let other = noteTypes.first(where: { $0.id == id }) {
+    if let position = noteTypePositions[id] {
+      let other = noteTypes[position]
       warnings.append(
         Diagnostic(
           "crowdanki-note-model-id", at: model.location(key),

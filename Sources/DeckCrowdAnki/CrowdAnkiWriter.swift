@@ -81,11 +81,10 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       for key in ["id", "mod", "usn", "did"] { object[key] = nil }
       object["__type__"] = "NoteModel"
       object["crowdanki_uuid"] = uuid
-      // An id the reader derives from the UUID again needs no keeping (a note model read from a
-      // folder that kept none, such as CrowdAnki's own export).
-      if noteType.id != CrowdAnkiReader.derivedNoteTypeID(uuid: uuid) {
-        object[CrowdAnkiProperties.noteTypeIDKey] = noteType.id
-      }
+      // The id now, never one the note type carries from an earlier folder; none when the reader
+      // derives it from the UUID again (a folder that kept none, such as CrowdAnki's own export).
+      object[CrowdAnkiProperties.noteTypeIDKey] =
+        noteType.id == CrowdAnkiReader.derivedNoteTypeID(uuid: uuid) ? nil : noteType.id
       modelUUIDs[noteType.id] = uuid
       models.append(object)
     }

@@ -18,7 +18,7 @@ public struct DeckJSONFormat: ReaderWriterFormat {
   public init() {}
 
   /// A JSON document that begins as a deckport deck does.
-  public func recognizes(path: String) -> Bool { DeckJSONReader.looksLikeDeckDocument(path: path) }
+  public func recognizes(path: String) -> Bool { DeckportDocumentFormat.beginsAsDeck(path: path) }
 
   /// A reader reporting to the context's progress reporter, deferring media checks when the
   /// context allows it.

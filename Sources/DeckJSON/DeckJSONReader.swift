@@ -65,15 +65,6 @@ package struct DeckJSONReader: Sendable {
     self.progress = progress
   }
 
-  /// Whether the file at `path` looks like a deckport deck document (its first bytes name the
-  /// format), as opposed to some other JSON.
-  package static func looksLikeDeckDocument(path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? handle.close() }
-    let head = (try? handle.read(upToCount: 256)) ?? Data()
-    return String(decoding: head, as: UTF8.self).contains("\"\(DeckJSONDocument.formatName)\"")
-  }
-
   /// Reads the document at `path`.
   ///
   /// - Throws: ``DeckError``: invalid JSON with its line and column; a document of the wrong

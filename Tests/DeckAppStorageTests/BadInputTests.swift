@@ -282,7 +282,7 @@ struct RecognitionTests {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "deck.json")
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    #expect(JSONRecordFile.beginsAsDeckDocument(path: path) == toldByItsHead)
+    #expect(DeckportDocumentFormat.beginsAsDeck(path: path) == toldByItsHead)
     #expect(AppStorageKind.recognize(path: path) == nil)
   }
 
@@ -297,7 +297,7 @@ struct RecognitionTests {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "cards.json")
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    #expect(!JSONRecordFile.beginsAsDeckDocument(path: path))
+    #expect(!DeckportDocumentFormat.beginsAsDeck(path: path))
     #expect(AppStorageKind.recognize(path: path) == .jsonFile)
   }
 }

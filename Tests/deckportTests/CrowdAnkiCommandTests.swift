@@ -1,3 +1,4 @@
+import DeckCrowdAnki
 import DeckIO
 import DeckTestSupport
 import Foundation
@@ -661,6 +662,11 @@ struct CrowdAnkiCommandTests {
     models[0]["deckport_anki_id"] = kept
     models[1]["deckport_anki_id"] = kept
     models[2]["deckport_anki_id"] = -3
+    // One that is another note model's derived id (pasted), and one that is text.
+    try #require(models.count >= 5)
+    let pasted = CrowdAnkiReader.derivedNoteTypeID(uuid: try #require(models[4]["crowdanki_uuid"] as? String))
+    models[3]["deckport_anki_id"] = pasted
+    models[4]["deckport_anki_id"] = "1500000000001"
     deck["note_models"] = models
     let folder = try CrowdAnkiFixtureDeck.folder("ids", in: scratch, holding: deck)
     let output = scratch.path(for: "out.json")
@@ -685,6 +691,19 @@ struct CrowdAnkiCommandTests {
     #expect(ids[names[0]] == kept)
     #expect(ids[names[1]] != kept && ids[names[1]] != nil)
     #expect((ids[names[2]] ?? 0) > 0)
+    #expect(ids[names[3]] == pasted)
+    #expect(
+      run.standardError.contains(
+        #"[crowdanki-note-model-id] note model '\#(names[4])' gives the Anki id "1500000000001", which is not one Anki gives"#
+      ),
+      "\(run.standardError)")
+    // Every note type its own id, and every card made: as many as the folder without the ids gives.
+    #expect(Set(noteTypes.compactMap { ($0["id"] as? NSNumber)?.int64Value }).count == noteTypes.count)
+    let plain = scratch.path(for: "plain.json")
+    let plainFolder = try CrowdAnkiFixtureDeck.folder("plain", in: scratch, holding: try CrowdAnkiFixtureDeck.deck())
+    #expect(try CommandRun.deckport(["convert", plainFolder, plain, "-q"]).status == 0)
+    let cards = { (path: String) in (try Self.json(path)["cards"] as? [Any])?.count }
+    #expect(try cards(output) == cards(plain) && cards(plain) != nil)
     #expect(!(try String(contentsOfFile: output, encoding: .utf8)).contains("deckport_anki_id"))
 
     // Written again as a folder, each note model keeps the id it was read with, read with Foundation.

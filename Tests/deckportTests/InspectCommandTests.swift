@@ -100,7 +100,7 @@ struct InspectCommandTests {
     #expect(run.standardOutput.contains("Format:   apkg-legacy-1"))
     #expect(
       run.standardError.contains(
-        "\(package): warning: [format-from-content] the name says csv, but the content is apkg (Anki deck package;"),
+        "\(package): warning: [format-from-content] the name says csv, but the content is apkg, so it is read as that;"),
       "\(run.standardError)")
     #expect(run.standardError.contains("to read it as csv, name the format: --from csv"))
     #expect(try CommandRun.deckport(["inspect", package, "--strict"]).status == 1)
@@ -117,9 +117,31 @@ struct InspectCommandTests {
     #expect(json.standardOutput.contains("Notes:    9"))
     #expect(json.standardError.contains("[format-from-content] the name says tsv, but the content is json"))
 
-    // A CSV file named as one is read as one, without the warning.
+    // A text file named as one is read as one, without the warning, even when a field quotes a
+    // JSON deck's first words or begins with them.
     let csv = try CommandRun.deckport(["inspect", Fixtures.path("csv/anki/latest_notes_all.txt")])
     #expect(csv.status == 0 && !csv.standardError.contains("format-from-content"), "\(csv.standardError)")
+    let quoting = scratch.path(for: "quoting.csv")
+    try Data("\"{\"\"format\"\": \"\"deckport-deck\"\"}\",back\nfront,back\n".utf8).write(
+      to: URL(fileURLWithPath: quoting))
+    let quoted = try CommandRun.deckport(["inspect", quoting])
+    #expect(quoted.status == 0 && quoted.standardOutput.contains("Format:   csv"), "\(quoted.standardError)")
+    #expect(quoted.standardOutput.contains("Notes:    2") && !quoted.standardError.contains("format-from-content"))
+
+    // A Core Data store named .sqlite, as Xcode names it, is app storage by either name: no warning.
+    let store = try CommandRun.deckport(["inspect", Fixtures.path("app/Idealic.sqlite"), "--strict"])
+    #expect(store.status == 0 && !store.standardError.contains("format-from-content"), "\(store.standardError)")
+
+    // When the content's reader fails, its error says the name was overruled.
+    let cut = scratch.path(for: "cut.csv")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("anki/legacy1.apkg")))
+    try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+    let damaged = try CommandRun.deckport(["inspect", cut])
+    #expect(damaged.status == 1)
+    #expect(
+      damaged.standardError.contains(
+        "(the name says csv, but the content is apkg, so it is read as that; to read it as csv, name the format: --from csv)"
+      ), "\(damaged.standardError)")
   }
 
   @Test("bad usage exits 64", arguments: [["inspect"], ["inspect", "a.apkg", "--from", "pdf"], ["nonsense"]])

@@ -95,11 +95,14 @@ enum V1SchedulerUpgrade {
   /// day counting is written as the v2 scheduler's.
   static func warning(_ changes: Changes, settingsRewritten: Bool, location: SourceLocation) -> Diagnostic {
     var changed: [String] = []
-    if changes.learningAnswers > 0 || changes.relearningCards > 0 {
+    if changes.learningAnswers > 0 {
       changed.append(
         "\(CountedNoun.phrase(changes.learningAnswers, "learning answer")) in the review log took v2's button numbers "
-          + "(good 2 → 3, easy 3 → 4) and \(CountedNoun.phrase(changes.relearningCards, "card")) being relearned became "
-          + "relearning cards (type 3)")
+          + "(good 2 → 3, easy 3 → 4)")
+    }
+    if changes.relearningCards > 0 {
+      changed.append(
+        "\(CountedNoun.phrase(changes.relearningCards, "card")) being relearned became relearning cards (type 3)")
     }
     if changes.filteredCards > 0 {
       changed.append(

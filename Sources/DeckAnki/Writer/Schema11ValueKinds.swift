@@ -379,11 +379,12 @@ enum Schema11ValueKinds {
   /// would read in its place, in words ("20"; for a list "value 1 as 1, value 2 as 4"); nil when
   /// Anki keeps it as it is.
   ///
-  /// A fractional setting (`desiredRetention`, `initial_ease`, …) that is 0 is left as it is: 0
-  /// is what Anki's own schema-18 option groups hold for a setting never set (a protobuf float's
-  /// default), which Anki writes into schema 11 as 0 and reads as its default, so the group means
-  /// to Anki what its source meant (the nearest bound, 0.7 for a desired retention, would change
-  /// what Anki uses from its default 0.9).
+  /// A fractional setting (a 32-bit float: `desiredRetention`, `sm2Retention`, `rev.ease4`, …)
+  /// that is 0 is left as it is: 0 is what Anki's own schema-18 option groups hold for a setting
+  /// never set (a protobuf float's default; a real collection's retentions are), and Anki reads it
+  /// as its default, so the group means to Anki what its source meant (the nearest bound, 0.7 for
+  /// a desired retention, would change what Anki uses from its default 0.9). Whole-number
+  /// settings at 0 (`new.initialFactor`, `rev.maxIvl`) are still brought to the nearest bound.
   static func bounded(_ value: JSONValue, as member: Member) -> (written: JSONValue, ankiReads: String)? {
     let whole: Bool
     switch member.kind {

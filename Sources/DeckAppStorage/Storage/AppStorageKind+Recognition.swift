@@ -23,7 +23,7 @@ extension AppStorageKind {
       }
       return kind
     case .jsonFile:
-      guard !JSONRecordFile.beginsAsDeckDocument(path: path),
+      guard !DeckportDocumentFormat.beginsAsDeck(path: path),
         let document = try? JSONRecordFile(location: SourceLocation(file: path)).document()
       else { return nil }
       return JSONRecordFile.holdsRecords(document.value) ? kind : nil

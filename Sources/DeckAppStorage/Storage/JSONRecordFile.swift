@@ -195,24 +195,6 @@ struct JSONRecordFile {
     members.last(where: { $0.key == "format" })?.value.string == DeckportDocumentFormat.deck
   }
 
-  /// Whether the file at `path` begins as deckport writes its deck documents,
-  /// `{"format": "deckport-deck"` (with any JSON white space between): it holds a deck, not
-  /// records, as ``holdsRecords(_:)`` would find, told from its first bytes instead of a parse of
-  /// the whole file (a deck of 100,000 notes written over another took 170 MB and 1.4 s more to
-  /// tell). A document that names its format later is told apart by the parse.
-  static func beginsAsDeckDocument(path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? handle.close() }
-    guard let head = try? handle.read(upToCount: 256) else { return false }
-    var rest = head[...]
-    for token in ["{", #""format""#, ":", "\"\(DeckportDocumentFormat.deck)\""] {
-      rest = rest.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
-      guard rest.starts(with: token.utf8) else { return false }
-      rest = rest.dropFirst(token.utf8.count)
-    }
-    return true
-  }
-
   /// The keys of the object whose values are arrays of objects.
   private static func keysHoldingRecords(_ members: [(key: String, value: JSONValue)]) -> [String] {
     members.filter { member in member.value.elements?.allSatisfy { $0.members != nil } ?? false }.map(\.key)

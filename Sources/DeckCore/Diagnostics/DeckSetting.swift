@@ -49,7 +49,7 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
     case .csvSeparator: "CSVOptions.separator"
     case .csvHeaderRow: "CSVOptions.hasHeaderRow"
     case .duplicateGUIDs: "DuplicateGUIDPolicy"
-    case .inputFormat: "ConversionOptions.from"
+    case .inputFormat: "ConversionOptions.from (DeckLoader's format:)"
     }
   }
 }

@@ -3,7 +3,9 @@ extension Note {
   /// media: the `src` of `<img>`, `<audio>`, `<video>` and `<source>` tags, the `data` of
   /// `<object>`, and `[sound:…]` tags, with character references decoded (`a&amp;b.mp3` is
   /// `a&b.mp3`); remote URLs and paths that are not one file name are left out. Each name once,
-  /// in the order the fields first use it; look the files up in ``DeckCollection/media`` by name.
+  /// field by field (in a field, media tags before sound tags, as Anki lists them), written as the
+  /// field writes it; look the files up in ``DeckCollection/media`` by name (Anki's import stores
+  /// an odd name such as `a/` under the name it makes of it, `a`).
   ///
   /// ```swift
   /// let note = Note(id: 1, guid: "x", noteTypeID: 1, fields: [#"<img src="my photo.png">"#, "[sound:hi.mp3]"])
