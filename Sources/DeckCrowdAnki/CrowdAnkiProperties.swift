@@ -22,14 +22,15 @@ enum CrowdAnkiProperties {
   /// Note model members CrowdAnki's export leaves out: the sync state and `did`, the deck last
   /// used with it, which names a deck by an Anki id; and `__type__`, the folder's own.
   static let noteTypeKeysLeftOut: Set<String> = ["usn", "did", "__type__"]
-  /// The note model member in which deckport keeps the note type's Anki id, which CrowdAnki's
-  /// export leaves out (and which its import must not be given as `id`: Anki's note type API
-  /// stops on a new note type that has one). Anki's import of a package matches note types by
-  /// id, so a package made from the folder needs the id the collection has, or the collection's
-  /// notes of the note type are skipped as conflicting. CrowdAnki's import hands the member to
-  /// Anki with the rest of the note model, which keeps it; the writer writes the current id over
-  /// whatever a note type carries.
-  static let noteTypeIDKey = "deckport_anki_id"
+  /// The member of a note model or an option group in which deckport keeps its Anki id, which
+  /// CrowdAnki's export leaves out (and which its import must not be given as `id`: Anki's note
+  /// type API stops on a new note type that has one). Anki's import of a package matches note
+  /// types and option groups by id, so a package made from the folder needs the ids the
+  /// collection has: otherwise the collection's notes of a note type are skipped as conflicting,
+  /// and each option group arrives as a second one. CrowdAnki's import hands the member to Anki
+  /// with the rest of the object, which keeps it; the writer writes the current id over whatever
+  /// an object carries.
+  static let ankiIDKey = "deckport_anki_id"
 
   /// Whether a folder keeps a deck's member or property `key` (see the type's description).
   static func keepsDeckMember(_ key: String) -> Bool {

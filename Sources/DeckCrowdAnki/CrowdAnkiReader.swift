@@ -14,7 +14,8 @@ import JSONCore
 /// keep their `crowdanki_uuid`; each note gets the new cards Anki would make for it, in its
 /// deck. Anki ids, which CrowdAnki leaves out, are derived from the UUIDs and GUIDs, so the same
 /// folder always gives the same deck; but a note model keeps the Anki id a folder deckport wrote
-/// gives it (``CrowdAnkiProperties/noteTypeIDKey``), which Anki's import matches note types by. Notes, cards and note types get the deck file's
+/// gives it (``CrowdAnkiProperties/ankiIDKey``), and so does an option group: Anki's import
+/// matches both by id. Notes, cards and note types get the deck file's
 /// modification time, so a newer version of the folder updates them when imported into Anki. Keys deckport's model has no place for are reported, one
 /// warning per object, never dropped silently.
 package struct CrowdAnkiReader: DeckFileReader, Sendable {
@@ -25,6 +26,12 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
   /// (the same every time the same folder is read).
   package static func derivedNoteTypeID(uuid: String) -> Int64 {
     DerivedID.id(for: "crowdanki note model\u{1F}" + uuid)
+  }
+
+  /// The id an option group gets from its CrowdAnki UUID (or its name, without one) when the
+  /// folder keeps no Anki id for it.
+  package static func derivedOptionGroupID(uuid: String, name: String) -> Int64 {
+    DerivedID.id(for: "crowdanki deck config\u{1F}" + (uuid.isEmpty ? name : uuid))
   }
 
   /// Reads the CrowdAnki folder at `path`.
@@ -175,9 +182,19 @@ private struct ReadState {
     let uuid = try config.optionalString("crowdanki_uuid") ?? ""
     let name = try config.optionalString("name") ?? "Default"
     guard optionsIDs[uuid] == nil else { return }
-    let id = DerivedID.id(for: "crowdanki deck config\u{1F}" + (uuid.isEmpty ? name : uuid))
+    let taken = Dictionary(
+      deckOptions.map { ($0.id, "option group '\($0.name)'") }, uniquingKeysWith: { first, _ in first })
+    var id =
+      keptAnkiID(of: config, label: "option group '\(name)'", taken: taken)
+      ?? CrowdAnkiReader.derivedOptionGroupID(uuid: uuid, name: name)
+    var attempt = 0
+    while taken[id] != nil {
+      attempt += 1
+      id = DerivedID.id(for: "crowdanki deck config\u{1F}\(uuid)\u{1F}\(name)\u{1F}\(attempt)")
+    }
     var settings = config.foundationObject
     settings["__type__"] = nil
+    settings[CrowdAnkiProperties.ankiIDKey] = nil
     // CrowdAnki leaves out Anki's sync counter; a new option group has 0 (id and mod come from the model).
     if settings["usn"] == nil { settings["usn"] = 0 }
     // Kept as text, floats as floats (`"mult": 0.0`), so writing the folder again keeps them.
@@ -192,7 +209,10 @@ private struct ReadState {
       try model.optionalString("crowdanki_uuid")
       ?? UUID(nameBasedOn: Data("crowdanki note model\u{1F}\(name)".utf8)).uuidString.lowercased()
     guard noteTypeIDs[uuid] == nil else { return }
-    var id = ankiID(of: model, name: name) ?? CrowdAnkiReader.derivedNoteTypeID(uuid: uuid)
+    let taken = noteTypePositions.mapValues { "note model '\(noteTypes[$0].name)'" }
+    var id =
+      keptAnkiID(of: model, label: "note model '\(name)'", taken: taken)
+      ?? CrowdAnkiReader.derivedNoteTypeID(uuid: uuid)
     // A derived id an earlier note model keeps as its Anki id (one pasted there) is derived again.
     var attempt = 0
     while noteTypePositions[id] != nil {
@@ -203,7 +223,7 @@ private struct ReadState {
       from: model.foundationObject, members: model.members.filter { $0.key != "__type__" }, id: id,
       label: "note model '\(name)'", at: model.location())
     noteType.ankiProperties.removeAll {
-      CrowdAnkiProperties.noteTypeKeysLeftOut.contains($0.key) || $0.key == CrowdAnkiProperties.noteTypeIDKey
+      CrowdAnkiProperties.noteTypeKeysLeftOut.contains($0.key) || $0.key == CrowdAnkiProperties.ankiIDKey
     }
     noteType.crowdAnkiUUID = uuid
     noteType.modificationTime = modificationTime
@@ -212,27 +232,26 @@ private struct ReadState {
     noteTypes.append(noteType)
   }
 
-  /// The Anki id a folder deckport wrote keeps for a note model
-  /// (``CrowdAnkiProperties/noteTypeIDKey``), or nil when there is none, or, with a warning, when
-  /// it is not an id Anki gives (a positive whole number) or an earlier note model of the file has
-  /// it (a copied note model).
-  mutating func ankiID(of model: JSONPathObject, name: String) -> Int64? {
-    let key = CrowdAnkiProperties.noteTypeIDKey
-    guard let value = model.value(key), !value.isNull else { return nil }
+  /// The Anki id a folder deckport wrote keeps for a note model or an option group
+  /// (``CrowdAnkiProperties/ankiIDKey``), or nil when there is none, or, with a warning naming
+  /// `label`, when it is not an id Anki gives (a positive whole number) or `taken` has it (an
+  /// earlier object of the file: a copied note model, say).
+  mutating func keptAnkiID(of object: JSONPathObject, label: String, taken: [Int64: String]) -> Int64? {
+    let key = CrowdAnkiProperties.ankiIDKey
+    guard let value = object.value(key), !value.isNull else { return nil }
     guard let id = value.writtenInteger, id > 0 else {
       warnings.append(
         Diagnostic(
-          "crowdanki-note-model-id", at: model.location(key),
-          "note model '\(name)' gives the Anki id \(JSONWriter.text(of: value).prefix(40)), which is not one Anki gives (a positive whole number); it gets an id derived from its UUID"
+          "crowdanki-anki-id", at: object.location(key),
+          "\(label) gives the Anki id \(JSONWriter.text(of: value).prefix(40)), which is not one Anki gives (a positive whole number); it gets an id derived from its UUID"
         ))
       return nil
     }
-    if let position = noteTypePositions[id] {
-      let other = noteTypes[position]
+    if let other = taken[id] {
       warnings.append(
         Diagnostic(
-          "crowdanki-note-model-id", at: model.location(key),
-          "note model '\(name)' gives the Anki id \(id) of note model '\(other.name)' before it; it gets an id derived from its UUID, so a package made from the folder no longer matches the collection's note type of that id"
+          "crowdanki-anki-id", at: object.location(key),
+          "\(label) gives the Anki id \(id) of \(other) before it; it gets an id derived from its UUID, so a package made from the folder no longer matches what the collection has under that id"
         ))
       return nil
     }

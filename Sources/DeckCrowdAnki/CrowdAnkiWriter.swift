@@ -83,7 +83,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       object["crowdanki_uuid"] = uuid
       // The id now, never one the note type carries from an earlier folder; none when the reader
       // derives it from the UUID again (a folder that kept none, such as CrowdAnki's own export).
-      object[CrowdAnkiProperties.noteTypeIDKey] =
+      object[CrowdAnkiProperties.ankiIDKey] =
         noteType.id == CrowdAnkiReader.derivedNoteTypeID(uuid: uuid) ? nil : noteType.id
       modelUUIDs[noteType.id] = uuid
       models.append(object)
@@ -115,6 +115,8 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       for key in ["id", "mod", "usn"] { object[key] = nil }
       object["__type__"] = "DeckConfig"
       object["crowdanki_uuid"] = uuid
+      object[CrowdAnkiProperties.ankiIDKey] =
+        options.id == CrowdAnkiReader.derivedOptionGroupID(uuid: uuid, name: options.name) ? nil : options.id
       configUUIDs[options.id] = uuid
       configs.append(object)
     }

@@ -386,10 +386,10 @@ def test_a_newer_folder_updates_the_notes_anki_has():
 @pytest.mark.parametrize("package", ["legacy2_sched.apkg", "latest_sched.apkg"])
 def test_a_package_edited_as_a_folder_updates_the_collection_it_came_from(package):
     """A package converted to a folder, edited there and converted back, imports into the
-    collection that imported the package as an update: the folder keeps each note type's Anki id
-    (`deckport_anki_id`), which Anki's import matches note types by. Without it every note type
-    came back under an id derived from its UUID, and Anki skipped every note as conflicting,
-    the edit with them, and added the note types again."""
+    collection that imported the package as an update: the folder keeps the Anki id of each note
+    type and option group (`deckport_anki_id`), which Anki's import matches them by. Without it every
+    note type came back under an id derived from its UUID, and Anki skipped every note as
+    conflicting, the edit with them, and added the note types and option groups again."""
     original = os.path.join(FIXTURES, "anki", package)
     with tempfile.TemporaryDirectory() as scratch:
         folder = os.path.join(scratch, "Deck")
@@ -414,6 +414,7 @@ def test_a_package_edited_as_a_folder_updates_the_collection_it_came_from(packag
         try:
             before = {entry.name: entry.id for entry in col.models.all_names_and_ids()}
             assert {name: before[name] for name in ids} == ids
+            groups = sorted(group["id"] for group in col.decks.all_config())
             log = col.import_anki_package(
                 ImportAnkiPackageRequest(
                     package_path=back,
@@ -422,6 +423,8 @@ def test_a_package_edited_as_a_folder_updates_the_collection_it_came_from(packag
             ).log
             assert not log.conflicting, [note.fields for note in log.conflicting]
             assert {entry.name: entry.id for entry in col.models.all_names_and_ids()} == before
+            # The option groups keep their ids too: none arrives a second time.
+            assert sorted(group["id"] for group in col.decks.all_config()) == groups
             nid = col.db.scalar("select id from notes where guid = ?", edited["guid"])
             assert col.get_note(nid).fields[0] == "edited in the folder"
         finally:

@@ -651,7 +651,7 @@ struct CrowdAnkiCommandTests {
   }
 
   @Test(
-    "a note model's Anki id kept in the folder is its id; one an earlier note model has, or one Anki never gives, is replaced by the derived id with a warning"
+    "a note model's or option group's Anki id kept in the folder is its id; one an earlier object has, or one Anki never gives, is replaced by the derived id with a warning"
   )
   func noteModelAnkiIDs() throws {
     let scratch = try TemporaryDirectory()
@@ -668,6 +668,10 @@ struct CrowdAnkiCommandTests {
     models[3]["deckport_anki_id"] = pasted
     models[4]["deckport_anki_id"] = "1500000000001"
     deck["note_models"] = models
+    // An option group keeps its id too (Anki's Default, 1, here).
+    var groups = try #require(deck["deck_configurations"] as? [[String: Any]])
+    groups[0]["deckport_anki_id"] = 1
+    deck["deck_configurations"] = groups
     let folder = try CrowdAnkiFixtureDeck.folder("ids", in: scratch, holding: deck)
     let output = scratch.path(for: "out.json")
     let run = try CommandRun.deckport(["convert", folder, output])
@@ -675,12 +679,12 @@ struct CrowdAnkiCommandTests {
     let names = models.map { $0["name"] as? String ?? "" }
     #expect(
       run.standardError.contains(
-        "[crowdanki-note-model-id] note model '\(names[1])' gives the Anki id \(kept) of note model '\(names[0])' before it"
+        "[crowdanki-anki-id] note model '\(names[1])' gives the Anki id \(kept) of note model '\(names[0])' before it"
       ),
       "\(run.standardError)")
     #expect(
       run.standardError.contains(
-        "[crowdanki-note-model-id] note model '\(names[2])' gives the Anki id -3, which is not one Anki gives"),
+        "[crowdanki-anki-id] note model '\(names[2])' gives the Anki id -3, which is not one Anki gives"),
       "\(run.standardError)")
     // The deck written, read with Foundation: the first keeps the id, the others get their own;
     // the member is no property of the note type.
@@ -692,9 +696,12 @@ struct CrowdAnkiCommandTests {
     #expect(ids[names[1]] != kept && ids[names[1]] != nil)
     #expect((ids[names[2]] ?? 0) > 0)
     #expect(ids[names[3]] == pasted)
+    let document = try Self.json(output)
+    let groupIDs = (document["deckOptions"] as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+    #expect(groupIDs == [1])
     #expect(
       run.standardError.contains(
-        #"[crowdanki-note-model-id] note model '\#(names[4])' gives the Anki id "1500000000001", which is not one Anki gives"#
+        #"[crowdanki-anki-id] note model '\#(names[4])' gives the Anki id "1500000000001", which is not one Anki gives"#
       ),
       "\(run.standardError)")
     // Every note type its own id, and every card made: as many as the folder without the ids gives.
