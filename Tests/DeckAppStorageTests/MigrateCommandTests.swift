@@ -42,6 +42,39 @@ struct MigrateCommandTests {
     #expect(try AppFixtures.snapshot(source) == before)
   }
 
+  @Test(
+    "records of one app's profile into a place holding another app's records are refused, each kind left as it was; without a profile they go beside",
+    arguments: ["plist", "json", "sqlite"])
+  func anotherAppsRecordsStay(kind: String) throws {
+    let scratch = try TemporaryDirectory()
+    let quiz = scratch.path(for: "quiz.json")
+    try Data(#"[{"word": "run", "definition": "to move fast", "createdAt": 700000000, "wordTypeRaw": "verb"}]"#.utf8)
+      .write(to: URL(fileURLWithPath: quiz))
+    // Three Flashzilla cards in the destination kind.
+    let destination = scratch.path(for: "cards.\(kind)")
+    let seeded = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-binary.plist"), destination])
+    #expect(seeded.status == 0, "stderr: \(seeded.standardError)")
+    let before = try AppFixtures.snapshot(destination)
+    // In an SQLite file, records of another name go into a record type of their own: named, the
+    // cards' own.
+    let place = kind == "sqlite" ? ["--entity", "Cards"] : []
+
+    let refused = try CommandRun.deckport(["migrate", quiz, destination, "--force"] + place)
+    #expect(refused.status == 1)
+    #expect(
+      refused.standardError.contains(
+        "holds 3 records with the keys id, prompt, answer, which are not Flashcard Quiz Flashcard records: written together, an app could decode neither, and writing only the new ones would lose these; nothing was written"
+      ), "\(refused.standardError)")
+    #expect(try AppFixtures.snapshot(destination) == before)
+
+    let beside = try CommandRun.deckport(["migrate", quiz, destination, "--force", "--profile", "generic"] + place)
+    #expect(beside.status == 0, "stderr: \(beside.standardError)")
+    #expect(beside.standardError.contains("[records-unlike]"))
+    let held = try AppStorageReader().read(
+      path: destination, options: .init(entity: kind == "sqlite" ? "Cards" : nil, profile: .generic))
+    #expect(held.records.records.count == 4)
+  }
+
   @Test("a key names no place in a destination that is one array: its records stay beside the new ones")
   func keyIntoAnArray() throws {
     let scratch = try TemporaryDirectory()
@@ -192,11 +225,16 @@ struct MigrateCommandTests {
       try AppStorageReader().read(path: output, options: AppStorageOptions(key: "Mnemonics")).records.records.count == 2
     )
 
+    // Flashzilla's cards under a new key (under "Mnemonics" they would lose NeoMnemo's records,
+    // which is refused).
     let forced = try CommandRun.deckport([
-      "migrate", AppFixtures.path("flashzilla-cards.json"), output, "--key", "Mnemonics", "--force",
+      "migrate", AppFixtures.path("flashzilla-cards.json"), output, "--key", "Extra", "--force",
     ])
     #expect(forced.status == 0, "stderr: \(forced.standardError)")
     #expect(try FolderContents.names(in: scratch.path).count == 2)
+    #expect(
+      try AppStorageReader().read(path: output, options: AppStorageOptions(key: "Mnemonics")).records.records.count == 2
+    )
   }
 
   @Test("usage errors exit with 64")

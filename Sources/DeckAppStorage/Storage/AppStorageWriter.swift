@@ -42,7 +42,7 @@ package struct AppStorageWriter: Sendable {
     // Whether the destination already holds every record as it would be written.
     var changesNothing = false
     if exists, kind != .coreData,
-      let heldContent = Self.heldRecords(at: path, kind: kind, like: records, options: options.storage)
+      let heldContent = try Self.heldRecords(at: path, kind: kind, like: records, options: options.storage)
     {
       let held = heldContent.records
       // Whole-file kinds are written with every record they hold; a store is changed row by row.
@@ -224,9 +224,13 @@ package struct AppStorageWriter: Sendable {
   /// The records the destination holds where these records would go, read as the records are
   /// typed (their profile, or none); nil when it holds none there or cannot be read (the writer
   /// then reports what is wrong with it).
+  ///
+  /// - Throws: ``DeckError/Kind/invalidRequest`` when records of a profile would go where the
+  ///   destination holds records that do not fit it (another app's): the file cannot hold both
+  ///   kinds in one place for either app, and writing only the new ones would lose the held ones.
   private static func heldRecords(
     at path: String, kind: AppStorageKind, like records: AppRecords, options: AppStorageOptions
-  )
+  ) throws
     -> AppStorageContent?
   {
     var reading = options
@@ -235,7 +239,16 @@ package struct AppStorageWriter: Sendable {
     reading.keyOnlyWhereKeyed = true
     reading.profile = records.profile.map { .named($0) } ?? .generic
     if kind == .sqlite, reading.entity == nil { reading.entity = records.name }
-    return try? AppStorageReader().read(path: path, kind: kind, options: reading)
+    if let held = try? AppStorageReader().read(path: path, kind: kind, options: reading) { return held }
+    guard let profile = records.profile else { return nil }
+    reading.profile = .generic
+    guard let held = try? AppStorageReader().read(path: path, kind: kind, options: reading),
+      !held.records.records.isEmpty
+    else { return nil }
+    throw DeckError(
+      .invalidRequest, at: SourceLocation(file: path).item(held.place),
+      "holds \(CountedNoun.phrase(held.records.records.count, "record")) with the keys \(ShortList.text(held.records.shape.keys)), which are not \(profile.title) records: written together, an app could decode neither, and writing only the new ones would lose these; nothing was written (name another place with \(setting: .recordKey) or \(setting: .recordEntity), or write the records without a profile, \(setting: .recordProfile) generic, to put them beside)"
+    )
   }
 
   private static func writer(

@@ -12,6 +12,8 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
   case strict
   /// The key that holds the records in a plist or a JSON object (`AppStorageOptions.key`).
   case recordKey
+  /// Which app's profile types the records (`AppStorageOptions.profile`).
+  case recordProfile
   /// The Core Data entity or SQLite record type (`AppStorageOptions.entity`).
   case recordEntity
   /// How records go under a new plist key (`AppStorageOptions.plistStyle`).
@@ -41,6 +43,7 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
     case .keepBackup: "backup: true (ExistingFilePolicy.backup)"
     case .strict: "ConversionOptions.strict"
     case .recordKey: "AppStorageOptions.key"
+    case .recordProfile: "AppStorageOptions.profile"
     case .recordEntity: "AppStorageOptions.entity"
     case .plistStyle: "AppStorageOptions.plistStyle"
     case .existingRecords: "AppRecordMatching.policy"

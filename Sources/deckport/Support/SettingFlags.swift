@@ -11,6 +11,7 @@ extension DeckSetting {
     case .keepBackup: "--backup"
     case .strict: "--strict"
     case .recordKey: "--key"
+    case .recordProfile: "--profile"
     case .recordEntity: "--entity"
     case .plistStyle: "--plist-style"
     case .existingRecords: "--existing"
