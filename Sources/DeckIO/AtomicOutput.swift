@@ -37,12 +37,29 @@ package enum AtomicOutput {
       try Cancellation.check()
       try TemporaryItems.committing {
         try commit(temporaryPath)
+        try keepPermissions(of: destination, on: temporaryPath, location: location)
         guard rename(temporaryPath, destination) == 0 else {
           let reason = String(cString: strerror(errno))
           throw DeckError(.writeFailed, at: location, "cannot move the finished file into place (\(reason))")
         }
       }
       return result
+    }
+  }
+
+  /// Gives the file at `temporaryPath` the permissions of the file it replaces at `destination`,
+  /// if there is one, so that replacing a private file (0600: an app's records, a user's
+  /// collection) does not open it to others, as a new file's default permissions would.
+  ///
+  /// - Throws: ``DeckError/Kind/writeFailed`` when the permissions cannot be set (the file is
+  ///   then not put in place).
+  static func keepPermissions(of destination: String, on temporaryPath: String, location: SourceLocation) throws {
+    var existing = stat()
+    guard stat(destination, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFREG else { return }
+    guard chmod(temporaryPath, existing.st_mode & 0o7777) == 0 else {
+      let reason = String(cString: strerror(errno))
+      throw DeckError(
+        .writeFailed, at: location, "cannot give the new file the permissions of the one it replaces (\(reason))")
     }
   }
 

@@ -237,6 +237,38 @@ struct MigrateCommandTests {
     )
   }
 
+  @Test(
+    "a file replaced keeps its permissions: an app's private plist and JSON file, and a package written over with --force"
+  )
+  func permissionsKept() throws {
+    let scratch = try TemporaryDirectory()
+    func mode(_ path: String) throws -> Int {
+      try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+    let plist = try AppFixtures.copy("flashzilla-binary.plist", into: scratch, as: "prefs.plist")
+    let json = scratch.path(for: "notes.json")
+    try Data(#"[{"title": "a", "text": "b"}]"#.utf8).write(to: URL(fileURLWithPath: json))
+    let more = scratch.path(for: "more.json")
+    try Data(#"[{"title": "c", "text": "d"}]"#.utf8).write(to: URL(fileURLWithPath: more))
+    for (source, output, key) in [
+      (AppFixtures.path("neomnemo-mnemonics.json"), plist, ["--key", "Mnemonics"]), (more, json, []),
+    ] {
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: output)
+      let run = try CommandRun.deckport(["migrate", source, output, "--force"] + key)
+      #expect(run.status == 0, "stderr: \(run.standardError)")
+      #expect(run.standardOutput.contains("1 added") || run.standardOutput.contains("2 added"), "\(run.standardOutput)")
+      #expect(try mode(output) == 0o600, "\(output)")
+    }
+    let package = scratch.path(for: "deck.apkg")
+    try Data("old".utf8).write(to: URL(fileURLWithPath: package))
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: package)
+    let converted = try CommandRun.deckport([
+      "convert", AppFixtures.path("flashzilla-binary.plist"), package, "--force", "-q",
+    ])
+    #expect(converted.status == 0, "stderr: \(converted.standardError)")
+    #expect(try mode(package) == 0o640)
+  }
+
   @Test("usage errors exit with 64")
   func usage() throws {
     let both = try CommandRun.deckport(["migrate", "a.plist", "b.json", "--backup", "--force"])
