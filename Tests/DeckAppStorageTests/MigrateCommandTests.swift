@@ -269,6 +269,29 @@ struct MigrateCommandTests {
     #expect(try mode(package) == 0o640)
   }
 
+  @Test(
+    "a relative link to a store or a plist is read and written through: the file it leads to changes, the link stays")
+  func relativeLinks() throws {
+    let scratch = try TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: scratch.path(for: "sub"), withIntermediateDirectories: false)
+    let store = try AppFixtures.copy("flashzilla.store", into: scratch, as: "sub/app.store")
+    let plist = try AppFixtures.copy("flashzilla-binary.plist", into: scratch, as: "sub/prefs.plist")
+    let card = scratch.path(for: "card.json")
+    try Data(#"[{"id": "3F2504E0-4F89-11D3-9A0C-0305E82C3301", "prompt": "q", "answer": "a"}]"#.utf8)
+      .write(to: URL(fileURLWithPath: card))
+    for (target, link) in [(store, "same.store"), (plist, "same.plist")] {
+      let linkPath = scratch.path(for: link)
+      try FileManager.default.createSymbolicLink(
+        atPath: linkPath, withDestinationPath: "sub/" + (target as NSString).lastPathComponent)
+      let listed = try CommandRun.deckport(["migrate", "--list", linkPath])
+      #expect(listed.status == 0 && listed.standardOutput.contains("3 records"), "\(listed.standardError)")
+      let written = try CommandRun.deckport(["migrate", card, linkPath, "--force"])
+      #expect(written.status == 0, "stderr: \(written.standardError)")
+      #expect(try FileManager.default.destinationOfSymbolicLink(atPath: linkPath).hasPrefix("sub/"))
+      #expect(try AppStorageReader().read(path: target).records.records.count == 4, "\(target)")
+    }
+  }
+
   @Test("usage errors exit with 64")
   func usage() throws {
     let both = try CommandRun.deckport(["migrate", "a.plist", "b.json", "--backup", "--force"])

@@ -22,8 +22,11 @@ final class SQLiteSnapshot {
   ///
   /// - Throws: ``DeckError`` `.unreadableFile` when the file is missing or unreadable, or when
   ///   the store is locked or changed while it was copied (a running app).
-  init(of originalPath: String, location: SourceLocation) throws {
-    self.originalPath = originalPath
+  init(of namedPath: String, location: SourceLocation) throws {
+    self.originalPath = namedPath
+    // Through a link, the database and its companions are the link's target and the files
+    // beside it, as SQLite finds them (a copied link, relative, would lead nowhere).
+    let originalPath = FileManager.default.linkTarget(ofPath: namedPath)
     guard FileManager.default.isReadableFile(atPath: originalPath) else {
       throw DeckError(
         .unreadableFile, at: location,

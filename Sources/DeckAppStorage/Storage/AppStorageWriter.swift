@@ -30,8 +30,12 @@ package struct AppStorageWriter: Sendable {
   ///   record and key), when a store is locked or syncs with CloudKit, or when verification
   ///   finds a difference; in every case the destination is left as it was.
   package func write(
-    _ records: AppRecords, to path: String, kind: AppStorageKind? = nil, options: AppWriteOptions = AppWriteOptions()
+    _ records: AppRecords, to namedPath: String, kind: AppStorageKind? = nil,
+    options: AppWriteOptions = AppWriteOptions()
   ) throws -> AppWriteReport {
+    // A destination that is a link is written through it, whatever its kind: the app reads the
+    // file the link leads to, and the link stays.
+    let path = FileManager.default.linkTarget(ofPath: namedPath)
     let location = SourceLocation(file: path)
     let exists = try Self.destinationExists(path, options: options)
     let kind = try kind ?? AppStorageKind.detect(path: path)
