@@ -46,6 +46,7 @@ extension AtomicOutput {
       try TemporaryItems.committing {
         try moveIntoPlace(
           temporaryPath, destination: destination, asidePath: exists ? asidePath : nil, location: location)
+        TemporaryItems.notePlaced(destination)
       }
       return result
     }

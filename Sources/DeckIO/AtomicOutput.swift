@@ -42,6 +42,7 @@ package enum AtomicOutput {
           let reason = String(cString: strerror(errno))
           throw DeckError(.writeFailed, at: location, "cannot move the finished file into place (\(reason))")
         }
+        TemporaryItems.notePlaced(destination)
       }
       return result
     }

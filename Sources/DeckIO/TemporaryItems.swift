@@ -10,6 +10,7 @@ import Foundation
 package enum TemporaryItems {
   private static let lock = NSRecursiveLock()
   nonisolated(unsafe) private static var paths: [String: Int] = [:]
+  nonisolated(unsafe) private static var placed: [String] = []
 
   /// Records `path` as temporary (a path registered twice must be let go of twice).
   package static func register(_ path: String) {
@@ -30,6 +31,22 @@ package enum TemporaryItems {
     lock.lock()
     defer { lock.unlock() }
     return Set(paths.keys)
+  }
+
+  /// Records that the output at `path` was put in place, whole (``AtomicOutput``).
+  package static func notePlaced(_ path: String) {
+    lock.lock()
+    placed.append(path)
+    lock.unlock()
+  }
+
+  /// The outputs put in place so far that are still there, in order: a process told to stop
+  /// after one was put in place (while it was read back to be checked, say) says that it was
+  /// written, rather than that nothing was changed.
+  package static var placedOutputs: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return placed.filter { FileManager.default.fileExists(atPath: $0) }
   }
 
   /// Runs `body`, which puts a finished output in place, without a stop in between.

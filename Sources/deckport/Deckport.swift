@@ -24,7 +24,8 @@ struct Deckport: ParsableCommand {
       when the decks are the same, 1 when they differ, 2 when an input cannot be read.
 
       Interrupted (Ctrl-C, SIGTERM, SIGHUP), deckport stops, removes the output it was writing \
-      and its scratch files, leaves an existing output as it was, and exits with 128 + the \
+      and its scratch files, leaves an existing output as it was (or, when the new one was \
+      already in place, whole, says so), and exits with 128 + the \
       signal's number (130 for Ctrl-C). Work that cannot stop within two seconds (opening a \
       named pipe nobody writes to, say), or a second signal, ends it at once, after the same \
       clean-up.

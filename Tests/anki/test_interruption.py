@@ -70,14 +70,16 @@ def temporary_outputs(folder: str) -> list[str]:
     return [name for name in os.listdir(folder) if name.startswith(".") and ".deckport-" in name]
 
 
-def interrupted(process: subprocess.Popen, number: int) -> str:
-    """Sends signal `number`, waits for the end, checks the exit status and returns stderr."""
+def interrupted(process: subprocess.Popen, number: int, written: str = "") -> str:
+    """Sends signal `number`, waits for the end, checks the exit status and the line that says
+    so (naming `written`, an output already in place, when given), and returns stderr."""
     process.send_signal(number)
     status = process.wait(timeout=30)
     error = process.stderr.read().decode()
     assert status == 128 + number, error
     name = signal.Signals(number).name
-    assert f"deckport: interrupted by {name}; nothing was left half written" in error
+    placed = f"; {written} was already written, whole, and stays" if written else ""
+    assert f"deckport: interrupted by {name}{placed}; nothing was left half written" in error, error
     return error
 
 
@@ -130,6 +132,27 @@ def test_interrupted_replacement_keeps_the_old_output(big_csv, tmp_path):
     # Anki still imports it as the package it made.
     with open(original + ".truth.json", encoding="utf-8") as file:
         assert anki_view(destination) == json.load(file)
+
+
+def test_interrupted_after_an_app_file_was_put_in_place_says_it_was_written(tmp_path):
+    """App storage is read back from its place after the rename, to check it: a signal then
+    stops the check, and the line says the destination was written (it used to say only that
+    nothing was left half written, as if the old file were still there)."""
+    import sqlite3
+
+    source = str(tmp_path / "records.json")
+    with open(source, "w", encoding="utf-8") as out:
+        json.dump([{"title": f"title {n} {'x' * 40}", "text": f"text {n} {'y' * 60}"} for n in range(150_000)], out)
+    destination = str(tmp_path / "records.sqlite")
+    subprocess.run([DECKPORT, "migrate", source, destination, "-q"], check=True, capture_output=True)
+    with open(source, "w", encoding="utf-8") as out:
+        json.dump([{"title": f"other {n} {'x' * 40}", "text": f"text {n} {'y' * 60}"} for n in range(150_000)], out)
+    before = os.stat(destination).st_ino
+    process = start(["migrate", source, destination, "--force"], str(tmp_path / "tmp"))
+    wait_for(lambda: os.stat(destination).st_ino != before, process, "the new file in place", timeout=120)
+    interrupted(process, signal.SIGINT, written=destination)
+    with sqlite3.connect(destination) as database:
+        assert database.execute("select count(*) from records").fetchone()[0] == 300_000
 
 
 def waiting_for_standard_input(tmp_path) -> tuple[subprocess.Popen, str, str]:

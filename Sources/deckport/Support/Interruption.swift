@@ -39,9 +39,18 @@ enum Interruption {
     }
   }
 
-  /// The line printed when the work stopped on `signal`, and the exit status.
+  /// The line printed when the work stopped on `signal`, and the exit status. Outputs already
+  /// put in place, whole, are named (one being read back to be checked when the signal came was
+  /// written all the same).
   static func ending(after signal: Int32) -> (line: String, status: Int32) {
-    ("deckport: interrupted by \(name(of: signal)); nothing was left half written", 128 + signal)
+    let placed = TemporaryItems.placedOutputs
+    let written =
+      switch placed.count {
+      case 0: ""
+      case 1: "; \(TerminalText.escaped(placed[0])) was already written, whole, and stays"
+      default: "; \(placed.count) outputs were already written, whole, and stay"
+      }
+    return ("deckport: interrupted by \(name(of: signal))\(written); nothing was left half written", 128 + signal)
   }
 
   /// On the serial queue: the first signal asks the work to stop and arms the deadline, the
