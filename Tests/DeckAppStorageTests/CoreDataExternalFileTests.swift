@@ -85,6 +85,32 @@ struct CoreDataExternalFileTests {
     #expect(linked.records == copied.records)
   }
 
+  @Test(
+    "a store updated with --backup keeps the external files its backup names: the backup, put back, reads as the store did"
+  )
+  func backupKeepsExternalFiles() throws {
+    let scratch = try TemporaryDirectory()
+    let store = try AppFixtures.copy("neomnemo.store", into: scratch)
+    let before = try AppStorageReader().read(path: store).records.records
+    let update = scratch.path(for: "baum.json")
+    // Baum's picture is the store's one external file; the update replaces it with a small one.
+    try Data(
+      #"[{"keyword": "Baum", "story": "new", "image": "iVBORw0KGgojGLS4+fAwiSIFwRxm8OHVJuJsidQ9ellSaXb7Vku0QLsonnHVROdODYp+K9Ll5lICwA=="}]"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: update))
+    let run = try CommandRun.deckport(["migrate", update, store, "--backup"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    let kept = try #require(
+      run.standardOutput.components(separatedBy: "Kept the old \(store) as ").last?.split(separator: "\n").first)
+    #expect(FileManager.default.fileExists(atPath: scratch.path(for: Self.externalFile)))
+    #expect(try AppStorageReader().read(path: store).records.records != before)
+
+    // Put back, the backup is the store it was, picture and all.
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+    try FileManager.default.moveItem(atPath: String(kept), toPath: store)
+    #expect(try AppStorageReader().read(path: store).records.records == before)
+  }
+
   @Test("migrating into a store whose external file is a named pipe fails on reading it, and changes nothing")
   func migrationRefuses() throws {
     let scratch = try TemporaryDirectory()

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// - an existing destination is changed only with ``ExistingFilePolicy/replace`` (`--force`) or
 ///   ``ExistingFilePolicy/backup`` (`--backup`, which first copies it to
-///   `NAME.backup-YYYYMMDD-HHMMSS` beside it);
+///   `NAME.backup-YYYYMMDD-HHMMSS` beside it, and then keeps the external-storage files of a
+///   store that the backup names, so that the backup, put back, reads as the store did);
 /// - the new file is written under a temporary name beside the destination, read back and
 ///   verified (record count and every value, and everything else the file held), and only then
 ///   renamed over the destination; the destination is then read back and verified again;
@@ -183,7 +184,9 @@ package struct AppStorageWriter: Sendable {
       throw DeckError(
         .writeFailed, at: location, "\(error.wording) (after the file was put in place\(restore))" as DeckMessage)
     }
-    writer.discardReplacedCompanionFiles()
+    // The backup of a store names the external-storage files of the values the write replaced:
+    // they stay, so that the backup reads (and restores) as the store did.
+    if backupPath == nil { writer.discardReplacedCompanionFiles() }
     return backupPath
   }
 

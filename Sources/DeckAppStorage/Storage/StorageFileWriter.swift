@@ -17,7 +17,7 @@ protocol StorageFileWriter {
   /// replaces the destination); returns their paths, removed again if that fails.
   func placeCompanionFiles() throws -> [String]
   /// Removes files beside the destination that the new file no longer needs (after it is in
-  /// place and verified).
+  /// place and verified), unless a backup of the old file was made, which needs them.
   func discardReplacedCompanionFiles()
 }
 
