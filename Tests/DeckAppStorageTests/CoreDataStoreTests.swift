@@ -23,6 +23,26 @@ struct CoreDataStoreTests {
     #expect(card.detail == "table ZCARD, Z_ENT 1, Z_MAX 3")
   }
 
+  @Test(
+    "rows of a table that belong to no entity (Z_ENT empty or unknown) are named in a warning, not read silently past")
+  func rowsOfNoEntity() throws {
+    let scratch = try TemporaryDirectory()
+    let path = try AppFixtures.copy("flashzilla.store", into: scratch)
+    do {
+      let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
+      try database.execute("UPDATE ZCARD SET Z_ENT = 99 WHERE Z_PK = 2; UPDATE ZCARD SET Z_ENT = NULL WHERE Z_PK = 3;")
+    }
+    let content = try AppStorageReader().read(path: path)
+    #expect(content.records.records.count == 1)
+    let warning = try #require(content.warnings.first { $0.category == "rows-of-no-entity" })
+    #expect(warning.location.table == "ZCARD")
+    #expect(warning.message.hasPrefix("2 rows of the table belong to no entity of the store"))
+    // The store as Core Data left it has none.
+    let whole = try AppStorageReader().read(
+      path: AppFixtures.copy("flashzilla.store", into: scratch, as: "whole.store"))
+    #expect(!whole.warnings.contains { $0.category == "rows-of-no-entity" })
+  }
+
   @Test("the model cache inflates (raw DEFLATE) and decodes (NSKeyedArchiver) on Linux")
   func modelCache() throws {
     let scratch = try TemporaryDirectory()

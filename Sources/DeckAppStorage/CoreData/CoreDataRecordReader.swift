@@ -36,6 +36,13 @@ struct CoreDataRecordReader {
   /// The records of `entity` whose keys are in `primaryKeys` (all when nil), in key order.
   func read(_ entity: CoreDataEntityLayout, primaryKeys wanted: Set<Int64>?) throws -> (AppRecords, [Diagnostic]) {
     var warnings = schema.warnings
+    if let orphans = try rowsOfNoEntity(in: entity.table), orphans > 0 {
+      warnings.append(
+        Diagnostic(
+          "rows-of-no-entity", at: location.table(entity.table),
+          "\(CountedNoun.phrase(orphans, "row")) of the table belong to no entity of the store (Z_ENT empty, or a number Z_PRIMARYKEY does not list); Core Data would not load \(orphans == 1 ? "it" : "them"), and \(orphans == 1 ? "it is" : "they are") not read"
+        ))
+    }
     for relationship in entity.relationships {
       if case .missing(let what) = relationship.storage {
         warnings.append(
@@ -117,6 +124,20 @@ struct CoreDataRecordReader {
       }
     }
     return (result, warnings)
+  }
+
+  /// The rows of `table` whose `Z_ENT` names none of the entities kept in it (empty, or a number
+  /// `Z_PRIMARYKEY` does not list): rows of a damaged store, which no entity reads. Nil when the
+  /// table has no `Z_ENT` column to ask.
+  private func rowsOfNoEntity(in table: String) throws -> Int? {
+    let numbers = schema.entities.filter { $0.table == table }.map { String($0.entityNumber) }
+    guard !numbers.isEmpty,
+      let statement = try? database.prepare(
+        "SELECT count(*) FROM \(SQLiteRecordSchema.quoted(table)) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(numbers.joined(separator: ", ")))",
+        table: table)
+    else { return nil }
+    _ = try statement.step()
+    return Int(statement.int64(0))
   }
 
   /// The number of rows of `entity`.
