@@ -36,8 +36,8 @@ package enum AtomicOutput {
       let result = try write(temporaryPath)
       try Cancellation.check()
       try TemporaryItems.committing {
-        try commit(temporaryPath)
         try keepPermissions(of: destination, on: temporaryPath, location: location)
+        try commit(temporaryPath)
         guard rename(temporaryPath, destination) == 0 else {
           let reason = String(cString: strerror(errno))
           throw DeckError(.writeFailed, at: location, "cannot move the finished file into place (\(reason))")
@@ -57,7 +57,8 @@ package enum AtomicOutput {
   static func keepPermissions(of destination: String, on temporaryPath: String, location: SourceLocation) throws {
     var existing = stat()
     guard stat(destination, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFREG else { return }
-    guard chmod(temporaryPath, existing.st_mode & 0o7777) == 0 else {
+    // Read, write and execute for each class; never the set-user-ID or set-group-ID bits.
+    guard chmod(temporaryPath, existing.st_mode & 0o777) == 0 else {
       let reason = String(cString: strerror(errno))
       throw DeckError(
         .writeFailed, at: location, "cannot give the new file the permissions of the one it replaces (\(reason))")

@@ -10,7 +10,10 @@ import Foundation
 package enum TemporaryItems {
   private static let lock = NSRecursiveLock()
   nonisolated(unsafe) private static var paths: [String: Int] = [:]
-  nonisolated(unsafe) private static var placed: [String] = []
+  nonisolated(unsafe) private static var placed: Set<String> = []
+  /// Outputs put in place beyond the ones ``placed`` remembers (a library writing many files).
+  nonisolated(unsafe) private static var placedBeyond = 0
+  private static let placedRemembered = 64
 
   /// Records `path` as temporary (a path registered twice must be let go of twice).
   package static func register(_ path: String) {
@@ -36,17 +39,22 @@ package enum TemporaryItems {
   /// Records that the output at `path` was put in place, whole (``AtomicOutput``).
   package static func notePlaced(_ path: String) {
     lock.lock()
-    placed.append(path)
+    if placed.count < placedRemembered || placed.contains(path) {
+      placed.insert(path)
+    } else {
+      placedBeyond += 1
+    }
     lock.unlock()
   }
 
-  /// The outputs put in place so far that are still there, in order: a process told to stop
-  /// after one was put in place (while it was read back to be checked, say) says that it was
-  /// written, rather than that nothing was changed.
-  package static var placedOutputs: [String] {
+  /// The outputs put in place so far that are still there (the first 64 distinct ones, sorted),
+  /// and how many more were put in place: a process told to stop after one was put in place
+  /// (while it was read back to be checked, say) says that it was written, rather than that
+  /// nothing was changed.
+  package static var placedOutputs: (paths: [String], more: Int) {
     lock.lock()
     defer { lock.unlock() }
-    return placed.filter { FileManager.default.fileExists(atPath: $0) }
+    return (placed.filter { FileManager.default.fileExists(atPath: $0) }.sorted(), placedBeyond)
   }
 
   /// Runs `body`, which puts a finished output in place, without a stop in between.

@@ -21,8 +21,10 @@ enum AppFixtures {
     let stem = (name as NSString).deletingPathExtension
     let support = path(".\(stem)_SUPPORT")
     if FileManager.default.fileExists(atPath: support) {
-      let newStem = ((newName ?? name) as NSString).deletingPathExtension
-      try FileManager.default.copyItem(atPath: support, toPath: directory.path(for: ".\(newStem)_SUPPORT"))
+      // Beside the copy, in its folder (`as` may name a subfolder).
+      let newStem = ((target as NSString).lastPathComponent as NSString).deletingPathExtension
+      let folder = (target as NSString).deletingLastPathComponent
+      try FileManager.default.copyItem(atPath: support, toPath: folder + "/.\(newStem)_SUPPORT")
     }
     return target
   }

@@ -120,6 +120,27 @@ struct BadInputTests {
       kind: .wrongFormat, message: ": not an SQLite database (file is not a database)"),
   ]
 
+  @Test("a column another program added to a deckport SQLite table, which no key names, is named in a warning")
+  func unlistedSQLiteColumn() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "cards.sqlite")
+    let made = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-binary.plist"), path])
+    #expect(made.status == 0, "stderr: \(made.standardError)")
+    #expect(try AppStorageReader().read(path: path).warnings.isEmpty)
+    do {
+      let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
+      try database.execute("ALTER TABLE \"Cards\" ADD COLUMN extra TEXT; UPDATE \"Cards\" SET extra = 'LOSTDATA';")
+    }
+    let content = try AppStorageReader().read(path: path)
+    #expect(content.records.records.count == 3)
+    let warning = try #require(content.warnings.first { $0.category == "columns-unread" })
+    #expect(warning.location.table == "Cards")
+    #expect(
+      warning.message
+        == "the table has 1 column that deckport's metadata (deckport_fields) does not list, extra: no key names its values, which are not read"
+    )
+  }
+
   @Test(arguments: cases)
   func badFile(_ testCase: Case) throws {
     let scratch = try TemporaryDirectory()

@@ -37,6 +37,13 @@ struct CoreDataStoreTests {
     let warning = try #require(content.warnings.first { $0.category == "rows-of-no-entity" })
     #expect(warning.location.table == "ZCARD")
     #expect(warning.message.hasPrefix("2 rows of the table belong to no entity of the store"))
+    do {
+      let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
+      try database.execute("UPDATE ZCARD SET Z_ENT = 1 WHERE Z_PK = 3;")
+    }
+    let one = try #require(
+      try AppStorageReader().read(path: path).warnings.first { $0.category == "rows-of-no-entity" })
+    #expect(one.message.hasPrefix("1 row of the table belongs to no entity of the store"))
     // The store as Core Data left it has none.
     let whole = try AppStorageReader().read(
       path: AppFixtures.copy("flashzilla.store", into: scratch, as: "whole.store"))

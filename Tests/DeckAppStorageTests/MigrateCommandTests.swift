@@ -63,7 +63,7 @@ struct MigrateCommandTests {
     #expect(refused.status == 1)
     #expect(
       refused.standardError.contains(
-        "holds 3 records with the keys id, prompt, answer, which are not Flashcard Quiz Flashcard records: written together, an app could decode neither, and writing only the new ones would lose these; nothing was written"
+        "holds 3 records with the keys id, prompt, answer, which do not fit the profile Flashcard Quiz Flashcard (does not fit the profile Flashcard Quiz Flashcard: its keys are id, prompt, answer; the profile's are word, definition, createdAt, wordTypeRaw (required: word, definition)): written together, an app could decode neither kind, and writing only the new ones would lose these; nothing was written"
       ), "\(refused.standardError)")
     #expect(try AppFixtures.snapshot(destination) == before)
 
@@ -261,7 +261,8 @@ struct MigrateCommandTests {
     }
     let package = scratch.path(for: "deck.apkg")
     try Data("old".utf8).write(to: URL(fileURLWithPath: package))
-    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: package)
+    // The set-group-ID bit is not carried over.
+    try FileManager.default.setAttributes([.posixPermissions: 0o2640], ofItemAtPath: package)
     let converted = try CommandRun.deckport([
       "convert", AppFixtures.path("flashzilla-binary.plist"), package, "--force", "-q",
     ])
@@ -290,6 +291,33 @@ struct MigrateCommandTests {
       #expect(try FileManager.default.destinationOfSymbolicLink(atPath: linkPath).hasPrefix("sub/"))
       #expect(try AppStorageReader().read(path: target).records.records.count == 4, "\(target)")
     }
+
+    // A store with external storage, through a link from another folder: its files are found
+    // beside the store, not beside the link.
+    try FileManager.default.createDirectory(atPath: scratch.path(for: "other"), withIntermediateDirectories: false)
+    let pictures = try AppFixtures.copy("neomnemo.store", into: scratch, as: "sub/neomnemo.store")
+    let pictureLink = scratch.path(for: "other/mine.store")
+    try FileManager.default.createSymbolicLink(atPath: pictureLink, withDestinationPath: "../sub/neomnemo.store")
+    #expect(try AppStorageReader().read(path: pictureLink).records == AppStorageReader().read(path: pictures).records)
+
+    // A whole-store migration into a link writes the store it leads to.
+    let empty = try AppFixtures.copy("flashzilla-empty.store", into: scratch, as: "sub/empty.store")
+    let emptyLink = scratch.path(for: "other/empty.store")
+    try FileManager.default.createSymbolicLink(atPath: emptyLink, withDestinationPath: "../sub/empty.store")
+    let whole = try CommandRun.deckport([
+      "migrate", "--whole-store", AppFixtures.path("flashzilla.store"), emptyLink, "--force",
+    ])
+    #expect(whole.status == 0, "stderr: \(whole.standardError)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: emptyLink) == "../sub/empty.store")
+    #expect(try AppStorageReader().read(path: empty).records.records.count == 3)
+
+    // A link that leads nowhere yet: the file is made where it leads.
+    let dangling = scratch.path(for: "later.plist")
+    try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "sub/later.plist")
+    let made = try CommandRun.deckport(["migrate", card, dangling])
+    #expect(made.status == 0, "stderr: \(made.standardError)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling) == "sub/later.plist")
+    #expect(try AppStorageReader().read(path: scratch.path(for: "sub/later.plist")).records.records.count == 1)
   }
 
   @Test("usage errors exit with 64")

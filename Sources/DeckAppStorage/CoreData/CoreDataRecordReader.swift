@@ -40,7 +40,7 @@ struct CoreDataRecordReader {
       warnings.append(
         Diagnostic(
           "rows-of-no-entity", at: location.table(entity.table),
-          "\(CountedNoun.phrase(orphans, "row")) of the table belong to no entity of the store (Z_ENT empty, or a number Z_PRIMARYKEY does not list); Core Data would not load \(orphans == 1 ? "it" : "them"), and \(orphans == 1 ? "it is" : "they are") not read"
+          "\(CountedNoun.phrase(orphans, "row")) of the table \(orphans == 1 ? "belongs" : "belong") to no entity of the store (Z_ENT empty, or a number Z_PRIMARYKEY does not list); Core Data would not load \(orphans == 1 ? "it" : "them"), and \(orphans == 1 ? "it is" : "they are") not read"
         ))
     }
     for relationship in entity.relationships {

@@ -58,6 +58,8 @@ extension AppMigrator {
     throws
     -> AppStoreMigrationReport
   {
+    // A destination that is a link is written through it, as every app-storage write is.
+    let destination = FileManager.default.linkTarget(ofPath: destination)
     if SameFile.check(source, destination) {
       throw DeckError(
         .invalidRequest, at: SourceLocation(file: destination), "is the source file; deckport never changes its source")

@@ -142,6 +142,22 @@ struct SQLiteRecordReader {
     }
   }
 
+  /// The warning for the columns of record type `name`'s table that its metadata does not list
+  /// (added by another program): no key names their values, so they are not read. Nil when there
+  /// are none.
+  func unlistedColumnsWarning(ofRecordType name: String) throws -> Diagnostic? {
+    guard let recordType = try recordTypes().first(where: { $0.name == name }) else { return nil }
+    let listed = Set(
+      ([SQLiteRecordSchema.positionColumn, SQLiteRecordSchema.keysColumn] + (try fields(of: recordType).map(\.column)))
+        .map { $0.lowercased() })
+    let unlisted = try database.columnNames(of: recordType.table).filter { !listed.contains($0.lowercased()) }
+    guard !unlisted.isEmpty else { return nil }
+    return Diagnostic(
+      "columns-unread", at: location.table(recordType.table),
+      "the table has \(CountedNoun.phrase(unlisted.count, "column")) that deckport's metadata (\(SQLiteRecordSchema.fieldsTable)) does not list, \(ShortList.text(unlisted)): no key names \(unlisted.count == 1 ? "its" : "their") values, which are not read"
+    )
+  }
+
   private func fields(of recordType: RecordType) throws -> [Field] {
     let table = SQLiteRecordSchema.fieldsTable
     let statement = try database.prepare(

@@ -1,5 +1,6 @@
 import DeckCore
 import DeckIO
+import Foundation
 
 /// Every entity of a Core Data/SwiftData store that holds rows, read for a whole-store migration.
 public struct CoreDataStoreContent: Sendable {
@@ -28,7 +29,8 @@ extension AppStorageReader {
   /// entities hold none; each row is read as the entity it is).
   ///
   /// - Throws: ``DeckError`` when the file is not a Core Data store or cannot be read.
-  package func readStore(path: String) throws -> CoreDataStoreContent {
+  package func readStore(path namedPath: String) throws -> CoreDataStoreContent {
+    let path = FileManager.default.linkTarget(ofPath: namedPath)
     let location = SourceLocation(file: path)
     let snapshot = try SQLiteSnapshot(of: path, location: location)
     let database = try snapshot.open(location: location)
@@ -38,7 +40,10 @@ extension AppStorageReader {
     var content = CoreDataStoreContent(storeIdentifier: schema.storeIdentifier, entities: [], warnings: schema.warnings)
     for entity in schema.entities where !entity.isAbstract {
       let (records, warnings) = try reader.read(entity)
-      content.warnings += warnings.dropFirst(schema.warnings.count)
+      // Entities of one hierarchy share a table: what is said of the table is said once.
+      for warning in warnings.dropFirst(schema.warnings.count) where !content.warnings.contains(warning) {
+        content.warnings.append(warning)
+      }
       if !records.records.isEmpty { content.entities.append(records) }
     }
     return content

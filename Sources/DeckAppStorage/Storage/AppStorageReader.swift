@@ -21,9 +21,13 @@ package struct AppStorageReader: Sendable {
   ///   file that is not the kind it claims to be, a key or record type that holds no records,
   ///   JSON that does not decode, an SQLite file of an unknown layout, a store locked by a running
   ///   app, records that do not fit a named profile.
-  package func read(path: String, kind: AppStorageKind? = nil, options: AppStorageOptions = AppStorageOptions()) throws
-    -> AppStorageContent
+  package func read(
+    path namedPath: String, kind: AppStorageKind? = nil, options: AppStorageOptions = AppStorageOptions()
+  )
+    throws -> AppStorageContent
   {
+    // Through a link, the file it leads to, with a store's external-storage folder beside it.
+    let path = FileManager.default.linkTarget(ofPath: namedPath)
     let location = SourceLocation(file: path)
     let kind = try kind ?? AppStorageKind.detect(path: path)
     var content: AppStorageContent
@@ -47,8 +51,11 @@ package struct AppStorageReader: Sendable {
       let snapshot = try SQLiteSnapshot(of: path, location: location)
       let database = try snapshot.open(location: location)
       try Self.requireLayout(.deckport, of: database, location: location)
-      let records = try SQLiteRecordReader(database: database, location: location).read(recordType: options.entity)
-      content = AppStorageContent(kind: kind, records: records, place: "record type '\(records.name)'")
+      let reader = SQLiteRecordReader(database: database, location: location)
+      let records = try reader.read(recordType: options.entity)
+      let warnings = try reader.unlistedColumnsWarning(ofRecordType: records.name).map { [$0] } ?? []
+      content = AppStorageContent(
+        kind: kind, records: records, place: "record type '\(records.name)'", warnings: warnings)
     case .coreData:
       let snapshot = try SQLiteSnapshot(of: path, location: location)
       let database = try snapshot.open(location: location)
@@ -67,7 +74,8 @@ package struct AppStorageReader: Sendable {
 
   /// The record types at `path`: each plist key holding records, a JSON file's array, each
   /// record type of deckport's SQLite schema, each entity of a Core Data store.
-  package func recordTypes(path: String, kind: AppStorageKind? = nil) throws -> [AppRecordTypeSummary] {
+  package func recordTypes(path namedPath: String, kind: AppStorageKind? = nil) throws -> [AppRecordTypeSummary] {
+    let path = FileManager.default.linkTarget(ofPath: namedPath)
     let location = SourceLocation(file: path)
     let kind = try kind ?? AppStorageKind.detect(path: path)
     switch kind {

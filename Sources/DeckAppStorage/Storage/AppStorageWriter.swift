@@ -246,7 +246,14 @@ package struct AppStorageWriter: Sendable {
     reading.keyOnlyWhereKeyed = true
     reading.profile = records.profile.map { .named($0) } ?? .generic
     if kind == .sqlite, reading.entity == nil { reading.entity = records.name }
-    if let held = try? AppStorageReader().read(path: path, kind: kind, options: reading) { return held }
+    let misfit: DeckMessage
+    do {
+      return try AppStorageReader().read(path: path, kind: kind, options: reading)
+    } catch let error as DeckError {
+      misfit = error.wording
+    } catch {
+      return nil
+    }
     guard let profile = records.profile else { return nil }
     reading.profile = .generic
     guard let held = try? AppStorageReader().read(path: path, kind: kind, options: reading),
@@ -254,7 +261,7 @@ package struct AppStorageWriter: Sendable {
     else { return nil }
     throw DeckError(
       .invalidRequest, at: SourceLocation(file: path).item(held.place),
-      "holds \(CountedNoun.phrase(held.records.records.count, "record")) with the keys \(ShortList.text(held.records.shape.keys)), which are not \(profile.title) records: written together, an app could decode neither, and writing only the new ones would lose these; nothing was written (name another place with \(setting: .recordKey) or \(setting: .recordEntity), or write the records without a profile, \(setting: .recordProfile) generic, to put them beside)"
+      "holds \(CountedNoun.phrase(held.records.records.count, "record")) with the keys \(ShortList.text(held.records.shape.keys)), which do not fit the profile \(profile.title) (\(misfit)): written together, an app could decode neither kind, and writing only the new ones would lose these; nothing was written (name another place with \(setting: .recordKey) or \(setting: .recordEntity), or write the records without a profile, \(setting: .recordProfile) generic, to put them beside)"
     )
   }
 

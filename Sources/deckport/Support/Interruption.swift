@@ -43,12 +43,12 @@ enum Interruption {
   /// put in place, whole, are named (one being read back to be checked when the signal came was
   /// written all the same).
   static func ending(after signal: Int32) -> (line: String, status: Int32) {
-    let placed = TemporaryItems.placedOutputs
+    let (placed, more) = TemporaryItems.placedOutputs
     let written =
-      switch placed.count {
+      switch placed.count + more {
       case 0: ""
-      case 1: "; \(TerminalText.escaped(placed[0])) was already written, whole, and stays"
-      default: "; \(placed.count) outputs were already written, whole, and stay"
+      case 1: "; \(TerminalText.escaped(placed.first ?? "an output")) was already written, whole, and stays"
+      default: "; \(placed.count + more) outputs were already written, whole, and stay"
       }
     return ("deckport: interrupted by \(name(of: signal))\(written); nothing was left half written", 128 + signal)
   }
