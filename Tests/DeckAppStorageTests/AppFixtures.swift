@@ -1,3 +1,4 @@
+import DeckCore
 import DeckIO
 import DeckTestSupport
 import Foundation
@@ -27,6 +28,12 @@ enum AppFixtures {
       try FileManager.default.copyItem(atPath: support, toPath: folder + "/.\(newStem)_SUPPORT")
     }
     return target
+  }
+
+  /// Runs `sql` on the SQLite file at `path` (a test's copy), to damage or change it.
+  static func execute(_ sql: String, on path: String) throws {
+    let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
+    try database.execute(sql)
   }
 
   /// The bytes of a file and its SQLite companions, to check nothing changed.

@@ -127,10 +127,8 @@ struct BadInputTests {
     let made = try CommandRun.deckport(["migrate", AppFixtures.path("flashzilla-binary.plist"), path])
     #expect(made.status == 0, "stderr: \(made.standardError)")
     #expect(try AppStorageReader().read(path: path).warnings.isEmpty)
-    do {
-      let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
-      try database.execute("ALTER TABLE \"Cards\" ADD COLUMN extra TEXT; UPDATE \"Cards\" SET extra = 'LOSTDATA';")
-    }
+    try AppFixtures.execute(
+      "ALTER TABLE \"Cards\" ADD COLUMN extra TEXT; UPDATE \"Cards\" SET extra = 'LOSTDATA';", on: path)
     let content = try AppStorageReader().read(path: path)
     #expect(content.records.records.count == 3)
     let warning = try #require(content.warnings.first { $0.category == "columns-unread" })

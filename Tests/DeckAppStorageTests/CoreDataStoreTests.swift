@@ -28,19 +28,14 @@ struct CoreDataStoreTests {
   func rowsOfNoEntity() throws {
     let scratch = try TemporaryDirectory()
     let path = try AppFixtures.copy("flashzilla.store", into: scratch)
-    do {
-      let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
-      try database.execute("UPDATE ZCARD SET Z_ENT = 99 WHERE Z_PK = 2; UPDATE ZCARD SET Z_ENT = NULL WHERE Z_PK = 3;")
-    }
+    try AppFixtures.execute(
+      "UPDATE ZCARD SET Z_ENT = 99 WHERE Z_PK = 2; UPDATE ZCARD SET Z_ENT = NULL WHERE Z_PK = 3;", on: path)
     let content = try AppStorageReader().read(path: path)
     #expect(content.records.records.count == 1)
     let warning = try #require(content.warnings.first { $0.category == "rows-of-no-entity" })
     #expect(warning.location.table == "ZCARD")
     #expect(warning.message.hasPrefix("2 rows of the table belong to no entity of the store"))
-    do {
-      let database = try SQLiteDatabase(path: path, readOnly: false, location: SourceLocation(file: path))
-      try database.execute("UPDATE ZCARD SET Z_ENT = 1 WHERE Z_PK = 3;")
-    }
+    try AppFixtures.execute("UPDATE ZCARD SET Z_ENT = 1 WHERE Z_PK = 3;", on: path)
     let one = try #require(
       try AppStorageReader().read(path: path).warnings.first { $0.category == "rows-of-no-entity" })
     #expect(one.message.hasPrefix("1 row of the table belongs to no entity of the store"))
