@@ -54,6 +54,28 @@ struct CoreDataStoreTests {
     #expect(!whole.warnings.contains { $0.category == "rows-of-no-entity" })
   }
 
+  @Test("a Boolean attribute holding neither 0 nor 1 is read as true, as Core Data reads it, and said")
+  func booleanNeitherZeroNorOne() throws {
+    let scratch = try TemporaryDirectory()
+    // A store Core Data made (SampleModel_V1: ExpensiveSportCar.isLimitedEdition is a Boolean).
+    let path = try AppFixtures.copy("../apple-stores/SampleModel_V1.sqlite", into: scratch, as: "SampleModel_V1.sqlite")
+    let clean = try AppStorageReader().read(path: path, options: AppStorageOptions(entity: "ExpensiveSportCar"))
+    #expect(!clean.warnings.contains { $0.category == "boolean-not-0-or-1" })
+    try AppFixtures.execute(
+      "UPDATE ZCAR SET ZISLIMITEDEDITION = 2 WHERE Z_PK = 87; UPDATE ZCAR SET ZISLIMITEDEDITION = -1 WHERE Z_PK = 99;",
+      on: path)
+    let content = try AppStorageReader().read(path: path, options: AppStorageOptions(entity: "ExpensiveSportCar"))
+    let warnings = content.warnings.filter { $0.category == "boolean-not-0-or-1" }
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.location.table == "ZCAR")
+    #expect(
+      warnings.first?.message
+        == "entity ExpensiveSportCar: the Boolean attribute isLimitedEdition holds 2 in row 87 (and 1 other row), not 0 or 1; read as true, as Core Data reads it, and written back as 1"
+    )
+    let flags = content.records.records.compactMap { $0["isLimitedEdition"] }
+    #expect(flags.filter { $0 == .bool(true) }.count == 3)
+  }
+
   @Test("the model cache inflates (raw DEFLATE) and decodes (NSKeyedArchiver) on Linux")
   func modelCache() throws {
     let scratch = try TemporaryDirectory()

@@ -67,14 +67,16 @@ struct CoreDataRecordReader {
     }
     var records: [AppRecord] = []
     var primaryKeys: [Int64] = []
+    var unusualBooleans = CoreDataUnusualBooleans()
     while try statement.step() {
       let primaryKey = statement.int64(0)
       if let wanted, !wanted.contains(primaryKey) { continue }
       let rowLocation = location.table(entity.table, row: primaryKey)
       var cells: [String: AppValue] = [:]
       for (index, column) in scalarColumns.enumerated() {
-        let value = try self.value(
-          statement.value(Int32(index + 1)), column: column, at: rowLocation.item("column \(column.column)"))
+        let cell = statement.value(Int32(index + 1))
+        unusualBooleans.note(cell, of: column, row: primaryKey)
+        let value = try self.value(cell, column: column, at: rowLocation.item("column \(column.column)"))
         if !value.isNull { cells[column.column] = value }
       }
       var foreignKeyValues: [String: (Int64, Int64?)] = [:]
@@ -108,6 +110,7 @@ struct CoreDataRecordReader {
       records.append(record)
       primaryKeys.append(primaryKey)
     }
+    warnings += unusualBooleans.warnings(entity: entity, at: location.table(entity.table))
     let declared = AppRecordShape(
       fields: entity.members.map { member in
         switch member {
