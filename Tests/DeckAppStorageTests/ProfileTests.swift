@@ -1,3 +1,5 @@
+import DeckIO
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -81,5 +83,32 @@ struct ProfileTests {
     let typed = AppRecordProfile.flashcardQuiz.apply(to: records)
     #expect(typed.records[0].keys == ["createdAt", "word", "definition", "wordTypeRaw"])
     #expect(typed.shape.keys == ["createdAt", "word", "definition", "wordTypeRaw"])
+  }
+
+  @Test("records that share their profile's identity are each read, and said")
+  func repeatedIdentity() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "cards.json")
+    // The second id is the first in lower case: one UUID to Flashzilla.
+    try Data(
+      """
+      [{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","prompt":"one","answer":"1"},
+      {"id":"7C1EA5A6-0D9B-4B74-A530-13251F4943D8","prompt":"two","answer":"2"},
+      {"id":"e621e1f8-c36c-495a-93fc-0c247a3e6e5f","prompt":"three","answer":"3"},
+      {"id":"7C1EA5A6-0D9B-4B74-A530-13251F4943D8","prompt":"four","answer":"4"},
+      {"prompt":"five","answer":"5"},{"prompt":"six","answer":"6"}]
+      """.utf8
+    ).write(to: URL(fileURLWithPath: path))
+    let content = try AppStorageReader().read(path: path)
+    #expect(content.records.records.count == 6)
+    let warnings = content.warnings.filter { $0.category == "identity-repeated" }
+    #expect(warnings.count == 1)
+    #expect(
+      warnings.first?.message
+        == "record 3 has the id 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F' of record 1 (and 1 more record repeat one); Flashzilla tells its records apart by id, and a migration matches records by it: each is kept as a record of its own"
+    )
+    // Records without the key (Flashzilla's seed shape) repeat nothing.
+    let fixture = try AppStorageReader().read(path: AppFixtures.path("flashzilla-cards.json"))
+    #expect(!fixture.warnings.contains { $0.category == "identity-repeated" })
   }
 }

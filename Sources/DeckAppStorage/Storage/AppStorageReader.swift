@@ -69,6 +69,9 @@ package struct AppStorageReader: Sendable {
         kind: kind, records: records, place: "entity \(entity.name) (table \(entity.table))", warnings: warnings)
     }
     content.records = try Self.applyProfile(options, to: content.records, location: location.item(content.place))
+    if let repeated = content.records.repeatedIdentityWarning(at: location.item(content.place)) {
+      content.warnings.append(repeated)
+    }
     return content
   }
 

@@ -1,0 +1,41 @@
+import DeckCore
+import Foundation
+
+extension AppRecords {
+  /// A warning when records share the values of their profile's identity keys (two Flashzilla
+  /// cards with one `id`): the app tells its records apart by those values, and a migration
+  /// matches records by them, so the user should hear of it. Each record is still read and
+  /// written as a record of its own. Nil when none repeats, or the records have no profile.
+  func repeatedIdentityWarning(at location: SourceLocation) -> Diagnostic? {
+    guard let keys = profile?.identityKeys, !keys.isEmpty else { return nil }
+    var firstHolder: [[AppValue]: Int] = [:]
+    var firstRepeat: (earlier: Int, later: Int, values: [AppValue])?
+    var repeats = 0
+    for (index, record) in records.enumerated() {
+      let values = keys.map { Self.identityValue(record[$0] ?? .null) }
+      if values.allSatisfy(\.isNull) { continue }
+      if let earlier = firstHolder[values] {
+        repeats += 1
+        if firstRepeat == nil { firstRepeat = (earlier, index, values) }
+      } else {
+        firstHolder[values] = index
+      }
+    }
+    guard let firstRepeat else { return nil }
+    let shown = zip(keys, firstRepeat.values).map { key, value in
+      "\(key) '\(value.noteText ?? value.description)'"
+    }
+    let more = repeats > 1 ? " (and \(CountedNoun.phrase(repeats - 1, "more record")) repeat one)" : ""
+    return Diagnostic(
+      "identity-repeated", at: location,
+      "\(label(ofRecord: firstRepeat.later)) has the \(shown.joined(separator: " and ")) of \(label(ofRecord: firstRepeat.earlier))\(more); \(profile?.app ?? "the app") tells its records apart by \(keys.joined(separator: " and ")), and a migration matches records by \(keys.count == 1 ? "it" : "them"): each is kept as a record of its own"
+    )
+  }
+
+  /// A value as an app compares it: a UUID's text in either case is the UUID (`Codable` decodes
+  /// both to one value).
+  private static func identityValue(_ value: AppValue) -> AppValue {
+    if case .string(let text) = value, let uuid = UUID(uuidString: text) { return .uuid(uuid) }
+    return value
+  }
+}
