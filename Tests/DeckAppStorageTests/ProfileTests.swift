@@ -111,4 +111,29 @@ struct ProfileTests {
     let fixture = try AppStorageReader().read(path: AppFixtures.path("flashzilla-cards.json"))
     #expect(!fixture.warnings.contains { $0.category == "identity-repeated" })
   }
+
+  @Test("dates of one file in two encodings are read in one, and said, unless the encoding is named")
+  func mixedDateEncodings() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "words.json")
+    try Data(
+      """
+      [{"word":"a","definition":"x","createdAt":1700000000,"wordTypeRaw":"noun"},
+      {"word":"b","definition":"y","createdAt":1700000100,"wordTypeRaw":"noun"},
+      {"word":"c","definition":"z","createdAt":720000000,"wordTypeRaw":"noun"}]
+      """.utf8
+    ).write(to: URL(fileURLWithPath: path))
+    let content = try AppStorageReader().read(path: path)
+    let warnings = content.warnings.filter { $0.category == "dates-mixed" }
+    #expect(warnings.count == 1)
+    #expect(
+      warnings.first?.message
+        == "the dates do not share one encoding: 1700000000 (record 1, createdAt) looks like seconds-since-1970; 720000000 (record 3, createdAt) looks like seconds-since-2001; all are read as seconds-since-2001, so some are far off; name the encoding with AppStorageOptions.jsonDates"
+    )
+    let named = try AppStorageReader().read(path: path, options: AppStorageOptions(jsonDates: .secondsSince1970))
+    #expect(!named.warnings.contains { $0.category == "dates-mixed" })
+    // Dates a file types itself (deckport's SQLite schema, Flashcard Quiz's records) say nothing.
+    let fixture = try AppStorageReader().read(path: AppFixtures.path("flashcard-quiz.sqlite"))
+    #expect(!fixture.warnings.contains { $0.category == "dates-mixed" })
+  }
 }

@@ -48,15 +48,22 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
   static func guess(from values: [AppValue]) -> JSONDateEncoding? {
     var guesses = Set<JSONDateEncoding>()
     for value in values {
-      switch value {
-      case .string: guesses.insert(.iso8601)
-      case .integer(let number): guesses.insert(guess(Double(number)))
-      case .double(let number): guesses.insert(guess(number))
-      case .null: continue
-      default: return nil
-      }
+      if case .null = value { continue }
+      guard let guess = guess(forOne: value) else { return nil }
+      guesses.insert(guess)
     }
     return guesses.count == 1 ? guesses.first : nil
+  }
+
+  /// The encoding one date value looks written in, by its range; nil for null and for what is
+  /// neither a number nor a string.
+  static func guess(forOne value: AppValue) -> JSONDateEncoding? {
+    switch value {
+    case .string: .iso8601
+    case .integer(let number): guess(Double(number))
+    case .double(let number): guess(number)
+    default: nil
+    }
   }
 
   private static func guess(_ number: Double) -> JSONDateEncoding {

@@ -68,7 +68,14 @@ package struct AppStorageReader: Sendable {
       content = AppStorageContent(
         kind: kind, records: records, place: "entity \(entity.name) (table \(entity.table))", warnings: warnings)
     }
+    let untyped = content.records
     content.records = try Self.applyProfile(options, to: content.records, location: location.item(content.place))
+    if options.jsonDates == nil,
+      let mixed = content.records.profile?.mixedDateEncodingWarning(
+        in: untyped, chosen: content.records.jsonDates, at: location.item(content.place))
+    {
+      content.warnings.append(mixed)
+    }
     if let repeated = content.records.repeatedIdentityWarning(at: location.item(content.place)) {
       content.warnings.append(repeated)
     }

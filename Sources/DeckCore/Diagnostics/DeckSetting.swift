@@ -33,6 +33,8 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
   /// The format an input is read as, when neither its name nor its content is to decide
   /// (`ConversionOptions.from`, the `format` of `DeckLoader.load`).
   case inputFormat
+  /// How an app's JSON file or plist stores dates (`AppStorageOptions.jsonDates`).
+  case jsonDates
 
   /// The setting as the library spells it: `AppStorageOptions.key`, `CSVOptions.columns`; an
   /// existing output's, as the conversion and export calls take it (`replacing: true`) and as the
@@ -53,6 +55,7 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
     case .csvHeaderRow: "CSVOptions.hasHeaderRow"
     case .duplicateGUIDs: "DuplicateGUIDPolicy"
     case .inputFormat: "ConversionOptions.from (DeckLoader's format:)"
+    case .jsonDates: "AppStorageOptions.jsonDates"
     }
   }
 }

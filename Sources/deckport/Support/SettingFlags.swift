@@ -21,6 +21,7 @@ extension DeckSetting {
     case .csvHeaderRow: "--header"
     case .duplicateGUIDs: "--duplicate-guids"
     case .inputFormat: "--from"
+    case .jsonDates: "--json-dates"
     }
   }
 }
