@@ -127,6 +127,9 @@ package struct CSVWriter: Sendable {
         in: collection.notes, importer: "Anki's CSV import", location: location)
     }
     if let warning = separator.warningUnlessKnownToAnki(at: location) { warnings.append(warning) }
+    if writesPlainText {
+      warnings += CSVPlainTextLosses.warnings(for: collection.notes, plainText: fieldText, location: location)
+    }
 
     // With a deck column, parents before children, so Anki's importer does not rename a
     // parent deck; otherwise the collection's order.

@@ -261,3 +261,64 @@ def test_cards_in_plain_text_keep_the_white_space_anki_keeps(edge_package, tmp_p
     result = deckport("convert", edge_package, str(out), "--to", "cards", "--html", "false")
     assert result.returncode == 0, result.stderr
     assert out.read_text(encoding="utf-8") == card_csv(edge_package, False)
+
+
+PLAIN_LOSS_FIELDS = [
+    ("[sound:hello.mp3]", "a sound alone"),
+    ("two<br>lines", "x"),
+    ('<img src="cat.png"> cat', "<b>bold</b> &amp; &lt;tag&gt;"),
+    ("plain", "a &amp; b &lt; c"),
+    ("also plain", "nothing to lose"),
+    ("x&nbsp;y", "[sound:a b.mp3] and <img src='d.jpg'>"),
+]
+
+
+def test_plain_text_losses_are_the_notes_anki_changes(tmp_path):
+    """`--html false` names the notes whose fields Anki's importer would not bring back: the
+    plain-text file, imported by the real backend into the collection the notes came from,
+    changes exactly the notes the [csv-plain-text] warning counts, and skips exactly those the
+    [csv-empty-first-field] warning counts."""
+    import re
+
+    from anki.collection import ExportAnkiPackageOptions
+    from anki_view import _import_apkg
+
+    source = str(tmp_path / "source.anki2")
+    col = Collection(source)
+    try:
+        basic = col.models.by_name("Basic")
+        for front, back in PLAIN_LOSS_FIELDS:
+            note = col.new_note(basic)
+            note.fields[0], note.fields[1] = front, back
+            col.add_note(note, 1)
+        package = str(tmp_path / "deck.apkg")
+        col.export_anki_package(
+            out_path=package, limit=None,
+            options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False),
+        )
+    finally:
+        col.close()
+    plain = str(tmp_path / "plain.txt")
+    result = deckport("convert", package, plain, "--html", "false", "--verbose")
+    assert result.returncode == 0, result.stderr
+    lost = re.search(r"\[csv-plain-text\] .*?, (\d+) notes lose .*?; (\d+) of them lose media", result.stderr)
+    emptied = re.search(r"\[csv-empty-first-field\] (\d+) notes? ha(?:s|ve) a first field that plain text leaves empty", result.stderr)
+    assert lost and emptied, result.stderr
+    assert deckport("convert", package, plain, "--html", "false", "--strict", "--force").returncode == 1
+
+    target = tmp_path / "target"
+    target.mkdir()
+    col = Collection(str(target / "collection.anki2"))
+    try:
+        _import_apkg(col, package, str(tmp_path))
+        before = {col.get_note(nid).guid: list(col.get_note(nid).fields) for nid in col.find_notes("")}
+        log = import_csv(col, plain)
+        after = {col.get_note(nid).guid: list(col.get_note(nid).fields) for nid in col.find_notes("")}
+    finally:
+        col.close()
+    changed = [guid for guid in before if after[guid] != before[guid]]
+    with_media = [guid for guid in changed if re.search(r"\[sound:|<img", " ".join(before[guid]))]
+    assert int(lost.group(1)) == len(changed) + len(log.empty_first_field)
+    assert int(lost.group(2)) == len(with_media) + len(log.empty_first_field)
+    assert int(emptied.group(1)) == len(log.empty_first_field) == 1
+    assert len(changed) == 3  # two<br>lines, <img>…/<b>…, x&nbsp;y; "plain" and "also plain" come back

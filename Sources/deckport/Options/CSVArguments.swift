@@ -44,7 +44,7 @@ struct CSVArguments: ParsableArguments, FormatOptionArguments {
 
   @Option(
     help: ArgumentHelp(
-      "CSV/TSV: whether fields are HTML (true) or plain text (false). Reading: plain text is escaped; default: the file's #html:, else detected as Anki does. Writing: false writes each field as one line of plain text, as Anki's export with \"Include HTML and media references\" off.",
+      "CSV/TSV: whether fields are HTML (true) or plain text (false). Reading: plain text is escaped; default: the file's #html:, else detected as Anki does. Writing: false writes each field as one line of plain text, as Anki's export with \"Include HTML and media references\" off, and warns naming the notes that lose formatting or media references.",
       valueName: "true|false"))
   var html: Bool?
 
