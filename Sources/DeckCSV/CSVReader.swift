@@ -72,18 +72,23 @@ package struct CSVReader: Sendable {
       startsRows: options.writesPlainSpreadsheet ? { !CSVHeader.isKnownDirective($0) } : nil)
     let (header, headerWarnings) = CSVHeader.parse(headerLines, location: location)
     var warnings = headerWarnings
-    let separator = try self.separator(header: header, tokenizer: &tokenizer, location: location, warnings: &warnings)
+    // A file that starts with Anki's # lines is in Anki's layout, which has no row of column
+    // names: `--header` alone (asked for the spreadsheet written from it) does not make its
+    // first note one, as Anki's import does not. A column mapping still overrides the # lines.
+    let isSpreadsheet = options.columns != nil || (options.hasHeaderRow && header.lineCount == 0)
+    let separator = try self.separator(
+      header: header, spreadsheet: isSpreadsheet, tokenizer: &tokenizer, location: location, warnings: &warnings)
     // A spreadsheet has no comment lines: a cell may start with '#' (a Brain Brew GUID does).
-    tokenizer.skipsCommentLines = !options.writesPlainSpreadsheet
+    tokenizer.skipsCommentLines = !isSpreadsheet
 
     var preview: [CSVTokenizer.Record] = []
     while preview.count < 5, let record = try tokenizer.nextRecord(separator: separator) { preview.append(record) }
     var headerRow: CSVTokenizer.Record?
-    if options.hasHeaderRow, !preview.isEmpty {
+    if options.hasHeaderRow, isSpreadsheet, !preview.isEmpty {
       headerRow = preview.removeFirst()
       if let record = try tokenizer.nextRecord(separator: separator) { preview.append(record) }
     }
-    if options.writesPlainSpreadsheet {
+    if isSpreadsheet {
       warnings += Self.directivesReadAsRows(([headerRow].compactMap { $0 } + preview), location: location)
     }
     guard let firstRow = preview.first else {
@@ -126,7 +131,7 @@ package struct CSVReader: Sendable {
     }
     warnings += mapper.skippedWarning()
     warnings += Self.commentRowsWarning(
-      header: header, tokenizer: tokenizer, separator: separator, spreadsheet: options.writesPlainSpreadsheet,
+      header: header, tokenizer: tokenizer, separator: separator, spreadsheet: isSpreadsheet,
       location: location)
 
     let builder = CSVCollectionBuilder(
@@ -167,11 +172,12 @@ package struct CSVReader: Sendable {
   /// or a column mapping) the one its extension names (comma for `.csv`, tab for `.tsv` and
   /// `.txt`); otherwise Anki's detection, reported when it disagrees with the extension.
   private func separator(
-    header: CSVHeader, tokenizer: inout CSVTokenizer, location: SourceLocation, warnings: inout [Diagnostic]
+    header: CSVHeader, spreadsheet: Bool, tokenizer: inout CSVTokenizer, location: SourceLocation,
+    warnings: inout [Diagnostic]
   ) throws -> CSVSeparator {
     if let separator = options.separator ?? header.separator { return separator }
-    let expected = extensionSeparator(location)
-    if options.writesPlainSpreadsheet, let expected { return expected }
+    let expected = Self.extensionSeparator(location, spreadsheet: spreadsheet)
+    if spreadsheet, let expected { return expected }
     let sample = try tokenizer.peekBytes(maximum: 8 * 1024)
     let detected =
       CSVSeparator.ankiSeparators.dropLast().first { sample.contains($0.byte) } ?? .space
@@ -187,11 +193,11 @@ package struct CSVReader: Sendable {
 
   /// The separator the file's extension names: comma for `.csv`, tab for `.tsv` and `.tab`, and
   /// for `.txt` when the file is a plain spreadsheet.
-  private func extensionSeparator(_ location: SourceLocation) -> CSVSeparator? {
+  private static func extensionSeparator(_ location: SourceLocation, spreadsheet: Bool) -> CSVSeparator? {
     switch (location.file as NSString).pathExtension.lowercased() {
     case "csv": .comma
     case "tsv", "tab": .tab
-    case "txt" where options.writesPlainSpreadsheet: .tab
+    case "txt" where spreadsheet: .tab
     default: nil
     }
   }

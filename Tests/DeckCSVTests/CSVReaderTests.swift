@@ -48,6 +48,19 @@ struct CSVReaderTests {
     }
   }
 
+  @Test(
+    "a file that starts with Anki's # lines reads the same with a header row asked for (convert … sheet.csv --header): its first row is a note, as Anki reads it",
+    arguments: CSVTruth.fixtures)
+  func ankiLayoutHasNoHeaderRow(_ fixture: String) throws {
+    let text = try String(contentsOfFile: Fixtures.path(fixture), encoding: .utf8)
+    let firstLine = String(text.drop { $0 == "\u{FEFF}" }.prefix { $0 != "\n" && $0 != "\r\n" })
+    guard CSVHeader.isKnownDirective(firstLine) else { return }
+    let plain = try CSVReader().read(path: Fixtures.path(fixture))
+    let headed = try CSVReader(options: CSVOptions(hasHeaderRow: true)).read(path: Fixtures.path(fixture))
+    #expect(NoteView.all(headed.collection) == NoteView.all(plain.collection))
+    #expect(headed.warnings.map(\.description) == plain.warnings.map(\.description))
+  }
+
   @Test("notes_all: decks as the rows name them, a GUID with # kept, Vocab made from the file with a warning")
   func notesAllSample() throws {
     let (collection, warnings) = try CSVReader().read(path: Fixtures.path("csv/anki/notes_all.txt"))

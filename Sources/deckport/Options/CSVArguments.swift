@@ -17,7 +17,7 @@ struct CSVArguments: ParsableArguments, FormatOptionArguments {
     help: ArgumentHelp(
       "CSV/TSV: a first row of column names.",
       discussion:
-        "Reading: the first row names the columns (field names, or guid, notetype, deck, tags, due, interval, ease, reviews, lapses, suspended) and is not a note. Writing: a plain spreadsheet with a row of column names instead of Anki's # lines."
+        "Reading: the first row names the columns (field names, or guid, notetype, deck, tags, due, interval, ease, reviews, lapses, suspended) and is not a note; a file that starts with Anki's # lines has no such row (its first row is a note, as Anki reads it). Writing: a plain spreadsheet with a row of column names instead of Anki's # lines."
     ))
   var header = false
 
