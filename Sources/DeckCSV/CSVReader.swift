@@ -82,7 +82,9 @@ package struct CSVReader: Sendable {
     tokenizer.skipsCommentLines = !isSpreadsheet
 
     var preview: [CSVTokenizer.Record] = []
-    while preview.count < 5, let record = try tokenizer.nextRecord(separator: separator) { preview.append(record) }
+    while preview.count < LateHTMLRows.decidingRows, let record = try tokenizer.nextRecord(separator: separator) {
+      preview.append(record)
+    }
     var headerRow: CSVTokenizer.Record?
     if options.hasHeaderRow, isSpreadsheet, !preview.isEmpty {
       headerRow = preview.removeFirst()
@@ -124,12 +126,29 @@ package struct CSVReader: Sendable {
     progress?.start(.readingNotes)
     defer { progress?.finish(.readingNotes) }
     for record in preview { try mapper.map(record, into: &rows) }
+    // Read as plain text because the first rows hold no HTML, as Anki decides: the first later
+    // row that holds some is named, since its HTML is escaped (shown as text).
+    var watchesForHTML = options.isHTML == nil && header.isHTML == nil && !isHTML
+    var lateHTML: CSVTokenizer.Record?
     while let record = try tokenizer.nextRecord(separator: separator) {
+      if watchesForHTML, record.fields.contains(where: { Self.looksLikeHTML($0.text) }) {
+        lateHTML = record
+        watchesForHTML = false
+      }
       try mapper.map(record, into: &rows)
       try Cancellation.check(atItem: rows.count)
       progress?.advance(.readingNotes)
     }
     warnings += mapper.skippedWarning()
+    if let lateHTML {
+      var place = location
+      place.line = lateHTML.line
+      warnings.append(
+        Diagnostic(
+          "csv-html-late", at: place,
+          "this row holds HTML, but the file has no #html: line and its first \(CountedNoun.phrase(preview.count, "row")) hold none, so it is read as plain text, as Anki's importer reads it: the HTML of this row and any later one is escaped and shows as text; pass \(setting: .csvHTML) true to read it as HTML"
+        ))
+    }
     warnings += Self.commentRowsWarning(
       header: header, tokenizer: tokenizer, separator: separator, spreadsheet: isSpreadsheet,
       location: location)

@@ -166,6 +166,7 @@ package struct CSVWriter: Sendable {
         if options.hasHeaderRow { try emitter.writeRow(mapping.roles.map(ColumnMapping.name(of:))) }
         let writesSchedules = !mapping.schedulingColumns.isEmpty
         var targets: [Int64: [Int?]] = [:]
+        var htmlOnlyLater = LateHTMLRows(watching: !writesPlainText, headerRow: options.hasHeaderRow)
         for (index, note) in ordered.enumerated() {
           // Checked above: every note's note type exists.
           guard let noteType = noteTypes[note.noteTypeID] else { continue }
@@ -176,7 +177,7 @@ package struct CSVWriter: Sendable {
           defer { progress?.advance(.writingNotes) }
           let firstCard = writesSchedules ? deckOfNote.firstCardIndex(of: note.id) : nil
           let schedule = firstCard.flatMap { scheduleWriting.cells(of: collection.cards[$0]) }
-          try emitter.writeRow(
+          let cells =
             mapping.roles.map { role in
               switch role {
               case .field:
@@ -193,8 +194,11 @@ package struct CSVWriter: Sendable {
               case .scheduling(let part): return schedule?[part] ?? ""
               case .skipped: return ""
               }
-            })
+            }
+          htmlOnlyLater.note(cells, ofRow: index, guid: note.guid)
+          try emitter.writeRow(cells)
         }
+        if let warning = htmlOnlyLater.warning(at: location) { warnings.append(warning) }
       }
       try emitter.flush()
     }

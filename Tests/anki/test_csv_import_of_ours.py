@@ -14,6 +14,7 @@ import os
 import tempfile
 
 import pytest
+from anki.collection import Collection
 from anki.errors import CardTypeError
 
 from conftest import fixture_packages, new_card_order_kept, new_card_positions
@@ -93,3 +94,45 @@ def test_our_csv_imports_into_anki_as_the_package(package, extension, live_view,
     assert ("[csv-scheduling] the order of" not in result.stderr) == in_order, result.stderr
     # The decks the notes went to, and no other: a note's deck is its first card's home deck.
     assert imported_decks == sorted({note["firstDeck"] for note in expected.values()})
+
+
+def deck_with_backs(backs: list[str]) -> dict:
+    """A deckport JSON deck of Basic notes whose backs are `backs`, in order."""
+    return {
+        "format": "deckport-deck", "version": 1,
+        "notes": [{"noteType": "Basic", "fields": {"Front": f"q{i}", "Back": back}} for i, back in enumerate(backs)],
+    }
+
+
+@pytest.mark.parametrize("first_html_row", [2, 5, 6, 9])
+@pytest.mark.parametrize("layout", [["--columns", "front,back"], ["--header"]])
+def test_a_sheet_whose_html_comes_late_says_anki_reads_it_as_text(tmp_path, first_html_row, layout):
+    """A spreadsheet has no #html: line: Anki's importer decides from the file's first five
+    rows (a header row among them) whether its fields are HTML. deckport warns
+    [csv-html-late] exactly when the real backend then reads the sheet as plain text, and its
+    own reader, reading the sheet back, warns as well, naming the row."""
+    import json
+    import re
+
+    backs = [f"a{i}" for i in range(12)]
+    backs[first_html_row - 1] = "<b>bold</b>"
+    source = tmp_path / "deck.json"
+    source.write_text(json.dumps(deck_with_backs(backs)))
+    sheet = tmp_path / "sheet.csv"
+    written = deckport("convert", str(source), str(sheet), *layout)
+    assert written.returncode == 0, written.stderr
+    warned = "[csv-html-late]" in written.stderr
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        anki_reads_html = col.get_csv_metadata(str(sheet), None).is_html
+    finally:
+        col.close()
+    assert warned == (not anki_reads_html), written.stderr
+    back = deckport("convert", str(sheet), str(tmp_path / "back.json"), *layout)
+    assert back.returncode == 0, back.stderr
+    late = re.search(r"sheet\.csv:(\d+): warning: \[csv-html-late\]", back.stderr)
+    header_lines = 1 if "--header" in layout else 0
+    reads_html = first_html_row <= 5
+    assert (late is None) == reads_html, back.stderr
+    if late:
+        assert int(late.group(1)) == first_html_row + header_lines

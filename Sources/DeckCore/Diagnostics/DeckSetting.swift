@@ -28,6 +28,8 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
   case csvSeparator
   /// Whether a CSV file's first row names its columns (`CSVOptions.hasHeaderRow`).
   case csvHeaderRow
+  /// Whether a CSV file's fields are HTML (`CSVOptions.isHTML`).
+  case csvHTML
   /// What to do with notes that share a GUID when writing an Anki package (`DuplicateGUIDPolicy`).
   case duplicateGUIDs
   /// The format an input is read as, when neither its name nor its content is to decide
@@ -53,6 +55,7 @@ public enum DeckSetting: String, Sendable, Hashable, CaseIterable {
     case .csvNoteType: "CSVOptions.noteType"
     case .csvSeparator: "CSVOptions.separator"
     case .csvHeaderRow: "CSVOptions.hasHeaderRow"
+    case .csvHTML: "CSVOptions.isHTML"
     case .duplicateGUIDs: "DuplicateGUIDPolicy"
     case .inputFormat: "ConversionOptions.from (DeckLoader's format:)"
     case .jsonDates: "AppStorageOptions.jsonDates"

@@ -19,6 +19,7 @@ extension DeckSetting {
     case .csvNoteType: "--note-type"
     case .csvSeparator: "--separator"
     case .csvHeaderRow: "--header"
+    case .csvHTML: "--html"
     case .duplicateGUIDs: "--duplicate-guids"
     case .inputFormat: "--from"
     case .jsonDates: "--json-dates"
