@@ -72,6 +72,13 @@ package struct CSVReader: Sendable {
       startsRows: options.writesPlainSpreadsheet ? { !CSVHeader.isKnownDirective($0) } : nil)
     let (header, headerWarnings) = CSVHeader.parse(headerLines, location: location)
     var warnings = headerWarnings
+    if options.deck == nil, let deck = header.deck, CSVDeckCell.isDeckID(deck) {
+      warnings.append(
+        Diagnostic(
+          "csv-deck-id", at: location,
+          "the #deck: line names '\(deck)', a number, which Anki's importer takes for a deck's id, not its name: it files the rows in the deck with that id (1 is Default) or skips them; deckport files them under a deck of that name"
+        ))
+    }
     // A file that starts with Anki's # lines is in Anki's layout, which has no row of column
     // names: `--header` alone (asked for the spreadsheet written from it) does not make its
     // first note one, as Anki's import does not. A column mapping still overrides the # lines.

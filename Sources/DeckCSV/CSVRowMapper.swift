@@ -19,6 +19,9 @@ struct CSVRowMapper {
   /// For a named layout: the field index of each named column, per catalog entry.
   private var resolved: [Int: [Int?]] = [:]
   private var skippedRows = CSVLineSample()
+  /// Rows whose deck cell is a number, which Anki's importer takes for a deck id, and the first.
+  private var deckIDRows = CSVLineSample()
+  private var firstDeckID: String?
   private var checkedEntries = Set<Int>()
   /// Cells left out because no field takes them while the note type is only assumed.
   private var dropped = (count: 0, columns: Set<Int>(), lines: CSVLineSample(), fieldNames: [String]())
@@ -127,7 +130,12 @@ struct CSVRowMapper {
     for tag in globalTags where !tags.contains(tag) { tags.append(tag) }
     // In Anki's layout, an empty or missing deck cell names the empty deck, which Anki stores as
     // `blank` (`#deck:` does not fill it in); a spreadsheet's goes to the default deck.
-    let given = cell(layout.deckColumn)?.trimmingASCIIWhitespace() ?? ""
+    let deckCell = cell(layout.deckColumn)
+    if let deckCell, CSVDeckCell.isDeckID(deckCell) {
+      deckIDRows.add(record.line)
+      if firstDeckID == nil { firstDeckID = deckCell }
+    }
+    let given = deckCell?.trimmingASCIIWhitespace() ?? ""
     let deck = layout.deckColumn == nil || (given.isEmpty && !layout.emptyDeckCellIsBlank) ? defaultDeck : given
     let schedule =
       layout.schedulingColumns.isEmpty
@@ -176,7 +184,21 @@ struct CSVRowMapper {
   /// The warnings about fields no column holds, cells dropped, and rows skipped for an empty
   /// first field.
   func skippedWarning() -> [Diagnostic] {
-    unmappedWarnings + droppedWarning() + skippedRowsWarning()
+    unmappedWarnings + droppedWarning() + skippedRowsWarning() + deckIDWarning()
+  }
+
+  /// Rows whose deck cell is a number: Anki's importer files their notes in the deck with that
+  /// id (1 is Default) or skips them; deckport files them under a deck of that name.
+  private func deckIDWarning() -> [Diagnostic] {
+    guard let firstDeckID else { return [] }
+    var place = location
+    place.line = deckIDRows.lines.first
+    return [
+      Diagnostic(
+        "csv-deck-id", at: place,
+        "the deck cell '\(firstDeckID)' is a number, which Anki's importer takes for a deck's id, not its name: it files the note in the deck with that id (1 is Default) or skips it; deckport files \(deckIDRows.count == 1 ? "it" : "such rows") under a deck of that name (\(deckIDRows.listed)); to have Anki do the same, write the cell with a space before the number"
+      )
+    ]
   }
 
   private func droppedWarning() -> [Diagnostic] {

@@ -94,8 +94,10 @@ package struct CSVWriter: Sendable {
     let writesPlainText = options.isHTML == false
     let fieldText: (String) -> String = { writesPlainText ? AnkiFieldText.noteExportPlainText($0) : $0 }
     let deckOfNote = NoteDecks(collection)
+    // A deck whose name is a number is written with a space before it, which Anki's importer
+    // trims: written bare, it would be taken for a deck id (CSVDeckCell).
     func deckName(_ note: Note) -> String {
-      deckOfNote[note.id].flatMap { decks[$0]?.name } ?? ""
+      CSVDeckCell.text(forDeckNamed: deckOfNote[note.id].flatMap { decks[$0]?.name } ?? "")
     }
 
     let scheduleWriting = CSVScheduleCells.Writing(collection, timeZone: options.timeZone)

@@ -136,3 +136,54 @@ def test_a_sheet_whose_html_comes_late_says_anki_reads_it_as_text(tmp_path, firs
     assert (late is None) == reads_html, back.stderr
     if late:
         assert int(late.group(1)) == first_html_row + header_lines
+
+
+def test_decks_named_by_numbers_reach_anki_by_name(tmp_path):
+    """Anki's CSV importer takes a deck cell that is a number for a deck id (1 is Default;
+    another is skipped when no deck has it). deckport writes such a deck's name with a space
+    before it, which Anki trims: the real backend files every note under its deck's name, and
+    deckport reads the sheet back to the same decks without a word. A sheet whose deck cells are
+    bare numbers gets a [csv-deck-id] warning naming the lines."""
+    from anki.collection import ExportAnkiPackageOptions
+
+    names = ["1", "2024", "-5", "Year::2024", "007"]
+    col = Collection(str(tmp_path / "source.anki2"))
+    try:
+        basic = col.models.by_name("Basic")
+        for name in names:
+            note = col.new_note(basic)
+            note.fields[0], note.fields[1] = f"q in {name}", "a"
+            col.add_note(note, col.decks.id(name))
+        package = str(tmp_path / "numbers.apkg")
+        col.export_anki_package(
+            out_path=package, limit=None,
+            options=ExportAnkiPackageOptions(with_scheduling=False, with_deck_configs=False, with_media=True, legacy=False),
+        )
+    finally:
+        col.close()
+    sheet = str(tmp_path / "numbers.csv")
+    written = deckport("convert", package, sheet)
+    assert written.returncode == 0, written.stderr
+    col = Collection(str(tmp_path / "target.anki2"))
+    try:
+        log = import_csv(col, sheet)
+        assert not log.missing_deck
+        filed = {col.get_note(nid).fields[0]: col.decks.name(col.get_note(nid).cards()[0].did) for nid in col.find_notes("")}
+    finally:
+        col.close()
+    assert filed == {f"q in {name}": name for name in names}
+    back = deckport("convert", sheet, str(tmp_path / "back.json"), "--strict")
+    assert back.returncode == 0, back.stderr
+    import json
+
+    document = json.loads((tmp_path / "back.json").read_text())
+    decks = {deck["id"]: deck["name"] for deck in document["decks"]}
+    deck_of_note = {card["note"]: decks[card["deck"]] for card in document["cards"]}
+    assert {note["fields"]["Front"]: deck_of_note[note["id"]] for note in document["notes"]} == filed
+
+    bare = tmp_path / "bare.csv"
+    bare.write_text("#separator:comma\n#html:false\n#deck column:3\nq1,a1,2024\nq2,a2,Chapter\nq3,a3,7\n")
+    read = deckport("convert", str(bare), str(tmp_path / "bare.json"))
+    assert read.returncode == 0, read.stderr
+    assert "bare.csv:4: warning: [csv-deck-id] the deck cell '2024' is a number" in read.stderr
+    assert "(lines 4, 6)" in read.stderr
