@@ -128,8 +128,8 @@ CASES = [
     (
         "maximum interval that resets the review settings",
         lambda d: set_setting(d, "rev", '{"bury":true,"ease4":1.3,"ivlFct":1,"maxIvl":-1,"perDay":123,"hardFactor":1.2}'),
-        "setting 'rev.maxIvl' is -1, which Anki cannot read there (it reads a whole number from 0 to 4294967295)"
-        " and would reset all the group's review settings to its defaults; 1 is written",
+        "setting 'rev.maxIvl' is -1, which Anki cannot read there (it reads a whole number from 0 to 4294967295,"
+        " and keeps from 1 to 36500) and would reset all the group's review settings to its defaults; 1 is written",
         # 1, not 0: Anki reads a maximum interval of 0 as 36500 (see BOUNDED below).
         lambda col: default_group(col)["rev"]["perDay"] == 123 and default_group(col)["rev"]["bury"] is True
         and default_group(col)["rev"]["maxIvl"] == 1,

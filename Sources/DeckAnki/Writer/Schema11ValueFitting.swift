@@ -133,7 +133,9 @@ package struct Schema11ValueFitting: Sendable {
         guard written != value else { return (key, value) }
         changed = true
         if fitted != value {
-          report("setting '\(name)'", value, written, member, at: item, log: &log)
+          // Brought into what Anki reads, and then into what it keeps: both are said.
+          let keeps = bounded == nil ? nil : member.bounds.map(\.description)
+          report("setting '\(name)'", value, written, member, keeps: keeps, at: item, log: &log)
         } else if let bounded, case .some(let bounds) = member.bounds {
           reportBounded("setting '\(name)'", value, bounded, bounds, at: item, log: &log)
         }
@@ -212,7 +214,7 @@ package struct Schema11ValueFitting: Sendable {
   /// is written in its place.
   private func report(
     _ what: String, _ value: JSONValue, _ written: JSONValue, _ member: Schema11ValueKinds.Member,
-    at item: SourceLocation, log: inout DiagnosticLog
+    keeps: String? = nil, at item: SourceLocation, log: inout DiagnosticLog
   ) {
     let consequence =
       switch member.unread {
@@ -224,7 +226,9 @@ package struct Schema11ValueFitting: Sendable {
       case .resetsSettings(let settings): "would reset all the group's \(settings) to its defaults"
       case .readAsFallback: "would read \(Self.excerpt(member.fallback)) instead"
       }
-    let reads = [member.kind.description, member.meaning].compactMap { $0 }.joined(separator: "; ")
+    let reads =
+      [member.kind.description + (keeps.map { ", and keeps \($0)" } ?? ""), member.meaning].compactMap { $0 }
+      .joined(separator: "; ")
     log.report(
       "value-clamped", at: item,
       "\(what) is \(Self.excerpt(value)), which Anki cannot read there (it reads \(reads)) and \(consequence); \(Self.excerpt(written)) is written"

@@ -8,7 +8,7 @@ struct DiagnosticOptions: ParsableArguments {
   @Flag(
     name: .shortAndLong,
     help:
-      "Print every warning on standard error, not only a count; below an error, its kind, each part of its place and its details."
+      "Print every warning on standard error, not only the first five and a count of the rest; below an error, its kind, each part of its place and its details."
   )
   var verbose = false
 
