@@ -483,3 +483,27 @@ def test_notes_without_ids_that_share_a_guid_are_two_notes(tmp_path):
         assert sorted(fields[0] for _, fields, _ in notes(col)) == ["first", "second"]
     finally:
         col.close()
+
+
+def test_a_card_names_its_deck_ignoring_case_as_a_note_does(tmp_path):
+    """A card's `deck` may be a name, matched ignoring case as a note's is: a real package's
+    cards, each naming its deck in another case, are filed where they were, and the package
+    the real backend imports puts every card in the deck it had."""
+    source = os.path.join(FIXTURES, "anki", "legacy2_sched.apkg")
+    original = json.loads(deckport("convert", source, "-", "--to", "json").stdout)
+    names = {deck["id"]: deck["name"] for deck in original["decks"]}
+    edited = copy.deepcopy(original)
+    for card in edited["cards"]:
+        card["deck"] = names[card["deck"]].swapcase()
+    path = tmp_path / "cased.json"
+    path.write_text(json.dumps(edited))
+    package = str(tmp_path / "cased.apkg")
+    result = deckport("convert", str(path), package, "--strict")
+    assert result.returncode == 0, result.stderr
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        import_package(col, package)
+        filed = {card_id: col.decks.name(col.get_card(card_id).did) for card_id in col.find_cards("")}
+    finally:
+        col.close()
+    assert filed == {card["id"]: names[card["deck"]] for card in original["cards"]}

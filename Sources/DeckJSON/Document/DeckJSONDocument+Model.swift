@@ -529,14 +529,17 @@ struct DeckJSONModelMapping {
     return id
   }
 
-  /// The id of the deck `reference` names at `path`.
+  /// The id of the deck `reference` names at `path` (a name matched ignoring case, as a note's
+  /// deck is).
   private mutating func deckID(of reference: Reference, path: String) throws -> Int64 {
     switch reference {
     case .id(let given):
       guard deckIDs.contains(given) else { throw problem(path, "no deck has the id \(given)") }
       return given
     case .name(let name):
-      guard let found = deckIDsByName[name] else { throw problem(path, "no deck is named '\(name)'") }
+      guard let found = deckIDsByName[name] ?? deckTable.existingID(for: name) else {
+        throw problem(path, "no deck is named '\(name)'")
+      }
       return found
     }
   }
