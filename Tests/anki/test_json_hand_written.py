@@ -507,3 +507,20 @@ def test_a_card_names_its_deck_ignoring_case_as_a_note_does(tmp_path):
     finally:
         col.close()
     assert filed == {card["id"]: names[card["deck"]] for card in original["cards"]}
+
+
+def test_a_deck_written_without_its_format_key_is_refused_naming_it(tmp_path):
+    """A hand-written deck whose `"format": "deckport-deck"` is missing is refused with that key
+    named, as docs/json-format.md says, instead of being read as an app's records (a deck of
+    one card whose front was the note type's name); `--from app-json` still reads it as records."""
+    document = copy.deepcopy(DOCUMENT)
+    del document["format"]
+    path = tmp_path / "nofmt.json"
+    path.write_text(json.dumps(document))
+    refused = deckport("convert", str(path), str(tmp_path / "out.apkg"))
+    assert refused.returncode == 1
+    assert 'at format: not a deckport deck document: the top-level key "format": "deckport-deck" is missing' in refused.stderr
+    assert not (tmp_path / "out.apkg").exists()
+    as_records = deckport("inspect", str(path), "--from", "app-json", "--key", "notes")
+    assert as_records.returncode == 0, as_records.stderr
+    assert "app-json" in as_records.stdout

@@ -24,7 +24,8 @@ extension AppStorageKind {
       return kind
     case .jsonFile:
       guard !DeckportDocumentFormat.beginsAsDeck(path: path),
-        let document = try? JSONRecordFile(location: SourceLocation(file: path)).document()
+        let document = try? JSONRecordFile(location: SourceLocation(file: path)).document(),
+        !JSONRecordFile.isDeckWithoutFormat(document.value)
       else { return nil }
       return JSONRecordFile.holdsRecords(document.value) ? kind : nil
     }

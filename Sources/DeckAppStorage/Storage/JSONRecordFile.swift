@@ -191,6 +191,17 @@ struct JSONRecordFile {
       })
   }
 
+  /// Whether `document` is a deckport deck written by hand without its `"format"` key: an
+  /// object without one whose `notes` are objects with `noteType` and `fields`, as a deck's
+  /// notes are. It is a deck to its author, and read as one it is refused with that key named;
+  /// read as app records (`--from app-json`), its notes would become records of those keys.
+  static func isDeckWithoutFormat(_ document: JSONValue) -> Bool {
+    guard let members = document.members, !members.contains(where: { $0.key == "format" }),
+      let notes = members.last(where: { $0.key == "notes" })?.value.elements, let first = notes.first?.members
+    else { return false }
+    return first.contains { $0.key == "noteType" } && first.contains { $0.key == "fields" }
+  }
+
   private static func isDeckDocument(_ members: [(key: String, value: JSONValue)]) -> Bool {
     members.last(where: { $0.key == "format" })?.value.string == DeckportDocumentFormat.deck
   }
