@@ -72,6 +72,15 @@ package struct CSVReader: Sendable {
       startsRows: options.writesPlainSpreadsheet ? { !CSVHeader.isKnownDirective($0) } : nil)
     let (header, headerWarnings) = CSVHeader.parse(headerLines, location: location)
     var warnings = headerWarnings
+    if tokenizer.headerEndsWithLoneCarriageReturn, let last = headerLines.last {
+      var place = location
+      place.line = last.number
+      warnings.append(
+        Diagnostic(
+          "csv-line-ends", at: place,
+          "this # line ends with a carriage return alone (classic Mac OS line ends), which deckport reads as a line end but Anki's importer does not: it takes everything up to the next line feed for part of the # line, rows included, and does not import those rows; save the file with LF or CRLF line ends for Anki"
+        ))
+    }
     if options.deck == nil, let deck = header.deck, CSVDeckCell.isDeckID(deck) {
       warnings.append(
         Diagnostic(

@@ -61,6 +61,9 @@ package struct CSVTokenizer {
   package var skipsCommentLines = true
   /// The comment lines skipped so far by ``nextRecord(separator:)`` (not the header's).
   package private(set) var skippedRows = CSVLineSample()
+  /// Whether the header's last `#` line ends with a carriage return alone (classic Mac OS line
+  /// ends): Anki's importer reads a header line up to a line feed only, rows included.
+  package private(set) var headerEndsWithLoneCarriageReturn = false
 
   private var source: any ByteSource
   private let location: SourceLocation
@@ -119,7 +122,7 @@ package struct CSVTokenizer {
         consume(next)
         scratch.append(next)
       }
-      try consumeLineBreak()
+      headerEndsWithLoneCarriageReturn = try consumeLineBreak() == .loneCarriageReturn
       lines.append(
         HeaderLine(text: try decodeScratch(line: number, column: startColumn, isQuoted: false), number: number))
       isFirst = false
@@ -321,14 +324,22 @@ package struct CSVTokenizer {
     position.advance(past: byte)
   }
 
-  private mutating func consumeLineBreak() throws {
-    guard let byte = try peekByte() else { return }
+  /// A line's end: `\n` (or `\r\n`), a carriage return alone, or none (the end of the text).
+  private enum LineBreak { case lineFeed, loneCarriageReturn, none }
+
+  @discardableResult
+  private mutating func consumeLineBreak() throws -> LineBreak {
+    guard let byte = try peekByte() else { return .none }
     if byte == Self.carriageReturn {
       consume(byte)
-      if try peekByte() == Self.lineFeed { consume(Self.lineFeed) }
+      guard try peekByte() == Self.lineFeed else { return .loneCarriageReturn }
+      consume(Self.lineFeed)
+      return .lineFeed
     } else if byte == Self.lineFeed {
       consume(byte)
+      return .lineFeed
     }
+    return .none
   }
 
   /// Moves the line and column past the buffered bytes `from..<to`.

@@ -187,3 +187,34 @@ def test_decks_named_by_numbers_reach_anki_by_name(tmp_path):
     assert read.returncode == 0, read.stderr
     assert "bare.csv:4: warning: [csv-deck-id] the deck cell '2024' is a number" in read.stderr
     assert "(lines 4, 6)" in read.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#separator:comma\r#html:true\rq1,a1\rq2,a2\r",
+        "#separator:comma\r#html:true\nq1,a1\nq2,a2\n",
+        "#separator:comma\n#html:true\nq1,a1\rq2,a2\rq3,a3\n",
+        "q1,a1\rq2,a2\rq3,a3\r",
+        "#separator:comma\r\n#html:true\r\nq1,a1\r\nq2,a2\r\n",
+    ],
+    ids=["all-cr", "header-cr", "rows-cr", "no-header-cr", "crlf"],
+)
+def test_lone_carriage_returns_are_said_where_anki_reads_fewer_rows(tmp_path, text):
+    """Lines ending with a carriage return alone: deckport reads them as line ends everywhere;
+    the real backend does in rows but not in the # lines. [csv-line-ends] is given exactly when
+    Anki's import of the file then makes fewer notes than deckport reads."""
+    import re
+
+    path = tmp_path / "mac.csv"
+    path.write_bytes(text.encode())
+    read = deckport("convert", str(path), str(tmp_path / "out.json"))
+    assert read.returncode == 0, read.stderr
+    ours = int(re.search(r"from csv: (\d+) notes?", read.stdout).group(1))
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        log = import_csv(col, str(path))
+        anki = col.note_count()
+    finally:
+        col.close()
+    assert ("[csv-line-ends]" in read.stderr) == (anki < ours), (read.stderr, anki, ours, len(log.new))
