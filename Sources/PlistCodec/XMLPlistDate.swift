@@ -3,8 +3,9 @@
 ///
 /// Foundation's `ISO8601DateFormatter` switches to the Julian calendar before 15 October 1582,
 /// so a date of the year 1000 came back six days off (and the year 1 two days off) without a
-/// word; this conversion is plain arithmetic on days.
-enum XMLPlistDate {
+/// word; this conversion is plain arithmetic on days. App records' ISO 8601 JSON dates are read
+/// with it too (`JSONDateEncoding`).
+package enum XMLPlistDate {
   /// Seconds from 1970 to 2001, the reference date plists count from.
   private static let secondsFrom1970To2001: Int64 = 978_307_200
   /// The seconds since 1970 of the first and last second of the years 1 to 9999, the years
@@ -31,7 +32,7 @@ enum XMLPlistDate {
 
   /// The seconds since 2001 that `text` names: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of a
   /// second, then `Z` or an offset `±HH:MM`; nil for any other text or a day the calendar lacks.
-  static func seconds(_ text: String) -> Double? {
+  package static func seconds(_ text: String) -> Double? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 20 else { return nil }
     func number(_ range: Range<Int>) -> Int64? {

@@ -320,3 +320,26 @@ struct RecognitionTests {
     #expect(AppStorageKind.recognize(path: path) == .jsonFile)
   }
 }
+
+@Suite("Invalid app JSON in convert")
+struct InvalidAppJSONConvertTests {
+  @Test(
+    "an array of records that is not valid JSON is reported by the app JSON reader, with line and column",
+    arguments: [
+      (
+        #"[{"front":"a","n":18446744073709551615}]"#,
+        "1:19: invalid JSON: the integer 18446744073709551615 does not fit in 64 bits"
+      ),
+      (#"[{"front":"a","back":"b","front":"c"}]"#, #"1:26: invalid JSON: the key "front" occurs twice in this object"#),
+      ("\u{FEFF}\n [{\"a\":1e309}]", "2:8: invalid JSON: the number 1e309 is out of range"),
+    ])
+  func invalidRecords(text: String, expected: String) throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "f9.json")
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    #expect(AppStorageKind.recognize(path: path) == .jsonFile)
+    let run = try CommandRun.deckport(["convert", path, scratch.path(for: "out.apkg")])
+    #expect(run.status != 0)
+    #expect(run.standardError == "deckport: error: \(path):\(expected)\n")
+  }
+}

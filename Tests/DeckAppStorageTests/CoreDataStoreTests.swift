@@ -285,7 +285,7 @@ struct CoreDataStoreTests {
       try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))
     } throws: { error in
       (error as? DeckError)?.description
-        == "\(store): table ZCARD: record 1, key 'hint': the entity Card has no property for this key (its properties: id, prompt, answer)"
+        == "\(store): table ZCARD: record 1, key 'hint': the entity Card has no property for this key (its properties: id, prompt, answer); a deck whose fields are not these goes in through the profile that maps them: name it with AppStorageOptions.profile"
     }
   }
 
@@ -316,5 +316,38 @@ struct CoreDataStoreTests {
     let records = content.records.records
     #expect(records.map { $0["name"] } == [.string("Challenge #1"), .string("Challenge #0"), .string("Challenge #2")])
     #expect(records.map { $0["rating"] } == [nil, .object(AppRecord([("rating", .string("Hard"))])), nil])
+  }
+}
+
+@Suite("Writing a deck with --profile auto")
+struct DestinationProfileTests {
+  @Test(
+    "a deck of no profile's note type takes the profile the destination is made for, and says so",
+    arguments: ["flashzilla-empty.store", "flashzilla-binary.plist", "flashzilla-cards.json"])
+  func takesTheDestinationsProfile(destination name: String) throws {
+    let scratch = try TemporaryDirectory()
+    let deck = scratch.path(for: "words.csv")
+    try Data("Hallo,hello\nZwölf,twelve\n".utf8).write(to: URL(fileURLWithPath: deck))
+    let destination = try AppFixtures.copy(name, into: scratch)
+    let run = try CommandRun.deckport(["convert", deck, destination, "--force", "--strict"])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    #expect(run.standardOutput.contains("profile Flashzilla Card (the destination's)): 2 added"))
+    let content = try AppStorageReader().read(path: destination)
+    #expect(content.records.profile == .flashzilla)
+    #expect(content.records.records.contains { $0["prompt"] == .string("Zwölf") && $0["answer"] == .string("twelve") })
+  }
+
+  @Test("a store no profile fits refuses the deck's keys and names --profile")
+  func noProfileFits() throws {
+    let scratch = try TemporaryDirectory()
+    let deck = scratch.path(for: "words.csv")
+    try Data("Hallo,hello\n".utf8).write(to: URL(fileURLWithPath: deck))
+    let destination = try AppFixtures.copy("recipes-composite.store", into: scratch)
+    let run = try CommandRun.deckport(["convert", deck, destination, "--force"])
+    #expect(run.status != 0)
+    #expect(
+      run.standardError.contains(
+        "the entity Recipe has no property for this key (its properties: id, title, author); a deck whose fields are not these goes in through the profile that maps them: name it with --profile"
+      ))
   }
 }

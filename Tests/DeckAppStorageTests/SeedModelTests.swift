@@ -120,7 +120,7 @@ struct SeedModelTests {
       fields: ["Front", "Back"],
       notes: [
         ("f:Ab3#x", ["Hund", "dog"], []), (canonical, ["Katze", "cat"], []),
-        ("e621e1f8-c36c-495a-93fc-0c247a3e6e5f", ["Maus", "mouse"], []),
+        ("0b6b5a8e-2c1d-4e6f-9a7b-3c2d1e0f9a8b", ["Maus", "mouse"], []),
       ])
     let first = try AppRecordMapping.records(from: deck, profile: .named(.flashzilla)).records
     let second = try AppRecordMapping.records(from: deck, profile: .named(.flashzilla)).records
@@ -133,8 +133,8 @@ struct SeedModelTests {
     #expect(kept.uuidString == canonical)
     #expect(derived == NoteIdentity.derivedUUID("f:Ab3#x"))
     #expect(Array(derived.uuidString)[14] == "5")
-    // Only the canonical (upper-case) spelling is kept; another GUID derives its own UUID.
-    #expect(lower != kept)
+    // A UUID in another spelling (lower case) is that UUID, as the app writes it.
+    #expect(lower.uuidString == "0B6B5A8E-2C1D-4E6F-9A7B-3C2D1E0F9A8B")
     #expect(Set([derived, kept, lower]).count == 3)
     // Back to a deck: the id is the GUID; and that deck gives the same ids again.
     let (again, _) = try AppRecordMapping.collection(from: first)

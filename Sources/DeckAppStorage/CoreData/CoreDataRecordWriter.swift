@@ -237,7 +237,7 @@ struct CoreDataRecordWriter {
     for field in record where !known.contains(field.key) {
       throw DeckError(
         .invalidRequest, at: location.table(entity.table).item("\(label), key '\(field.key)'"),
-        "the entity \(entity.name) has no property for this key (its properties: \(entity.members.map(\.key).joined(separator: ", ")))"
+        "the entity \(entity.name) has no property for this key (its properties: \(entity.members.map(\.key).joined(separator: ", "))); a deck whose fields are not these goes in through the profile that maps them: name it with \(setting: .recordProfile)"
       )
     }
     var row = Row()

@@ -14,7 +14,8 @@ enum CoreDataValueEncoding {
       return value
     case (.double, .integer(let number)): return .double(Double(number))
     case (.bool, .integer(let number)) where number == 0 || number == 1: return .bool(number == 1)
-    case (.date, .integer), (.date, .double), (.date, .string): return dates.decode(value).map(AppValue.date)
+    // A column holds the date itself, so text the encoding would write otherwise (an offset) fits.
+    case (.date, .integer), (.date, .double), (.date, .string): return dates.date(in: value).map(AppValue.date)
     case (.uuid, .string(let text)): return UUID(uuidString: text).map(AppValue.uuid)
     case (.uuid, .data(let bytes)) where bytes.count == 16: return .uuid(UUID(bytes: bytes))
     case (.data, .string(let text)): return Data(base64Encoded: text).map(AppValue.data)

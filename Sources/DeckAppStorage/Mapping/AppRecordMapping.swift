@@ -50,10 +50,15 @@ package enum AppRecordMapping {
     switch profile {
     case .generic: chosen = nil
     case .named(let named): chosen = named
-    case .automatic:
-      chosen = AppRecordProfile.all.first { profile in collection.noteTypes.contains { $0.name == profile.title } }
+    case .automatic: chosen = Self.profile(ofNoteTypesIn: collection)
     }
     return try DeckToRecords(collection: collection, profile: chosen, file: file).records()
+  }
+
+  /// The built-in profile whose note type the deck has (one deckport made from its records), or
+  /// nil: the profile ``AppProfileChoice/automatic`` maps the deck's notes by.
+  package static func profile(ofNoteTypesIn collection: DeckCollection) -> AppRecordProfile? {
+    AppRecordProfile.all.first { profile in collection.noteTypes.contains { $0.name == profile.title } }
   }
 
   private static func resolved(_ choice: AppProfileChoice, records: AppRecords) -> AppRecordProfile? {

@@ -6,11 +6,11 @@ import Foundation
 /// converting a deck twice gives the same ids and the app's records match on a second import;
 /// and the GUID a store's row gives its note.
 enum NoteIdentity {
-  /// The GUID itself when it is a UUID in canonical form (upper case, as `UUID.uuidString` writes
-  /// it, so it converts back unchanged), else a UUID derived from it.
+  /// The UUID the GUID is, in any spelling `UUID(uuidString:)` takes (`e621e1f8-…` in lower case
+  /// is the app's `E621E1F8-…`: a record's id read from a file keeps its UUID), else a UUID
+  /// derived from it.
   static func uuid(forGUID guid: String) -> UUID {
-    if let uuid = UUID(uuidString: guid), uuid.uuidString == guid { return uuid }
-    return derivedUUID(guid)
+    UUID(uuidString: guid) ?? derivedUUID(guid)
   }
 
   /// A version-5-style UUID from the SHA-1 of a fixed namespace string and the GUID.

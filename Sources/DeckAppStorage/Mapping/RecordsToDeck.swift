@@ -138,6 +138,10 @@ struct RecordsToDeck {
     }
     let identityPositions = Self.identityFields(mapping: mapping, profile: profile)
     let guids = noteGUIDs { index in identityPositions.map { recordFields[index][$0] } }
+    // Records whose creation date names no date: (position, key, value).
+    var undated: [(index: Int, key: String, value: AppValue)] = []
+    // Records whose UUID identity is no UUID, with the UUID their note gives back.
+    var replacedIDs: [(index: Int, key: String, value: AppValue, uuid: UUID)] = []
     for (index, record) in records.records.enumerated() {
       let fields = recordFields[index]
       var guid = guids[index].guid
@@ -146,19 +150,35 @@ struct RecordsToDeck {
       for field in profile?.fields ?? [] {
         switch (field.role, record[field.key]) {
         case (.noteGUID, .uuid(let uuid)?): guid = uuid.uuidString
-        case (.noteGUID, .string(let text)?) where !text.isEmpty: guid = text
-        case (.noteCreation, .date(let date)?):
+        case (.noteGUID, let value?) where !value.isNull:
+          // A UUID in any spelling `UUID(uuidString:)` takes is that UUID, in the upper case the
+          // app writes (so the note's GUID is the same when the app has written the id again);
+          // other text is the GUID as it is, and any value that is no UUID gets one derived from
+          // the GUID on the way back, which a warning names.
+          if case .string(let text) = value, let uuid = UUID(uuidString: text) {
+            guid = uuid.uuidString
+            break
+          }
+          if case .string(let text) = value, !text.isEmpty { guid = text }
+          replacedIDs.append((index, field.key, value, NoteIdentity.uuid(forGUID: guid)))
+        case (.noteCreation, let value?) where !value.isNull:
+          // A value typing left as it was (an ISO 8601 date with an offset) is still the date it
+          // names; one that names none is reported below, and the note keeps its counted id.
+          guard let date = Self.date(of: value, dates: records.jsonDates) else {
+            undated.append((index, field.key, value))
+            continue
+          }
           let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-          if milliseconds.isFinite, abs(milliseconds) < 9e15 {
-            noteID = Int64(milliseconds)
-            modified = max(modificationTime, Int64((date.timeIntervalSince1970).rounded(.down)))
-            if milliseconds / 1000 != date.timeIntervalSince1970 {
-              warnings.append(
-                Diagnostic(
-                  "date-precision", at: location.itemPart(records.label(ofRecord: index)),
-                  "\(field.key) \(date.timeIntervalSinceReferenceDate) has more than millisecond precision; the note id keeps milliseconds"
-                ))
-            }
+          noteID = Int64(milliseconds)
+          modified = max(modificationTime, Int64((date.timeIntervalSince1970).rounded(.down)))
+          // Within a microsecond is a whole millisecond: `.123` of a date counted from 2001 is
+          // not exactly `.123` counted from 1970.
+          if abs(milliseconds - date.timeIntervalSince1970 * 1000) >= 0.001 {
+            warnings.append(
+              Diagnostic(
+                "date-precision", at: location.itemPart(records.label(ofRecord: index)),
+                "\(field.key) \(date.timeIntervalSinceReferenceDate) has more than millisecond precision; the note id keeps milliseconds"
+              ))
           }
         default: break
         }
@@ -171,6 +191,8 @@ struct RecordsToDeck {
     }
     collection.notes.sort { $0.id < $1.id }
     collection.cards.sort { $0.id < $1.id }
+    if let undatedWarning = undatedWarning(undated, at: location) { warnings.append(undatedWarning) }
+    if let replacedWarning = replacedIDsWarning(replacedIDs, at: location) { warnings.append(replacedWarning) }
     for (field, key) in mapping where profile == nil && field != key {
       warnings.append(
         Diagnostic(
@@ -186,6 +208,45 @@ struct RecordsToDeck {
         ))
     }
     return (collection, warnings)
+  }
+
+  /// The date a profile's date value names: a date, or a value of the records' JSON date
+  /// encoding that typing left as it was because it would be written back as other text
+  /// (``JSONDateEncoding/date(in:)``); nil when it names none or one beyond a note id's range.
+  private static func date(of value: AppValue, dates: JSONDateEncoding) -> Date? {
+    if case .date(let date) = value { return JSONDateEncoding.isWithinRange(date) ? date : nil }
+    return dates.date(in: value)
+  }
+
+  /// A warning naming the records whose creation date names no date (`undated`): their notes
+  /// get ids counted from the note type's, not from the value, and the value is not kept in the
+  /// deck, so converting it back writes the date of that id instead. Nil when there are none.
+  private func undatedWarning(_ undated: [(index: Int, key: String, value: AppValue)], at location: SourceLocation)
+    -> Diagnostic?
+  {
+    guard let first = undated.first else { return nil }
+    let named = undated.map { "\(records.label(ofRecord: $0.index)) (\($0.key) \($0.value.noteText ?? "data"))" }
+    return Diagnostic(
+      "date-unreadable", at: location,
+      "\(CountedNoun.phrase(undated.count, "record")) \(CountedNoun.noun("has", plural: "have", for: undated.count)) a \(first.key) that names no date (read as \(records.jsonDates.rawValue), the encoding of the file's dates): \(ShortList.text(named)); \(CountedNoun.noun("its note gets an id", plural: "their notes get ids", for: undated.count)) of \(CountedNoun.noun("its", plural: "their", for: undated.count)) own, not from the date, and converting back writes \(CountedNoun.noun("that id's", plural: "those ids'", for: undated.count)) date as \(first.key); if the dates are in another encoding, name it with \(setting: .jsonDates)"
+    )
+  }
+
+  /// A warning naming the records whose UUID identity (Flashzilla's `id`) is no UUID
+  /// (`replaced`): the note's GUID keeps the text, but the app decodes only a UUID, so the
+  /// record written from the note gets a UUID derived from the GUID. Nil when there are none.
+  private func replacedIDsWarning(
+    _ replaced: [(index: Int, key: String, value: AppValue, uuid: UUID)], at location: SourceLocation
+  ) -> Diagnostic? {
+    guard let first = replaced.first else { return nil }
+    let named = replaced.map { item in
+      let old = item.value.noteText.map { "'\($0)'" } ?? "data"
+      return "\(records.label(ofRecord: item.index)) (\(item.key) \(old) becomes \(item.uuid.uuidString))"
+    }
+    return Diagnostic(
+      "id-not-uuid", at: location,
+      "the \(first.key) of \(CountedNoun.phrase(replaced.count, "record")) is no UUID, which the app cannot decode: \(ShortList.text(named)); the note's GUID is the old \(first.key) (made from the record's text when that is empty), and writing the note into app storage gives the record the new one, the same every time"
+    )
   }
 
   /// The positions of the fields whose text identifies a note made from a record, from which its

@@ -56,6 +56,14 @@ public enum AppValue: Sendable, Hashable, CustomStringConvertible {
     return false
   }
 
+  /// The value as an app compares identities: a UUID's text in any spelling `UUID(uuidString:)`
+  /// takes is the UUID (`Codable` decodes `e621e1f8-…` and `E621E1F8-…` to one value); any other
+  /// value is itself.
+  var identityValue: AppValue {
+    if case .string(let text) = self, let uuid = UUID(uuidString: text) { return .uuid(uuid) }
+    return self
+  }
+
   /// Whether the two are the same as stored: strings scalar by scalar, doubles and dates by bit
   /// pattern, objects with their keys in the same order.
   public static func == (lhs: AppValue, rhs: AppValue) -> Bool {

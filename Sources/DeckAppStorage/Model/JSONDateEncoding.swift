@@ -1,4 +1,5 @@
 import Foundation
+import PlistCodec
 
 /// How dates are written as JSON values, matching `JSONEncoder.DateEncodingStrategy`.
 ///
@@ -26,6 +27,16 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
   /// The date `value` holds in this encoding, only when encoding that date again gives exactly
   /// `value` back (so typing a value never changes what is written).
   func decode(_ value: AppValue) -> Date? {
+    guard let date = date(in: value), Self.sameNumber(encode(date), value) else { return nil }
+    return date
+  }
+
+  /// The date `value` names in this encoding, even when encoding it again would write other text
+  /// (`"2023-01-01T10:00:00.123Z"`, `"…+02:00"`, a number with more digits than a `Date` keeps):
+  /// what a note's id or a store's date column takes. ISO 8601 text is a date and time with an
+  /// optional fraction of a second and `Z` or an offset, a day the calendar has. Nil for any other
+  /// value, and for a date outside ``isWithinRange(_:)``.
+  func date(in value: AppValue) -> Date? {
     let date: Date
     switch (self, value) {
     case (.secondsSince2001, .integer(let number)): date = Date(timeIntervalSinceReferenceDate: Double(number))
@@ -35,35 +46,40 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
     case (.millisecondsSince1970, .integer(let number)): date = Date(timeIntervalSince1970: Double(number) / 1000)
     case (.millisecondsSince1970, .double(let number)): date = Date(timeIntervalSince1970: number / 1000)
     case (.iso8601, .string(let text)):
-      guard let parsed = Self.isoFormatter().date(from: text) else { return nil }
-      date = parsed
+      guard let seconds = XMLPlistDate.seconds(text) else { return nil }
+      date = Date(timeIntervalSinceReferenceDate: seconds)
     default: return nil
     }
-    guard date.timeIntervalSinceReferenceDate.isFinite, Self.sameNumber(encode(date), value) else { return nil }
-    return date
+    return Self.isWithinRange(date) ? date : nil
+  }
+
+  /// Whether `date` is one a note's id holds (milliseconds since 1970, below 9e15 either way:
+  /// within about 285,000 years of 1970); a value beyond that (`1e300`) is no date.
+  static func isWithinRange(_ date: Date) -> Bool {
+    let milliseconds = date.timeIntervalSince1970 * 1000
+    return milliseconds.isFinite && abs(milliseconds) < 9e15
   }
 
   /// The encoding a set of date values was most likely written in, by their range (see the
-  /// table in docs/app-storage.md), or nil when they fit none.
+  /// table in docs/app-storage.md), or nil when they fit none or look written in several. Values
+  /// that are no date in any encoding (``guess(forOne:)`` gives nil) do not count.
   static func guess(from values: [AppValue]) -> JSONDateEncoding? {
-    var guesses = Set<JSONDateEncoding>()
-    for value in values {
-      if case .null = value { continue }
-      guard let guess = guess(forOne: value) else { return nil }
-      guesses.insert(guess)
-    }
+    let guesses = Set(values.compactMap(guess(forOne:)))
     return guesses.count == 1 ? guesses.first : nil
   }
 
-  /// The encoding one date value looks written in, by its range; nil for null and for what is
-  /// neither a number nor a string.
+  /// The encoding one date value looks written in, by its range; nil for what is a date in none:
+  /// null, what is neither a number nor a string, text that is no ISO 8601 date and time, a
+  /// number that is no date in the encoding its range suggests (``date(in:)``).
   static func guess(forOne value: AppValue) -> JSONDateEncoding? {
+    let guess: JSONDateEncoding
     switch value {
-    case .string: .iso8601
-    case .integer(let number): guess(Double(number))
-    case .double(let number): guess(number)
-    default: nil
+    case .string: guess = .iso8601
+    case .integer(let number): guess = Self.guess(Double(number))
+    case .double(let number): guess = Self.guess(number)
+    default: return nil
     }
+    return guess.date(in: value) == nil ? nil : guess
   }
 
   private static func guess(_ number: Double) -> JSONDateEncoding {

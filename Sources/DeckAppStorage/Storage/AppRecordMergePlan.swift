@@ -1,4 +1,5 @@
 import DeckCore
+import Foundation
 
 /// The records a write brings, matched with those the destination holds (``AppRecordMatching``):
 /// which are added, which update a held record, which change nothing.
@@ -35,10 +36,14 @@ struct AppRecordMergePlan {
   /// - Parameter knownRows: records being written that are known to be held ones, by position
   ///   (a note made from a store's row, by its GUID: ``NoteIdentity/guid(ofObject:)``); they are
   ///   matched with those, whatever their values, and the others with the rest.
+  /// - Parameter heldDates: the JSON date encoding of the held records, when they are written
+  ///   back in it: a held value that names the same date (to the millisecond) as the date
+  ///   replacing it is kept as stored, so `"2023-01-01T12:00:00.123+02:00"` stays that text.
   /// - Throws: ``DeckError`` with policy ``ExistingRecordPolicy/fail`` when a record matches.
   init(
     existing: [AppRecord], existingKeys: [Int64], incoming: AppRecords, matching: AppRecordMatching,
-    location: SourceLocation, noteText: NoteTextComparison? = nil, knownRows: [Int: Int] = [:]
+    location: SourceLocation, noteText: NoteTextComparison? = nil, knownRows: [Int: Int] = [:],
+    heldDates: JSONDateEncoding? = nil
   ) throws {
     merged = existing
     let keys = matching.keys ?? incoming.profile?.identityKeys
@@ -84,7 +89,12 @@ struct AppRecordMergePlan {
           if incomingText[field.key] != heldText[field.key] { updated[field.key] = value }
         }
       } else {
-        for field in record { updated[field.key] = field.value }
+        for field in record {
+          if let heldValue = updated[field.key], Self.names(field.value, asStored: heldValue, heldDates: heldDates) {
+            continue
+          }
+          updated[field.key] = field.value
+        }
       }
       if updated == existing[held] {
         summary.unchanged += 1
@@ -99,6 +109,20 @@ struct AppRecordMergePlan {
         summary.updated += 1
       }
     }
+  }
+
+  /// Whether `held` is `incoming` as the destination spells it, and so is kept: the same UUID in
+  /// other case (``AppValue/identityValue``), or, when the held records are written back in
+  /// their JSON date encoding (`heldDates`), a value of it naming the same date to the
+  /// millisecond a note's id keeps.
+  private static func names(_ incoming: AppValue, asStored held: AppValue, heldDates: JSONDateEncoding?) -> Bool {
+    guard held != incoming else { return false }
+    if case .uuid = incoming { return held.identityValue == incoming }
+    guard case .date(let date) = incoming, let heldDates else { return false }
+    let heldDate: Date?
+    if case .date(let stored) = held { heldDate = stored } else { heldDate = heldDates.date(in: held) }
+    guard let heldDate else { return false }
+    return (heldDate.timeIntervalSince1970 * 1000).rounded() == (date.timeIntervalSince1970 * 1000).rounded()
   }
 
   /// `record` as a deck shows it: each value as its note text, data as it is, and no key whose
@@ -147,7 +171,7 @@ private struct AppRecordIdentity: Hashable {
       return
     }
     values = keys.map { key in
-      record[key] ?? record.first(where: { $0.key.lowercased() == key.lowercased() })?.value ?? .null
+      (record[key] ?? record.first(where: { $0.key.lowercased() == key.lowercased() })?.value ?? .null).identityValue
     }
   }
 

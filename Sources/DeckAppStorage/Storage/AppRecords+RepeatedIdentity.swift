@@ -12,7 +12,7 @@ extension AppRecords {
     var firstRepeat: (earlier: Int, later: Int, values: [AppValue])?
     var repeats = 0
     for (index, record) in records.enumerated() {
-      let values = keys.map { Self.identityValue(record[$0] ?? .null) }
+      let values = keys.map { (record[$0] ?? .null).identityValue }
       if values.allSatisfy(\.isNull) { continue }
       if let earlier = firstHolder[values] {
         repeats += 1
@@ -30,12 +30,5 @@ extension AppRecords {
       "identity-repeated", at: location,
       "\(label(ofRecord: firstRepeat.later)) has the \(shown.joined(separator: " and ")) of \(label(ofRecord: firstRepeat.earlier))\(more); \(profile?.app ?? "the app") tells its records apart by \(keys.joined(separator: " and ")), and a migration matches records by \(keys.count == 1 ? "it" : "them"): each is kept as a record of its own"
     )
-  }
-
-  /// A value as an app compares it: a UUID's text in either case is the UUID (`Codable` decodes
-  /// both to one value).
-  private static func identityValue(_ value: AppValue) -> AppValue {
-    if case .string(let text) = value, let uuid = UUID(uuidString: text) { return .uuid(uuid) }
-    return value
   }
 }

@@ -117,13 +117,20 @@ public struct AppStorageFormat: DeckFormat {
   public func write(_ collection: DeckCollection, to path: String, context: FormatWriteContext) throws
     -> DeckWriteResult
   {
-    let storage = context.options[AppStorageOptions.self]
+    var storage = context.options[AppStorageOptions.self]
+    // A deck of no profile's note type, written with the profile told automatically, takes the
+    // profile the destination is made for, as reading the destination would.
+    let fromDestination =
+      storage.profile == .automatic && AppRecordMapping.profile(ofNoteTypesIn: collection) == nil
+      ? AppStorageReader().destinationProfile(path: path, kind: kind, options: storage) : nil
+    if let fromDestination { storage.profile = .named(fromDestination) }
     var mapped = try AppRecordMapping.records(from: collection, profile: storage.profile, file: path)
     if let dates = storage.jsonDates { mapped.records.jsonDates = dates }
     let options = AppWriteOptions(
       storage: storage, existing: context.existingOutput, dryRun: context.dryRun,
       matching: context.options[AppRecordMatching.self])
-    let report = try AppStorageWriter().write(mapped.records, to: path, kind: kind, options: options)
+    var report = try AppStorageWriter().write(mapped.records, to: path, kind: kind, options: options)
+    if let fromDestination { report.place += ", profile \(fromDestination.title) (the destination's)" }
     let written = try AppRecordMapping.collection(from: mapped.records, profile: storage.profile).collection
     return DeckWriteResult(written: written, warnings: mapped.warnings + report.warnings, details: report)
   }

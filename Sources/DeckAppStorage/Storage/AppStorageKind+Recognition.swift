@@ -23,11 +23,25 @@ extension AppStorageKind {
       }
       return kind
     case .jsonFile:
-      guard !DeckportDocumentFormat.beginsAsDeck(path: path),
-        let document = try? JSONRecordFile(location: SourceLocation(file: path)).document(),
-        !JSONRecordFile.isDeckWithoutFormat(document.value)
-      else { return nil }
+      guard !DeckportDocumentFormat.beginsAsDeck(path: path) else { return nil }
+      guard let document = try? JSONRecordFile(location: SourceLocation(file: path)).document() else {
+        // JSON that does not parse (an integer over 64 bits, a key given twice) is still an
+        // app's array of records when it begins as one: no deck file is an array, so its
+        // reader, not a deck reader, says what is wrong and where.
+        return beginsAsArray(path: path) ? kind : nil
+      }
+      guard !JSONRecordFile.isDeckWithoutFormat(document.value) else { return nil }
       return JSONRecordFile.holdsRecords(document.value) ? kind : nil
     }
+  }
+
+  /// Whether the file's first character other than white space (after a UTF-8 byte order mark)
+  /// is `[`.
+  private static func beginsAsArray(path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    guard let head = try? handle.read(upToCount: 4096) else { return false }
+    let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
+    return text.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "[")
   }
 }

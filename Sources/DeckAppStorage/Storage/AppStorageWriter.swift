@@ -67,7 +67,8 @@ package struct AppStorageWriter: Sendable {
         options.matching.keys == nil ? NoteIdentity.rows(ofNotes: records.noteGUIDs ?? [], in: held) : [:]
       let plan = try AppRecordMergePlan(
         existing: held.records, existingKeys: [], incoming: incoming, matching: options.matching, location: location,
-        noteText: text.map { NoteTextComparison(text: $0) }, knownRows: knownRows)
+        noteText: text.map { NoteTextComparison(text: $0) }, knownRows: knownRows,
+        heldDates: [nil, held.jsonDates].contains(options.storage.jsonDates) ? held.jsonDates : nil)
       unlike = Self.unlikeRecordsWarning(incoming, held: held, location: location)
       toWrite = records.replacingRecords(plan.merged)
       // Dates go in as the file holds them (ISO 8601 strings stay strings), unless named.
