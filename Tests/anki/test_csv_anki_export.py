@@ -21,6 +21,7 @@ from conftest import fixture_packages
 from test_csv_helpers import (
     as_anki_exports,
     collection_with_note_types,
+    package_of_basic_notes,
     deckport,
     deckport_exists,
     import_csv,
@@ -222,25 +223,8 @@ EDGE_FIELDS = [
 @pytest.fixture(scope="module")
 def edge_package(tmp_path_factory) -> str:
     """A package the real backend made, one Basic note per edge field (on its front and back)."""
-    from anki.collection import ExportAnkiPackageOptions
-
     folder = tmp_path_factory.mktemp("edge")
-    col = Collection(str(folder / "collection.anki2"))
-    try:
-        basic = col.models.by_name("Basic")
-        for text in EDGE_FIELDS:
-            note = col.new_note(basic)
-            note.fields[0] = text
-            note.fields[1] = "back" + text
-            col.add_note(note, 1)
-        path = str(folder / "edge.apkg")
-        col.export_anki_package(
-            out_path=path, limit=None,
-            options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False),
-        )
-    finally:
-        col.close()
-    return path
+    return package_of_basic_notes(folder, [(text, "back" + text) for text in EDGE_FIELDS], name="edge.apkg")
 
 
 def test_plain_text_keeps_the_white_space_anki_keeps(edge_package, tmp_path):
@@ -280,24 +264,9 @@ def test_plain_text_losses_are_the_notes_anki_changes(tmp_path):
     [csv-empty-first-field] warning counts."""
     import re
 
-    from anki.collection import ExportAnkiPackageOptions
     from anki_view import _import_apkg
 
-    source = str(tmp_path / "source.anki2")
-    col = Collection(source)
-    try:
-        basic = col.models.by_name("Basic")
-        for front, back in PLAIN_LOSS_FIELDS:
-            note = col.new_note(basic)
-            note.fields[0], note.fields[1] = front, back
-            col.add_note(note, 1)
-        package = str(tmp_path / "deck.apkg")
-        col.export_anki_package(
-            out_path=package, limit=None,
-            options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False),
-        )
-    finally:
-        col.close()
+    package = package_of_basic_notes(tmp_path, PLAIN_LOSS_FIELDS)
     plain = str(tmp_path / "plain.txt")
     result = deckport("convert", package, plain, "--html", "false", "--verbose")
     assert result.returncode == 0, result.stderr

@@ -168,3 +168,26 @@ def without_trailing_empty(fields: list[str]) -> list[str]:
     while fields and fields[-1] == "":
         fields.pop()
     return fields
+
+
+def package_of_basic_notes(folder, notes: list[tuple[str, str]], decks: list[str] | None = None, name: str = "deck.apkg") -> str:
+    """A package the real backend exports (latest layout, with scheduling, option groups and
+    media) of Basic notes with these fronts and backs, each in the deck of that position in
+    `decks` (created by name), else in Default; made in `folder`."""
+    from anki.collection import ExportAnkiPackageOptions
+
+    col = Collection(os.path.join(str(folder), "source.anki2"))
+    try:
+        basic = col.models.by_name("Basic")
+        for index, (front, back) in enumerate(notes):
+            note = col.new_note(basic)
+            note.fields[0], note.fields[1] = front, back
+            col.add_note(note, col.decks.id(decks[index]) if decks else 1)
+        path = os.path.join(str(folder), name)
+        col.export_anki_package(
+            out_path=path, limit=None,
+            options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False),
+        )
+    finally:
+        col.close()
+    return path

@@ -25,6 +25,7 @@ from test_csv_helpers import (
     deckport_exists,
     import_csv,
     notes_by_guid,
+    package_of_basic_notes,
     view_notes_by_guid,
 )
 
@@ -144,23 +145,8 @@ def test_decks_named_by_numbers_reach_anki_by_name(tmp_path):
     before it, which Anki trims: the real backend files every note under its deck's name, and
     deckport reads the sheet back to the same decks without a word. A sheet whose deck cells are
     bare numbers gets a [csv-deck-id] warning naming the lines."""
-    from anki.collection import ExportAnkiPackageOptions
-
     names = ["1", "2024", "-5", "Year::2024", "007"]
-    col = Collection(str(tmp_path / "source.anki2"))
-    try:
-        basic = col.models.by_name("Basic")
-        for name in names:
-            note = col.new_note(basic)
-            note.fields[0], note.fields[1] = f"q in {name}", "a"
-            col.add_note(note, col.decks.id(name))
-        package = str(tmp_path / "numbers.apkg")
-        col.export_anki_package(
-            out_path=package, limit=None,
-            options=ExportAnkiPackageOptions(with_scheduling=False, with_deck_configs=False, with_media=True, legacy=False),
-        )
-    finally:
-        col.close()
+    package = package_of_basic_notes(tmp_path, [(f"q in {name}", "a") for name in names], decks=names, name="numbers.apkg")
     sheet = str(tmp_path / "numbers.csv")
     written = deckport("convert", package, sheet)
     assert written.returncode == 0, written.stderr
