@@ -298,6 +298,28 @@ struct WriterBehaviourTests {
     #expect(back.warnings.isEmpty)
   }
 
+  /// Anki's import of a deck package removes these; its restore of a collection package keeps
+  /// them (judged in `Tests/anki/test_values_anki_import_changes.py`).
+  @Test("control characters Anki's package import removes: gone from an .apkg with one warning, kept in a .colpkg")
+  func importRemovedControlCharacters() throws {
+    let scratch = try TemporaryDirectory()
+    let source = Self.collection([["line1\r\nline2", "a\u{7}b\u{1B}c\u{7F}d"], ["tab\there\nok\u{85}", "e"]])
+    let (apkg, warnings) = try Self.write(source, .latest, .apkg, in: scratch)
+    #expect(warnings.map(\.category) == ["field-changed"])
+    #expect(warnings.first?.location.item == "note 100")
+    #expect(
+      warnings.first?.message
+        == "1 note (note 100) holds control characters that Anki's import of a deck package removes from fields (U+0007 ×1, U+000D carriage return ×1, U+001B escape ×1, U+007F delete ×1); it is written without them (a .colpkg keeps them)"
+    )
+    #expect(
+      try AnkiPackageReader().read(path: apkg).collection.notes.map(\.fields)
+        == [["line1\nline2", "abcd"], ["tab\there\nok\u{85}", "e"]])
+    let colpkgScratch = try TemporaryDirectory()
+    let (colpkg, colpkgWarnings) = try Self.write(source, .legacy2, .colpkg, in: colpkgScratch)
+    #expect(colpkgWarnings.isEmpty)
+    #expect(try AnkiPackageReader().read(path: colpkg).collection.notes.map(\.fields) == source.notes.map(\.fields))
+  }
+
   @Test("semantic damage is repaired as Anki's Check Database repairs it: field counts, missing decks")
   func checkDatabaseRepairs() throws {
     let scratch = try TemporaryDirectory()

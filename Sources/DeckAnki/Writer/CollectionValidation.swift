@@ -12,7 +12,8 @@ import Foundation
 /// groups with one id; two decks or note types with one name.
 ///
 /// Changed, with a warning: a field value holding U+001F (Anki's field separator) or U+0000
-/// loses it; a media reference by a name Anki would not store is renamed as Anki's import
+/// loses it, and in a deck package the other control characters Anki's import removes
+/// (``ImportRemovedCharacters``); a media reference by a name Anki would not store is renamed as Anki's import
 /// renames it (``MediaReferences/storedNames(in:)``); a
 /// tag holding a space or a control character loses those (a space would split it in two);
 /// an empty tag is dropped; a deck name is normalised as Anki normalises it; a number Anki
@@ -30,11 +31,14 @@ package enum CollectionValidation {
   /// `collection` checked and, where reported, adjusted; references that point nowhere and
   /// notes with the wrong number of fields are first repaired as ``CollectionRepair`` says.
   ///
-  /// - Parameter duplicateGUIDs: what to do with notes that share a GUID (see
-  ///   ``DuplicateGUIDPolicy``); a note left out takes its cards and their reviews with it.
+  /// - Parameters:
+  ///   - kind: the package written: Anki's import of a deck package changes more than the
+  ///     restore of a collection package (``ImportRemovedCharacters``).
+  ///   - duplicateGUIDs: what to do with notes that share a GUID (see
+  ///     ``DuplicateGUIDPolicy``); a note left out takes its cards and their reviews with it.
   static func validated(
-    _ collection: DeckCollection, duplicateGUIDs: DuplicateGUIDPolicy = .fail, location: SourceLocation,
-    log: inout DiagnosticLog
+    _ collection: DeckCollection, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail,
+    location: SourceLocation, log: inout DiagnosticLog
   ) throws -> DeckCollection {
     try checkNoteTypes(collection.noteTypes, location: location)
     try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
@@ -44,6 +48,9 @@ package enum CollectionValidation {
     let collection = repair.collection
     var result = collection
     result.notes = try checkedNotes(collection, location: location, log: &log)
+    if kind == .apkg {
+      result.notes = ImportRemovedCharacters.removed(from: result.notes, location: location, log: &log)
+    }
     let identity = try NoteIdentity.assigningGUIDs(
       to: result.notes, policy: duplicateGUIDs, location: location, log: &log)
     result.notes = identity.notes

@@ -1,0 +1,105 @@
+"""Values Anki's import of a package changes or drops without a word, judged by the real backend.
+
+Each case starts from the legacy fixture with one thing changed by SQL (made here, independently
+of deckport's code), shows what Anki's import does with that source itself, and then checks that
+deckport's package of it either keeps the value or carries a warning naming the item, that the
+warning says what Anki holds after importing deckport's package, and that `--strict` fails.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from test_csv_helpers import deckport, deckport_exists
+
+if not deckport_exists():
+    pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
+
+from test_duplicate_guids_and_extreme_values import FIRST, SECOND, altered, restored  # noqa: E402
+
+DECK_FORMATS = ["apkg", "apkg-modern"]
+COLLECTION_FORMATS = ["colpkg", "colpkg-modern"]
+
+
+def converted(source: str, folder, fmt: str, *options: str) -> tuple[str, str]:
+    """(the path of deckport's `fmt` package of `source`, its standard error); the conversion
+    must succeed."""
+    out = str(folder / f"out-{fmt}.{'colpkg' if fmt.startswith('colpkg') else 'apkg'}")
+    result = deckport("convert", source, out, "--to", fmt, "--force", *options)
+    assert result.returncode == 0, result.stderr
+    return out, result.stderr
+
+
+def strict_fails(source: str, folder, fmt: str, category: str) -> None:
+    """`--strict` refuses to write `fmt` from `source`, naming `category`."""
+    out = str(folder / f"strict-{fmt}.pkg")
+    result = deckport("convert", source, out, "--to", fmt, "--strict")
+    assert result.returncode == 1 and f"[{category}]" in result.stderr, result.stderr
+    assert not os.path.exists(out)
+
+
+def warnings_of(stderr: str, category: str) -> list[str]:
+    return [line for line in stderr.splitlines() if f"warning: [{category}]" in line]
+
+
+def first_fields(folder, package: str) -> dict[int, str]:
+    """The first field of every note, by note id, in a fresh collection `package` went into."""
+    col = restored(str(folder), package)
+    try:
+        return {nid: flds.split("\x1f")[0] for nid, flds in col.db.all("select id, flds from notes")}
+    finally:
+        col.close()
+
+
+# --------------------------------------------------------------------------------------------
+# 1. Control characters in fields
+
+REMOVED = [c for c in range(1, 0x1F) if c not in (0x09, 0x0A)] + [0x7F]
+KEPT = [0x09, 0x0A] + list(range(0x80, 0xA0))
+
+
+def sql_text(codes: list[int]) -> str:
+    return " || ".join(f"char({code})" for code in codes)
+
+
+@pytest.fixture()
+def control_characters(tmp_path) -> str:
+    """The fixture with every ASCII control character but NUL and U+001F in FIRST's front, a
+    Windows line break in SECOND's, and the C1 controls, tab and line feed in a third note's."""
+    return altered(
+        str(tmp_path),
+        f"UPDATE notes SET flds = 'a' || {sql_text(REMOVED)} || 'b' || char(31) || 'x' WHERE id = {FIRST};"
+        f"UPDATE notes SET flds = 'line1' || char(13) || char(10) || 'line2' || char(31) || 'x' WHERE id = {SECOND};"
+        f"UPDATE notes SET flds = 'k' || {sql_text(KEPT)} || char(31) || 'x' || char(31) WHERE id = 1795331276849;",
+    )
+
+
+def test_anki_package_import_removes_exactly_these_control_characters(control_characters, tmp_path):
+    fields = first_fields(tmp_path, control_characters)
+    assert fields[FIRST] == "ab"
+    assert fields[SECOND] == "line1\nline2"
+    assert fields[1795331276849] == "k" + "".join(map(chr, KEPT))
+
+
+@pytest.mark.parametrize("fmt", DECK_FORMATS)
+def test_deck_package_is_written_without_them_with_one_warning(control_characters, tmp_path, fmt):
+    out, stderr = converted(control_characters, tmp_path, fmt)
+    warned = warnings_of(stderr, "field-changed")
+    assert len(warned) == 1, stderr
+    assert f"note {FIRST}: warning: [field-changed] 2 notes (notes {FIRST}, {SECOND}) hold control characters" in warned[0]
+    assert "U+000D carriage return ×2" in warned[0] and "U+007F delete ×1" in warned[0] and "U+0001 ×1" in warned[0]
+    assert "U+0009" not in warned[0] and "U+000A" not in warned[0] and "U+0080" not in warned[0]
+    # What deckport wrote is what Anki holds after importing it, and after importing the source.
+    assert first_fields(tmp_path, out) == first_fields(tmp_path, control_characters)
+    strict_fails(control_characters, tmp_path, fmt, "field-changed")
+
+
+@pytest.mark.parametrize("fmt", COLLECTION_FORMATS)
+def test_collection_package_keeps_them(control_characters, tmp_path, fmt):
+    out, stderr = converted(control_characters, tmp_path, fmt)
+    assert not warnings_of(stderr, "field-changed"), stderr
+    fields = first_fields(tmp_path, out)
+    assert fields[FIRST] == "a" + "".join(map(chr, REMOVED)) + "b"
+    assert fields[SECOND] == "line1\r\nline2"
