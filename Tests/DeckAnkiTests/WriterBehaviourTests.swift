@@ -298,6 +298,25 @@ struct WriterBehaviourTests {
     #expect(back.warnings.isEmpty)
   }
 
+  /// Anki's Check Database deletes one of two such cards, with its scheduling (judged in
+  /// `Tests/anki/test_values_anki_import_changes.py`).
+  @Test("two cards of one note with one ordinal, given or after clamping, are refused naming both")
+  func oneCardPerTemplate() throws {
+    let scratch = try TemporaryDirectory()
+    var source = Self.collection([["a", "b"]])
+    source.cards.append(Card(id: 201, noteID: 100, templateOrdinal: 0, deckID: 1))
+    let given = #expect(throws: DeckError.self) { try Self.write(source, in: scratch) }
+    #expect(given?.location.item == "note 100, cards 200 and 201")
+    #expect(given?.message.hasPrefix("cards 200 and 201 of note 100 both have template ordinal 0; Anki keeps") == true)
+    source.cards[0].templateOrdinal = 65535
+    source.cards[1].templateOrdinal = 65536
+    let clamped = #expect(throws: DeckError.self) { try Self.write(source, .latest, .colpkg, in: scratch) }
+    #expect(
+      clamped?.message.hasPrefix(
+        "cards 200 and 201 of note 100 both have template ordinal 65535 (card 201's ord 65536 is outside the range Anki reads and is written as 65535);"
+      ) == true)
+  }
+
   /// Anki's import of a deck package removes these; its restore of a collection package keeps
   /// them (judged in `Tests/anki/test_values_anki_import_changes.py`).
   @Test("control characters Anki's package import removes: gone from an .apkg with one warning, kept in a .colpkg")

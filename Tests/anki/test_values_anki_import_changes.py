@@ -103,3 +103,45 @@ def test_collection_package_keeps_them(control_characters, tmp_path, fmt):
     fields = first_fields(tmp_path, out)
     assert fields[FIRST] == "a" + "".join(map(chr, REMOVED)) + "b"
     assert fields[SECOND] == "line1\r\nline2"
+
+
+# --------------------------------------------------------------------------------------------
+# 2. Two cards of one note with one template ordinal
+
+CLOZE_NOTE = 1795331276851  # its cards: 1795331276853 (ord 2), ...854 (ord 0), ...855 (ord 1)
+CLOZE_FIRST, CLOZE_SECOND = 1795331276854, 1795331276855
+
+
+def test_anki_keeps_one_card_per_note_and_template(tmp_path):
+    """Anki imports both cards of one note and ordinal, and its Check Database deletes one."""
+    source = altered(str(tmp_path), f"UPDATE cards SET ord = 0 WHERE id = {CLOZE_SECOND}")
+    col = restored(str(tmp_path), source)
+    try:
+        assert col.db.list(f"select ord from cards where nid = {CLOZE_NOTE} order by id") == [2, 0, 0]
+        col.fix_integrity()
+        assert len(col.db.list(f"select id from cards where nid = {CLOZE_NOTE} and ord = 0")) == 1
+    finally:
+        col.close()
+
+
+@pytest.mark.parametrize("fmt", DECK_FORMATS + COLLECTION_FORMATS)
+@pytest.mark.parametrize(
+    "ordinals,clamped",
+    [((0, 0), ""), ((65535, 65536), f"card {CLOZE_SECOND}'s ord 65536 is outside the range Anki reads and is written as 65535")],
+)
+def test_two_cards_of_one_ordinal_are_refused(tmp_path, fmt, ordinals, clamped):
+    """deckport refuses, naming the note and both cards (and the clamping that made them meet)."""
+    source = altered(
+        str(tmp_path),
+        f"UPDATE cards SET ord = {ordinals[0]} WHERE id = {CLOZE_FIRST};"
+        f"UPDATE cards SET ord = {ordinals[1]} WHERE id = {CLOZE_SECOND};",
+    )
+    out = str(tmp_path / "out.pkg")
+    result = deckport("convert", source, out, "--to", fmt)
+    assert result.returncode == 1, result.stderr
+    assert (
+        f"note {CLOZE_NOTE}, cards {CLOZE_FIRST} and {CLOZE_SECOND}: cards {CLOZE_FIRST} and {CLOZE_SECOND} of note"
+        f" {CLOZE_NOTE} both have template ordinal {ordinals[0]}"
+    ) in result.stderr
+    assert clamped in result.stderr
+    assert not os.path.exists(out)

@@ -9,7 +9,8 @@ import Foundation
 /// a field name Anki rewrites (`:`, `{`, `}`, `"`, a leading `#`, `/` or `^`, surrounding
 /// spaces), a name not in Unicode NFC, a sort field out of range; a note whose note type is
 /// missing; two notes, cards, reviews, decks or option
-/// groups with one id; two decks or note types with one name.
+/// groups with one id; two decks or note types with one name; two cards of one note with one
+/// template ordinal (``CardOrdinals``).
 ///
 /// Changed, with a warning: a field value holding U+001F (Anki's field separator) or U+0000
 /// loses it, and in a deck package the other control characters Anki's import removes
@@ -71,7 +72,9 @@ package enum CollectionValidation {
     try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
     FutureTimes.report(result, location: location, log: &log)
+    let givenCards = result.cards
     result = AnkiValueRanges.fitted(result, location: location, log: &log)
+    try CardOrdinals.requireOneCardPerTemplate(result.cards, given: givenCards, location: location)
     return Schema11ValueFitting(reader: .ankiPackage).fitted(result, location: location, log: &log)
   }
 
