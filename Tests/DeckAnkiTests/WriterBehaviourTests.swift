@@ -298,6 +298,29 @@ struct WriterBehaviourTests {
     #expect(back.warnings.isEmpty)
   }
 
+  /// As Anki's import of a deck package stores them (judged in
+  /// `Tests/anki/test_values_anki_import_changes.py`); a collection package keeps them.
+  @Test("a deck package holds tags as Anki's import stores them: no empty levels, one spelling of each, NFC")
+  func tagsAsImported() throws {
+    let scratch = try TemporaryDirectory()
+    var source = Self.collection([["a", "b"], ["c", "d"]])
+    source.notes[0].tags = ["a:: ::b", "Straße", "Verb", "verb"]
+    source.notes[1].tags = ["STRASSE", "e\u{301}"]
+    let (path, warnings) = try Self.write(source, .legacy2, .apkg, in: scratch)
+    #expect(
+      try AnkiPackageReader().read(path: path).collection.notes.map(\.tags) == [
+        ["a::blank::b", "Straße", "Verb"], ["Straße", "\u{E9}"],
+      ])
+    #expect(
+      warnings.map(\.message) == [
+        "tag 'a:: ::b' is written as 'a::blank::b', as Anki's import stores it (Anki treats spaces and control characters as separators; Anki names an empty level 'blank')",
+        "tag 'verb' is the tag 'Verb' for Anki, which the note has already (Anki compares tags ignoring case); it is left out",
+        "tag 'STRASSE' is written as 'Straße', as Anki's import stores it (Anki spells it as the tag 'Straße' it meets first (note 100), as it compares tags ignoring case)",
+        "tag 'e\\u{301}' is written as '\u{E9}', as Anki's import stores it (Anki brings tags into Unicode NFC)",
+      ])
+    #expect(warnings.map(\.location.item) == ["note 100", "note 100", "note 101", "note 101"])
+  }
+
   /// Anki's Check Database deletes one of two such cards, with its scheduling (judged in
   /// `Tests/anki/test_values_anki_import_changes.py`).
   @Test("two cards of one note with one ordinal, given or after clamping, are refused naming both")

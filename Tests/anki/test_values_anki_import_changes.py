@@ -27,7 +27,7 @@ def converted(source: str, folder, fmt: str, *options: str) -> tuple[str, str]:
     """(the path of deckport's `fmt` package of `source`, its standard error); the conversion
     must succeed."""
     out = str(folder / f"out-{fmt}.{'colpkg' if fmt.startswith('colpkg') else 'apkg'}")
-    result = deckport("convert", source, out, "--to", fmt, "--force", *options)
+    result = deckport("convert", source, out, "--to", fmt, "--force", "-v", *options)
     assert result.returncode == 0, result.stderr
     return out, result.stderr
 
@@ -145,3 +145,71 @@ def test_two_cards_of_one_ordinal_are_refused(tmp_path, fmt, ordinals, clamped):
     ) in result.stderr
     assert clamped in result.stderr
     assert not os.path.exists(out)
+
+
+# --------------------------------------------------------------------------------------------
+# 3. Tags: empty levels, NFC, spellings that differ only in case
+
+THIRD, FOURTH = 1795331276847, 1795331276848
+TAGS = {
+    FIRST: ["::", "lang::", "::verbs", "lang::::verbs", "Verb", "verb"],
+    SECOND: ["Straße", "x::Y"],
+    THIRD: ["STRASSE", "X::y::z", "ﬁ"],
+    FOURTH: ["e\u0301", "Q::STRASSE", "FI"],
+}
+# As Anki's import of a package stores them (notes in id order; the first spelling met wins).
+STORED = {
+    FIRST: ["blank::blank", "blank::verbs", "lang::blank", "lang::blank::verbs", "Verb"],
+    SECOND: ["Straße", "x::Y"],
+    THIRD: ["Straße", "x::Y::z", "ﬁ"],
+    FOURTH: ["Q::STRASSE", "ﬁ", "\u00e9"],
+}
+
+
+def note_tags(folder, package: str) -> dict[int, list[str]]:
+    """The sorted tags of the notes of TAGS in a fresh collection `package` went into."""
+    col = restored(str(folder), package)
+    try:
+        return {nid: sorted(col.db.scalar(f"select tags from notes where id = {nid}").split()) for nid in TAGS}
+    finally:
+        col.close()
+
+
+@pytest.fixture()
+def tagged(tmp_path) -> str:
+    sql = "".join(
+        f"UPDATE notes SET tags = ' {' '.join(tags)} ' WHERE id = {nid};" for nid, tags in TAGS.items()
+    )
+    return altered(str(tmp_path), sql)
+
+
+def test_anki_package_import_stores_tags_so(tagged, tmp_path):
+    assert note_tags(tmp_path, tagged) == {nid: sorted(tags) for nid, tags in STORED.items()}
+
+
+@pytest.mark.parametrize("fmt", DECK_FORMATS)
+def test_deck_package_holds_the_tags_anki_stores_and_says_so(tagged, tmp_path, fmt):
+    out, stderr = converted(tagged, tmp_path, fmt)
+    warned = warnings_of(stderr, "tag-changed")
+    expected = [
+        (FIRST, "tag '::' is written as 'blank::blank'"),
+        (FIRST, "tag 'lang::::verbs' is written as 'lang::blank::verbs'"),
+        (FIRST, "tag 'verb' is the tag 'Verb' for Anki, which the note has already"),
+        (THIRD, f"tag 'STRASSE' is written as 'Straße', as Anki's import stores it (Anki spells it as the tag 'Straße' it meets first (note {SECOND})"),
+        (THIRD, "tag 'X::y::z' is written as 'x::Y::z'"),
+        (FOURTH, "tag 'FI' is written as 'ﬁ'"),
+        (FOURTH, "(Anki brings tags into Unicode NFC)"),
+    ]
+    for nid, text in expected:
+        assert any(f"note {nid}: warning: [tag-changed] " in line and text in line for line in warned), (text, stderr)
+    assert len(warned) == 9, stderr  # five of FIRST's tags; STRASSE, X::y::z; FI, e + U+0301
+    # The package holds the tags as Anki stores them, and Anki changes none of them.
+    assert note_tags(tmp_path, out) == note_tags(tmp_path, tagged)
+    strict_fails(tagged, tmp_path, fmt, "tag-changed")
+
+
+@pytest.mark.parametrize("fmt", COLLECTION_FORMATS)
+def test_collection_package_keeps_the_tags(tagged, tmp_path, fmt):
+    out, stderr = converted(tagged, tmp_path, fmt)
+    assert not warnings_of(stderr, "tag-changed"), stderr
+    assert note_tags(tmp_path, out) == {nid: sorted(tags) for nid, tags in TAGS.items()}
