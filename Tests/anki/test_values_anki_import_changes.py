@@ -213,3 +213,42 @@ def test_collection_package_keeps_the_tags(tagged, tmp_path, fmt):
     out, stderr = converted(tagged, tmp_path, fmt)
     assert not warnings_of(stderr, "tag-changed"), stderr
     assert note_tags(tmp_path, out) == {nid: sorted(tags) for nid, tags in TAGS.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# 6. Deck names that are one under full Unicode case folding
+
+FRENCH, VERBS = 1795331276841, 1795331276842
+
+
+@pytest.fixture()
+def folded_decks(tmp_path) -> str:
+    """The fixture with decks 'Languages::Straße' and 'Languages::STRASSE' (once French and its
+    subdeck Verbs)."""
+    return altered(
+        str(tmp_path),
+        f"UPDATE col SET decks = json_set(decks, '$.\"{FRENCH}\".name', 'Languages::Straße',"
+        f" '$.\"{VERBS}\".name', 'Languages::STRASSE');",
+    )
+
+
+def deck_names(folder, package: str) -> list[str]:
+    col = restored(str(folder), package)
+    try:
+        return sorted(entry.name for entry in col.decks.all_names_and_ids() if entry.name.startswith("Languages"))
+    finally:
+        col.close()
+
+
+def test_anki_matches_deck_names_by_full_case_folding(folded_decks, tmp_path):
+    names = deck_names(tmp_path, folded_decks)
+    assert len(names) == 3 and any(name.endswith("_") for name in names), names
+
+
+@pytest.mark.parametrize("fmt", DECK_FORMATS + COLLECTION_FORMATS)
+def test_decks_one_under_case_folding_are_merged_with_a_warning(folded_decks, tmp_path, fmt):
+    out, stderr = converted(folded_decks, tmp_path, fmt)
+    warned = warnings_of(stderr, "decks-merged")
+    assert len(warned) == 1 and f"deck 'Languages::STRASSE' (id {VERBS}): warning: [decks-merged] deck {FRENCH}" in warned[0], stderr
+    assert deck_names(tmp_path, out) == ["Languages", "Languages::Straße"]
+    strict_fails(folded_decks, tmp_path, fmt, "decks-merged")
