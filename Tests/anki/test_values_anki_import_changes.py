@@ -9,6 +9,7 @@ warning says what Anki holds after importing deckport's package, and that `--str
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -252,3 +253,33 @@ def test_decks_one_under_case_folding_are_merged_with_a_warning(folded_decks, tm
     assert len(warned) == 1 and f"deck 'Languages::STRASSE' (id {VERBS}): warning: [decks-merged] deck {FRENCH}" in warned[0], stderr
     assert deck_names(tmp_path, out) == ["Languages", "Languages::Straße"]
     strict_fails(folded_decks, tmp_path, fmt, "decks-merged")
+
+
+# --------------------------------------------------------------------------------------------
+# 5. Reviews made in the future
+
+REVIEWS = [1795331276887, 1795331276890, 1795331276897]
+DAY_MS = 86_400_000
+
+
+def test_future_reviews_are_named(tmp_path):
+    """Anki's import keeps a review 23 hours ahead and replaces the time of one 25 hours ahead
+    (and of one at 2030, and at Int64.max) with the import time; deckport names the latter."""
+    now = int(time.time() * 1000)
+    ahead = {REVIEWS[0]: now + 23 * 3_600_000, REVIEWS[1]: now + 25 * 3_600_000, REVIEWS[2]: 2**63 - 1}
+    source = altered(
+        str(tmp_path), "".join(f"UPDATE revlog SET id = {new} WHERE id = {old};" for old, new in ahead.items())
+    )
+    col = restored(str(tmp_path), source)
+    try:
+        ids = set(col.db.list("select id from revlog"))
+        assert ahead[REVIEWS[0]] in ids and ahead[REVIEWS[1]] not in ids and ahead[REVIEWS[2]] not in ids
+        assert all(i < time.time() * 1000 + DAY_MS for i in ids)
+    finally:
+        col.close()
+    for fmt in DECK_FORMATS:
+        _, stderr = converted(source, tmp_path, fmt)
+        warned = [line for line in warnings_of(stderr, "future-time") if "review" in line]
+        assert len(warned) == 1, stderr
+        assert f"review {ahead[REVIEWS[1]]}: warning: [future-time] 2 reviews (reviews {ahead[REVIEWS[1]]}, {2**63 - 1})" in warned[0]
+        strict_fails(source, tmp_path, fmt, "future-time")

@@ -73,7 +73,7 @@ package enum CollectionValidation {
     try requireUniqueIDs(reviews.map(\.id), what: "review", location: location)
     try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
-    FutureTimes.report(result, location: location, log: &log)
+    FutureTimes.report(result, kind: kind, location: location, log: &log)
     let givenCards = result.cards
     result = AnkiValueRanges.fitted(result, location: location, log: &log)
     try CardOrdinals.requireOneCardPerTemplate(result.cards, given: givenCards, location: location)
