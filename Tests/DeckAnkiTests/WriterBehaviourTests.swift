@@ -298,6 +298,70 @@ struct WriterBehaviourTests {
     #expect(back.warnings.isEmpty)
   }
 
+  /// As Anki's import of a deck package stores them (judged in
+  /// `Tests/anki/test_values_anki_import_changes.py`); a collection package keeps them.
+  @Test("a deck package holds tags as Anki's import stores them: no empty levels, one spelling of each, NFC")
+  func tagsAsImported() throws {
+    let scratch = try TemporaryDirectory()
+    var source = Self.collection([["a", "b"], ["c", "d"]])
+    source.notes[0].tags = ["a:: ::b", "Straße", "Verb", "verb"]
+    source.notes[1].tags = ["STRASSE", "e\u{301}"]
+    let (path, warnings) = try Self.write(source, .legacy2, .apkg, in: scratch)
+    #expect(
+      try AnkiPackageReader().read(path: path).collection.notes.map(\.tags) == [
+        ["a::blank::b", "Straße", "Verb"], ["Straße", "\u{E9}"],
+      ])
+    #expect(
+      warnings.map(\.message) == [
+        "tag 'a:: ::b' is written as 'a::blank::b', as Anki's import stores it (Anki treats spaces and control characters as separators; Anki names an empty level 'blank')",
+        "tag 'verb' is the tag 'Verb' for Anki, which the note has already (Anki compares tags ignoring case); it is left out",
+        "tag 'STRASSE' is written as 'Straße', as Anki's import stores it (Anki spells it as the tag 'Straße' it meets first (note 100), as it compares tags ignoring case)",
+        "tag 'e\\u{301}' is written as '\u{E9}', as Anki's import stores it (Anki brings tags into Unicode NFC)",
+      ])
+    #expect(warnings.map(\.location.item) == ["note 100", "note 100", "note 101", "note 101"])
+  }
+
+  /// Anki's Check Database deletes one of two such cards, with its scheduling (judged in
+  /// `Tests/anki/test_values_anki_import_changes.py`).
+  @Test("two cards of one note with one ordinal, given or after clamping, are refused naming both")
+  func oneCardPerTemplate() throws {
+    let scratch = try TemporaryDirectory()
+    var source = Self.collection([["a", "b"]])
+    source.cards.append(Card(id: 201, noteID: 100, templateOrdinal: 0, deckID: 1))
+    let given = #expect(throws: DeckError.self) { try Self.write(source, in: scratch) }
+    #expect(given?.location.item == "note 100, cards 200 and 201")
+    #expect(given?.message.hasPrefix("cards 200 and 201 of note 100 both have template ordinal 0; Anki keeps") == true)
+    source.cards[0].templateOrdinal = 65535
+    source.cards[1].templateOrdinal = 65536
+    let clamped = #expect(throws: DeckError.self) { try Self.write(source, .latest, .colpkg, in: scratch) }
+    #expect(
+      clamped?.message.hasPrefix(
+        "cards 200 and 201 of note 100 both have template ordinal 65535 (card 201's ord 65536 is outside the range Anki reads and is written as 65535);"
+      ) == true)
+  }
+
+  /// Anki's import of a deck package removes these; its restore of a collection package keeps
+  /// them (judged in `Tests/anki/test_values_anki_import_changes.py`).
+  @Test("control characters Anki's package import removes: gone from an .apkg with one warning, kept in a .colpkg")
+  func importRemovedControlCharacters() throws {
+    let scratch = try TemporaryDirectory()
+    let source = Self.collection([["line1\r\nline2", "a\u{7}b\u{1B}c\u{7F}d"], ["tab\there\nok\u{85}", "e"]])
+    let (apkg, warnings) = try Self.write(source, .latest, .apkg, in: scratch)
+    #expect(warnings.map(\.category) == ["field-changed"])
+    #expect(warnings.first?.location.item == "note 100")
+    #expect(
+      warnings.first?.message
+        == "1 note (note 100) holds control characters that Anki's import of a deck package removes from fields (U+0007 ×1, U+000D carriage return ×1, U+001B escape ×1, U+007F delete ×1); it is written without them (a .colpkg keeps them)"
+    )
+    #expect(
+      try AnkiPackageReader().read(path: apkg).collection.notes.map(\.fields)
+        == [["line1\nline2", "abcd"], ["tab\there\nok\u{85}", "e"]])
+    let colpkgScratch = try TemporaryDirectory()
+    let (colpkg, colpkgWarnings) = try Self.write(source, .legacy2, .colpkg, in: colpkgScratch)
+    #expect(colpkgWarnings.isEmpty)
+    #expect(try AnkiPackageReader().read(path: colpkg).collection.notes.map(\.fields) == source.notes.map(\.fields))
+  }
+
   @Test("semantic damage is repaired as Anki's Check Database repairs it: field counts, missing decks")
   func checkDatabaseRepairs() throws {
     let scratch = try TemporaryDirectory()

@@ -16,6 +16,21 @@ struct SameNamedDecksTests {
       })
   }
 
+  /// Anki matches names by full case folding (`Tests/anki/test_values_anki_import_changes.py`).
+  @Test("names one under full Unicode case folding are one: Straße and STRASSE, ﬁ and FI, σας and ΣΑΣ")
+  func fullCaseFolding() throws {
+    let source = Self.collection(
+      [
+        Deck(id: 2, name: "Straße"), Deck(id: 3, name: "STRASSE"), Deck(id: 4, name: "ﬁ"), Deck(id: 5, name: "FI"),
+        Deck(id: 6, name: "σας"), Deck(id: 7, name: "ΣΑΣ"), Deck(id: 8, name: "İ"), Deck(id: 9, name: "i"),
+      ],
+      cardDecks: [3, 5, 7, 9])
+    let (merged, warnings) = try SameNamedDecks.merged(source, location: Self.location)
+    #expect(merged.decks.map(\.name) == ["Straße", "ﬁ", "σας", "İ", "i"])
+    #expect(merged.cards.map(\.deckID) == [2, 4, 6, 9])
+    #expect(warnings.map(\.location.item) == ["deck 'STRASSE' (id 3)", "deck 'FI' (id 5)", "deck 'ΣΑΣ' (id 7)"])
+  }
+
   @Test("deck 1 is kept, even when it comes last; the others' cards, filtered cards and template decks go to it")
   func deckOneKept() throws {
     var source = Self.collection(

@@ -98,7 +98,7 @@ package struct AnkiPackageWriter: Sendable {
     var log = DiagnosticLog()
 
     var content = try CollectionValidation.validated(
-      collection, duplicateGUIDs: options.duplicateGUIDs, location: location, log: &log)
+      collection, kind: options.kind, duplicateGUIDs: options.duplicateGUIDs, location: location, log: &log)
     content = PackageSelection.selected(content, kind: options.kind, location: location, log: &log)
     let deckOptions = try PackageSelection.deckOptionEntries(&content, location: location, log: &log)
     if options.kind == .apkg {

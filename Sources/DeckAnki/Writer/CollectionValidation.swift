@@ -9,13 +9,16 @@ import Foundation
 /// a field name Anki rewrites (`:`, `{`, `}`, `"`, a leading `#`, `/` or `^`, surrounding
 /// spaces), a name not in Unicode NFC, a sort field out of range; a note whose note type is
 /// missing; two notes, cards, reviews, decks or option
-/// groups with one id; two decks or note types with one name.
+/// groups with one id; two decks or note types with one name; two cards of one note with one
+/// template ordinal (``CardOrdinals``).
 ///
 /// Changed, with a warning: a field value holding U+001F (Anki's field separator) or U+0000
-/// loses it; a media reference by a name Anki would not store is renamed as Anki's import
+/// loses it, and in a deck package the other control characters Anki's import removes
+/// (``ImportRemovedCharacters``); a media reference by a name Anki would not store is renamed as Anki's import
 /// renames it (``MediaReferences/storedNames(in:)``); a
 /// tag holding a space or a control character loses those (a space would split it in two);
-/// an empty tag is dropped; a deck name is normalised as Anki normalises it; a number Anki
+/// an empty tag is dropped; in a deck package, tags are written as Anki's import stores them
+/// (``ImportedTags``: empty levels, NFC, spellings that differ only in case); a deck name is normalised as Anki normalises it; a number Anki
 /// cannot read is brought into its range (``AnkiValueRanges``), and so is a value in the JSON
 /// of a deck, note type or option group (``Schema11ValueFitting``); a card whose note does not
 /// exist, a card in a missing deck and a note whose field count differs from its note type's
@@ -30,11 +33,14 @@ package enum CollectionValidation {
   /// `collection` checked and, where reported, adjusted; references that point nowhere and
   /// notes with the wrong number of fields are first repaired as ``CollectionRepair`` says.
   ///
-  /// - Parameter duplicateGUIDs: what to do with notes that share a GUID (see
-  ///   ``DuplicateGUIDPolicy``); a note left out takes its cards and their reviews with it.
+  /// - Parameters:
+  ///   - kind: the package written: Anki's import of a deck package changes more than the
+  ///     restore of a collection package (``ImportRemovedCharacters``).
+  ///   - duplicateGUIDs: what to do with notes that share a GUID (see
+  ///     ``DuplicateGUIDPolicy``); a note left out takes its cards and their reviews with it.
   static func validated(
-    _ collection: DeckCollection, duplicateGUIDs: DuplicateGUIDPolicy = .fail, location: SourceLocation,
-    log: inout DiagnosticLog
+    _ collection: DeckCollection, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail,
+    location: SourceLocation, log: inout DiagnosticLog
   ) throws -> DeckCollection {
     try checkNoteTypes(collection.noteTypes, location: location)
     try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
@@ -43,7 +49,11 @@ package enum CollectionValidation {
     log.append(contentsOf: repair.warnings)
     let collection = repair.collection
     var result = collection
-    result.notes = try checkedNotes(collection, location: location, log: &log)
+    result.notes = try checkedNotes(collection, kind: kind, location: location, log: &log)
+    if kind == .apkg {
+      result.notes = ImportRemovedCharacters.removed(from: result.notes, location: location, log: &log)
+      result.notes = ImportedTags.stored(result.notes, location: location, log: &log)
+    }
     let identity = try NoteIdentity.assigningGUIDs(
       to: result.notes, policy: duplicateGUIDs, location: location, log: &log)
     result.notes = identity.notes
@@ -63,8 +73,10 @@ package enum CollectionValidation {
     try requireUniqueIDs(reviews.map(\.id), what: "review", location: location)
     try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
-    FutureTimes.report(result, location: location, log: &log)
+    FutureTimes.report(result, kind: kind, location: location, log: &log)
+    let givenCards = result.cards
     result = AnkiValueRanges.fitted(result, location: location, log: &log)
+    try CardOrdinals.requireOneCardPerTemplate(result.cards, given: givenCards, location: location)
     return Schema11ValueFitting(reader: .ankiPackage).fitted(result, location: location, log: &log)
   }
 
@@ -158,8 +170,11 @@ package enum CollectionValidation {
 
   // MARK: - Notes
 
+  /// The notes of `collection`, each checked against its note type and with the characters
+  /// Anki removes from every field taken out; in a collection package, with its tags cleaned
+  /// (a deck package's tags are left to ``ImportedTags``, which reports them once).
   private static func checkedNotes(
-    _ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog
+    _ collection: DeckCollection, kind: AnkiPackageKind, location: SourceLocation, log: inout DiagnosticLog
   ) throws -> [Note] {
     try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -213,7 +228,7 @@ package enum CollectionValidation {
           "field '\(fieldName)' refers to media by \(one ? "a name" : "names") Anki does not store as \(one ? "it is" : "they are") (it removes what a file name may not hold), and its import of a package renames the reference: \(names); \(written)"
         )
       }
-      if !note.tags.allSatisfy(isCleanTag) {
+      if kind == .colpkg, !note.tags.allSatisfy(isCleanTag) {
         notes[index].tags = checkedTags(note.tags, at: location.item("note \(note.id)"), location: location, log: &log)
       }
     }
@@ -237,6 +252,14 @@ package enum CollectionValidation {
     }
   }
 
+  /// `tag` without the characters Anki splits tags at (space, U+3000) or removes (ASCII
+  /// control characters).
+  static func cleanedTag(_ tag: String) -> String {
+    String(
+      String.UnicodeScalarView(
+        tag.unicodeScalars.filter { !($0 == " " || $0 == "\u{3000}" || $0.value < 0x20 || $0.value == 0x7F) }))
+  }
+
   /// Tags without the characters Anki splits tags at (space, U+3000) or removes (ASCII
   /// control characters); empty tags dropped.
   private static func checkedTags(
@@ -244,9 +267,7 @@ package enum CollectionValidation {
   ) -> [String] {
     var result: [String] = []
     for tag in tags {
-      let cleaned = String(
-        String.UnicodeScalarView(
-          tag.unicodeScalars.filter { !($0 == " " || $0 == "\u{3000}" || $0.value < 0x20 || $0.value == 0x7F) }))
+      let cleaned = cleanedTag(tag)
       if cleaned.isEmpty {
         log.reportLimited(
           "tag-changed", at: here, summaryAt: location,

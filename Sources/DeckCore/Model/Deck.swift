@@ -49,10 +49,11 @@ public struct Deck: Sendable, Equatable, Identifiable {
   /// The separator between levels of a deck name.
   public static let levelSeparator = "::"
 
-  /// What Anki compares when it matches deck names: `name` in NFC, lowercased (`Spanish` and
-  /// `spanish` are one deck).
+  /// What Anki compares when it matches deck names: `name` in NFC, case-folded in full
+  /// (``FullCaseFolding``: `Spanish` and `spanish` are one deck, and so are `Straße` and
+  /// `STRASSE`).
   package static func matchingKey(_ name: String) -> String {
-    name.canonicallyComposed.lowercased()
+    FullCaseFolding.key(name)
   }
 
   /// The levels of the name, from the top: `A::B` gives `["A", "B"]`.

@@ -1,0 +1,120 @@
+import DeckCore
+
+/// The tags of a deck package written as Anki's import of it stores them, each change reported
+/// with a `tag-changed` warning naming the note and the tag.
+///
+/// Checked with the real backend (anki 26.9.3, `Tests/anki/test_values_anki_import_changes.py`).
+/// Importing an `.apkg`, Anki goes through the notes in id order and, for each tag of a note:
+/// removes spaces and control characters (``CollectionValidation/cleanedTag(_:)``); brings it
+/// into NFC; names an empty `::` level `blank` (`lang::` is `lang::blank`, `a::::b` is
+/// `a::blank::b`); spells it as a tag it met before that is the same under full case folding
+/// (``FullCaseFolding``: `STRASSE` after `Straße` is `Straße`), or, when none is, spells its
+/// longest leading levels that are such a tag so (`X::y::z` after `x::Y` is `x::Y::z`); and
+/// keeps one tag of the note of each spelling so reached (`Verb verb` is `Verb`). Restoring a
+/// `.colpkg` changes none of these, so only a deck package is written so.
+///
+/// The package holds the tags as Anki will store them, so that what it holds does not depend on
+/// the order in which Anki meets the notes.
+enum ImportedTags {
+  /// `notes` with their tags as Anki's package import stores them; each change reported in `log`.
+  static func stored(_ notes: [Note], location: SourceLocation, log: inout DiagnosticLog) -> [Note] {
+    var result = notes
+    var registry = Registry()
+    for index in idOrder(notes) {
+      let note = notes[index]
+      var tags: [String] = []
+      var noteKeys = Set<String>()
+      var changes: [String] = []
+      for tag in note.tags {
+        let cleaned = CollectionValidation.isCleanTag(tag) ? tag : CollectionValidation.cleanedTag(tag)
+        guard !cleaned.isEmpty else {
+          changes.append(
+            "tag '\(MediaFileName.visible(tag))' is empty once spaces and control characters are removed; it is left out"
+          )
+          continue
+        }
+        var reasons: [String] = []
+        if differs(cleaned, tag) { reasons.append("Anki treats spaces and control characters as separators") }
+        let composed = cleaned.canonicallyComposed
+        if differs(composed, cleaned) {
+          reasons.append("Anki brings tags into Unicode NFC")
+        }
+        let levelled = withBlankLevels(composed)
+        if differs(levelled, composed) { reasons.append("Anki names an empty level 'blank'") }
+        let (spelled, first) = registry.spelling(of: levelled, noteID: note.id)
+        if let first, differs(spelled, levelled) {
+          reasons.append(
+            "Anki spells it as the tag '\(first.spelling)' it meets first (note \(first.noteID)), as it compares tags ignoring case"
+          )
+        }
+        guard noteKeys.insert(FullCaseFolding.key(spelled)).inserted else {
+          changes.append(
+            "tag '\(MediaFileName.visible(tag))' is the tag '\(spelled)' for Anki, which the note has already (Anki compares tags ignoring case); it is left out"
+          )
+          continue
+        }
+        tags.append(spelled)
+        if differs(spelled, tag) {
+          changes.append(
+            "tag '\(MediaFileName.visible(tag))' is written as '\(spelled)', as Anki's import stores it (\(reasons.joined(separator: "; ")))"
+          )
+        }
+      }
+      guard !changes.isEmpty else { continue }
+      result[index].tags = tags
+      for change in changes {
+        log.reportLimited("tag-changed", at: location.item("note \(note.id)"), summaryAt: location, change)
+      }
+    }
+    return result
+  }
+
+  /// The tags Anki has met so far in an import, by ``FullCaseFolding`` key: the spelling it
+  /// stores and the note that brought it.
+  private struct Registry {
+    struct Entry {
+      var spelling: String
+      var noteID: Int64
+    }
+    private var entries: [String: Entry] = [:]
+
+    /// How Anki spells `tag` (NFC, no empty levels) of note `noteID`, and the tag met before
+    /// whose spelling it takes (nil when none): a tag that is the same under case folding, else
+    /// the longest run of leading levels that is one. The result is then met too.
+    mutating func spelling(of tag: String, noteID: Int64) -> (String, Entry?) {
+      let key = FullCaseFolding.key(tag)
+      if let entry = entries[key] { return (entry.spelling, entry) }
+      var spelled = tag
+      var source: Entry?
+      let levels = tag.components(separatedBy: Deck.levelSeparator)
+      for count in stride(from: levels.count - 1, through: 1, by: -1) {
+        let parent = levels[..<count].joined(separator: Deck.levelSeparator)
+        guard let entry = entries[FullCaseFolding.key(parent)] else { continue }
+        spelled = ([entry.spelling] + levels[count...]).joined(separator: Deck.levelSeparator)
+        source = entry
+        break
+      }
+      entries[key] = Entry(spelling: spelled, noteID: noteID)
+      return (spelled, source)
+    }
+  }
+
+  /// Whether `a` and `b` differ in any scalar (`==` on strings takes NFC and NFD as equal).
+  private static func differs(_ a: String, _ b: String) -> Bool {
+    !a.unicodeScalars.elementsEqual(b.unicodeScalars)
+  }
+
+  /// `tag` with each empty `::` level named `blank`, as Anki stores it.
+  static func withBlankLevels(_ tag: String) -> String {
+    guard tag.contains(Deck.levelSeparator) else { return tag }
+    let levels = tag.components(separatedBy: Deck.levelSeparator)
+    guard levels.contains(where: \.isEmpty) else { return tag }
+    return levels.map { $0.isEmpty ? "blank" : $0 }.joined(separator: Deck.levelSeparator)
+  }
+
+  /// The indices of `notes` in the order of their ids, the order in which Anki imports them.
+  private static func idOrder(_ notes: [Note]) -> [Int] {
+    if zip(notes, notes.dropFirst()).allSatisfy({ $0.id < $1.id }) { return Array(notes.indices) }
+    return notes.indices.sorted { notes[$0].id < notes[$1].id }
+  }
+}
