@@ -81,13 +81,6 @@ package struct CSVReader: Sendable {
           "this # line ends with a carriage return alone (classic Mac OS line ends), which deckport reads as a line end but Anki's importer does not: it takes everything up to the next line feed for part of the # line, rows included, and does not import those rows; save the file with LF or CRLF line ends for Anki"
         ))
     }
-    if options.deck == nil, let deck = header.deck, CSVDeckCell.isDeckID(deck) {
-      warnings.append(
-        Diagnostic(
-          "csv-deck-id", at: location,
-          "the #deck: line names '\(deck)', a number, which Anki's importer takes for a deck's id, not its name: it files the rows in the deck with that id (1 is Default) or skips them; deckport files them under a deck of that name"
-        ))
-    }
     // A file that starts with Anki's # lines is in Anki's layout, which has no row of column
     // names: `--header` alone (asked for the spreadsheet written from it) does not make its
     // first note one, as Anki's import does not. A column mapping still overrides the # lines.

@@ -131,7 +131,8 @@ struct CSVRowMapper {
     // In Anki's layout, an empty or missing deck cell names the empty deck, which Anki stores as
     // `blank` (`#deck:` does not fill it in); a spreadsheet's goes to the default deck.
     let deckCell = cell(layout.deckColumn)
-    if let deckCell, CSVDeckCell.isDeckID(deckCell) {
+    // Anki's importer reads the deck column of its own layout (a spreadsheet's, it does not).
+    if let deckCell, layout.emptyDeckCellIsBlank, CSVDeckCell.isDeckID(deckCell) {
       deckIDRows.add(record.line)
       if firstDeckID == nil { firstDeckID = deckCell }
     }
@@ -196,7 +197,7 @@ struct CSVRowMapper {
     return [
       Diagnostic(
         "csv-deck-id", at: place,
-        "the deck cell '\(firstDeckID)' is a number, which Anki's importer takes for a deck's id, not its name: it files the note in the deck with that id (1 is Default) or skips it; deckport files \(deckIDRows.count == 1 ? "it" : "such rows") under a deck of that name (\(deckIDRows.listed)); to have Anki do the same, write the cell with a space before the number"
+        "the deck cell '\(firstDeckID)' is a number, which Anki's importer takes for a deck's id, not its name: it files the note in the deck with that id (1 is Default) or skips it; deckport files \(deckIDRows.count == 1 ? "it" : "such rows") under a deck of that name (\(deckIDRows.listed))"
       )
     ]
   }

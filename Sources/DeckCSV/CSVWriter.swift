@@ -74,7 +74,8 @@ package struct CSVWriter: Sendable {
     let (collection, repairs) = try CollectionRepair.repaired(collection, location: location)
     let separator = options.separator ?? Self.defaultSeparator(forPath: destination ?? path)
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    let decks = Dictionary(collection.decks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    // Each deck under the name Anki's import stores (` A :: B ` is `A::B`), as a package gets it.
+    let (deckNames, renamedDecks) = CSVDeckCell.storedNames(of: collection.decks, location: location)
     for note in collection.notes where noteTypes[note.noteTypeID] == nil {
       throw DeckError(
         .invalidRequest, at: location,
@@ -94,15 +95,13 @@ package struct CSVWriter: Sendable {
     let writesPlainText = options.isHTML == false
     let fieldText: (String) -> String = { writesPlainText ? AnkiFieldText.noteExportPlainText($0) : $0 }
     let deckOfNote = NoteDecks(collection)
-    // A deck whose name is a number is written with a space before it, which Anki's importer
-    // trims: written bare, it would be taken for a deck id (CSVDeckCell).
     func deckName(_ note: Note) -> String {
-      CSVDeckCell.text(forDeckNamed: deckOfNote[note.id].flatMap { decks[$0]?.name } ?? "")
+      deckOfNote[note.id].flatMap { deckNames[$0] } ?? ""
     }
 
     let scheduleWriting = CSVScheduleCells.Writing(collection, timeZone: options.timeZone)
     var warnings =
-      repairs
+      repairs + renamedDecks
       + CSVLossReport.warnings(
         for: collection, deckOfNote: deckOfNote,
         keptColumns: Set(options.columns?.schedulingColumns.keys.map { $0 } ?? []),
@@ -117,6 +116,11 @@ package struct CSVWriter: Sendable {
     }
     if case .columns(let mapping) = layout {
       warnings += Self.mappingLosses(mapping, collection: collection, noteTypes: noteTypes, location: location)
+    } else {
+      // Anki's layout names its deck column, which Anki's importer reads (a sheet's it does not).
+      var notesOfDeck: [String: Int] = [:]
+      for note in collection.notes { notesOfDeck[deckName(note), default: 0] += 1 }
+      if let warning = CSVDeckCell.deckIDWarning(notesOfDeck, location: location) { warnings.append(warning) }
     }
     let writesGUIDs: Bool
     if case .columns(let mapping) = layout {
@@ -144,7 +148,11 @@ package struct CSVWriter: Sendable {
       let depths = collection.notes.map { note in deckOfNote[note.id].flatMap { depthOfDeck[$0] } ?? 0 }
       order.sort { depths[$0] != depths[$1] ? depths[$0] < depths[$1] : $0 < $1 }
     }
-    let ordered = order.lazy.map { collection.notes[$0] }
+    // Tags as Anki's import stores them (a cell of tags split at spaces, NFC, no empty level,
+    // one spelling under case folding, the first met in row order), as a deck package holds them.
+    let tagged = ImportedTags.storedInRowOrder(order.map { collection.notes[$0] }, location: location)
+    warnings += tagged.warnings
+    let ordered = tagged.notes
     var row: [Int64: Int] = [:]
     for (index, position) in order.enumerated() { row[collection.notes[position].id] = index }
     if let count = NewCardOrder.changedCount(in: collection, addedAt: row) {

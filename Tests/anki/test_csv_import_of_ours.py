@@ -139,40 +139,41 @@ def test_a_sheet_whose_html_comes_late_says_anki_reads_it_as_text(tmp_path, firs
         assert int(late.group(1)) == first_html_row + header_lines
 
 
-def test_decks_named_by_numbers_reach_anki_by_name(tmp_path):
+def test_decks_named_by_numbers_are_said_to_be_ids_to_anki(tmp_path):
     """Anki's CSV importer takes a deck cell that is a number for a deck id (1 is Default;
-    another is skipped when no deck has it). deckport writes such a deck's name with a space
-    before it, which Anki trims: the real backend files every note under its deck's name, and
-    deckport reads the sheet back to the same decks without a word. A sheet whose deck cells are
-    bare numbers gets a [csv-deck-id] warning naming the lines."""
-    names = ["1", "2024", "-5", "Year::2024", "007"]
-    package = package_of_basic_notes(tmp_path, [(f"q in {name}", "a") for name in names], decks=names, name="numbers.apkg")
+    another is skipped when no deck has it), and no spelling of the number reaches it as a name
+    (a cell it does not find makes a new deck per row). deckport writes such a deck's name as it
+    is and says so: the [csv-deck-id] warning names exactly the decks, and counts exactly the
+    notes, the real backend does not file under their deck's name. deckport reads the sheet back
+    to the same decks, with a [csv-deck-id] warning naming the lines."""
+    import json
+    import re
+
+    names = ["1", "2024", "-5", "Year::2024", "007", "Plain"]
+    notes = [(f"q{copy} in {name}", "a") for name in names for copy in (1, 2)]
+    decks = [name for name in names for _ in (1, 2)]
+    package = package_of_basic_notes(tmp_path, notes, decks=decks, name="numbers.apkg")
     sheet = str(tmp_path / "numbers.csv")
     written = deckport("convert", package, sheet)
     assert written.returncode == 0, written.stderr
+    warning = re.search(r"\[csv-deck-id\] the decks (.*?) are named by a number, .*? it files their (\d+) notes", written.stderr)
+    assert warning, written.stderr
+    assert warning.group(1) == "'-5', '007', '1', '2024'"
     col = Collection(str(tmp_path / "target.anki2"))
     try:
-        log = import_csv(col, sheet)
-        assert not log.missing_deck
+        import_csv(col, sheet)
         filed = {col.get_note(nid).fields[0]: col.decks.name(col.get_note(nid).cards()[0].did) for nid in col.find_notes("")}
     finally:
         col.close()
-    assert filed == {f"q in {name}": name for name in names}
-    back = deckport("convert", sheet, str(tmp_path / "back.json"), "--strict")
+    misfiled = [front for front, deck in zip((n[0] for n in notes), decks) if filed.get(front) != deck]
+    assert int(warning.group(2)) == len(misfiled) == 8
+    back = deckport("convert", sheet, str(tmp_path / "back.json"))
     assert back.returncode == 0, back.stderr
-    import json
-
     document = json.loads((tmp_path / "back.json").read_text())
-    decks = {deck["id"]: deck["name"] for deck in document["decks"]}
-    deck_of_note = {card["note"]: decks[card["deck"]] for card in document["cards"]}
-    assert {note["fields"]["Front"]: deck_of_note[note["id"]] for note in document["notes"]} == filed
-
-    bare = tmp_path / "bare.csv"
-    bare.write_text("#separator:comma\n#html:false\n#deck column:3\nq1,a1,2024\nq2,a2,Chapter\nq3,a3,7\n")
-    read = deckport("convert", str(bare), str(tmp_path / "bare.json"))
-    assert read.returncode == 0, read.stderr
-    assert "bare.csv:4: warning: [csv-deck-id] the deck cell '2024' is a number" in read.stderr
-    assert "(lines 4, 6)" in read.stderr
+    deck_names = {deck["id"]: deck["name"] for deck in document["decks"]}
+    deck_of_note = {card["note"]: deck_names[card["deck"]] for card in document["cards"]}
+    assert {note["fields"]["Front"]: deck_of_note[note["id"]] for note in document["notes"]} == dict(zip((n[0] for n in notes), decks))
+    assert "warning: [csv-deck-id] the deck cell '" in back.stderr
 
 
 @pytest.mark.parametrize(
@@ -204,3 +205,55 @@ def test_lone_carriage_returns_are_said_where_anki_reads_fewer_rows(tmp_path, te
     finally:
         col.close()
     assert ("[csv-line-ends]" in read.stderr) == (anki < ours), (read.stderr, anki, ours, len(log.new))
+
+
+HOSTILE_TAGS = [
+    ["a b", "c\td", "e\nf", "g\u3000h", "ok"],
+    ["::", "lang::", "::verbs", "lang::::verbs"],
+    ["Verb", "verb", "x::Y"],
+    ["STRASSE", "X::y::z", "e\u0301"],
+    ["Straße", "plain"],
+]
+HOSTILE_DECKS = ["Words::", "Words:: ::Sub", "Line\nBreak", " Spaced :: Deck ", "Fine::Deck"]
+
+
+def test_tags_and_decks_are_written_as_ankis_csv_import_stores_them(tmp_path):
+    """Tags and deck names Anki's CSV import would change (split at spaces, NFC, empty levels,
+    one spelling under case folding; deck levels normalised) are written as it stores them,
+    each change warned ([tag-changed], [deck-renamed]): the real backend's import of the CSV
+    stores exactly what deckport reads back from it, and a note whose tags the import changes
+    is named in a warning."""
+    import json
+
+    document = {
+        "format": "deckport-deck", "version": 1,
+        "notes": [
+            {"noteType": "Basic", "deck": HOSTILE_DECKS[i], "tags": tags, "fields": {"Front": f"q{i}", "Back": "a"}}
+            for i, tags in enumerate(HOSTILE_TAGS)
+        ],
+    }
+    source = tmp_path / "deck.json"
+    source.write_text(json.dumps(document))
+    sheet = str(tmp_path / "sheet.csv")
+    written = deckport("convert", str(source), sheet, "--verbose")
+    assert written.returncode == 0, written.stderr
+    back = json.loads(deckport("convert", sheet, "-", "--to", "json").stdout)
+    decks = {deck["id"]: deck["name"] for deck in back["decks"]}
+    deck_of = {card["note"]: decks[card["deck"]] for card in back["cards"]}
+    ours = {note["fields"]["Front"]: (sorted(note["tags"]), deck_of[note["id"]]) for note in back["notes"]}
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        import_csv(col, sheet)
+        anki = {}
+        for nid in col.find_notes(""):
+            note = col.get_note(nid)
+            anki[note.fields[0]] = (sorted(note.tags), col.decks.name(note.cards()[0].did))
+    finally:
+        col.close()
+    assert anki == ours
+    given = json.loads(deckport("convert", str(source), "-", "--to", "json").stdout)
+    for note in given["notes"]:
+        if sorted(note["tags"]) != ours[note["fields"]["Front"]][0]:
+            assert f"note {note['id']}: warning: [tag-changed]" in written.stderr, note["tags"]
+    for name in ["Words::", "Words:: ::Sub", "Line\\nBreak"]:
+        assert f"deck '{name}'" in written.stderr and "[deck-renamed]" in written.stderr

@@ -15,12 +15,30 @@ import DeckCore
 ///
 /// The package holds the tags as Anki will store them, so that what it holds does not depend on
 /// the order in which Anki meets the notes.
-enum ImportedTags {
+package enum ImportedTags {
+  /// ``stored(_:location:log:)`` for a CSV file, whose import by Anki stores tags by the same
+  /// rules but meets the notes in the order of the rows, which is `notes`' order: the notes, and
+  /// the warnings.
+  package static func storedInRowOrder(_ notes: [Note], location: SourceLocation)
+    -> (notes: [Note], warnings: [Diagnostic])
+  {
+    var log = DiagnosticLog()
+    let result = stored(notes, order: Array(notes.indices), location: location, log: &log)
+    return (result, log.finished())
+  }
+
   /// `notes` with their tags as Anki's package import stores them; each change reported in `log`.
   static func stored(_ notes: [Note], location: SourceLocation, log: inout DiagnosticLog) -> [Note] {
+    stored(notes, order: idOrder(notes), location: location, log: &log)
+  }
+
+  /// `notes` with their tags as Anki stores them when it meets the notes in `order` (indices).
+  private static func stored(_ notes: [Note], order: [Int], location: SourceLocation, log: inout DiagnosticLog)
+    -> [Note]
+  {
     var result = notes
     var registry = Registry()
-    for index in idOrder(notes) {
+    for index in order {
       let note = notes[index]
       var tags: [String] = []
       var noteKeys = Set<String>()
