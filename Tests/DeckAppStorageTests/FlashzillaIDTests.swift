@@ -67,4 +67,23 @@ struct FlashzillaIDTests {
       try String(contentsOfFile: path, encoding: .utf8)
         == #"[{"id":"e621e1f8-c36c-495a-93fc-0c247a3e6e5f","prompt":"Zwölf?","answer":"zwölf"}]"#)
   }
+
+  @Test("two notes whose GUIDs are one UUID in two cases get two ids, and the second is said")
+  func guidsDifferingInCase() throws {
+    let basic = try #require(StockNoteType.noteType(named: "Basic"))
+    let deck = DeckCollection(
+      decks: [Deck(id: 1, name: "Default")], noteTypes: [basic],
+      notes: [
+        Note(id: 1, guid: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", noteTypeID: basic.id, fields: ["Katze", "cat"]),
+        Note(id: 2, guid: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", noteTypeID: basic.id, fields: ["Maus", "mouse"]),
+      ])
+    let (records, warnings) = try AppRecordMapping.records(from: deck, profile: .named(.flashzilla))
+    let ids = records.records.compactMap { $0["id"] }
+    #expect(ids.count == 2)
+    #expect(Set(ids).count == 2)
+    #expect(ids.first == .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!))
+    let repeated = warnings.filter { $0.category == "id-repeated" }
+    #expect(repeated.count == 1)
+    #expect(repeated.first?.message.hasPrefix("the note's GUID 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f' is the UUID of note") == true)
+  }
 }

@@ -105,7 +105,7 @@ struct ProfileTests {
     #expect(warnings.count == 1)
     #expect(
       warnings.first?.message
-        == "record 3 has the id 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F' of record 1 (and 1 more record repeat one); Flashzilla tells its records apart by id, and a migration matches records by it: each is kept as a record of its own"
+        == "record 3 has the id 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F' of record 1 (1 more record repeats an earlier one's); Flashzilla tells its records apart by id, and a migration matches records by it; each is kept as a record of its own"
     )
     // Records without the key (Flashzilla's seed shape) repeat nothing.
     let fixture = try AppStorageReader().read(path: AppFixtures.path("flashzilla-cards.json"))

@@ -3,7 +3,7 @@ import DeckIO
 
 /// The Boolean cells of an entity's rows that hold an integer other than 0 or 1. Core Data
 /// writes only 0 and 1, and reads any other integer as true, as deckport does; the warning says
-/// so, because a store written back holds 1 where the number was.
+/// so, because where the value goes (a JSON file, another store) it is true, not the number.
 struct CoreDataUnusualBooleans {
   private var found: [String: (count: Int, firstRow: Int64, firstValue: Int64)] = [:]
 
@@ -24,7 +24,7 @@ struct CoreDataUnusualBooleans {
       let others = seen.count > 1 ? " (and \(CountedNoun.phrase(seen.count - 1, "other row")))" : ""
       return Diagnostic(
         "boolean-not-0-or-1", at: location,
-        "entity \(entity.name): the Boolean attribute \(column.key) holds \(seen.firstValue) in row \(seen.firstRow)\(others), not 0 or 1; read as true, as Core Data reads it, and written back as 1"
+        "entity \(entity.name): the Boolean attribute \(column.key) holds \(seen.firstValue) in row \(seen.firstRow)\(others), not 0 or 1; read as true, as Core Data reads it (written elsewhere, it is true)"
       )
     }
   }

@@ -44,6 +44,8 @@ struct DeckToRecords {
     }
     var formattingChanged = 0
     var records: [AppRecord] = []
+    // The note that took each UUID: Anki tells GUIDs apart by case, a UUID does not.
+    var noteOfUUID: [UUID: (id: Int64, guid: String)] = [:]
     for note in notes {
       // Where a warning about one of the note's fields or of the record's keys points: the note
       // with its own note type (notes of several become records of one type). Made only for a
@@ -91,7 +93,19 @@ struct DeckToRecords {
         for field in profile.fields {
           switch field.role {
           case .noteGUID:
-            record[field.key] = .uuid(NoteIdentity.uuid(forGUID: note.guid))
+            var uuid = NoteIdentity.uuid(forGUID: note.guid)
+            if let holder = noteOfUUID[uuid] {
+              // Two notes whose GUIDs are one UUID in two cases: the later gets the UUID derived
+              // from its GUID, so the app does not take the two for one.
+              uuid = NoteIdentity.derivedUUID(note.guid)
+              warnings.append(
+                Diagnostic(
+                  "id-repeated", at: keyPlace(field.key),
+                  "the note's GUID '\(note.guid)' is the UUID of note \(holder.id)'s GUID '\(holder.guid)' in another case, which the app would take for one \(field.key); its record gets the \(field.key) \(uuid.uuidString), made from its GUID"
+                ))
+            }
+            noteOfUUID[uuid] = (note.id, note.guid)
+            record[field.key] = .uuid(uuid)
           case .noteCreation:
             record[field.key] = .date(Date(timeIntervalSince1970: Double(note.id) / 1000))
           case .field(let fieldName):

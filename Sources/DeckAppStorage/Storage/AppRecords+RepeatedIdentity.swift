@@ -25,10 +25,16 @@ extension AppRecords {
     let shown = zip(keys, firstRepeat.values).map { key, value in
       "\(key) '\(value.noteText ?? value.description)'"
     }
-    let more = repeats > 1 ? " (and \(CountedNoun.phrase(repeats - 1, "more record")) repeat one)" : ""
+    let more =
+      repeats > 1 ? " (\(CountedNoun.phrase(repeats - 1, "more record")) \(repeats == 2 ? "repeats" : "repeat") an earlier one's)" : ""
+    let app = profile?.app ?? "the app"
+    let tellsApart =
+      keys == ["id"]
+      ? "\(app) tells its records apart by id, and a migration matches records by it"
+      : "a migration matches \(app)'s records by \(keys.joined(separator: " and ")), so each of them matches its own record the destination holds, in order, or is added"
     return Diagnostic(
       "identity-repeated", at: location,
-      "\(label(ofRecord: firstRepeat.later)) has the \(shown.joined(separator: " and ")) of \(label(ofRecord: firstRepeat.earlier))\(more); \(profile?.app ?? "the app") tells its records apart by \(keys.joined(separator: " and ")), and a migration matches records by \(keys.count == 1 ? "it" : "them"): each is kept as a record of its own"
+      "\(label(ofRecord: firstRepeat.later)) has the \(shown.joined(separator: " and ")) of \(label(ofRecord: firstRepeat.earlier))\(more); \(tellsApart); each is kept as a record of its own"
     )
   }
 }
