@@ -84,6 +84,8 @@ struct FlashzillaIDTests {
     #expect(ids.first == .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!))
     let repeated = warnings.filter { $0.category == "id-repeated" }
     #expect(repeated.count == 1)
-    #expect(repeated.first?.message.hasPrefix("the note's GUID 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f' is the UUID of note") == true)
+    #expect(
+      repeated.first?.message.hasPrefix("the note's GUID 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f' is the UUID of note")
+        == true)
   }
 }

@@ -26,7 +26,9 @@ extension AppRecords {
       "\(key) '\(value.noteText ?? value.description)'"
     }
     let more =
-      repeats > 1 ? " (\(CountedNoun.phrase(repeats - 1, "more record")) \(repeats == 2 ? "repeats" : "repeat") an earlier one's)" : ""
+      repeats > 1
+      ? " (\(CountedNoun.phrase(repeats - 1, "more record")) \(repeats == 2 ? "repeats" : "repeat") an earlier one's)"
+      : ""
     let app = profile?.app ?? "the app"
     let tellsApart =
       keys == ["id"]
