@@ -16,11 +16,13 @@ enum CSVPlainTextLosses {
     var emptiedFirst: [String] = []
     for note in notes {
       var changes = false
-      for (index, field) in note.fields.enumerated() {
+      for (index, field) in note.fields.enumerated() where mayChange(field) {
         let written = plainText(field)
-        // Anki's importer of a plain-text file escapes it back: the field comes back only when
-        // escaping the written text gives it.
-        if CSVReader.escapingHTML(written) != field { changes = true }
+        // Anki's importer of a plain-text file escapes it: the field comes back showing the
+        // written text, the same as before only when that is its text with character references
+        // read (`it's` comes back as `it&#x27;s`, which shows the same; a reference the export
+        // left as it was, `&#x27;`, comes back showing as those characters).
+        if HTMLEntities.decode(field) != written { changes = true }
         if index == 0, written.isEmpty, !field.isEmpty { emptiedFirst.append(note.guid) }
       }
       guard changes else { continue }
@@ -28,6 +30,10 @@ enum CSVPlainTextLosses {
       if !note.referencedMediaNames.isEmpty { lostMedia.append(note.guid) }
     }
     var warnings: [Diagnostic] = []
+    // A field without markup, a reference, a bracket or a line break is written as it is.
+    func mayChange(_ field: String) -> Bool {
+      field.utf8.contains { [UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: "["), 0x0A, 0x0D].contains($0) }
+    }
     if !changed.isEmpty {
       let media =
         lostMedia.isEmpty
