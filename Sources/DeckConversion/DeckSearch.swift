@@ -70,7 +70,11 @@ public struct DeckSearch: Sendable, Equatable {
       if case .filtered = deck.kind { return true }
       return false
     case .pattern(let pattern):
-      let native = Self.levels(of: deck.name.canonicallyComposed).joined(separator: [Self.nativeSeparator])
+      // The deck's name as Anki stores it, as the search's is: a package may hold a name Anki
+      // would store otherwise (genanki writes `Spanish :: Verbs` as given; Anki shows
+      // `Spanish::Verbs`).
+      let native = Self.levels(of: deck.name).map { Self.normalizedLevel($0).unicodeScalars }
+        .joined(separator: [Self.nativeSeparator])
       return pattern.matchesNameOrChild(Array(native))
     }
   }

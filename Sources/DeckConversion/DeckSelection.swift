@@ -141,10 +141,10 @@ extension DeckCollection {
       }
       let deckIDs = Set(matching.map(\.id))
       // Each matching deck's subdecks match too: the topmost ones name what was selected.
-      let keys = Set(matching.map { Deck.matchingKey($0.name) })
+      let keys = Set(matching.map { Self.storedKey($0.name) })
       for deck in matching where !spelledNames.contains(deck.name) {
         let parents = Self.nameAndParents(deck.name).dropFirst()
-        if !parents.contains(where: { keys.contains(Deck.matchingKey($0)) }) {
+        if !parents.contains(where: { keys.contains(Self.storedKey($0)) }) {
           spelled.append(deck.name)
           spelledNames.insert(deck.name)
         }
@@ -178,9 +178,9 @@ extension DeckCollection {
     }
     var deckKeys = Set<String>()
     for deck in decks where deckIDs.contains(deck.id) {
-      for name in Self.nameAndParents(deck.name) { deckKeys.insert(Deck.matchingKey(name)) }
+      for name in Self.nameAndParents(deck.name) { deckKeys.insert(Self.storedKey(name)) }
     }
-    result.decks = decks.filter { deckKeys.contains(Deck.matchingKey($0.name)) }
+    result.decks = decks.filter { deckKeys.contains(Self.storedKey($0.name)) }
     var optionIDs: Set<Int64> = [1]
     for deck in result.decks {
       if case .normal(let optionsID) = deck.kind { optionIDs.insert(optionsID) }
@@ -225,6 +225,10 @@ extension DeckCollection {
     }
     return found
   }
+
+  /// What Anki compares of a deck name: the name it stores (a package may hold `A :: B`,
+  /// which Anki stores as `A::B`), matched as it matches names.
+  private static func storedKey(_ name: String) -> String { Deck.matchingKey(Deck.storedName(name)) }
 
   /// The first 20 of `names`, quoted, for an error that lists what there is.
   private static func shown(_ names: [String]) -> String {

@@ -291,3 +291,54 @@ def test_a_deck_search_no_deck_matches_is_an_error_naming_the_file_and_its_decks
     assert result.returncode == 1, result.stderr
     assert f"{pattern_package}: {message}" in result.stderr
     assert not os.path.exists(out)
+
+
+@pytest.fixture(scope="module")
+def spaced_package(tmp_path_factory) -> str:
+    """A package genanki made, whose deck names are stored as the user typed them
+    (`Spanish :: Verbs`), which Anki's import stores as `Spanish::Verbs`."""
+    import genanki
+
+    model = genanki.Model(
+        1607392319, "Simple", fields=[{"name": "Q"}, {"name": "A"}],
+        templates=[{"name": "Card 1", "qfmt": "{{Q}}", "afmt": "{{A}}"}],
+    )
+    decks = []
+    for deck_id, name, words in [
+        (2059400110, "Spanish :: Verbs", ["hablar", "comer"]),
+        (2059400111, "Spanish :: Verbs :: Irregular", ["ser", "ir"]),
+        (2059400112, "Spanish :: Nouns ", ["casa"]),
+    ]:
+        deck = genanki.Deck(deck_id, name)
+        for word in words:
+            deck.add_note(genanki.Note(model=model, fields=[word, "meaning of " + word], guid=genanki.guid_for(word)))
+        decks.append(deck)
+    path = str(tmp_path_factory.mktemp("spaced") / "spaced.apkg")
+    genanki.Package(decks).write_to_file(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("anki_name", "given"),
+    [
+        ("Spanish::Verbs", "Spanish::Verbs"),
+        ("Spanish::Verbs", "Spanish :: Verbs"),
+        ("Spanish", "spanish"),
+        ("Spanish::Verbs::Irregular", "Spanish::Verbs::Irregular"),
+        ("Spanish::Nouns", "Spanish*Nouns"),
+    ],
+)
+def test_a_deck_stored_as_anki_would_not_store_it_is_found_by_the_name_anki_gives_it(
+    spaced_package, tmp_path, anki_name, given
+):
+    """A deck whose stored name Anki's import normalises (`Spanish :: Verbs`) is found by the
+    name Anki shows, by its stored spelling and by a pattern, with its subdecks: what deckport
+    keeps is what Anki's own export of that deck holds."""
+    folder = str(tmp_path)
+    anki = anki_export(
+        spaced_package, os.path.join(folder, "anki"),
+        lambda col: NoteIdsLimit(list(col.find_notes(col.build_search_string(SearchNode(deck=anki_name))))),
+    )
+    os.makedirs(os.path.join(folder, "ours"))
+    expected = assert_same_as_anki(anki, ours(spaced_package, os.path.join(folder, "ours"), given))
+    assert expected["counts"]["notes"] in (1, 2, 4, 5)
