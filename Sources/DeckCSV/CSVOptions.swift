@@ -14,8 +14,10 @@ public struct CSVOptions: Sendable, Equatable {
   /// The separator. Reading: overrides `#separator:` and detection. Writing: overrides the
   /// one the file name implies (comma for `.csv`, tab for `.tsv` and `.txt`).
   public var separator: CSVSeparator?
-  /// Reading: the first row names the columns and is not a note. Writing: a first row of
-  /// column names is written instead of Anki's `#` directives (a plain spreadsheet).
+  /// Reading: the first row names the columns and is not a note, unless the file starts with
+  /// Anki's `#` directives, whose layout has no such row (its first row is a note, as Anki reads
+  /// it; a `[csv-header-row]` warning says so when that row looks like column names). Writing: a
+  /// first row of column names is written instead of Anki's `#` directives (a plain spreadsheet).
   public var hasHeaderRow: Bool
   /// What each column holds. Reading: overrides the `#… column:` directives and the header
   /// row's names. Writing: only these columns are written, with no `#` directives.

@@ -11,8 +11,9 @@ import Foundation
 /// ```
 ///
 /// * The header directives are read as ``CSVHeader`` describes. The separator is
-///   ``CSVOptions/separator``, else `#separator:`; for a plain spreadsheet (a header row or
-///   column mapping) the one the extension names (comma for `.csv`, tab for `.tsv`, `.txt`);
+///   ``CSVOptions/separator``, else `#separator:`; for a plain spreadsheet (a column mapping,
+///   or a header row in a file without Anki's `#` directives) the one the extension names
+///   (comma for `.csv`, tab for `.tsv`, `.txt`);
 ///   otherwise it is detected as Anki detects it (the first of tab, `|`, `;`, `:`, `,` in the
 ///   8 KiB after the header, else space). Without `#html:` fields are HTML when one of the
 ///   first five rows looks like HTML (a `<…>`).
@@ -95,6 +96,15 @@ package struct CSVReader: Sendable {
       preview.append(record)
     }
     var headerRow: CSVTokenizer.Record?
+    if options.hasHeaderRow, !isSpreadsheet, let first = preview.first, Self.namesColumns(first.values) {
+      var place = location
+      place.line = first.line
+      warnings.append(
+        Diagnostic(
+          "csv-header-row", at: place,
+          "this row names columns (\(ShortList.quoted(first.values))), but the file starts with Anki's # lines, whose layout has no row of column names: it is read as a note, as Anki reads it, though \(setting: .csvHeaderRow) was given (which still shapes what is written); take the # lines out to read it as column names"
+        ))
+    }
     if options.hasHeaderRow, isSpreadsheet, !preview.isEmpty {
       headerRow = preview.removeFirst()
       if let record = try tokenizer.nextRecord(separator: separator) { preview.append(record) }
@@ -244,6 +254,19 @@ package struct CSVReader: Sendable {
         "this row is Anki's directive '\(first)', but a line above it that is none (a comment) started the spreadsheet's rows, so it is read as a row and does not count; put the directives first, or read the file without \(setting: .csvHeaderRow) and \(setting: .csvColumns)"
       return Diagnostic("csv-directive", at: place, message)
     }
+  }
+
+  /// Whether every cell of `row` names a column a header row may name (guid, notetype, deck,
+  /// tags, a part of a schedule, or one of the stock fields Front, Back, Text and Extra).
+  static func namesColumns(_ row: [String]) -> Bool {
+    !row.isEmpty
+      && row.allSatisfy { cell in
+        switch ColumnMapping.role(named: cell) {
+        case .field(let name): ["front", "back", "text", "extra"].contains(name.lowercased())
+        case .skipped: false
+        default: true
+        }
+      }
   }
 
   /// Anki's `is_html`: the text holds a `<` with a `>` after it.

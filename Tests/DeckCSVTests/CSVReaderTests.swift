@@ -61,6 +61,19 @@ struct CSVReaderTests {
     #expect(headed.warnings.map(\.description) == plain.warnings.map(\.description))
   }
 
+  @Test("a row of column names under Anki's # lines, read with a header row asked for, is a note, and said")
+  func columnNamesUnderAnkiLines() throws {
+    let (notes, _, warnings) = try Self.read(
+      "#separator:comma\nFront,Back\nhello,world\n", CSVOptions(hasHeaderRow: true))
+    #expect(notes.map(\.fields) == [["Front", "Back"], ["hello", "world"]])
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.contains("in.csv:2: warning: [csv-header-row] this row names columns ('Front', 'Back')") == true)
+    // Without # lines, the row names the columns.
+    let sheet = try Self.read("Front,Back\nhello,world\n", CSVOptions(hasHeaderRow: true))
+    #expect(sheet.notes.map(\.fields) == [["hello", "world"]])
+    #expect(sheet.warnings.isEmpty)
+  }
+
   @Test("notes_all: decks as the rows name them, a GUID with # kept, Vocab made from the file with a warning")
   func notesAllSample() throws {
     let (collection, warnings) = try CSVReader().read(path: Fixtures.path("csv/anki/notes_all.txt"))
