@@ -67,7 +67,8 @@ struct CSVReaderTests {
       "#separator:comma\nFront,Back\nhello,world\n", CSVOptions(hasHeaderRow: true))
     #expect(notes.map(\.fields) == [["Front", "Back"], ["hello", "world"]])
     #expect(warnings.count == 1)
-    #expect(warnings.first?.contains("in.csv:2: warning: [csv-header-row] this row names columns ('Front', 'Back')") == true)
+    #expect(
+      warnings.first?.contains("in.csv:2: warning: [csv-header-row] this row names columns ('Front', 'Back')") == true)
     // Without # lines, the row names the columns.
     let sheet = try Self.read("Front,Back\nhello,world\n", CSVOptions(hasHeaderRow: true))
     #expect(sheet.notes.map(\.fields) == [["hello", "world"]])
