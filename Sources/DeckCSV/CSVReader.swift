@@ -73,13 +73,13 @@ package struct CSVReader: Sendable {
       startsRows: options.writesPlainSpreadsheet ? { !CSVHeader.isKnownDirective($0) } : nil)
     let (header, headerWarnings) = CSVHeader.parse(headerLines, location: location)
     var warnings = headerWarnings
-    if tokenizer.headerEndsWithLoneCarriageReturn, let last = headerLines.last {
+    if let joined = tokenizer.headerLineJoinedByLoneCarriageReturn {
       var place = location
-      place.line = last.number
+      place.line = joined
       warnings.append(
         Diagnostic(
           "csv-line-ends", at: place,
-          "this # line ends with a carriage return alone (classic Mac OS line ends), which deckport reads as a line end but Anki's importer does not: it takes everything up to the next line feed for part of the # line, rows included, and does not import those rows; save the file with LF or CRLF line ends for Anki"
+          "this header line ends with a carriage return alone (classic Mac OS line ends), which deckport reads as a line end but Anki's importer does not: it reads on to the next line feed as part of this line, so the # lines and rows up to there are not read as such; save the file with LF or CRLF line ends for Anki"
         ))
     }
     // A file that starts with Anki's # lines is in Anki's layout, which has no row of column

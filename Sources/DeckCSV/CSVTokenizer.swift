@@ -61,9 +61,11 @@ package struct CSVTokenizer {
   package var skipsCommentLines = true
   /// The comment lines skipped so far by ``nextRecord(separator:)`` (not the header's).
   package private(set) var skippedRows = CSVLineSample()
-  /// Whether the header's last `#` line ends with a carriage return alone (classic Mac OS line
-  /// ends): Anki's importer reads a header line up to a line feed only, rows included.
-  package private(set) var headerEndsWithLoneCarriageReturn = false
+  /// The first of the header's lines that ends with a carriage return alone (classic Mac OS line
+  /// ends) before more text: Anki's importer reads a header line up to a line feed only, so it
+  /// takes that text (`#` lines, rows) for part of the line. Carriage returns before a line
+  /// feed (`\r\r\n`) join nothing.
+  package private(set) var headerLineJoinedByLoneCarriageReturn: Int?
 
   private var source: any ByteSource
   private let location: SourceLocation
@@ -122,7 +124,9 @@ package struct CSVTokenizer {
         consume(next)
         scratch.append(next)
       }
-      headerEndsWithLoneCarriageReturn = try consumeLineBreak() == .loneCarriageReturn
+      if try consumeLineBreak() == .loneCarriageReturn, headerLineJoinedByLoneCarriageReturn == nil {
+        headerLineJoinedByLoneCarriageReturn = number
+      }
       lines.append(
         HeaderLine(text: try decodeScratch(line: number, column: startColumn, isQuoted: false), number: number))
       isFirst = false
@@ -324,7 +328,8 @@ package struct CSVTokenizer {
     position.advance(past: byte)
   }
 
-  /// A line's end: `\n` (or `\r\n`), a carriage return alone, or none (the end of the text).
+  /// A line's end: `\n` (or `\r\n`), a carriage return alone before more text, or none (the
+  /// end of the text).
   private enum LineBreak { case lineFeed, loneCarriageReturn, none }
 
   @discardableResult
@@ -332,9 +337,13 @@ package struct CSVTokenizer {
     guard let byte = try peekByte() else { return .none }
     if byte == Self.carriageReturn {
       consume(byte)
-      guard try peekByte() == Self.lineFeed else { return .loneCarriageReturn }
-      consume(Self.lineFeed)
-      return .lineFeed
+      switch try peekByte() {
+      case Self.lineFeed:
+        consume(Self.lineFeed)
+        return .lineFeed
+      case nil, Self.carriageReturn: return .lineFeed
+      default: return .loneCarriageReturn
+      }
     } else if byte == Self.lineFeed {
       consume(byte)
       return .lineFeed
