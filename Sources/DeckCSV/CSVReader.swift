@@ -119,9 +119,11 @@ package struct CSVReader: Sendable {
         "has no rows to read\(what) (\(CountedNoun.phrase(header.lineCount, "header line"))); Anki refuses such a file as empty"
       )
     }
+    // Anki decides from the file's first rows, a row of column names among them (to Anki, a row).
+    let decidingRows = ([headerRow].compactMap { $0 } + preview).prefix(LateHTMLRows.decidingRows)
     let isHTML =
       options.isHTML ?? header.isHTML
-      ?? preview.contains { $0.fields.contains { Self.looksLikeHTML($0.text) } }
+      ?? decidingRows.contains { $0.fields.contains { Self.looksLikeHTML($0.text) } }
 
     let layout: CSVColumnLayout
     if let mapping = options.columns {
@@ -144,16 +146,19 @@ package struct CSVReader: Sendable {
     var rows: [CSVCollectionBuilder.Row] = []
     progress?.start(.readingNotes)
     defer { progress?.finish(.readingNotes) }
-    for record in preview { try mapper.map(record, into: &rows) }
     // Read as plain text because the first rows hold no HTML, as Anki decides: the first later
     // row that holds some is named, since its HTML is escaped (shown as text).
     var watchesForHTML = options.isHTML == nil && header.isHTML == nil && !isHTML
     var lateHTML: CSVTokenizer.Record?
+    func watch(_ record: CSVTokenizer.Record) {
+      guard watchesForHTML, record.fields.contains(where: { Self.looksLikeHTML($0.text) }) else { return }
+      lateHTML = record
+      watchesForHTML = false
+    }
+    for record in preview.dropFirst(decidingRows.count - (headerRow == nil ? 0 : 1)) { watch(record) }
+    for record in preview { try mapper.map(record, into: &rows) }
     while let record = try tokenizer.nextRecord(separator: separator) {
-      if watchesForHTML, record.fields.contains(where: { Self.looksLikeHTML($0.text) }) {
-        lateHTML = record
-        watchesForHTML = false
-      }
+      watch(record)
       try mapper.map(record, into: &rows)
       try Cancellation.check(atItem: rows.count)
       progress?.advance(.readingNotes)
