@@ -285,7 +285,16 @@ struct CoreDataStoreTests {
       try AppStorageWriter().write(records, to: store, options: AppWriteOptions(existing: .replace))
     } throws: { error in
       (error as? DeckError)?.description
-        == "\(store): table ZCARD: record 1, key 'hint': the entity Card has no property for this key (its properties: id, prompt, answer); a deck whose fields are not these goes in through the profile that maps them: name it with AppStorageOptions.profile"
+        == "\(store): table ZCARD: record 1, key 'hint': the entity Card has no property for this key (its properties: id, prompt, answer), so the records do not fit it; write them into storage of their own keys (a JSON file, a plist, deckport's SQLite)"
+    }
+    // A deck's notes go in through a profile: the error names the setting.
+    var notes = records
+    notes.valuesAreNoteText = true
+    #expect {
+      try AppStorageWriter().write(notes, to: store, options: AppWriteOptions(existing: .replace))
+    } throws: { error in
+      (error as? DeckError)?.message.hasSuffix(
+        "goes in through the profile that maps them: name it with AppStorageOptions.profile") == true
     }
   }
 

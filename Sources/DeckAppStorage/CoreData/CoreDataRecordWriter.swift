@@ -28,6 +28,9 @@ struct CoreDataRecordWriter {
   let stagingFolder: URL
   /// Write rows without their relationships, which ``link(_:newRows:)`` sets afterwards.
   var deferLinks = false
+  /// Whether the records are a deck's notes (``AppRecords/valuesAreNoteText``), which a profile
+  /// maps onto an entity's properties, rather than records another storage holds.
+  var recordsAreNotes = false
   /// The store's own external-data folder, where the files of the values an update replaces are.
   var externalDataFolder: URL?
   /// Where the objects of a migrated store went (source object URI → row of this store).
@@ -237,7 +240,9 @@ struct CoreDataRecordWriter {
     for field in record where !known.contains(field.key) {
       throw DeckError(
         .invalidRequest, at: location.table(entity.table).item("\(label), key '\(field.key)'"),
-        "the entity \(entity.name) has no property for this key (its properties: \(entity.members.map(\.key).joined(separator: ", "))); a deck whose fields are not these goes in through the profile that maps them: name it with \(setting: .recordProfile)"
+        recordsAreNotes
+          ? "the entity \(entity.name) has no property for this key (its properties: \(entity.members.map(\.key).joined(separator: ", "))); a deck whose fields are not these goes in through the profile that maps them: name it with \(setting: .recordProfile)"
+          : "the entity \(entity.name) has no property for this key (its properties: \(entity.members.map(\.key).joined(separator: ", "))), so the records do not fit it; write them into storage of their own keys (a JSON file, a plist, deckport's SQLite)"
       )
     }
     var row = Row()

@@ -121,10 +121,12 @@ struct CoreDataFileWriter: StorageFileWriter {
     }
     let (entity, location, stagingFolder, dates) = (entity, location, stagingFolder, records.jsonDates)
     let externalDataFolder = CoreDataExternalStorage.folder(forStore: destination)
+    let recordsAreNotes = records.valuesAreNoteText
     let result = try CoreDataStoreEdit.apply(to: destination, writingAt: path, location: location) { database, schema in
       var writer = CoreDataRecordWriter(
         database: database, schema: schema, entity: entity, location: location, stagingFolder: stagingFolder)
       writer.externalDataFolder = externalDataFolder
+      writer.recordsAreNotes = recordsAreNotes
       return try writer.write(changes, dates: dates)
     }
     written = result
