@@ -1,3 +1,4 @@
+import DeckCore
 import DeckIO
 import Foundation
 
@@ -28,10 +29,6 @@ package enum CrowdAnkiFolder {
     guard let file = deckFile(in: path) else { return false }
     if let kind = FileManager.default.notRegularFileKind(atPath: file) { return kind != .folder }
     if FolderBoundary(folder: path).outsideLink(at: file) != nil { return true }
-    guard let handle = FileHandle(forReadingAtPath: file) else { return false }
-    defer { try? handle.close() }
-    let head = (try? handle.read(upToCount: 256)) ?? Data()
-    let first = head.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.first
-    return first == UInt8(ascii: "{")
+    return JSONFileHead.firstByte(ofFileAt: file) == UInt8(ascii: "{")
   }
 }

@@ -38,10 +38,6 @@ extension AppStorageKind {
   /// Whether the file's first character other than white space (after a UTF-8 byte order mark)
   /// is `[`.
   private static func beginsAsArray(path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? handle.close() }
-    guard let head = try? handle.read(upToCount: 4096) else { return false }
-    let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
-    return text.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "[")
+    JSONFileHead.firstByte(ofFileAt: path) == UInt8(ascii: "[")
   }
 }

@@ -13,13 +13,9 @@ package enum DeckportDocumentFormat {
   /// those words (`"{""format"": ""deckport-deck""}"`) does not begin so; a document that names
   /// its format later is told apart only by a parse.
   package static func beginsAsDeck(path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? handle.close() }
-    guard let head = try? handle.read(upToCount: 256) else { return false }
-    var rest = head[...]
-    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+    guard var rest = JSONFileHead.bytes(ofFileAt: path) else { return false }
     for token in ["{", #""format""#, ":", "\"\(deck)\""] {
-      rest = rest.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+      rest = rest.drop { JSONFileHead.whiteSpace.contains($0) }
       guard rest.starts(with: token.utf8) else { return false }
       rest = rest.dropFirst(token.utf8.count)
     }
