@@ -132,6 +132,18 @@ struct ProfileTests {
     )
     let named = try AppStorageReader().read(path: path, options: AppStorageOptions(jsonDates: .secondsSince1970))
     #expect(!named.warnings.contains { $0.category == "dates-mixed" })
+    // 0, an app's "never", beside seconds since 1970 tells no encoding of its own.
+    let placeholder = scratch.path(for: "never.json")
+    try Data(
+      """
+      [{"word":"a","definition":"x","createdAt":1700000000,"wordTypeRaw":"noun"},
+      {"word":"b","definition":"y","createdAt":0,"wordTypeRaw":"noun"}]
+      """.utf8
+    ).write(to: URL(fileURLWithPath: placeholder))
+    let never = try AppStorageReader().read(path: placeholder)
+    #expect(!never.warnings.contains { $0.category == "dates-mixed" })
+    #expect(never.records.jsonDates == .secondsSince1970)
+    #expect(never.records.records.first?["createdAt"] == .date(Date(timeIntervalSince1970: 1_700_000_000)))
     // Dates a file types itself (deckport's SQLite schema, Flashcard Quiz's records) say nothing.
     let fixture = try AppStorageReader().read(path: AppFixtures.path("flashcard-quiz.sqlite"))
     #expect(!fixture.warnings.contains { $0.category == "dates-mixed" })

@@ -68,13 +68,16 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
     return guesses.count == 1 ? guesses.first : nil
   }
 
-  /// The encoding one date value looks written in, by its range; nil for what is a date in none:
-  /// null, what is neither a number nor a string, text that is no ISO 8601 date and time, a
-  /// number that is no date in the encoding its range suggests (``date(in:)``).
+  /// The encoding one date value looks written in, by its range; nil for what is a date in none
+  /// (null, what is neither a number nor a string, text that is no ISO 8601 date and time, a
+  /// number that is no date in the encoding its range suggests: ``date(in:)``), and for 0, an
+  /// app's placeholder for "never", which is the epoch of every numeric encoding and tells none.
   static func guess(forOne value: AppValue) -> JSONDateEncoding? {
     let guess: JSONDateEncoding
     switch value {
     case .string: guess = .iso8601
+    case .integer(0): return nil
+    case .double(let number) where number == 0: return nil
     case .integer(let number): guess = Self.guess(Double(number))
     case .double(let number): guess = Self.guess(number)
     default: return nil
