@@ -205,7 +205,7 @@ package struct CSVWriter: Sendable {
               case .skipped: return ""
               }
             }
-          htmlOnlyLater.note(cells, ofRow: index, guid: note.guid)
+          htmlOnlyLater.note(cells, ofRow: index)
           try emitter.writeRow(cells)
         }
         if let warning = htmlOnlyLater.warning(at: location) { warnings.append(warning) }

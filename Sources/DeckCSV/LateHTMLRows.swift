@@ -13,7 +13,8 @@ struct LateHTMLRows {
   /// How many notes' rows decide: Anki counts a header row among the first rows.
   private let decidingNotes: Int
   private var firstRowsHoldHTML = false
-  private var firstLater: (row: Int, guid: String)?
+  /// The first later row that holds HTML, counted from 1 without a header row.
+  private var firstLater: Int?
   private var laterCount = 0
 
   /// Watches the rows when `watching` (fields written as HTML); `headerRow` when the sheet
@@ -23,15 +24,15 @@ struct LateHTMLRows {
     decidingNotes = Self.decidingRows - (headerRow ? 1 : 0)
   }
 
-  /// Notes the cells of row `index` (from 0, not counting a header row) of the note `guid`.
-  mutating func note(_ cells: [String], ofRow index: Int, guid: String) {
+  /// Notes the cells of row `index` (from 0, not counting a header row).
+  mutating func note(_ cells: [String], ofRow index: Int) {
     guard watching, !firstRowsHoldHTML, cells.contains(where: CSVReader.looksLikeHTML) else { return }
     if index < decidingNotes {
       firstRowsHoldHTML = true
       return
     }
     laterCount += 1
-    if firstLater == nil { firstLater = (index + 1, guid) }
+    if firstLater == nil { firstLater = index + 1 }
   }
 
   /// The warning, when rows after the first ones hold HTML and the first ones none.
@@ -39,7 +40,7 @@ struct LateHTMLRows {
     guard let firstLater, !firstRowsHoldHTML else { return nil }
     return Diagnostic(
       "csv-html-late", at: location,
-      "\(laterCount == 1 ? "the row" : "\(laterCount) rows, the first the row") of note \(firstLater.guid.isEmpty ? "\(firstLater.row)" : "'\(firstLater.guid)'") \(laterCount == 1 ? "holds" : "hold") HTML, but a spreadsheet has no #html: line and its first \(Self.decidingRows) rows hold none: Anki's importer decides from those that every field is plain text (deckport's reader likewise), and shows that HTML as text; read the file with \(setting: .csvHTML) true (Anki: \"Allow HTML in fields\"), or write Anki's layout, without \(setting: .csvHeaderRow) and \(setting: .csvColumns)"
+      "\(laterCount == 1 ? "row \(firstLater) holds" : "\(laterCount) rows hold") HTML (\(laterCount == 1 ? "" : "the first, row \(firstLater); ")rows counted from 1, a header row not counted), but a spreadsheet has no #html: line and its first \(Self.decidingRows) rows hold none: Anki's importer decides from those that every field is plain text (deckport's reader likewise), and shows that HTML as text; read the file with \(setting: .csvHTML) true (Anki: \"Allow HTML in fields\"), or write Anki's layout, without \(setting: .csvHeaderRow) and \(setting: .csvColumns)"
     )
   }
 }

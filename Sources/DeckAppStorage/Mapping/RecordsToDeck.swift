@@ -245,7 +245,7 @@ struct RecordsToDeck {
     }
     return Diagnostic(
       "id-not-uuid", at: location,
-      "the \(first.key) of \(CountedNoun.phrase(replaced.count, "record")) is no UUID, which the app cannot decode: \(ShortList.text(named)); the note's GUID is the old \(first.key) (made from the record's text when that is empty), and writing the note into app storage gives the record the new one, the same every time"
+      "\(replaced.count == 1 ? "the \(first.key) of 1 record is no UUID" : "the \(first.key)s of \(replaced.count) records are no UUIDs"), which the app cannot decode: \(ShortList.text(named)); the note's GUID is the old \(first.key) (made from the record's text when that is empty), and writing the note into app storage gives the record the new one, the same every time"
     )
   }
 

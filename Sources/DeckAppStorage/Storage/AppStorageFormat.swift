@@ -130,7 +130,7 @@ public struct AppStorageFormat: DeckFormat {
       storage: storage, existing: context.existingOutput, dryRun: context.dryRun,
       matching: context.options[AppRecordMatching.self])
     var report = try AppStorageWriter().write(mapped.records, to: path, kind: kind, options: options)
-    if let fromDestination { report.place += ", profile \(fromDestination.title) (the destination's)" }
+    if let fromDestination { report.place += ", profile \(fromDestination.title), the destination's" }
     let written = try AppRecordMapping.collection(from: mapped.records, profile: storage.profile).collection
     return DeckWriteResult(written: written, warnings: mapped.warnings + report.warnings, details: report)
   }

@@ -24,7 +24,7 @@ extension Deckport {
         template's browser appearance and deck override); decks added, removed, renamed, and \
         changed (description, a filtered deck's searches); deck option groups (matched by id, \
         else name) added, removed, and changed setting by setting (new.perDay, \
-        desiredRetention, … as in Anki's schema-11 entry), and decks that use another group; \
+        desiredRetention, and so on, as in Anki's schema-11 entry), and decks that use another group; \
         tags over all notes; cards (matched by note GUID and template) whose scheduling \
         changed (type, queue, due, interval, ease, reps, lapses, steps left, flags, the due \
         date and deck before a filtered deck, and Anki's per-card data such as the FSRS memory \

@@ -13,7 +13,7 @@ extension Deckport {
         from), what it is, and what a deck loses in it (each reported as a warning when a \
         conversion drops it). With --json, one JSON object with the key formats, a list of \
         objects with the keys name, summary, extensions, reads, writes, cannotHold, holds (the \
-        parts of a deck the format holds: tags, noteTypes, scheduling, media, …), holdsInPart \
+        parts of a deck the format holds: tags, noteTypes, scheduling, media and the others), holdsInPart \
         (a part held only in part, with what is held of it), layout (file, folder, \
         fileInPlace or existingFile) and textSyntax (json or delimited, for text formats).
         """)

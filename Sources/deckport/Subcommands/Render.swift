@@ -12,7 +12,7 @@ extension Deckport {
         same HTML as Anki's backend): sections, the special fields ({{Tags}}, {{Deck}}, \
         {{Subdeck}}, {{Type}}, {{Card}}, {{CardFlag}}, {{CardID}}, {{FrontSide}}) and Anki's \
         built-in filters (cloze, cloze-only, hint, text, furigana, kana, kanji, type, tts). \
-        Sound tags stay as [sound:…] and type-in-the-answer fields as [[type:…]]. A card whose \
+        Sound tags stay as [sound:...] and type-in-the-answer fields as [[type:...]]. A card whose \
         front is blank, a cloze card without its cloze, or a template Anki cannot parse shows \
         Anki's message, and a warning names the card (with --strict, exit status 1).
 
