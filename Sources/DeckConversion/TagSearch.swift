@@ -1,3 +1,4 @@
+import DeckAnki
 import DeckCore
 import Foundation
 
@@ -67,9 +68,12 @@ public struct TagSearch: Sendable, Equatable {
   }
 
   /// Whether this one tag is the searched tag or a subtag of it (never, for `none` and `*`,
-  /// which are about notes rather than tags).
+  /// which are about notes rather than tags), as the file spells it or as Anki's import stores
+  /// it (a package may hold `a::::b`, which Anki shows, and searches, as `a::blank::b`).
   public func matches(tag: String) -> Bool {
     guard case .pattern(let pattern) = kind else { return false }
-    return pattern.matchesNameOrChild(Array(tag.canonicallyComposed.unicodeScalars))
+    if pattern.matchesNameOrChild(Array(tag.canonicallyComposed.unicodeScalars)) { return true }
+    let stored = ImportedTags.storedSpelling(tag)
+    return stored != tag && pattern.matchesNameOrChild(Array(stored.unicodeScalars))
   }
 }

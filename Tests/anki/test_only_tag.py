@@ -110,3 +110,38 @@ def test_a_tag_no_note_has_is_an_error_naming_the_tags(tmp_path):
     assert result.returncode == 1
     assert "no note has the tag 'verbs' or a subtag of it (its tags: 'a::b', 'a::b::c', 'geo'," in result.stderr
     assert not os.path.exists(out)
+
+
+@pytest.fixture(scope="module")
+def untidy_tags(tmp_path_factory) -> str:
+    """A package whose notes' tags are stored as Anki's import would not store them (an empty
+    level, a tab), made from a fixture the real backend exported by editing its tags column."""
+    import shutil
+    import sqlite3
+    import zipfile
+
+    source = os.path.join(os.path.dirname(fixture_packages()[0]), "legacy2_sched.apkg")
+    folder = tmp_path_factory.mktemp("untidy")
+    with zipfile.ZipFile(source) as archive:
+        archive.extractall(folder)
+        names = archive.namelist()
+    database = sqlite3.connect(str(folder / "collection.anki21"))
+    ids = [row[0] for row in database.execute("SELECT id FROM notes ORDER BY id")]
+    for note_id, tags in zip(ids, [" a::::b ", " tab\there ", " ::lead "]):
+        database.execute("UPDATE notes SET tags = ? WHERE id = ?", (tags, note_id))
+    database.commit()
+    database.close()
+    path = str(folder / "untidy.apkg")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in names:
+            archive.write(str(folder / name), name)
+    shutil.rmtree(str(folder / "collection.media"), ignore_errors=True)
+    return path
+
+
+@pytest.mark.parametrize("tag", ["a::blank::b", "a", "tabhere", "blank::lead", "blank"])
+def test_a_tag_anki_stores_otherwise_is_found_by_the_name_anki_gives_it(untidy_tags, tag):
+    """A tag a package holds as Anki's import would not store it (`a::::b`, `tab<TAB>here`) is
+    found by the name Anki shows and searches (`a::blank::b`, `tabhere`): what deckport keeps is
+    what Anki's own export of the notes its search finds holds."""
+    assert_selection_is_ankis(untidy_tags, "tag:" + quoted(tag), (), (tag,))

@@ -122,6 +122,14 @@ package enum ImportedTags {
     !a.unicodeScalars.elementsEqual(b.unicodeScalars)
   }
 
+  /// `tag` as Anki's import spells it before it meets other tags: without spaces and control
+  /// characters, in NFC, each empty `::` level named `blank` (`a::::b` is `a::blank::b`); empty
+  /// when nothing is left.
+  package static func storedSpelling(_ tag: String) -> String {
+    let cleaned = CollectionValidation.isCleanTag(tag) ? tag : CollectionValidation.cleanedTag(tag)
+    return withBlankLevels(cleaned.canonicallyComposed)
+  }
+
   /// `tag` with each empty `::` level named `blank`, as Anki stores it.
   static func withBlankLevels(_ tag: String) -> String {
     guard tag.contains(Deck.levelSeparator) else { return tag }
