@@ -52,10 +52,21 @@ extension DeckCollection {
     result.reviews = []
     result.deletions = []
     result.deckOptions = deckOptions.map(\.withoutFSRSParameters)
+    // A custom study session's tag choices (`activeTags`, `inactiveTags`) go with the rest.
     let studyKeys: Set<String> = [
       "collapsed", "browserCollapsed", "newToday", "revToday", "lrnToday", "timeToday", "extendNew", "extendRev",
-      "reviewLimit", "newLimit", "reviewLimitToday", "newLimitToday",
+      "reviewLimit", "newLimit", "reviewLimitToday", "newLimitToday", "activeTags", "inactiveTags",
     ]
+    // A parent the file lacks is written too, so that it is expanded as the others: Anki's
+    // import would make it, collapsed, as it makes a new deck.
+    var table = DeckTable(known: result.decks)
+    for deck in result.decks where Deck.depthProblem(ofName: deck.name) == nil {
+      let levels = deck.nameComponents
+      for depth in levels.indices.dropLast() {
+        _ = try? table.id(for: levels[...depth].joined(separator: Deck.levelSeparator), at: SourceLocation(file: ""))
+      }
+    }
+    result.decks += table.decks
     for index in result.decks.indices {
       if case .filtered = result.decks[index].kind {
         result.decks[index].kind = .normal(optionsID: 1)
@@ -63,7 +74,8 @@ extension DeckCollection {
       result.decks[index].ankiProperties.removeAll { studyKeys.contains($0.key) }
       // Anki's export expands every deck but Default, in the deck list and in the browser
       // (deckport's writer otherwise gives a deck Anki's default for a fresh one: collapsed).
-      if result.decks[index].id != 1 {
+      // (Deck 1 under another name, as genanki-go writes it, is a new deck to Anki's import.)
+      if result.decks[index].id != 1 || Deck.matchingKey(result.decks[index].name) != Deck.matchingKey("Default") {
         result.decks[index].ankiProperties += [
           AnkiProperty(key: "browserCollapsed", jsonText: "false"), AnkiProperty(key: "collapsed", jsonText: "false"),
         ]

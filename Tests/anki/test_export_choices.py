@@ -74,7 +74,10 @@ def convert(package: str, folder: str, *arguments: str) -> str:
 def test_a_deck_without_scheduling_is_what_ankis_export_without_it_holds(package, tmp_path):
     anki = anki_export_without_scheduling(package, str(tmp_path / "anki"))
     os.makedirs(tmp_path / "ours")
-    assert_same_as_anki(anki, convert(package, str(tmp_path / "ours")))
+    ours = convert(package, str(tmp_path / "ours"))
+    assert_same_as_anki(anki, ours)
+    # Every deck expanded, parents the file lacks too, and no custom study tags.
+    assert imported_deck_states(ours) == imported_deck_states(anki)
 
 
 def test_one_deck_without_scheduling(tmp_path):
@@ -194,16 +197,22 @@ def test_a_deck_without_media_is_what_ankis_export_without_them_holds(package, t
     assert anki_view(out)["media"] == {}
 
 
-def imported_deck_states(package: str) -> dict[str, tuple[bool, bool]]:
+def imported_deck_states(package: str) -> dict[str, tuple]:
     """Each deck's (collapsed, browserCollapsed) after the backend imports `package` into a fresh
-    collection (Default, which an import never replaces, left out)."""
+    collection (Default, which an import never replaces, left out), and a custom study session's
+    tag choices (activeTags, inactiveTags) where it has them."""
     from anki.collection import ImportAnkiPackageOptions, ImportAnkiPackageRequest
 
     col = Collection(os.path.join(tempfile.mkdtemp(prefix="deckport_collapse_"), "collection.anki2"))
     try:
         col.import_anki_package(
             ImportAnkiPackageRequest(package_path=package, options=ImportAnkiPackageOptions(with_scheduling=True)))
-        return {deck["name"]: (deck["collapsed"], deck["browserCollapsed"]) for deck in col.decks.all() if deck["id"] != 1}
+        return {
+            deck["name"]: (deck["collapsed"], deck["browserCollapsed"])
+            + tuple(deck[key] for key in ("activeTags", "inactiveTags") if key in deck)
+            for deck in col.decks.all()
+            if deck["id"] != 1
+        }
     finally:
         col.close()
 
