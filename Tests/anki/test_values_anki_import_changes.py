@@ -283,3 +283,33 @@ def test_future_reviews_are_named(tmp_path):
         assert len(warned) == 1, stderr
         assert f"review {ahead[REVIEWS[1]]}: warning: [future-time] 2 reviews (reviews {ahead[REVIEWS[1]]}, {2**63 - 1})" in warned[0]
         strict_fails(source, tmp_path, fmt, "future-time")
+
+
+# --------------------------------------------------------------------------------------------
+# 7. Field text not in Unicode NFC
+
+
+@pytest.fixture()
+def decomposed(tmp_path) -> str:
+    """The fixture with FIRST's front a decomposed `café` (e and U+0301)."""
+    return altered(str(tmp_path), f"UPDATE notes SET flds = 'cafe' || char(769) || char(31) || 'x' WHERE id = {FIRST};")
+
+
+def test_anki_package_import_composes_field_text(decomposed, tmp_path):
+    assert first_fields(tmp_path, decomposed)[FIRST] == "caf\u00e9"
+
+
+@pytest.mark.parametrize("fmt", DECK_FORMATS)
+def test_deck_package_is_written_composed_with_one_warning(decomposed, tmp_path, fmt):
+    out, stderr = converted(decomposed, tmp_path, fmt)
+    warned = warnings_of(stderr, "field-changed")
+    assert len(warned) == 1 and f"note {FIRST}: warning: [field-changed] 1 note (note {FIRST}) holds text not in Unicode NFC" in warned[0], stderr
+    assert first_fields(tmp_path, out)[FIRST] == "caf\u00e9"
+    strict_fails(decomposed, tmp_path, fmt, "field-changed")
+
+
+@pytest.mark.parametrize("fmt", COLLECTION_FORMATS)
+def test_collection_package_keeps_field_text_as_it_is(decomposed, tmp_path, fmt):
+    out, stderr = converted(decomposed, tmp_path, fmt)
+    assert not warnings_of(stderr, "field-changed"), stderr
+    assert first_fields(tmp_path, out)[FIRST] == "cafe\u0301"

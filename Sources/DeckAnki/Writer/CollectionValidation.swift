@@ -52,6 +52,7 @@ package enum CollectionValidation {
     result.notes = try checkedNotes(collection, kind: kind, location: location, log: &log)
     if kind == .apkg {
       result.notes = ImportRemovedCharacters.removed(from: result.notes, location: location, log: &log)
+      result.notes = ImportComposedText.composed(result.notes, location: location, log: &log)
       result.notes = ImportedTags.stored(result.notes, location: location, log: &log)
     }
     let identity = try NoteIdentity.assigningGUIDs(
