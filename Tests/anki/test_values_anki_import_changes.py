@@ -313,3 +313,46 @@ def test_collection_package_keeps_field_text_as_it_is(decomposed, tmp_path, fmt)
     out, stderr = converted(decomposed, tmp_path, fmt)
     assert not warnings_of(stderr, "field-changed"), stderr
     assert first_fields(tmp_path, out)[FIRST] == "cafe\u0301"
+
+
+# --------------------------------------------------------------------------------------------
+# 8. A card's data beside its schedule
+
+CARD_DATA = [
+    '{"pos":-1}', '{"pos":5,"x":1}', '{"s":1e308,"d":5.0,"dr":0.9}', "NaN", '{"s":NaN,"d":5}', '{"s":1e-320,"d":5}',
+    '{"s":"x","d":5}', '{"pos":1e20}', '{"pos":4294967296}', '{"pos":4294967295}', '{"lrt":-5}', '{"s":3.4e38}',
+    '"str"', '{"cd":"abc"}', '{"decay":2}', '{"s":1.5}', '{"pos":3.0}', '{"pos":"3"}', '{"pos":3,"s":1.5}',
+    '{"s":1.5,"d":5}', '{"dr":0.9}', '{"pos":3,"x":1,"cd":"q"}', '{"s":1.5,"d":5,"lrt":1.5}', '{"pos":null}', "{}",
+]
+
+
+def meaning(data: str):
+    """A card's data as a value ("" as {}), numbers compared as numbers; None for what is no JSON."""
+    import json
+
+    if data == "":
+        return {}
+    try:
+        return json.loads(data, parse_constant=lambda constant: constant)
+    except ValueError:
+        return None
+
+
+@pytest.mark.parametrize("data", CARD_DATA)
+def test_card_data_anki_changes_is_said_exactly_where_it_changes(data, tmp_path):
+    """[card-data-changed] is given exactly when the backend's import of deckport's .apkg holds a
+    card's data with another meaning than the source's (a key left out, a number become null or
+    0), and `--strict` then fails; the package holds the data as the source has it."""
+    sql = "UPDATE cards SET data = '%s' WHERE id = (SELECT min(id) FROM cards);" % data.replace("'", "''")
+    source = altered(str(tmp_path), sql)
+    out, stderr = converted(source, tmp_path, "apkg")
+    (tmp_path / "imported").mkdir()
+    col = restored(str(tmp_path / "imported"), out)
+    try:
+        held = col.db.scalar("select data from cards where id = (select min(id) from cards)")
+    finally:
+        col.close()
+    changes = meaning(held) != meaning(data)
+    assert bool(warnings_of(stderr, "card-data-changed")) == changes, (data, held, stderr)
+    if changes:
+        strict_fails(source, tmp_path, "apkg", "card-data-changed")

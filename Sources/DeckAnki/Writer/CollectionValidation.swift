@@ -53,6 +53,7 @@ package enum CollectionValidation {
     if kind == .apkg {
       result.notes = ImportRemovedCharacters.removed(from: result.notes, location: location, log: &log)
       result.notes = ImportComposedText.composed(result.notes, location: location, log: &log)
+      ImportedCardData.report(collection.cards, location: location, log: &log)
       result.notes = ImportedTags.stored(result.notes, location: location, log: &log)
     }
     let identity = try NoteIdentity.assigningGUIDs(
