@@ -340,7 +340,7 @@ struct DestinationProfileTests {
     let destination = try AppFixtures.copy(name, into: scratch)
     let run = try CommandRun.deckport(["convert", deck, destination, "--force", "--strict"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
-    #expect(run.standardOutput.contains("profile Flashzilla Card (the destination's)): 2 added"))
+    #expect(run.standardOutput.contains("profile Flashzilla Card, the destination's): 2 added"))
     let content = try AppStorageReader().read(path: destination)
     #expect(content.records.profile == .flashzilla)
     #expect(content.records.records.contains { $0["prompt"] == .string("Zwölf") && $0["answer"] == .string("twelve") })
