@@ -102,7 +102,7 @@ package struct CSVReader: Sendable {
       warnings.append(
         Diagnostic(
           "csv-header-row", at: place,
-          "this row names columns (\(ShortList.quoted(first.values))), but the file starts with Anki's # lines, whose layout has no row of column names: it is read as a note, as Anki reads it, though \(setting: .csvHeaderRow) was given (which still shapes what is written); take the # lines out to read it as column names"
+          "this row names columns (\(ShortList.quoted(first.values))), but the file starts with Anki's # lines, whose layout has no row of column names: it is read as a note, as Anki reads it, though \(setting: .csvHeaderRow) was given (which still shapes a CSV written from it); take the # lines out to read it as column names"
         ))
     }
     if options.hasHeaderRow, isSpreadsheet, !preview.isEmpty {

@@ -64,7 +64,7 @@ package struct CSVTokenizer {
   /// The first of the header's lines that ends with a carriage return alone (classic Mac OS line
   /// ends) before more text: Anki's importer reads a header line up to a line feed only, so it
   /// takes that text (`#` lines, rows) for part of the line. Carriage returns before a line
-  /// feed (`\r\r\n`) join nothing.
+  /// feed (`\r\r\n`) are one line end, as to Anki.
   package private(set) var headerLineJoinedByLoneCarriageReturn: Int?
 
   private var source: any ByteSource
@@ -336,12 +336,16 @@ package struct CSVTokenizer {
   private mutating func consumeLineBreak() throws -> LineBreak {
     guard let byte = try peekByte() else { return .none }
     if byte == Self.carriageReturn {
+      // A run of carriage returns ends the line with the line feed after it, as Anki's import
+      // reads a header line (`\r\r\n` is one line end); before anything else, it is a line
+      // end only to deckport.
       consume(byte)
+      while try peekByte() == Self.carriageReturn { consume(Self.carriageReturn) }
       switch try peekByte() {
       case Self.lineFeed:
         consume(Self.lineFeed)
         return .lineFeed
-      case nil, Self.carriageReturn: return .lineFeed
+      case nil: return .lineFeed
       default: return .loneCarriageReturn
       }
     } else if byte == Self.lineFeed {

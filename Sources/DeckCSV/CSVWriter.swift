@@ -101,7 +101,7 @@ package struct CSVWriter: Sendable {
 
     let scheduleWriting = CSVScheduleCells.Writing(collection, timeZone: options.timeZone)
     var warnings =
-      repairs + renamedDecks
+      repairs
       + CSVLossReport.warnings(
         for: collection, deckOfNote: deckOfNote,
         keptColumns: Set(options.columns?.schedulingColumns.keys.map { $0 } ?? []),
@@ -123,11 +123,17 @@ package struct CSVWriter: Sendable {
       if let warning = CSVDeckCell.deckIDWarning(notesOfDeck, location: location) { warnings.append(warning) }
     }
     let writesGUIDs: Bool
+    let writesDecks: Bool
+    let writesTags: Bool
     if case .columns(let mapping) = layout {
       writesGUIDs = mapping.column(of: .guid) != nil
+      writesDecks = mapping.column(of: .deck) != nil
+      writesTags = mapping.column(of: .tags) != nil
     } else {
-      writesGUIDs = true
+      (writesGUIDs, writesDecks, writesTags) = (true, true, true)
     }
+    // Renamed decks are said only where a column names them.
+    if writesDecks { warnings += renamedDecks }
     if writesGUIDs {
       warnings += NoteIdentity.sharedGUIDWarnings(
         in: collection.notes, importer: "Anki's CSV import", location: location)
@@ -150,9 +156,14 @@ package struct CSVWriter: Sendable {
     }
     // Tags as Anki's import stores them (a cell of tags split at spaces, NFC, no empty level,
     // one spelling under case folding, the first met in row order), as a deck package holds them.
-    let tagged = ImportedTags.storedInRowOrder(order.map { collection.notes[$0] }, location: location)
-    warnings += tagged.warnings
-    let ordered = tagged.notes
+    let ordered: [Note]
+    if writesTags {
+      let tagged = ImportedTags.storedInRowOrder(order.map { collection.notes[$0] }, location: location)
+      warnings += tagged.warnings
+      ordered = tagged.notes
+    } else {
+      ordered = order.map { collection.notes[$0] }
+    }
     var row: [Int64: Int] = [:]
     for (index, position) in order.enumerated() { row[collection.notes[position].id] = index }
     if let count = NewCardOrder.changedCount(in: collection, addedAt: row) {

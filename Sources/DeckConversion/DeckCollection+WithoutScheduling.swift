@@ -59,9 +59,15 @@ extension DeckCollection {
     ]
     // A parent the file lacks is written too, so that it is expanded as the others: Anki's
     // import would make it, collapsed, as it makes a new deck.
-    var table = DeckTable(known: result.decks)
+    var table = DeckTable(
+      known: result.decks.map { deck in
+        var stored = deck
+        stored.name = Deck.storedName(deck.name)
+        return stored
+      })
     for deck in result.decks where Deck.depthProblem(ofName: deck.name) == nil {
-      let levels = deck.nameComponents
+      // Parents by the name Anki stores (`Spanish :: Verbs` is a child of `Spanish`).
+      let levels = Deck.storedName(deck.name).components(separatedBy: Deck.levelSeparator)
       for depth in levels.indices.dropLast() {
         _ = try? table.id(for: levels[...depth].joined(separator: Deck.levelSeparator), at: SourceLocation(file: ""))
       }

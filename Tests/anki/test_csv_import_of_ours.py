@@ -186,8 +186,14 @@ def test_decks_named_by_numbers_are_said_to_be_ids_to_anki(tmp_path):
         "#separator:comma\r\n#html:true\r\nq1,a1\r\nq2,a2\r\n",
         "#separator:comma\r#deck:Foo\nq1,a1\nq2,a2\n",
         "#separator:tab\r\r\nq1\ta1\nq2\ta2\n",
+        "#separator:comma\r\r\n#deck:Foo\nq1,a1\n",
+        "#separator:comma\r\rq1,a1\nq2,a2\n",
+        "#separator:comma\n#deck:Foo\r\rq1,a1\nq2,a2\n",
     ],
-    ids=["all-cr", "header-cr", "rows-cr", "no-header-cr", "crlf", "directive-lost", "doubled-cr"],
+    ids=[
+        "all-cr", "header-cr", "rows-cr", "no-header-cr", "crlf", "directive-lost", "doubled-cr",
+        "doubled-cr-directive", "doubled-cr-row", "doubled-cr-deck",
+    ],
 )
 def test_lone_carriage_returns_are_said_where_anki_reads_otherwise(tmp_path, text):
     """Lines ending with a carriage return alone: deckport reads them as line ends everywhere;
@@ -264,3 +270,7 @@ def test_tags_and_decks_are_written_as_ankis_csv_import_stores_them(tmp_path):
             assert f"note {note['id']}: warning: [tag-changed]" in written.stderr, note["tags"]
     for name in ["Words::", "Words:: ::Sub", "Line\\nBreak"]:
         assert f"deck '{name}'" in written.stderr and "[deck-renamed]" in written.stderr
+    # A sheet without tag and deck columns writes neither, and says nothing of them but that.
+    sheet_only = deckport("convert", str(source), str(tmp_path / "plain.csv"), "--header", "--columns", "front,back")
+    assert sheet_only.returncode == 0, sheet_only.stderr
+    assert "[tag-changed]" not in sheet_only.stderr and "[deck-renamed]" not in sheet_only.stderr

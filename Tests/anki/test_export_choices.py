@@ -246,3 +246,44 @@ def test_decks_collapsed_by_the_sharer_arrive_expanded_as_in_ankis_export(tmp_pa
     result = deckport("convert", source, ours, "--without-scheduling", "--to", fmt)
     assert result.returncode == 0, result.stderr
     assert imported_deck_states(ours) == expected
+
+
+UNTIDY_PARENTS = {
+    "spaced": [(2059400110, "Spanish :: Verbs", ["hablar"]), (2059400111, "Spanish :: Verbs :: Irregular", ["ser"]),
+               (2059400112, "Spanish :: Nouns ", ["casa"])],
+    "spaced-parent": [(2059400110, "Spanish", ["x"]), (2059400111, "Spanish :: Verbs", ["hablar"])],
+    "case-parent": [(2059400111, "spanish::Verbs", ["hablar"]), (2059400112, "SPANISH::Nouns", ["casa"])],
+    "folded-parent": [(2059400111, "Straße::Verbs", ["hablar"]), (2059400112, "STRASSE::Nouns", ["casa"])],
+    "empty-level": [(2059400111, "A::::B", ["hablar"])],
+}
+
+
+@pytest.mark.parametrize("case", list(UNTIDY_PARENTS))
+def test_parents_a_file_lacks_arrive_expanded_and_are_made_from_the_names_anki_stores(case, tmp_path):
+    """genanki writes deck names as given and no parents: without scheduling, every deck arrives
+    expanded as from Anki's export, and the parents deckport adds are those of the names Anki
+    stores (`Spanish`, not `Spanish ` of `Spanish :: Verbs`), so no warning names a deck the
+    file does not have."""
+    import re
+
+    import genanki
+
+    model = genanki.Model(
+        1607392319, "Simple", fields=[{"name": "Q"}, {"name": "A"}],
+        templates=[{"name": "Card 1", "qfmt": "{{Q}}", "afmt": "{{A}}"}],
+    )
+    decks = []
+    for deck_id, name, words in UNTIDY_PARENTS[case]:
+        deck = genanki.Deck(deck_id, name)
+        for word in words:
+            deck.add_note(genanki.Note(model=model, fields=[word, "m " + word], guid=genanki.guid_for(word)))
+        decks.append(deck)
+    package = str(tmp_path / f"{case}.apkg")
+    genanki.Package(decks).write_to_file(package)
+    anki = anki_export_without_scheduling(package, str(tmp_path / "anki"))
+    ours = str(tmp_path / "ours.apkg")
+    result = deckport("convert", package, ours, "--without-scheduling", "--verbose")
+    assert result.returncode == 0, result.stderr
+    assert imported_deck_states(ours) == imported_deck_states(anki)
+    named = set(re.findall(r"deck '([^']*)' \(id \d+\): warning", result.stderr))
+    assert named <= {name for _, name, _ in UNTIDY_PARENTS[case]} | {"Default"}, result.stderr

@@ -1,4 +1,5 @@
 import DeckCore
+import Foundation
 import JSONCore
 
 /// What Anki's import of a deck package keeps of a card's `data`, the JSON object beside its
@@ -7,10 +8,11 @@ import JSONCore
 /// Checked with the real backend (anki 26.9.3, `Tests/anki/test_values_anki_import_changes.py`):
 /// the import reads each member it knows by itself and writes the object again, so it keeps
 /// `pos` (the position a new card had, a whole number 0…4294967295), `lrt` (a whole number),
-/// `dr` and `decay` (numbers), `cd` (text), and `s` with `d` (the FSRS memory state: two numbers,
-/// held as 32-bit floats, so a number beyond their range becomes `null` and one too small for
-/// them 0); a member of another kind, `s` without `d` or `d` without `s`, and any other key are
-/// left out, and text that is no JSON object leaves the card `{}`.
+/// `cd` (text), and the 32-bit floats `dr`, `decay` and `s` with `d` (the FSRS memory state),
+/// rounded to 2, 3, 4 and 3 decimal places, `null` beyond a 32-bit float's range and 0 when too
+/// small for one; a member of another kind, `s` without `d` or `d` without `s`, and any other key
+/// are left out, and text that is no JSON object, or an object with a key given twice, leaves
+/// the card `{}`.
 enum ImportedCardData {
   /// Each card's data changes, for `cards` written into a deck package; one warning counting
   /// the cards and naming the first with what changes (`--strict` turns it into a failure). The
@@ -35,6 +37,10 @@ enum ImportedCardData {
     guard let parsed = try? JSONParser.parse(Array(data.utf8)), let members = parsed.members else {
       return ["'\(excerpt(data))' is no JSON object, so the card's data is left empty"]
     }
+    let keys = members.map(\.key)
+    if Set(keys).count < keys.count {
+      return ["a key given twice makes Anki leave the card's data empty"]
+    }
     var losses: [String] = []
     var memory: [String: JSONValue] = [:]
     for (key, value) in members {
@@ -44,7 +50,11 @@ enum ImportedCardData {
       case "lrt":
         if !isWhole(value, in: Int64.min...Int64.max) { losses.append("lrt \(text(value)) is left out") }
       case "dr", "decay":
-        if value.double?.isFinite != true { losses.append("\(key) \(text(value)) is left out") }
+        if value.double?.isFinite != true {
+          losses.append("\(key) \(text(value)) is left out")
+        } else {
+          losses += floatChanges(key, value)
+        }
       case "cd":
         if value.string == nil { losses.append("cd \(text(value)) is left out") }
       case "s", "d":
@@ -59,16 +69,28 @@ enum ImportedCardData {
         losses.append("the memory state (s and d) is left out, as it is not two numbers")
       } else {
         for key in ["s", "d"] {
-          guard let value = memory[key], let number = value.double else { continue }
-          if abs(number) > Double(Float.greatestFiniteMagnitude) {
-            losses.append("\(key) \(text(value)) becomes null (beyond a 32-bit float)")
-          } else if number != 0, Float(number) == 0 {
-            losses.append("\(key) \(text(value)) becomes 0 (too small for a 32-bit float)")
-          }
+          if let value = memory[key] { losses += floatChanges(key, value) }
         }
       }
     }
     return losses
+  }
+
+  /// The decimal places Anki keeps of each 32-bit float member when it writes the data again.
+  private static let places = ["s": 4, "d": 3, "dr": 2, "decay": 3]
+
+  /// What Anki's import makes otherwise of the number `value` of the float member `key`: null
+  /// beyond a 32-bit float, 0 when too small for one, else rounded to the member's places.
+  private static func floatChanges(_ key: String, _ value: JSONValue) -> [String] {
+    guard let number = value.double else { return [] }
+    if abs(number) > Double(Float.greatestFiniteMagnitude) {
+      return ["\(key) \(text(value)) becomes null (beyond a 32-bit float)"]
+    }
+    if number != 0, Float(number) == 0 { return ["\(key) \(text(value)) becomes 0 (too small for a 32-bit float)"] }
+    let scale = pow(10, Double(places[key] ?? 0))
+    let rounded = (Double(Float(number)) * scale).rounded() / scale
+    guard abs(rounded - number) > 1e-9 * max(1, abs(number)) else { return [] }
+    return ["\(key) \(text(value)) becomes \(text(.double(rounded))) (Anki keeps \(places[key] ?? 0) decimal places)"]
   }
 
   /// Whether `value` is a whole number written without a fraction, within `range`.

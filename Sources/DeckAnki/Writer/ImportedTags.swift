@@ -38,41 +38,40 @@ package enum ImportedTags {
   {
     var result = notes
     var registry = Registry()
+    // Real decks give thousands of notes the same few tags: each distinct tag is made ready once.
+    var preparedTags: [String: Prepared] = [:]
     for index in order {
       let note = notes[index]
       var tags: [String] = []
       var noteKeys = Set<String>()
       var changes: [String] = []
       for tag in note.tags {
-        let cleaned = CollectionValidation.isCleanTag(tag) ? tag : CollectionValidation.cleanedTag(tag)
-        guard !cleaned.isEmpty else {
+        let prepared = preparedTags[tag] ?? prepare(tag)
+        preparedTags[tag] = prepared
+        guard let levelled = prepared.levelled else {
           changes.append(
             "tag '\(MediaFileName.visible(tag))' is empty once spaces and control characters are removed; it is left out"
           )
           continue
         }
-        var reasons: [String] = []
-        if differs(cleaned, tag) { reasons.append("Anki treats spaces and control characters as separators") }
-        let composed = cleaned.canonicallyComposed
-        if differs(composed, cleaned) {
-          reasons.append("Anki brings tags into Unicode NFC")
-        }
-        let levelled = withBlankLevels(composed)
-        if differs(levelled, composed) { reasons.append("Anki names an empty level 'blank'") }
-        let (spelled, first) = registry.spelling(of: levelled, noteID: note.id)
+        let (spelled, first) = registry.spelling(of: levelled, key: prepared.key, noteID: note.id)
+        var reasons = prepared.reasons
         if let first, differs(spelled, levelled) {
           reasons.append(
             "Anki spells it as the tag '\(first.spelling)' it meets first (note \(first.noteID)), as it compares tags ignoring case"
           )
         }
-        guard noteKeys.insert(FullCaseFolding.key(spelled)).inserted else {
-          changes.append(
-            "tag '\(MediaFileName.visible(tag))' is the tag '\(spelled)' for Anki, which the note has already (Anki compares tags ignoring case); it is left out"
-          )
+        // The spelling Anki gives a tag is the same under case folding, so the key is the tag's.
+        guard noteKeys.insert(prepared.key).inserted else {
+          let why =
+            differs(spelled, tag)
+            ? "the tag '\(spelled)' for Anki, which the note has already (Anki compares tags ignoring case)"
+            : "a tag the note has already"
+          changes.append("tag '\(MediaFileName.visible(tag))' is \(why); it is left out")
           continue
         }
         tags.append(spelled)
-        if differs(spelled, tag) {
+        if !reasons.isEmpty || differs(spelled, tag) {
           changes.append(
             "tag '\(MediaFileName.visible(tag))' is written as '\(spelled)', as Anki's import stores it (\(reasons.joined(separator: "; ")))"
           )
@@ -87,6 +86,27 @@ package enum ImportedTags {
     return result
   }
 
+  /// One tag as Anki makes it before it meets the others: its spelling (nil when nothing is left
+  /// of it), why that differs from the tag, and the key Anki compares it by.
+  private struct Prepared {
+    var levelled: String?
+    var reasons: [String] = []
+    var key = ""
+  }
+
+  /// `tag` made ready: cleaned, in NFC, its empty levels named.
+  private static func prepare(_ tag: String) -> Prepared {
+    let cleaned = CollectionValidation.isCleanTag(tag) ? tag : CollectionValidation.cleanedTag(tag)
+    guard !cleaned.isEmpty else { return Prepared(levelled: nil) }
+    var reasons: [String] = []
+    if differs(cleaned, tag) { reasons.append("Anki treats spaces and control characters as separators") }
+    let composed = cleaned.canonicallyComposed
+    if differs(composed, cleaned) { reasons.append("Anki brings tags into Unicode NFC") }
+    let levelled = withBlankLevels(composed)
+    if differs(levelled, composed) { reasons.append("Anki names an empty level 'blank'") }
+    return Prepared(levelled: levelled, reasons: reasons, key: FullCaseFolding.key(levelled))
+  }
+
   /// The tags Anki has met so far in an import, by ``FullCaseFolding`` key: the spelling it
   /// stores and the note that brought it.
   private struct Registry {
@@ -96,11 +116,11 @@ package enum ImportedTags {
     }
     private var entries: [String: Entry] = [:]
 
-    /// How Anki spells `tag` (NFC, no empty levels) of note `noteID`, and the tag met before
+    /// How Anki spells `tag` (NFC, no empty levels; `key` its ``FullCaseFolding`` key) of note
+    /// `noteID`, and the tag met before
     /// whose spelling it takes (nil when none): a tag that is the same under case folding, else
     /// the longest run of leading levels that is one. The result is then met too.
-    mutating func spelling(of tag: String, noteID: Int64) -> (String, Entry?) {
-      let key = FullCaseFolding.key(tag)
+    mutating func spelling(of tag: String, key: String, noteID: Int64) -> (String, Entry?) {
       if let entry = entries[key] { return (entry.spelling, entry) }
       var spelled = tag
       var source: Entry?
@@ -125,10 +145,7 @@ package enum ImportedTags {
   /// `tag` as Anki's import spells it before it meets other tags: without spaces and control
   /// characters, in NFC, each empty `::` level named `blank` (`a::::b` is `a::blank::b`); empty
   /// when nothing is left.
-  package static func storedSpelling(_ tag: String) -> String {
-    let cleaned = CollectionValidation.isCleanTag(tag) ? tag : CollectionValidation.cleanedTag(tag)
-    return withBlankLevels(cleaned.canonicallyComposed)
-  }
+  package static func storedSpelling(_ tag: String) -> String { prepare(tag).levelled ?? "" }
 
   /// `tag` with each empty `::` level named `blank`, as Anki stores it.
   static func withBlankLevels(_ tag: String) -> String {
