@@ -141,10 +141,10 @@ extension DeckCollection {
       }
       let deckIDs = Set(matching.map(\.id))
       // Each matching deck's subdecks match too: the topmost ones name what was selected.
-      let keys = Set(matching.map { Self.storedKey($0.name) })
+      let keys = Set(matching.map { Deck.storedMatchingKey($0.name) })
       for deck in matching where !spelledNames.contains(deck.name) {
         let parents = Self.nameAndParents(deck.name).dropFirst()
-        if !parents.contains(where: { keys.contains(Self.storedKey($0)) }) {
+        if !parents.contains(where: { keys.contains(Deck.storedMatchingKey($0)) }) {
           spelled.append(deck.name)
           spelledNames.insert(deck.name)
         }
@@ -178,9 +178,9 @@ extension DeckCollection {
     }
     var deckKeys = Set<String>()
     for deck in decks where deckIDs.contains(deck.id) {
-      for name in Self.nameAndParents(deck.name) { deckKeys.insert(Self.storedKey(name)) }
+      for name in Self.nameAndParents(deck.name) { deckKeys.insert(Deck.storedMatchingKey(name)) }
     }
-    result.decks = decks.filter { deckKeys.contains(Self.storedKey($0.name)) }
+    result.decks = decks.filter { deckKeys.contains(Deck.storedMatchingKey($0.name)) }
     var optionIDs: Set<Int64> = [1]
     for deck in result.decks {
       if case .normal(let optionsID) = deck.kind { optionIDs.insert(optionsID) }
@@ -193,9 +193,9 @@ extension DeckCollection {
     result.media = media.filter { referenced.contains(Array(MediaFileName.normalized($0.name).unicodeScalars)) }
     var tagKeys = Set<String>()
     for tag in Set(result.notes.lazy.flatMap(\.tags)) {
-      for name in Self.nameAndParents(tag) { tagKeys.insert(name.lowercased()) }
+      for name in Self.nameAndParents(tag) { tagKeys.insert(FullCaseFolding.key(name)) }
     }
-    result.tagRegistry = tagRegistry.filter { tagKeys.contains($0.name.lowercased()) }
+    result.tagRegistry = tagRegistry.filter { tagKeys.contains(FullCaseFolding.key($0.name)) }
     result.deletions = []
     let selection = DeckSelection(
       deckNames: spelled, tags: tags, kept: DeckSelection.Counts(result), read: DeckSelection.Counts(self))
@@ -225,10 +225,6 @@ extension DeckCollection {
     }
     return found
   }
-
-  /// What Anki compares of a deck name: the name it stores (a package may hold `A :: B`,
-  /// which Anki stores as `A::B`), matched as it matches names.
-  private static func storedKey(_ name: String) -> String { Deck.matchingKey(Deck.storedName(name)) }
 
   /// The first 20 of `names`, quoted, for an error that lists what there is.
   private static func shown(_ names: [String]) -> String {

@@ -17,8 +17,8 @@ enum ImportComposedText {
       var changes = false
       for fieldIndex in notes[index].fields.indices {
         let field = notes[index].fields[fieldIndex]
-        // ASCII text is NFC; only other text is composed and compared.
-        guard field.containsUTF8Byte(where: { $0 >= 0x80 }) else { continue }
+        // Text of characters below U+0300 is NFC; only other text is composed and compared.
+        guard field.mayChangeInNFC else { continue }
         let composed = field.canonicallyComposed
         guard !composed.unicodeScalars.elementsEqual(field.unicodeScalars) else { continue }
         result[index].fields[fieldIndex] = composed

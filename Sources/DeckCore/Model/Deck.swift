@@ -56,6 +56,12 @@ public struct Deck: Sendable, Equatable, Identifiable {
     FullCaseFolding.key(name)
   }
 
+  /// What Anki compares of a deck's name as a file holds it: the name it stores
+  /// (``storedName(_:)``: a package's `A :: b` is `A::b`), matched as ``matchingKey(_:)``.
+  package static func storedMatchingKey(_ name: String) -> String {
+    matchingKey(storedName(name))
+  }
+
   /// The levels of the name, from the top: `A::B` gives `["A", "B"]`.
   public var nameComponents: [String] {
     name.components(separatedBy: Self.levelSeparator)

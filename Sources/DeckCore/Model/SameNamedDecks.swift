@@ -122,10 +122,8 @@ package enum SameNamedDecks {
     }
   }
 
-  /// How Anki matches a deck's name: as it stores it, in NFC, lowercased.
-  private static func key(_ name: String) -> String {
-    Deck.matchingKey(Deck.storedName(name))
-  }
+  /// How Anki matches a deck's name: as it stores it, case-folded (``Deck/storedMatchingKey(_:)``).
+  private static func key(_ name: String) -> String { Deck.storedMatchingKey(name) }
 
   /// `name` with its longest parent level that names a group of merged decks spelled as the
   /// deck kept of that group (itself so renamed), and that group's key; nil when no parent
