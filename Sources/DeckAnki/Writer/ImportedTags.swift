@@ -38,42 +38,42 @@ package enum ImportedTags {
   {
     var result = notes
     var registry = Registry()
-    // Real decks give thousands of notes the same few tags: each distinct tag is made ready once.
-    var preparedTags: [String: Prepared] = [:]
+    // Real decks give thousands of notes the same few tags: each distinct tag is resolved once
+    // (a spelling, once met, stays Anki's for the rest of the import).
+    var resolvedTags: [String: Resolved] = [:]
     for index in order {
       let note = notes[index]
       var tags: [String] = []
-      var noteKeys = Set<String>()
+      var noteKeys: [String] = []
       var changes: [String] = []
       for tag in note.tags {
-        let prepared = preparedTags[tag] ?? prepare(tag)
-        preparedTags[tag] = prepared
-        guard let levelled = prepared.levelled else {
+        let resolved: Resolved
+        if let known = resolvedTags[tag] {
+          resolved = known
+        } else {
+          resolved = resolve(tag, registry: &registry, noteID: note.id)
+          resolvedTags[tag] = resolved
+        }
+        guard let spelled = resolved.spelled else {
           changes.append(
             "tag '\(MediaFileName.visible(tag))' is empty once spaces and control characters are removed; it is left out"
           )
           continue
         }
-        let (spelled, first) = registry.spelling(of: levelled, key: prepared.key, noteID: note.id)
-        var reasons = prepared.reasons
-        if let first, differs(spelled, levelled) {
-          reasons.append(
-            "Anki spells it as the tag '\(first.spelling)' it meets first (note \(first.noteID)), as it compares tags ignoring case"
-          )
-        }
         // The spelling Anki gives a tag is the same under case folding, so the key is the tag's.
-        guard noteKeys.insert(prepared.key).inserted else {
+        guard !noteKeys.contains(resolved.key) else {
           let why =
-            differs(spelled, tag)
-            ? "the tag '\(spelled)' for Anki, which the note has already (Anki compares tags ignoring case)"
-            : "a tag the note has already"
+            resolved.unchanged
+            ? "a tag the note has already"
+            : "the tag '\(spelled)' for Anki, which the note has already (Anki compares tags ignoring case)"
           changes.append("tag '\(MediaFileName.visible(tag))' is \(why); it is left out")
           continue
         }
+        noteKeys.append(resolved.key)
         tags.append(spelled)
-        if !reasons.isEmpty || differs(spelled, tag) {
+        if !resolved.unchanged {
           changes.append(
-            "tag '\(MediaFileName.visible(tag))' is written as '\(spelled)', as Anki's import stores it (\(reasons.joined(separator: "; ")))"
+            "tag '\(MediaFileName.visible(tag))' is written as '\(spelled)', as Anki's import stores it (\(resolved.reasons.joined(separator: "; ")))"
           )
         }
       }
@@ -92,6 +92,32 @@ package enum ImportedTags {
     var levelled: String?
     var reasons: [String] = []
     var key = ""
+  }
+
+  /// One tag as Anki stores it in an import: its spelling (nil when nothing is left of it), why
+  /// that differs from the tag, the key Anki compares it by, and whether it is the tag as given.
+  private struct Resolved {
+    var spelled: String?
+    var reasons: [String]
+    var key: String
+    var unchanged: Bool
+  }
+
+  /// `tag` made ready and spelled as Anki spells it, met first in note `noteID`.
+  private static func resolve(_ tag: String, registry: inout Registry, noteID: Int64) -> Resolved {
+    let prepared = prepare(tag)
+    guard let levelled = prepared.levelled else {
+      return Resolved(spelled: nil, reasons: [], key: "", unchanged: false)
+    }
+    let (spelled, first) = registry.spelling(of: levelled, key: prepared.key, noteID: noteID)
+    var reasons = prepared.reasons
+    if let first, differs(spelled, levelled) {
+      reasons.append(
+        "Anki spells it as the tag '\(first.spelling)' it meets first (note \(first.noteID)), as it compares tags ignoring case"
+      )
+    }
+    return Resolved(
+      spelled: spelled, reasons: reasons, key: prepared.key, unchanged: reasons.isEmpty && !differs(spelled, tag))
   }
 
   /// `tag` made ready: cleaned, in NFC, its empty levels named.
