@@ -67,7 +67,7 @@ extension DeckCollection {
       })
     for deck in result.decks where Deck.depthProblem(ofName: deck.name) == nil {
       // Parents by the name Anki stores (`Spanish :: Verbs` is a child of `Spanish`).
-      let levels = Deck.storedName(deck.name).components(separatedBy: Deck.levelSeparator)
+      let levels = Deck.levels(of: Deck.storedName(deck.name))
       for depth in levels.indices.dropLast() {
         _ = try? table.id(for: levels[...depth].joined(separator: Deck.levelSeparator), at: SourceLocation(file: ""))
       }

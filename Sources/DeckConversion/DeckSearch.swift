@@ -54,7 +54,7 @@ public struct DeckSearch: Sendable, Equatable {
       kind = .filteredCards
       isPattern = true
     default:
-      let levels = Self.levels(of: AnkiSearchPattern.unescaped(text)).map(Self.normalizedLevel)
+      let levels = Deck.storedLevels(of: AnkiSearchPattern.unescaped(text))
       let pattern = AnkiSearchPattern(levels: levels, separator: Self.nativeSeparator, wildcard: .anyButLineFeed)
       isPattern = pattern.isGlob
       kind = .pattern(pattern)
@@ -73,8 +73,7 @@ public struct DeckSearch: Sendable, Equatable {
       // The deck's name as Anki stores it, as the search's is: a package may hold a name Anki
       // would store otherwise (genanki writes `Spanish :: Verbs` as given; Anki shows
       // `Spanish::Verbs`).
-      let native = Self.levels(of: deck.name).map { Self.normalizedLevel($0).unicodeScalars }
-        .joined(separator: [Self.nativeSeparator])
+      let native = Deck.storedLevels(of: deck.name).map(\.unicodeScalars).joined(separator: [Self.nativeSeparator])
       return pattern.matchesNameOrChild(Array(native))
     }
   }
@@ -93,36 +92,4 @@ public struct DeckSearch: Sendable, Equatable {
 
   /// What separates a deck name's levels where Anki keeps it (its native name).
   private static let nativeSeparator: Unicode.Scalar = "\u{1f}"
-
-  /// The levels of a deck name, split at each `::` from the left as Anki splits it (`a:::b` is
-  /// `a` and `:b`), scalar by scalar.
-  private static func levels(of name: String) -> [String.UnicodeScalarView] {
-    var levels: [String.UnicodeScalarView] = []
-    var level = String.UnicodeScalarView()
-    var scalars = name.unicodeScalars[...]
-    while let scalar = scalars.popFirst() {
-      if scalar == ":", scalars.first == ":" {
-        scalars.removeFirst()
-        levels.append(level)
-        level = String.UnicodeScalarView()
-      } else {
-        level.append(scalar)
-      }
-    }
-    levels.append(level)
-    return levels
-  }
-
-  /// One level of a searched name as Anki makes a deck name's level of it
-  /// (`normalized_deck_name_component`): in NFC, without ASCII control characters, trimmed of
-  /// white space and `:`, and `blank` when nothing is left.
-  private static func normalizedLevel(_ level: String.UnicodeScalarView) -> String {
-    let composed = String(level).canonicallyComposed.unicodeScalars.filter { scalar in
-      !(scalar.value < 0x20 || scalar.value == 0x7F)
-    }
-    let trimmed = composed.drop { $0.properties.isWhitespace || $0 == ":" }
-    let end = trimmed.lastIndex { !($0.properties.isWhitespace || $0 == ":") }
-    guard let end else { return "blank" }
-    return String(String.UnicodeScalarView(trimmed[...end]))
-  }
 }

@@ -238,7 +238,7 @@ extension DeckCollection {
   /// parents' names would cost time and memory that grow with the square of its length.
   private static func nameAndParents(_ name: String) -> [String] {
     guard Deck.depthProblem(ofName: name) == nil else { return [name] }
-    var levels = name.components(separatedBy: Deck.levelSeparator)
+    var levels = Deck.levels(of: name)
     var names: [String] = []
     while !levels.isEmpty {
       names.append(levels.joined(separator: Deck.levelSeparator))

@@ -78,6 +78,48 @@ struct DuplicateGUIDTests {
         })
   }
 
+  @Test("the import warnings of a deck package name only what keep-first writes, not the notes it leaves out")
+  func keepFirstWarnsOnlyOfWrittenNotes() throws {
+    var collection = Self.collection
+    let future: Int64 = 4_102_444_800  // 2100
+    // Note 11 is left out: its control character, decomposed text, tag, card data, future time
+    // and future review would each have been warned of, and must not be.
+    collection.notes[1].fields[0] = "sec\u{1}onde\u{301}"
+    collection.notes[1].tags = ["a::::b"]
+    collection.notes[1].modificationTime = future
+    collection.cards[1].scheduling.data = "{\"unknown\":1}"
+    collection.reviews[0].id = future * 1000
+    // A note type no note uses is not in a deck package: its future time is not named either.
+    var unused = collection.noteTypes[0]
+    unused.id = 99
+    unused.name = "Unused"
+    unused.modificationTime = future
+    collection.noteTypes.append(unused)
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "out.apkg")
+    let warnings = try AnkiPackageWriter(options: .init(generation: .legacy2, kind: .apkg, duplicateGUIDs: .keepFirst))
+      .write(collection, to: path, reportingAs: "out.apkg")
+    #expect(warnings.map(\.category).sorted() == ["guid-duplicate", "guid-duplicate", "note-type-unused"])
+    #expect(try AnkiPackageReader().read(path: path).collection.notes.map(\.id) == [10, 13])
+
+    // The same changes on note 10, which is written, are each warned of.
+    var kept = collection
+    kept.notes[0].fields[0] = "fir\u{1}ste\u{301}"
+    kept.notes[0].tags = ["a::::b"]
+    kept.notes[0].modificationTime = future
+    kept.cards[0].scheduling.data = "{\"unknown\":1}"
+    kept.reviews[0].cardID = 20
+    let keptWarnings = try AnkiPackageWriter(
+      options: .init(generation: .legacy2, kind: .apkg, duplicateGUIDs: .keepFirst)
+    ).write(kept, to: path, reportingAs: "out.apkg")
+    let categories = Set(keptWarnings.map(\.category))
+    for expected in ["field-changed", "tag-changed", "card-data-changed", "future-time"] {
+      #expect(categories.contains(expected), "\(expected) in \(keptWarnings)")
+    }
+    #expect(!keptWarnings.contains { $0.message.contains("Unused") })
+    #expect(keptWarnings.filter { $0.category == "future-time" }.count == 2, "the note and the review")
+  }
+
   @Test("new-guid keeps every note; later ones get GUIDs derived from the old GUID and the note id")
   func newGUID() throws {
     let (contents, warnings, _) = try Self.write(.newGUID)

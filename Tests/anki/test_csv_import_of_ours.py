@@ -226,8 +226,10 @@ HOSTILE_TAGS = [
     ["Verb", "verb", "x::Y"],
     ["STRASSE", "X::y::z", "e\u0301"],
     ["Straße", "plain"],
+    # A `::` before a combining mark separates levels for Anki, which splits bytes.
+    ["::\u0301", "a::\u0301"],
 ]
-HOSTILE_DECKS = ["Words::", "Words:: ::Sub", "Line\nBreak", " Spaced :: Deck ", "Fine::Deck"]
+HOSTILE_DECKS = ["Words::", "Words:: ::Sub", "Line\nBreak", " Spaced :: Deck ", "Fine::Deck", "a:: \u0301b"]
 
 
 def test_tags_and_decks_are_written_as_ankis_csv_import_stores_them(tmp_path):

@@ -53,7 +53,7 @@ public struct CardRenderer: Sendable {
     self.noteTypes = noteTypes
     var deckNames: [Int64: (name: String, last: String)] = [:]
     for deck in collection.decks {
-      deckNames[deck.id] = (deck.name, deck.name.components(separatedBy: "::").last ?? deck.name)
+      deckNames[deck.id] = (deck.name, Deck.levels(of: deck.name).last ?? deck.name)
     }
     self.deckNames = deckNames
   }

@@ -100,6 +100,8 @@ package struct AnkiPackageWriter: Sendable {
     var content = try CollectionValidation.validated(
       collection, kind: options.kind, duplicateGUIDs: options.duplicateGUIDs, location: location, log: &log)
     content = PackageSelection.selected(content, kind: options.kind, location: location, log: &log)
+    // After the selection, so that only what is written is named.
+    FutureTimes.report(content, kind: options.kind, location: location, log: &log)
     let deckOptions = try PackageSelection.deckOptionEntries(&content, location: location, log: &log)
     if options.kind == .apkg {
       DefaultOptionGroupCheck.report(deckOptions, of: content, location: location, log: &log)

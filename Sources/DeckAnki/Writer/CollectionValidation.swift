@@ -24,8 +24,8 @@ import Foundation
 /// exist, a card in a missing deck and a note whose field count differs from its note type's
 /// are repaired as Anki's Check Database repairs them (``CollectionRepair``).
 ///
-/// Reported, written as they are: notes and note types modified in the future, which Anki would
-/// never update from a later export (``FutureTimes``).
+/// Notes and note types modified in the future, which Anki would never update from a later
+/// export, are reported by the package writer once it knows what it writes (``FutureTimes``).
 package enum CollectionValidation {
   /// The field separator of `notes.flds`.
   static let fieldSeparator: Character = "\u{1F}"
@@ -50,12 +50,9 @@ package enum CollectionValidation {
     let collection = repair.collection
     var result = collection
     result.notes = try checkedNotes(collection, kind: kind, location: location, log: &log)
-    if kind == .apkg {
-      result.notes = ImportRemovedCharacters.removed(from: result.notes, location: location, log: &log)
-      result.notes = ImportComposedText.composed(result.notes, location: location, log: &log)
-      ImportedCardData.report(collection.cards, location: location, log: &log)
-      result.notes = ImportedTags.stored(result.notes, location: location, log: &log)
-    }
+    // GUIDs first: a note it leaves out (a later duplicate) takes its cards and reviews along, so
+    // the warnings below name only what is written; a GUID it derives comes from the fields as
+    // the deck holds them.
     let identity = try NoteIdentity.assigningGUIDs(
       to: result.notes, policy: duplicateGUIDs, location: location, log: &log)
     result.notes = identity.notes
@@ -67,6 +64,12 @@ package enum CollectionValidation {
       reviews.removeAll { droppedCards.contains($0.cardID) }
       result.reviews = reviews
     }
+    if kind == .apkg {
+      result.notes = ImportRemovedCharacters.removed(from: result.notes, location: location, log: &log)
+      result.notes = ImportComposedText.composed(result.notes, location: location, log: &log)
+      ImportedCardData.report(cards, location: location, log: &log)
+      result.notes = ImportedTags.stored(result.notes, location: location, log: &log)
+    }
     result.decks = try checkedDecks(collection.decks, location: location, log: &log)
     result.cards = cards
     let sameNamed = try SameNamedDecks.merged(result, location: location)
@@ -75,7 +78,6 @@ package enum CollectionValidation {
     try requireUniqueIDs(reviews.map(\.id), what: "review", location: location)
     try requireUniqueIDs(collection.deckOptions.map(\.id), what: "option group", location: location)
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
-    FutureTimes.report(result, kind: kind, location: location, log: &log)
     let givenCards = result.cards
     result = AnkiValueRanges.fitted(result, location: location, log: &log)
     try CardOrdinals.requireOneCardPerTemplate(result.cards, given: givenCards, location: location)

@@ -150,7 +150,7 @@ package enum ImportedTags {
       if let entry = entries[key] { return (entry.spelling, entry) }
       var spelled = tag
       var source: Entry?
-      let levels = tag.components(separatedBy: Deck.levelSeparator)
+      let levels = Deck.levels(of: tag)
       for count in stride(from: levels.count - 1, through: 1, by: -1) {
         let parent = levels[..<count].joined(separator: Deck.levelSeparator)
         guard let entry = entries[FullCaseFolding.key(parent)] else { continue }
@@ -175,9 +175,9 @@ package enum ImportedTags {
 
   /// `tag` with each empty `::` level named `blank`, as Anki stores it.
   static func withBlankLevels(_ tag: String) -> String {
-    guard tag.contains(Deck.levelSeparator) else { return tag }
-    let levels = tag.components(separatedBy: Deck.levelSeparator)
-    guard levels.contains(where: \.isEmpty) else { return tag }
+    guard tag.utf8.contains(UInt8(ascii: ":")) else { return tag }
+    let levels = Deck.levels(of: tag)
+    guard levels.count > 1, levels.contains(where: \.isEmpty) else { return tag }
     return levels.map { $0.isEmpty ? "blank" : $0 }.joined(separator: Deck.levelSeparator)
   }
 

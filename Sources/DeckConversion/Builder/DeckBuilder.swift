@@ -320,7 +320,7 @@ public struct DeckBuilder: Sendable {
   ///   more than ``Deck/maximumLevels`` levels.
   private func checkedDeckName(_ name: String, at location: SourceLocation) throws -> String {
     if let problem = Deck.depthProblem(ofName: name) { throw DeckError(.invalidRequest, at: location, problem) }
-    let levels = name.components(separatedBy: Deck.levelSeparator).map(Deck.storedLevel)
+    let levels = Deck.levels(of: name).map(Deck.storedLevel)
     guard !levels.contains(where: \.isEmpty) else {
       throw DeckError(.invalidRequest, at: location, "names deck '\(name)', which has an empty level")
     }

@@ -62,9 +62,33 @@ public struct Deck: Sendable, Equatable, Identifiable {
     matchingKey(storedName(name))
   }
 
-  /// The levels of the name, from the top: `A::B` gives `["A", "B"]`.
+  /// The levels of the name, from the top: `A::B` gives `["A", "B"]` (see ``levels(of:)``).
   public var nameComponents: [String] {
-    name.components(separatedBy: Self.levelSeparator)
+    Self.levels(of: name)
+  }
+
+  /// The levels of a `::` name (a deck's `A::B`, a tag's `a::b`) as Anki splits it: at each
+  /// `::` from the left, byte by byte, so `a:::b` is `a` and `:b`, and a `::` before a combining
+  /// mark still separates (Foundation's `components(separatedBy:)` compares characters, and
+  /// would take `::\u{301}` for no separator).
+  package static func levels(of name: String) -> [String] {
+    let bytes = name.utf8
+    var levels: [String] = []
+    var start = bytes.startIndex
+    var index = start
+    while index != bytes.endIndex {
+      let next = bytes.index(after: index)
+      if bytes[index] == UInt8(ascii: ":"), next != bytes.endIndex, bytes[next] == UInt8(ascii: ":") {
+        // Both halves end at an ASCII byte, so each is whole UTF-8.
+        levels.append(String(decoding: bytes[start..<index], as: UTF8.self))
+        start = bytes.index(after: next)
+        index = start
+      } else {
+        index = next
+      }
+    }
+    levels.append(String(decoding: bytes[start..<bytes.endIndex], as: UTF8.self))
+    return levels
   }
 
   /// The most levels a deck name may have. Real decks have a few; every level needs a parent

@@ -39,7 +39,7 @@ package struct DeckTable {
   package mutating func id(for name: String, at location: SourceLocation) throws -> Int64 {
     if let id = idByKey[Deck.matchingKey(name)] { return id }
     if let problem = Deck.depthProblem(ofName: name) { throw DeckError(.corrupt, at: location, problem) }
-    let components = name.components(separatedBy: Deck.levelSeparator)
+    let components = Deck.levels(of: name)
     var id: Int64 = 1
     var parentName: String?
     for depth in 1...components.count {

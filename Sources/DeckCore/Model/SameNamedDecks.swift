@@ -129,7 +129,7 @@ package enum SameNamedDecks {
   /// deck kept of that group (itself so renamed), and that group's key; nil when no parent
   /// level names one, or it is spelled so already.
   private static func underKeptNames(_ name: String, _ keptNames: [String: String]) -> (String, String)? {
-    let levels = name.components(separatedBy: Deck.levelSeparator)
+    let levels = Deck.levels(of: name)
     guard levels.count > 1 else { return nil }
     for count in stride(from: levels.count - 1, through: 1, by: -1) {
       let parent = levels[..<count].joined(separator: Deck.levelSeparator)

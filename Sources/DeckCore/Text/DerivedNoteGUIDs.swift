@@ -53,7 +53,7 @@ package struct DerivedNoteGUIDs {
   /// changed, stays the same note.
   package mutating func next(noteTypeID: Int64, deck: String, firstField: String) -> String {
     let topLevelDeck =
-      deck.components(separatedBy: Deck.levelSeparator).first?.trimmingCharacters(in: .whitespaces) ?? deck
+      Deck.levels(of: deck).first?.trimmingCharacters(in: .whitespaces) ?? deck
     return next(noteTypeID: noteTypeID, identity: [topLevelDeck.lowercased(), firstField])
   }
 

@@ -505,7 +505,7 @@ struct DeckJSONModelMapping {
         guard !name.isEmpty else { throw problem(path, "a deck name is empty") }
         if let tooDeep = Deck.depthProblem(ofName: name) { throw problem(path, tooDeep) }
         var prefix = ""
-        for component in name.components(separatedBy: Deck.levelSeparator).dropLast() {
+        for component in Deck.levels(of: name).dropLast() {
           prefix += prefix.isEmpty ? component : Deck.levelSeparator + component
           if let parent = deckTable.existingID(for: prefix),
             let deck = collection.decks.first(where: { $0.id == parent }),
