@@ -51,6 +51,15 @@ package struct CSVHeader: Sendable, Equatable {
   /// An empty header.
   package init() {}
 
+  /// Whether the header is the one Anki's "Notes in Plain Text" (or "Cards in Plain Text")
+  /// export writes without "Include unique identifier": `#separator:tab` and `#html:` come
+  /// first, and no `#guid column:`, `#columns:`, `#notetype:` or `#deck:` follows (Anki's
+  /// exporter writes none of those three).
+  package var isAnkiExportWithoutGUIDs: Bool {
+    lineCount >= 2 && separator == .tab && isHTML != nil && guidColumn == nil && columnLabels == nil
+      && noteType == nil && deck == nil
+  }
+
   /// Whether any directive describes the file's layout (Anki's dialect, as opposed to a plain
   /// spreadsheet).
   package var hasDirectives: Bool {

@@ -82,6 +82,15 @@ package struct CSVReader: Sendable {
           "this header line ends with a carriage return alone (classic Mac OS line ends), which deckport reads as a line end but Anki's importer does not: it reads on to the next line feed as part of this line, so the # lines and rows up to there are not read as such; save the file with LF or CRLF line ends for Anki"
         ))
     }
+    if header.isAnkiExportWithoutGUIDs, options.columns == nil {
+      var place = location
+      place.line = 1
+      warnings.append(
+        Diagnostic(
+          "csv-no-guid", at: place,
+          "the file has the header of Anki's \"Notes in Plain Text\" export without \"Include unique identifier\" (no #guid column): its notes get GUIDs derived from their content, not the ones Anki gave them, so a package made of it and imported into the collection it came from adds every note again; export with \"Include unique identifier\", or import this file itself into Anki, which matches notes by their first field"
+        ))
+    }
     // A file that starts with Anki's # lines is in Anki's layout, which has no row of column
     // names: `--header` alone (asked for the spreadsheet written from it) does not make its
     // first note one, as Anki's import does not. A column mapping still overrides the # lines.

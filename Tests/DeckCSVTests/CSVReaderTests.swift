@@ -104,7 +104,8 @@ struct CSVReaderTests {
     #expect(NoteView.all(collection).last?.fields == ["chat", "cat"])
     #expect(
       warnings.map(\.description) == [
-        "\(path):9: warning: [csv-dropped] nothing names the note type, so rows are read as Basic notes (Front, Back) as Anki reads them, and 1 non-empty cell in column 3, which no field takes, is left out as Anki leaves it out (line 9); name the columns with CSVOptions.columns or the note type with CSVOptions.noteType to keep them"
+        "\(path):1: warning: [csv-no-guid] the file has the header of Anki's \"Notes in Plain Text\" export without \"Include unique identifier\" (no #guid column): its notes get GUIDs derived from their content, not the ones Anki gave them, so a package made of it and imported into the collection it came from adds every note again; export with \"Include unique identifier\", or import this file itself into Anki, which matches notes by their first field",
+        "\(path):9: warning: [csv-dropped] nothing names the note type, so rows are read as Basic notes (Front, Back) as Anki reads them, and 1 non-empty cell in column 3, which no field takes, is left out as Anki leaves it out (line 9); name the columns with CSVOptions.columns or the note type with CSVOptions.noteType to keep them",
       ])
   }
 

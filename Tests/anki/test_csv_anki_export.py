@@ -25,6 +25,7 @@ from test_csv_helpers import (
     deckport,
     deckport_exists,
     import_csv,
+    import_package,
     view_notes_by_guid,
     without_trailing_empty,
 )
@@ -298,3 +299,34 @@ def test_plain_text_losses_are_the_notes_anki_changes(tmp_path):
     # (it&#x27;s, shown afterwards as those characters); "plain", "also plain" and the quotes
     # come back as they showed.
     assert len(changed) == 4
+
+
+@pytest.mark.parametrize("with_guid", [False, True])
+def test_a_package_of_ankis_export_without_guids_adds_its_notes_again_and_deckport_says_so(tmp_path, with_guid):
+    """Anki's "Notes in Plain Text" export without "Include unique identifier", converted to a
+    package and imported into the collection it came from, adds every note a second time (the
+    backend's import matches notes by GUID alone): deckport warns [csv-no-guid] for exactly that
+    file, and not for the export with GUIDs, whose package updates the notes instead. Importing
+    the file itself, as the warning advises, adds none."""
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        basic = col.models.by_name("Basic")
+        for front, back in [("hola", "hello"), ("gato", "cat"), ("perro", "dog")]:
+            note = col.new_note(basic)
+            note.fields[0], note.fields[1] = front, back
+            col.add_note(note, 1)
+        sheet = str(tmp_path / "notes.txt")
+        col.export_note_csv(
+            out_path=sheet, limit=None, with_html=True, with_tags=True, with_deck=True,
+            with_notetype=True, with_guid=with_guid,
+        )
+        package = str(tmp_path / "notes.apkg")
+        converted = deckport("convert", sheet, package)
+        assert converted.returncode == 0, converted.stderr
+        assert ("[csv-no-guid]" in converted.stderr) == (not with_guid), converted.stderr
+        import_csv(col, sheet)
+        assert len(col.find_notes("")) == 3, "the file itself adds no note"
+        import_package(col, package)
+        assert len(col.find_notes("")) == (6 if not with_guid else 3)
+    finally:
+        col.close()
