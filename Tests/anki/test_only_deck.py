@@ -342,3 +342,29 @@ def test_a_deck_stored_as_anki_would_not_store_it_is_found_by_the_name_anki_give
     os.makedirs(os.path.join(folder, "ours"))
     expected = assert_same_as_anki(anki, ours(spaced_package, os.path.join(folder, "ours"), given))
     assert expected["counts"]["notes"] in (1, 2, 4, 5)
+
+
+def test_a_part_written_as_a_collection_package_has_the_default_deck_every_collection_has(pattern_package, tmp_path):
+    """Anki makes the Default deck (id 1) with every collection and never deletes it; its restore
+    of a collection package without one does not add it. A part of a collection written as a
+    .colpkg, and a deck that never had a Default deck, are restored with it, beside their own."""
+    part = str(tmp_path / "part.colpkg")
+    result = deckport("convert", pattern_package, part, "--only-deck", "Under_Score")
+    assert result.returncode == 0, result.stderr
+    source = tmp_path / "french.json"
+    source.write_text(json.dumps({
+        "format": "deckport-deck", "version": 1,
+        "notes": [{"noteType": "Basic", "deck": "French", "fields": {"Front": "chat", "Back": "cat"}}],
+    }))
+    french = str(tmp_path / "french.colpkg")
+    result = deckport("convert", str(source), french)
+    assert result.returncode == 0, result.stderr
+    for package, deck in [(part, "Under_Score"), (french, "French")]:
+        col = restored(package, str(tmp_path / (os.path.basename(package) + "-restored")))
+        try:
+            names = {entry.id: entry.name for entry in col.decks.all_names_and_ids()}
+            assert names.get(1) == "Default", names
+            assert deck in names.values(), names
+            assert col.card_count() >= 1
+        finally:
+            col.close()

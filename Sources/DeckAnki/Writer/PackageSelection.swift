@@ -34,6 +34,7 @@ enum PackageSelection {
         )
       }
       var result = withParentDecks(collection, location: location, log: &log)
+      result = withDefaultDeck(result)
       result = FutureIDs.renumbered(result, location: location, log: &log)
       result.settings = kept(
         collection.settings, where: { Schema11Properties.value(of: $0) != nil }, log: &log,
@@ -231,6 +232,21 @@ enum PackageSelection {
       }
     }
     result.decks.sort { $0.id < $1.id }
+    return result
+  }
+
+  /// `collection` with the "Default" deck (id 1) it lacks, as a collection package: Anki makes
+  /// that deck with every collection and never deletes it (it only hides it while it is empty),
+  /// and its restore of a package without it does not add it (checked with the real backend: a
+  /// part of a collection restored, then Check Database, has no deck 1). Not added when another
+  /// deck is named `Default`, which would clash with it. Nothing of the deck's is changed, so
+  /// nothing is reported.
+  static func withDefaultDeck(_ collection: DeckCollection) -> DeckCollection {
+    let defaultKey = CollectionValidation.uniqueKey("Default")
+    guard !collection.decks.contains(where: { $0.id == 1 || CollectionValidation.uniqueKey($0.name) == defaultKey })
+    else { return collection }
+    var result = collection
+    result.decks.insert(Deck(id: 1, name: "Default", modificationTime: 0), at: 0)
     return result
   }
 
