@@ -110,4 +110,44 @@ struct LibraryEntryPointTests {
     let back = try DeckLoader().load(path: path).collection
     #expect(back.cards[0].scheduling.type.rawValue == 9 && back.reviews[0].kind == ReviewKind(rawValue: 7))
   }
+
+  @Test("a batch converts by URL, with and without async, as it does by path")
+  func batchByURL() async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let inputs = [Self.package, Fixtures.path("anki/legacy1.apkg")].map { URL(filePath: $0) }
+    let folder = URL(filePath: scratch.path(for: "out"), directoryHint: .isDirectory)
+    func synchronously() throws -> [BatchConversionItem] {
+      try BatchConverter(jobs: 1).convert(inputs, into: folder, options: ConversionOptions(to: .json))
+    }
+    let items = try synchronously()
+    #expect(items.count == 2 && items.allSatisfy(\.succeeded))
+    let written = try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)).sorted()
+    #expect(written == ["latest_sched.json", "legacy1.json"])
+    let again = try await BatchConverter(jobs: 2).convert(
+      inputs, into: URL(filePath: scratch.path(for: "async"), directoryHint: .isDirectory),
+      options: ConversionOptions(to: .json))
+    #expect(
+      again.map(\.output) == items.map { $0.output.map { $0.replacingOccurrences(of: "/out/", with: "/async/") } })
+    let remote = try #require(URL(string: "https://example.com/deck.apkg"))
+    let error = try #require(
+      #expect(throws: DeckError.self) {
+        try BatchConverter().convert([remote], into: folder, options: ConversionOptions(to: .json))
+      })
+    #expect(error.kind == .invalidRequest)
+  }
+
+  @Test("a whole store migrates by URL, async, as it does by path")
+  func storeMigrationByURL() async throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let source = scratch.path(for: "source.sqlite")
+    let destination = scratch.path(for: "destination.sqlite")
+    try FileManager.default.copyItem(atPath: Fixtures.path("apple-stores/SampleModel_V1.sqlite"), toPath: source)
+    try FileManager.default.copyItem(atPath: source, toPath: destination)
+    let report = try await AppMigrator().migrateStore(
+      URL(filePath: source), to: URL(filePath: destination), options: AppMigrationOptions(existing: .replace))
+    #expect(report.entities.map(\.entity) == ["Car", "SportCar", "ExpensiveSportCar", "Person"])
+    #expect(report.entities.allSatisfy { $0.merge.added == 0 }, "the same store: every record is there already")
+  }
 }

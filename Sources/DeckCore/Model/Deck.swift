@@ -62,7 +62,8 @@ public struct Deck: Sendable, Equatable, Identifiable {
     matchingKey(storedName(name))
   }
 
-  /// The levels of the name, from the top: `A::B` gives `["A", "B"]` (see ``levels(of:)``).
+  /// The levels of the name, from the top: `A::B` gives `["A", "B"]`, split as Anki splits it
+  /// (at each `::` from the left, byte by byte: `a:::b` is `a` and `:b`).
   public var nameComponents: [String] {
     Self.levels(of: name)
   }
