@@ -54,7 +54,8 @@ package struct PlistDocument {
   ///   (its first step is `key`).
   package func replacing(key: String, with value: PlistValue) throws(XMLPlistWriter.Unrepresentable) -> Data {
     if format == .xml, let layout,
-      let edited = layout.replacing(key: key, with: try XMLPlistWriter.element(value, depth: 1, path: [.key(key)]))
+      let edited = try layout.replacing(
+        key: key, with: try XMLPlistWriter.element(value, depth: 1, path: [.key(key)]))
     {
       return Data(edited)
     }

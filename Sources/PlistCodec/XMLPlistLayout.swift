@@ -23,7 +23,9 @@ package struct XMLPlistLayout {
   /// The text with `key`'s value replaced by `element` (its first line unindented, later lines
   /// indented for depth 1), or with the key and value added before `</dict>`; nil when the text
   /// cannot be edited in place.
-  package func replacing(key: String, with element: String) -> [UInt8]? {
+  ///
+  /// - Throws: ``XMLPlistWriter/Unrepresentable`` when a new key holds a character XML cannot.
+  package func replacing(key: String, with element: String) throws(XMLPlistWriter.Unrepresentable) -> [UInt8]? {
     guard spliceable else { return nil }
     if let entry = entries.first(withKey: key) {
       return Array(text[..<entry.valueRange.lowerBound]) + Array(element.utf8)
@@ -33,7 +35,7 @@ package struct XMLPlistLayout {
     var lineStart = closeTagStart
     while lineStart > 0, text[lineStart - 1] == 0x20 || text[lineStart - 1] == 0x09 { lineStart -= 1 }
     guard lineStart == 0 || text[lineStart - 1] == 0x0A else { return nil }
-    let insertion = "\t<key>\(XMLPlistWriter.escaped(key))</key>\n\t\(element)\n"
+    let insertion = "\t<key>\(try XMLPlistWriter.escaped(key, what: "the key"))</key>\n\t\(element)\n"
     return Array(text[..<lineStart]) + Array(insertion.utf8) + Array(text[lineStart...])
   }
 }

@@ -4,7 +4,10 @@ import Foundation
 /// indentation, `<data>` as base64 in lines of 68 characters, `<dict/>` and `<array/>` when empty.
 ///
 /// XML plist dates hold whole seconds only (Apple's parser rejects fractions), so a date with a
-/// fraction is refused rather than silently cut.
+/// fraction is refused rather than silently cut. Text holding a character XML 1.0 cannot hold
+/// at all (U+0000, the other C0 controls but tab, line feed and carriage return, U+FFFE, U+FFFF),
+/// raw or as a character reference, is refused too: written raw, it makes the whole document
+/// one XML parsers reject.
 package struct XMLPlistWriter {
   /// A value an XML plist cannot hold exactly.
   package struct Unrepresentable: Error {
@@ -67,7 +70,7 @@ package struct XMLPlistWriter {
   private static func element(_ value: PlistValue, depth: Int) throws(Unrepresentable) -> String {
     let indent = String(repeating: "\t", count: depth)
     switch value {
-    case .string(let text): return "<string>\(escaped(text))</string>"
+    case .string(let text): return "<string>\(try escaped(text, what: "the text"))</string>"
     case .integer(let number): return "<integer>\(number)</integer>"
     case .unsignedInteger(let number): return "<integer>\(number)</integer>"
     case .real(let number): return "<real>\(realText(number))</real>"
@@ -120,7 +123,14 @@ package struct XMLPlistWriter {
       guard !dictionary.entries.isEmpty else { return "<dict/>" }
       var text = "<dict>\n"
       for entry in dictionary.entries {
-        text += indent + "\t<key>\(escaped(entry.key))</key>\n"
+        let key: String
+        do {
+          key = try escaped(entry.key, what: "the key")
+        } catch var error {
+          error.path = [.key(entry.key)]
+          throw error
+        }
+        text += indent + "\t<key>\(key)</key>\n"
         text += indent + "\t" + (try element(entry.value, depth: depth + 1, path: [.key(entry.key)])) + "\n"
       }
       return text + indent + "</dict>"
@@ -129,15 +139,24 @@ package struct XMLPlistWriter {
 
   /// `text` with `&`, `<`, `>` and carriage returns (which XML parsers would turn into line
   /// feeds) written as character references.
-  static func escaped(_ text: String) -> String {
+  ///
+  /// - Throws: ``Unrepresentable`` for a character XML 1.0 cannot hold, naming it as `what`
+  ///   ("the text", "the key") holds it.
+  static func escaped(_ text: String, what: String) throws(Unrepresentable) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
-    for character in text.unicodeScalars {
+    for (position, character) in text.unicodeScalars.enumerated() {
       switch character {
       case "&": result += "&amp;"
       case "<": result += "&lt;"
       case ">": result += "&gt;"
       case "\r": result += "&#13;"
+      case "\t", "\n": result.unicodeScalars.append(character)
+      case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}":
+        throw Unrepresentable(
+          message:
+            "\(what) holds \(String(format: "U+%04X", character.value)) (character \(position + 1)), which XML 1.0 cannot hold, raw or as a character reference, so an XML plist cannot (a binary plist can)"
+        )
       default: result.unicodeScalars.append(character)
       }
     }

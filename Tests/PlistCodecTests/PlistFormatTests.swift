@@ -291,4 +291,46 @@ struct PlistFormatTests {
       ]
     #expect(throws: PlistFormatError.self) { try BinaryPlistReader.read(Data(bytes)) }
   }
+
+  @Test(
+    "text XML 1.0 cannot hold is refused, in a value or a key, naming the character and its place",
+    arguments: [
+      ("nul\u{0}x", "U+0000 (character 4)"), ("ctl\u{1}x", "U+0001 (character 4)"),
+      ("vt\u{B}x", "U+000B (character 3)"), ("ff\u{C}x", "U+000C (character 3)"),
+      ("us\u{1F}x", "U+001F (character 3)"), ("nonchar\u{FFFE}x", "U+FFFE (character 8)"),
+      ("nonchar\u{FFFF}x", "U+FFFF (character 8)"),
+    ])
+  func xmlCharactersRefused(text: String, named: String) throws {
+    let record = PlistValue.dictionary(PlistDictionary([.init(key: "s", value: .string(text))]))
+    let error = #expect(throws: XMLPlistWriter.Unrepresentable.self) {
+      try XMLPlistWriter.data(
+        .dictionary(PlistDictionary([.init(key: "Cards", value: .array([.string("a"), record]))])))
+    }
+    #expect(
+      error?.message
+        == "the text holds \(named), which XML 1.0 cannot hold, raw or as a character reference, so an XML plist cannot (a binary plist can)"
+    )
+    #expect(error?.path == [.key("Cards"), .index(1), .key("s")])
+    let keyed = PlistValue.dictionary(PlistDictionary([.init(key: text, value: .integer(1))]))
+    let keyError = #expect(throws: XMLPlistWriter.Unrepresentable.self) {
+      try XMLPlistWriter.data(.dictionary(PlistDictionary([.init(key: "Cards", value: .array([keyed]))])))
+    }
+    #expect(keyError?.message.hasPrefix("the key holds \(named), which XML 1.0 cannot hold") == true)
+    #expect(keyError?.path == [.key("Cards"), .index(0), .key(text)])
+    // The binary format holds any text.
+    let binary = BinaryPlistWriter.data(.dictionary(PlistDictionary([.init(key: text, value: .string(text))])))
+    #expect(
+      try PlistDocument(data: binary).root == .dictionary(PlistDictionary([.init(key: text, value: .string(text))])))
+  }
+
+  @Test("tab, line feed and carriage return are XML characters; a new top-level key XML cannot hold is refused")
+  func xmlCharactersKept() throws {
+    let data = try XMLPlistWriter.data(.dictionary(PlistDictionary([.init(key: "k", value: .string("a\tb\nc\rd"))])))
+    #expect(String(decoding: data, as: UTF8.self).contains("<string>a\tb\nc&#13;d</string>"))
+    let document = try PlistDocument(data: data)
+    #expect(throws: XMLPlistWriter.Unrepresentable.self) {
+      try document.replacing(key: "new\u{7}", with: .string("x"))
+    }
+    #expect(try document.replacing(key: "new", with: .string("x")).count > data.count)
+  }
 }

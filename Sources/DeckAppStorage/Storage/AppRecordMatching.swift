@@ -17,7 +17,8 @@ public enum ExistingRecordPolicy: String, Sendable, Hashable, CaseIterable {
 /// profile's ``AppRecordProfile/identityKeys`` (Flashzilla `id`, NeoMnemo `keyword`, Flashcard
 /// Quiz `word`, Idealic `title` and `text`), else, in a Core Data or SwiftData store, the
 /// entity's uniqueness constraint (`@Attribute(.unique)`); without any, when the whole records
-/// are equal.
+/// are equal. A record with no value under any identity key is matched by its whole content, and
+/// so is a record without keys (`{}`), which matches a held one without keys.
 public struct AppRecordMatching: Sendable, Hashable {
   /// What to do with a matching record.
   public var policy: ExistingRecordPolicy

@@ -61,7 +61,7 @@ struct AppRecordMergePlan {
     matchedExisting = Array(repeating: nil, count: incoming.records.count)
     for (position, record) in incoming.records.enumerated() {
       let identity = AppRecordIdentity(compared(record), keys: keys)
-      let byIdentity = identity.isEmpty ? nil : index[identity]?.first
+      let byIdentity = index[identity]?.first
       guard matching.policy != .add, let held = knownRows[position] ?? byIdentity else {
         changes.append(Change(incomingIndex: position, record: record))
         merged.append(record)
@@ -71,7 +71,8 @@ struct AppRecordMergePlan {
       if matching.policy == .fail {
         let by =
           knownRows[position] != nil
-          ? "the note's GUID, made from the row" : keys.map { "its \($0.joined(separator: " and "))" } ?? "its content"
+          ? "the note's GUID, made from the row"
+          : identity.wholeRecord ? "its content" : "its \((keys ?? []).joined(separator: " and "))"
         throw DeckError(
           .invalidRequest, at: location.item(incoming.label(ofRecord: position)),
           "matches a record the destination already holds (by \(by)); refusing, as \(setting: .existingRecords) fail asks"
@@ -162,19 +163,29 @@ struct NoteTextComparison {
 /// The values that identify a record: those of the identity keys (compared without regard to
 /// key case, as Core Data columns lose it), or the whole record, its keys in any order (a store
 /// gives them in its model's order, a deck in its note type's).
+///
+/// A record with no value under any identity key (an Idealic log without title and text, a row
+/// whose unique attribute is NULL) has no identity there: it is identified by its whole content,
+/// as records are without identity keys. So is a record with no keys at all (`{}`, a row whose
+/// every attribute is NULL): it is the same record as a held `{}`, and a second import of it
+/// changes nothing, as for any other record.
 private struct AppRecordIdentity: Hashable {
+  /// Whether the values are the whole record's (its keys and values), not identity keys' values.
+  let wholeRecord: Bool
   let values: [AppValue]
 
   init(_ record: AppRecord, keys: [String]?) {
-    guard let keys else {
-      values = record.fields.sorted { $0.key < $1.key }.flatMap { [AppValue.string($0.key), $0.value] }
-      return
+    if let keys {
+      let identity = keys.map { key in
+        (record[key] ?? record.first(where: { $0.key.lowercased() == key.lowercased() })?.value ?? .null).identityValue
+      }
+      if !identity.allSatisfy(\.isNull) {
+        wholeRecord = false
+        values = identity
+        return
+      }
     }
-    values = keys.map { key in
-      (record[key] ?? record.first(where: { $0.key.lowercased() == key.lowercased() })?.value ?? .null).identityValue
-    }
+    wholeRecord = true
+    values = record.fields.sorted { $0.key < $1.key }.flatMap { [AppValue.string($0.key), $0.value] }
   }
-
-  /// Whether no identity key has a value (such a record matches nothing).
-  var isEmpty: Bool { values.allSatisfy(\.isNull) }
 }

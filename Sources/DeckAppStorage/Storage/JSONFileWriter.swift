@@ -22,18 +22,11 @@ struct JSONFileWriter: StorageFileWriter {
     let profile = records.profile.map(AppProfileChoice.named) ?? .generic
     var found: JSONRecordFile.Found?
     if exists {
-      let file = JSONRecordFile(location: location)
-      // A file that is not JSON is replaced whole. One array of records has no keys: a key
-      // names no place in it, and it is written again whole, with the records it held (merged
-      // in by the caller) and the new ones.
-      if let document = try Self.document(of: file) {
-        switch document.value {
-        case .object: found = try file.read(document, key: options.key, profile: profile)
-        case .array where JSONRecordFile.holdsRecords(document.value):
-          found = try file.read(document, key: nil, profile: profile)
-        default: break
-        }
-      }
+      // Only a file read whole is changed: one it cannot read (not JSON, a number beyond 64 bits,
+      // a key twice, an item that is no record) holds what writing it again would lose. One
+      // array of records has no keys: a key names no place in it, and it is written again
+      // whole, with the records it held (merged in by the caller) and the new ones.
+      found = try Self.held(in: JSONRecordFile(location: location), key: options.key, profile: profile)
     }
     content = try JSONRecordFile.content(records, replacingIn: found, location: location)
     dates = records.jsonDates
@@ -45,12 +38,24 @@ struct JSONFileWriter: StorageFileWriter {
     warnings = AppRecordProjection.changes(from: records, to: expected, storage: "a JSON file", at: location)
   }
 
-  /// The existing file's parsed text; nil when it is not JSON.
-  private static func document(of file: JSONRecordFile) throws -> JSONRecordFile.Document? {
+  /// What the existing file holds: its records and everything around them.
+  ///
+  /// - Throws: ``DeckError`` naming the file (with the line and column of text that is not JSON
+  ///   as deckport reads it, or the record that is not an object) when it cannot be read whole;
+  ///   nothing is written then.
+  private static func held(in file: JSONRecordFile, key: String?, profile: AppProfileChoice) throws
+    -> JSONRecordFile.Found
+  {
+    let document: JSONRecordFile.Document
     do {
-      return try file.document()
+      document = try file.document()
     } catch let error as DeckError where error.kind == .wrongFormat {
-      return nil
+      throw UnreadableDestination.refusal(error)
+    }
+    do {
+      return try file.read(document, key: key, keyOnlyWhereKeyed: true, profile: profile)
+    } catch let error as DeckError where error.kind == .corrupt {
+      throw UnreadableDestination.refusal(error)
     }
   }
 

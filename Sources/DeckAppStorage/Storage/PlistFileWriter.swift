@@ -13,6 +13,9 @@ struct PlistFileWriter: StorageFileWriter {
   private let bytes: Data
   private let format: PlistDocument.Format
   private let original: PlistDocument?
+  /// How many characters XML 1.0 cannot hold the existing XML plist held (another program may
+  /// have written them; they stay where they are).
+  private let heldNonXMLCharacters: Int
   private let expected: AppRecords
   private let readOptions: AppStorageOptions
 
@@ -21,10 +24,12 @@ struct PlistFileWriter: StorageFileWriter {
     var original: PlistDocument?
     var key: String? = options.key
     var form = PlistRecordForm(options.plistStyle)
+    var heldNonXMLCharacters = 0
     if exists {
       let data = try AppStorageReader.contents(of: destination)
       let document = try PlistRecordReader.document(data, location: location)
       original = document
+      if document.format == .xml { heldNonXMLCharacters = XMLCharacterAudit.findings(in: data).count }
       switch document.root {
       case .dictionary(let dictionary):
         if key == nil {
@@ -62,6 +67,7 @@ struct PlistFileWriter: StorageFileWriter {
     }
     self.key = key
     self.original = original
+    self.heldNonXMLCharacters = heldNonXMLCharacters
     self.format = original?.format ?? .binary
     let value = try form.encode(records, at: location.item(key.map { "key '\($0)'" } ?? "the top-level array"))
     do {
@@ -118,6 +124,16 @@ struct PlistFileWriter: StorageFileWriter {
       throw DeckError(
         .writeFailed, at: location,
         "verification failed: the plist was \(format.rawValue) and came back \(document.format.rawValue)")
+    }
+    // deckport's reader takes what XML parsers refuse, so the text is checked on its own.
+    if format == .xml {
+      let findings = XMLCharacterAudit.findings(in: data)
+      if findings.count > heldNonXMLCharacters, let first = findings.first {
+        throw DeckError(
+          .writeFailed, at: location,
+          "verification failed: the XML plist holds \(first.description), a character XML 1.0 cannot hold (\(findings.count) in all, \(heldNonXMLCharacters) before the write); XML parsers would refuse the whole file"
+        )
+      }
     }
     let found = try PlistRecordReader(location: location).read(data, key: key)
     let actual = try AppStorageReader.applyProfile(readOptions, to: found.records, location: location)

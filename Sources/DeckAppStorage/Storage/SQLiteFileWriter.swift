@@ -40,8 +40,16 @@ struct SQLiteFileWriter: StorageFileWriter {
         if let position = NameLookup.position(of: records.name, in: types.map(\.name)) {
           records.name = types[position].name
         }
-        for type in types where !type.name.isExactly(records.name) {
-          others.append(try reader.read(recordType: type.name))
+        // Every record type is read whole, the one being replaced too: a cell deckport cannot
+        // read (text in an INTEGER column) belongs to a record that writing would lose.
+        for type in types {
+          let held: AppRecords
+          do {
+            held = try reader.read(recordType: type.name)
+          } catch let error as DeckError where error.kind == .corrupt {
+            throw UnreadableDestination.refusal(error)
+          }
+          if !type.name.isExactly(records.name) { others.append(held) }
         }
       }
     }
