@@ -165,7 +165,8 @@ struct BadInputTests {
     let error = try #require(throws: DeckError.self) { try AppStorageReader().read(path: path) }
     #expect(
       error.description
-        == "\(path): table cards, row 1: column 'prompt': expected text for a string value, found a blob of 2 bytes")
+        == "\(path): table cards, row 1: column 'prompt': expected text (the field's type is string), found a blob of 2 bytes"
+    )
   }
 
   /// One record with `count` integer keys `k0`, `k1`, ….

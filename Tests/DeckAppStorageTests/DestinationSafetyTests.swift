@@ -98,7 +98,7 @@ struct DestinationSafetyTests {
       }
       #expect(
         error.description
-          == "\(path): table cards, row 1: column 'n': expected an integer for a integer value, found the text 'six'"
+          == "\(path): table cards, row 1: column 'n': expected an integer (the field's type is integer), found the text 'six'"
           + Self.refusal)
       #expect(try AppFixtures.snapshot(path) == before)
       #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["s.sqlite"])

@@ -93,7 +93,7 @@ def test_an_sqlite_record_type_with_an_unreadable_cell_keeps_its_records(tmp_pat
     run = migrate(source, destination, "--dest-entity", "cards", flag)
     assert run.returncode == 1, run.stdout + run.stderr
     assert (
-        destination + ": table cards, row 1: column 'n': expected an integer for a integer value, found the text 'six'"
+        destination + ": table cards, row 1: column 'n': expected an integer (the field's type is integer), found the text 'six'"
         in run.stderr
     )
     assert "nothing was written" in run.stderr

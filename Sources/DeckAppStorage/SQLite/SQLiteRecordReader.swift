@@ -198,7 +198,8 @@ struct SQLiteRecordReader {
   /// The value a cell holds, given its field's type.
   static func value(_ cell: SQLiteValue, as type: AppValueType, at location: SourceLocation) throws -> AppValue {
     func mismatch(_ expected: String) -> DeckError {
-      DeckError(.corrupt, at: location, "expected \(expected) for a \(type.rawValue) value, found \(describe(cell))")
+      DeckError(
+        .corrupt, at: location, "expected \(expected) (the field's type is \(type.rawValue)), found \(describe(cell))")
     }
     switch (type, cell) {
     case (_, .null): return .null
