@@ -623,6 +623,257 @@ def test_diff_merging_note_types_of_two_kinds_is_refused(tmp_path):
     assert len(log.conflicting) == 1
 
 
+PINNED = 1_700_000_000  # the modification time of every note and note type of A
+
+
+def pinned_decks(folder: str, edit, extra=None) -> dict:
+    """A collection of three "Vocab" notes (Word, Meaning: gato, perro, casa) and a Basic note,
+    every note and note type modified at PINNED, exported as a collection package (A); then
+    changed by `edit(col)` and exported as a deck package (B). `extra(col)`, when given, changes
+    A (after its times are pinned) before it is exported."""
+    col = Collection(os.path.join(folder, "source.anki2"))
+    try:
+        vocab = col.models.new("Vocab")
+        for name in ("Word", "Meaning"):
+            col.models.add_field(vocab, col.models.new_field(name))
+        template = col.models.new_template("Card 1")
+        template["qfmt"], template["afmt"] = "{{Word}}", "{{Meaning}}"
+        col.models.add_template(vocab, template)
+        col.models.add(vocab)
+        deck = col.decks.id("Shared")
+        for word in ("gato", "perro", "casa"):
+            add_vocab_note(col, word)
+        note = col.new_note(col.models.by_name("Basic"))
+        note["Front"], note["Back"] = "hola", "hello"
+        col.add_note(note, deck)
+        col.db.execute("update notes set mod = ?", PINNED)
+        col.db.execute("update notetypes set mtime_secs = ?", PINNED)
+        if extra:
+            extra(col)
+        paths = {"A": os.path.join(folder, "A.colpkg"), "B": os.path.join(folder, "B.apkg")}
+        col.export_collection_package(paths["A"], include_media=True, legacy=False)
+        col.reopen()
+        edit(col)
+        export_deck(col, paths["B"])
+        return paths
+    finally:
+        col.close()
+
+
+def add_vocab_note(col: Collection, word: str) -> int:
+    note = col.new_note(col.models.by_name("Vocab"))
+    note["Word"], note["Meaning"] = word, word.upper()
+    col.add_note(note, col.decks.id("Shared"))
+    return note.id
+
+
+def vocab_id(col: Collection, word: str) -> int:
+    [nid] = col.find_notes(f'"Word:{word}"')
+    return nid
+
+
+def edit_meaning(col: Collection, word: str, modified: int) -> None:
+    """Appends to `word`'s Meaning and sets its modification time to `modified`."""
+    nid = vocab_id(col, word)
+    note = col.get_note(nid)
+    note["Meaning"] += " (edited)"
+    col.update_note(note)
+    col.db.execute("update notes set mod = ? where id = ?", modified, nid)
+
+
+def import_into_a(paths: dict, folder: str, options: ImportAnkiPackageOptions) -> dict:
+    """The backend's import of B into a collection restored from A: its log by GUID, and each
+    note's fields and modification time by GUID (a list, for notes that share one) afterwards,
+    with Vocab's sort field index."""
+    from anki_view import _import_colpkg
+
+    os.makedirs(folder)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    try:
+        _import_colpkg(col, paths["A"])
+        log = col.import_anki_package(ImportAnkiPackageRequest(package_path=paths["B"], options=options)).log
+        outcome = {
+            kind: sorted(col.get_note(entry.id.nid).guid for entry in getattr(log, kind))
+            for kind in ("new", "updated", "duplicate", "conflicting")
+        }
+        outcome["notes"] = {}
+        for guid, fields, mod in col.db.all("select guid, flds, mod from notes order by id"):
+            outcome["notes"].setdefault(guid, []).append((fields.split("\x1f"), mod))
+        vocab = col.models.by_name("Vocab")
+        outcome["vocab"] = ([f["name"] for f in vocab["flds"]], vocab["sortf"])
+        return outcome
+    finally:
+        col.close()
+
+
+def choices(notes: str, note_types: str, merge: bool) -> list[str]:
+    return ["--anki-update-notes", notes, "--anki-update-note-types", note_types] + (
+        ["--anki-merge-note-types"] if merge else []
+    )
+
+
+# (B's change to Vocab, its note type's time against A's, notes, note types, merging)
+SORT_FIELD_CASES = [
+    ("sort-field", 100, "if-newer", "if-newer", False),
+    ("sort-field", 100, "always", "if-newer", False),
+    ("sort-field", 100, "never", "if-newer", False),
+    ("sort-field", 100, "if-newer", "never", False),
+    ("sort-field", -100, "if-newer", "if-newer", False),
+    ("sort-field", -100, "if-newer", "always", False),
+    ("sort-field", 0, "if-newer", "always", False),
+    ("sort-field", 100, "if-newer", "if-newer", True),
+    ("sort-field", 100, "always", "always", True),
+    ("sort-field", -100, "if-newer", "if-newer", True),
+    ("sort-field", 0, "if-newer", "always", True),
+    ("reordered", 100, "if-newer", "if-newer", True),
+    ("reordered", -100, "if-newer", "always", True),
+    ("reordered", 100, "if-newer", "never", True),
+    ("reordered-sort-position-kept", 100, "if-newer", "if-newer", True),
+]
+
+
+@pytest.mark.parametrize("change, later, notes, note_types, merge", SORT_FIELD_CASES)
+def test_diff_predicts_the_rewrite_of_a_new_sort_field(tmp_path, change, later, notes, note_types, merge):
+    """B's Vocab sorts by Meaning instead of Word (or, merging, has its fields in the other order:
+    still sorting by Word, now at position 1, or by Meaning at position 0), and B's gato is edited
+    later. Where the backend takes a new sort field position (merging, it keeps the collection's
+    order of fields, and takes the position: Word at 1 becomes Meaning), it rewrites every Vocab
+    note of the collection before it reads their times: B's are then not newer (kept under
+    if-newer), and all of them differ (updated under always). The preview's counts are the
+    backend's log, the notes it names as kept for that reason are those it kept, and it names the
+    note type whose notes the backend rewrote, with the field it sorts by afterwards."""
+    def edit(col: Collection) -> None:
+        vocab = col.models.by_name("Vocab")
+        if change == "sort-field":
+            vocab["sortf"] = 1
+        else:
+            # Saved, the reordering keeps sorting by Word (now at position 1).
+            col.models.reposition_field(vocab, vocab["flds"][1], 0)
+            col.models.update_dict(vocab)
+            vocab = col.models.get(vocab["id"])
+            if change == "reordered-sort-position-kept":
+                vocab["sortf"] = 0  # Meaning
+        col.models.update_dict(vocab)
+        assert col.models.get(vocab["id"])["sortf"] == (0 if change == "reordered-sort-position-kept" else 1)
+        col.db.execute("update notetypes set mtime_secs = ? where id = ?", PINNED + later, vocab["id"])
+        col.db.execute("update notes set mod = ? where mid = ?", PINNED, vocab["id"])
+        edit_meaning(col, "gato", PINNED + 200)
+
+    paths = pinned_decks(str(tmp_path), edit)
+    preview = deckport_preview(paths["A"], paths["B"], *choices(notes, note_types, merge))
+    anki = import_into_a(paths, str(tmp_path / "import"), import_options(notes, note_types, merge))
+    assert_counts(preview, anki)
+    # B left perro as A has it, at A's time: only a rewrite makes the backend update it (always)
+    # or leaves it with the import's time (if-newer, never).
+    [perro] = [guid for guid, entries in anki["notes"].items() if "perro" in entries[0][0]]
+    rewritten = perro in anki["updated"] or anki["notes"][perro][0][1] > PINNED + 10_000
+    resorted = preview["noteTypesResorted"]
+    assert [(t["name"], t["notesRewritten"]) for t in resorted] == ([("Vocab", 3)] if rewritten else [])
+    if rewritten:
+        names, sort_index = anki["vocab"]
+        assert resorted[0]["sortField"]["new"] == names[sort_index]
+    gato = next(guid for guid, entries in anki["notes"].items() if "gato" in entries[0][0])
+    gato_kept = not any("(edited)" in field for field in anki["notes"][gato][0][0])
+    flagged = {n["guid"]: n["reason"] for n in preview["notesNotTaken"]}
+    assert (gato in flagged) == gato_kept
+    if gato_kept and rewritten and notes == "if-newer":
+        assert flagged[gato] == "sort-field-rewritten"
+    else:
+        assert "sort-field-rewritten" not in flagged.values()
+
+
+def test_diff_text_names_the_sort_field_rewrite(tmp_path):
+    def edit(col: Collection) -> None:
+        vocab = col.models.by_name("Vocab")
+        vocab["sortf"] = 1
+        col.models.update_dict(vocab)
+        col.db.execute("update notetypes set mtime_secs = ? where id = ?", PINNED + 100, vocab["id"])
+        col.db.execute("update notes set mod = ? where mid = ?", PINNED, vocab["id"])
+        edit_meaning(col, "gato", PINNED + 200)
+
+    paths = pinned_decks(str(tmp_path), edit)
+    result = subprocess.run([DECKPORT, "diff", paths["A"], paths["B"]], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(
+        line.startswith("  ~ note type 'Vocab' (id ") and "new sort field ('Word' → 'Meaning')" in line
+        and "rewrites the collection's 3 notes of it as it imports" in line for line in lines
+    ), lines
+    assert any(
+        line.startswith("  ! note ") and "(Vocab): changed, but Anki takes its note type's new sort field" in line
+        for line in lines
+    ), lines
+
+
+def shared_guid(col: Collection, nid: int, word: str) -> None:
+    col.db.execute("update notes set guid = (select guid from notes where id = ?) where id = ?", vocab_id(col, word), nid)
+
+
+def a_with_gatito(later: int):
+    """A holds a second note of gato's GUID, gatito, added after it (a later id), modified
+    `later` seconds after PINNED."""
+    def extra(col: Collection) -> None:
+        nid = add_vocab_note(col, "gatito")
+        shared_guid(col, nid, "gato")
+        col.db.execute("update notes set mod = ? where id = ?", PINNED + later, nid)
+    return extra
+
+
+def b_adds_two_of_gatos_guid(col: Collection) -> None:
+    for word, later in (("gatoA", 100), ("gatoB", 50)):
+        nid = add_vocab_note(col, word)
+        shared_guid(col, nid, "gato")
+        col.db.execute("update notes set mod = ? where id = ?", PINNED + later, nid)
+
+
+def b_adds_two_of_a_new_guid(col: Collection) -> None:
+    add_vocab_note(col, "nuevo1")
+    shared_guid(col, add_vocab_note(col, "nuevo2"), "nuevo1")
+
+
+def edits(*changes: tuple[str, int]):
+    def edit(col: Collection) -> None:
+        for word, later in changes:
+            edit_meaning(col, word, PINNED + later)
+    return edit
+
+
+# What A holds besides (its notes modified at PINNED, but for gatito), what B changes, and
+# whether the preview names gato's GUID as not taken, by the update choice for notes.
+SHARED_GUID_CASES = {
+    "two-new-notes": (None, b_adds_two_of_a_new_guid, {"if-newer": False, "always": False}),
+    "two-later-copies-of-a-note": (None, b_adds_two_of_gatos_guid, {"if-newer": False, "always": False}),
+    "a-holds-two-b-edits-the-second": (a_with_gatito(0), edits(("gatito", 100)), {"if-newer": False, "always": False}),
+    # B's gato, edited later than A's gato but earlier than gatito, is judged against gatito.
+    "a-holds-two-b-edits-the-first": (a_with_gatito(100), edits(("gato", 50)), {"if-newer": True, "always": False}),
+    "a-holds-two-b-edits-both": (
+        a_with_gatito(0), edits(("gato", -100), ("gatito", 100)), {"if-newer": True, "always": False}
+    ),
+}
+
+
+@pytest.mark.parametrize("notes", ["if-newer", "always"])
+@pytest.mark.parametrize("case", sorted(SHARED_GUID_CASES))
+def test_diff_predicts_the_import_of_notes_sharing_a_guid(tmp_path, case, notes):
+    """Notes that share a GUID: each of B's is judged against the collection's last note of that
+    GUID (by id), on its own; the notes of a GUID the collection lacks are all added. The preview's
+    counts are the backend's log; where B edits one note of the GUID, the preview names the GUID
+    as not taken exactly when the backend's collection lacks the edit."""
+    extra, edit, gato_flagged = SHARED_GUID_CASES[case]
+    paths = pinned_decks(str(tmp_path), edit, extra)
+    preview = deckport_preview(paths["A"], paths["B"], *choices(notes, "if-newer", False))
+    anki = import_into_a(paths, str(tmp_path / "import"), import_options(notes))
+    assert_counts(preview, anki)
+    gato = next(guid for guid, entries in anki["notes"].items() if entries[0][0][0].startswith("gato"))
+    flagged = {n["guid"]: n["reason"] for n in preview["notesNotTaken"]}
+    assert set(flagged) == ({gato} if gato_flagged[notes] else set()), flagged
+    if gato_flagged[notes]:
+        assert flagged[gato] == REFUSAL[notes] and gato in anki["duplicate"]
+    if case in ("a-holds-two-b-edits-the-second", "a-holds-two-b-edits-the-first"):
+        taken = any("(edited)" in fields[1] for fields, _ in anki["notes"][gato])
+        assert taken != gato_flagged[notes]
+
+
 # `--only-deck`: the preview is that of B's deck exported alone, imported into the whole of A.
 MOVED_INTO_VERBS = "Capital of Japan"  # from Languages into Languages::French::Verbs, its Back changed: newer
 VERBS_NOTE_TYPE_NOT_NEWER = "Basic (type in the answer)"  # the moved note's type; template changed, time set back

@@ -659,6 +659,85 @@ struct DeckDifferenceTests {
     #expect(json.contains("\"updateNotes\" : \"always\"") && json.contains("\"reason\" : \"same-time\""))
   }
 
+  @Test("a note type taken with another sort field: Anki rewrites the collection's notes of it first")
+  func sortFieldRewrite() throws {
+    let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    let typeIndex = try #require(
+      original.collection.noteTypes.firstIndex { noteType in
+        noteType.fields.count >= 2 && original.collection.notes.filter { $0.noteTypeID == noteType.id }.count >= 2
+      })
+    var edited = original.collection
+    let noteType = edited.noteTypes[typeIndex]
+    edited.noteTypes[typeIndex].sortFieldIndex = noteType.sortFieldIndex == 0 ? 1 : 0
+    edited.noteTypes[typeIndex].modificationTime += 60
+    let notesOfType = edited.notes.indices.filter { edited.notes[$0].noteTypeID == noteType.id }
+    let editedNote = try #require(notesOfType.first)
+    edited.notes[editedNote].fields[0] += " (edited)"
+    edited.notes[editedNote].modificationTime += 60
+    let to = LoadedDeck(collection: edited, formatName: "json")
+    let guid = edited.notes[editedNote].guid
+    for merge in [false, true] {
+      // Taken: the collection's notes of it are later than the package's, or of another time.
+      let ifNewer = try #require(
+        DeckDifference(from: original, to: to, ankiImportOptions: .init(mergeNoteTypes: merge)).ankiImport)
+      #expect(ifNewer.counts.updated == 0, "merge \(merge)")
+      #expect(ifNewer.notesNotTaken.map(\.guid) == [guid] && ifNewer.notesNotTaken[0].reason == .rewrittenBySortField)
+      #expect(ifNewer.noteTypesResorted.map(\.id) == [noteType.id])
+      #expect(ifNewer.noteTypesResorted.first?.notesRewritten == notesOfType.count)
+      let sortField = try #require(ifNewer.noteTypesResorted.first?.sortField)
+      #expect(sortField.old == noteType.fields[noteType.sortFieldIndex].name)
+      #expect(sortField.new == noteType.fields[edited.noteTypes[typeIndex].sortFieldIndex].name)
+      let always = try #require(
+        DeckDifference(
+          from: original, to: to, ankiImportOptions: .init(updateNotes: .always, mergeNoteTypes: merge)
+        ).ankiImport)
+      #expect(always.counts.updated == notesOfType.count && always.notesNotTaken.isEmpty, "merge \(merge)")
+      // Not taken: nothing is rewritten, and the later note is updated.
+      let typesKept = try #require(
+        DeckDifference(
+          from: original, to: to, ankiImportOptions: .init(updateNoteTypes: .never, mergeNoteTypes: merge)
+        ).ankiImport)
+      #expect(typesKept.counts.updated == 1 && typesKept.noteTypesResorted.isEmpty, "merge \(merge)")
+    }
+    let text = try DeckDifference(from: original, to: to).lines
+    #expect(text.contains { $0.hasPrefix("  ~ note type '\(noteType.name)'") && $0.contains("new sort field") })
+    #expect(text.contains { $0.contains("changed, but Anki takes its note type's new sort field") })
+  }
+
+  @Test("notes that share a GUID: each judged against the collection's last note of it; new ones all added")
+  func importOfNotesSharingAGUID() throws {
+    var original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    let notes = original.collection.notes
+    let pair = try #require(
+      notes.indices.lazy.compactMap { first in
+        notes.indices.first { $0 > first && notes[$0].noteTypeID == notes[first].noteTypeID }.map { (first, $0) }
+      }.first)
+    original.collection.notes[pair.1].guid = notes[pair.0].guid
+    original.collection.notes[pair.1].modificationTime = notes[pair.0].modificationTime + 100
+    var edited = original.collection
+    // The first note of the GUID, edited later than itself but earlier than the second.
+    edited.notes[pair.0].fields[0] += " (edited)"
+    edited.notes[pair.0].modificationTime += 50
+    // Two new notes of one new GUID.
+    var copy = edited.notes[pair.0]
+    copy.guid = "a new shared GUID"
+    copy.id = (edited.notes.map(\.id).max() ?? 0) + 1
+    edited.notes.append(copy)
+    copy.id += 1
+    edited.notes.append(copy)
+    let preview = try #require(
+      DeckDifference(from: original, to: LoadedDeck(collection: edited, formatName: "json")).ankiImport)
+    #expect(preview.counts.new == 2)
+    #expect(preview.counts.updated == 0 && preview.counts.kept == notes.count)
+    #expect(preview.notesNotTaken.map(\.guid) == [notes[pair.0].guid])
+    #expect(preview.notesNotTaken.first?.modified.old == original.collection.notes[pair.1].modificationTime)
+    // Edited later than the second too: updated, and the second, unchanged, kept.
+    edited.notes[pair.0].modificationTime += 100
+    let later = try #require(
+      DeckDifference(from: original, to: LoadedDeck(collection: edited, formatName: "json")).ankiImport)
+    #expect(later.counts.updated == 1 && later.notesNotTaken.isEmpty)
+  }
+
   @Test("a changed note shows its modification times, where both formats hold them")
   func modificationTimesOfChangedNotes() throws {
     let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))

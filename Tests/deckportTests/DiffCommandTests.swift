@@ -96,6 +96,11 @@ struct DiffCommandTests {
     #expect(lenient.standardOutput.contains("  scheduling: not compared (tsv holds none)\n"))
     let strict = try CommandRun.deckport(["diff", Self.deck, sheet, "--strict"])
     #expect(strict.status == 2)
+    // The help says so, and convert's keeps its own status.
+    let help = try CommandRun.deckport(["diff", "--help"]).standardOutput
+    #expect(help.contains("Fail (exit status 2) when anything could not be read"), "\(help)")
+    let convertHelp = try CommandRun.deckport(["convert", "--help"]).standardOutput
+    #expect(convertHelp.contains("Fail (exit status 1) when anything could not be read"), "\(convertHelp)")
   }
 
   @Test("--from once for both decks, twice for each in turn; three times is a usage error")

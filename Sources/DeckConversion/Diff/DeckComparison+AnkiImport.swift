@@ -23,7 +23,7 @@ extension DeckComparison {
       return DeckDifference.AnkiImportPreview(
         options: options, counts: .init(new: 0, updated: 0, kept: 0, conflicting: 0), notesNotTaken: [],
         noteTypesNotTaken: merge.kindConflicts.sorted { ($0.name, $0.id) < ($1.name, $1.id) }, cardsNotTaken: 0,
-        cardsAdded: 0, cardsAddedToKeptNotes: 0, noteTypesMerged: [])
+        cardsAdded: 0, cardsAddedToKeptNotes: 0, noteTypesMerged: [], noteTypesResorted: [])
     }
     var losingText: [Int64: Int] = [:]
     let contentChanged = Set(
@@ -35,19 +35,31 @@ extension DeckComparison {
     // Each note type's verdict once, not once per note.
     let layoutKept = Dictionary(
       new.noteTypes.map { ($0.id, keepsLayout($0.id)) }, uniquingKeysWith: { first, _ in first })
-    // Anki matches by GUID alone: the first note of each GUID.
-    for guid in newNotes.keys.sorted() where Self.isFirstOfGUID(guid) {
-      guard let note = newNotes[guid] else { continue }
-      guard let before = oldNotes[guid] else {
+    // The note types whose new sort field Anki takes: it rewrites the collection's notes of them
+    // before it reads their modification times.
+    let resorted = merge?.resortedNoteTypes ?? resortedNoteTypes(options: options, layoutKept: layoutKept)
+    let sharedGUIDs = Set(newNotes.keys.filter { !Self.isFirstOfGUID($0) }.map(Self.guid(ofKey:)))
+    for match in ankiMatches() {
+      let note = match.note
+      guard let before = match.existing else {
         counts.new += 1
         continue
       }
+      let guid = note.guid
+      // A note whose GUID no other note shares on either side is changed as the diff lists it;
+      // one of a shared GUID, against the collection's note of its place among them (which the
+      // diff compares it with), or else the one Anki matches it with.
+      let changed =
+        sharedGUIDs.contains(guid) || !Self.isFirstOfGUID(match.existingKey)
+        ? differsInContent(note, from: oldNotes[match.key] ?? before) : contentChanged.contains(guid)
       let modified = DeckDifference.Change(old: before.modificationTime, new: note.modificationTime)
       let noteTypeName = newNoteTypes[note.noteTypeID]?.name ?? Self.unknownNoteType(note.noteTypeID)
+      let resortedFirst = resorted[before.noteTypeID] != nil
       if let merge {
         // Nothing conflicts. A note the merge rewrites before Anki reads the times is the
         // collection's latest version: later than the package's, and of another time (`always`).
-        let rewritten = merge.rewritesBeforeReading(noteTypeID: before.noteTypeID)
+        let mergedFirst = merge.rewritesBeforeReading(noteTypeID: before.noteTypeID)
+        let rewritten = mergedFirst || resortedFirst
         let times = rewritten ? DeckDifference.Change(old: Int64.max, new: note.modificationTime) : modified
         if options.updateNotes.updates(times) {
           counts.updated += 1
@@ -59,9 +71,10 @@ extension DeckComparison {
         } else {
           counts.kept += 1
           notesTaken[guid] = false
-          if contentChanged.contains(guid) {
+          if changed {
             let reason: DeckDifference.NoteNotTaken.Reason =
-              rewritten && options.updateNotes == .ifNewer ? .rewrittenByMerge : options.updateNotes.refusal()
+              options.updateNotes != .ifNewer || !rewritten
+              ? options.updateNotes.refusal() : mergedFirst ? .rewrittenByMerge : .rewrittenBySortField
             notesNotTaken.append(.init(guid: guid, noteType: noteTypeName, reason: reason, modified: modified))
           }
         }
@@ -71,16 +84,18 @@ extension DeckComparison {
       } else if layoutKept[note.noteTypeID] == false {
         counts.conflicting += 1
         conflictsByNoteType[note.noteTypeID, default: 0] += 1
-      } else if options.updateNotes.updates(modified) {
+      } else if options.updateNotes.updates(
+        resortedFirst ? DeckDifference.Change(old: Int64.max, new: note.modificationTime) : modified)
+      {
         counts.updated += 1
         notesTaken[guid] = true
       } else {
         counts.kept += 1
         notesTaken[guid] = false
-        if contentChanged.contains(guid) {
-          notesNotTaken.append(
-            .init(guid: guid, noteType: noteTypeName, reason: options.updateNotes.refusal(), modified: modified)
-          )
+        if changed {
+          let reason: DeckDifference.NoteNotTaken.Reason =
+            resortedFirst && options.updateNotes == .ifNewer ? .rewrittenBySortField : options.updateNotes.refusal()
+          notesNotTaken.append(.init(guid: guid, noteType: noteTypeName, reason: reason, modified: modified))
         }
       }
     }
@@ -123,10 +138,75 @@ extension DeckComparison {
       merged.append(entry)
     }
     merged.sort { ($0.name, $0.id) < ($1.name, $1.id) }
+    var notesByType: [Int64: Int] = [:]
+    for note in oldNotes.values { notesByType[note.noteTypeID, default: 0] += 1 }
+    let resortedTypes = resorted.compactMap { id, sortField -> DeckDifference.SortFieldRewrite? in
+      guard let before = oldNoteTypes[id], let after = newNoteTypes[id] else { return nil }
+      let oldSortField =
+        before.fields.indices.contains(before.sortFieldIndex) ? before.fields[before.sortFieldIndex].name : ""
+      return DeckDifference.SortFieldRewrite(
+        id: id, name: after.name, sortField: .init(old: oldSortField, new: sortField),
+        notesRewritten: notesByType[id] ?? 0)
+    }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     return DeckDifference.AnkiImportPreview(
       options: options, counts: counts, notesNotTaken: notesNotTaken, noteTypesNotTaken: noteTypesNotTaken,
       cardsNotTaken: cardsNotTaken, cardsAdded: added.count, cardsAddedToKeptNotes: added.filter { !$0 }.count,
-      noteTypesMerged: merged)
+      noteTypesMerged: merged, noteTypesResorted: resortedTypes)
+  }
+
+  /// A note of the new deck (by its key, ``noteKeys(_:)``) and the collection's note Anki's
+  /// import matches it with, if any.
+  struct AnkiMatch {
+    var key: String
+    var note: Note
+    /// The key of the collection's note it is matched with (empty when there is none).
+    var existingKey: String
+    var existing: Note?
+  }
+
+  /// Each note of the new deck, sorted by key, with the note Anki's import matches it with: the
+  /// collection's last note (by id, the order notes are read in) of its GUID, whichever of the
+  /// GUID's notes it is (checked with the backend: each of the package's notes of a GUID is
+  /// judged against that one note, and none against a note the import adds).
+  func ankiMatches() -> [AnkiMatch] {
+    var lastKeys: [String: (occurrence: Int, key: String)] = [:]
+    for key in oldNotes.keys {
+      let guid = Self.guid(ofKey: key)
+      let occurrence = Self.occurrence(ofKey: key)
+      if occurrence > lastKeys[guid]?.occurrence ?? 0 { lastKeys[guid] = (occurrence, key) }
+    }
+    return newNotes.keys.sorted().compactMap { key in
+      guard let note = newNotes[key] else { return nil }
+      let existingKey = lastKeys[Self.guid(ofKey: key)]?.key ?? ""
+      return AnkiMatch(key: key, note: note, existingKey: existingKey, existing: oldNotes[existingKey])
+    }
+  }
+
+  /// Whether `note` differs from `before` in its fields (by position, a field one lacks read as
+  /// empty) or, where both formats hold them, its tags, as ``noteDifferences()`` compares them.
+  private func differsInContent(_ note: Note, from before: Note) -> Bool {
+    let fieldsDiffer = (0..<max(note.fields.count, before.fields.count)).contains { index in
+      (note.fields.indices.contains(index) ? note.fields[index] : "")
+        != (before.fields.indices.contains(index) ? before.fields[index] : "")
+    }
+    return fieldsDiffer || (compared.contains(.tags) && Set(note.tags) != Set(before.tags))
+  }
+
+  /// Without merging: the note types Anki takes from the new deck (the same layout, the times
+  /// meeting the update choice) that sort by another field than the collection's, with the name
+  /// of that field.
+  private func resortedNoteTypes(
+    options: DeckDifference.AnkiImportOptions, layoutKept: [Int64: Bool]
+  ) -> [Int64: String] {
+    var result: [Int64: String] = [:]
+    for noteType in new.noteTypes where layoutKept[noteType.id] == true {
+      guard let before = oldNoteTypes[noteType.id], before.sortFieldIndex != noteType.sortFieldIndex,
+        noteType.fields.indices.contains(noteType.sortFieldIndex),
+        options.updateNoteTypes.updates(.init(old: before.modificationTime, new: noteType.modificationTime))
+      else { continue }
+      result[noteType.id] = noteType.fields[noteType.sortFieldIndex].name
+    }
+    return result
   }
 
   /// Whether Anki takes the new deck's note type `id` as the collection's note type of that id:

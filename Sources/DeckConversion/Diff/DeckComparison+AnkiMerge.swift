@@ -15,6 +15,11 @@ extension DeckComparison {
     /// The note types whose fields the first step changes: the collection's notes of them are
     /// rewritten before their modification times are read.
     var rewrittenNoteTypes: Set<Int64> = []
+    /// The note types whose fields the first step keeps but whose sort field it changes (Anki
+    /// takes the `to` deck's sort field position, whichever field the merge puts there; checked
+    /// with the backend), with the name of the field they sort by then: the collection's notes of
+    /// them are rewritten before their modification times are read as well.
+    var resortedNoteTypes: [Int64: String] = [:]
     /// For each note type merged with the `to` deck's of its id: the positions, in the `from`
     /// deck's note type, of the fields the `to` deck's lacks.
     var missingFieldPositions: [Int64: [Int]] = [:]
@@ -69,6 +74,12 @@ extension DeckComparison {
       let fields = takesIncoming ? incomingMerged : Self.merged(existing, with: incomingMerged)
       layouts[noteType.id] = fields
       let rewritten = !Self.sameFields(fields, existing)
+      // Anki takes the `to` deck's sort field by its position, whatever field the merge puts there.
+      if !rewritten && takesIncoming && noteType.sortFieldIndex != before.sortFieldIndex
+        && fields.indices.contains(noteType.sortFieldIndex)
+      {
+        result.resortedNoteTypes[noteType.id] = Self.uniqueNames(fields)[noteType.sortFieldIndex]
+      }
       let missing = existing.indices.filter { index in !incoming.contains { $0.matches(existing[index]) } }
       guard rewritten || !missing.isEmpty else { continue }
       if rewritten { result.rewrittenNoteTypes.insert(noteType.id) }
@@ -80,9 +91,9 @@ extension DeckComparison {
     }
     // Then each pair of a moved note's old and new note type, in a fixed order.
     var moves: [Int64: [Int64: [String]]] = [:]
-    for (guid, note) in newNotes where Self.isFirstOfGUID(guid) {
-      guard let before = oldNotes[guid], before.noteTypeID != note.noteTypeID else { continue }
-      moves[before.noteTypeID, default: [:]][note.noteTypeID, default: []].append(guid)
+    for match in ankiMatches() {
+      guard let before = match.existing, before.noteTypeID != match.note.noteTypeID else { continue }
+      moves[before.noteTypeID, default: [:]][match.note.noteTypeID, default: []].append(match.note.guid)
     }
     for oldID in moves.keys.sorted() {
       for (newID, guids) in (moves[oldID] ?? [:]).sorted(by: { $0.key < $1.key }) {

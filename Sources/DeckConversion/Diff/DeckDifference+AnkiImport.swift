@@ -28,6 +28,13 @@ extension DeckDifference {
   ///   rewritten as Anki imports (``NoteTypeMerge``). A note type whose kind (cloze or standard)
   ///   differs makes Anki refuse the whole import: the counts are then all 0. Merged note types
   ///   whose notes Anki renamed by an earlier import without merging (`Basic+`) are not modelled.
+  /// * A note type Anki takes (updated, or merged and updated) whose sort field position is
+  ///   another than the collection's (merging too: Anki keeps the position, not the field, of the
+  ///   `to` deck's sort field) makes Anki rewrite every note of it the collection holds before it
+  ///   reads their modification times, which become the import's (``SortFieldRewrite``).
+  /// * Notes that share a GUID: each note of the `to` deck is matched with the collection's last
+  ///   note of its GUID (by id), and judged against that note's note type and modification time,
+  ///   each on its own; the notes of a GUID the collection lacks are all added.
   ///
   /// The collection is taken to hold the `from` deck's modification times, as one restored from
   /// it does. A note type that Anki renamed when it first imported it (`Basic+`, because the
@@ -56,6 +63,28 @@ extension DeckDifference {
     /// With note types merged (``AnkiImportOptions/mergeNoteTypes``): the collection's note
     /// types whose fields the merge changes, sorted by name, then id; empty otherwise.
     public var noteTypesMerged: [NoteTypeMerge]
+    /// The collection's note types whose sort field Anki's import changes, rewriting their
+    /// notes (not those a merge of their fields rewrites already), sorted by name, then id.
+    public var noteTypesResorted: [SortFieldRewrite]
+  }
+
+  /// A note type of the collection whose sort field Anki's import changes: it takes the `to`
+  /// deck's note type (its modification time meets ``AnkiImportOptions/updateNoteTypes``; merging,
+  /// under ``AnkiUpdateCondition/always`` even at the same time), and that one sorts by another
+  /// field. Anki then rewrites every note of it the collection holds before it reads their
+  /// modification times, which become the import's (checked with the backend): the `to` deck's
+  /// versions of them are not later, and Anki keeps the collection's unless notes are updated
+  /// ``AnkiUpdateCondition/always`` (then it updates them all, the times differing).
+  public struct SortFieldRewrite: Sendable, Equatable, Codable {
+    /// Its id.
+    public var id: Int64
+    /// Its name in the `to` deck.
+    public var name: String
+    /// The name of the field it sorts by in the collection, and after the import (merging, the
+    /// merged field at the position the `to` deck's sorts by).
+    public var sortField: Change<String>
+    /// How many notes of it the collection holds, which Anki rewrites.
+    public var notesRewritten: Int
   }
 
   /// A note type of the collection that Anki's merge of note types (`merge_notetypes`, checked
@@ -117,6 +146,10 @@ extension DeckDifference {
       /// rewrites the collection's note during the import, which makes the collection's the later
       /// one (notes updated ``AnkiUpdateCondition/ifNewer``; see ``NoteTypeMerge``).
       case rewrittenByMerge = "merge-rewritten"
+      /// Its fields or tags changed, but Anki takes its note type's new sort field, which rewrites
+      /// the collection's note during the import and makes the collection's the later one (notes
+      /// updated ``AnkiUpdateCondition/ifNewer``; see ``SortFieldRewrite``).
+      case rewrittenBySortField = "sort-field-rewritten"
     }
 
     /// The note's GUID.

@@ -285,6 +285,12 @@ struct DeckComparison {
     return String(key[..<separator.lowerBound])
   }
 
+  /// The place of a note key's note among the notes of its GUID (1 for the first).
+  static func occurrence(ofKey key: String) -> Int {
+    guard let separator = key.range(of: occurrenceSeparator) else { return 1 }
+    return Int(key[separator.upperBound...]) ?? 1
+  }
+
   /// Whether a note key names the first note of its GUID (as Anki's import, which matches by
   /// GUID alone, sees the notes).
   static func isFirstOfGUID(_ key: String) -> Bool { !key.contains(occurrenceSeparator) }

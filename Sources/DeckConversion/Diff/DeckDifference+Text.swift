@@ -73,6 +73,11 @@ extension DeckDifference {
           subject
             + "changed, but Anki's merge of its note type rewrites the collection's note as it imports, which makes that the later one; Anki keeps the collection's note"
         )
+      case .rewrittenBySortField:
+        lines.append(
+          subject
+            + "changed, but Anki takes its note type's new sort field, which rewrites the collection's note as it imports and makes that the later one; Anki keeps the collection's note"
+        )
       }
     }
     for noteType in preview.noteTypesNotTaken {
@@ -113,6 +118,12 @@ extension DeckDifference {
             + "the package's notes have no \(merge.fieldsMissingFromPackage.joined(separator: ", ")); the \(CountedNoun.phrase(losing, "note")) Anki updates with text there \(losing == 1 ? "loses it" : "lose it")"
         )
       }
+    }
+    for resort in preview.noteTypesResorted where resort.notesRewritten > 0 {
+      let notes = resort.notesRewritten
+      lines.append(
+        "  ~ note type '\(resort.name)' (id \(resort.id)): Anki takes its new sort field ('\(resort.sortField.old)' → '\(resort.sortField.new)') and rewrites the collection's \(CountedNoun.phrase(notes, "note")) of it as it imports, before it compares modification times"
+      )
     }
     let added = preview.cardsAdded
     if added > 0 {

@@ -134,7 +134,7 @@ extension Deckport {
 
     @OptionGroup(title: "Limits") var limits: LimitArguments
 
-    @OptionGroup var diagnostics: DiagnosticOptions
+    @OptionGroup var diagnostics: DiffDiagnosticOptions
 
     func validate() throws {
       if old == StandardStreams.dash && new == StandardStreams.dash {

@@ -50,7 +50,9 @@ enum CommandFailure {
 
   /// Prints warnings (all with `verbose`, else the first few and a count) and, with `strict`,
   /// fails with `failureStatus` (1 unless said otherwise) when there are any.
-  static func handle(warnings: [Diagnostic], options: DiagnosticOptions, failureStatus: ExitCode = .failure) throws {
+  static func handle(
+    warnings: [Diagnostic], options: some DiagnosticChoices, failureStatus: ExitCode = .failure
+  ) throws {
     guard !warnings.isEmpty else { return }
     let lines = WarningLines(options)
     for warning in warnings { lines.show(warning) }

@@ -12,7 +12,7 @@ final class WarningLines: @unchecked Sendable {
   private let lock = NSLock()
   private var count = 0
 
-  init(_ options: DiagnosticOptions) {
+  init(_ options: some DiagnosticChoices) {
     showsAll = options.verbose || options.strict
   }
 
