@@ -1,5 +1,6 @@
 import Foundation
 import JSONCore
+import PlistCodec
 
 extension AppValue {
   /// The text a note field gives this value when records become notes (before the text is
@@ -22,12 +23,20 @@ extension AppValue {
   }
 
   /// The date a note's text gives in ``noteText``'s form: ISO 8601 in UTC, with or without
-  /// fractional seconds; nil for other text.
+  /// fractional seconds, every digit of the fraction kept (`…10:00:00.123456Z` is 694260000.123456
+  /// seconds since 2001; Foundation's formatter keeps about a millisecond, 694260000.1229999);
+  /// nil for other text.
   static func date(fromNoteText text: String) -> Date? {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions =
       text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
-    return formatter.date(from: text)
+    guard let date = formatter.date(from: text) else { return nil }
+    // The formatter's calendar is Julian before 1582 and ``noteText`` writes with it, so the
+    // exact reading (proleptic Gregorian) is taken only where both name the same millisecond.
+    guard let seconds = XMLPlistDate.seconds(text), abs(seconds - date.timeIntervalSinceReferenceDate) < 0.001 else {
+      return date
+    }
+    return Date(timeIntervalSinceReferenceDate: seconds)
   }
 
   private static func noteText(of date: Date) -> String {

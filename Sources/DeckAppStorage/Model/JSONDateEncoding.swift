@@ -11,7 +11,9 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
   case secondsSince1970 = "seconds-since-1970"
   /// A number of milliseconds since 1970 (`.millisecondsSince1970`).
   case millisecondsSince1970 = "milliseconds-since-1970"
-  /// An ISO 8601 string in UTC without fractional seconds (`.iso8601`).
+  /// An ISO 8601 string in UTC (`.iso8601`), without a fraction for a whole second as
+  /// `JSONEncoder` writes it, else with the digits of the fraction that give the same `Date`
+  /// back (`2023-03-08T20:26:40.5Z`).
   case iso8601
 
   /// The JSON value for `date` in this encoding.
@@ -20,7 +22,9 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
     case .secondsSince2001: return Self.number(date.timeIntervalSinceReferenceDate)
     case .secondsSince1970: return Self.number(date.timeIntervalSince1970)
     case .millisecondsSince1970: return Self.number(date.timeIntervalSince1970 * 1000)
-    case .iso8601: return .string(Self.isoFormatter().string(from: date))
+    case .iso8601:
+      let text = XMLPlistDate.isoText(ofSeconds: date.timeIntervalSinceReferenceDate)
+      return .string(text ?? Self.isoFormatter().string(from: date))
     }
   }
 
