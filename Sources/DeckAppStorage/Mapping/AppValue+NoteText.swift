@@ -4,7 +4,8 @@ import PlistCodec
 
 extension AppValue {
   /// The text a note field gives this value when records become notes (before the text is
-  /// escaped as HTML): numbers as JSON writes them, booleans as `true` and `false`, UUIDs in
+  /// escaped as HTML): numbers as JSON writes them (`nan`, `inf` and `-inf` for those it has no
+  /// text for), booleans as `true` and `false`, UUIDs in
   /// upper case, dates in ISO 8601 (with milliseconds when the date has a fraction of a second),
   /// arrays and objects as compact JSON, nothing for null; nil for data, which becomes a media
   /// file the field refers to.
@@ -13,12 +14,29 @@ extension AppValue {
     case .null: ""
     case .string(let text): text
     case .integer(let number): String(number)
-    case .double(let number): JSONWriter.text(of: number)
+    case .double(let number): number.isFinite ? JSONWriter.text(of: number) : Self.nonFiniteText(of: number)
     case .bool(let flag): flag ? "true" : "false"
     case .uuid(let uuid): uuid.uuidString
     case .date(let date): Self.noteText(of: date)
     case .data: nil
     case .array, .object: (try? jsonData()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+  }
+
+  /// The text of a number JSON has none for (JSON's writer gives it `null`): `nan`, `inf` or
+  /// `-inf`, as deckport's SQLite file tags it; ``double(fromNoteText:)`` reads it back.
+  private static func nonFiniteText(of number: Double) -> String {
+    number.isNaN ? "nan" : (number < 0 ? "-inf" : "inf")
+  }
+
+  /// The number a note's text `nan`, `inf` or `-inf` (``noteText``'s form of a number that is
+  /// not finite) gives; nil for any other text.
+  static func double(fromNoteText text: String) -> Double? {
+    switch text {
+    case "nan": .nan
+    case "inf": .infinity
+    case "-inf": -.infinity
+    default: nil
     }
   }
 

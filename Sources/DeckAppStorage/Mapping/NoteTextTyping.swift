@@ -94,7 +94,7 @@ enum NoteTextTyping {
     switch type {
     case .string, .uuid, .data: return .string(text)
     case .integer: return Int64(text).map(AppValue.integer)
-    case .double: return decimal(text).map(AppValue.double)
+    case .double: return (decimal(text) ?? AppValue.double(fromNoteText: text)).map(AppValue.double)
     case .bool:
       switch text {
       case "true", "1": return .bool(true)
