@@ -98,7 +98,11 @@ struct JSONDateReadingTests {
   func encodingRules() {
     let iso = JSONDateEncoding.iso8601
     #expect(iso.decode(.string("2023-01-01T10:00:00Z")) != nil)
-    #expect(iso.decode(.string("2023-01-01T10:00:00.123Z")) == nil)
+    // A fraction is written with the digits that give the date back: `.123` is typed, `.500`
+    // (written `.5`) stays the text it is.
+    #expect(iso.decode(.string("2023-01-01T10:00:00.123Z")) != nil)
+    #expect(iso.decode(.string("2023-01-01T10:00:00.500Z")) == nil)
+    #expect(iso.decode(.string("2023-01-01T10:00:00.5Z")) != nil)
     let milliseconds = iso.date(in: .string("2023-01-01T10:00:00.123Z")).map { $0.timeIntervalSince1970 * 1000 }
     #expect(milliseconds.map { abs($0 - 1_672_567_200_123) < 0.001 } == true)
     #expect(iso.date(in: .string("2023-01-01T10:00:00")) == nil)
