@@ -123,6 +123,8 @@ struct AppRecordMergePlan {
     guard held != incoming else { return false }
     if case .uuid = incoming { return held.identityValue == incoming }
     guard case .date(let date) = incoming, let heldDates else { return false }
+    // What the file would be written with is what it holds (a whole second of `.iso8601`).
+    if heldDates.encode(date) == held { return true }
     let heldDate: Date?
     if case .date(let stored) = held { heldDate = stored } else { heldDate = heldDates.date(in: held) }
     guard let heldDate else { return false }
