@@ -68,11 +68,11 @@ struct ValueFidelityTests {
       (-0.25, "2000-12-31T23:59:59.75Z"), (1e-30, "2001-01-01T00:00:00.000000000000000000000000000001Z"),
     ])
   func isoFraction(seconds: Double, text: String) throws {
-    let encoded = JSONDateEncoding.iso8601.encode(Date(timeIntervalSinceReferenceDate: seconds))
+    let encoded = JSONDateEncoding.iso8601Fractional.encode(Date(timeIntervalSinceReferenceDate: seconds))
     #expect(encoded == .string(text))
     #expect(XMLPlistDate.seconds(text) == seconds)
     #expect(
-      JSONDateEncoding.iso8601.decode(.string(text)).map(\.timeIntervalSinceReferenceDate) == seconds)
+      JSONDateEncoding.iso8601Fractional.decode(.string(text)).map(\.timeIntervalSinceReferenceDate) == seconds)
   }
 
   @Test("every date of a run of odd fractions comes back from its ISO 8601 text")

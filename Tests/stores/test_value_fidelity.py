@@ -131,9 +131,16 @@ def test_an_iso_8601_file_keeps_a_dates_fraction_and_a_second_run_changes_nothin
     assert back.returncode == 0, back.stderr
     assert rows(store, "SELECT ZWORD, ZCREATEDAT FROM ZFLASHCARD ORDER BY Z_PK") == [
         ("hello", 700000000.5), ("run", 700003600), ("delta", 721692800.5)]
-    # A new file named ISO 8601 gets the fraction too.
+    # A new file of ISO 8601 without fractions (JSONEncoder's) says what it drops; with fractions
+    # it keeps them.
     new = os.path.join(folder, "new.json")
     run = deckport("migrate", os.path.join(APP, "flashcard-quiz.sqlite"), new, "--json-dates", "iso8601", "--strict")
+    assert run.returncode == 1
+    assert ("record 1 (Z_PK 1), key 'createdAt': warning: [date-fraction-dropped] 2023-03-08T20:26:40.5Z is written without "
+            "its fraction of a second") in run.stderr
+    assert not os.path.exists(new)
+    run = deckport("migrate", os.path.join(APP, "flashcard-quiz.sqlite"), new, "--json-dates", "iso8601-fractional",
+                   "--strict")
     assert run.returncode == 0, run.stderr
     with open(new) as handle:
         assert [record["createdAt"] for record in json.load(handle)] == ["2023-03-08T20:26:40.5Z",
