@@ -30,6 +30,39 @@ package enum XMLPlistDate {
       "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T\(padded(secondOfDay / 3_600, 2)):\(padded(secondOfDay % 3_600 / 60, 2)):\(padded(secondOfDay % 60, 2))Z"
   }
 
+  /// ISO 8601 text for `seconds` since 2001 in UTC that ``seconds(_:)`` reads back as exactly
+  /// `seconds`: the whole second, then as few digits of its fraction as that takes
+  /// (`700000000.5` is `2023-03-08T20:26:40.5Z`, `694260000.123456` `…10:00:00.123456Z`; a whole
+  /// second has none, as `JSONEncoder`'s `.iso8601` writes it). Nil outside the years 1 to 9999.
+  package static func isoText(ofSeconds seconds: Double) -> String? {
+    let whole = seconds.rounded(.down)
+    guard let text = text(ofSeconds: whole) else { return nil }
+    let fraction = seconds - whole  // exact: both are doubles of the same binade or below
+    guard fraction > 0 else { return text }
+    let stem = text.dropLast()  // the Z
+    // The shortest fixed-point rounding that reads back; a fraction too small for 17 places
+    // (within a second of 2001 only) takes Swift's shortest text of it written out in full.
+    for places in 1...17 {
+      let digits = String(format: "%.\(places)f", fraction)
+      guard digits.hasPrefix("0.") else { break }
+      let candidate = "\(stem)\(digits.dropFirst())Z"
+      if Self.seconds(candidate) == seconds { return candidate }
+    }
+    let candidate = "\(stem).\(positionalDigits(of: fraction))Z"
+    return Self.seconds(candidate) == seconds ? candidate : nil
+  }
+
+  /// The digits after the point of `fraction` (between 0 and 1) in Swift's shortest text,
+  /// written out without an exponent (`1e-30` gives 29 zeros and a 1).
+  private static func positionalDigits(of fraction: Double) -> String {
+    let shortest = "\(fraction)"
+    guard let exponentIndex = shortest.firstIndex(of: "e"),
+      let exponent = Int(shortest[shortest.index(after: exponentIndex)...])
+    else { return String(shortest.drop(while: { $0 != "." }).dropFirst()) }
+    let significand = shortest[..<exponentIndex].filter { $0 != "." }
+    return String(repeating: "0", count: max(0, -exponent - 1)) + significand
+  }
+
   /// The seconds since 2001 that `text` names: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of a
   /// second, then `Z` or an offset `±HH:MM`; nil for any other text or a day the calendar lacks.
   package static func seconds(_ text: String) -> Double? {

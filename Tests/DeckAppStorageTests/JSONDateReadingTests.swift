@@ -52,7 +52,7 @@ struct JSONDateReadingTests {
     let message = try #require(undated.first?.message)
     #expect(
       message.hasPrefix(
-        "1 record has a createdAt that names no date (read as iso8601, the encoding of the file's dates): record 2 (createdAt "
+        "1 record has a createdAt that names no date (read as iso8601-fractional, the encoding of the file's dates): record 2 (createdAt "
       ))
     #expect(
       message.hasSuffix(
@@ -86,7 +86,7 @@ struct JSONDateReadingTests {
     let text = Self.words(middle: "\"2023-01-01T00:00:00+02:00\"")
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     let content = try AppStorageReader().read(path: path)
-    #expect(content.records.jsonDates == .iso8601)
+    #expect(content.records.jsonDates == .iso8601Fractional)
     let (deck, _) = try AppRecordMapping.collection(from: content.records, file: path)
     let (records, _) = try AppRecordMapping.records(from: deck, profile: .named(.flashcardQuiz))
     let report = try AppStorageWriter().write(records, to: path, options: AppWriteOptions(existing: .replace))
@@ -99,6 +99,15 @@ struct JSONDateReadingTests {
     let iso = JSONDateEncoding.iso8601
     #expect(iso.decode(.string("2023-01-01T10:00:00Z")) != nil)
     #expect(iso.decode(.string("2023-01-01T10:00:00.123Z")) == nil)
+    // With fractions, a fraction is written with the digits that give the date back: `.123` is
+    // typed, `.500` (written `.5`) stays the text it is.
+    let fractional = JSONDateEncoding.iso8601Fractional
+    #expect(fractional.decode(.string("2023-01-01T10:00:00.123Z")) != nil)
+    #expect(fractional.decode(.string("2023-01-01T10:00:00.500Z")) == nil)
+    #expect(fractional.decode(.string("2023-01-01T10:00:00Z")) != nil)
+    #expect(
+      JSONDateEncoding.guess(from: [.string("2023-01-01T10:00:00Z"), .string("2023-01-01T10:00:00.5Z")]) == fractional)
+    #expect(JSONDateEncoding.guess(forOne: .string("2023-01-01T10:00:00.5Z")) == .iso8601)
     let milliseconds = iso.date(in: .string("2023-01-01T10:00:00.123Z")).map { $0.timeIntervalSince1970 * 1000 }
     #expect(milliseconds.map { abs($0 - 1_672_567_200_123) < 0.001 } == true)
     #expect(iso.date(in: .string("2023-01-01T10:00:00")) == nil)

@@ -16,7 +16,8 @@ import Foundation
 ///   entity's rows first (``deferLinks``) and links them afterwards (``link(_:newRows:)``) through
 ///   the map of where each source object went (``remapped``);
 /// - abstract entities, unknown keys, values an attribute cannot hold (Integer 16/32 out of
-///   range among them) and missing required values are refused, naming the record and property.
+///   range, an integer a Double does not hold exactly, a number a Float does not hold among them)
+///   and missing required values are refused, naming the record and property.
 ///
 /// `Z_METADATA` and `Z_MODELCACHE` are never touched.
 struct CoreDataRecordWriter {
@@ -332,6 +333,9 @@ struct CoreDataRecordWriter {
     throws -> AppValue
   {
     guard let converted = CoreDataValueEncoding.convert(value, to: column.type, dates: dates) else {
+      if let problem = CoreDataValueEncoding.precisionProblem(value, column: column) {
+        throw DeckError(.invalidRequest, at: here, problem)
+      }
       throw DeckError(
         .invalidRequest, at: here,
         "the attribute \(column.key) (\(column.type.valueType.rawValue)) cannot hold \(value)")

@@ -3,7 +3,8 @@ import DeckIO
 import Foundation
 
 /// How a record value becomes a Core Data column value: converted to the attribute's type where
-/// that is exact, range-checked for Integer 16 and 32, and tagged for external storage.
+/// that is exact, range-checked for Integer 16 and 32 and for Float, and tagged for external
+/// storage.
 enum CoreDataValueEncoding {
   /// `value` as the column's type, converting only what converts exactly; nil when it cannot.
   static func convert(_ value: AppValue, to type: CoreDataColumnType, dates: JSONDateEncoding) -> AppValue? {
@@ -12,7 +13,8 @@ enum CoreDataValueEncoding {
     case (.integer, .integer), (.bool, .bool), (.double, .double), (.string, .string), (.date, .date),
       (.uuid, .uuid), (.data, .data):
       return value
-    case (.double, .integer(let number)): return .double(Double(number))
+    // Above 2^53 not every integer has a Double: 9007199254740993 would be stored as …992.
+    case (.double, .integer(let number)): return Double(exactly: number).map(AppValue.double)
     case (.bool, .integer(let number)) where number == 0 || number == 1: return .bool(number == 1)
     // A column holds the date itself, so text the encoding would write otherwise (an offset) fits.
     case (.date, .integer), (.date, .double), (.date, .string): return dates.date(in: value).map(AppValue.date)
@@ -54,13 +56,47 @@ enum CoreDataValueEncoding {
     return typed
   }
 
-  /// Why `value` does not fit the column's attribute (an Integer 16 or 32 out of range), or nil.
+  /// Why `value` does not fit the column's attribute, or nil: an Integer 16 or 32 out of range,
+  /// or a number a Float (32 bits) does not hold. A Float takes a number it holds exactly
+  /// (what Core Data itself stores, `0.5`, `0.3499999940395355`) or whose 32-bit value shows the
+  /// same digits (`0.1`, which the app reads as the Float `0.1`); `16777217` (it would be
+  /// `16777216`) and `1e300` (beyond ±3.4e38) are refused.
   static func rangeProblem(_ value: AppValue, column: CoreDataEntityLayout.Column) -> String? {
-    guard case .integer(let number) = value, let code = column.attribute?.typeCode,
-      let range = CoreDataColumnType.integerRange(attributeType: code), !range.contains(number)
-    else { return nil }
+    guard let code = column.attribute?.typeCode else { return nil }
+    switch value {
+    case .integer(let number):
+      guard let range = CoreDataColumnType.integerRange(attributeType: code), !range.contains(number) else {
+        return nil
+      }
+      return
+        "\(number) is outside the range of the attribute \(column.key) (Integer \(code == 100 ? 16 : 32): \(range.lowerBound)…\(range.upperBound))"
+    case .double(let number) where code == 600:
+      let single = Float(number)
+      if number.isNaN || Double(single) == number || Double(single.description) == number { return nil }
+      if single.isInfinite {
+        return
+          "\(number) is outside the range of the attribute \(column.key) (Float, 32 bits: up to ±\(Float.greatestFiniteMagnitude))"
+      }
+      return
+        "\(numberText(number)) has no Float: the attribute \(column.key) (Float, 32 bits) would hold \(numberText(Double(single)))"
+    default:
+      return nil
+    }
+  }
+
+  /// Why `value` has no exact value of the column's type, when that is why ``convert(_:to:dates:)``
+  /// gives nil: an integer a Double (Double or Float attribute) does not hold; nil otherwise.
+  static func precisionProblem(_ value: AppValue, column: CoreDataEntityLayout.Column) -> String? {
+    guard case .integer(let number) = value, column.type == .double, Double(exactly: number) == nil else { return nil }
+    let kind = column.attribute?.typeCode == 600 ? "Float, 32 bits" : "Double"
     return
-      "\(number) is outside the range of the attribute \(column.key) (Integer \(code == 100 ? 16 : 32): \(range.lowerBound)…\(range.upperBound))"
+      "\(number) has no Double: the attribute \(column.key) (\(kind)) would hold \(numberText(Double(number))); write it as text or into an integer attribute"
+  }
+
+  /// A number for messages: a whole one in all its digits (`9223372036854775808`), else Swift's
+  /// shortest text.
+  private static func numberText(_ number: Double) -> String {
+    number == number.rounded() && abs(number) < 1e21 ? String(format: "%.0f", number) : String(number)
   }
 
   /// How an external-storage value is stored.

@@ -216,6 +216,7 @@ struct DeckToRecords {
     warnings += collection.ankiOnlyLosses(at: location, format: "app storage")
     var result = AppRecords(name: name, records: records, declared: nil, profile: profile)
     result.valuesAreNoteText = profile == nil
+    result.creationDatesAreNoteIDs = profile?.fields.contains { $0.role == .noteCreation } ?? false
     if profile == nil { result.noteGUIDs = notes.map(\.guid) }
     return (result, warnings)
   }

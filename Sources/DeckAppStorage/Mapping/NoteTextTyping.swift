@@ -94,7 +94,7 @@ enum NoteTextTyping {
     switch type {
     case .string, .uuid, .data: return .string(text)
     case .integer: return Int64(text).map(AppValue.integer)
-    case .double: return decimal(text).map(AppValue.double)
+    case .double: return (decimal(text) ?? AppValue.double(fromNoteText: text)).map(AppValue.double)
     case .bool:
       switch text {
       case "true", "1": return .bool(true)
@@ -112,11 +112,13 @@ enum NoteTextTyping {
   }
 
   /// A number written in decimal (`3.5`, `-2`, `1e-7`), not Swift's other spellings (`0x1p3`,
-  /// `nan`, `inf`).
+  /// `nan`, `inf`); nil for a whole number a Double does not hold exactly (`9007199254740993`
+  /// would be `…992`).
   private static func decimal(_ text: String) -> Double? {
     guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || "+-.eE".utf8.contains($0) }),
       let number = Double(text), number.isFinite
     else { return nil }
+    if let whole = Int64(text), Double(exactly: whole) == nil { return nil }
     return number
   }
 }

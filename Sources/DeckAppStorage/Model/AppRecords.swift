@@ -26,6 +26,11 @@ public struct AppRecords: Sendable, Equatable {
   /// a destination reads each text as the type its model or its held values give the key
   /// (``NoteTextTyping``), and matches held records by the text they would show.
   var valuesAreNoteText = false
+  /// Whether the profile's creation date of each record is its note's id (records made from a
+  /// deck's notes, Flashcard Quiz's `createdAt`): notes made from records of one millisecond got
+  /// the next free ids, so a date a few milliseconds later than a held record's may be that
+  /// record's own (``AppRecordMergePlan``).
+  var creationDatesAreNoteIDs = false
   /// Each record's Core Data object URI (`x-coredata://STORE/Entity/pN`), when the records are
   /// the rows of a store's entity: the identity a deck's note made from the row keeps in its GUID
   /// (``NoteIdentity/guid(ofObject:)``).
@@ -67,6 +72,7 @@ public struct AppRecords: Sendable, Equatable {
       name: name, records: records, declared: shape, profile: profile, jsonDates: jsonDates,
       primaryKeys: primaryKeys)
     replaced.valuesAreNoteText = valuesAreNoteText
+    replaced.creationDatesAreNoteIDs = creationDatesAreNoteIDs
     return replaced
   }
 

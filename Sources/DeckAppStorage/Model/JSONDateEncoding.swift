@@ -11,8 +11,14 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
   case secondsSince1970 = "seconds-since-1970"
   /// A number of milliseconds since 1970 (`.millisecondsSince1970`).
   case millisecondsSince1970 = "milliseconds-since-1970"
-  /// An ISO 8601 string in UTC without fractional seconds (`.iso8601`).
+  /// An ISO 8601 string in UTC without fractional seconds (`.iso8601`): what `JSONDecoder`'s
+  /// `.iso8601` reads, which refuses a fraction.
   case iso8601
+  /// An ISO 8601 string in UTC with the digits of a fraction of a second that give the same
+  /// `Date` back (`2023-03-08T20:26:40.5Z`; a whole second has none): the encoding of a file
+  /// whose ISO 8601 dates show fractions (an app reading them with `ISO8601DateFormatter`'s
+  /// `.withFractionalSeconds`, JavaScript's `toISOString`).
+  case iso8601Fractional = "iso8601-fractional"
 
   /// The JSON value for `date` in this encoding.
   func encode(_ date: Date) -> AppValue {
@@ -21,6 +27,9 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
     case .secondsSince1970: return Self.number(date.timeIntervalSince1970)
     case .millisecondsSince1970: return Self.number(date.timeIntervalSince1970 * 1000)
     case .iso8601: return .string(Self.isoFormatter().string(from: date))
+    case .iso8601Fractional:
+      let text = XMLPlistDate.isoText(ofSeconds: date.timeIntervalSinceReferenceDate)
+      return .string(text ?? Self.isoFormatter().string(from: date))
     }
   }
 
@@ -45,7 +54,7 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
     case (.secondsSince1970, .double(let number)): date = Date(timeIntervalSince1970: number)
     case (.millisecondsSince1970, .integer(let number)): date = Date(timeIntervalSince1970: Double(number) / 1000)
     case (.millisecondsSince1970, .double(let number)): date = Date(timeIntervalSince1970: number / 1000)
-    case (.iso8601, .string(let text)):
+    case (.iso8601, .string(let text)), (.iso8601Fractional, .string(let text)):
       guard let seconds = XMLPlistDate.seconds(text) else { return nil }
       date = Date(timeIntervalSinceReferenceDate: seconds)
     default: return nil
@@ -63,13 +72,21 @@ public enum JSONDateEncoding: String, Sendable, Hashable, CaseIterable {
   /// The encoding a set of date values was most likely written in, by their range (see the
   /// table in docs/app-storage.md), or nil when they fit none or look written in several. Values
   /// that are no date in any encoding (``guess(forOne:)`` gives nil) do not count.
+  /// ISO 8601 text is ``iso8601Fractional`` when any of it shows a fraction of a second.
   static func guess(from values: [AppValue]) -> JSONDateEncoding? {
     let guesses = Set(values.compactMap(guess(forOne:)))
-    return guesses.count == 1 ? guesses.first : nil
+    guard guesses.count == 1, let guess = guesses.first else { return nil }
+    guard guess == .iso8601 else { return guess }
+    let fractional = values.contains { value in
+      guard case .string(let text) = value, Self.iso8601.date(in: value) != nil else { return false }
+      return text.utf8.count > 19 && text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: 19)] == UInt8(ascii: ".")
+    }
+    return fractional ? .iso8601Fractional : .iso8601
   }
 
   /// The encoding one date value looks written in, by its range; nil for what is a date in none
-  /// (null, what is neither a number nor a string, text that is no ISO 8601 date and time, a
+  /// (ISO 8601 text is ``iso8601`` here, with a fraction or without; null, what is neither a
+  /// number nor a string, text that is no ISO 8601 date and time, a
   /// number that is no date in the encoding its range suggests: ``date(in:)``), and for 0, an
   /// app's placeholder for "never", which is the epoch of every numeric encoding and tells none.
   static func guess(forOne value: AppValue) -> JSONDateEncoding? {

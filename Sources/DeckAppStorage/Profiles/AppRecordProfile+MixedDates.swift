@@ -9,10 +9,21 @@ extension AppRecordProfile {
   func mixedDateEncodingWarning(in records: AppRecords, chosen: JSONDateEncoding, at location: SourceLocation)
     -> Diagnostic?
   {
-    let dateKeys = Set(fields.filter { $0.type == .date }.map { $0.key.lowercased() })
+    records.mixedDateEncodingWarning(
+      keys: Set(fields.filter { $0.type == .date }.map { $0.key.lowercased() }), chosen: chosen, at: location)
+  }
+}
+
+extension AppRecords {
+  /// A warning when the JSON-stored dates under `keys` (lower-cased) look written in more than
+  /// one encoding, read in `chosen` (``AppRecordProfile/mixedDateEncodingWarning(in:chosen:at:)``);
+  /// nil when they agree, or none is a raw JSON date.
+  func mixedDateEncodingWarning(keys dateKeys: Set<String>, chosen: JSONDateEncoding, at location: SourceLocation)
+    -> Diagnostic?
+  {
     guard !dateKeys.isEmpty else { return nil }
     var firstOfEach: [(encoding: JSONDateEncoding, key: String, record: Int, value: AppValue)] = []
-    for (index, record) in records.records.enumerated() {
+    for (index, record) in records.enumerated() {
       for field in record where dateKeys.contains(field.key.lowercased()) {
         guard let encoding = JSONDateEncoding.guess(forOne: field.value),
           !firstOfEach.contains(where: { $0.encoding == encoding })
@@ -22,7 +33,7 @@ extension AppRecordProfile {
     }
     guard firstOfEach.count > 1 else { return nil }
     let examples = firstOfEach.map { example in
-      "\(example.value.noteText ?? example.value.description) (\(records.label(ofRecord: example.record)), \(example.key)) looks like \(example.encoding.rawValue)"
+      "\(example.value.noteText ?? example.value.description) (\(label(ofRecord: example.record)), \(example.key)) looks like \(example.encoding.rawValue)"
     }
     return Diagnostic(
       "dates-mixed", at: location,

@@ -59,6 +59,7 @@ struct AppRecordMergePlan {
       index[AppRecordIdentity(compared(record), keys: keys), default: []].append(position)
     }
     matchedExisting = Array(repeating: nil, count: incoming.records.count)
+    let creation = NoteIDDates(incoming)
     for (position, record) in incoming.records.enumerated() {
       let identity = AppRecordIdentity(compared(record), keys: keys)
       let byIdentity = index[identity]?.first
@@ -91,7 +92,10 @@ struct AppRecordMergePlan {
         }
       } else {
         for field in record {
-          if let heldValue = updated[field.key], Self.names(field.value, asStored: heldValue, heldDates: heldDates) {
+          if let heldValue = updated[field.key],
+            Self.names(field.value, asStored: heldValue, heldDates: heldDates)
+              || creation?.isMoved(field, from: heldValue, heldDates: heldDates) == true
+          {
             continue
           }
           updated[field.key] = field.value
@@ -120,6 +124,8 @@ struct AppRecordMergePlan {
     guard held != incoming else { return false }
     if case .uuid = incoming { return held.identityValue == incoming }
     guard case .date(let date) = incoming, let heldDates else { return false }
+    // What the file would be written with is what it holds (a whole second of `.iso8601`).
+    if heldDates.encode(date) == held { return true }
     let heldDate: Date?
     if case .date(let stored) = held { heldDate = stored } else { heldDate = heldDates.date(in: held) }
     guard let heldDate else { return false }
@@ -143,6 +149,52 @@ struct AppRecordMergePlan {
   private static func shown(_ value: AppValue) -> AppValue? {
     guard let text = value.noteText else { return value }
     return text.isEmpty ? nil : .string(text)
+  }
+}
+
+/// The creation dates of records made from a deck's notes whose profile takes them from the
+/// note ids (Flashcard Quiz's `createdAt`). Note ids are unique, so notes made from records of
+/// one millisecond got the next free ids (`…500`, `…501`, `…502`); a record whose date is later
+/// than its held record's by milliseconds each of which another note's id takes is that held
+/// record moved, and keeps the held date, so a store → deck → the same store changes nothing.
+private struct NoteIDDates {
+  let key: String
+  /// The milliseconds since 1970 the records' dates name: the note ids.
+  let taken: Set<Int64>
+
+  init?(_ records: AppRecords) {
+    guard records.creationDatesAreNoteIDs,
+      let key = records.profile?.fields.first(where: { $0.role == .noteCreation })?.key
+    else { return nil }
+    // Compared without case, as Core Data columns lose it (`createdat` in a store without a
+    // model cache).
+    let lowered = key.lowercased()
+    self.key = lowered
+    taken = Set(
+      records.records.compactMap { record in
+        record.first { $0.key.lowercased() == lowered }.flatMap { Self.milliseconds($0.value) }
+      })
+  }
+
+  /// Whether `field`, the creation date of a record being written, is `held`'s date moved on by
+  /// notes of the same millisecond (a held value of `heldDates` names its date).
+  func isMoved(_ field: AppRecord.Field, from held: AppValue, heldDates: JSONDateEncoding?) -> Bool {
+    guard field.key.lowercased() == key, let incoming = Self.milliseconds(field.value) else { return false }
+    let heldDate: Date?
+    switch held {
+    case .date(let date): heldDate = date
+    default: heldDate = heldDates?.date(in: held)
+    }
+    guard let heldDate, let original = Self.milliseconds(.date(heldDate)), original < incoming,
+      incoming - original <= Int64(taken.count)
+    else { return false }
+    return (original..<incoming).allSatisfy(taken.contains)
+  }
+
+  private static func milliseconds(_ value: AppValue) -> Int64? {
+    guard case .date(let date) = value else { return nil }
+    let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+    return milliseconds.isFinite && abs(milliseconds) < 9e15 ? Int64(milliseconds) : nil
   }
 }
 

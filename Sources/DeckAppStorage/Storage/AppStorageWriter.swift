@@ -76,6 +76,7 @@ package struct AppStorageWriter: Sendable {
       merge = plan.summary
       changesNothing = plan.changes.isEmpty && toWrite.jsonDates == held.jsonDates
     }
+    let fractions = kind == .jsonFile ? Self.droppedFractionsWarning(toWrite, location: location) : nil
     var writer = try Self.writer(
       for: kind, records: toWrite, destination: path, exists: exists, options: options.storage,
       matching: options.matching)
@@ -91,12 +92,12 @@ package struct AppStorageWriter: Sendable {
       // Rewriting would change the file's bytes (its layout, an app's own JSON style), its
       // modification time and its inode, and leave a backup of an unchanged file, for nothing.
       report.leftAsItWas = true
-      report.warnings = (unlike.map { [$0] } ?? []) + writer.warnings
+      report.warnings = [unlike, fractions].compactMap { $0 } + writer.warnings
       return report
     }
     report.backupPath = try commit(&writer, to: path, kind: kind, exists: exists, options: options)
     report.place = writer.place
-    report.warnings = (unlike.map { [$0] } ?? []) + writer.warnings
+    report.warnings = [unlike, fractions].compactMap { $0 } + writer.warnings
     return report
   }
 
@@ -213,6 +214,29 @@ package struct AppStorageWriter: Sendable {
       typed.append(values)
     }
     return records.replacingRecords(typed)
+  }
+
+  /// A warning when dates with a fraction of a second go into a file as ISO 8601 text without
+  /// one (``JSONDateEncoding/iso8601``, what `JSONEncoder` writes and `JSONDecoder` reads):
+  /// names the first record and key, counts the others, and names the encoding that keeps them.
+  private static func droppedFractionsWarning(_ records: AppRecords, location: SourceLocation) -> Diagnostic? {
+    guard records.jsonDates == .iso8601 else { return nil }
+    var dropped: [(record: Int, key: String, date: Date)] = []
+    for (index, record) in records.records.enumerated() {
+      for field in record {
+        guard case .date(let date) = field.value,
+          date.timeIntervalSinceReferenceDate != date.timeIntervalSinceReferenceDate.rounded(.down)
+        else { continue }
+        dropped.append((index, field.key, date))
+      }
+    }
+    guard let first = dropped.first else { return nil }
+    let text = JSONDateEncoding.iso8601Fractional.encode(first.date).noteText ?? ""
+    let others = dropped.count == 1 ? "" : " (and \(CountedNoun.phrase(dropped.count - 1, "other date")))"
+    return Diagnostic(
+      "date-fraction-dropped", at: location.item("\(records.label(ofRecord: first.record)), key '\(first.key)'"),
+      "\(text)\(others) is written without its fraction of a second: the file's ISO 8601 dates have none, as JSONEncoder's .iso8601 writes them (JSONDecoder's .iso8601 refuses a fraction); \(setting: .jsonDates) iso8601-fractional keeps it"
+    )
   }
 
   /// A warning when none of the keys of the records being added is a key of the records the file

@@ -26,9 +26,9 @@ struct CoreDataFileWriter: StorageFileWriter {
   {
     location = SourceLocation(file: destination)
     try CoreDataStoreEdit.requireExisting(exists, location: location)
-    self.records = records
     self.destination = destination
     let location = location
+    var dates = records.jsonDates
     (entity, countBefore, plan, metadataBefore, warnings) = try CoreDataStoreEdit.inspect(
       destination, location: location
     ) {
@@ -53,9 +53,11 @@ struct CoreDataFileWriter: StorageFileWriter {
           of: records.valuesAreNoteText ? NoteTextTyping.restoringKeys(of: record, by: restoredKeys) : record)
       }
       let targets = CoreDataNoteText.targets(for: entity)
+      let guessed = Self.guessedDates(spelled, of: records, entity: entity, named: options.jsonDates, at: location)
+      dates = guessed.dates
       let typedWithDerived = spelled.map { record in
         let values = records.valuesAreNoteText ? NoteTextTyping.values(of: record, targets: targets).record : record
-        return CoreDataValueEncoding.typed(values, as: entity, dates: records.jsonDates)
+        return CoreDataValueEncoding.typed(values, as: entity, dates: guessed.dates)
       }
       let typed = records.replacingRecords(typedWithDerived.map(withoutDerived))
       // A note made from one of the entity's rows goes back into that row, whatever was edited
@@ -82,11 +84,41 @@ struct CoreDataFileWriter: StorageFileWriter {
         at: location.item("entity \(entity.name)"))
       return (
         entity, try reader.count(entity), plan, try CoreDataStoreEdit.bookkeeping(database),
-        schema.warnings + derivedWarnings
+        schema.warnings + (guessed.mixed.map { [$0] } ?? []) + derivedWarnings
       )
     }
+    var records = records
+    records.jsonDates = dates
+    self.records = records
     staging = try TemporaryDirectory(prefix: "deckport-external-")
     place = "entity \(entity.name) (table \(entity.table))"
+  }
+
+  /// The encoding of the numbers and text that `records` (keys spelled as the entity's) give
+  /// its Date attributes: the one named (`--json-dates`), or the records' own when a profile or
+  /// deckport's SQLite file typed their dates, else guessed from those values as a profile's
+  /// JSON dates are (a JSON file of `1700000000123`s holds milliseconds since 1970, not seconds
+  /// since 2001, which would put the dates 54,000 years ahead); with a `[dates-mixed]` warning
+  /// when they fit no one encoding.
+  private static func guessedDates(
+    _ records: [AppRecord], of source: AppRecords, entity: CoreDataEntityLayout, named: JSONDateEncoding?,
+    at location: SourceLocation
+  ) -> (dates: JSONDateEncoding, mixed: Diagnostic?) {
+    let typedBySource = source.profile.map { profile in profile.fields.contains { $0.type == .date } } ?? false
+    guard named == nil, !typedBySource, !source.valuesAreNoteText else { return (named ?? source.jsonDates, nil) }
+    let dateKeys = Set(entity.columns.filter { $0.type == .date }.map(\.key))
+    let raw = records.flatMap { record in
+      record.fields.filter { dateKeys.contains($0.key) }.map(\.value).filter {
+        if case .date = $0 { false } else { true }
+      }
+    }
+    guard !raw.isEmpty, let guess = JSONDateEncoding.guess(from: raw) else {
+      let mixed = source.replacingRecords(records).mixedDateEncodingWarning(
+        keys: Set(dateKeys.map { $0.lowercased() }), chosen: source.jsonDates,
+        at: location.item("entity \(entity.name)"))
+      return (source.jsonDates, mixed)
+    }
+    return (guess, nil)
   }
 
   /// One warning per derived attribute to which records give other values than the store holds

@@ -19,7 +19,7 @@ struct AppStorageReadingArguments: ParsableArguments, FormatOptionArguments {
 
   @Option(
     help:
-      "App storage: how JSON-stored dates are numbers or strings (seconds-since-2001, seconds-since-1970, milliseconds-since-1970, iso8601); default: guessed from the values a file holds, else seconds-since-2001."
+      "App storage: how JSON-stored dates are numbers or strings (seconds-since-2001, seconds-since-1970, milliseconds-since-1970, iso8601 without fractions of a second as JSONEncoder writes it, iso8601-fractional with them); default: guessed from the values a file holds, else seconds-since-2001."
   )
   var jsonDates: JSONDateEncoding?
 
