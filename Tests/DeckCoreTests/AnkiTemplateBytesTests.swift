@@ -40,4 +40,34 @@ struct AnkiTemplateBytesTests {
     // Not at the start: a tag like any other.
     #expect(try Self.written("x{{=<% %>=}}\(mark)") == "text(x) field(=<% %>=) text(\(code))")
   }
+
+  @Test("a section closes only at its name spelled with the same scalars")
+  func sectionsCloseByExactName() throws {
+    #expect(try Self.written("{{#Nai\u{308}ve}}s{{/Nai\u{308}ve}}") == "if(NaiU+308ve: text(s))")
+    #expect(throws: AnkiTemplate.SyntaxError.self) { try AnkiTemplate(parsing: "{{#Na\u{EF}ve}}s{{/Nai\u{308}ve}}") }
+    #expect(throws: AnkiTemplate.SyntaxError.self) { try AnkiTemplate(parsing: "{{^\u{C5}}}s{{/\u{212B}}}") }
+  }
+
+  @Test("a field is found by its name's exact scalars, the first field of a name")
+  func fieldPositions() {
+    let positions = FieldPositions(["Na\u{EF}ve", "Back", "Nai\u{308}ve", "Back"])
+    #expect(positions["Na\u{EF}ve"] == 0)
+    #expect(positions["Nai\u{308}ve"] == 2)
+    #expect(positions["Back"] == 1)
+    #expect(positions["\u{212B}"] == nil)
+    #expect(positions.sortedPositions == [0, 1, 2])
+  }
+
+  @Test("a front that names a field in another normalization form shows no field: Anki makes no card of it")
+  func cardGenerationComparesNamesExactly() {
+    let noteType = NoteType(
+      id: 1, name: "T", fields: [NoteType.Field(name: "Na\u{EF}ve"), NoteType.Field(name: "Back")],
+      templates: [
+        NoteType.CardTemplate(name: "1", questionFormat: "{{Nai\u{308}ve}}", answerFormat: ""),
+        NoteType.CardTemplate(name: "2", questionFormat: "{{Back}}", answerFormat: ""),
+        NoteType.CardTemplate(name: "3", questionFormat: "{{Na\u{EF}ve}}", answerFormat: ""),
+      ])
+    var generation = CardGeneration()
+    #expect(generation.ordinals(for: ["n", "b"], tags: [], of: noteType) == [1, 2])
+  }
 }

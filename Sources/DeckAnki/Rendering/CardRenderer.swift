@@ -33,8 +33,8 @@ public struct CardRenderer: Sendable {
     let noteType: NoteType
     let fronts: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
     let backs: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
-    /// The position of each field name (the first field of a name).
-    let positions: [Substring: Int]
+    /// The position of each field name (the first field of a name, names compared exactly).
+    let positions: FieldPositions
   }
 
   /// A renderer for the cards of `collection`; its templates are parsed once, here.

@@ -13,6 +13,9 @@
 ///   then `text`, to `Back`).
 /// * A section closed by another name, a closing tag with no section open, and a section left
 ///   open are errors (``SyntaxError``).
+/// * Names are compared byte for byte (``ExactlyComparable``), never as Swift's `==` compares
+///   text: a name written in another normalization form (`Nai` + U+0308 + `ve` for `Naïve`) is
+///   another name. The template is read scalar by scalar, and the delimiters byte by byte.
 package struct AnkiTemplate: Sendable, Equatable {
   /// One piece of a parsed template.
   package indirect enum Node: Sendable, Equatable {
@@ -75,7 +78,9 @@ package struct AnkiTemplate: Sendable, Equatable {
           nodes.append(
             negated ? .negatedConditional(key: key, children: children) : .conditional(key: key, children: children))
         case .close(let key):
-          if let open, open == key { return nodes }
+          // Names match byte for byte, as Anki matches them: `{{/Nai\u{308}ve}}` does not close
+          // `{{#Naïve}}` (U+00EF), though Swift's `==` takes the two for one.
+          if let open, open.isExactly(key) { return nodes }
           throw .sectionNotOpen(closed: key, open: open)
         }
       }
