@@ -15,7 +15,8 @@ struct CardFields {
   let noteTypeName: String
   let templateName: String
   /// The card's deck, or its home deck while a filtered deck borrows it: its name and its last
-  /// component (`{{Deck}}`, `{{Subdeck}}`); nil when the collection lacks it.
+  /// component as Anki stores them (``Deck/storedLevels(of:)``; `{{Deck}}`, `{{Subdeck}}`); nil
+  /// when the collection lacks it.
   let deck: (name: String, last: String)?
 
   /// The names of the special fields, in the order Anki adds them.
