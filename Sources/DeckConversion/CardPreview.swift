@@ -16,8 +16,11 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
     public var id: Int64
     /// Its note's GUID.
     public var note: String
-    /// Its note type's name.
+    /// Its note type's name (two note types of a file may share one: ``noteTypeID`` tells them
+    /// apart).
     public var noteType: String
+    /// Its note type's id, which finds its ``Styling``; nil when its note or note type is missing.
+    public var noteTypeID: Int64?
     /// Its template's name (for a cloze card, the note type's one template).
     public var template: String
     /// Its deck (the home deck of a card a filtered deck borrows, as `{{Deck}}` names it).
@@ -28,21 +31,37 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
     public var answer: String
     /// Why the card shows Anki's message instead of its template, when it does.
     public var problem: RenderingProblem?
+
+    /// The JSON keys: `noteTypeId`, as the deck format spells ids (`ankiId`).
+    private enum CodingKeys: String, CodingKey {
+      case id, note, noteType
+      case noteTypeID = "noteTypeId"
+      case template, deck, question, answer, problem
+    }
   }
 
   /// A note type's styling, which its cards' sides assume.
   public struct Styling: Sendable, Equatable, Codable {
-    /// The note type's name.
+    /// The note type's id, which the cards of the note type name (``Entry/noteTypeID``).
+    public var noteTypeID: Int64
+    /// The note type's name, which another note type of the file may share.
     public var noteType: String
     /// Its CSS.
     public var css: String
+
+    /// The JSON keys: `noteTypeId`, as in a card's entry.
+    private enum CodingKeys: String, CodingKey {
+      case noteTypeID = "noteTypeId"
+      case noteType, css
+    }
   }
 
   /// The input's exact format.
   public var format: String
   /// The cards, by id.
   public var cards: [Entry]
-  /// The styling of each note type the cards use, by name.
+  /// The styling of each note type the cards use, one entry a note type (two may share a
+  /// name), by name and then id.
   public var styling: [Styling]
   /// With `onlyDecks` or `onlyTags`: the decks and tags whose cards these are.
   public var selection: DeckSelection?
@@ -56,23 +75,24 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
     for noteType in collection.noteTypes { noteTypes[noteType.id] = noteType }
     var deckNames: [Int64: String] = [:]
     for deck in collection.decks { deckNames[deck.id] = deck.name }
-    var styled: [String: String] = [:]
+    var styled: [Int64: NoteType] = [:]
     format = deck.formatName
     cards = collection.cards.sorted { $0.id < $1.id }.map { card in
       let rendered = renderer.render(card)
       let note = notePositions.position(of: card.noteID).map { collection.notes[$0] }
       let noteType = note.flatMap { noteTypes[$0.noteTypeID] }
-      if let noteType { styled[noteType.name] = noteType.css }
+      if let noteType { styled[noteType.id] = noteType }
       let homeDeck = card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
       let templates = noteType?.templates ?? []
       let templateIndex = noteType?.kind == .cloze ? 0 : card.templateOrdinal
       return Entry(
-        id: card.id, note: note?.guid ?? "", noteType: noteType?.name ?? "",
+        id: card.id, note: note?.guid ?? "", noteType: noteType?.name ?? "", noteTypeID: noteType?.id,
         template: templates.indices.contains(templateIndex) ? templates[templateIndex].name : "",
         deck: deckNames[homeDeck] ?? "(missing deck \(homeDeck))",
         question: rendered.question, answer: rendered.answer, problem: rendered.problem)
     }
-    styling = styled.map { Styling(noteType: $0.key, css: $0.value) }.sorted { $0.noteType < $1.noteType }
+    styling = styled.values.map { Styling(noteTypeID: $0.id, noteType: $0.name, css: $0.css) }
+      .sorted { ($0.noteType, $0.noteTypeID) < ($1.noteType, $1.noteTypeID) }
   }
 
   /// A warning for each card that shows Anki's message instead of its template, naming the

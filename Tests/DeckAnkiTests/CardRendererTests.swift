@@ -13,7 +13,7 @@ struct CardRendererTests {
   /// fields `fields` (names and values) and one template.
   static func rendered(
     front: String, back: String = "{{FrontSide}}", fields: KeyValuePairs<String, String>, tags: [String] = [],
-    kind: NoteType.Kind = .standard, ordinal: Int = 0, flags: Int = 0
+    kind: NoteType.Kind = .standard, ordinal: Int = 0, flags: Int = 0, deck: String = "Top::Sub"
   ) -> RenderedCard {
     let noteType = NoteType(
       id: 1, name: "Type", kind: kind, fields: fields.map { NoteType.Field(name: $0.key) },
@@ -21,7 +21,7 @@ struct CardRendererTests {
     var card = Card(id: 42, noteID: 7, templateOrdinal: ordinal, deckID: 3)
     card.scheduling.flags = flags
     let collection = DeckCollection(
-      decks: [Deck(id: 3, name: "Top::Sub")], noteTypes: [noteType],
+      decks: [Deck(id: 3, name: deck)], noteTypes: [noteType],
       notes: [Note(id: 7, guid: "g", noteTypeID: 1, fields: fields.map(\.value), tags: tags)], cards: [card])
     return CardRenderer(collection).render(card)
   }
@@ -37,6 +37,22 @@ struct CardRendererTests {
     #expect(card.answer == "F[B] no extra<hr id=answer>a b::c|Top::Sub|Sub|Type|Card 1|flag2|42|c1")
     #expect(card.css == ".card {}")
     #expect(card.problem == nil)
+  }
+
+  /// A package written elsewhere may hold a deck name Anki never stores; Anki shows the name it
+  /// stores for it (judged by the backend in `Tests/anki/test_card_rendering.py`).
+  @Test(
+    "{{Deck}} and {{Subdeck}} show the deck's name as Anki stores it",
+    arguments: [
+      ("  Spaced  ::  kid ", "Spaced::kid", "kid"), ("A::::B", "A::blank::B", "B"), ("::Lead", "blank::Lead", "Lead"),
+      ("Trail::", "Trail::blank", "blank"), ("", "blank", "blank"), ("x\u{1F}y", "xy", "xy"),
+      ("\u{A0}nb\u{A0}::k", "nb::k", "k"), ("tab\there", "tabhere", "tabhere"),
+      ("De\u{301}cor", "D\u{E9}cor", "D\u{E9}cor"),
+    ])
+  func storedDeckNames(_ name: String, deck: String, subdeck: String) {
+    let card = Self.rendered(front: "{{Front}}|{{Deck}}|{{Subdeck}}", fields: ["Front": "F"], deck: name)
+    // Compared scalar by scalar: `==` would take `e` + U+0301 for U+00E9.
+    #expect(Array(card.question.unicodeScalars) == Array("F|\(deck)|\(subdeck)".unicodeScalars))
   }
 
   @Test("a note's own field named like a special one is the note's")

@@ -57,6 +57,24 @@ struct TemplateFieldCheckTests {
       ])
   }
 
+  /// Anki's API refused each of these (anki 26.9.3, `add_dict`: "Field 'Naïve' not found"),
+  /// which Swift's `==` takes for the field's own name.
+  @Test func namesAreComparedByteForByte() {
+    let noteType = NoteType(
+      id: 1, name: "Probe", fields: ["Na\u{EF}ve", "\u{C5}ngstr\u{F6}m"].map { NoteType.Field(name: $0) },
+      templates: [
+        NoteType.CardTemplate(name: "Card 1", questionFormat: "{{Nai\u{308}ve}}", answerFormat: ""),
+        NoteType.CardTemplate(name: "Card 2", questionFormat: "{{\u{212B}ngstr\u{F6}m}}", answerFormat: ""),
+        NoteType.CardTemplate(name: "Card 3", questionFormat: "{{Na\u{EF}ve}}{{\u{C5}ngstr\u{F6}m}}", answerFormat: ""),
+      ])
+    let found = TemplateFieldCheck.problems(in: noteType).map { Array("\($0.template): \($0.problem)".unicodeScalars) }
+    let expected = [
+      "Card 1: its front names the field 'Nai\u{308}ve', which the note type does not have",
+      "Card 2: its front names the field '\u{212B}ngstr\u{F6}m', which the note type does not have",
+    ]
+    #expect(found == expected.map { Array($0.unicodeScalars) })
+  }
+
   @Test func aClozeNoteTypesFirstTemplateNeedsClozeOnBothSides() {
     let needs = "has no {{cloze:Field}}, which the first template of a cloze note type needs on its front and its back"
     let back = "Card 1: its back \(needs)"

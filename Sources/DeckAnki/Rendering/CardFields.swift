@@ -6,15 +6,17 @@ import DeckCore
 /// Special values are made when asked for, so a card whose template names none costs nothing
 /// for them.
 struct CardFields {
-  /// The position of each field name of the note type (the first field of a name).
-  let positions: [Substring: Int]
+  /// The position of each field name of the note type (the first field of a name, names
+  /// compared byte for byte as Anki compares them).
+  let positions: FieldPositions
   let note: Note
   let card: Card
   /// The note type's name (`{{Type}}`) and the template's (`{{Card}}`).
   let noteTypeName: String
   let templateName: String
   /// The card's deck, or its home deck while a filtered deck borrows it: its name and its last
-  /// component (`{{Deck}}`, `{{Subdeck}}`); nil when the collection lacks it.
+  /// component as Anki stores them (``Deck/storedLevels(of:)``; `{{Deck}}`, `{{Subdeck}}`); nil
+  /// when the collection lacks it.
   let deck: (name: String, last: String)?
 
   /// The names of the special fields, in the order Anki adds them.
@@ -27,6 +29,8 @@ struct CardFields {
   /// The value of the field named `key`, or nil when the card has no field of that name.
   subscript(key: Substring) -> String? {
     if let position = positions[key] { return position < note.fields.count ? note.fields[position] : nil }
+    // Swift's `==` matches these names exactly: no other text is canonically equivalent to
+    // them (none holds `K`, which U+212A KELVIN SIGN is equivalent to).
     switch key {
     case "Tags": return note.tags.joined(separator: " ")
     case "Type": return noteTypeName
@@ -46,7 +50,7 @@ struct CardFields {
 
   /// Every value, the note's fields and the special ones (for the cloze numbers they hold).
   var allValues: [String] {
-    var values = positions.values.sorted().compactMap { $0 < note.fields.count ? note.fields[$0] : nil }
+    var values = positions.sortedPositions.compactMap { $0 < note.fields.count ? note.fields[$0] : nil }
     let clozeKey = "c\(clozeNumber)"[...]
     for name in Self.specialNames + [clozeKey] where positions[name] == nil {
       if let value = self[name] { values.append(value) }
@@ -56,6 +60,6 @@ struct CardFields {
 
   /// Whether `key` is `c` and the card's cloze number (its ordinal + 1), written plainly.
   private func isOwnClozeNumber(_ key: Substring) -> Bool {
-    key.first == "c" && key.dropFirst() == String(clozeNumber)[...]
+    key.utf8.elementsEqual("c\(clozeNumber)".utf8)
   }
 }

@@ -25,7 +25,7 @@ public struct CardRenderer: Sendable {
   private let notes: [Note]
   private let notePositions: IDPositions
   private let noteTypes: [Int64: ParsedNoteType]
-  /// Each deck's name and its last component (`{{Deck}}` and `{{Subdeck}}`).
+  /// Each deck's name and its last component as Anki stores them (`{{Deck}}` and `{{Subdeck}}`).
   private let deckNames: [Int64: (name: String, last: String)]
 
   /// A note type with its templates parsed once.
@@ -33,8 +33,8 @@ public struct CardRenderer: Sendable {
     let noteType: NoteType
     let fronts: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
     let backs: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
-    /// The position of each field name (the first field of a name).
-    let positions: [Substring: Int]
+    /// The position of each field name (the first field of a name, names compared exactly).
+    let positions: FieldPositions
   }
 
   /// A renderer for the cards of `collection`; its templates are parsed once, here.
@@ -53,7 +53,10 @@ public struct CardRenderer: Sendable {
     self.noteTypes = noteTypes
     var deckNames: [Int64: (name: String, last: String)] = [:]
     for deck in collection.decks {
-      deckNames[deck.id] = (deck.name, Deck.levels(of: deck.name).last ?? deck.name)
+      // The name Anki stores, and shows, for a name a file holds (` A :: B ` is `A::B`, an empty
+      // level is `blank`); a name Anki would rename for being taken is left as it is.
+      let levels = Deck.storedLevels(of: deck.name)
+      deckNames[deck.id] = (levels.joined(separator: Deck.levelSeparator), levels.last ?? "")
     }
     self.deckNames = deckNames
   }

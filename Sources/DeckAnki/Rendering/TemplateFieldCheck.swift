@@ -27,7 +27,7 @@ package enum TemplateFieldCheck {
   /// The templates of `noteType` Anki's note type API refuses, each with the first reason found
   /// in the order Anki looks, in template order.
   package static func problems(in noteType: NoteType) -> [(template: String, problem: String)] {
-    let fields = Set(noteType.fields.map { Substring($0.name) })
+    let fields = noteType.fieldPositions
     var problems: [(template: String, problem: String)] = []
     // Each front (its UTF-8 bytes: Anki compares bytes, not canonical equivalents) and the first
     // template that has it.
@@ -50,7 +50,7 @@ package enum TemplateFieldCheck {
 
   /// The first reason, side by side, that Anki refuses `template` on its own.
   private static func sideProblem(
-    of template: NoteType.CardTemplate, fields: Set<Substring>, needsCloze: Bool
+    of template: NoteType.CardTemplate, fields: FieldPositions, needsCloze: Bool
   ) -> String? {
     for (side, text) in [("front", template.questionFormat), ("back", template.answerFormat)] {
       let nodes: [AnkiTemplate.Node]
@@ -108,15 +108,15 @@ package enum TemplateFieldCheck {
   }
 
   /// The first name `nodes` use that is neither one of `fields` nor one Anki provides.
-  private static func firstMissingField(in nodes: [AnkiTemplate.Node], fields: Set<Substring>) -> Substring? {
+  private static func firstMissingField(in nodes: [AnkiTemplate.Node], fields: FieldPositions) -> Substring? {
     for node in nodes {
       switch node {
       case .text, .comment: continue
       case .replacement(let key, _):
-        if key.isEmpty || fields.contains(key) || specialNames.contains(key) { continue }
+        if key.isEmpty || fields[key] != nil || specialNames.contains(key) { continue }
         return key
       case .conditional(let key, let children), .negatedConditional(let key, let children):
-        guard fields.contains(key) || specialNames.contains(key) || TemplateRendering.isClozeSection(key) else {
+        guard fields[key] != nil || specialNames.contains(key) || TemplateRendering.isClozeSection(key) else {
           return key
         }
         if let missing = firstMissingField(in: children, fields: fields) { return missing }

@@ -130,7 +130,11 @@ struct TemplateRendering {
     case "cloze": return AnkiCloze.rendering(text, clozeNumber: fields.clozeNumber, isAnswer: frontSide != nil)
     case "cloze-only": return AnkiCloze.renderingOnly(text, clozeNumber: fields.clozeNumber, isAnswer: frontSide != nil)
     default:
-      if filter.hasPrefix("tts ") { return TemplateFilters.tts(options: String(filter.dropFirst(4)), text: text) }
+      // Byte by byte: a combining mark after the space is the options' own, as in Anki.
+      if filter.utf8.starts(with: "tts ".utf8) {
+        return TemplateFilters.tts(
+          options: String(filter[filter.utf8.index(filter.startIndex, offsetBy: 4)...]), text: text)
+      }
       return text
     }
   }

@@ -13,6 +13,9 @@
 ///   then `text`, to `Back`).
 /// * A section closed by another name, a closing tag with no section open, and a section left
 ///   open are errors (``SyntaxError``).
+/// * Names are compared byte for byte (``ExactlyComparable``), never as Swift's `==` compares
+///   text: a name written in another normalization form (`Nai` + U+0308 + `ve` for `Naïve`) is
+///   another name. The template is read scalar by scalar, and the delimiters byte by byte.
 package struct AnkiTemplate: Sendable, Equatable {
   /// One piece of a parsed template.
   package indirect enum Node: Sendable, Equatable {
@@ -75,7 +78,9 @@ package struct AnkiTemplate: Sendable, Equatable {
           nodes.append(
             negated ? .negatedConditional(key: key, children: children) : .conditional(key: key, children: children))
         case .close(let key):
-          if let open, open == key { return nodes }
+          // Names match byte for byte, as Anki matches them: `{{/Nai\u{308}ve}}` does not close
+          // `{{#Naïve}}` (U+00EF), though Swift's `==` takes the two for one.
+          if let open, open.isExactly(key) { return nodes }
           throw .sectionNotOpen(closed: key, open: open)
         }
       }
@@ -127,9 +132,14 @@ private struct Tokens {
   init(_ template: String) {
     var rest = template[...]
     let trimmed = rest.trimmingRustWhiteSpaceAtStart()
-    if trimmed.hasPrefix(Self.alternativeSyntax) {
+    // Byte by byte, as Anki looks: a combining mark (or a joiner) right after the directive's
+    // `}` makes one `Character` of the two, which `hasPrefix` would not take for `}`.
+    let directive = Self.alternativeSyntax.utf8
+    if trimmed.utf8.starts(with: directive) {
       rest = trimmed
-      while rest.hasPrefix(Self.alternativeSyntax) { rest = rest.dropFirst(Self.alternativeSyntax.count) }
+      while rest.utf8.starts(with: directive) {
+        rest = rest[rest.utf8.index(rest.startIndex, offsetBy: directive.count)...]
+      }
       (open, close) = ("<%", "%>")
     } else {
       (open, close) = ("{{", "}}")
@@ -190,8 +200,9 @@ private struct Tokens {
     return .found(Delimited(start: start.lowerBound, inside: start.upperBound..<end.lowerBound, end: end.upperBound))
   }
 
-  /// Where `needle` (ASCII) first stands in `text`, found byte by byte: every delimiter is ASCII,
-  /// so a match always starts and ends on a character boundary.
+  /// Where `needle` (ASCII) first stands in `text`, found byte by byte as Anki finds it: every
+  /// delimiter is ASCII, so a match starts and ends on a Unicode scalar boundary (not always on
+  /// a `Character`'s: a combining mark after `}}` is text of its own, as in Anki).
   private static func firstRange(of needle: String, in text: Substring) -> Range<String.Index>? {
     let bytes = text.utf8
     guard let first = needle.utf8.first else { return nil }

@@ -16,8 +16,8 @@ package struct CardGeneration {
   /// no card from it), and where each name a front may show is found.
   private struct Fronts {
     let templates: [AnkiTemplate?]
-    /// The position of each field name (the first field of a name).
-    let positions: [Substring: Int]
+    /// The position of each field name (the first field of a name, names compared exactly).
+    let positions: FieldPositions
     /// The special fields no field's name hides: `Tags`, and the ones Anki counts as never empty.
     let hasTags: Bool
     let alwaysNonEmpty: Set<Substring>

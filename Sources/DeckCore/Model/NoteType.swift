@@ -73,14 +73,8 @@ public struct NoteType: Sendable, Equatable, Identifiable {
   public var fieldNames: [String] { fields.map(\.name) }
 
   /// The position of each field name, as a template's `{{Name}}` finds it (the first field of a
-  /// name, where two share one).
-  package var fieldPositions: [Substring: Int] {
-    var positions: [Substring: Int] = [:]
-    for (position, field) in fields.enumerated() where positions[field.name[...]] == nil {
-      positions[field.name[...]] = position
-    }
-    return positions
-  }
+  /// name, where two share one; names compared exactly, as Anki compares them).
+  package var fieldPositions: FieldPositions { FieldPositions(fields.lazy.map(\.name)) }
 
   /// A named field of a note type, with its editor settings.
   public struct Field: Sendable, Equatable {

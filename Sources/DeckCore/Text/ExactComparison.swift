@@ -31,6 +31,17 @@ extension String: ExactlyComparable {
   }
 }
 
+extension Substring: ExactlyComparable {
+  /// Whether the two hold the same Unicode scalars in the same order, that is, the same UTF-8
+  /// bytes: a name a template writes is compared with a field's name as Anki compares them.
+  package func isExactly(_ other: Substring) -> Bool {
+    utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+  }
+
+  /// Feeds the UTF-8 bytes and their count, as ``Swift/String/hashExactly(into:)`` does.
+  package func hashExactly(into hasher: inout Hasher) { String(self).hashExactly(into: &hasher) }
+}
+
 extension Double: ExactlyComparable {
   /// Whether the two have the same bit pattern.
   package func isExactly(_ other: Double) -> Bool { bitPattern == other.bitPattern }

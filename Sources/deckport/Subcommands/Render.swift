@@ -18,8 +18,10 @@ extension Deckport {
 
         Prints, by card id, each card's id, note type, template and deck, then its front and \
         back. With --json, prints one JSON object with the keys format, cards (id, note, \
-        noteType, template, deck, question, answer, problem), styling (noteType, css) and, \
-        with --only-deck or --only-tag, selection.
+        noteType, noteTypeId, template, deck, question, answer, problem), styling (noteTypeId, \
+        noteType, css; one entry for each note type the cards use) and, with --only-deck or \
+        --only-tag, selection. A card's noteTypeId finds its styling: two note types of a file \
+        may share a name.
         """)
 
     @OptionGroup var report: DeckReportArguments
