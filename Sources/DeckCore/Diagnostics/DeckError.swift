@@ -7,7 +7,7 @@
 /// never drive the terminal; ``message`` and ``location`` keep them.
 public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of failure this is; the CLI maps it to an exit status.
-  public enum Kind: String, Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
     /// The input file does not exist or cannot be opened.
     case unreadableFile
     /// The input is not in the expected container or encoding (not a zip, not SQLite, not zstd).
