@@ -11,7 +11,8 @@ public struct ConversionOptions: Sendable {
   public var to: FormatName?
   /// Whether an existing output may be replaced.
   public var replacing: Bool
-  /// Whether any warning fails the conversion (nothing is written then).
+  /// Whether any warning fails the conversion: nothing is written then, and the
+  /// ``DeckError/Kind/notFaithful`` error thrown carries the warnings (``DeckError/diagnostics``).
   public var strict: Bool
   /// For outputs changed in place (app storage): keep a copy of an existing output beside it.
   public var backup: Bool
@@ -95,7 +96,8 @@ public struct DeckConverter: Sendable {
   ///   show it even when `strict` then fails the conversion.
   /// - Throws: ``DeckError`` when the input cannot be read, the output format cannot be told,
   ///   the output exists (without `replacing`) or is the input, with `strict` when there were
-  ///   warnings, or when writing fails.
+  ///   warnings (``DeckError/Kind/notFaithful``, carrying them as its ``DeckError/diagnostics``),
+  ///   or when writing fails.
   public func convert(
     input: String, output: String, options: ConversionOptions = ConversionOptions(),
     onWarning: (Diagnostic) -> Void = { _ in }
@@ -130,7 +132,8 @@ public struct DeckConverter: Sendable {
   /// before anything is written).
   ///
   /// - Throws: ``DeckError`` when the output format cannot be told, the output exists (without
-  ///   `replacing`), with `strict` when there were warnings, or when writing fails.
+  ///   `replacing`), with `strict` when there were warnings (``DeckError/Kind/notFaithful``,
+  ///   carrying them as its ``DeckError/diagnostics``), or when writing fails.
   public func write(
     _ deck: LoadedDeck, to output: String, options: ConversionOptions = ConversionOptions(),
     onWarning: (Diagnostic) -> Void = { _ in }
@@ -267,12 +270,20 @@ public struct DeckConverter: Sendable {
       appWrite: report, dryRun: options.dryRun, outputExisted: report.map { !$0.created } ?? false)
   }
 
+  /// With `strict`, fails at `location` when there are `warnings`: the error carries them
+  /// (``DeckError/diagnostics``), and its message counts them and names the first, so that it
+  /// says on its own why nothing was written.
   private func failIfStrict(_ options: ConversionOptions, _ warnings: [Diagnostic], at location: SourceLocation) throws
   {
-    guard options.strict, !warnings.isEmpty else { return }
+    guard options.strict, let first = warnings.first else { return }
+    let place = first.location.exactDescription
+    let warning: DeckMessage = "\(place.isEmpty ? "" : place + ": ")[\(first.category)] \(first.wording)"
+    let count = CountedNoun.phrase(warnings.count, "warning")
     throw DeckError(
       .notFaithful, at: location,
-      "\(setting: .strict): \(CountedNoun.phrase(warnings.count, "warning")) (listed above); nothing was written"
-    )
+      warnings.count == 1
+        ? "\(setting: .strict): \(count), so nothing was written: \(warning)"
+        : "\(setting: .strict): \(count), so nothing was written; the first: \(warning)",
+      diagnostics: warnings)
   }
 }

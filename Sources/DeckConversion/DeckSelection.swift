@@ -32,7 +32,8 @@ public struct DeckSelection: Sendable, Equatable, Codable {
   public var deckNames: [String]
   /// The tags searched for, as given (``TagSearch``); a note needed one of them.
   public var tags: [String] = []
-  /// What was kept.
+  /// What was kept: through ``ExportChoices``, once its other choices are applied as well (no
+  /// reviews without scheduling, no media files without media), what a conversion writes.
   public var kept: Counts
   /// What the whole collection holds.
   public var read: Counts

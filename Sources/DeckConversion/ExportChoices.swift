@@ -40,7 +40,9 @@ public struct ExportChoices: Sendable, Equatable {
   public var keepsEverything: Bool { onlyDecks.isEmpty && onlyTags.isEmpty && scheduling && deckPresets && media }
 
   /// `collection` as these choices keep it, and, with ``onlyDecks`` or ``onlyTags``, what the
-  /// selection kept.
+  /// selection kept: its ``DeckSelection/kept`` counts what is left once the other choices are
+  /// applied too (no reviews without ``scheduling``, no media files without ``media``), so that
+  /// its line says what a conversion writes.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a deck name or search no
   ///   deck matches, or a tag no note has.
@@ -55,6 +57,7 @@ public struct ExportChoices: Sendable, Equatable {
     if !scheduling { result = result.withoutScheduling() }
     if !deckPresets { result = result.withoutDeckPresets() }
     if !media { result = result.withoutMedia() }
+    selection?.kept = DeckSelection.Counts(result)
     return (result, selection)
   }
 }

@@ -128,6 +128,65 @@ struct CardRendererTests {
         == .templateError(side: .question, message: "Found '{{Nope}}', but there is no field called 'Nope'"))
   }
 
+  @Test(
+    "checking a card without rendering it finds the problem rendering gives, card by card",
+    arguments: ["rendering/templates.apkg", "anki/latest_sched.apkg"]
+      + ((try? FileManager.default.contentsOfDirectory(atPath: Fixtures.path("real"))) ?? [])
+      .filter { $0.hasSuffix(".apkg") || $0.hasSuffix(".colpkg") }.sorted().map { "real/\($0)" })
+  func checkingFindsWhatRenderingFinds(package: String) throws {
+    let collection = try AnkiPackageReader().read(path: Fixtures.path(package)).collection
+    let renderer = CardRenderer(collection)
+    var finger = 0
+    var problems = 0
+    for card in collection.cards {
+      let rendered = renderer.render(card).problem
+      #expect(renderer.problem(of: card, finger: &finger) == rendered, "card \(card.id)")
+      if rendered != nil { problems += 1 }
+    }
+    if package == "rendering/templates.apkg" { #expect(problems > 0) }
+  }
+
+  @Test("checking finds the problems of made-up cards as rendering does; not the size limit, which needs the sides")
+  func checkingMadeUpCards() {
+    let cases:
+      [(front: String, back: String, fields: KeyValuePairs<String, String>, kind: NoteType.Kind, ordinal: Int)] = [
+        ("{{Back}}", "{{FrontSide}}", ["Front": "x", "Back": "<br>"], .standard, 0),
+        ("{{cloze:Text}}", "{{cloze:Text}}", ["Text": "{{c1::a}}"], .cloze, 1),
+        ("{{Front}}{{#Empty}}{{Nope}}{{/Empty}}", "{{Front}}", ["Front": "x", "Empty": ""], .standard, 0),
+        ("{{Front}}", "{{#Front}}", ["Front": "x"], .standard, 0),
+        ("{{Front}}", "{{FrontSide}}{{c2}}", ["Front": "x"], .standard, 0),
+        ("{{Front}}", "{{FrontSide}}<hr id=answer>{{Front}}", ["Front": "x"], .standard, 0),
+      ]
+    for (front, back, fields, kind, ordinal) in cases {
+      let noteType = NoteType(
+        id: 1, name: "Type", kind: kind, fields: fields.map { NoteType.Field(name: $0.key) },
+        templates: [NoteType.CardTemplate(name: "Card 1", questionFormat: front, answerFormat: back)])
+      let card = Card(id: 42, noteID: 7, templateOrdinal: ordinal, deckID: 3)
+      let renderer = CardRenderer(
+        DeckCollection(
+          noteTypes: [noteType], notes: [Note(id: 7, guid: "g", noteTypeID: 1, fields: fields.map(\.value))],
+          cards: [card]))
+      var finger = 0
+      #expect(renderer.problem(of: card, finger: &finger) == renderer.render(card).problem, "\(front) / \(back)")
+    }
+    // A back that copies a large field in more times than its limit allows: only rendering it
+    // finds that.
+    let noteType = NoteType(
+      id: 1, name: "Type", fields: [NoteType.Field(name: "Front")],
+      templates: [
+        NoteType.CardTemplate(
+          name: "Card 1", questionFormat: "{{Front}}", answerFormat: String(repeating: "{{Front}}", count: 40))
+      ])
+    let card = Card(id: 42, noteID: 7, templateOrdinal: 0, deckID: 3)
+    let renderer = CardRenderer(
+      DeckCollection(
+        noteTypes: [noteType],
+        notes: [Note(id: 7, guid: "g", noteTypeID: 1, fields: [String(repeating: "x", count: 60_000)])],
+        cards: [card]))
+    var finger = 0
+    #expect(renderer.render(card).problem != nil && renderer.problem(of: card, finger: &finger) == nil)
+  }
+
   @Test("a card whose template or note is missing says so")
   func missingParts() {
     let noteType = NoteType(

@@ -92,6 +92,35 @@ def test_one_deck_without_scheduling(tmp_path):
     assert_same_as_anki(anki, convert(package, str(tmp_path / "ours"), "--only-deck", deck))
 
 
+@pytest.mark.parametrize("choice", ["--without-scheduling", "--without-media"])
+def test_the_selection_line_counts_what_ankis_export_with_the_same_choices_holds(choice, tmp_path):
+    """`--only-deck` with `--without-scheduling` or `--without-media`: the selection the report
+    gives (`kept`, and its line) counts the notes, cards, reviews and media files that the
+    backend imports from Anki's own export of that deck with the same choice (no reviews, no
+    media), not what the deck holds with them."""
+    package = os.path.join(os.path.dirname(fixture_packages()[0]), "latest.colpkg")
+    deck = "Languages::French"
+
+    def notes_of_deck(col: Collection) -> NoteIdsLimit:
+        return NoteIdsLimit(list(col.find_notes(col.build_search_string(SearchNode(deck=deck)))))
+
+    anki_choice = {"--without-scheduling": {"with_scheduling": False}, "--without-media": {"with_media": False}}[choice]
+    anki = anki_export(package, str(tmp_path / "anki"), notes_of_deck, **anki_choice)
+    expected = anki_view(anki)["counts"]
+    assert (expected["reviews"] == 0) == (choice == "--without-scheduling")
+    assert (expected["media"] == 0) == (choice == "--without-media")
+    ours = str(tmp_path / "ours.apkg")
+    result = deckport("convert", package, ours, "--only-deck", deck, choice, "--json")
+    assert result.returncode == 0, result.stderr
+    kept = json.loads(result.stdout)["selection"]["kept"]
+    assert kept == expected
+    assert anki_view(ours)["counts"] == expected
+    line = deckport("convert", package, str(tmp_path / "again.apkg"), "--only-deck", deck, choice)
+    assert line.returncode == 0, line.stderr
+    assert line.stdout.splitlines()[0].endswith(
+        f"{kept['reviews']} of 8 reviews, {kept['media']} of 7 media files"), line.stdout
+
+
 def collection_with_a_second_group(name: str, edit, legacy: bool = False) -> str:
     """A collection package the backend makes (in the latest layout, or the legacy one) whose
     deck Spanish holds a note and uses a second option group, Fast; `edit(default, fast)` changes

@@ -255,6 +255,52 @@ struct ExportChoicesLibraryTests {
       input: Fixtures.path("anki/latest.colpkg"), output: scratch.path(for: "all.apkg"))
     #expect(whole.selection == nil && whole.summary.reviews == 8)
   }
+
+  @Test(
+    "without scheduling or media, the selection's line counts the reviews and media files written (none), not those the decks hold"
+  )
+  func selectionCountsWhatIsWritten() throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let input = Fixtures.path("anki/latest.colpkg")
+    let unscheduled = try DeckConverter().convert(
+      input: input, output: scratch.path(for: "French.apkg"),
+      options: ConversionOptions(choices: ExportChoices(onlyDecks: ["Languages::French"], scheduling: false)))
+    let selection = try #require(unscheduled.selection)
+    #expect(
+      selection.line
+        == "Only the deck 'Languages::French' and its subdecks: 5 of 9 notes, 9 of 15 cards, 0 of 8 reviews, 4 of 7 media files"
+    )
+    #expect(selection.kept.reviews == unscheduled.summary.reviews)
+    #expect(selection.read == DeckSelection.Counts(try DeckLoader().load(path: input).collection))
+
+    let withoutMedia = try DeckConverter().convert(
+      input: input, output: scratch.path(for: "French.json"),
+      options: ConversionOptions(choices: ExportChoices(onlyDecks: ["Languages::French"], media: false)))
+    #expect(withoutMedia.selection?.kept.media == 0 && withoutMedia.summary.media == 0)
+    #expect(withoutMedia.selection?.kept.reviews == 5 && withoutMedia.summary.reviews == 5)
+
+    // The collection's own selection, without the other choices, still counts the decks' reviews.
+    let (_, alone) = try DeckLoader().load(path: input).selectingNotes(inDecks: ["Languages::French"], taggedWith: [])
+    #expect(alone.kept.reviews == 5 && alone.kept.media == 4)
+  }
+
+  @Test("convert --only-deck --without-scheduling prints a selection line that agrees with what it wrote")
+  func commandLine() throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let run = try CommandRun.deckport([
+      "convert", Fixtures.path("anki/latest.colpkg"), scratch.path(for: "French.apkg"), "--only-deck",
+      "Languages::French", "--without-scheduling",
+    ])
+    #expect(run.status == 0, "stderr: \(run.standardError)")
+    let lines = run.standardOutput.split(separator: "\n")
+    #expect(
+      lines.prefix(2) == [
+        "Only the deck 'Languages::French' and its subdecks: 5 of 9 notes, 9 of 15 cards, 0 of 8 reviews, 4 of 7 media files",
+        "Wrote \(scratch.path(for: "French.apkg")) (apkg) from colpkg-latest: 5 notes, 9 cards, 0 reviews, 4 media files, 2 warnings",
+      ])
+  }
 }
 
 @Suite("DeckDifference with onlyDecks (deckport diff --only-deck)")

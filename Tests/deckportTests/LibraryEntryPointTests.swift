@@ -30,6 +30,18 @@ struct LibraryEntryPointTests {
       error.description.contains("https://example.com/French.apkg") && error.description.contains("not a file URL"))
   }
 
+  @Test("a missing file, caught as NSError as an app's alert sees it: deckport's domain, its kind's code and reason")
+  func missingFileAsNSError() async throws {
+    let missing = FileManager.default.temporaryDirectory.appending(path: "deckport-no-such-deck-\(UUID()).apkg")
+    let error = try #require(await #expect(throws: DeckError.self) { try await DeckLoader().load(missing) })
+    let bridged = error as NSError
+    #expect(error.kind == .unreadableFile)
+    #expect(bridged.domain == "deckport.DeckError" && bridged.code == 1)
+    #expect(bridged.localizedFailureReason == "The file does not exist or cannot be opened.")
+    #expect(bridged.localizedDescription == error.description)
+    #expect(bridged.localizedDescription.contains(missing.lastPathComponent))
+  }
+
   @Test("a cancelled task does not start reading")
   func cancelled() async throws {
     let task = Task {

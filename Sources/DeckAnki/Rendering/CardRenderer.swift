@@ -28,13 +28,35 @@ public struct CardRenderer: Sendable {
   /// Each deck's name and its last component as Anki stores them (`{{Deck}}` and `{{Subdeck}}`).
   private let deckNames: [Int64: (name: String, last: String)]
 
-  /// A note type with its templates parsed once.
-  private struct ParsedNoteType: Sendable {
-    let noteType: NoteType
+  /// A note type with its templates parsed once; a class, so that finding it for each card
+  /// copies nothing.
+  private final class ParsedNoteType: Sendable {
+    let name: String
+    let kind: NoteType.Kind
+    let css: String
+    let templateNames: [String]
     let fronts: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
     let backs: [Result<AnkiTemplate, AnkiTemplate.SyntaxError>]
+    /// The UTF-8 size of each template's front and back (for the limit on a rendered side).
+    let frontBytes: [Int]
+    let backBytes: [Int]
     /// The position of each field name (the first field of a name, names compared exactly).
     let positions: FieldPositions
+
+    init(_ noteType: NoteType) {
+      func parse(_ text: String) -> Result<AnkiTemplate, AnkiTemplate.SyntaxError> {
+        Result { () throws(AnkiTemplate.SyntaxError) in try AnkiTemplate(parsing: text) }
+      }
+      name = noteType.name
+      kind = noteType.kind
+      css = noteType.css
+      templateNames = noteType.templates.map(\.name)
+      fronts = noteType.templates.map { parse($0.questionFormat) }
+      backs = noteType.templates.map { parse($0.answerFormat) }
+      frontBytes = noteType.templates.map { $0.questionFormat.utf8.count }
+      backBytes = noteType.templates.map { $0.answerFormat.utf8.count }
+      positions = noteType.fieldPositions
+    }
   }
 
   /// A renderer for the cards of `collection`; its templates are parsed once, here.
@@ -43,12 +65,7 @@ public struct CardRenderer: Sendable {
     notePositions = IDPositions(collection.notes.map(\.id))
     var noteTypes: [Int64: ParsedNoteType] = [:]
     for noteType in collection.noteTypes {
-      func parse(_ text: String) -> Result<AnkiTemplate, AnkiTemplate.SyntaxError> {
-        Result { () throws(AnkiTemplate.SyntaxError) in try AnkiTemplate(parsing: text) }
-      }
-      noteTypes[noteType.id] = ParsedNoteType(
-        noteType: noteType, fronts: noteType.templates.map { parse($0.questionFormat) },
-        backs: noteType.templates.map { parse($0.answerFormat) }, positions: noteType.fieldPositions)
+      noteTypes[noteType.id] = ParsedNoteType(noteType)
     }
     self.noteTypes = noteTypes
     var deckNames: [Int64: (name: String, last: String)] = [:]
@@ -70,27 +87,49 @@ public struct CardRenderer: Sendable {
   /// `card`'s two sides, its note looked for first where `finger` (the last card's note) is:
   /// for cards rendered in order of id, whose notes come in the same order.
   package func render(_ card: Card, finger: inout Int) -> RenderedCard {
+    sides(of: card, finger: &finger, building: true)
+  }
+
+  /// Why `card` would show Anki's message instead of its template (the ``RenderedCard/problem``
+  /// ``render(_:)`` gives), found without building its sides: its templates are read for the
+  /// fields and sections they name and its front for blankness, as rendering reads them. The
+  /// size limit on a rendered side, which only a side being built can pass, is not looked for.
+  /// `finger` is as in ``render(_:finger:)``.
+  package func problem(of card: Card, finger: inout Int) -> RenderingProblem? {
+    sides(of: card, finger: &finger, building: false).problem
+  }
+
+  /// `card`'s two sides, or, when not `building`, only whether it has a problem (its sides are
+  /// then empty, or Anki's message).
+  private func sides(of card: Card, finger: inout Int, building: Bool) -> RenderedCard {
     guard let position = notePositions.position(of: card.noteID, finger: &finger), case let note = notes[position],
       let parsed = noteTypes[note.noteTypeID]
     else {
       return RenderedCard(question: "", answer: "", css: "", problem: .missingNote)
     }
-    let noteType = parsed.noteType
-    let templateIndex = noteType.kind == .cloze ? 0 : card.templateOrdinal
+    let templateIndex = parsed.kind == .cloze ? 0 : card.templateOrdinal
     guard parsed.fronts.indices.contains(templateIndex) else {
       return RenderedCard(
-        question: "", answer: "", css: noteType.css, problem: .missingTemplate(ordinal: card.templateOrdinal))
+        question: "", answer: "", css: parsed.css, problem: .missingTemplate(ordinal: card.templateOrdinal))
     }
     var rendering = TemplateRendering(
       fields: CardFields(
-        positions: parsed.positions, note: note, card: card, noteTypeName: noteType.name,
-        templateName: noteType.templates[templateIndex].name,
+        positions: parsed.positions, note: note, card: card, noteTypeName: parsed.name,
+        templateName: parsed.templateNames[templateIndex],
         deck: deckNames[card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID]))
+    /// A side rendered, or, when not building, checked for the errors rendering it would report.
+    func side(_ template: AnkiTemplate, bytes: Int) throws(TemplateRendering.Failure) -> String {
+      guard building else {
+        try rendering.check(template.nodes)
+        return ""
+      }
+      return try rendering.render(template.nodes, templateBytes: bytes)
+    }
 
     func failed(_ side: CardSide, _ message: String) -> RenderedCard {
       let text = RenderingMessages.templateError(side: side, message: message)
       return RenderedCard(
-        question: text, answer: text, css: noteType.css,
+        question: text, answer: text, css: parsed.css,
         problem: .templateError(side: side, message: RenderingMessages.unmarked(message)))
     }
     let question: String
@@ -98,14 +137,13 @@ public struct CardRenderer: Sendable {
     case .failure(let error): return failed(.question, RenderingMessages.describing(error))
     case .success(let template):
       do {
-        question = try rendering.render(
-          template.nodes, templateBytes: noteType.templates[templateIndex].questionFormat.utf8.count)
+        question = try side(template, bytes: parsed.frontBytes[templateIndex])
       } catch {
         return failed(.question, RenderingMessages.describing(error))
       }
-      if let problem = blankness(of: template, noteType: noteType, rendering: rendering) {
+      if let problem = blankness(of: template, kind: parsed.kind, rendering: rendering) {
         let message = RenderingMessages.describing(problem)
-        return RenderedCard(question: question + message, answer: message, css: noteType.css, problem: problem)
+        return RenderedCard(question: question + message, answer: message, css: parsed.css, problem: problem)
       }
     }
     rendering.frontSide = question
@@ -113,9 +151,8 @@ public struct CardRenderer: Sendable {
     case .failure(let error): return failed(.answer, RenderingMessages.describing(error))
     case .success(let template):
       do {
-        let answer = try rendering.render(
-          template.nodes, templateBytes: noteType.templates[templateIndex].answerFormat.utf8.count)
-        return RenderedCard(question: question, answer: answer, css: noteType.css)
+        let answer = try side(template, bytes: parsed.backBytes[templateIndex])
+        return RenderedCard(question: question, answer: answer, css: parsed.css)
       } catch {
         return failed(.answer, RenderingMessages.describing(error))
       }
@@ -124,10 +161,10 @@ public struct CardRenderer: Sendable {
 
   /// Why the card's front counts as blank, if it does: for a cloze card, no field holds its
   /// number; otherwise, the front shows no field that is not empty.
-  private func blankness(of front: AnkiTemplate, noteType: NoteType, rendering: TemplateRendering)
+  private func blankness(of front: AnkiTemplate, kind: NoteType.Kind, rendering: TemplateRendering)
     -> RenderingProblem?
   {
-    if noteType.kind == .cloze {
+    if kind == .cloze {
       let number = rendering.fields.clozeNumber
       let found = rendering.fields.allValues.contains { ClozeNumbers.numbers(in: $0).contains(number) }
       return found ? nil : .missingCloze(number: number)

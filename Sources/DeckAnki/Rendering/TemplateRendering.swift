@@ -57,6 +57,14 @@ struct TemplateRendering {
     return output ?? ""
   }
 
+  /// Checks `nodes` for the errors rendering them reports whatever the fields hold (a field or
+  /// section that does not exist), without rendering them: as a section not shown is checked.
+  /// The size limit is not looked for.
+  func check(_ nodes: [AnkiTemplate.Node]) throws(Failure) {
+    var nothing: String? = nil
+    try render(nodes, into: &nothing, limit: .max)
+  }
+
   /// Renders `nodes` onto `output`, or, when `output` is nil (a section not shown), only checks
   /// them for the errors Anki reports of what it does not show.
   private func render(_ nodes: [AnkiTemplate.Node], into output: inout String?, limit: Int) throws(Failure) {

@@ -40,7 +40,10 @@ import Foundation
 /// id given twice, a field count that is not the note type's, a note type Anki would refuse, a
 /// deck name with an empty level, a tag with a space, a media name Anki would change or a file
 /// that cannot be read. Nothing is read or written until the deck is: media files are streamed
-/// from where they are.
+/// from where they are. A card Anki would show its message on instead of what its template asks
+/// for (a template naming a field the note type does not have, a front whose fields are all
+/// empty, a cloze note without a cloze) is still made, as Anki makes it, and ``build()`` gives
+/// one `card-rendering` warning that counts such cards and names the first.
 public struct DeckBuilder: Sendable {
   /// What keeps this app's notes apart from every other deck's, such as the app's bundle id.
   public let namespace: String
@@ -58,6 +61,8 @@ public struct DeckBuilder: Sendable {
   /// The ordinals of the cards suspended alone, by draft position.
   private var suspendedCards: [Int: Set<Int>] = [:]
   private var recordIDs: Set<String> = []
+  /// The record ids, by the position of their note's draft.
+  private var recordOrder: [String] = []
   private var noteTypes: [NoteType] = []
   private var decks = DeckTable()
   private var media: [MediaFile] = []
@@ -178,6 +183,7 @@ public struct DeckBuilder: Sendable {
         guid: guid, noteTypeIndex: noteTypeIndex, fields: storedFields, tags: tags,
         deckID: deckID, modificationTime: modificationTime(modified ?? modificationDate, of: id)))
     recordIDs.insert(id)
+    recordOrder.append(id)
     return guid
   }
 
@@ -246,7 +252,9 @@ public struct DeckBuilder: Sendable {
     try addMedia(MediaFile(name: name ?? file.lastPathComponent, blob: MediaBlob(source: FileMediaSource(path: path))))
   }
 
-  /// The deck: note types, decks, notes with their cards, media, and the warnings building gave.
+  /// The deck: note types, decks, notes with their cards, media, and the warnings building gave
+  /// (future modification times, deck names Anki stores otherwise, cards that would show Anki's
+  /// message instead of their template).
   public func build() -> LoadedDeck {
     // Review cards are due on a day counted from the collection's creation: the start of the
     // Anki day (4 a.m.) of the earliest moment the deck speaks of.
@@ -281,6 +289,9 @@ public struct DeckBuilder: Sendable {
       creationTime: Self.seconds(creation), decks: decks.decks.sorted { $0.id < $1.id },
       noteTypes: noteTypes.sorted { $0.id < $1.id }, notes: notes,
       cards: cards, reviews: reviews, media: media)
+    if let warning = Self.cardProblemWarning(in: collection, recordIDs: recordOrder, at: location) {
+      warnings.append(warning)
+    }
     return LoadedDeck(collection: collection, formatName: "deck-builder", warnings: warnings)
   }
 

@@ -7,7 +7,7 @@
 /// never drive the terminal; ``message`` and ``location`` keep them.
 public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of failure this is; the CLI maps it to an exit status.
-  public enum Kind: String, Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
     /// The input file does not exist or cannot be opened.
     case unreadableFile
     /// The input is not in the expected container or encoding (not a zip, not SQLite, not zstd).
@@ -30,7 +30,7 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Neither the name nor the content tells the format, and none was named.
     case unknownFormat
     /// Strict conversion (``DeckSetting/strict``) was asked for and something could not be kept
-    /// faithfully.
+    /// faithfully: the error's ``DeckError/diagnostics`` are the warnings.
     case notFaithful
 
     /// A sentence on what this kind of failure means, naming a setting as ``DeckSetting``.
@@ -61,23 +61,34 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Facts for whoever digs deeper (a library's own error code, exact byte counts, offsets),
   /// one per line; the CLI prints them with `--verbose`.
   public var details: [String]
+  /// The warnings that made the failure, for an app to list: those of a strict conversion
+  /// (``Kind/notFaithful``), whose message counts them and names the first. Empty for other
+  /// errors.
+  public var diagnostics: [Diagnostic]
 
   /// Creates an error at `location`.
   ///
   /// A string literal goes to the initialiser that takes a ``DeckMessage`` instead, so that a
   /// message it interpolates keeps its settings typed.
   @_disfavoredOverload
-  public init(_ kind: Kind, at location: SourceLocation, _ message: String, details: [String] = []) {
-    self.init(kind, at: location, DeckMessage(message), details: details)
+  public init(
+    _ kind: Kind, at location: SourceLocation, _ message: String, details: [String] = [],
+    diagnostics: [Diagnostic] = []
+  ) {
+    self.init(kind, at: location, DeckMessage(message), details: details, diagnostics: diagnostics)
   }
 
   /// Creates an error at `location` whose message names settings
   /// (`"…; name one with \(setting: .recordKey)"`).
-  public init(_ kind: Kind, at location: SourceLocation, _ wording: DeckMessage, details: [String] = []) {
+  public init(
+    _ kind: Kind, at location: SourceLocation, _ wording: DeckMessage, details: [String] = [],
+    diagnostics: [Diagnostic] = []
+  ) {
     self.kind = kind
     self.location = location
     self.wording = wording
     self.details = details
+    self.diagnostics = diagnostics
   }
 
   /// What went wrong, as a sentence fragment without the location, settings named as the library
@@ -99,6 +110,7 @@ public struct DeckError: Error, Sendable, Hashable, CustomStringConvertible {
   public func naming(_ name: (DeckSetting) -> String) -> DeckError {
     var copy = self
     copy.wording = DeckMessage(wording.text(naming: name))
+    copy.diagnostics = diagnostics.map { $0.naming(name) }
     return copy
   }
 

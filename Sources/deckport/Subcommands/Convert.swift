@@ -180,7 +180,10 @@ extension Deckport {
       let shownOutput = output == StandardStreams.dash ? StandardStreams.outputName : output
       var warnings: [Diagnostic] = []
       let warningLines = WarningLines(diagnostics)
-      let report = try CommandFailure.reporting(verbose: diagnostics.verbose, shownBy: streams) {
+      // A dry run and --json list the warnings after the conversion, which a strict failure ends.
+      let report = try CommandFailure.reporting(
+        verbose: diagnostics.verbose, shownBy: streams, warningsShown: !writing.dryRun && !json
+      ) {
         let inputPath = try streams.inputPath(for: input, format: from.format)
         let outputFormat = try Self.outputFormat(named: to, for: output)
         options.to = outputFormat.name

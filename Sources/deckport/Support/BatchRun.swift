@@ -47,7 +47,9 @@ struct BatchRun {
         )
         if options.dryRun { lines += item.warnings.map { "  \($0)" } }
       case .failure(let error):
-        lines.append("failed: \(error)")
+        // Warnings were shown as they came; a dry run lists a strict failure's below it.
+        lines.append("failed: \(error.shownAfterItsWarnings(listed: options.dryRun ? "below" : "above"))")
+        if options.dryRun && error.isStrictFailure { lines += error.diagnostics.map { "  \($0)" } }
       }
     }
     let failed = items.filter { !$0.succeeded }.count

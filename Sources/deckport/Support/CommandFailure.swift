@@ -10,15 +10,21 @@ enum CommandFailure {
   /// `failureStatus`, 1 unless said otherwise (with `verbose`, followed by indented lines: what
   /// the kind of error means, each part of its location, and the error's details).
   /// `streams`, when given, names standard input and output in the message instead of the
-  /// temporary files that stand for them.
+  /// temporary files that stand for them. A strict conversion's failure says its warnings are
+  /// listed above: `body` showed them as they came, or, when `warningsShown` is false, they are
+  /// written first.
   static func reporting<T>(
     verbose: Bool = false, shownBy streams: StandardStreams? = nil, failureStatus: ExitCode = .failure,
-    _ body: () throws -> T
+    warningsShown: Bool = true, _ body: () throws -> T
   ) throws -> T {
     do {
       return try body()
     } catch let thrown as DeckError {
-      let error = (streams?.shown(thrown) ?? thrown).namingFlags
+      let shown = (streams?.shown(thrown) ?? thrown).namingFlags
+      if shown.isStrictFailure && !warningsShown {
+        for warning in shown.diagnostics { StandardError.write("deckport: \(warning)") }
+      }
+      let error = shown.shownAfterItsWarnings()
       // The package's own maps (`meta`, `media`) have fixed limits no genuine deck comes near.
       let raisable = error.kind == .limitExceeded && !["meta", "media"].contains(error.location.member)
       let hint =

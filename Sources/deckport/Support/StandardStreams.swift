@@ -96,6 +96,7 @@ final class StandardStreams {
   func shown(_ error: DeckError) -> DeckError {
     var copy = error.namingFlags
     copy.location.file = shownNames[error.location.file] ?? error.location.file
+    copy.diagnostics = error.diagnostics.map(shown)
     return copy
   }
 

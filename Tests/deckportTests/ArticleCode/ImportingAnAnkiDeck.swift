@@ -6,10 +6,12 @@ struct Flashcard: Codable, Equatable {
   /// The note's GUID and the card's template: the same each time the deck is imported, so a
   /// second import can update cards instead of adding them again.
   var id: String
+  /// The front as Anki shows it: HTML, with media by name (`<img src="cat.jpg">`).
   var front: String
+  /// The back as Anki shows it, usually the front again, a line and the answer.
   var back: String
   var tags: [String]
-  /// The deck's full name, such as "French::Verbs".
+  /// The full name of the card's own deck, such as "French::Verbs".
   var deck: String
   var isNew: Bool
   var isSuspended: Bool
@@ -17,8 +19,8 @@ struct Flashcard: Codable, Equatable {
   var intervalDays: Int
 }
 
-/// Reads the Anki package at `package` and returns one flashcard per card; the media files go
-/// into `mediaFolder`.
+/// Reads the Anki package at `package` and returns one flashcard per card, its sides as Anki
+/// shows them; the media files go into `mediaFolder`.
 func importAnkiDeck(from package: URL, mediaInto mediaFolder: URL) async throws -> [Flashcard] {
   let deck = try await DeckLoader().load(package)
   for warning in deck.warnings {
@@ -26,18 +28,23 @@ func importAnkiDeck(from package: URL, mediaInto mediaFolder: URL) async throws 
   }
   let collection = deck.collection
   let notes = Dictionary(collection.notes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  // Fills each card's template with its note's fields as Anki does: a reversed card asks for the
+  // back, a cloze card hides its own cloze.
+  let renderer = CardRenderer(collection)
 
   var flashcards: [Flashcard] = []
   for card in collection.cards {
-    guard let note = notes[card.noteID], let noteType = collection.noteType(id: note.noteTypeID) else { continue }
-    let fields = Dictionary(zip(noteType.fields.map(\.name), note.fields), uniquingKeysWith: { first, _ in first })
+    guard let note = notes[card.noteID] else { continue }
+    let sides = renderer.render(card)
+    // A filtered deck (a custom study session) only borrows a card: its own deck is the original.
+    let deckID = card.scheduling.originalDeckID != 0 ? card.scheduling.originalDeckID : card.deckID
     flashcards.append(
       Flashcard(
         id: "\(note.guid)/\(card.templateOrdinal)",
-        front: fields["Front"] ?? note.fields.first ?? "",
-        back: fields["Back"] ?? note.fields.dropFirst().first ?? "",
+        front: sides.question,
+        back: sides.answer,
         tags: note.tags,
-        deck: collection.deck(id: card.deckID)?.name ?? "Default",
+        deck: collection.deck(id: deckID)?.name ?? "Default",
         isNew: card.scheduling.type == .new,
         isSuspended: card.scheduling.queue == .suspended,
         intervalDays: card.scheduling.interval))
