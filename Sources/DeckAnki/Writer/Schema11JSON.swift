@@ -210,7 +210,8 @@ enum Schema11JSON {
   static func creationOffset(creationTime: Int64, timeZone: TimeZone = .current) -> Int {
     let moment = Date(timeIntervalSince1970: TimeInterval(creationTime))
     let eastSeconds = timeZone.secondsFromGMT(for: moment)
-    let localSecondOfDay = ((creationTime + Int64(eastSeconds)) % 86_400 + 86_400) % 86_400
+    // Each term reduced first: a creation time from a file may be near Int64's limits.
+    let localSecondOfDay = ((creationTime % 86_400) + Int64(eastSeconds % 86_400) + 2 * 86_400) % 86_400
     if localSecondOfDay == Int64(rolloverHour * 3_600) { return -eastSeconds / 60 }
     let minuteOfDay = Int(((creationTime % 86_400) + 86_400) % 86_400 / 60)
     var west = minuteOfDay - rolloverHour * 60
