@@ -538,18 +538,23 @@ def test_note_type_without_ids_is_matched_by_names(decks, rename, tmp_path):
     assert [t["name"] for t in layout] == (["Basic"] if rename else [])
 
 
+def add_vocab_note_type(col: Collection) -> None:
+    """Adds the note type "Vocab" (fields Word, Meaning; one card showing Word, then Meaning)."""
+    vocab = col.models.new("Vocab")
+    for name in ("Word", "Meaning"):
+        col.models.add_field(vocab, col.models.new_field(name))
+    template = col.models.new_template("Card 1")
+    template["qfmt"], template["afmt"] = "{{Word}}", "{{Meaning}}"
+    col.models.add_template(vocab, template)
+    col.models.add(vocab)
+
+
 def small_decks(folder: str, edit) -> tuple[str, str]:
     """A deck "Shared" of three "Vocab" notes (Word, Meaning) and a Basic note, exported by the
     backend (A), then changed by `edit(col)` and exported again (B)."""
     col = Collection(os.path.join(folder, "source.anki2"))
     try:
-        vocab = col.models.new("Vocab")
-        for name in ("Word", "Meaning"):
-            col.models.add_field(vocab, col.models.new_field(name))
-        template = col.models.new_template("Card 1")
-        template["qfmt"], template["afmt"] = "{{Word}}", "{{Meaning}}"
-        col.models.add_template(vocab, template)
-        col.models.add(vocab)
+        add_vocab_note_type(col)
         deck = col.decks.id("Shared")
         for word in ("gato", "perro", "casa"):
             note = col.new_note(col.models.by_name("Vocab"))
@@ -633,13 +638,7 @@ def pinned_decks(folder: str, edit, extra=None) -> dict:
     A (after its times are pinned) before it is exported."""
     col = Collection(os.path.join(folder, "source.anki2"))
     try:
-        vocab = col.models.new("Vocab")
-        for name in ("Word", "Meaning"):
-            col.models.add_field(vocab, col.models.new_field(name))
-        template = col.models.new_template("Card 1")
-        template["qfmt"], template["afmt"] = "{{Word}}", "{{Meaning}}"
-        col.models.add_template(vocab, template)
-        col.models.add(vocab)
+        add_vocab_note_type(col)
         deck = col.decks.id("Shared")
         for word in ("gato", "perro", "casa"):
             add_vocab_note(col, word)
