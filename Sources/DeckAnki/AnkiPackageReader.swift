@@ -77,7 +77,7 @@ package struct AnkiPackageReader: Sendable {
     collection.media = try mediaFiles(
       entries, zip: zip, generation: generation, budget: budget, location: location, renamed: &renamed,
       warnings: &warnings)
-    if !renamed.isEmpty { collection.notes = Self.notes(collection.notes, referringTo: renamed) }
+    if !renamed.isEmpty { collection.notes = MediaReferences.notes(collection.notes, referringTo: renamed.map(\.new)) }
     return AnkiPackageContents(
       collection: collection, kind: packageKind,
       generation: generation, warnings: warnings)
@@ -140,23 +140,6 @@ package struct AnkiPackageReader: Sendable {
     try budget.check(
       declared: declared + collection, what: "its \(entries.count) media files and collection declare",
       at: location)
-  }
-
-  /// `notes` with each reference to a renamed media file changed to its new name, as Anki's
-  /// import changes them: a media tag or `[sound:…]` whose name Anki would store under that new
-  /// name (``MediaReferences/renamingToStoredNames(in:limitedTo:_:)``: `a|b.png` as well as the
-  /// file's own `a:b.png`).
-  static func notes(_ notes: [Note], referringTo renamed: [(old: String, new: String)]) -> [Note] {
-    let newNames = Set(renamed.map { Array($0.new.unicodeScalars) })
-    var result = notes
-    for index in result.indices {
-      for field in result[index].fields.indices {
-        if let rewritten = MediaReferences.renamingToStoredNames(in: result[index].fields[field], limitedTo: newNames) {
-          result[index].fields[field] = rewritten
-        }
-      }
-    }
-    return result
   }
 
   private func mediaFiles(

@@ -67,6 +67,11 @@ public struct CSVFormat: DeckFormat {
     options.separator = options.separator ?? defaultSeparator
     let warnings = try CSVWriter(options: options, progress: context.progress)
       .write(collection, to: path, reportingAs: context.destination)
-    return DeckWriteResult(written: collection.withoutAnkiOnlyData(), warnings: warnings)
+    // A row holds a note's fields and tags; the review log and the media files (each reported
+    // in the warnings) are not in the file.
+    var written = collection.withoutAnkiOnlyData()
+    written.reviews = []
+    written.media = []
+    return DeckWriteResult(written: written, warnings: warnings)
   }
 }

@@ -56,7 +56,8 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
   /// Names of the deck's media files that nothing refers to as Anki finds references (media
   /// tags and `[sound:…]` in note fields; a note type's CSS and templates for `_` files),
   /// sorted: Anki's import of a deck package leaves them out, as does an .apkg written from the
-  /// deck. Empty for a collection package, which Anki restores whole.
+  /// deck. Files whose names start with `_` or `latex-` are not among them: that import keeps
+  /// them. Empty for a collection package, which Anki restores whole.
   public var unusedMedia: [String]
   /// The reader's warnings, one line each, names exactly as the input holds them.
   public var warnings: [String]
@@ -116,12 +117,14 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
   }
 
   /// Names of media files nothing refers to, as Anki's import of a deck package finds references
-  /// (compared as it stores both, normalised: `a/` refers to the file `a`), so the files it leaves out.
+  /// (compared as it stores both, normalised: `a/` refers to the file `a`), so the files it leaves
+  /// out; not the files it keeps regardless (a name starting with `_` or `latex-`).
   static func unusedMedia(in collection: DeckCollection) -> [String] {
     guard !collection.media.isEmpty else { return [] }
     let referenced = MediaReferences.referencedNames(in: collection)
     return collection.media.map(\.name).filter {
-      !referenced.contains(Array(MediaFileName.normalized($0).unicodeScalars))
+      let stored = MediaFileName.normalized($0)
+      return !referenced.contains(Array(stored.unicodeScalars)) && !MediaFileName.isStatic(stored)
     }.sorted()
   }
 

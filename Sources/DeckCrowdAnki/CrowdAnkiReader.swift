@@ -127,6 +127,8 @@ private struct ReadState {
   var fieldFilling = FieldFilling()
   var listedMedia: [(name: String, place: SourceLocation)] = []
   var media: [MediaFile] = []
+  /// The new names of the media files renamed as Anki would store them.
+  var renamedMedia: [String] = []
 
   /// The deck file's modification time, given to notes, cards and note types.
   let modificationTime: Int64
@@ -336,7 +338,8 @@ private struct ReadState {
   }
 
   /// Every file in the media folder, by its name; names listed in `media_files` without a file
-  /// are reported, and names Anki would not accept are refused, as are entries that are not
+  /// are reported, a name Anki would store otherwise is renamed so (with the notes' references
+  /// to it, in ``collection()``), a name with nothing Anki accepts is refused, as are entries that are not
   /// regular files (a folder, a named pipe, a link to a device or to nothing), whose reading
   /// would fail, wait forever or never end, and entries that lead outside the CrowdAnki folder
   /// (`boundary`), whose file is not the deck's: the media folder itself, or one of its files.
@@ -351,6 +354,7 @@ private struct ReadState {
       return
     }
     var present = Set<String>()
+    var storedNames = Set<[Unicode.Scalar]>()
     for name in names {
       let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
       if let kind = FileManager.default.notRegularFileKind(atPath: path) {
@@ -365,15 +369,40 @@ private struct ReadState {
             "is \(link); skipped (copy the file into the folder to keep it)"))
         continue
       }
-      guard MediaFileName.isSafe(name) else {
+      // A name Anki would store otherwise (decomposed Unicode, as a Mac's folder may hold it,
+      // `a:b.png`, `con.jpg`) is renamed with the notes' references, as Anki's import of such a
+      // package renames them.
+      let stored = MediaFileName.normalized(name)
+      guard !stored.isEmpty else {
         warnings.append(
           Diagnostic(
             "media-skipped", at: SourceLocation(file: path),
-            "the name '\(MediaFileName.visible(name))' is not one Anki accepts for a media file; skipped"))
+            "the name '\(MediaFileName.visible(name))' has nothing Anki accepts in a file name; skipped (rename the file to keep it)"
+          ))
         continue
       }
       present.insert(name)
-      media.append(MediaFile(name: name, blob: MediaBlob(source: FileMediaSource(path: path))))
+      guard storedNames.insert(Array(stored.unicodeScalars)).inserted else {
+        warnings.append(
+          Diagnostic(
+            "media-duplicate", at: SourceLocation(file: path),
+            "Anki stores this file as '\(MediaFileName.visible(stored))', the name of another file of the folder; this one is left out"
+          ))
+        continue
+      }
+      if !MediaFileName.isUnchanged(name, by: stored) {
+        let change =
+          stored == name.canonicallyComposed
+          ? "the name is in decomposed Unicode (not NFC); the file is renamed to the composed (NFC) form '\(stored)'"
+          : "the file is renamed '\(MediaFileName.visible(stored))'"
+        warnings.append(
+          Diagnostic(
+            "media-renamed", at: SourceLocation(file: path),
+            "\(change), with every reference to it in the notes, as Anki renames it on import"))
+        renamedMedia.append(stored)
+        present.insert(stored)
+      }
+      media.append(MediaFile(name: stored, blob: MediaBlob(source: FileMediaSource(path: path))))
     }
     for (name, place) in listedMedia where !present.contains(name) {
       warnings.append(
@@ -393,6 +422,8 @@ private struct ReadState {
       noteTypes: noteTypes, idSpace: "crowdanki", modificationTime: modificationTime,
       checkingCount: NewNotes.cardLimit { [file] _, note in SourceLocation(file: file, item: "note \(note.guid)") })
     return DeckCollection(
-      decks: decks, deckOptions: deckOptions, noteTypes: noteTypes, notes: modelNotes, cards: cards, media: media)
+      decks: decks, deckOptions: deckOptions, noteTypes: noteTypes,
+      notes: renamedMedia.isEmpty ? modelNotes : MediaReferences.notes(modelNotes, referringTo: renamedMedia),
+      cards: cards, media: media)
   }
 }

@@ -146,7 +146,9 @@ struct WriterBehaviourTests {
 
   // MARK: - Media selection
 
-  @Test("an .apkg leaves out unreferenced media with a warning; a .colpkg keeps every file")
+  @Test(
+    "an .apkg leaves out unreferenced media with a warning, but keeps the '_' and 'latex-' files Anki's import keeps; a .colpkg keeps every file"
+  )
   func unreferencedMedia() throws {
     let scratch = try TemporaryDirectory()
     let latexField = "[$]x^2[/$]"
@@ -159,16 +161,20 @@ struct WriterBehaviourTests {
         MediaFile(name: "_style.css", blob: MediaBlob(data: Data([3]))),
         MediaFile(name: "_other.js", blob: MediaBlob(data: Data([4]))),
         MediaFile(name: latexName, blob: MediaBlob(data: Data([5]))),
+        MediaFile(name: "latex-unreferenced.png", blob: MediaBlob(data: Data([6]))),
+        MediaFile(name: "x_other.js", blob: MediaBlob(data: Data([7]))),
       ])
     let (apkg, apkgWarnings) = try Self.write(source, .legacy2, .apkg, in: scratch)
     #expect(
-      try AnkiPackageReader().read(path: apkg).collection.media.map(\.name) == ["pic.png", "_style.css", latexName])
+      try AnkiPackageReader().read(path: apkg).collection.media.map(\.name) == [
+        "pic.png", "_style.css", "_other.js", latexName, "latex-unreferenced.png",
+      ])
     #expect(apkgWarnings.map(\.category) == ["media-unused", "media-unused"])
-    #expect(apkgWarnings.map(\.location.item) == ["media file 'unused.png'", "media file '_other.js'"])
+    #expect(apkgWarnings.map(\.location.item) == ["media file 'unused.png'", "media file 'x_other.js'"])
     #expect(apkgWarnings.allSatisfy { $0.location.file == apkg })
 
     let (colpkg, colpkgWarnings) = try Self.write(source, .legacy2, .colpkg, in: scratch)
-    #expect(try AnkiPackageReader().read(path: colpkg).collection.media.count == 5)
+    #expect(try AnkiPackageReader().read(path: colpkg).collection.media.count == 7)
     #expect(colpkgWarnings.isEmpty)
   }
 

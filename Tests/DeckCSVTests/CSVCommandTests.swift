@@ -64,7 +64,7 @@ struct CSVCommandTests {
     #expect(run.status == 0, "stderr: \(run.standardError)")
     #expect(
       run.standardOutput
-        == "Wrote \(output) (tsv) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files, 7 warnings\n")
+        == "Wrote \(output) (tsv) from apkg-latest: 9 notes, 15 cards, 0 reviews, 0 media files, 7 warnings\n")
     #expect(run.standardError.components(separatedBy: "\n").filter { $0.contains("warning: [csv-") }.count == 5)
     #expect(
       run.standardError.contains("warning: [anki-properties-dropped] what Anki keeps of 3 decks and 1 note type "))

@@ -17,7 +17,7 @@ struct DryRunCommandTests {
     let lines = run.standardOutput.split(separator: "\n").map(String.init)
     #expect(
       lines.first?.hasPrefix(
-        "Dry run: would write \(output) (csv) from apkg-latest: 9 notes, 15 cards, 8 reviews, 6 media files, ") == true)
+        "Dry run: would write \(output) (csv) from apkg-latest: 9 notes, 15 cards, 0 reviews, 0 media files, ") == true)
     #expect(lines.first?.hasSuffix(" bytes; nothing was written") == true)
     #expect(lines[1] == "What would be changed or left out (7 warnings):")
     #expect(

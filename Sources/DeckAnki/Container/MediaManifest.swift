@@ -94,7 +94,9 @@ enum MediaManifest {
     }
     var entries: [MediaManifestEntry] = []
     for (key, value) in map {
-      guard let number = Int(key), number >= 0, String(number) == key else {
+      // Anki parses a key as an unsigned number (a leading `+` or `0`s allowed: `"01"` and `"+1"`
+      // name member `1`) and opens the member its decimal form names.
+      guard key.first != "-", let number = UInt64(key) else {
         throw DeckError(
           .corrupt, at: location.item("key \"\(key)\""),
           "media map key \"\(key)\" is not a member number")
@@ -104,9 +106,9 @@ enum MediaManifest {
           .corrupt, at: location.item("key \"\(key)\""),
           "media map entry \(key) is not a file name string")
       }
-      entries.append(MediaManifestEntry(member: key, name: name))
+      entries.append(MediaManifestEntry(member: String(number), name: name))
     }
     // Anki writes the map from a hash map; number order is the order the files were written.
-    return entries.sorted { Int($0.member) ?? 0 < Int($1.member) ?? 0 }
+    return entries.sorted { UInt64($0.member) ?? 0 < UInt64($1.member) ?? 0 }
   }
 }

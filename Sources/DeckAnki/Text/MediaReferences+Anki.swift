@@ -92,6 +92,23 @@ extension MediaReferences {
     }
   }
 
+  /// `notes` with each reference to a renamed media file changed to its new name, as Anki's
+  /// import changes them: a media tag or `[sound:…]` whose name Anki would store as one of
+  /// `newNames` (``renamingToStoredNames(in:limitedTo:_:)``: `a|b.png` as well as the file's own
+  /// `a:b.png`).
+  package static func notes(_ notes: [Note], referringTo newNames: [String]) -> [Note] {
+    let newNames = Set(newNames.map { Array($0.unicodeScalars) })
+    var result = notes
+    for index in result.indices {
+      for field in result[index].fields.indices {
+        if let rewritten = renamingToStoredNames(in: result[index].fields[field], limitedTo: newNames) {
+          result[index].fields[field] = rewritten
+        }
+      }
+    }
+    return result
+  }
+
   /// The normalised names (``MediaFileName/normalized(_:)``) of every file `collection`'s notes
   /// and note types refer to, the way Anki's exporter gathers them: media tags, `[sound:]` and
   /// LaTeX images in fields, `_` files in note types.

@@ -11,8 +11,10 @@ import JSONCore
 ///   it would change); a name with nothing usable left is an error naming the file; a second
 ///   file under one name is left out with a warning.
 /// * An `.apkg` carries the files its notes refer to (media tags, `[sound:]`, LaTeX images)
-///   and the `_` files its note types' CSS and templates refer to, as Anki's exporter does;
-///   every other file is left out with a warning naming it. A `.colpkg` carries every file.
+///   and the `_` files its note types' CSS and templates refer to, as Anki's exporter does,
+///   and every file Anki's import keeps though nothing refers to it (a name starting with `_`
+///   or `latex-`, ``MediaFileName/isStatic(_:)``); every other file is left out with a warning
+///   naming it. A `.colpkg` carries every file.
 /// * A file whose source is a member of an Anki package stored the way the output needs it (raw
 ///   bytes into a legacy package, a zstd frame into a Latest one), stored or deflated, is
 ///   checked and then copied into the archive as it is stored, without recompressing. Every
@@ -39,10 +41,10 @@ enum MediaPackager {
     for file in media {
       let here = location.item("media file '\(MediaFileName.visible(file.name))'")
       let name = MediaFileName.normalized(file.name)
-      if kind == .apkg && !referenced.contains(Array(name.unicodeScalars)) {
+      if kind == .apkg && !referenced.contains(Array(name.unicodeScalars)) && !MediaFileName.isStatic(name) {
         log.report(
           "media-unused", at: here,
-          "nothing refers to this file as Anki finds references (a media tag or [sound:…] in a note's field; for a '_' file, a note type's CSS or templates), and Anki's import of a deck package leaves such a file out: an .apkg carries only referenced media, so it is left out (a reference a template builds around a field's text, as '[{{Audio}}]' around 'sound:x.mp3', is not one to Anki)"
+          "nothing refers to this file as Anki finds references (a media tag or [sound:…] in a note's field; for a '_' file, a note type's CSS or templates), and its name does not start with '_' or 'latex-' (files Anki's import keeps regardless); Anki's import of a deck package leaves such a file out, so it is left out (a reference a template builds around a field's text, as '[{{Audio}}]' around 'sound:x.mp3', is not one to Anki)"
         )
         continue
       }

@@ -5,7 +5,8 @@ extension DeckComparison {
   /// Media files added, removed and changed (other SHA-1, or another name for the same bytes),
   /// by name in NFC; empty when a format
   /// holds no media. When a format holds only the media notes use (a deck package), a file only
-  /// one side has counts only if that side's notes, templates or CSS refer to it.
+  /// one side has counts only if that side's notes, templates or CSS refer to it, or if Anki's
+  /// import keeps it regardless (a name starting with `_` or `latex-`).
   ///
   /// Each file's bytes are read in chunks, one file at a time (the SHA-1 a package's media map
   /// records is used when it has one); the comparison stops between two files when the work is
@@ -22,11 +23,12 @@ extension DeckComparison {
       if let earlier = before[name] {
         let (oldEntry, newEntry) = (try Self.entry(earlier), try Self.entry(file))
         if oldEntry.sha1 != newEntry.sha1 { result.changed.append(DeckDifference.Change(old: oldEntry, new: newEntry)) }
-      } else if usedAfter?.contains(name) ?? true {
+      } else if usedAfter?.contains(name) ?? true || MediaFileName.isStatic(name) {
         result.added.append(try Self.entry(file))
       }
     }
-    for name in before.keys.sorted() where after[name] == nil && (usedBefore?.contains(name) ?? true) {
+    for name in before.keys.sorted()
+    where after[name] == nil && (usedBefore?.contains(name) ?? true || MediaFileName.isStatic(name)) {
       if let file = before[name] { result.removed.append(try Self.entry(file)) }
     }
     Self.pairRenames(&result)

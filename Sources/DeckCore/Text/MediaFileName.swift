@@ -43,6 +43,14 @@ package enum MediaFileName {
     return markingTrailing(shortened(markingTrailing(suffixDeviceName(String(scalars)))))
   }
 
+  /// Whether Anki's import of a deck package copies a file of this name even when nothing refers
+  /// to it: a "static" file, whose name starts with `_` (fonts, scripts and style sheets a note
+  /// type loads, perhaps through another file) or `latex-` (a LaTeX image). Every other file
+  /// nothing refers to is left out by that import.
+  package static func isStatic(_ name: String) -> Bool {
+    name.utf8.first == UInt8(ascii: "_") || name.utf8.starts(with: "latex-".utf8)
+  }
+
   /// Whether `name` is already what Anki would store (normalising changes nothing) and is one
   /// path component.
   package static func isSafe(_ name: String) -> Bool {
