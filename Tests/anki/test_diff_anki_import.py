@@ -838,15 +838,20 @@ def edits(*changes: tuple[str, int]):
 
 
 # What A holds besides (its notes modified at PINNED, but for gatito), what B changes, and
-# whether the preview names gato's GUID as not taken, by the update choice for notes.
+# why the preview names gato's GUID as not taken (None: it does not), by the update choice for
+# notes. "overwritten": two of B's notes of the GUID update the one collection note, and the
+# later one (by id) wins.
 SHARED_GUID_CASES = {
-    "two-new-notes": (None, b_adds_two_of_a_new_guid, {"if-newer": False, "always": False}),
-    "two-later-copies-of-a-note": (None, b_adds_two_of_gatos_guid, {"if-newer": False, "always": False}),
-    "a-holds-two-b-edits-the-second": (a_with_gatito(0), edits(("gatito", 100)), {"if-newer": False, "always": False}),
+    "two-new-notes": (None, b_adds_two_of_a_new_guid, {"if-newer": None, "always": None}),
+    "two-later-copies-of-a-note": (
+        None, b_adds_two_of_gatos_guid, {"if-newer": "overwritten", "always": "overwritten"}
+    ),
+    "a-holds-two-b-edits-the-second": (a_with_gatito(0), edits(("gatito", 100)), {"if-newer": None, "always": None}),
     # B's gato, edited later than A's gato but earlier than gatito, is judged against gatito.
-    "a-holds-two-b-edits-the-first": (a_with_gatito(100), edits(("gato", 50)), {"if-newer": True, "always": False}),
+    "a-holds-two-b-edits-the-first": (a_with_gatito(100), edits(("gato", 50)), {"if-newer": "not-newer", "always": None}),
+    # Under always, B's gato (earlier) and B's gatito (later) both update gatito, gatito last.
     "a-holds-two-b-edits-both": (
-        a_with_gatito(0), edits(("gato", -100), ("gatito", 100)), {"if-newer": True, "always": False}
+        a_with_gatito(0), edits(("gato", -100), ("gatito", 100)), {"if-newer": "not-newer", "always": "overwritten"}
     ),
 }
 
@@ -857,7 +862,9 @@ def test_diff_predicts_the_import_of_notes_sharing_a_guid(tmp_path, case, notes)
     """Notes that share a GUID: each of B's is judged against the collection's last note of that
     GUID (by id), on its own; the notes of a GUID the collection lacks are all added. The preview's
     counts are the backend's log; where B edits one note of the GUID, the preview names the GUID
-    as not taken exactly when the backend's collection lacks the edit."""
+    as not taken exactly when the backend's collection lacks the edit; where two of B's notes
+    update the one collection note, the preview names the one the backend's second update
+    overwrote."""
     extra, edit, gato_flagged = SHARED_GUID_CASES[case]
     paths = pinned_decks(str(tmp_path), edit, extra)
     preview = deckport_preview(paths["A"], paths["B"], *choices(notes, "if-newer", False))
@@ -865,12 +872,23 @@ def test_diff_predicts_the_import_of_notes_sharing_a_guid(tmp_path, case, notes)
     assert_counts(preview, anki)
     gato = next(guid for guid, entries in anki["notes"].items() if entries[0][0][0].startswith("gato"))
     flagged = {n["guid"]: n["reason"] for n in preview["notesNotTaken"]}
-    assert set(flagged) == ({gato} if gato_flagged[notes] else set()), flagged
-    if gato_flagged[notes]:
-        assert flagged[gato] == REFUSAL[notes] and gato in anki["duplicate"]
+    reason = gato_flagged[notes]
+    assert flagged == ({gato: reason} if reason else {}), flagged
+    # The backend updated the collection's note more than once exactly where the preview says one
+    # update is overwritten.
+    assert (anki["updated"].count(gato) > 1) == (reason == "overwritten"), anki["updated"]
+    if reason == REFUSAL[notes]:
+        assert gato in anki["duplicate"]
     if case in ("a-holds-two-b-edits-the-second", "a-holds-two-b-edits-the-first"):
         taken = any("(edited)" in fields[1] for fields, _ in anki["notes"][gato])
-        assert taken != gato_flagged[notes]
+        assert taken != bool(reason)
+    if case == "a-holds-two-b-edits-both" and reason == "overwritten":
+        # gatito's own later update is what the collection's note ends with, not B's gato.
+        assert [entry[0][0] for entry in anki["notes"][gato]] == ["gato", "gatito"]
+        assert "(edited)" in anki["notes"][gato][1][0][1]
+    if case == "two-later-copies-of-a-note":
+        # The collection's note ends as gatoB, the later of B's two copies: gatoA is lost.
+        assert [entry[0][0] for entry in anki["notes"][gato]] == ["gatoB"]
 
 
 # `--only-deck`: the preview is that of B's deck exported alone, imported into the whole of A.
@@ -984,3 +1002,164 @@ def test_one_deck_preview_is_the_backend_import_of_that_deck_alone(one_deck_edit
             assert {t["name"] for t in preview["noteTypesNotTaken"]} == {VERBS_NOTE_TYPE_NOT_NEWER}, deck
             moved_seen = True
     assert moved_seen
+
+
+def with_own_note(note_type: str):
+    """A holds a note of `note_type` (Front "own", Back "OWN") besides, modified at PINNED."""
+    def extra(col: Collection) -> None:
+        note = col.new_note(col.models.by_name(note_type))
+        note["Front"], note["Back"] = "own", "OWN"
+        col.add_note(note, col.decks.id("Shared"))
+        col.db.execute("update notes set mod = ? where id = ?", PINNED, note.id)
+    return extra
+
+
+def moves(word: str, note_type: str, later: int):
+    """B moves the note whose first field is `word` to `note_type` (Anki's own field and template
+    mapping) and sets its modification time `later` seconds after PINNED."""
+    def edit(col: Collection) -> None:
+        [nid] = [nid for nid in col.find_notes("") if col.get_note(nid).fields[0] == word]
+        request = col.models.change_notetype_info(
+            old_notetype_id=col.get_note(nid).mid, new_notetype_id=col.models.by_name(note_type)["id"]
+        ).input
+        request.note_ids.extend([nid])
+        col.models.change_notetype_of_notes(request)
+        col.db.execute("update notes set mod = ? where id = ?", PINNED + later, nid)
+    return edit
+
+
+def import_with_cards(paths: dict, folder: str, options: ImportAnkiPackageOptions) -> dict:
+    """The backend's import of B into a collection restored from A: its log by GUID; the cards it
+    added (ids the collection lacked) to notes the collection had, those it updated and those it
+    kept; and the notes it did not update whose text stands under other field names afterwards."""
+    from anki_view import _import_colpkg
+
+    os.makedirs(folder)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    try:
+        _import_colpkg(col, paths["A"])
+
+        def named_text() -> dict:
+            names = {
+                ntid: col.db.list("select name from fields where ntid = ? order by ord", ntid)
+                for ntid in col.db.list("select id from notetypes")
+            }
+            return {
+                guid: {name: value for name, value in zip(names[mid], flds.split("\x1f")) if value}
+                for guid, mid, flds in col.db.all("select guid, mid, flds from notes")
+            }
+
+        text_before = named_text()
+        cards_before = set(col.db.list("select id from cards"))
+        notetypes_before = col.db.scalar("select count() from notetypes")
+        log = col.import_anki_package(ImportAnkiPackageRequest(package_path=paths["B"], options=options)).log
+        outcome = {
+            kind: sorted(col.get_note(entry.id.nid).guid for entry in getattr(log, kind))
+            for kind in ("new", "updated", "duplicate", "conflicting")
+        }
+        added = col.db.list("select n.guid from cards c join notes n on n.id = c.nid")
+        ids = col.db.list("select c.id from cards c join notes n on n.id = c.nid")
+        new_cards = [guid for guid, cid in zip(added, ids) if cid not in cards_before]
+        outcome["cards_added"] = {
+            kind: sum(guid in outcome[kind] for guid in new_cards) for kind in ("updated", "duplicate")
+        }
+        text_after = named_text()
+        outcome["text_moved"] = sorted(
+            guid for guid in text_before if guid not in outcome["updated"] and text_after[guid] != text_before[guid]
+        )
+        outcome["notetypes_added"] = col.db.scalar("select count() from notetypes") - notetypes_before
+        outcome["notetypes"] = {
+            name: (ntid, col.db.list("select name from fields where ntid = ? order by ord", ntid))
+            for ntid, name in col.db.all("select id, name from notetypes")
+        }
+        return outcome
+    finally:
+        col.close()
+
+
+# (what A holds besides, the note B moves, the note type it moves it to, its time after PINNED)
+MOVED_NOTE_CASES = {
+    "basic-to-vocab": (None, "hola", "Vocab", 100),
+    "vocab-to-basic-reversed": (with_own_note("Basic (and reversed card)"), "gato", "Basic (and reversed card)", 100),
+    "vocab-to-basic-not-newer": (with_own_note("Basic"), "perro", "Basic", 0),
+}
+
+
+@pytest.mark.parametrize("notes", ["if-newer", "never"])
+@pytest.mark.parametrize("case", sorted(MOVED_NOTE_CASES))
+def test_diff_predicts_cards_and_text_of_a_moved_note_merging(tmp_path, case, notes):
+    """Merging note types, B moves a note to another note type. The backend merges the note's old
+    note type into its new one and rewrites the new one's notes by the old one's field and
+    template positions, then moves the note: text goes to the fields merged in, cards to the
+    templates merged in, and B's cards of both notes are added where they are then missing, to
+    notes it keeps too. The preview's counts, cards added (all, and to kept notes) and the notes
+    it says keep text under other fields are the backend's: new card ids on the notes the
+    collection had, and the notes not updated whose text stands under another field name."""
+    extra, word, note_type, later = MOVED_NOTE_CASES[case]
+    paths = pinned_decks(str(tmp_path), moves(word, note_type, later), extra)
+    preview = deckport_preview(paths["A"], paths["B"], *choices(notes, "if-newer", True))
+    anki = import_with_cards(paths, str(tmp_path / "import"), import_options(notes, "if-newer", True))
+    assert_counts(preview, anki)
+    added = anki["cards_added"]
+    assert preview["cardsAdded"] == added["updated"] + added["duplicate"] > 0, (preview, added)
+    assert preview["cardsAddedToKeptNotes"] == added["duplicate"], (preview, added)
+    moved_text = sum(merge.get("notesWithTextMoved", 0) for merge in preview["noteTypesMerged"])
+    assert moved_text == len(anki["text_moved"]) > 0, (preview["noteTypesMerged"], anki["text_moved"])
+    [target] = [merge for merge in preview["noteTypesMerged"] if merge["name"] == note_type]
+    assert target["notesWithTextMoved"] == len(anki["text_moved"])
+    assert target["fields"] == anki["notetypes"][note_type][1]
+
+
+def widened_with_nuevo(col: Collection) -> None:
+    """Adds a field to Vocab and a Vocab note, nuevo."""
+    vocab = col.models.by_name("Vocab")
+    col.models.add_field(vocab, col.models.new_field("Extra"))
+    col.models.update_dict(vocab)
+    add_vocab_note(col, "nuevo")
+
+
+@pytest.mark.parametrize(
+    "notes, note_types", [("if-newer", "if-newer"), ("never", "if-newer"), ("always", "always")]
+)
+def test_diff_predicts_the_reuse_of_a_note_type_an_earlier_import_copied(tmp_path, notes, note_types):
+    """B's Vocab has a field more than A's. A collection that imported an earlier B (without
+    merging) holds its copy, `Vocab+`, with B's fields and `originalId` B's Vocab: the backend's
+    next import takes that copy instead of adding another note type, updates the notes of the
+    copy as the choices say and skips the collection's Vocab notes as conflicting. The preview
+    names the note type as reusing the copy, and its counts are the backend's log."""
+    from anki_view import _import_colpkg
+
+    os.makedirs(tmp_path / "first")
+    first = pinned_decks(str(tmp_path / "first"), widened_with_nuevo)
+    # A: the collection after it imported that B.
+    folder = str(tmp_path / "A")
+    os.makedirs(folder)
+    col = Collection(os.path.join(folder, "collection.anki2"))
+    try:
+        _import_colpkg(col, first["A"])
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=first["B"], options=import_options()))
+        [copy] = [m for m in col.models.all() if m["name"] == "Vocab+"]
+        assert copy["originalId"] == col.models.by_name("Vocab")["id"]
+        a = os.path.join(folder, "A.colpkg")
+        col.export_collection_package(a, include_media=True, legacy=False)
+    finally:
+        col.close()
+    # B again, nuevo and gato edited later.
+    source = Collection(str(tmp_path / "first" / "source.anki2"))
+    try:
+        edit_meaning(source, "nuevo", int(time.time()) + 1000)
+        edit_meaning(source, "gato", int(time.time()) + 1000)
+        b = str(tmp_path / "B.apkg")
+        export_deck(source, b)
+    finally:
+        source.close()
+    paths = {"A": a, "B": b}
+    preview = deckport_preview(a, b, *choices(notes, note_types, False))
+    anki = import_with_cards(paths, str(tmp_path / "import"), import_options(notes, note_types))
+    assert_counts(preview, anki)
+    assert anki["notetypes_added"] == 0
+    [entry] = [t for t in preview["noteTypesNotTaken"] if t["name"] == "Vocab"]
+    assert entry["reason"] == "copy-reused"
+    assert entry["reusedCopy"] == {"id": anki["notetypes"]["Vocab+"][0], "name": "Vocab+"}
+    assert entry["conflictingNotes"] == len(anki["conflicting"]) == 3
+    assert "layout-changed" not in [t["reason"] for t in preview["noteTypesNotTaken"]]

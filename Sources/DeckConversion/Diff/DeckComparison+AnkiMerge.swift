@@ -27,6 +27,35 @@ extension DeckComparison {
     var movedNotes: Set<String> = []
     /// Note types whose kinds differ between the two sides of a merge: Anki refuses the import.
     var kindConflicts: [DeckDifference.NoteTypeNotTaken] = []
+    /// The merges of a moved note's old note type into its new one, in the order Anki makes them.
+    var moves: [Move] = []
+
+    /// One merge of a moved note's old note type (`from`) into its new one (`to`), as the backend
+    /// makes it (`resolve_notetype_conflicts`): it merges each into the other, rewrites the
+    /// collection's notes of `to` by the positions the merged `from` gives its fields and templates
+    /// (copied position by position, so their text and cards move where the `from` note type's
+    /// would), then moves the notes the `to` deck moved the same way. Checked with the backend.
+    struct Move {
+      var from: Int64
+      var to: Int64
+      /// The GUIDs of the notes moved.
+      var guids: Set<String>
+      /// For each field of `to` after the merge, the position of the field a rewritten note
+      /// takes its text from (nil: empty).
+      var fieldSources: [Int?]
+      /// For each template of `to` after the merge, the template position a rewritten note's
+      /// card there had. A card of a position not named is deleted when the position is one of
+      /// `from`'s templates, and left where it is when not: the backend takes `from`'s
+      /// templates for the ones the rewritten notes had (checked with it).
+      var templateSources: [Int?]
+      /// How many templates `from` had.
+      var fromTemplateCount: Int
+      /// The template positions the `to` deck's cards of `to` take: each of its positions, by
+      /// its position after the merge.
+      var incomingTemplates: [Int: Int]
+      /// The names of the fields of `to` after the merge.
+      var fieldNames: [String]
+    }
 
     /// Whether the merge rewrites the collection's notes of note type `noteTypeID` before Anki
     /// reads their modification times: they are then the later ones.
@@ -39,10 +68,17 @@ extension DeckComparison {
   private struct MergeSlot {
     var id: Int64?
     var name: String
+    /// Its position in the note type it was taken from; nil for one a merge inserted.
+    var ord: Int?
 
     init(_ field: NoteType.Field) {
       id = field.ankiID
       name = field.name
+    }
+
+    init(_ template: NoteType.CardTemplate) {
+      id = template.ankiID
+      name = template.name
     }
 
     func matches(_ other: MergeSlot) -> Bool {
@@ -58,6 +94,8 @@ extension DeckComparison {
     for note in oldNotes.values { notesByType[note.noteTypeID, default: 0] += 1 }
     // The collection's fields of each note type after the first step, by id.
     var layouts: [Int64: [MergeSlot]] = [:]
+    // The templates of each note type after the first step (ignoring its reordering), by id.
+    var templateLayouts: [Int64: [MergeSlot]] = [:]
     for noteType in new.noteTypes {
       guard let before = oldNoteTypes[noteType.id] else { continue }
       guard before.kind == noteType.kind else {
@@ -73,6 +111,7 @@ extension DeckComparison {
         DeckDifference.Change(old: before.modificationTime, new: noteType.modificationTime))
       let fields = takesIncoming ? incomingMerged : Self.merged(existing, with: incomingMerged)
       layouts[noteType.id] = fields
+      templateLayouts[noteType.id] = (takesIncoming ? noteType : before).templates.map(MergeSlot.init)
       let rewritten = !Self.sameFields(fields, existing)
       // Anki takes the `to` deck's sort field by its position, whatever field the merge puts there.
       if !rewritten && takesIncoming && noteType.sortFieldIndex != before.sortFieldIndex
@@ -103,10 +142,34 @@ extension DeckComparison {
           continue
         }
         result.movedNotes.formUnion(guids)
-        let existing = layouts[oldID] ?? oldType.fields.map(MergeSlot.init)
-        let incoming = layouts[newID] ?? (oldNoteTypes[newID] ?? newType).fields.map(MergeSlot.init)
-        let fields = Self.merged(incoming, with: Self.merged(existing, with: incoming))
+        // Each side as the collection stores it then: its positions are those of its fields.
+        let existing = Self.numbered(layouts[oldID] ?? oldType.fields.map(MergeSlot.init))
+        let incoming = Self.numbered(layouts[newID] ?? (oldNoteTypes[newID] ?? newType).fields.map(MergeSlot.init))
+        let existingMerged = Self.merged(existing, with: incoming)
+        let fields = Self.merged(incoming, with: existingMerged)
         layouts[newID] = fields
+        let existingTemplates = Self.numbered(templateLayouts[oldID] ?? oldType.templates.map(MergeSlot.init))
+        let incomingTemplates = Self.numbered(
+          templateLayouts[newID] ?? (oldNoteTypes[newID] ?? newType).templates.map(MergeSlot.init))
+        // Anki merges no templates of cloze note types.
+        let cloze = newType.kind == .cloze
+        let existingTemplatesMerged =
+          cloze ? existingTemplates : Self.merged(existingTemplates, with: incomingTemplates)
+        let templates = cloze ? incomingTemplates : Self.merged(incomingTemplates, with: existingTemplatesMerged)
+        templateLayouts[newID] = templates
+        var incomingPositions: [Int: Int] = [:]
+        for (position, slot) in templates.enumerated() {
+          if let ord = slot.ord { incomingPositions[ord] = position }
+        }
+        result.moves.append(
+          AnkiNoteTypeMerge.Move(
+            from: oldID, to: newID, guids: Set(guids),
+            fieldSources: fields.indices.map { existingMerged.indices.contains($0) ? existingMerged[$0].ord : nil },
+            templateSources: templates.indices.map {
+              existingTemplatesMerged.indices.contains($0) ? existingTemplatesMerged[$0].ord : nil
+            },
+            fromTemplateCount: existingTemplates.count, incomingTemplates: incomingPositions,
+            fieldNames: Self.uniqueNames(fields)))
         var merge =
           result.merges[newID]
           ?? DeckDifference.NoteTypeMerge(
@@ -132,10 +195,21 @@ extension DeckComparison {
       if let found = result.firstIndex(where: { $0.matches(slot) }) {
         if found != index && index < result.count { result.swapAt(found, index) }
       } else {
-        result.insert(slot, at: min(index, result.count))
+        var inserted = slot
+        inserted.ord = nil
+        result.insert(inserted, at: min(index, result.count))
       }
     }
     return result
+  }
+
+  /// `slots` with their positions as their `ord`s, as the collection stores a note type.
+  private static func numbered(_ slots: [MergeSlot]) -> [MergeSlot] {
+    slots.enumerated().map { index, slot in
+      var numbered = slot
+      numbered.ord = index
+      return numbered
+    }
   }
 
   private static func sameFields(_ one: [MergeSlot], _ other: [MergeSlot]) -> Bool {

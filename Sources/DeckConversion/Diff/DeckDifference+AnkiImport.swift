@@ -15,8 +15,10 @@ extension DeckDifference {
   ///   not (Anki's *duplicate*).
   /// * A note type the collection has under the same id is imported as a new note type when its
   ///   fields or templates differ in number or order (each position compared by its Anki id where
-  ///   both sides have one, by its name where not); otherwise it is updated when its
-  ///   modification times meet ``AnkiImportOptions/updateNoteTypes``.
+  ///   both sides have one, by its name where not), unless the collection holds a copy of it an
+  ///   earlier import made with those fields and templates (`Vocab+`, its `originalId` that id):
+  ///   Anki then takes the copy (``NoteTypeNotTaken/Reason/copyReused``). Otherwise it is updated
+  ///   when its modification times meet ``AnkiImportOptions/updateNoteTypes``.
   /// * The cards of notes the collection has keep their scheduling and deck: Anki imports
   ///   scheduling only with the cards it adds.
   /// * A card of the `to` deck that a note the collection has lacks (same GUID and template
@@ -34,7 +36,9 @@ extension DeckDifference {
   ///   reads their modification times, which become the import's (``SortFieldRewrite``).
   /// * Notes that share a GUID: each note of the `to` deck is matched with the collection's last
   ///   note of its GUID (by id), and judged against that note's note type and modification time,
-  ///   each on its own; the notes of a GUID the collection lacks are all added.
+  ///   each on its own; the notes of a GUID the collection lacks are all added. Where several of
+  ///   them update that note, the last (by id) wins, and the others that differ from it are named
+  ///   (``NoteNotTaken/Reason/overwritten``).
   ///
   /// The collection is taken to hold the `from` deck's modification times, as one restored from
   /// it does. A note type that Anki renamed when it first imported it (`Basic+`, because the
@@ -111,6 +115,12 @@ extension DeckDifference {
     public var fieldsMissingFromPackage: [String]
     /// How many notes Anki updates that have text in those fields, which the update empties.
     public var notesLosingText: Int
+    /// How many of the collection's notes the merge of a moved note's note types rewrites so that
+    /// their text stands under other fields than before, and that Anki does not update afterwards
+    /// (checked with the backend: merging a moved note's old note type into its new one, Anki
+    /// rewrites the new one's notes by the positions of the old one's fields, so their text moves
+    /// to the fields merged in, `Front+`, and the fields their templates show are left empty).
+    public var notesWithTextMoved: Int = 0
   }
 
   /// How many notes of the `to` deck Anki's import adds, updates, keeps and skips: the counts of
@@ -150,6 +160,11 @@ extension DeckDifference {
       /// the collection's note during the import and makes the collection's the later one (notes
       /// updated ``AnkiUpdateCondition/ifNewer``; see ``SortFieldRewrite``).
       case rewrittenBySortField = "sort-field-rewritten"
+      /// Anki updates the collection's note with it, then again with a later note of the `to`
+      /// deck (by id) that shares its GUID and differs from it: the collection's note ends with
+      /// that one's fields and tags (checked with the backend, which matches every note of a GUID
+      /// with the same collection note and logs each as updated).
+      case overwritten
     }
 
     /// The note's GUID.
@@ -181,6 +196,27 @@ extension DeckDifference {
       /// moves a note between two such note types: with note types merged, Anki refuses the
       /// whole import.
       case kindChanged = "kind-changed"
+      /// Its fields or templates differ from the collection's note type of its id, but the
+      /// collection holds a copy of it that an earlier import made (``NoteTypeNotTaken/reusedCopy``,
+      /// its `originalId` this id, its fields and templates the `to` deck's): Anki takes that copy
+      /// as this note type, updating the collection's notes of the copy as the update choices
+      /// say, and skips the collection's notes of this id as conflicting (note types not merged;
+      /// checked with the backend).
+      case copyReused = "copy-reused"
+    }
+
+    /// A note type of the collection, by id and name.
+    public struct Reference: Sendable, Equatable, Codable {
+      /// Its id.
+      public var id: Int64
+      /// Its name.
+      public var name: String
+
+      /// A note type by id and name.
+      public init(id: Int64, name: String) {
+        self.id = id
+        self.name = name
+      }
     }
 
     /// Its id.
@@ -192,8 +228,23 @@ extension DeckDifference {
     /// Its modification time (seconds since 1970) in the `from` and the `to` deck.
     public var modified: Change<Int64>
     /// How many notes the collection has that the `to` deck holds under this note type and Anki
-    /// skips as conflicting (for ``Reason/layoutChanged``; 0 otherwise).
+    /// skips as conflicting (for ``Reason/layoutChanged`` and ``Reason/copyReused``; 0 otherwise).
     public var conflictingNotes: Int
+    /// For ``Reason/copyReused``: the collection's copy Anki takes as this note type; nil otherwise.
+    public var reusedCopy: Reference?
+
+    /// A note type whose change Anki's import does not take.
+    public init(
+      id: Int64, name: String, reason: Reason, modified: Change<Int64>, conflictingNotes: Int,
+      reusedCopy: Reference? = nil
+    ) {
+      self.id = id
+      self.name = name
+      self.reason = reason
+      self.modified = modified
+      self.conflictingNotes = conflictingNotes
+      self.reusedCopy = reusedCopy
+    }
   }
 
   /// The choices of Anki's import dialog that decide what an import takes of the notes and note

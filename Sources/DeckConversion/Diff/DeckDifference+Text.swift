@@ -78,6 +78,11 @@ extension DeckDifference {
           subject
             + "changed, but Anki takes its note type's new sort field, which rewrites the collection's note as it imports and makes that the later one; Anki keeps the collection's note"
         )
+      case .overwritten:
+        lines.append(
+          subject
+            + "Anki updates the collection's note with it, then again with a later note of the \"to\" deck that shares its GUID; the collection's note ends as that one"
+        )
       }
     }
     for noteType in preview.noteTypesNotTaken {
@@ -100,6 +105,13 @@ extension DeckDifference {
           subject
             + "its fields or templates differ in number, order or id; Anki adds it as a new note type\(notes > 0 ? " and skips the collection's \(CountedNoun.phrase(notes, "note")) of it as conflicting" : "")"
         )
+      case .copyReused:
+        let notes = noteType.conflictingNotes
+        let copy = noteType.reusedCopy.map { "'\($0.name)' (id \($0.id))" } ?? "its copy"
+        lines.append(
+          subject
+            + "its fields or templates differ in number, order or id; Anki takes the collection's copy \(copy), made by an earlier import, as it\(notes > 0 ? " and skips the collection's \(CountedNoun.phrase(notes, "note")) of this id as conflicting" : "")"
+        )
       }
     }
     for merge in preview.noteTypesMerged {
@@ -116,6 +128,13 @@ extension DeckDifference {
         lines.append(
           "  ! " + subject
             + "the package's notes have no \(merge.fieldsMissingFromPackage.joined(separator: ", ")); the \(CountedNoun.phrase(losing, "note")) Anki updates with text there \(losing == 1 ? "loses it" : "lose it")"
+        )
+      }
+      if merge.notesWithTextMoved > 0 {
+        let moved = merge.notesWithTextMoved
+        lines.append(
+          "  ! " + subject
+            + "merging a moved note's note type into it, Anki moves the text of \(CountedNoun.phrase(moved, "note")) of the collection it does not update to other fields (\(merge.fields.joined(separator: ", "))), leaving empty the fields \(moved == 1 ? "its" : "their") cards showed"
         )
       }
     }
