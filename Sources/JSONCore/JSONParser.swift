@@ -24,6 +24,10 @@ package struct JSONParser {
     /// Whether an integer beyond 64 bits or a number beyond a double's range is an error,
     /// rather than kept as its text.
     package var requiresInt64OrFiniteDouble = false
+    /// Whether the words `nan`, `inf` and `-inf` stand as values, the doubles they name (not
+    /// JSON: the text deckport gives a number JSON has no text for, where it writes values as
+    /// text for people, a note's field).
+    package var readsNonFiniteWords = false
 
     /// JSON's grammar, a depth of 512, repeated keys and every number kept.
     package init() {}
@@ -116,7 +120,14 @@ package struct JSONParser {
     case UInt8(ascii: "\""): return try parseStringValue()
     case UInt8(ascii: "t"): return try parseWord("true", .bool(true))
     case UInt8(ascii: "f"): return try parseWord("false", .bool(false))
-    case UInt8(ascii: "n"): return try parseWord("null", .null)
+    case UInt8(ascii: "n"):
+      if options.readsNonFiniteWords, JSONBytes.hasWord("nan", in: bytes, at: index) {
+        return try parseWord("nan", .double(.nan))
+      }
+      return try parseWord("null", .null)
+    case UInt8(ascii: "i") where options.readsNonFiniteWords: return try parseWord("inf", .double(.infinity))
+    case UInt8(ascii: "-") where options.readsNonFiniteWords && JSONBytes.hasWord("-inf", in: bytes, at: index):
+      return try parseWord("-inf", .double(-.infinity))
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
     default: throw error(.expectedValue)
     }

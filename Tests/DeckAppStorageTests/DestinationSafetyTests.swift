@@ -105,6 +105,64 @@ struct DestinationSafetyTests {
     }
   }
 
+  @Test(
+    "an SQLite file is refused at an unreadable cell of any record type: the one replaced (read once, to merge, also for records of a profile) and every other"
+  )
+  func unreadableSQLiteCellAnywhere() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "s.sqlite")
+    let card = AppRecord([
+      ("id", .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID())), ("prompt", .string("p")),
+      ("answer", .string("a")),
+    ])
+    var cards = AppRecords(name: "Card", records: [card])
+    cards.profile = .flashzilla
+    _ = try AppStorageWriter().write(cards, to: path)
+    _ = try AppStorageWriter().write(
+      AppRecords(name: "words", records: [AppRecord([("n", .integer(1))]), AppRecord([("n", .integer(2))])]), to: path,
+      options: AppWriteOptions(existing: .replace))
+    var incoming = AppRecords(
+      name: "Card",
+      records: [
+        AppRecord([
+          ("id", .uuid(UUID(uuidString: "0A1B2C3D-C36C-495A-93FC-0C247A3E6E5F") ?? UUID())),
+          ("prompt", .string("new")), ("answer", .string("b")),
+        ])
+      ])
+    incoming.profile = .flashzilla
+    // A cell of the record type replaced, for records of its profile.
+    try AppFixtures.execute("UPDATE \"Card\" SET prompt = x'00ff' WHERE deckport_position = 0", on: path)
+    var before = try AppFixtures.snapshot(path)
+    let replaced = try #require(throws: DeckError.self) {
+      try AppStorageWriter().write(incoming, to: path, options: AppWriteOptions(existing: .replace))
+    }
+    #expect(
+      replaced.description
+        == "\(path): table Card, row 0: column 'prompt': expected text (the field's type is string), found a blob of 2 bytes"
+        + Self.refusal)
+    #expect(try AppFixtures.snapshot(path) == before)
+    // A cell of another record type.
+    try AppFixtures.execute(
+      "UPDATE \"Card\" SET prompt = 'p' WHERE deckport_position = 0; UPDATE words SET n = 2.5 WHERE deckport_position = 1",
+      on: path)
+    before = try AppFixtures.snapshot(path)
+    let other = try #require(throws: DeckError.self) {
+      try AppStorageWriter().write(incoming, to: path, options: AppWriteOptions(existing: .backup))
+    }
+    #expect(
+      other.description
+        == "\(path): table words, row 1: column 'n': expected an integer (the field's type is integer), found the real 2.5"
+        + Self.refusal)
+    #expect(try AppFixtures.snapshot(path) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["s.sqlite"])
+    // Readable again, the write goes through, the record type read once and merged.
+    try AppFixtures.execute("UPDATE words SET n = 3 WHERE deckport_position = 1", on: path)
+    let report = try AppStorageWriter().write(incoming, to: path, options: AppWriteOptions(existing: .replace))
+    #expect(report.merge == AppRecordMergeSummary(added: 1))
+    let written = try AppStorageReader().read(path: path, options: AppStorageOptions(entity: "Card")).records
+    #expect(written.records.map { $0["prompt"] } == [.string("p"), .string("new")])
+  }
+
   /// An XML plist holding `Cards` as an array of dictionaries and another key.
   static func xmlPlist(at path: String) throws {
     let root: [String: Any] = ["Cards": [["s": "plain"]], "other": "keep"]
@@ -144,13 +202,24 @@ struct DestinationSafetyTests {
   @Test("the check of an XML plist's characters is the specification's, apart from the writer's escaping")
   func xmlCharacterAudit() {
     let text = "<a>tab\tnl\ncr\r ok 日本 🃏 \u{D7FF}\u{E000}\u{FFFD}\u{10000}</a>\n<b>\u{1}x\u{FFFF}\u{0}</b>"
-    #expect(
-      XMLCharacterAudit.findings(in: Data(text.utf8)).map(\.description) == [
-        "U+0001 at line 3, column 4", "U+FFFF at line 3, column 6", "U+0000 at line 3, column 7",
-      ])
+    let audit = XMLCharacterAudit.audit(of: Data(text.utf8))
+    #expect(audit.count == 3)
+    #expect(audit.first?.description == "U+0001 at line 3, column 4")
+    #expect(XMLCharacterAudit.audit(of: Data("<a>fine 🃏\t</a>".utf8)) == XMLCharacterAudit.Summary())
     var utf16 = Data([0xFF, 0xFE])
-    for unit in "<a>\u{B}</a>".utf16 { utf16.append(contentsOf: [UInt8(unit & 0xFF), UInt8(unit >> 8)]) }
-    #expect(XMLCharacterAudit.findings(in: utf16).map(\.description) == ["U+000B at line 1, column 4"])
+    for unit in "<a>\u{B}</a>\n\u{1}".utf16 { utf16.append(contentsOf: [UInt8(unit & 0xFF), UInt8(unit >> 8)]) }
+    // An odd last byte is no unit.
+    utf16.append(0x01)
+    let little = XMLCharacterAudit.audit(of: utf16)
+    #expect(little.count == 2)
+    #expect(little.first?.description == "U+000B at line 1, column 4")
+    var bigEndian = Data([0xFE, 0xFF])
+    for unit in "x\u{FFFE}".utf16 { bigEndian.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)]) }
+    #expect(XMLCharacterAudit.audit(of: bigEndian).first?.description == "U+FFFE at line 1, column 2")
+    // Bytes that are no UTF-8 read as U+FFFD, a character XML holds; the control after them does not.
+    let audit8 = XMLCharacterAudit.audit(of: Data([0x3C, 0xC3, 0x28, 0x1B]))
+    #expect(audit8.count == 1)
+    #expect(audit8.first?.description == "U+001B at line 1, column 4")
   }
 
   @Test("records without keys match held ones without keys, one each; a record without identity values by its content")

@@ -102,4 +102,91 @@ struct ValueFidelityTests {
     // Text under a key of mixed types stays text.
     #expect(NoteTextTyping.value("inf", as: .any) == .string("inf"))
   }
+
+  @Test(
+    "a number JSON has no text for inside an array or object is inf, -inf or nan in its note text too, and reads back")
+  func nestedNonFiniteNoteText() throws {
+    let nested = AppValue.array([
+      .double(1.5), .double(.infinity), .double(-.infinity), .double(.nan),
+      .object(
+        AppRecord([("best", .double(.infinity)), ("when", .date(Date(timeIntervalSinceReferenceDate: -.infinity)))])),
+    ])
+    #expect(nested.noteText == #"[1.5,inf,-inf,nan,{"best":inf,"when":-inf}]"#)
+    #expect(AppValue.object(AppRecord([("x", .double(.nan))])).noteText == #"{"x":nan}"#)
+    let back = NoteTextTyping.value(#"[1.5,inf,-inf,nan,{"best":inf,"n":-2}]"#, as: .array)
+    #expect(
+      back
+        == .array([
+          .double(1.5), .double(.infinity), .double(-.infinity), .double(.nan),
+          .object(AppRecord([("best", .double(.infinity)), ("n", .integer(-2))])),
+        ]))
+    #expect(NoteTextTyping.value(#"{"best":-inf}"#, as: .object) == .object(AppRecord([("best", .double(-.infinity))])))
+    // The words are values only where a value goes: in a string they stay text, and other words are no JSON.
+    #expect(NoteTextTyping.value(#"["inf","nan"]"#, as: .array) == .array([.string("inf"), .string("nan")]))
+    #expect(NoteTextTyping.value("[infinity]", as: .array) == nil)
+    #expect(NoteTextTyping.value("[-info]", as: .array) == nil)
+    #expect(NoteTextTyping.value("[null,nanx]", as: .array) == nil)
+    // A file's JSON is still JSON: the words are no values there.
+    #expect(throws: (any Error).self) { try AppValue(json: Data("[inf]".utf8)) }
+  }
+
+  @Test("a date whose fraction ISO 8601 text without fractions drops is said wherever records are written as JSON text")
+  func droppedFractionsEverywhereJSON() throws {
+    let scratch = try TemporaryDirectory()
+    var records = AppRecords(
+      name: "Cards",
+      records: [
+        AppRecord([("w", .string("whole")), ("when", .date(Date(timeIntervalSinceReferenceDate: 700_000_000)))]),
+        AppRecord([
+          ("w", .string("nested")), ("when", .date(Date(timeIntervalSinceReferenceDate: 700_000_000))),
+          (
+            "seen",
+            .array([
+              .date(Date(timeIntervalSinceReferenceDate: 700_000_001)),
+              .object(AppRecord([("at", .date(Date(timeIntervalSinceReferenceDate: 700_000_001.25)))])),
+            ])
+          ),
+        ]),
+        AppRecord([("w", .string("top")), ("when", .date(Date(timeIntervalSinceReferenceDate: 700_000_000.5)))]),
+      ])
+    records.jsonDates = .iso8601
+    let message =
+      "2023-03-08T20:26:41.25Z (and 1 other date) is written without its fraction of a second: %@'s ISO 8601 dates have none, as JSONEncoder's .iso8601 writes them (JSONDecoder's .iso8601 refuses a fraction); AppStorageOptions.jsonDates iso8601-fractional keeps it"
+    // The dates come back as text (no profile types them), which a warning of its own says.
+    func dropped(_ report: AppWriteReport) -> [String] {
+      report.warnings.filter { $0.category == "date-fraction-dropped" }.map(\.description)
+    }
+    let json = scratch.path(for: "cards.json")
+    let jsonReport = try AppStorageWriter().write(records, to: json)
+    #expect(
+      dropped(jsonReport) == [
+        "\(json): record 2, key 'seen[1].at': warning: [date-fraction-dropped] "
+          + message.replacingOccurrences(of: "%@", with: "the file")
+      ])
+    // JSON data under a new plist key, and a JSON string under an existing one.
+    let data = scratch.path(for: "data.plist")
+    let string = scratch.path(for: "string.plist")
+    try PropertyListSerialization.data(fromPropertyList: ["Cards": "[]", "other": 1], format: .xml, options: 0)
+      .write(to: URL(fileURLWithPath: string))
+    for (plist, existing) in [(data, ExistingFilePolicy.refuse), (string, .replace)] {
+      let report = try AppStorageWriter().write(
+        records, to: plist,
+        options: AppWriteOptions(storage: AppStorageOptions(plistStyle: .json, jsonDates: .iso8601), existing: existing)
+      )
+      #expect(
+        dropped(report) == [
+          "\(plist): key 'Cards': record 2, key 'seen[1].at': warning: [date-fraction-dropped] "
+            + message.replacingOccurrences(of: "%@", with: "the key")
+        ])
+    }
+    #expect(
+      try AppStorageReader().read(path: string).place == "key 'Cards' (a JSON string in an XML plist)")
+    // A plist's own dates hold a fraction (binary) or refuse it (XML): no ISO 8601 text drops one.
+    let native = try AppStorageWriter().write(
+      records, to: scratch.path(for: "native.plist"),
+      options: AppWriteOptions(storage: AppStorageOptions(plistStyle: .native)))
+    #expect(dropped(native).isEmpty)
+    records.jsonDates = .iso8601Fractional
+    #expect(dropped(try AppStorageWriter().write(records, to: scratch.path(for: "fractional.json"))).isEmpty)
+  }
 }

@@ -1,11 +1,16 @@
 """Values a migration or conversion could change without a word, judged with Python's own sqlite3,
 json and the real Anki backend (no deckport code): numbers a Core Data Double or Float attribute
 does not hold, fractions of a second in ISO 8601 dates, infinite doubles in a deck, millisecond
-dates going into a store's Date attribute, and Flashcard Quiz cards created in one millisecond.
+dates going into a store's Date attribute, Flashcard Quiz cards created in one millisecond,
+numbers JSON has no text for inside arrays and objects, and fractions of a second dropped from
+ISO 8601 dates in JSON under a plist key or nested in a record.
 """
 
+import datetime
 import json
+import math
 import os
+import plistlib
 import shutil
 import sqlite3
 import subprocess
@@ -250,3 +255,119 @@ def test_cards_of_one_millisecond_come_back_from_a_package_unchanged(folder):
     assert back.returncode == 0, back.stderr
     assert "0 added, 0 updated, 4 unchanged" in back.stdout or "as it was" in back.stdout
     assert rows(store, "SELECT ZWORD, ZCREATEDAT, Z_OPT FROM ZFLASHCARD ORDER BY Z_PK") == before
+
+
+# 6. Numbers JSON has no text for, inside arrays and objects.
+
+def same_numbers(actual, expected):
+    """Whether two lists of floats are equal, NaN equal to NaN."""
+    return len(actual) == len(expected) and all(
+        (math.isnan(a) and math.isnan(b)) or a == b for a, b in zip(actual, expected))
+
+
+def nested_plist(folder):
+    path = os.path.join(folder, "nested.plist")
+    with open(path, "wb") as handle:
+        plistlib.dump({"Cards": [
+            {"w": "odd", "scores": [1.5, math.inf, -math.inf, math.nan], "stats": {"best": math.inf, "n": 2}},
+            {"w": "plain", "scores": [2.5], "stats": {"best": 1.0, "n": 1}}], "other": "keep"}, handle,
+            fmt=plistlib.FMT_XML)
+    return path
+
+
+def test_non_finite_numbers_in_arrays_and_objects_keep_their_note_text_from_a_plist_and_an_sqlite_file(folder):
+    # Before, the whole array or object became an empty field, without a word.
+    plist = nested_plist(folder)
+    sqlite_file = os.path.join(folder, "nested.sqlite")
+    run = deckport("migrate", plist, sqlite_file, "--dest-entity", "cards")
+    assert run.returncode == 0, run.stderr
+    # deckport's SQLite file holds the numbers in its tagged JSON.
+    (scores, stats), = rows(sqlite_file, "SELECT scores, stats FROM cards WHERE w = 'odd'")
+    assert json.loads(scores) == [1.5, {"$double": "inf"}, {"$double": "-inf"}, {"$double": "nan"}]
+    assert json.loads(stats) == {"best": {"$double": "inf"}, "n": 2}
+    for source in (plist, sqlite_file):
+        package = os.path.join(folder, os.path.basename(source) + ".apkg")
+        run = deckport("convert", source, package)
+        assert run.returncode == 0, run.stderr
+        notes = {fields["w"]: fields for fields in anki_notes(package)}
+        assert notes["odd"]["scores"] == "[1.5,inf,-inf,nan]"
+        assert notes["odd"]["stats"] == '{"best":inf,"n":2}'
+        assert notes["plain"]["scores"] == "[2.5]"
+
+
+def test_non_finite_numbers_in_a_notes_array_go_back_into_the_plist_as_numbers(folder):
+    plist = nested_plist(folder)
+    deck_path = os.path.join(folder, "deck.json")
+    run = deckport("convert", plist, deck_path)
+    assert run.returncode == 0, run.stderr
+    with open(deck_path) as handle:
+        deck = json.load(handle)
+    (note,) = [note for note in deck["notes"] if note["fields"]["w"] == "odd"]
+    assert note["fields"]["scores"] == "[1.5,inf,-inf,nan]"
+    note["fields"]["scores"] = "[-inf,3.5,nan]"
+    note["fields"]["stats"] = '{"best":-inf,"n":3}'
+    write_json(folder, "deck.json", deck)
+    run = deckport("convert", deck_path, plist, "--force")
+    assert run.returncode == 0, run.stderr
+    assert "0 added, 1 updated, 1 unchanged" in run.stdout
+    assert "[type-" not in run.stderr
+    with open(plist, "rb") as handle:
+        cards = {card["w"]: card for card in plistlib.load(handle)["Cards"]}
+    assert same_numbers(cards["odd"]["scores"], [-math.inf, 3.5, math.nan])
+    assert cards["odd"]["stats"] == {"best": -math.inf, "n": 3}
+    assert cards["plain"] == {"w": "plain", "scores": [2.5], "stats": {"best": 1.0, "n": 1}}
+
+
+# 7. Fractions of a second dropped from ISO 8601 dates in JSON under a plist key, or nested.
+
+def dated_plist(folder):
+    path = os.path.join(folder, "dated.plist")
+    with open(path, "wb") as handle:
+        # A binary plist's dates keep fractions: 700000000.5 and 700000001.25 seconds since 2001.
+        plistlib.dump({"Cards": [
+            {"w": "whole", "when": datetime.datetime(2023, 3, 8, 20, 26, 40)},
+            {"w": "half", "when": datetime.datetime(2023, 3, 8, 20, 26, 40, 500000),
+             "seen": [datetime.datetime(2023, 3, 8, 20, 26, 41, 250000)]}]}, handle, fmt=plistlib.FMT_BINARY)
+    return path
+
+
+def json_under_key(path):
+    with open(path, "rb") as handle:
+        return json.loads(plistlib.load(handle)["Cards"])
+
+
+def test_a_dates_fraction_dropped_in_json_under_a_plist_key_is_said(folder):
+    source = dated_plist(folder)
+    target = os.path.join(folder, "prefs.plist")
+    run = deckport("migrate", source, target, "--plist-style", "json", "--json-dates", "iso8601", "--strict")
+    assert run.returncode == 1
+    # plistlib writes a dictionary's keys sorted: "seen" comes first.
+    assert (target + ": key 'Cards': record 2, key 'seen[0]': warning: [date-fraction-dropped] 2023-03-08T20:26:41.25Z "
+            "(and 1 other date) is written without its fraction of a second") in run.stderr
+    assert not os.path.exists(target)
+    run = deckport("migrate", source, target, "--plist-style", "json", "--json-dates", "iso8601")
+    assert run.returncode == 0, run.stderr
+    assert "[date-fraction-dropped]" in run.stderr
+    assert [record["when"] for record in json_under_key(target)] == ["2023-03-08T20:26:40Z", "2023-03-08T20:26:40Z"]
+    os.remove(target)
+    run = deckport("migrate", source, target, "--plist-style", "json", "--json-dates", "iso8601-fractional")
+    assert run.returncode == 0, run.stderr
+    assert "[date-fraction-dropped]" not in run.stderr
+    records = json_under_key(target)
+    assert [record["when"] for record in records] == ["2023-03-08T20:26:40Z", "2023-03-08T20:26:40.5Z"]
+    assert records[1]["seen"] == ["2023-03-08T20:26:41.25Z"]
+
+
+def test_a_nested_dates_dropped_fraction_is_said_naming_its_path(folder):
+    source = os.path.join(folder, "nested.plist")
+    with open(source, "wb") as handle:
+        plistlib.dump({"Cards": [{"w": "a", "when": datetime.datetime(2023, 3, 8, 20, 26, 40),
+                                  "seen": [datetime.datetime(2023, 3, 8, 20, 26, 41),
+                                           {"at": datetime.datetime(2023, 3, 8, 20, 26, 41, 250000)}]}]},
+                      handle, fmt=plistlib.FMT_BINARY)
+    target = os.path.join(folder, "cards.json")
+    run = deckport("migrate", source, target, "--json-dates", "iso8601", "--strict")
+    assert run.returncode == 1
+    assert (target + ": record 1, key 'seen[1].at': warning: [date-fraction-dropped] 2023-03-08T20:26:41.25Z is "
+            "written without its fraction of a second") in run.stderr
+    assert not os.path.exists(target)

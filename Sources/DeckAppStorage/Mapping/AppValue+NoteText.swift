@@ -7,8 +7,9 @@ extension AppValue {
   /// escaped as HTML): numbers as JSON writes them (`nan`, `inf` and `-inf` for those it has no
   /// text for), booleans as `true` and `false`, UUIDs in
   /// upper case, dates in ISO 8601 (with milliseconds when the date has a fraction of a second),
-  /// arrays and objects as compact JSON, nothing for null; nil for data, which becomes a media
-  /// file the field refers to.
+  /// arrays and objects as compact JSON (``noteJSONText``: a non-finite number in them the word
+  /// `nan`, `inf` or `-inf` too), nothing for null; nil for data, which becomes a media file the
+  /// field refers to.
   var noteText: String? {
     switch self {
     case .null: ""
@@ -19,13 +20,23 @@ extension AppValue {
     case .uuid(let uuid): uuid.uuidString
     case .date(let date): Self.noteText(of: date)
     case .data: nil
-    case .array, .object: (try? jsonData()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    case .array, .object: noteJSONText
     }
+  }
+
+  /// The value of an array's or object's note text (``noteText``): JSON, in which the words
+  /// `nan`, `inf` and `-inf` stand for the numbers JSON has no text for.
+  ///
+  /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
+  init(noteJSON text: String) throws(JSONSyntaxError) {
+    var options = Self.jsonOptions
+    options.readsNonFiniteWords = true
+    self.init(untagged: try JSONParser.parse(Data(text.utf8), options: options))
   }
 
   /// The text of a number JSON has none for (JSON's writer gives it `null`): `nan`, `inf` or
   /// `-inf`, as deckport's SQLite file tags it; ``double(fromNoteText:)`` reads it back.
-  private static func nonFiniteText(of number: Double) -> String {
+  static func nonFiniteText(of number: Double) -> String {
     number.isNaN ? "nan" : (number < 0 ? "-inf" : "inf")
   }
 

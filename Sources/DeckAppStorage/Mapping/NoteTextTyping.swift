@@ -103,7 +103,7 @@ enum NoteTextTyping {
       }
     case .date: return AppValue.date(fromNoteText: text).map(AppValue.date)
     case .array, .object:
-      guard let parsed = try? AppValue(json: Data(text.utf8)), parsed.type == type else { return nil }
+      guard let parsed = try? AppValue(noteJSON: text), parsed.type == type else { return nil }
       return parsed
     case .any:
       if let number = Int64(text) { return .integer(number) }

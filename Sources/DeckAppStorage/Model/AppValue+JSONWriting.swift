@@ -23,6 +23,18 @@ extension AppValue {
     Data(try textInMemory(dates: dates, tagged: tagged, checking: false))
   }
 
+  /// The value as ``jsonData(dates:tagged:)`` writes it (dates as seconds since 2001), except
+  /// that a number JSON has no text for (a non-finite double or date) is the word `nan`, `inf`
+  /// or `-inf`, as ``noteText`` gives such a number on its own: the text of an array or object in
+  /// a note's field, which ``init(noteJSON:)`` reads back.
+  var noteJSONText: String {
+    var output = JSONValueOutput(dates: .secondsSince2001, tagged: false, sink: nil)
+    output.nonFiniteWords = true
+    // Without a sink and with non-finite numbers as words, nothing throws.
+    try? output.write(self)
+    return String(decoding: output.writer.bytes, as: UTF8.self)
+  }
+
   /// Writes the text ``jsonData(dates:tagged:)`` makes into `sink`, in pieces of about 64 KiB:
   /// data values are encoded as they are written, so the text is never held whole.
   ///
@@ -69,6 +81,9 @@ private struct JSONValueOutput {
   let sink: ((UnsafeRawBufferPointer) throws -> Void)?
   /// Whether only the values' representability is checked: nothing is written, no data encoded.
   var checking = false
+  /// Whether a number JSON has no text for is written as the word `nan`, `inf` or `-inf` (see
+  /// ``AppValue/noteJSONText``) rather than refused.
+  var nonFiniteWords = false
   var writer = JSONWriter(layout: .compact, escapesSlashes: true)
   /// The keys and positions down to the value being written, for errors.
   private var path: [PathStep] = []
@@ -107,6 +122,7 @@ private struct JSONValueOutput {
     case .integer(let number): writer.appendNumber(number)
     case .double(let number):
       guard number.isFinite else {
+        if nonFiniteWords { return writer.append(AppValue.nonFiniteText(of: number)) }
         guard tagged else { throw unrepresentable("JSON cannot hold the number \(number)") }
         return tag("$double") { $0.writer.appendString(number.isNaN ? "nan" : (number < 0 ? "-inf" : "inf")) }
       }
@@ -117,6 +133,7 @@ private struct JSONValueOutput {
       if tagged { return tag("$date") { $0.writer.append(JSONWriter.text(of: date.timeIntervalSinceReferenceDate)) } }
       let encoded = dates.encode(date)
       if case .double(let number) = encoded, !number.isFinite {
+        if nonFiniteWords { return writer.append(AppValue.nonFiniteText(of: number)) }
         throw unrepresentable("JSON cannot hold the date \(date)")
       }
       try write(encoded)

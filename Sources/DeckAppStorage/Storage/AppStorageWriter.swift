@@ -76,7 +76,6 @@ package struct AppStorageWriter: Sendable {
       merge = plan.summary
       changesNothing = plan.changes.isEmpty && toWrite.jsonDates == held.jsonDates
     }
-    let fractions = kind == .jsonFile ? Self.droppedFractionsWarning(toWrite, location: location) : nil
     var writer = try Self.writer(
       for: kind, records: toWrite, destination: path, exists: exists, options: options.storage,
       matching: options.matching)
@@ -92,12 +91,12 @@ package struct AppStorageWriter: Sendable {
       // Rewriting would change the file's bytes (its layout, an app's own JSON style), its
       // modification time and its inode, and leave a backup of an unchanged file, for nothing.
       report.leftAsItWas = true
-      report.warnings = [unlike, fractions].compactMap { $0 } + writer.warnings
+      report.warnings = [unlike].compactMap { $0 } + writer.warnings
       return report
     }
     report.backupPath = try commit(&writer, to: path, kind: kind, exists: exists, options: options)
     report.place = writer.place
-    report.warnings = [unlike, fractions].compactMap { $0 } + writer.warnings
+    report.warnings = [unlike].compactMap { $0 } + writer.warnings
     return report
   }
 
@@ -216,29 +215,6 @@ package struct AppStorageWriter: Sendable {
     return records.replacingRecords(typed)
   }
 
-  /// A warning when dates with a fraction of a second go into a file as ISO 8601 text without
-  /// one (``JSONDateEncoding/iso8601``, what `JSONEncoder` writes and `JSONDecoder` reads):
-  /// names the first record and key, counts the others, and names the encoding that keeps them.
-  private static func droppedFractionsWarning(_ records: AppRecords, location: SourceLocation) -> Diagnostic? {
-    guard records.jsonDates == .iso8601 else { return nil }
-    var dropped: [(record: Int, key: String, date: Date)] = []
-    for (index, record) in records.records.enumerated() {
-      for field in record {
-        guard case .date(let date) = field.value,
-          date.timeIntervalSinceReferenceDate != date.timeIntervalSinceReferenceDate.rounded(.down)
-        else { continue }
-        dropped.append((index, field.key, date))
-      }
-    }
-    guard let first = dropped.first else { return nil }
-    let text = JSONDateEncoding.iso8601Fractional.encode(first.date).noteText ?? ""
-    let others = dropped.count == 1 ? "" : " (and \(CountedNoun.phrase(dropped.count - 1, "other date")))"
-    return Diagnostic(
-      "date-fraction-dropped", at: location.item("\(records.label(ofRecord: first.record)), key '\(first.key)'"),
-      "\(text)\(others) is written without its fraction of a second: the file's ISO 8601 dates have none, as JSONEncoder's .iso8601 writes them (JSONDecoder's .iso8601 refuses a fraction); \(setting: .jsonDates) iso8601-fractional keeps it"
-    )
-  }
-
   /// A warning when none of the keys of the records being added is a key of the records the file
   /// holds: they go beside them, and an app decoding the file by its own keys may fail on them.
   private static func unlikeRecordsWarning(_ records: AppRecords, held: AppRecords, location: SourceLocation)
@@ -259,7 +235,9 @@ package struct AppStorageWriter: Sendable {
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` when records of a profile would go where the
   ///   destination holds records that do not fit it (another app's): the file cannot hold both
-  ///   kinds in one place for either app, and writing only the new ones would lose the held ones.
+  ///   kinds in one place for either app, and writing only the new ones would lose the held ones;
+  ///   for an SQLite file, the refusal (``UnreadableDestination``) of a record type with a cell
+  ///   deckport cannot read, naming its table, row and column.
   private static func heldRecords(
     at path: String, kind: AppStorageKind, like records: AppRecords, options: AppStorageOptions
   ) throws
@@ -271,19 +249,29 @@ package struct AppStorageWriter: Sendable {
     reading.keyOnlyWhereKeyed = true
     reading.profile = records.profile.map { .named($0) } ?? .generic
     if kind == .sqlite, reading.entity == nil { reading.entity = records.name }
+    // An SQLite record type is read whole only here (its writer reads the other ones): a cell
+    // it cannot read belongs to a record that replacing the table would lose, so nothing is
+    // written.
     let misfit: DeckMessage
     do {
       return try AppStorageReader().read(path: path, kind: kind, options: reading)
     } catch let error as DeckError {
+      if kind == .sqlite, error.kind == .corrupt { throw UnreadableDestination.refusal(error) }
       misfit = error.wording
     } catch {
       return nil
     }
     guard let profile = records.profile else { return nil }
     reading.profile = .generic
-    guard let held = try? AppStorageReader().read(path: path, kind: kind, options: reading),
-      !held.records.records.isEmpty
-    else { return nil }
+    let held: AppStorageContent
+    do {
+      held = try AppStorageReader().read(path: path, kind: kind, options: reading)
+    } catch let error as DeckError where kind == .sqlite && error.kind == .corrupt {
+      throw UnreadableDestination.refusal(error)
+    } catch {
+      return nil
+    }
+    guard !held.records.records.isEmpty else { return nil }
     throw DeckError(
       .invalidRequest, at: SourceLocation(file: path).item(held.place),
       "holds \(CountedNoun.phrase(held.records.records.count, "record")) with the keys \(ShortList.text(held.records.shape.keys)), which do not fit the profile \(profile.title) (\(misfit)): written together, an app could decode neither kind, and writing only the new ones would lose these; nothing was written (name another place with \(setting: .recordKey) or \(setting: .recordEntity), or write the records without a profile, \(setting: .recordProfile) generic, to put them beside)"

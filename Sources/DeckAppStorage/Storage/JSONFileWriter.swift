@@ -35,7 +35,9 @@ struct JSONFileWriter: StorageFileWriter {
     expected = AppRecordProjection.json(records)
     place = key.map { "key '\($0)'" } ?? "the top-level array"
     readOptions = AppStorageOptions(key: key, profile: profile, jsonDates: records.jsonDates)
-    warnings = AppRecordProjection.changes(from: records, to: expected, storage: "a JSON file", at: location)
+    warnings =
+      [DroppedDateFractions.warning(records, in: "the file", at: location)].compactMap { $0 }
+      + AppRecordProjection.changes(from: records, to: expected, storage: "a JSON file", at: location)
   }
 
   /// What the existing file holds: its records and everything around them.

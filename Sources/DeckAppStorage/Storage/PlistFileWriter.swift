@@ -29,7 +29,7 @@ struct PlistFileWriter: StorageFileWriter {
       let data = try AppStorageReader.contents(of: destination)
       let document = try PlistRecordReader.document(data, location: location)
       original = document
-      if document.format == .xml { heldNonXMLCharacters = XMLCharacterAudit.findings(in: data).count }
+      if document.format == .xml { heldNonXMLCharacters = XMLCharacterAudit.audit(of: data).count }
       switch document.root {
       case .dictionary(let dictionary):
         if key == nil {
@@ -96,7 +96,10 @@ struct PlistFileWriter: StorageFileWriter {
     place = "\(keyPlace) (\(form.description) in \(format.phrase))"
     readOptions = AppStorageOptions(
       key: key, profile: records.profile.map(AppProfileChoice.named) ?? .generic, jsonDates: records.jsonDates)
-    var warnings = AppRecordProjection.changes(
+    var warnings =
+      form.isJSON
+      ? [DroppedDateFractions.warning(records, in: "the key", at: location.item(keyPlace))].compactMap { $0 } : []
+    warnings += AppRecordProjection.changes(
       from: records, to: expected, storage: "a plist (\(form.description))", at: location)
     if bytes.count >= 4 << 20 {
       warnings.append(
@@ -127,11 +130,11 @@ struct PlistFileWriter: StorageFileWriter {
     }
     // deckport's reader takes what XML parsers refuse, so the text is checked on its own.
     if format == .xml {
-      let findings = XMLCharacterAudit.findings(in: data)
-      if findings.count > heldNonXMLCharacters, let first = findings.first {
+      let audit = XMLCharacterAudit.audit(of: data)
+      if audit.count > heldNonXMLCharacters, let first = audit.first {
         throw DeckError(
           .writeFailed, at: location,
-          "verification failed: the XML plist holds \(first.description), a character XML 1.0 cannot hold (\(findings.count) in all, \(heldNonXMLCharacters) before the write); XML parsers would refuse the whole file"
+          "verification failed: the XML plist holds \(first.description), a character XML 1.0 cannot hold (\(audit.count) in all, \(heldNonXMLCharacters) before the write); XML parsers would refuse the whole file"
         )
       }
     }

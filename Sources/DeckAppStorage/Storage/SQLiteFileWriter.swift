@@ -5,6 +5,11 @@ import Foundation
 /// Writes records as one record type of a database in deckport's SQLite schema: a new database,
 /// or a copy of the existing one in which that record type's table is replaced and every other
 /// record type kept.
+///
+/// The records given are the whole new table: into an existing record type, the records it held
+/// merged with the new ones by ``AppStorageWriter``, which read that table whole to do so (and
+/// refused a destination with a cell it cannot read). This writer reads only the other record
+/// types, to check they survive.
 struct SQLiteFileWriter: StorageFileWriter {
   let place: String
   let warnings: [Diagnostic] = []
@@ -40,16 +45,16 @@ struct SQLiteFileWriter: StorageFileWriter {
         if let position = NameLookup.position(of: records.name, in: types.map(\.name)) {
           records.name = types[position].name
         }
-        // Every record type is read whole, the one being replaced too: a cell deckport cannot
-        // read (text in an INTEGER column) belongs to a record that writing would lose.
-        for type in types {
-          let held: AppRecords
+        // Every other record type is read whole: a cell deckport cannot read (text in an INTEGER
+        // column) belongs to a record that writing would lose. The one being replaced is not read
+        // here: the caller (AppStorageWriter) read it whole to merge into it, refusing the write
+        // at a cell it cannot read, and the merged records replace it.
+        for type in types where !type.name.isExactly(records.name) {
           do {
-            held = try reader.read(recordType: type.name)
+            others.append(try reader.read(recordType: type.name))
           } catch let error as DeckError where error.kind == .corrupt {
             throw UnreadableDestination.refusal(error)
           }
-          if !type.name.isExactly(records.name) { others.append(held) }
         }
       }
     }
