@@ -74,7 +74,7 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     if FileManager.default.fileExists(atPath: importConfig) {
       state.warnings.append(
         Diagnostic(
-          "crowdanki-import-config", at: SourceLocation(file: importConfig),
+          .crowdAnkiImportConfig, at: SourceLocation(file: importConfig),
           "CrowdAnki's import choices (personal fields, tags to add on import, whether cards move between decks) are not read, and a folder deckport writes has no such file: the deck is converted as the folder holds it; copy the file into a folder written from it to keep them"
         ))
     }
@@ -152,7 +152,7 @@ private struct ReadState {
       } else {
         warnings.append(
           Diagnostic(
-            "crowdanki-deck-config-missing", at: deck.location("deck_config_uuid"),
+            .crowdAnkiDeckConfigMissing, at: deck.location("deck_config_uuid"),
             "deck '\(name)' uses option group \(configUUID), which the file does not hold; it gets the default options")
         )
       }
@@ -160,7 +160,7 @@ private struct ReadState {
     if (try? deck.optionalInt("dyn")) ?? 0 != 0 {
       warnings.append(
         Diagnostic(
-          "crowdanki-filtered-deck", at: deck.location("dyn"),
+          .crowdAnkiFilteredDeck, at: deck.location("dyn"),
           "deck '\(name)' is marked as a filtered deck, but the file holds no search; it is read as a normal deck"))
     }
     // The deck's other members are what Anki keeps of it besides (its own limits, ...), but for
@@ -242,7 +242,7 @@ private struct ReadState {
     guard let id = value.writtenInteger, id > 0 else {
       warnings.append(
         Diagnostic(
-          "crowdanki-anki-id", at: object.location(key),
+          .crowdAnkiAnkiID, at: object.location(key),
           "\(label) gives the Anki id \(JSONWriter.text(of: value).prefix(40)), which is not one Anki gives (a positive whole number); it gets an id derived from its UUID"
         ))
       return nil
@@ -250,7 +250,7 @@ private struct ReadState {
     if let other = taken[id] {
       warnings.append(
         Diagnostic(
-          "crowdanki-anki-id", at: object.location(key),
+          .crowdAnkiAnkiID, at: object.location(key),
           "\(label) gives the Anki id \(id) of \(other) before it; it gets an id derived from its UUID, so a package made from the folder no longer matches what the collection has under that id"
         ))
       return nil
@@ -282,7 +282,7 @@ private struct ReadState {
         }
       warnings.append(
         Diagnostic(
-          "field-count", at: note.location("fields"),
+          .fieldCount, at: note.location("fields"),
           "note \(guid) has \(CountedNoun.phrase(fields.count, "field")) but its note model '\(model.name)' has \(expected); \(change)"
         ))
       fields = CollectionRepair.fitted(fields, count: expected)
@@ -290,13 +290,13 @@ private struct ReadState {
     if let flags = try note.optionalInt("flags"), flags != 0 {
       warnings.append(
         Diagnostic(
-          "crowdanki-note-flags", at: note.location("flags"),
+          .crowdAnkiNoteFlags, at: note.location("flags"),
           "note \(guid): the note flags (\(flags)) are not kept; Anki does not use them"))
     }
     if let data = try note.optionalString("data"), !data.isEmpty {
       warnings.append(
         Diagnostic(
-          "crowdanki-note-data", at: note.location("data"),
+          .crowdAnkiNoteData, at: note.location("data"),
           "note \(guid): the note's data text is not kept; Anki does not use it"))
     }
     reportUnknownKeys(note, known: Self.noteKeys, what: "note \(guid)")
@@ -314,7 +314,7 @@ private struct ReadState {
         }
         warnings.append(
           Diagnostic(
-            "note-decks-merged", at: note.location("guid"),
+            .noteDecksMerged, at: note.location("guid"),
             "note \(guid) is in deck \(name(notes[first].deckID)) and again in deck \(name(deckID)) (CrowdAnki writes a note into each deck its cards were in); it is read once, its cards in the first deck"
           ))
       }
@@ -330,7 +330,7 @@ private struct ReadState {
     guard !lost.isEmpty else { return }
     warnings.append(
       Diagnostic(
-        "crowdanki-keys-not-kept", at: object.location(),
+        .crowdAnkiKeysNotKept, at: object.location(),
         "\(what): \(lost.map { "'\($0)'" }.joined(separator: ", ")) \(lost.count == 1 ? "is" : "are") not kept; deckport's model has no place for \(lost.count == 1 ? "it" : "them")"
       ))
   }
@@ -345,7 +345,7 @@ private struct ReadState {
     if let link = boundary.outsideLink(at: folder) {
       warnings.append(
         Diagnostic(
-          "media-skipped", at: SourceLocation(file: folder),
+          .mediaSkipped, at: SourceLocation(file: folder),
           "is \(link); its \(names.count) \(names.count == 1 ? "entry is" : "entries are") skipped (copy the files into the folder to keep them)"
         ))
       return
@@ -355,20 +355,20 @@ private struct ReadState {
       let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
       if let kind = FileManager.default.notRegularFileKind(atPath: path) {
         warnings.append(
-          Diagnostic("media-skipped", at: SourceLocation(file: path), "is \(kind), not a media file; skipped"))
+          Diagnostic(.mediaSkipped, at: SourceLocation(file: path), "is \(kind), not a media file; skipped"))
         continue
       }
       if let link = boundary.outsideLink(at: path) {
         warnings.append(
           Diagnostic(
-            "media-skipped", at: SourceLocation(file: path),
+            .mediaSkipped, at: SourceLocation(file: path),
             "is \(link); skipped (copy the file into the folder to keep it)"))
         continue
       }
       guard MediaFileName.isSafe(name) else {
         warnings.append(
           Diagnostic(
-            "media-skipped", at: SourceLocation(file: path),
+            .mediaSkipped, at: SourceLocation(file: path),
             "the name '\(MediaFileName.visible(name))' is not one Anki accepts for a media file; skipped"))
         continue
       }
@@ -378,7 +378,7 @@ private struct ReadState {
     for (name, place) in listedMedia where !present.contains(name) {
       warnings.append(
         Diagnostic(
-          "media-missing", at: place, "'\(MediaFileName.visible(name))' is listed but the media folder has no such file"
+          .mediaMissing, at: place, "'\(MediaFileName.visible(name))' is listed but the media folder has no such file"
         ))
     }
   }

@@ -234,7 +234,7 @@ package struct AppStorageWriter: Sendable {
     let text = JSONDateEncoding.iso8601Fractional.encode(first.date).noteText ?? ""
     let others = dropped.count == 1 ? "" : " (and \(CountedNoun.phrase(dropped.count - 1, "other date")))"
     return Diagnostic(
-      "date-fraction-dropped", at: location.item("\(records.label(ofRecord: first.record)), key '\(first.key)'"),
+      .dateFractionDropped, at: location.item("\(records.label(ofRecord: first.record)), key '\(first.key)'"),
       "\(text)\(others) is written without its fraction of a second: the file's ISO 8601 dates have none, as JSONEncoder's .iso8601 writes them (JSONDecoder's .iso8601 refuses a fraction); \(setting: .jsonDates) iso8601-fractional keeps it"
     )
   }
@@ -248,7 +248,7 @@ package struct AppStorageWriter: Sendable {
     guard !held.records.isEmpty, !records.records.isEmpty, !records.shape.keys.contains(where: heldKeys.contains)
     else { return nil }
     return Diagnostic(
-      "records-unlike", at: location,
+      .recordsUnlike, at: location,
       "none of the keys of the records written (\(ShortList.text(records.shape.keys))) is a key of the records the file holds (\(ShortList.text(held.shape.keys))): they are added beside them, and an app that decodes the file by its own keys may fail on them"
     )
   }
