@@ -67,7 +67,7 @@ package struct AnkiPackageReader: Sendable {
     if generation != .latest, PlaceholderCollection.isPlaceholder(collection) {
       warnings.append(
         Diagnostic(
-          "placeholder-collection", at: collectionLocation,
+          .placeholderCollection, at: collectionLocation,
           "this is the placeholder collection modern Anki adds for old versions (\"Please update to the latest Anki version…\"); the package's real content is missing"
         ))
     }
@@ -155,7 +155,7 @@ package struct AnkiPackageReader: Sendable {
         // The notes are whole without the file: keep them, and name the file that is not there.
         warnings.append(
           Diagnostic(
-            "media-missing", at: location.member(entry.member),
+            .mediaMissing, at: location.member(entry.member),
             "the media map lists '\(MediaFileName.visible(entry.name))' in member '\(entry.member)', but the package has no such member; the file is left out, and notes that refer to it will show it missing"
           ))
         continue
@@ -186,14 +186,14 @@ package struct AnkiPackageReader: Sendable {
           : "media file '\(entry.name)' is renamed '\(name)'"
         warnings.append(
           Diagnostic(
-            "media-renamed", at: entryLocation,
+            .mediaRenamed, at: entryLocation,
             "\(change), with every reference to it in the notes, as Anki renames it on import"))
         renamed.append((entry.name, name))
       }
       guard seenNames.insert(name).inserted else {
         warnings.append(
           Diagnostic(
-            "media-duplicate", at: entryLocation,
+            .mediaDuplicate, at: entryLocation,
             "media file '\(name)' is listed twice; the later copy (member \(entry.member)) is ignored"))
         continue
       }

@@ -127,7 +127,7 @@ struct CSVCollectionBuilder {
       place.line = padded.lines.first
       warnings.append(
         Diagnostic(
-          "csv-padded", at: place,
+          .csvPadded, at: place,
           "\(paddedCount) row\(paddedCount == 1 ? " has" : "s have") fewer fields than \(paddedCount == 1 ? "its" : "their") note type and \(paddedCount == 1 ? "was" : "were") padded with empty fields, as Anki pads them (\(padded.listed))"
         ))
     }
@@ -137,7 +137,7 @@ struct CSVCollectionBuilder {
       place.line = repeatedGUIDs.lines.first
       warnings.append(
         Diagnostic(
-          "csv-guid", at: place,
+          .csvGUID, at: place,
           "\(repeated) row\(repeated == 1 ? " repeats the GUID" : "s repeat the GUIDs") of an earlier row; \(repeated == 1 ? "it gets" : "they get") a GUID derived from \(repeated == 1 ? "its" : "their") note type, first field and top-level deck (\(repeatedGUIDs.listed))"
         ))
     }
@@ -148,7 +148,7 @@ struct CSVCollectionBuilder {
         given.isEmpty
         ? "a row's deck cell is empty: Anki's import puts such rows in a deck named '\(renamed.stored)', and so does deckport"
         : "\(Deck.storedNameRule): the deck '\(given)' is '\(renamed.stored)', with every row that names either, as Anki's import puts them"
-      warnings.append(Diagnostic("deck-renamed", at: place, message))
+      warnings.append(Diagnostic(.deckRenamed, at: place, message))
     }
 
     noteTypes.sort { $0.id < $1.id }

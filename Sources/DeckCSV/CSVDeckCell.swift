@@ -17,7 +17,7 @@ enum CSVDeckCell {
     guard !numbered.isEmpty else { return nil }
     let notes = numbered.reduce(0) { $0 + $1.value }
     return Diagnostic(
-      "csv-deck-id", at: location,
+      .csvDeckID, at: location,
       "\(numbered.count == 1 ? "the deck" : "the decks") \(ShortList.quoted(numbered.map(\.key))) \(numbered.count == 1 ? "is" : "are") named by a number, which Anki's CSV importer takes for a deck's id, not a name: it files \(notes == 1 ? "the note" : "their \(notes) notes") in the deck with that id (1 is Default) or skips \(notes == 1 ? "it" : "them"); rename \(numbered.count == 1 ? "the deck" : "them"), or convert to a deck package, which keeps the name"
     )
   }
@@ -34,7 +34,7 @@ enum CSVDeckCell {
       if !stored.unicodeScalars.elementsEqual(deck.name.unicodeScalars) {
         renamed.append(
           Diagnostic(
-            "deck-renamed", at: location.item("deck '\(deck.name)' (id \(deck.id))"),
+            .deckRenamed, at: location.item("deck '\(deck.name)' (id \(deck.id))"),
             "\(Deck.storedNameRule); its rows name it '\(stored)', as Anki's import would store it"))
       }
     }

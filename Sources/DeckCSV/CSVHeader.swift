@@ -80,7 +80,7 @@ package struct CSVHeader: Sendable, Equatable {
       var place = location
       place.line = line.number
       func ignore(_ message: String) {
-        warnings.append(Diagnostic("csv-directive", at: place, message + "; ignored, as Anki ignores it"))
+        warnings.append(Diagnostic(.csvDirective, at: place, message + "; ignored, as Anki ignores it"))
       }
       if index == 0, line.text.hasPrefix("tags:") {
         header.globalTags = tags(in: String(line.text.dropFirst(5)))

@@ -14,25 +14,25 @@ enum CSVLossReport {
     location: SourceLocation
   ) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
-    func warn(_ category: String, _ message: String) {
+    func warn(_ category: Diagnostic.Category, _ message: String) {
       warnings.append(Diagnostic(category, at: location, message))
     }
 
     if let warning = schedulingLoss(
       collection, firstCards: deckOfNote, keptColumns: keptColumns, scheduleWriting: scheduleWriting)
     {
-      warn("csv-scheduling", warning)
+      warn(.csvScheduling, warning)
     }
     if !collection.reviews.isEmpty {
       warn(
-        "csv-reviews",
+        .csvReviews,
         "the review log is not kept: \(CountedNoun.phrase(collection.reviews.count, "review")) (a CSV holds no review history)"
       )
     }
     warnings += collection.ankiOnlyLosses(at: location, format: "a CSV file")
     if !collection.media.isEmpty {
       warn(
-        "csv-media",
+        .csvMedia,
         "\(collection.media.count) media file\(collection.media.count == 1 ? " is" : "s are") not kept (a CSV holds no file bytes; the fields still name them): \(ShortList.quoted(collection.media.map(\.name)))"
       )
     }
@@ -47,7 +47,7 @@ enum CSVLossReport {
         return "\(quoted) (its \(WordList.joined(differences)) \(verb) from the stock one)"
       }
       warn(
-        "csv-note-type",
+        .csvNoteType,
         "a CSV names note types but cannot hold their fields' names, templates or styling; \(changed.count == 1 ? "this note type is" : "these \(changed.count) note types are") not Anki's stock ones, so \(changed.count == 1 ? "its definition is" : "their definitions are") not kept: \(ShortList.text(names))"
       )
     }
@@ -58,14 +58,14 @@ enum CSVLossReport {
     let emptyFirst = collection.notes.filter { $0.fields.first?.isEmpty ?? true }
     if !emptyFirst.isEmpty {
       warn(
-        "csv-empty-first-field",
+        .csvEmptyFirstField,
         "\(emptyFirst.count) note\(emptyFirst.count == 1 ? " has" : "s have") an empty first field; Anki's CSV importer skips such rows (\(CountedNoun.noun("GUID", for: emptyFirst.count)) \(ShortList.quoted(emptyFirst.map(\.guid))))"
       )
     }
     let withCR = collection.notes.filter { note in note.fields.contains { $0.containsUTF8Byte(0x0D) } }
     if !withCR.isEmpty {
       warn(
-        "csv-carriage-return",
+        .csvCarriageReturn,
         "\(withCR.count) note\(withCR.count == 1 ? " has" : "s have") carriage returns in a field, which Anki's CSV importer removes (\(CountedNoun.noun("GUID", for: withCR.count)) \(ShortList.quoted(withCR.map(\.guid))))"
       )
     }
@@ -126,7 +126,7 @@ enum CSVLossReport {
   }
 
   private static func deckLosses(
-    _ collection: DeckCollection, deckOfNote: NoteDecks, warn: (String, String) -> Void
+    _ collection: DeckCollection, deckOfNote: NoteDecks, warn: (Diagnostic.Category, String) -> Void
   ) {
     // A note is split when one of its cards' home deck is not the deck its row names.
     var splitNoteIDs: Set<Int64> = []
@@ -138,21 +138,21 @@ enum CSVLossReport {
     let split = collection.notes.filter { splitNoteIDs.contains($0.id) }
     if !split.isEmpty {
       warn(
-        "csv-deck",
+        .csvDeck,
         "\(split.count) note\(split.count == 1 ? " has" : "s have") cards in more than one deck; a CSV row names one deck, so \(split.count == 1 ? "it keeps" : "each keeps") the deck of its first card (\(CountedNoun.noun("GUID", for: split.count)) \(ShortList.quoted(split.map(\.guid))))"
       )
     }
     let withoutCards = collection.notes.filter { deckOfNote[$0.id] == nil }
     if !withoutCards.isEmpty {
       warn(
-        "csv-deck",
+        .csvDeck,
         "\(withoutCards.count) note\(withoutCards.count == 1 ? " has" : "s have") no cards, so no deck; Anki's importer puts \(withoutCards.count == 1 ? "it" : "them") in its current deck (\(CountedNoun.noun("GUID", for: withoutCards.count)) \(ShortList.quoted(withoutCards.map(\.guid))))"
       )
     }
     let filteredCards = collection.cards.filter { $0.scheduling.originalDeckID != 0 }
     if !filteredCards.isEmpty {
       warn(
-        "csv-deck",
+        .csvDeck,
         "\(filteredCards.count) card\(filteredCards.count == 1 ? " is" : "s are") borrowed by a filtered deck; the CSV names \(filteredCards.count == 1 ? "its" : "their") home deck, and filtered decks are not kept"
       )
     }
@@ -165,20 +165,20 @@ enum CSVLossReport {
     }
     if !empty.isEmpty {
       warn(
-        "csv-deck",
+        .csvDeck,
         "\(empty.count) deck\(empty.count == 1 ? " holds" : "s hold") no notes' cards and \(empty.count == 1 ? "is" : "are") not kept (a CSV names only the decks of its rows): \(ShortList.quoted(empty.map(\.name)))"
       )
     }
     let described = collection.decks.filter { !$0.description.isEmpty }
     if !described.isEmpty {
       warn(
-        "csv-deck",
+        .csvDeck,
         "deck descriptions are not kept: \(ShortList.quoted(described.map(\.name)))")
     }
     let groups = collection.deckOptions.filter { $0.id != 1 }
     if !groups.isEmpty {
       warn(
-        "csv-deck",
+        .csvDeck,
         "deck option groups (presets) are not kept: \(ShortList.quoted(groups.map(\.name)))")
     }
   }
@@ -187,19 +187,19 @@ enum CSVLossReport {
   /// a note's cards from its fields (``CardGeneration``), so a card whose template shows nothing
   /// or whose cloze number the text no longer holds (kept by Anki until Empty Cards removes it)
   /// is not made again, and a card the note lacks is made.
-  private static func cardLosses(_ collection: DeckCollection, warn: (String, String) -> Void) {
+  private static func cardLosses(_ collection: DeckCollection, warn: (Diagnostic.Category, String) -> Void) {
     let regeneration = CardGeneration.regeneration(of: collection)
     let (lostCards, lostGUIDs) = (regeneration.lostCards, regeneration.lostGUIDs)
     let (madeCards, madeGUIDs) = (regeneration.madeCards, regeneration.madeGUIDs)
     if lostCards > 0 {
       warn(
-        "csv-cards",
+        .csvCards,
         "\(lostCards) card\(lostCards == 1 ? " is" : "s are") not kept: Anki's CSV importer makes a note's cards from its fields, and \(lostCards == 1 ? "this card's" : "these cards'") template shows nothing or \(lostCards == 1 ? "its" : "their") cloze number is no longer in the text (\(CountedNoun.noun("GUID", for: lostGUIDs.count)) \(ShortList.quoted(lostGUIDs)))"
       )
     }
     if madeCards > 0 {
       warn(
-        "csv-cards",
+        .csvCards,
         "\(CountedNoun.phrase(madeCards, "card")) the collection does not hold will be made by Anki's CSV importer from the notes' fields (\(CountedNoun.noun("GUID", for: madeGUIDs.count)) \(ShortList.quoted(madeGUIDs)))"
       )
     }

@@ -79,7 +79,7 @@ struct CSVNoteTypeCatalog {
           stock.fields += extra.map { NoteType.Field(name: $0) }
           warnings.append(
             Diagnostic(
-              "csv-note-type", at: place,
+              .csvNoteType, at: place,
               "rows give note type '\(stock.name)' \(entry.fieldCount) fields, but the stock '\(stock.name)' has \(stock.fields.count - extra.count) (\(stock.fieldNames.prefix(stock.fields.count - extra.count).joined(separator: ", "))); '\(stock.name)' gets the stock templates plus the fields \(extra.joined(separator: ", ")) (\(used))"
             ))
         }
@@ -96,7 +96,7 @@ struct CSVNoteTypeCatalog {
       result.append(noteType)
       warnings.append(
         Diagnostic(
-          "csv-note-type", at: place,
+          .csvNoteType, at: place,
           "note type '\(entry.name)' is not one of Anki's stock note types and a CSV file cannot define one: made a \(entry.firstFieldHasCloze ? "cloze note type" : "note type with one card showing the first field") and the fields \(names.joined(separator: ", ")) (\(used))"
         ))
     }

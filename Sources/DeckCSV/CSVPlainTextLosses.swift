@@ -41,14 +41,14 @@ enum CSVPlainTextLosses {
         : "; \(lostMedia.count == changed.count && changed.count > 1 ? "all" : "\(lostMedia.count)") of them \(lostMedia.count == 1 ? "loses" : "lose") media references too (\(CountedNoun.noun("GUID", for: lostMedia.count)) \(ShortList.quoted(lostMedia)))"
       warnings.append(
         Diagnostic(
-          "csv-plain-text", at: location,
+          .csvPlainText, at: location,
           "written as plain text (html false), as Anki's own export without HTML writes it, \(CountedNoun.phrase(changed.count, "note")) \(changed.count == 1 ? "loses" : "lose") what only HTML holds (formatting, line breaks, characters written as references) (\(CountedNoun.noun("GUID", for: changed.count)) \(ShortList.quoted(changed)))\(media); importing the file into a collection that holds \(changed.count == 1 ? "this note" : "these notes") replaces \(changed.count == 1 ? "its" : "their") fields with the plain text"
         ))
     }
     if !emptiedFirst.isEmpty {
       warnings.append(
         Diagnostic(
-          "csv-empty-first-field", at: location,
+          .csvEmptyFirstField, at: location,
           "\(CountedNoun.phrase(emptiedFirst.count, "note")) \(emptiedFirst.count == 1 ? "has" : "have") a first field that plain text leaves empty (a picture or a sound alone); Anki's CSV importer skips such rows (\(CountedNoun.noun("GUID", for: emptiedFirst.count)) \(ShortList.quoted(emptiedFirst)))"
         ))
     }

@@ -78,7 +78,7 @@ package struct CSVReader: Sendable {
       place.line = joined
       warnings.append(
         Diagnostic(
-          "csv-line-ends", at: place,
+          .csvLineEnds, at: place,
           "this header line ends with a carriage return alone (classic Mac OS line ends), which deckport reads as a line end but Anki's importer does not: it reads on to the next line feed as part of this line, so the # lines and rows up to there are not read as such; save the file with LF or CRLF line ends for Anki"
         ))
     }
@@ -87,7 +87,7 @@ package struct CSVReader: Sendable {
       place.line = 1
       warnings.append(
         Diagnostic(
-          "csv-no-guid", at: place,
+          .csvNoGUID, at: place,
           "the file has the header of Anki's \"Notes in Plain Text\" export without \"Include unique identifier\" (no #guid column): its notes get GUIDs derived from their content, not the ones Anki gave them, so a package made of it and imported into the collection it came from adds every note again; export with \"Include unique identifier\", or import this file itself into Anki, which matches notes by their first field"
         ))
     }
@@ -110,7 +110,7 @@ package struct CSVReader: Sendable {
       place.line = first.line
       warnings.append(
         Diagnostic(
-          "csv-header-row", at: place,
+          .csvHeaderRow, at: place,
           "this row names columns (\(ShortList.quoted(first.values))), but the file starts with Anki's # lines, whose layout has no row of column names: it is read as a note, as Anki reads it, though \(setting: .csvHeaderRow) was given (which still shapes a CSV written from it); take the # lines out to read it as column names"
         ))
     }
@@ -178,7 +178,7 @@ package struct CSVReader: Sendable {
       place.line = lateHTML.line
       warnings.append(
         Diagnostic(
-          "csv-html-late", at: place,
+          .csvHTMLLate, at: place,
           "this row holds HTML, but the file has no #html: line and its first \(CountedNoun.phrase(preview.count, "row")) hold none, so it is read as plain text, as Anki's importer reads it: the HTML of this row and any later one is escaped and shows as text; pass \(setting: .csvHTML) true to read it as HTML"
         ))
     }
@@ -214,7 +214,7 @@ package struct CSVReader: Sendable {
       : ", or, if the file is a spreadsheet whose first row names its columns, give \(setting: .csvHeaderRow), which reads every later row as data"
     return [
       Diagnostic(
-        "csv-comment-rows", at: place,
+        .csvCommentRows, at: place,
         "\(CountedNoun.phrase(skipped.count, "line")) where a row would start \(skipped.count == 1 ? "begins" : "begin") with '#'; Anki's importer skips such lines as comments, and so does this reading, though \(skipped.count == 1 ? "it may be a row" : "they may be rows") (\(skipped.listed)); quote a first cell that starts with '#' (\"#…\") to keep its row\(headerRowAdvice)"
       )
     ]
@@ -236,7 +236,7 @@ package struct CSVReader: Sendable {
     if let expected, expected != detected {
       warnings.append(
         Diagnostic(
-          "csv-separator", at: location,
+          .csvSeparator, at: location,
           "the file has no #separator: line, and the separator found the way Anki finds it is \(detected), not \(expected) as the extension suggests; pass \(setting: .csvSeparator) if that is wrong"
         ))
     }
@@ -266,7 +266,7 @@ package struct CSVReader: Sendable {
       place.line = record.line
       let message: DeckMessage =
         "this row is Anki's directive '\(first)', but a line above it that is none (a comment) started the spreadsheet's rows, so it is read as a row and does not count; put the directives first, or read the file without \(setting: .csvHeaderRow) and \(setting: .csvColumns)"
-      return Diagnostic("csv-directive", at: place, message)
+      return Diagnostic(.csvDirective, at: place, message)
     }
   }
 

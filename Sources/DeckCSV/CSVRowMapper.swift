@@ -174,7 +174,7 @@ struct CSVRowMapper {
     place.line = line
     unmappedWarnings.append(
       Diagnostic(
-        "csv-unmapped", at: place,
+        .csvUnmapped, at: place,
         "no column holds the \(CountedNoun.noun("field", for: missing.count)) \(missing.map { "'\($0)'" }.joined(separator: ", ")) of note type '\(catalog.entries[entry].name)'; \(missing.count == 1 ? "it is" : "they are") left empty"
           + (layout.fieldsCutAtFirstRowWidth.map {
             " (Anki's importer takes a file's columns from its first row, which has \(CountedNoun.phrase($0, "column")); a #columns: line names them)"
@@ -196,7 +196,7 @@ struct CSVRowMapper {
     place.line = deckIDRows.lines.first
     return [
       Diagnostic(
-        "csv-deck-id", at: place,
+        .csvDeckID, at: place,
         "the deck cell '\(firstDeckID)' is a number, which Anki's importer takes for a deck's id, not its name: it files the note in the deck with that id (1 is Default) or skips it; deckport files \(deckIDRows.count == 1 ? "it" : "such rows") under a deck of that name (\(deckIDRows.listed))"
       )
     ]
@@ -209,7 +209,7 @@ struct CSVRowMapper {
     let columns = CSVNoteTypeCatalog.rangeList(Array(dropped.columns))
     return [
       Diagnostic(
-        "csv-dropped", at: place,
+        .csvDropped, at: place,
         "nothing names the note type, so rows are read as \(layout.defaultNoteType) notes (\(dropped.fieldNames.joined(separator: ", "))) as Anki reads them, and \(CountedNoun.phrase(dropped.count, "non-empty cell")) in \(CountedNoun.noun("column", for: dropped.columns.count)) \(columns), which no field takes, \(dropped.count == 1 ? "is left out as Anki leaves it" : "are left out as Anki leaves them") out (\(dropped.lines.listed)); name the columns with \(setting: .csvColumns) or the note type with \(setting: .csvNoteType) to keep them"
       )
     ]
@@ -222,7 +222,7 @@ struct CSVRowMapper {
     place.line = skippedRows.lines.first
     return [
       Diagnostic(
-        "csv-skipped", at: place,
+        .csvSkipped, at: place,
         "\(skippedCount) row\(skippedCount == 1 ? " has" : "s have") an empty first field and \(skippedCount == 1 ? "was" : "were") skipped, as Anki's importer skips such rows (\(skippedRows.listed))"
       )
     ]

@@ -66,7 +66,7 @@ public struct CSVSeparator: Sendable, Hashable, CustomStringConvertible {
     isKnownToAnki
       ? nil
       : Diagnostic(
-        "csv-separator", at: location,
+        .csvSeparator, at: location,
         "the separator \(self) is not one Anki knows (tab, pipe, semicolon, colon, comma, space): Anki's importer will not read this file's columns"
       )
   }

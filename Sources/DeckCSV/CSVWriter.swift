@@ -169,7 +169,7 @@ package struct CSVWriter: Sendable {
     if let count = NewCardOrder.changedCount(in: collection, addedAt: row) {
       warnings.append(
         Diagnostic(
-          "csv-scheduling", at: location,
+          .csvScheduling, at: location,
           "the order of \(CountedNoun.phrase(count, "new card")) is not kept: a CSV holds no positions, and Anki's importer numbers new cards in the order of the rows, which is not the order the deck shows them in"
         ))
     }
@@ -284,7 +284,7 @@ package struct CSVWriter: Sendable {
     _ mapping: ColumnMapping, collection: DeckCollection, noteTypes: [Int64: NoteType], location: SourceLocation
   ) -> [Diagnostic] {
     var warnings: [Diagnostic] = []
-    func warn(_ message: DeckMessage) { warnings.append(Diagnostic("csv-columns", at: location, message)) }
+    func warn(_ message: DeckMessage) { warnings.append(Diagnostic(.csvColumns, at: location, message)) }
     var notesPerType: [Int64: Int] = [:]
     for note in collection.notes { notesPerType[note.noteTypeID, default: 0] += 1 }
     var leftOut: [String] = []

@@ -52,7 +52,7 @@ package struct CardTextWriter {
     let renderer = CardRenderer(collection)
     var warnings = [
       Diagnostic(
-        "cards-text", at: location,
+        .cardsText, at: location,
         "Cards in Plain Text holds each card's rendered front and back only: the notes' fields, tags, note types, decks, scheduling, review log and media files are not kept"
       )
     ]
@@ -72,7 +72,7 @@ package struct CardTextWriter {
         if let problem = sides.problem {
           warnings.append(
             Diagnostic(
-              "card-rendering", at: location,
+              .cardRendering, at: location,
               "card \(card.id) is written with Anki's message instead of its template: \(problem)"))
         }
         try emitter.writeRow([

@@ -39,7 +39,7 @@ struct LateHTMLRows {
   func warning(at location: SourceLocation) -> Diagnostic? {
     guard let firstLater, !firstRowsHoldHTML else { return nil }
     return Diagnostic(
-      "csv-html-late", at: location,
+      .csvHTMLLate, at: location,
       "\(laterCount == 1 ? "row \(firstLater) holds" : "\(laterCount) rows hold") HTML (\(laterCount == 1 ? "" : "the first, row \(firstLater); ")rows counted from 1, a header row not counted), but a spreadsheet has no #html: line and its first \(Self.decidingRows) rows hold none: Anki's importer decides from those that every field is plain text (deckport's reader likewise), and shows that HTML as text; read the file with \(setting: .csvHTML) true (Anki: \"Allow HTML in fields\"), or write Anki's layout, without \(setting: .csvHeaderRow) and \(setting: .csvColumns)"
     )
   }

@@ -101,7 +101,7 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
     cards.compactMap { card in
       card.problem.map { problem in
         Diagnostic(
-          "card-rendering", at: location,
+          .cardRendering, at: location,
           "card \(card.id) (note type \(card.noteType), template \(card.template)) shows Anki's message instead: \(problem)"
         )
       }

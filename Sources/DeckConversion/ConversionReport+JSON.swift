@@ -72,7 +72,9 @@ extension ConversionReport {
       },
       backup: appWrite?.backupPath,
       warnings: warnings.map {
-        .init(code: $0.category, location: $0.location.exactDescription, message: $0.message, text: $0.exactDescription)
+        .init(
+          code: $0.category.rawValue, location: $0.location.exactDescription, message: $0.message,
+          text: $0.exactDescription)
       })
   }
 }

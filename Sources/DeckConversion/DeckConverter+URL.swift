@@ -37,6 +37,22 @@ extension DeckConverter {
     }
   }
 
+  /// The format `name` means for writing, or the one the file URL `output`'s name (or, for an
+  /// existing file, its content) shows, as the version that takes a path tells it.
+  ///
+  /// ```swift
+  /// let format = try DeckConverter().outputFormat(named: nil, for: backupURL)
+  /// print(format.name, format.description.cannotHold)
+  /// ```
+  ///
+  /// - Throws: as the version that takes a path does (``DeckError/Kind/unknownFormat`` when
+  ///   neither `name` nor the output tells the format, ``DeckError/Kind/invalidRequest`` for a
+  ///   name no format writes), and ``DeckError/Kind/invalidRequest`` when `output` is not a file
+  ///   URL.
+  public func outputFormat(named name: FormatName?, for output: URL) throws -> any DeckFormat {
+    try outputFormat(named: name, for: FileURL.path(of: output))
+  }
+
   /// Writes `deck` to the file URL `output`, as the version that takes a path does.
   ///
   /// - Throws: as that method does, and ``DeckError/Kind/invalidRequest`` when `output` is not a

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 import Foundation
 
 /// Reads any input deckport understands into the shared model, through the formats of a
@@ -17,9 +18,12 @@ public struct DeckLoader: Sendable {
   /// where app storage keeps its records, how much an Anki package may unpack to); `progress`,
   /// when given, hears what the reader is doing.
   ///
-  /// - Throws: ``DeckError`` naming the file (and the place in it) when the file is missing,
-  ///   damaged, or of a format that cannot be told (``DeckError/Kind/unknownFormat``) or that
-  ///   deckport does not read (``DeckError/Kind/invalidRequest``).
+  /// - Throws: ``DeckError`` naming the file (and the place in it): ``DeckError/Kind/unreadableFile``
+  ///   when it is missing or is a folder that cannot be read; ``DeckError/Kind/unknownFormat`` when
+  ///   no format is named and neither its name nor its content tells one (a folder that is no deck
+  ///   folder); ``DeckError/Kind/wrongFormat`` when the format named reads a file and `path` is a
+  ///   folder, or the other way round; ``DeckError/Kind/invalidRequest`` for a format deckport does
+  ///   not read; and the format's own errors when the input is damaged.
   public func load(
     path: String, format name: FormatName? = nil, options: FormatOptions = FormatOptions(),
     progress: ProgressReporter? = nil
@@ -35,14 +39,22 @@ public struct DeckLoader: Sendable {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw DeckError(.unreadableFile, at: location, "no such file")
     }
+    // A folder that cannot be read is not one without a deck: said before any format looks in.
+    if isDirectory.boolValue, let reason = FileManager.default.unreadableFolderReason(atPath: path) {
+      throw DeckError(.unreadableFile, at: location, "is a folder that cannot be read (\(reason))")
+    }
     let format: any DeckFormat
     var overruled: (any DeckFormat)?
     if let name {
       guard let named = registry.reader(named: name) else {
         throw DeckError(.invalidRequest, at: location, "deckport does not read \(name.rawValue)")
       }
-      guard !isDirectory.boolValue || named.description.isFolder else {
-        throw DeckError(.unreadableFile, at: location, "is a directory, not a deck file")
+      guard isDirectory.boolValue == named.description.isFolder else {
+        throw DeckError(
+          .wrongFormat, at: location,
+          isDirectory.boolValue
+            ? "is a folder, not a file: \(name.rawValue) is read from a file"
+            : "is a file, not a folder: \(name.rawValue) is read from a folder")
       }
       format = named
     } else if case (let detected?, let named) = registry.detection(path: path) {
@@ -71,7 +83,7 @@ public struct DeckLoader: Sendable {
       throw DeckError(error.kind, at: error.location, "\(error.wording) (\(overruling))", details: error.details)
     }
     deck.format = format.description
-    deck.warnings.insert(Diagnostic("format-from-content", at: location, overruling), at: 0)
+    deck.warnings.insert(Diagnostic(.formatFromContent, at: location, overruling), at: 0)
     return deck
   }
 }

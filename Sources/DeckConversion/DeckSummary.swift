@@ -5,7 +5,9 @@ import Foundation
 /// What `deckport inspect` reports about a deck: counts, the decks that hold cards, the notes'
 /// tags, note types,
 /// and the media notes refer to but the file lacks, as the real Anki would find them on import.
-public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
+///
+/// It encodes as ``jsonText()`` shows it, each warning as its one line of text.
+public struct DeckSummary: DeckPartReport, Sendable, Equatable, Encodable {
   /// A note type as the summary shows it.
   public struct NoteTypeSummary: Sendable, Equatable, Codable {
     /// The note type's name.
@@ -59,8 +61,8 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
   /// deck. Files whose names start with `_` or `latex-` are not among them: that import keeps
   /// them. Empty for a collection package, which Anki restores whole.
   public var unusedMedia: [String]
-  /// The reader's warnings, one line each, names exactly as the input holds them.
-  public var warnings: [String]
+  /// The reader's warnings (each encoded as its one line, ``Diagnostic/exactDescription``).
+  public var warnings: [Diagnostic]
   /// With `onlyDecks` or `onlyTags`: the decks and tags summarised and how much of the file
   /// they hold; nil when the summary is of the whole file.
   public var selection: DeckSelection?
@@ -92,7 +94,33 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Codable {
     }
     missingMedia = Self.missingMedia(in: collection)
     unusedMedia = keepsEveryNoteType ? [] : Self.unusedMedia(in: collection)
-    warnings = deck.warnings.map(\.exactDescription)
+    warnings = deck.warnings
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case format, notes, cards, media, reviews, deletions, settings, decks, tags, noteTypes, unusedNoteTypes
+    case missingMedia, unusedMedia, warnings, selection
+  }
+
+  /// Encodes the summary as ``jsonText()`` shows it: every property under its own name, each
+  /// warning as its one line (``Diagnostic/exactDescription``), no `selection` for the whole file.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(format, forKey: .format)
+    try container.encode(notes, forKey: .notes)
+    try container.encode(cards, forKey: .cards)
+    try container.encode(media, forKey: .media)
+    try container.encode(reviews, forKey: .reviews)
+    try container.encode(deletions, forKey: .deletions)
+    try container.encode(settings, forKey: .settings)
+    try container.encode(decks, forKey: .decks)
+    try container.encode(tags, forKey: .tags)
+    try container.encode(noteTypes, forKey: .noteTypes)
+    try container.encode(unusedNoteTypes, forKey: .unusedNoteTypes)
+    try container.encode(missingMedia, forKey: .missingMedia)
+    try container.encode(unusedMedia, forKey: .unusedMedia)
+    try container.encode(warnings.map(\.exactDescription), forKey: .warnings)
+    try container.encodeIfPresent(selection, forKey: .selection)
   }
 
   /// Each tag of `notes` with its count of notes; tags that differ only in case are counted as

@@ -26,7 +26,7 @@ enum ModificationTimeLoss {
       CountedNoun.phrase($0.0, $0.1)
     }
     return Diagnostic(
-      "modification-times-dropped", at: location,
+      .modificationTimesDropped, at: location,
       "the modification times of \(WordList.joined(owners)) (when each was last changed) are not kept: the \(output.name.rawValue) format has no place for them, so reading it back gives them the file's time, and Anki's import the time of the import (Anki's browser shows these times, and its import of a package updates a note only from a later one)"
     )
   }

@@ -74,7 +74,7 @@ package struct CrowdAnkiReader: DeckFileReader, Sendable {
     if FileManager.default.fileExists(atPath: importConfig) {
       state.warnings.append(
         Diagnostic(
-          "crowdanki-import-config", at: SourceLocation(file: importConfig),
+          .crowdAnkiImportConfig, at: SourceLocation(file: importConfig),
           "CrowdAnki's import choices (personal fields, tags to add on import, whether cards move between decks) are not read, and a folder deckport writes has no such file: the deck is converted as the folder holds it; copy the file into a folder written from it to keep them"
         ))
     }
@@ -154,7 +154,7 @@ private struct ReadState {
       } else {
         warnings.append(
           Diagnostic(
-            "crowdanki-deck-config-missing", at: deck.location("deck_config_uuid"),
+            .crowdAnkiDeckConfigMissing, at: deck.location("deck_config_uuid"),
             "deck '\(name)' uses option group \(configUUID), which the file does not hold; it gets the default options")
         )
       }
@@ -162,7 +162,7 @@ private struct ReadState {
     if (try? deck.optionalInt("dyn")) ?? 0 != 0 {
       warnings.append(
         Diagnostic(
-          "crowdanki-filtered-deck", at: deck.location("dyn"),
+          .crowdAnkiFilteredDeck, at: deck.location("dyn"),
           "deck '\(name)' is marked as a filtered deck, but the file holds no search; it is read as a normal deck"))
     }
     // The deck's other members are what Anki keeps of it besides (its own limits, ...), but for
@@ -244,7 +244,7 @@ private struct ReadState {
     guard let id = value.writtenInteger, id > 0 else {
       warnings.append(
         Diagnostic(
-          "crowdanki-anki-id", at: object.location(key),
+          .crowdAnkiAnkiID, at: object.location(key),
           "\(label) gives the Anki id \(JSONWriter.text(of: value).prefix(40)), which is not one Anki gives (a positive whole number); it gets an id derived from its UUID"
         ))
       return nil
@@ -252,7 +252,7 @@ private struct ReadState {
     if let other = taken[id] {
       warnings.append(
         Diagnostic(
-          "crowdanki-anki-id", at: object.location(key),
+          .crowdAnkiAnkiID, at: object.location(key),
           "\(label) gives the Anki id \(id) of \(other) before it; it gets an id derived from its UUID, so a package made from the folder no longer matches what the collection has under that id"
         ))
       return nil
@@ -284,7 +284,7 @@ private struct ReadState {
         }
       warnings.append(
         Diagnostic(
-          "field-count", at: note.location("fields"),
+          .fieldCount, at: note.location("fields"),
           "note \(guid) has \(CountedNoun.phrase(fields.count, "field")) but its note model '\(model.name)' has \(expected); \(change)"
         ))
       fields = CollectionRepair.fitted(fields, count: expected)
@@ -292,13 +292,13 @@ private struct ReadState {
     if let flags = try note.optionalInt("flags"), flags != 0 {
       warnings.append(
         Diagnostic(
-          "crowdanki-note-flags", at: note.location("flags"),
+          .crowdAnkiNoteFlags, at: note.location("flags"),
           "note \(guid): the note flags (\(flags)) are not kept; Anki does not use them"))
     }
     if let data = try note.optionalString("data"), !data.isEmpty {
       warnings.append(
         Diagnostic(
-          "crowdanki-note-data", at: note.location("data"),
+          .crowdAnkiNoteData, at: note.location("data"),
           "note \(guid): the note's data text is not kept; Anki does not use it"))
     }
     reportUnknownKeys(note, known: Self.noteKeys, what: "note \(guid)")
@@ -316,7 +316,7 @@ private struct ReadState {
         }
         warnings.append(
           Diagnostic(
-            "note-decks-merged", at: note.location("guid"),
+            .noteDecksMerged, at: note.location("guid"),
             "note \(guid) is in deck \(name(notes[first].deckID)) and again in deck \(name(deckID)) (CrowdAnki writes a note into each deck its cards were in); it is read once, its cards in the first deck"
           ))
       }
@@ -332,7 +332,7 @@ private struct ReadState {
     guard !lost.isEmpty else { return }
     warnings.append(
       Diagnostic(
-        "crowdanki-keys-not-kept", at: object.location(),
+        .crowdAnkiKeysNotKept, at: object.location(),
         "\(what): \(lost.map { "'\($0)'" }.joined(separator: ", ")) \(lost.count == 1 ? "is" : "are") not kept; deckport's model has no place for \(lost.count == 1 ? "it" : "them")"
       ))
   }
@@ -348,7 +348,7 @@ private struct ReadState {
     if let link = boundary.outsideLink(at: folder) {
       warnings.append(
         Diagnostic(
-          "media-skipped", at: SourceLocation(file: folder),
+          .mediaSkipped, at: SourceLocation(file: folder),
           "is \(link); its \(names.count) \(names.count == 1 ? "entry is" : "entries are") skipped (copy the files into the folder to keep them)"
         ))
       return
@@ -359,13 +359,13 @@ private struct ReadState {
       let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
       if let kind = FileManager.default.notRegularFileKind(atPath: path) {
         warnings.append(
-          Diagnostic("media-skipped", at: SourceLocation(file: path), "is \(kind), not a media file; skipped"))
+          Diagnostic(.mediaSkipped, at: SourceLocation(file: path), "is \(kind), not a media file; skipped"))
         continue
       }
       if let link = boundary.outsideLink(at: path) {
         warnings.append(
           Diagnostic(
-            "media-skipped", at: SourceLocation(file: path),
+            .mediaSkipped, at: SourceLocation(file: path),
             "is \(link); skipped (copy the file into the folder to keep it)"))
         continue
       }
@@ -376,7 +376,7 @@ private struct ReadState {
       guard !stored.isEmpty else {
         warnings.append(
           Diagnostic(
-            "media-skipped", at: SourceLocation(file: path),
+            .mediaSkipped, at: SourceLocation(file: path),
             "the name '\(MediaFileName.visible(name))' has nothing Anki accepts in a file name; skipped (rename the file to keep it)"
           ))
         continue
@@ -385,7 +385,7 @@ private struct ReadState {
       guard storedNames.insert(Array(stored.unicodeScalars)).inserted else {
         warnings.append(
           Diagnostic(
-            "media-duplicate", at: SourceLocation(file: path),
+            .mediaDuplicate, at: SourceLocation(file: path),
             "Anki stores this file as '\(MediaFileName.visible(stored))', the name of another file of the folder; this one is left out"
           ))
         continue
@@ -397,7 +397,7 @@ private struct ReadState {
           : "the file is renamed '\(MediaFileName.visible(stored))'"
         warnings.append(
           Diagnostic(
-            "media-renamed", at: SourceLocation(file: path),
+            .mediaRenamed, at: SourceLocation(file: path),
             "\(change), with every reference to it in the notes, as Anki renames it on import"))
         renamedMedia.append(stored)
         present.insert(stored)
@@ -407,7 +407,7 @@ private struct ReadState {
     for (name, place) in listedMedia where !present.contains(name) {
       warnings.append(
         Diagnostic(
-          "media-missing", at: place, "'\(MediaFileName.visible(name))' is listed but the media folder has no such file"
+          .mediaMissing, at: place, "'\(MediaFileName.visible(name))' is listed but the media folder has no such file"
         ))
     }
   }

@@ -71,7 +71,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       for (template, problem) in TemplateFieldCheck.problems(in: noteType) {
         warnings.append(
           Diagnostic(
-            "template-refused",
+            .templateRefused,
             at: location.item("\(CollectionValidation.label(noteType)), template '\(template)'"),
             "\(problem): Anki's note type API refuses such a template, which stops CrowdAnki's import part way (the folder keeps it as it is; Anki's import of a package would keep it too, and show the error on its cards)"
           ))
@@ -124,14 +124,14 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     if !unusedGroups.isEmpty {
       warnings.append(
         Diagnostic(
-          "option-groups-dropped", at: location,
+          .optionGroupsDropped, at: location,
           "\(CountedNoun.phrase(unusedGroups.count, "option group")) that no deck of the folder uses \(unusedGroups.count == 1 ? "is" : "are") not written, as CrowdAnki's export writes only its decks' groups: \(ShortList.text(unusedGroups))"
         ))
     }
     if syncStatesDropped > 0 {
       warnings.append(
         Diagnostic(
-          "anki-properties-dropped", at: location,
+          .ankiPropertiesDropped, at: location,
           "the sync state (usn) of \(CountedNoun.phrase(syncStatesDropped, "option group")) is not kept: a CrowdAnki folder has no place for it"
         ))
     }
@@ -166,7 +166,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     if top.lowercased() == "default" {
       warnings.append(
         Diagnostic(
-          "deck-renamed", at: location.item("deck '\(tree.root.name)' (id \(tree.root.id))"),
+          .deckRenamed, at: location.item("deck '\(tree.root.name)' (id \(tree.root.id))"),
           "the top deck is named '\(top)', and every Anki collection has a Default deck of its own, which CrowdAnki's import does not take for the folder's (it finds decks by CrowdAnki UUID, and a collection's Default has none unless CrowdAnki exported it): CrowdAnki imports the folder's deck as '\(top)_2', with its subdecks below it"
         ))
     }
@@ -176,7 +176,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       if !stored.unicodeScalars.elementsEqual(name.unicodeScalars) {
         warnings.append(
           Diagnostic(
-            "deck-renamed", at: location.item("deck '\(deck.name)' (id \(deck.id))"),
+            .deckRenamed, at: location.item("deck '\(deck.name)' (id \(deck.id))"),
             "\(Deck.storedNameRule), so CrowdAnki's import saves it as '\(stored)'"
           ))
       }
@@ -200,7 +200,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
         guard let target = template.targetDeckID, target != 1, let deckName = deckNames[target] else { continue }
         warnings.append(
           Diagnostic(
-            "template-deck-override",
+            .templateDeckOverride,
             at: location.item("\(CollectionValidation.label(noteType)), template '\(template.name)'"),
             "puts new cards into deck '\(deckName)' by its Anki id (\(target)), which a CrowdAnki folder does not keep: CrowdAnki's import into a collection without a deck of that id adds these cards to the Default deck, not to their note's deck (the id is written as CrowdAnki's own export writes it)"
           ))
@@ -241,14 +241,14 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     if scheduled > 0 {
       warnings.append(
         Diagnostic(
-          "scheduling", at: location,
+          .scheduling, at: location,
           "the scheduling of \(CountedNoun.phrase(scheduled, "card")) is not kept: CrowdAnki holds no scheduling, so its import gives new cards (or keeps the progress a collection already has)"
         ))
     }
     if !collection.reviews.isEmpty {
       warnings.append(
         Diagnostic(
-          "review-log", at: location,
+          .reviewLog, at: location,
           "\(CountedNoun.phrase(collection.reviews.count, "review")) of the review log \(collection.reviews.count == 1 ? "is" : "are") not kept: CrowdAnki holds no review log"
         ))
     }
@@ -260,14 +260,14 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       let count = regeneration.lostCards
       warnings.append(
         Diagnostic(
-          "cards-dropped", at: location,
+          .cardsDropped, at: location,
           "\(CountedNoun.phrase(count, "card")) \(count == 1 ? "is" : "are") not kept: a CrowdAnki folder holds notes, and its import makes a note's cards from its fields; \(count == 1 ? "this card's" : "these cards'") template shows nothing or \(count == 1 ? "its" : "their") cloze number is no longer in the text (Anki keeps such cards until Empty Cards removes them) (\(Self.guids(regeneration.lostGUIDs)))"
         ))
     }
     if regeneration.madeCards > 0 {
       warnings.append(
         Diagnostic(
-          "cards-added", at: location,
+          .cardsAdded, at: location,
           "\(CountedNoun.phrase(regeneration.madeCards, "card")) the deck does not hold will be made by CrowdAnki's import from the notes' fields (\(Self.guids(regeneration.madeGUIDs)))"
         ))
     }
@@ -275,7 +275,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     if flagged > 0 {
       warnings.append(
         Diagnostic(
-          "card-flags", at: location,
+          .cardFlags, at: location,
           "the flags of \(CountedNoun.phrase(flagged, "card")) are not kept: CrowdAnki holds no cards"))
     }
     return warnings
@@ -302,7 +302,7 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
     guard let count = NewCardOrder.changedCount(in: collection, addedAt: added) else { return [] }
     return [
       Diagnostic(
-        "scheduling", at: location,
+        .scheduling, at: location,
         "the order of \(CountedNoun.phrase(count, "new card")) is not kept: CrowdAnki holds no positions, and its import numbers new cards in the order it adds their notes (a deck's subdecks first, then its own notes, in the folder's order), which is not the order the deck shows them in"
       )
     ]

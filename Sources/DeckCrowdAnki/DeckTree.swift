@@ -36,7 +36,7 @@ struct DeckTree {
       rootAdded = true
       warnings.append(
         Diagnostic(
-          "deck-root-added", at: location,
+          .deckRootAdded, at: location,
           "cards sit under \(usedTops.count) top-level decks (\(usedTops.map { "'\($0)'" }.joined(separator: ", "))), but a CrowdAnki folder holds one deck; they are written as subdecks of a new top deck '\(name)' (the folder's name), so importing the folder into Anki nests them under it (\(usedTops.map { "'\(name)::\($0)'" }.joined(separator: ", ")))"
         ))
     } else {
@@ -83,13 +83,13 @@ struct DeckTree {
       if filtered.contains(deck.id) {
         warnings.append(
           Diagnostic(
-            "deck-dropped", at: location,
+            .deckDropped, at: location,
             "filtered deck '\(deck.name)' is not written (CrowdAnki does not export filtered decks); its cards are written under their home decks"
           ))
       } else if Self.carriesData(deck) {
         warnings.append(
           Diagnostic(
-            "deck-dropped", at: location,
+            .deckDropped, at: location,
             "deck '\(deck.name)' holds no cards and is outside '\(top.name)'; it is not written, and with it its description or option group"
           ))
       }
@@ -169,7 +169,7 @@ struct DeckTree {
     if !split.isEmpty {
       warnings.append(
         Diagnostic(
-          "note-decks-split", at: location,
+          .noteDecksSplit, at: location,
           "\(split.count) note\(split.count == 1 ? " has" : "s have") cards in several decks, but a CrowdAnki folder puts each note in one deck; each is written under the deck of its first card, and importing the folder moves all its cards there: \(ShortList.text(split, separator: "; "))"
         ))
     }

@@ -139,7 +139,7 @@ final class UnknownKeys {
         let alike = names.first { $0.lowercased() == member.key.lowercased() }
         found.append(
           Diagnostic(
-            "unknown-key", at: at,
+            .unknownKey, at: at,
             "'\(member.key)' is not a key of deckport's deck format here, so what it holds is not read"
               + (alike.map { " (did you mean '\($0)'?)" } ?? " (the keys here: \(names.joined(separator: ", ")))")))
       }

@@ -39,6 +39,25 @@ public struct CommandRun: Sendable {
 }
 
 extension CommandRun {
+  /// Runs the built `deckport` with `arguments` as the user `nobody` when this process is root
+  /// (through `setpriv`), else as this process's user: for a check that needs a file its user
+  /// may not read, which root always may.
+  public static func deckportWithoutRoot(_ arguments: [String]) throws -> CommandRun {
+    guard geteuid() == 0 else { return try deckport(arguments) }
+    let process = deckportProcess(arguments, environment: [:])
+    process.arguments =
+      ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Fixtures.deckportExecutable] + arguments
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    return finished(process, output: outputData, error: errorData)
+  }
+
   /// The built `deckport`, not yet started, with `arguments` and `environment` added to this
   /// process's own.
   static func deckportProcess(_ arguments: [String], environment: [String: String]) -> Process {

@@ -48,7 +48,10 @@ struct DeletionRecordsTests {
     let contents = try AnkiPackageReader().read(path: Fixtures.path(package))
     let expected = try #require(Self.stored.first { $0.package == package }?.counts)
     #expect(Self.counts(contents.collection.deletions) == expected)
-    #expect(!contents.warnings.contains { $0.category.contains("grave") || $0.category.contains("deletion") })
+    #expect(
+      !contents.warnings.contains {
+        $0.category.rawValue.contains("grave") || $0.category.rawValue.contains("deletion")
+      })
   }
 
   @Test("the schema-11 records of one object and kind are all kept, as the file has them")
@@ -73,7 +76,7 @@ struct DeletionRecordsTests {
         .write(original, to: path, reportingAs: path)
       // A deck package keeps them, and says once that Anki's import of it ignores them.
       #expect(
-        warnings.filter { $0.category.contains("deletion") }.map(\.category)
+        warnings.filter { $0.category.rawValue.contains("deletion") }.map(\.category)
           == (kind == .apkg ? ["deletions-ignored"] : []))
       let back = try AnkiPackageReader().read(path: path).collection
       #expect(back.deletions == original.deletions, "\(generation.formatName(for: kind))")

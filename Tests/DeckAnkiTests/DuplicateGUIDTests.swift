@@ -113,7 +113,7 @@ struct DuplicateGUIDTests {
       options: .init(generation: .legacy2, kind: .apkg, duplicateGUIDs: .keepFirst)
     ).write(kept, to: path, reportingAs: "out.apkg")
     let categories = Set(keptWarnings.map(\.category))
-    for expected in ["field-changed", "tag-changed", "card-data-changed", "future-time"] {
+    for expected: Diagnostic.Category in ["field-changed", "tag-changed", "card-data-changed", "future-time"] {
       #expect(categories.contains(expected), "\(expected) in \(keptWarnings)")
     }
     #expect(!keptWarnings.contains { $0.message.contains("Unused") })

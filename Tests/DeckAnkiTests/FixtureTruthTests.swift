@@ -161,7 +161,7 @@ struct FixtureTruthTests {
   @Test("no warnings on packages Anki wrote, but the v1 scheduler's upgrade", arguments: packages)
   func noWarnings(package: String) throws {
     let observed = try Observed(package)
-    let expected =
+    let expected: [Diagnostic.Category] =
       Self.upgradedFromV1.contains(package)
       ? ["scheduler-v1-upgraded"] : Self.withNULFields.contains(package) ? ["field-changed"] : []
     #expect(observed.contents.warnings.map(\.category) == expected)

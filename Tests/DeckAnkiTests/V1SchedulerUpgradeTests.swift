@@ -32,7 +32,7 @@ struct V1SchedulerUpgradeTests {
   }
 
   static func schedulerWarnings(_ contents: AnkiPackageContents) -> [Diagnostic] {
-    contents.warnings.filter { $0.category.hasPrefix("scheduler-") }
+    contents.warnings.filter { $0.category.rawValue.hasPrefix("scheduler-") }
   }
 
   @Test("a v2 collection's cards and review log are read as stored")

@@ -45,7 +45,7 @@ struct WriterRoundTripTests {
   ]
 
   /// The categories a fixture may produce when written; anything else is a regression.
-  static let expectedCategories: Set<String> = [
+  static let expectedCategories: Set<Diagnostic.Category> = [
     "note-type-unused", "deck-unused", "deck-options-unused", "reviews-unused", "media-unused",
     "deck-added", "settings-dropped", "tag-registry-dropped", "tag-collapse-dropped",
     // A deck package whose option group 1 is not Anki's default (Anki's import keeps its own).
@@ -55,7 +55,7 @@ struct WriterRoundTripTests {
   ]
 
   /// What particular fixtures also warn of, for what other programs made them do.
-  static let expectedForPackage: [String: Set<String>] = [
+  static let expectedForPackage: [String: Set<Diagnostic.Category>] = [
     // anki-apkg-export writes notes' modification times in milliseconds: the year 48954.
     "real/anki-apkg-export-legacy1.apkg": ["future-time"],
     // genanki-go's ids are random 64-bit numbers, half of them far in the future; a collection

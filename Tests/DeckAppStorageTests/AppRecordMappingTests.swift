@@ -235,11 +235,11 @@ struct AppRecordMappingTests {
     ]
     let (generic, genericWarnings) = try AppRecordMapping.records(from: deck, profile: .generic)
     #expect(generic.records.map { $0["Front"] } == [.data(png), .data(png)])
-    #expect(genericWarnings.filter { $0.category.hasPrefix("media") }.isEmpty, "\(genericWarnings)")
+    #expect(genericWarnings.filter { $0.category.rawValue.hasPrefix("media") }.isEmpty, "\(genericWarnings)")
     // Flashzilla's text keys cannot hold them: each is named once, with its field.
     let (_, flashzilla) = try AppRecordMapping.records(from: deck, profile: .named(.flashzilla))
     #expect(
-      flashzilla.filter { $0.category.hasPrefix("media") }.map(\.message) == [
+      flashzilla.filter { $0.category.rawValue.hasPrefix("media") }.map(\.message) == [
         "refers to a/, which the Flashzilla Card key 'prompt' (text) cannot hold",
         "refers to c\\d.png, which the Flashzilla Card key 'prompt' (text) cannot hold",
       ])

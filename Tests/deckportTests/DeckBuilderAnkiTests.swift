@@ -361,7 +361,8 @@ struct DeckBuilderAnkiTests {
     // A CrowdAnki folder holds no positions, and CrowdAnki's import adds the subdecks' notes by
     // the subdecks' names: the second word (in `Spanish::Nouns`) would come before the first.
     // Nor does it hold when the app last changed each record.
-    let expectedWarnings: [String] = format == .crowdanki ? ["scheduling", "modification-times-dropped"] : []
+    let expectedWarnings: [Diagnostic.Category] =
+      format == .crowdanki ? ["scheduling", "modification-times-dropped"] : []
     #expect(report.warnings.map(\.category) == expectedWarnings, "\(report.warnings)")
     let package = scratch.path(for: "through.apkg")
     let run = try CommandRun.deckport(["convert", middle, package, "--quiet"])

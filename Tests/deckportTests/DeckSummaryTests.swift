@@ -1,5 +1,6 @@
 import DeckConversion
 import DeckCore
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -58,5 +59,31 @@ struct DeckSummaryTests {
     let many = DeckSummary(LoadedDeck(collection: collection, formatName: "test", warnings: []))
     #expect(many.tags.count == 40)
     #expect(many.lines.filter { $0.hasPrefix("  t") }.count == 30 && many.lines.contains("  … and 10 more"))
+  }
+
+  @Test(
+    "the warnings are the reader's diagnostics, typed; JSON gives each as its one line, under every key the summary has"
+  )
+  func typedWarnings() throws {
+    // A package Anki's v1 scheduler kept: reading it upgrades its scheduling, with one warning.
+    let path = Fixtures.path("real/personal-collection-legacy1.apkg")
+    let deck = try DeckLoader().load(path: path)
+    let summary = DeckSummary(deck)
+    #expect(summary.warnings == deck.warnings)
+    #expect(summary.warnings.map(\.category) == [.schedulerV1Upgraded])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(try summary.jsonText().utf8)) as? [String: Any])
+    #expect(
+      object["warnings"] as? [String]
+        == [
+          "\(path): member 'collection.anki2': table col: warning: [scheduler-v1-upgraded] the collection was kept by Anki's v1 scheduler; as Anki does when it imports or opens it, 957 learning answers in the review log took v2's button numbers (good 2 → 3, easy 3 → 4)"
+        ])
+    // Every stored property is a key (the selection only when there is one), and no other.
+    let properties = Set(Mirror(reflecting: summary).children.compactMap(\.label))
+    #expect(Set(object.keys) == properties.subtracting(["selection"]))
+    let part = try DeckSummary(deck, onlyDecks: ["*"], at: SourceLocation(file: path))
+    let partObject = try #require(
+      try JSONSerialization.jsonObject(with: Data(try part.jsonText().utf8)) as? [String: Any])
+    #expect(Set(partObject.keys) == properties)
   }
 }

@@ -42,6 +42,36 @@ struct LibraryEntryPointTests {
     #expect(bridged.localizedDescription.contains(missing.lastPathComponent))
   }
 
+  @Test("the output format by file URL is the one its path gives; a name without a format, or a remote URL, is refused")
+  func outputFormatByURL() throws {
+    let converter = DeckConverter()
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    for name in ["French.json", "French.apkg", "French.csv", "French.colpkg", "French.txt"] {
+      let path = scratch.path(for: name)
+      let byURL = try converter.outputFormat(named: nil, for: URL(filePath: path))
+      #expect(byURL.name == (try converter.outputFormat(named: nil, for: path)).name)
+    }
+    #expect(try converter.outputFormat(named: nil, for: URL(filePath: scratch.path(for: "French.json"))).name == .json)
+    // A named format wins over the extension, as by path.
+    #expect(try converter.outputFormat(named: .csv, for: URL(filePath: scratch.path(for: "French.json"))).name == .csv)
+    // An existing output is told by its content: a Core Data store named as any SQLite file
+    // (a copy: the fixture is not opened in place).
+    let store = URL(filePath: scratch.path(for: "Idealic.sqlite"))
+    try FileManager.default.copyItem(
+      atPath: Fixtures.path("app/Idealic.sqlite"), toPath: store.path(percentEncoded: false))
+    #expect(
+      try converter.outputFormat(named: nil, for: store).name
+        == (try converter.outputFormat(named: nil, for: store.path(percentEncoded: false))).name)
+    let unknown = try #require(throws: DeckError.self) {
+      try converter.outputFormat(named: nil, for: URL(filePath: scratch.path(for: "French.unknown")))
+    }
+    #expect(unknown.kind == .unknownFormat && unknown.description.contains("French.unknown"))
+    let remote = try #require(URL(string: "https://example.com/French.json"))
+    let refused = try #require(throws: DeckError.self) { try converter.outputFormat(named: nil, for: remote) }
+    #expect(refused.kind == .invalidRequest && refused.description.contains("not a file URL"))
+  }
+
   @Test("a cancelled task does not start reading")
   func cancelled() async throws {
     let task = Task {

@@ -9,7 +9,7 @@ enum CollectionChecks {
 
   static func warnings(for collection: DeckCollection, location: SourceLocation) -> [Diagnostic] {
     var warnings = CappedWarnings(location: location, listedPerCategory: reportLimit)
-    func report(_ category: String, _ place: SourceLocation, _ message: String) {
+    func report(_ category: Diagnostic.Category, _ place: SourceLocation, _ message: String) {
       warnings.report(category, at: place, message)
     }
 
@@ -23,19 +23,19 @@ enum CollectionChecks {
       let (id, noteTypeID, fieldCount) = (notes[index].id, notes[index].noteTypeID, notes[index].fields.count)
       guard let expected = fieldCounts[noteTypeID] else {
         report(
-          "unknown-note-type", location.table("notes", row: id),
+          .unknownNoteType, location.table("notes", row: id),
           "note uses note type \(noteTypeID), which the collection does not define")
         continue
       }
       if notes[index].guid.isEmpty {
         report(
-          "guid-empty", location.table("notes", row: id),
+          .guidEmpty, location.table("notes", row: id),
           "note has an empty GUID: Anki imports it so, but cannot tell it from other notes without one when the package is imported again; a package deckport writes gives it a GUID derived from its note type and fields"
         )
       }
       if fieldCount != expected {
         report(
-          "field-count", location.table("notes", row: id),
+          .fieldCount, location.table("notes", row: id),
           "note has \(CountedNoun.phrase(fieldCount, "field")), but its note type has \(expected); Anki would refuse it on import"
         )
       }
@@ -46,12 +46,12 @@ enum CollectionChecks {
       let (id, noteID, deckID) = (cards[index].id, cards[index].noteID, cards[index].deckID)
       if !noteIDs.contains(noteID) {
         report(
-          "orphan-card", location.table("cards", row: id),
+          .orphanCard, location.table("cards", row: id),
           "card belongs to note \(noteID), which does not exist")
       }
       if !deckIDs.contains(deckID) {
         report(
-          "unknown-deck", location.table("cards", row: id),
+          .unknownDeck, location.table("cards", row: id),
           "card is in deck \(deckID), which the collection does not define")
       }
     }

@@ -105,7 +105,7 @@ struct CollectionReader {
     }
     let textWarnings = invalidText.prefix(Self.listedInvalidNotes).map { id in
       Diagnostic(
-        "invalid-utf8", at: location.table("notes", row: id),
+        .invalidUTF8, at: location.table("notes", row: id),
         "the note's fields or tags are not valid UTF-8; each invalid byte sequence is read as U+FFFD (�)")
     }
     let more = invalidText.count - textWarnings.count
@@ -113,13 +113,13 @@ struct CollectionReader {
       more > 0
       ? [
         Diagnostic(
-          "invalid-utf8", at: location.table("notes"), "\(more) more notes have fields or tags that are not valid UTF-8"
+          .invalidUTF8, at: location.table("notes"), "\(more) more notes have fields or tags that are not valid UTF-8"
         )
       ]
       : []
     let nulWarnings = withNUL.prefix(1).map { first in
       Diagnostic(
-        "field-changed", at: location.table("notes", row: first),
+        .fieldChanged, at: location.table("notes", row: first),
         "\(CountedNoun.phrase(withNUL.count, "note")) \(withNUL.count == 1 ? "has" : "have") fields holding the character U+0000 (NUL), which Anki removes from every field it saves, as its import of a package does; it is removed (\(CountedNoun.noun("note", for: withNUL.count)) \(ShortList.text(withNUL.map(String.init))))"
       )
     }
@@ -174,7 +174,7 @@ struct CollectionReader {
       guard let settings = object as? [String: Any] else {
         return .unreadable(
           Diagnostic(
-            "scheduler-unknown", at: settingLocation,
+            .schedulerUnknown, at: settingLocation,
             "the collection's settings are not a JSON object, so which scheduler kept it is unknown; its scheduling is kept as stored"
           ))
       }
@@ -184,7 +184,7 @@ struct CollectionReader {
     guard let version = Int(text.trimmingCharacters(in: .whitespaces)) else {
       return .unreadable(
         Diagnostic(
-          "scheduler-unknown", at: settingLocation,
+          .schedulerUnknown, at: settingLocation,
           "the scheduler version is not a whole number, so which scheduler kept the collection is unknown; its scheduling is kept as stored"
         ))
     }

@@ -19,7 +19,7 @@ extension CollectionReader {
         guard let parsed = try? JSONParser.parse(value) else {
           warnings.append(
             Diagnostic(
-              "setting-unreadable", at: location.table("config").item("key '\(key)'"),
+              .settingUnreadable, at: location.table("config").item("key '\(key)'"),
               "the setting's value is not JSON text, so it is not kept"))
           continue
         }
@@ -33,7 +33,7 @@ extension CollectionReader {
             [],
             [
               Diagnostic(
-                "setting-unreadable", at: location.table("col", row: 1).item("column conf"),
+                .settingUnreadable, at: location.table("col", row: 1).item("column conf"),
                 "the collection's settings are not a JSON object, so none of them is kept")
             ]
           )

@@ -28,7 +28,7 @@ extension CollectionReader {
     guard let members = (try? JSONParser.parse(Array(statement.text(0).utf8)))?.members else {
       return (
         [],
-        [Diagnostic("tag-registry-unreadable", at: here, "the list of tags is not a JSON object, so it is not kept")]
+        [Diagnostic(.tagRegistryUnreadable, at: here, "the list of tags is not a JSON object, so it is not kept")]
       )
     }
     var tags: [RegisteredTag] = []
@@ -37,7 +37,7 @@ extension CollectionReader {
       guard case .integer(let usn) = value else {
         warnings.append(
           Diagnostic(
-            "tag-registry-unreadable", at: location.table("col", row: 1).item("column tags, tag '\(name)'"),
+            .tagRegistryUnreadable, at: location.table("col", row: 1).item("column tags, tag '\(name)'"),
             "the tag's update sequence number is not an integer, so the tag is not kept in the list"))
         continue
       }

@@ -114,7 +114,7 @@ enum V1SchedulerUpgrade {
           + "`rollover` and `creationOffset`, taken from the collection's creation time where it has none)")
     }
     return Diagnostic(
-      "scheduler-v1-upgraded", at: location.table("col"),
+      .schedulerV1Upgraded, at: location.table("col"),
       "the collection was kept by Anki's v1 scheduler; as Anki does when it imports or opens it, "
         + changed.joined(separator: "; "))
   }

@@ -48,7 +48,7 @@ enum AnkiValueRanges {
     if !creationTime.contains(collection.creationTime) {
       let fitted = clamp(collection.creationTime, to: creationTime)
       log.report(
-        "value-clamped", at: location.table("col"),
+        .valueClamped, at: location.table("col"),
         "the collection's creation time \(collection.creationTime) is outside the times Anki accepts (\(creationTime.lowerBound)…\(creationTime.upperBound) seconds); \(fitted) is written"
       )
       result.creationTime = fitted
@@ -82,7 +82,7 @@ enum AnkiValueRanges {
       replacements.append((index, row))
       let (item, subject) = describe(row)
       log.reportLimited(
-        "value-clamped", at: location.item(item), summaryAt: location,
+        .valueClamped, at: location.item(item), summaryAt: location,
         "\(subject)\(changes.text): Anki reads \(changes.columns) in a narrower range and would otherwise refuse the package or read 0"
       )
     }

@@ -205,7 +205,7 @@ package enum CollectionValidation {
         notes[index].fields[fieldIndex] = value.replacingOccurrences(of: String(fieldSeparator), with: "")
         let fieldName = noteTypes[note.noteTypeID]?.fields[fieldIndex].name ?? ""
         log.reportLimited(
-          "field-changed", at: location.item("note \(note.id)"), summaryAt: location,
+          .fieldChanged, at: location.item("note \(note.id)"), summaryAt: location,
           "field '\(fieldName)' holds the control character U+001F, which Anki uses between fields; it is removed"
         )
       }
@@ -213,7 +213,7 @@ package enum CollectionValidation {
         notes[index].fields[fieldIndex] = value.withoutNUL
         let fieldName = noteTypes[note.noteTypeID]?.fields[fieldIndex].name ?? ""
         log.reportLimited(
-          "field-changed", at: location.item("note \(note.id)"), summaryAt: location,
+          .fieldChanged, at: location.item("note \(note.id)"), summaryAt: location,
           "field '\(fieldName)' holds the character U+0000 (NUL), which Anki removes from every field it saves, as its import of a package does; it is removed"
         )
       }
@@ -228,7 +228,7 @@ package enum CollectionValidation {
           stored.field == nil
           ? "it is written as it is, since Anki's import would rename the renamed text again" : "it is written so"
         log.reportLimited(
-          "field-changed", at: location.item("note \(note.id)"), summaryAt: location,
+          .fieldChanged, at: location.item("note \(note.id)"), summaryAt: location,
           "field '\(fieldName)' refers to media by \(one ? "a name" : "names") Anki does not store as \(one ? "it is" : "they are") (it removes what a file name may not hold), and its import of a package renames the reference: \(names); \(written)"
         )
       }
@@ -274,13 +274,13 @@ package enum CollectionValidation {
       let cleaned = cleanedTag(tag)
       if cleaned.isEmpty {
         log.reportLimited(
-          "tag-changed", at: here, summaryAt: location,
+          .tagChanged, at: here, summaryAt: location,
           "tag '\(MediaFileName.visible(tag))' is empty once spaces and control characters are removed; it is left out")
         continue
       }
       if cleaned != tag {
         log.reportLimited(
-          "tag-changed", at: here, summaryAt: location,
+          .tagChanged, at: here, summaryAt: location,
           "tag '\(MediaFileName.visible(tag))' holds spaces or control characters, which Anki treats as separators; it is written as '\(cleaned)'"
         )
       }
@@ -303,7 +303,7 @@ package enum CollectionValidation {
       let normalized = Deck.storedName(deck.name)
       if !normalized.unicodeScalars.elementsEqual(deck.name.unicodeScalars) {
         log.report(
-          "deck-renamed", at: here,
+          .deckRenamed, at: here,
           "\(Deck.storedNameRule); it is written as '\(normalized)'"
         )
         result[index].name = normalized
@@ -319,7 +319,7 @@ package enum CollectionValidation {
     // By index: a note taken out of the array is a copy, one retain for each of its strings.
     for index in notes.indices where !withCards.contains(notes[index].id) {
       log.reportLimited(
-        "note-without-cards", at: location.item("note \(notes[index].id)"), summaryAt: location,
+        .noteWithoutCards, at: location.item("note \(notes[index].id)"), summaryAt: location,
         "note has no cards; Anki does not create cards when it imports a package, so it cannot be studied")
     }
   }

@@ -205,7 +205,7 @@ enum DeckOptionsConversion {
       changed = true
       warnings.append(
         Diagnostic(
-          "deck-options-incomplete", at: location,
+          .deckOptionsIncomplete, at: location,
           "the settings lack \(filled.map { "'\($0)'" }.joined(separator: ", ")), which Anki requires; Anki's defaults are written"
         ))
     }
@@ -285,7 +285,7 @@ enum DeckOptionsConversion {
         try reader.skip(wire)
         warnings.append(
           Diagnostic(
-            "deck-options-unmapped", at: location,
+            .deckOptionsUnmapped, at: location,
             "setting field \(field.number) of the option group is unknown to the legacy format and is left out"))
       }
     }
@@ -300,7 +300,7 @@ enum DeckOptionsConversion {
     location: SourceLocation, warnings: inout [Diagnostic]
   ) -> JSONValue {
     func report(_ message: String) {
-      warnings.append(Diagnostic("deck-options-changed", at: location, message))
+      warnings.append(Diagnostic(.deckOptionsChanged, at: location, message))
     }
     func floats(_ values: [Float]) -> JSONValue { .array(values.map(JSONValue.float)) }
     func uint16(_ value: UInt32, _ what: String) -> JSONValue {

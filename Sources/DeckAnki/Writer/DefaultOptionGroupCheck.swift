@@ -33,7 +33,7 @@ enum DefaultOptionGroupCheck {
     guard !changed.isEmpty else { return }
     let name = group["name"]?.string ?? "Default"
     log.report(
-      "deck-options-ignored", at: location.item("option group '\(name)' (id 1)"),
+      .deckOptionsIgnored, at: location.item("option group '\(name)' (id 1)"),
       "its settings differ from Anki's defaults (\(ShortList.text(changed))), but Anki's import of an .apkg keeps the importing collection's own option group 1 and ignores these, as it does with its own packages; the package keeps them (a .colpkg restores them; decks given an option group of another id carry theirs)"
     )
   }

@@ -8,17 +8,17 @@ struct DiagnosticLog {
   static let listedPerCategory = 20
 
   private(set) var warnings: [Diagnostic] = []
-  private var counts: [String: Int] = [:]
-  private var summaryLocation: [String: SourceLocation] = [:]
+  private var counts: [Diagnostic.Category: Int] = [:]
+  private var summaryLocation: [Diagnostic.Category: SourceLocation] = [:]
 
   /// Records a warning that is always listed.
-  mutating func report(_ category: String, at location: SourceLocation, _ message: String) {
+  mutating func report(_ category: Diagnostic.Category, at location: SourceLocation, _ message: String) {
     warnings.append(Diagnostic(category, at: location, message))
   }
 
   /// Records a warning of a category that may repeat for many rows.
   mutating func reportLimited(
-    _ category: String, at location: SourceLocation, summaryAt summary: SourceLocation,
+    _ category: Diagnostic.Category, at location: SourceLocation, summaryAt summary: SourceLocation,
     _ message: String
   ) {
     counts[category, default: 0] += 1

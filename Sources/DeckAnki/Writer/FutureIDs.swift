@@ -47,7 +47,7 @@ enum FutureIDs {
       ?? collection.reviews.first { reviews[$0.id] != nil }.map { "review \($0.id)" } ?? ""
     let total = notes.count + cards.count + reviews.count
     log.report(
-      "future-id", at: location.item(first),
+      .futureID, at: location.item(first),
       "\(WordList.joined(counts)) \(total == 1 ? "has an id" : "have ids") more than a day in the future (Anki's ids are creation times in milliseconds); Anki restores a collection package as it is and its Check Database would then renumber \(total == 1 ? "it" : "them"), so \(total == 1 ? "it is" : "they are") written with new ids from now on, as Anki's import of a deck package gives them"
     )
     return result

@@ -41,7 +41,7 @@ enum FutureTimes {
     if !noteTypes.isEmpty { counts.append("\(CountedNoun.phrase(noteTypes.count, "note type"))") }
     let total = noteCount + noteTypes.count
     log.report(
-      "future-time", at: location.item(first.item),
+      .futureTime, at: location.item(first.item),
       "\(counts.joined(separator: " and ")) \(total == 1 ? "was" : "were") last modified in the future (this one on \(CalendarDays.utcText(ofSeconds: first.time))): Anki takes \(total == 1 ? "it" : "them") as newer than any later export, so importing a later version will not update \(total == 1 ? "it" : "them"); the times are written as they are (the clock of the program that made the deck was probably wrong)"
     )
   }
@@ -57,7 +57,7 @@ enum FutureTimes {
     let count = future.count
     let names = ShortList.text(future.prefix(5).map { "\($0.id)" }, total: count)
     log.report(
-      "future-time", at: location.item("review \(first.id)"),
+      .futureTime, at: location.item("review \(first.id)"),
       "\(CountedNoun.phrase(count, "review")) (\(count == 1 ? "review" : "reviews") \(names)) \(count == 1 ? "was" : "were") made in the future (this one on \(CalendarDays.utcText(ofSeconds: first.id / 1000))): a review's id is its time, and Anki's import of a deck package replaces such a time with the time of the import, so \(count == 1 ? "its" : "their") date is lost; \(count == 1 ? "it is" : "they are") written as \(count == 1 ? "it is" : "they are")"
     )
   }

@@ -29,7 +29,7 @@ enum ImportComposedText {
     guard let first = changed.first else { return notes }
     let count = changed.count
     log.report(
-      "field-changed", at: location.item("note \(first)"),
+      .fieldChanged, at: location.item("note \(first)"),
       "\(CountedNoun.phrase(count, "note")) (\(count == 1 ? "note" : "notes") \(ShortList.text(changed.map { "\($0)" }))) \(count == 1 ? "holds" : "hold") text not in Unicode NFC (a letter and its accent as two characters), which Anki's import of a deck package composes; \(count == 1 ? "it is" : "they are") written composed, which looks the same (a .colpkg keeps the text as it is)"
     )
     return result

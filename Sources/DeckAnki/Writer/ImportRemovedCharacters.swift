@@ -43,7 +43,7 @@ enum ImportRemovedCharacters {
     let named = ShortList.text(changedIndices.map { "\(notes[$0].id)" })
     let count = changedIndices.count
     log.report(
-      "field-changed", at: location.item("note \(notes[firstIndex].id)"),
+      .fieldChanged, at: location.item("note \(notes[firstIndex].id)"),
       "\(CountedNoun.phrase(count, "note")) (\(count == 1 ? "note" : "notes") \(named)) \(count == 1 ? "holds" : "hold") control characters that Anki's import of a deck package removes from fields (\(characters.joined(separator: ", "))); \(count == 1 ? "it is" : "they are") written without them (a .colpkg keeps them)"
     )
     return result

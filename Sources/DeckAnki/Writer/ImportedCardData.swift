@@ -27,7 +27,7 @@ enum ImportedCardData {
     let count = changed.count
     let named = changed.prefix(3).map { "card \($0.id): \($0.losses.joined(separator: ", "))" }
     log.report(
-      "card-data-changed", at: location.item("card \(first.id)"),
+      .cardDataChanged, at: location.item("card \(first.id)"),
       "\(CountedNoun.phrase(count, "card")) \(count == 1 ? "has" : "have") data (beside the schedule) that Anki's import of a deck package does not keep as it is (\(named.joined(separator: "; "))\(count > 3 ? "; and \(count - 3) more" : "")); \(count == 1 ? "it is" : "they are") written as \(count == 1 ? "it is" : "they are") (a .colpkg keeps it)"
     )
   }

@@ -80,7 +80,7 @@ package enum ImportedTags {
       guard !changes.isEmpty else { continue }
       result[index].tags = tags
       for change in changes {
-        log.reportLimited("tag-changed", at: location.item("note \(note.id)"), summaryAt: location, change)
+        log.reportLimited(.tagChanged, at: location.item("note \(note.id)"), summaryAt: location, change)
       }
     }
     return result

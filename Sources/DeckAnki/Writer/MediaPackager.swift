@@ -43,7 +43,7 @@ enum MediaPackager {
       let name = MediaFileName.normalized(file.name)
       if kind == .apkg && !referenced.contains(Array(name.unicodeScalars)) && !MediaFileName.isStatic(name) {
         log.report(
-          "media-unused", at: here,
+          .mediaUnused, at: here,
           "nothing refers to this file as Anki finds references (a media tag or [sound:…] in a note's field; for a '_' file, a note type's CSS or templates), and its name does not start with '_' or 'latex-' (files Anki's import keeps regardless); Anki's import of a deck package leaves such a file out, so it is left out (a reference a template builds around a field's text, as '[{{Audio}}]' around 'sound:x.mp3', is not one to Anki)"
         )
         continue
@@ -55,13 +55,13 @@ enum MediaPackager {
       }
       if !MediaFileName.isUnchanged(file.name, by: name) {
         log.report(
-          "media-renamed", at: here,
+          .mediaRenamed, at: here,
           "Anki accepts only normalised file names; the file is written as '\(name)', and the notes' references to it are renamed so, as Anki's import renames them"
         )
       }
       guard written.insert(Array(name.unicodeScalars)).inserted else {
         log.report(
-          "media-duplicate", at: here,
+          .mediaDuplicate, at: here,
           "another media file is already written under the name '\(name)'; this one is left out")
         continue
       }

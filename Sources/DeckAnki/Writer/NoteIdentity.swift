@@ -61,7 +61,7 @@ package enum NoteIdentity {
       owners[ExactKey(guid)] = note.id
       result[index].guid = guid
       log.report(
-        "guid-duplicate", at: location.item("note \(note.id)"),
+        .guidDuplicate, at: location.item("note \(note.id)"),
         "note has the GUID '\(old)' of note \(owners[ExactKey(old)] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is written with the new GUID '\(guid)'"
       )
     }
@@ -74,7 +74,7 @@ package enum NoteIdentity {
     if !dropped.isEmpty {
       for note in notes where dropped.contains(note.id) {
         log.report(
-          "guid-duplicate", at: location.item("note \(note.id)"),
+          .guidDuplicate, at: location.item("note \(note.id)"),
           "note has the GUID '\(note.guid)' of note \(owners[ExactKey(note.guid)] ?? 0), and Anki matches notes by GUID (importing the package again would update only one of them); it is left out, with its cards"
         )
       }
@@ -115,7 +115,7 @@ package enum NoteIdentity {
       }
       warnings.append(
         Diagnostic(
-          "guid-duplicate", at: location.item("note \(note.id)"),
+          .guidDuplicate, at: location.item("note \(note.id)"),
           "note has the GUID '\(note.guid)' of note \(other), and both are written with it; \(importer) matches notes by GUID, so importing it again after an edit would update only one of them"
         ))
     }

@@ -29,7 +29,7 @@ enum PackageSelection {
       let expanded = collection.tagRegistry.filter { $0.isCollapsed == false }.count
       if expanded > 0 {
         log.report(
-          "tag-collapse-dropped", at: location.table("col"),
+          .tagCollapseDropped, at: location.table("col"),
           "\(expanded) tag\(expanded == 1 ? " is" : "s are") expanded in the browser's sidebar; a collection deckport writes lists its tags as schema 11 does, without that state, so Anki shows \(expanded == 1 ? "it" : "them") collapsed"
         )
       }
@@ -38,7 +38,7 @@ enum PackageSelection {
       result = FutureIDs.renumbered(result, location: location, log: &log)
       result.settings = kept(
         collection.settings, where: { Schema11Properties.value(of: $0) != nil }, log: &log,
-        otherwise: "setting-invalid", at: { location.table("col").item("setting '\($0.key)'") },
+        otherwise: .settingInvalid, at: { location.table("col").item("setting '\($0.key)'") },
         "the setting's value is not JSON text, so it is left out")
       reportRaisedNextPosition(of: result, location: location, log: &log)
       return result
@@ -48,7 +48,7 @@ enum PackageSelection {
     let usedNoteTypes = Set(collection.notes.map(\.noteTypeID))
     result.noteTypes = kept(
       collection.noteTypes, where: { usedNoteTypes.contains($0.id) }, log: &log,
-      otherwise: "note-type-unused", at: { location.item(CollectionValidation.label($0)) },
+      otherwise: .noteTypeUnused, at: { location.item(CollectionValidation.label($0)) },
       "no note uses this note type; an .apkg carries only the note types its notes use (Anki would not import it), so it is left out"
     )
 
@@ -67,7 +67,7 @@ enum PackageSelection {
       where: { deck in
         deck.id == 1 || usedDeckIDs.contains(deck.id) || keptNames.contains(CollectionValidation.uniqueKey(deck.name))
       }, log: &log,
-      otherwise: "deck-unused", at: { location.item("deck '\($0.name)' (id \($0.id))") },
+      otherwise: .deckUnused, at: { location.item("deck '\($0.name)' (id \($0.id))") },
       "the deck holds no cards and is no parent of a deck that does; an .apkg carries only those (Anki would not import it), so it is left out"
     )
 
@@ -77,7 +77,7 @@ enum PackageSelection {
     }
     result.deckOptions = kept(
       collection.deckOptions, where: { usedOptions.contains($0.id) }, log: &log,
-      otherwise: "deck-options-unused", at: { location.item(DeckOptionsConversion.label($0)) },
+      otherwise: .deckOptionsUnused, at: { location.item(DeckOptionsConversion.label($0)) },
       "no written deck uses this option group; an .apkg carries only the groups its decks use (Anki would not import it), so it is left out"
     )
 
@@ -86,7 +86,7 @@ enum PackageSelection {
     let dropped = collection.reviews.count - result.reviews.count
     if dropped > 0 {
       log.report(
-        "reviews-unused", at: location.table("revlog"),
+        .reviewsUnused, at: location.table("revlog"),
         "\(dropped) review-log entr\(dropped == 1 ? "y belongs" : "ies belong") to cards the collection does not hold; an .apkg carries only the reviews of its cards, so \(dropped == 1 ? "it is" : "they are") left out"
       )
     }
@@ -94,7 +94,7 @@ enum PackageSelection {
       result.tagRegistry = []
       let count = collection.tagRegistry.count
       log.report(
-        "tag-registry-dropped", at: location.table("col"),
+        .tagRegistryDropped, at: location.table("col"),
         "the collection's list of \(CountedNoun.phrase(count, "tag")) (with each one's sync state and whether it is collapsed in the browser) is not kept: an .apkg holds none (Anki's import lists the notes' tags itself); write a collection package (.colpkg) to keep it"
       )
     }
@@ -102,14 +102,14 @@ enum PackageSelection {
       result.settings = []
       let count = collection.settings.count
       log.report(
-        "settings-dropped", at: location.table("col"),
+        .settingsDropped, at: location.table("col"),
         "the collection's \(count) setting\(count == 1 ? " is" : "s are") not kept: an .apkg holds no collection settings (Anki's import ignores them); write a collection package (.colpkg) to keep them"
       )
     }
     if !collection.deletions.isEmpty {
       let count = collection.deletions.count
       log.report(
-        "deletions-ignored", at: location.table("graves"),
+        .deletionsIgnored, at: location.table("graves"),
         "\(count) deletion record\(count == 1 ? " is" : "s are") kept in the package (notes, cards or decks deleted since the collection last synced, which Anki sends at its next sync), but Anki's import of an .apkg ignores them; write a collection package (.colpkg) for Anki to take them"
       )
     }
@@ -136,7 +136,7 @@ enum PackageSelection {
         ? "is \(value.text), but a new card already has position \(next - 1)"
         : "is \(value.text), and positions start at 1"
     log.report(
-      "setting-changed", at: location.table("col").item("setting 'nextPos'"),
+      .settingChanged, at: location.table("col").item("setting 'nextPos'"),
       "the position Anki gives the next card added \(reason); it is written as \(next), so that the cards Anki adds come after every new card (Anki's restore of the original keeps its value)"
     )
   }
@@ -158,7 +158,7 @@ enum PackageSelection {
           Schema11Properties.ownedKeys(of: owner).contains(property.key)
           ? "deckport writes '\(property.key)' from the model's own data" : "its value is not JSON text"
         log.report(
-          "anki-property-invalid", at: location.item("\(ownerName), property '\(property.key)'"),
+          .ankiPropertyInvalid, at: location.item("\(ownerName), property '\(property.key)'"),
           "\(reason), so the property is left out")
         return false
       }
@@ -194,7 +194,7 @@ enum PackageSelection {
   /// the place `place` gives, with `message`.
   private static func kept<Item>(
     _ items: [Item], where isKept: (Item) -> Bool, log: inout DiagnosticLog,
-    otherwise category: String, at place: (Item) -> SourceLocation, _ message: String
+    otherwise category: Diagnostic.Category, at place: (Item) -> SourceLocation, _ message: String
   ) -> [Item] {
     items.filter { item in
       if isKept(item) { return true }
@@ -224,7 +224,7 @@ enum PackageSelection {
       for name in missing.reversed() {
         result.decks.append(Deck(id: nextID, name: name, modificationTime: deck.modificationTime))
         log.report(
-          "deck-added", at: location.item("deck '\(name)' (id \(nextID))"),
+          .deckAdded, at: location.item("deck '\(name)' (id \(nextID))"),
           "deck '\(deck.name)' has no parent deck '\(name)'; a collection needs it, so it is added (as Anki's Check Database would)"
         )
         takenIDs.insert(nextID)
@@ -275,7 +275,7 @@ enum PackageSelection {
       }
       let deck = collection.decks[index]
       log.report(
-        "deck-options-missing", at: location.item("deck '\(deck.name)' (id \(deck.id))"),
+        .deckOptionsMissing, at: location.item("deck '\(deck.name)' (id \(deck.id))"),
         "the deck uses option group \(optionsID), which the collection does not define; it is given option group 1 (Default), as Anki would need"
       )
       collection.decks[index].kind = .normal(optionsID: 1)

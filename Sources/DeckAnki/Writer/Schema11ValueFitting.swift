@@ -230,7 +230,7 @@ package struct Schema11ValueFitting: Sendable {
       [member.kind.description + (keeps.map { ", and keeps \($0)" } ?? ""), member.meaning].compactMap { $0 }
       .joined(separator: "; ")
     log.report(
-      "value-clamped", at: item,
+      .valueClamped, at: item,
       "\(what) is \(Self.excerpt(value)), which Anki cannot read there (it reads \(reads)) and \(consequence); \(Self.excerpt(written)) is written"
     )
   }
@@ -242,7 +242,7 @@ package struct Schema11ValueFitting: Sendable {
     _ bounds: Schema11ValueKinds.Bounds, at item: SourceLocation, log: inout DiagnosticLog
   ) {
     log.report(
-      "value-clamped", at: item,
+      .valueClamped, at: item,
       "\(what) is \(Self.excerpt(value)), outside what Anki keeps there (\(bounds.description)), and Anki would read \(bounded.ankiReads) instead; \(Self.excerpt(bounded.written)) is written"
     )
   }

@@ -39,7 +39,7 @@ struct CoreDataRecordReader {
     if let orphans = try rowsOfNoEntity(in: entity.table), orphans > 0 {
       warnings.append(
         Diagnostic(
-          "rows-of-no-entity", at: location.table(entity.table),
+          .rowsOfNoEntity, at: location.table(entity.table),
           "\(CountedNoun.phrase(orphans, "row")) of the table \(orphans == 1 ? "belongs" : "belong") to no entity of the store (Z_ENT empty, or a number Z_PRIMARYKEY does not list); Core Data would not load \(orphans == 1 ? "it" : "them"), and \(orphans == 1 ? "it is" : "they are") not read"
         ))
     }
@@ -47,7 +47,7 @@ struct CoreDataRecordReader {
       if case .missing(let what) = relationship.storage {
         warnings.append(
           Diagnostic(
-            "relationship-missing", at: location.table(entity.table),
+            .relationshipMissing, at: location.table(entity.table),
             "entity \(entity.name): the relationship \(relationship.key) should be kept in \(what), which the store lacks; it is not read"
           ))
       }

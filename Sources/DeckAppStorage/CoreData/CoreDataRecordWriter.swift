@@ -145,7 +145,7 @@ struct CoreDataRecordWriter {
             // The source holds the row so; Core Data checks required values only when the app saves that object.
             result.warnings.append(
               Diagnostic(
-                "required-link-empty",
+                .requiredLinkEmpty,
                 at: location.table(entity.table).item("\(change.label), relationship '\(relationship.key)'"),
                 "the model requires \(relationship.key), but the source row has none; the copy has none either"))
           }
@@ -308,7 +308,7 @@ struct CoreDataRecordWriter {
       let uuid = CoreDataValueEncoding.derivedUUID(for: record, entity: entity.name)
       warnings.append(
         Diagnostic(
-          "generated-uuid", at: here,
+          .generatedUUID, at: here,
           "the record has no \(column.key); it gets \(uuid.uuidString), derived from its content so the same record always gets the same UUID"
         ))
       return .uuid(uuid)
@@ -318,7 +318,7 @@ struct CoreDataRecordWriter {
     {
       warnings.append(
         Diagnostic(
-          "default-value", at: here, "the record has no \(column.key); it gets the model's default \(fallback)"))
+          .defaultValue, at: here, "the record has no \(column.key); it gets the model's default \(fallback)"))
       return converted
     }
     throw DeckError(
@@ -496,7 +496,7 @@ struct CoreDataRecordWriter {
           if try current.step(), current.columnType(0) != .null, current.int64(0) != primaryKey {
             warnings.append(
               Diagnostic(
-                "relationship-moved", at: here,
+                .relationshipMoved, at: here,
                 "\(relationship.model.destination) Z_PK \(target) belonged to the row Z_PK \(current.int64(0)); each \(relationship.model.destination) belongs to one \(entity.name) at a time, so it now belongs to this record"
               ))
           }
@@ -602,7 +602,7 @@ struct CoreDataRecordWriter {
     if let target = try resolver.resolve(reference, destination: relationship.model.destination) { return target }
     warnings.append(
       Diagnostic(
-        "relationship-dropped", at: location.table(entity.table).item("\(label), relationship '\(relationship.key)'"),
+        .relationshipDropped, at: location.table(entity.table).item("\(label), relationship '\(relationship.key)'"),
         "the link to \(reference.uri) is dropped: no \(relationship.model.destination) in this store is that object\(reference.unique == nil ? "" : " or has its unique values")"
       ))
     return nil

@@ -106,7 +106,7 @@ struct CoreDataSchema {
         for column in missing {
           warnings.append(
             Diagnostic(
-              "column-missing", at: location.table(table),
+              .columnMissing, at: location.table(table),
               "entity \(row.name): the model stores \(column.property) in column \(column.column), which the table lacks; it is not read"
             ))
         }
@@ -118,7 +118,7 @@ struct CoreDataSchema {
         if model != nil {
           warnings.append(
             Diagnostic(
-              "model-entity-missing", at: location.table("Z_PRIMARYKEY").item("entity '\(row.name)'"),
+              .modelEntityMissing, at: location.table("Z_PRIMARYKEY").item("entity '\(row.name)'"),
               "the model cache has no entity \(row.name); its properties are named after its columns"))
         }
         layout.members = Self.columnsWithoutModel(declared, sharesTable: layout.hasSubentities || row.parent != 0)
@@ -149,7 +149,7 @@ struct CoreDataSchema {
         }
         warnings.append(
           Diagnostic(
-            "column-unclaimed", at: location.table(table),
+            .columnUnclaimed, at: location.table(table),
             "the columns \(unclaimed.joined(separator: ", ")) belong to no property of the model; they are not read"))
       }
     }
@@ -274,7 +274,7 @@ struct CoreDataSchema {
     } catch {
       warnings.append(
         Diagnostic(
-          "model-cache", at: location.table("Z_MODELCACHE"),
+          .modelCache, at: location.table("Z_MODELCACHE"),
           "the model cache does not decode (\(error.message)); property names and types come from the columns"))
       return nil
     }

@@ -23,7 +23,7 @@ struct CoreDataUnusualBooleans {
       guard let seen = found[column.column] else { return nil }
       let others = seen.count > 1 ? " (and \(CountedNoun.phrase(seen.count - 1, "other row")))" : ""
       return Diagnostic(
-        "boolean-not-0-or-1", at: location,
+        .booleanNot0Or1, at: location,
         "entity \(entity.name): the Boolean attribute \(column.key) holds \(seen.firstValue) in row \(seen.firstRow)\(others), not 0 or 1; read as true, as Core Data reads it (written elsewhere, it is true)"
       )
     }

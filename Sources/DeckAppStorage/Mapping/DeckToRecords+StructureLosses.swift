@@ -25,7 +25,7 @@ extension DeckToRecords {
     if named.count > 1 || named.contains(where: { $0 != "Default" && $0 != madeBack }) {
       losses.append(
         Diagnostic(
-          "decks-dropped", at: location,
+          .decksDropped, at: location,
           "the cards are in \(Self.list(named, of: "deck")), which the records cannot hold: a deck made from them puts every note in one deck, '\(madeBack)'"
         ))
     }
@@ -33,7 +33,7 @@ extension DeckToRecords {
     if extraCards > 0 {
       losses.append(
         Diagnostic(
-          "cards-dropped", at: location,
+          .cardsDropped, at: location,
           "\(CountedNoun.phrase(extraCards, "card")) beyond the first of \(extraCards == 1 ? "its" : "their") note (a reverse card, a further cloze number) \(extraCards == 1 ? "is" : "are") not kept: a record is a note, and a deck made from the records has one card a note"
         ))
     }
@@ -43,7 +43,7 @@ extension DeckToRecords {
         let names = collection.noteTypes.filter { typeIDs.contains($0.id) }.map(\.name).sorted()
         losses.append(
           Diagnostic(
-            "note-types-merged", at: location,
+            .noteTypesMerged, at: location,
             "notes of \(Self.list(names, of: "note type")) become records of one type, '\(recordType)', each with its own note type's field names; which note type a record came from is not kept"
           ))
       }
@@ -63,7 +63,7 @@ extension DeckToRecords {
     guard !lost.isEmpty else { return [] }
     return [
       Diagnostic(
-        "media-dropped", at: location,
+        .mediaDropped, at: location,
         "\(list(lost, of: "media file")) \(lost.count == 1 ? "is" : "are") not kept: no record holds \(lost.count == 1 ? "it" : "them") (a file only the note types' templates or styling use, only a field left out names, or no note kept names)"
       )
     ]
@@ -96,7 +96,7 @@ extension DeckToRecords {
     }
     return [
       Diagnostic(
-        "note-types-dropped", at: location,
+        .noteTypesDropped, at: location,
         "records hold the notes' values, not their note types' templates, styling or field settings; \(lost.count == 1 ? "this note type is not one of Anki's stock ones" : "these \(lost.count) note types are not Anki's stock ones"), so \(lost.count == 1 ? "its definition is" : "their definitions are") not kept: \(ShortList.text(named))"
       )
     ]

@@ -38,7 +38,7 @@ struct DeckToRecords {
       if others > 0 {
         warnings.append(
           Diagnostic(
-            "note-skipped", at: location, "\(others) notes of other note types than \(profile.title) are left out"))
+            .noteSkipped, at: location, "\(others) notes of other note types than \(profile.title) are left out"))
       }
       notes = notes.filter { $0.noteTypeID == own.id }
     }
@@ -100,7 +100,7 @@ struct DeckToRecords {
               uuid = NoteIdentity.derivedUUID(note.guid)
               warnings.append(
                 Diagnostic(
-                  "id-repeated", at: keyPlace(field.key),
+                  .idRepeated, at: keyPlace(field.key),
                   "the note's GUID '\(note.guid)' is the UUID of note \(holder.id)'s GUID '\(holder.guid)' in another case, which the app would take for one \(field.key); its record gets the \(field.key) \(uuid.uuidString), made from its GUID"
                 ))
             }
@@ -123,7 +123,7 @@ struct DeckToRecords {
               reportedMedia.insert(fileName(file))
               warnings.append(
                 Diagnostic(
-                  "media-dropped", at: fieldPlace(fieldName),
+                  .mediaDropped, at: fieldPlace(fieldName),
                   "refers to \(file), which the \(profile.title) key '\(field.key)' (text) cannot hold"))
             }
             let text = FieldText.text(html, losses: &losses)
@@ -147,7 +147,7 @@ struct DeckToRecords {
         for (index, fieldName) in fieldNames.enumerated() where !used.contains(index) && !noteField(index).isEmpty {
           warnings.append(
             Diagnostic(
-              "field-dropped", at: fieldPlace(fieldName), "the field has no place in a \(profile.title) and is left out"
+              .fieldDropped, at: fieldPlace(fieldName), "the field has no place in a \(profile.title) and is left out"
             ))
         }
       } else {
@@ -173,7 +173,7 @@ struct DeckToRecords {
               reportedMedia.insert(fileName(file))
               warnings.append(
                 Diagnostic(
-                  "media-dropped", at: fieldPlace(fieldName),
+                  .mediaDropped, at: fieldPlace(fieldName),
                   "refers to \(file) beside other content, which a text value cannot hold (only a field that is the picture or sound alone becomes data)"
                 ))
             }
@@ -187,7 +187,7 @@ struct DeckToRecords {
     if formattingChanged > 0 {
       warnings.append(
         Diagnostic(
-          "formatting-dropped", at: location,
+          .formattingDropped, at: location,
           "\(CountedNoun.phrase(formattingChanged, "note")) had HTML formatting, which plain app text cannot keep (tags are removed; a <div> or <p> block becomes a line break, which comes back as <br>)"
         )
       )
@@ -196,7 +196,7 @@ struct DeckToRecords {
     if tagged > 0 {
       warnings.append(
         Diagnostic(
-          "tags-dropped", at: location,
+          .tagsDropped, at: location,
           "\(CountedNoun.phrase(tagged, "note")) \(tagged == 1 ? "has" : "have") tags, which the records cannot hold"))
     }
     let noteIDs = Set(notes.map(\.id))
@@ -204,7 +204,7 @@ struct DeckToRecords {
     if studied > 0 || !collection.reviews.isEmpty {
       warnings.append(
         Diagnostic(
-          "scheduling-dropped", at: location,
+          .schedulingDropped, at: location,
           "\(studied) cards have been studied and there are \(collection.reviews.count) reviews; the records keep no scheduling"
         ))
     }
@@ -252,7 +252,7 @@ struct DeckToRecords {
   ) -> AppValue? {
     if let value = read[name] { return value }
     guard let file = media[name] else {
-      warnings.append(Diagnostic("media-missing", at: location, "refers to \(name), which the deck does not have"))
+      warnings.append(Diagnostic(.mediaMissing, at: location, "refers to \(name), which the deck does not have"))
       return nil
     }
     do {
@@ -261,7 +261,7 @@ struct DeckToRecords {
       return value
     } catch {
       reported.insert(name)
-      warnings.append(Diagnostic("media-missing", at: location, "cannot read \(name) (\(error))"))
+      warnings.append(Diagnostic(.mediaMissing, at: location, "cannot read \(name) (\(error))"))
       return nil
     }
   }

@@ -87,7 +87,7 @@ struct RecordsToDeck {
       if count > 0 {
         warnings.append(
           Diagnostic(
-            "records-without-keys", at: location,
+            .recordsWithoutKeys, at: location,
             "\(CountedNoun.phrase(count, "record")) \(CountedNoun.noun("holds", plural: "hold", for: count)) no keys, so no note is made of \(CountedNoun.noun("it", plural: "them", for: count)): a note needs a field"
           ))
       }
@@ -176,7 +176,7 @@ struct RecordsToDeck {
           if abs(milliseconds - date.timeIntervalSince1970 * 1000) >= 0.001 {
             warnings.append(
               Diagnostic(
-                "date-precision", at: location.itemPart(records.label(ofRecord: index)),
+                .datePrecision, at: location.itemPart(records.label(ofRecord: index)),
                 "\(field.key) \(date.timeIntervalSinceReferenceDate) has more than millisecond precision; the note id keeps milliseconds"
               ))
           }
@@ -196,14 +196,14 @@ struct RecordsToDeck {
     for (field, key) in mapping where profile == nil && field != key {
       warnings.append(
         Diagnostic(
-          "key-renamed", at: location.itemPart("key '\(key)'"),
+          .keyRenamed, at: location.itemPart("key '\(key)'"),
           "is the note field '\(field)' (Anki's field names hold no :{}\" and no leading #^/, and each name once); converting the deck back into storage that has the key restores it"
         ))
     }
     for (key, type) in textTypes.sorted(by: { $0.key < $1.key }) {
       warnings.append(
         Diagnostic(
-          "type-to-text", at: location.itemPart("key '\(key)'"),
+          .typeToText, at: location.itemPart("key '\(key)'"),
           "\(type.rawValue) values become note text; converting the deck back types them again by a profile, a store's model or the values the file already holds under the key, else they stay text"
         ))
     }
@@ -227,7 +227,7 @@ struct RecordsToDeck {
     guard let first = undated.first else { return nil }
     let named = undated.map { "\(records.label(ofRecord: $0.index)) (\($0.key) \($0.value.noteText ?? "data"))" }
     return Diagnostic(
-      "date-unreadable", at: location,
+      .dateUnreadable, at: location,
       "\(CountedNoun.phrase(undated.count, "record")) \(CountedNoun.noun("has", plural: "have", for: undated.count)) a \(first.key) that names no date (read as \(records.jsonDates.rawValue), the encoding of the file's dates): \(ShortList.text(named)); \(CountedNoun.noun("its note gets an id", plural: "their notes get ids", for: undated.count)) of \(CountedNoun.noun("its", plural: "their", for: undated.count)) own, not from the date, and converting back writes \(CountedNoun.noun("that id's", plural: "those ids'", for: undated.count)) date as \(first.key); if the dates are in another encoding, name it with \(setting: .jsonDates)"
     )
   }
@@ -244,7 +244,7 @@ struct RecordsToDeck {
       return "\(records.label(ofRecord: item.index)) (\(item.key) \(old) becomes \(item.uuid.uuidString))"
     }
     return Diagnostic(
-      "id-not-uuid", at: location,
+      .idNotUUID, at: location,
       "\(replaced.count == 1 ? "the \(first.key) of 1 record is no UUID" : "the \(first.key)s of \(replaced.count) records are no UUIDs"), which the app cannot decode: \(ShortList.text(named)); the note's GUID is the old \(first.key) (made from the record's text when that is empty), and writing the note into app storage gives the record the new one, the same every time"
     )
   }

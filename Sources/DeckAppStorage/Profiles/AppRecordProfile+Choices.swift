@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 
 extension AppRecordProfile {
@@ -28,9 +29,10 @@ extension AppRecordProfile {
       self.multiWord = multiWord
     }
 
-    /// The warning category for mapped text: the name with `-` for spaces, then `-mapped`.
-    public var warningCategory: String {
-      name.split(separator: " ").joined(separator: "-") + "-mapped"
+    /// The warning category for mapped text: the name with `-` for spaces, then `-mapped`
+    /// (``Diagnostic/Category/wordTypeMapped`` for ``AppRecordProfile/flashcardQuizWordTypes``).
+    public var warningCategory: Diagnostic.Category {
+      Diagnostic.Category(rawValue: name.split(separator: " ").joined(separator: "-") + "-mapped")
     }
 
     /// The value `text` names (trimmed, without case), or nil.

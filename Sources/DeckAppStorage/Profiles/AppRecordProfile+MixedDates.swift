@@ -36,7 +36,7 @@ extension AppRecords {
       "\(example.value.noteText ?? example.value.description) (\(label(ofRecord: example.record)), \(example.key)) looks like \(example.encoding.rawValue)"
     }
     return Diagnostic(
-      "dates-mixed", at: location,
+      .datesMixed, at: location,
       "the dates do not share one encoding: \(examples.joined(separator: "; ")); all are read as \(chosen.rawValue), so some are far off; name the encoding with \(setting: .jsonDates)"
     )
   }

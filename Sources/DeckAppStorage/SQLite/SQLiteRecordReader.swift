@@ -153,7 +153,7 @@ struct SQLiteRecordReader {
     let unlisted = try database.columnNames(of: recordType.table).filter { !listed.contains($0.lowercased()) }
     guard !unlisted.isEmpty else { return nil }
     return Diagnostic(
-      "columns-unread", at: location.table(recordType.table),
+      .columnsUnread, at: location.table(recordType.table),
       "the table has \(CountedNoun.phrase(unlisted.count, "column")) that deckport's metadata (\(SQLiteRecordSchema.fieldsTable)) does not list, \(ShortList.text(unlisted)): no key names \(unlisted.count == 1 ? "its" : "their") values, which are not read"
     )
   }

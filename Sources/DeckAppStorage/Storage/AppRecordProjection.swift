@@ -51,7 +51,7 @@ enum AppRecordProjection {
     return order.compactMap { key in
       guard let change = counts[key] else { return nil }
       return Diagnostic(
-        "type-changed", at: location.item("key '\(key)'"),
+        .typeChanged, at: location.item("key '\(key)'"),
         "\(change.count) \(change.from.rawValue) \(CountedNoun.noun("value", for: change.count)) come\(change.count == 1 ? "s" : "") back from \(storage) as \(change.to.rawValue) (no profile types this key); the content is kept"
       )
     }

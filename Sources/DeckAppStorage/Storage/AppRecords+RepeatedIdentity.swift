@@ -35,7 +35,7 @@ extension AppRecords {
       ? "\(app) tells its records apart by id, and a migration matches records by it"
       : "a migration matches \(app)'s records by \(keys.joined(separator: " and ")), so each of them matches its own record the destination holds, in order, or is added"
     return Diagnostic(
-      "identity-repeated", at: location,
+      .identityRepeated, at: location,
       "\(label(ofRecord: firstRepeat.later)) has the \(shown.joined(separator: " and ")) of \(label(ofRecord: firstRepeat.earlier))\(more); \(tellsApart); each is kept as a record of its own"
     )
   }

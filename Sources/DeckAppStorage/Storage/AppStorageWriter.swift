@@ -224,7 +224,7 @@ package struct AppStorageWriter: Sendable {
     guard !held.records.isEmpty, !records.records.isEmpty, !records.shape.keys.contains(where: heldKeys.contains)
     else { return nil }
     return Diagnostic(
-      "records-unlike", at: location,
+      .recordsUnlike, at: location,
       "none of the keys of the records written (\(ShortList.text(records.shape.keys))) is a key of the records the file holds (\(ShortList.text(held.shape.keys))): they are added beside them, and an app that decodes the file by its own keys may fail on them"
     )
   }

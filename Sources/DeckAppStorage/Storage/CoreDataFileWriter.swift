@@ -134,7 +134,7 @@ struct CoreDataFileWriter: StorageFileWriter {
       }
       guard !differing.isEmpty else { return nil }
       return Diagnostic(
-        "derived-not-written", at: location.item("key '\(key)'"),
+        .derivedNotWritten, at: location.item("key '\(key)'"),
         "\(differing.count) record\(differing.count == 1 ? " gives" : "s give") \(key) a value the store does not hold; \(key) is a derived attribute, which the store's triggers compute, so the value is not written"
       )
     }

@@ -75,7 +75,7 @@ struct CoreDataStoreFileWriter: StorageFileWriter {
         guard let entity = schema.entities.first(where: { $0.name == source.name }) else {
           warnings.append(
             Diagnostic(
-              "entity-not-kept", at: location.item("entity \(source.name)"),
+              .entityNotKept, at: location.item("entity \(source.name)"),
               "\(CountedNoun.phrase(source.records.count, "record")) of entity \(source.name) are not copied: the destination's model has no entity \(source.name)"
             ))
           continue

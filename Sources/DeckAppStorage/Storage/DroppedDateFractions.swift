@@ -28,7 +28,7 @@ enum DroppedDateFractions {
     let others = count == 1 ? "" : " (and \(CountedNoun.phrase(count - 1, "other date")))"
     let place = "\(records.label(ofRecord: first.record)), key '\(first.path)'"
     return Diagnostic(
-      "date-fraction-dropped", at: location.item([location.item, place].compactMap { $0 }.joined(separator: ": ")),
+      .dateFractionDropped, at: location.item([location.item, place].compactMap { $0 }.joined(separator: ": ")),
       "\(text)\(others) is written without its fraction of a second: \(holder)'s ISO 8601 dates have none, as JSONEncoder's .iso8601 writes them (JSONDecoder's .iso8601 refuses a fraction); \(setting: .jsonDates) iso8601-fractional keeps it"
     )
   }

@@ -104,13 +104,13 @@ struct PlistFileWriter: StorageFileWriter {
     if bytes.count >= 4 << 20 {
       warnings.append(
         Diagnostic(
-          "plist-size", at: location,
+          .plistSize, at: location,
           "the plist is \(bytes.count) bytes; iOS and macOS refuse to store 4 MiB (4194304 bytes) or more in UserDefaults and may drop writes"
         ))
     } else if bytes.count >= 1 << 20 {
       warnings.append(
         Diagnostic(
-          "plist-size", at: location, "the plist is \(bytes.count) bytes; watchOS refuses 1 MiB or more in UserDefaults"
+          .plistSize, at: location, "the plist is \(bytes.count) bytes; watchOS refuses 1 MiB or more in UserDefaults"
         ))
     }
     self.warnings = warnings

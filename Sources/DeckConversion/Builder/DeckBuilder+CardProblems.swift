@@ -33,7 +33,7 @@ extension DeckBuilder {
       noteType.map { $0.templates.indices.contains(templateIndex) ? $0.templates[templateIndex].name : "" } ?? ""
     let others = count == 1 ? "" : "; so would \(CountedNoun.phrase(count - 1, "more card"))"
     return Diagnostic(
-      "card-rendering", at: location.item("note '\(recordID)'"),
+      .cardRendering, at: location.item("note '\(recordID)'"),
       "its card \(card.templateOrdinal + 1) (note type '\(noteType?.name ?? "")', template '\(template)') would show Anki's message instead of what its template asks for: \(problem)\(others)"
     )
   }

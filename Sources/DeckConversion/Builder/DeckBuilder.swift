@@ -273,7 +273,7 @@ public struct DeckBuilder: Sendable {
     if futureTimes.count > 0 {
       warnings.append(
         Diagnostic(
-          "modification-time", at: location.item("note '\(futureTimes.firstID ?? "")'"),
+          .modificationTime, at: location.item("note '\(futureTimes.firstID ?? "")'"),
           "\(futureTimes.count) note\(futureTimes.count == 1 ? " was" : "s were") given a modification time in the future, which Anki would take as changed until then; \(futureTimes.count == 1 ? "it was" : "they were") given the present time instead"
         ))
     }
@@ -281,7 +281,7 @@ public struct DeckBuilder: Sendable {
       let count = renamedDecks.count
       warnings.append(
         Diagnostic(
-          "deck-renamed", at: location.item("deck '\(first.given)'"),
+          .deckRenamed, at: location.item("deck '\(first.given)'"),
           "\(Deck.storedNameRule); \(count == 1 ? "this deck is" : "\(count) deck names are") written as Anki stores \(count == 1 ? "it" : "them"), this one as '\(first.stored)'"
         ))
     }

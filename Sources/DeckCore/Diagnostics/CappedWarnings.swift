@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// var warnings = CappedWarnings(location: location, listedPerCategory: 20)
-/// warnings.report("orphan-card", at: row, "card belongs to note 7, which does not exist")
+/// warnings.report(.orphanCard, at: row, "card belongs to note 7, which does not exist")
 /// let all = warnings.finished()
 /// ```
 package struct CappedWarnings: Sendable {
@@ -13,7 +13,7 @@ package struct CappedWarnings: Sendable {
   /// How many warnings of one category are listed before the rest are counted.
   package let listedPerCategory: Int
   private var listed: [Diagnostic] = []
-  private var counts: [String: Int] = [:]
+  private var counts: [Diagnostic.Category: Int] = [:]
 
   /// Creates an empty list.
   package init(location: SourceLocation, listedPerCategory: Int) {
@@ -23,7 +23,7 @@ package struct CappedWarnings: Sendable {
 
   /// Records a warning; it is listed only while its category has had at most
   /// `listedPerCategory`.
-  package mutating func report(_ category: String, at place: SourceLocation, _ message: String) {
+  package mutating func report(_ category: Diagnostic.Category, at place: SourceLocation, _ message: String) {
     counts[category, default: 0] += 1
     if counts[category, default: 0] <= listedPerCategory {
       listed.append(Diagnostic(category, at: place, message))

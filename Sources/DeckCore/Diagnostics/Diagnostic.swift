@@ -6,8 +6,9 @@
 /// so a warning that names something from the input cannot drive the terminal;
 /// ``exactDescription`` is the same line with every name exactly as the input holds it.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-  /// What kind of loss or change this is, as a short stable tag (`media-renamed`, `field-count`).
-  public var category: String
+  /// What kind of loss or change this is, as a short stable tag (``Category/mediaRenamed``,
+  /// ``Category/fieldCount``).
+  public var category: Category
   /// Where it happened.
   public var location: SourceLocation
   /// What happened, naming the item, with the settings it names kept typed (``DeckMessage``).
@@ -18,12 +19,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   /// A string literal goes to the initialiser that takes a ``DeckMessage`` instead, so that a
   /// message it interpolates keeps its settings typed.
   @_disfavoredOverload
-  public init(_ category: String, at location: SourceLocation, _ message: String) {
+  public init(_ category: Category, at location: SourceLocation, _ message: String) {
     self.init(category, at: location, DeckMessage(message))
   }
 
   /// Creates a diagnostic whose message names settings (`"…; pass \(setting: .csvSeparator)"`).
-  public init(_ category: String, at location: SourceLocation, _ wording: DeckMessage) {
+  public init(_ category: Category, at location: SourceLocation, _ wording: DeckMessage) {
     self.category = category
     self.location = location
     self.wording = wording

@@ -35,7 +35,7 @@ package enum CollectionRepair {
       result.cards.removeAll { card in
         guard !noteIDs.contains(card.noteID) else { return false }
         warnings.report(
-          "orphan-card", at: location.itemPart("card \(card.id)"),
+          .orphanCard, at: location.itemPart("card \(card.id)"),
           "card belongs to note \(card.noteID), which does not exist; it is left out")
         return true
       }
@@ -109,7 +109,7 @@ package enum CollectionRepair {
           given: note.fields.count, of: expected, noteType: noteType.name, at: location.itemPart("note \(note.id)"))
       }
       warnings.report(
-        "field-count", at: location.itemPart("note \(note.id)"), "note has \(values), but its \(label); \(change)")
+        .fieldCount, at: location.itemPart("note \(note.id)"), "note has \(values), but its \(label); \(change)")
       notes[index].fields = fitted(note.fields, count: expected)
     }
     return notes
@@ -134,7 +134,7 @@ package enum CollectionRepair {
         added[card.deckID] = name
       }
       warnings.report(
-        "unknown-deck", at: location.itemPart("card \(card.id)"),
+        .unknownDeck, at: location.itemPart("card \(card.id)"),
         "card is in deck \(card.deckID), which the collection does not define; it is written in a deck '\(added[card.deckID] ?? "")' with that id, added as Anki's Check Database adds one"
       )
     }

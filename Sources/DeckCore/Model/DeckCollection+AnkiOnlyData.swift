@@ -40,7 +40,7 @@ extension DeckCollection {
       let count = settings.count
       warnings.append(
         Diagnostic(
-          "settings-dropped", at: location,
+          .settingsDropped, at: location,
           "the collection's \(count) setting\(count == 1 ? " is" : "s are") not kept (such as \"Next day starts at\", the learn-ahead limit, FSRS and the browser's saved searches): \(format) has no place for them"
         ))
     }
@@ -48,7 +48,7 @@ extension DeckCollection {
       let count = tagRegistry.count
       warnings.append(
         Diagnostic(
-          "tag-registry-dropped", at: location,
+          .tagRegistryDropped, at: location,
           "the collection's list of \(CountedNoun.phrase(count, "tag")) (with each one's sync state and whether it is collapsed in the browser) is not kept: \(format) has no place for it; the notes keep their tags"
         ))
     }
@@ -76,7 +76,7 @@ extension DeckCollection {
     }
     let list = WordList.joined(owners)
     return Diagnostic(
-      "anki-properties-dropped", at: location,
+      .ankiPropertiesDropped, at: location,
       "what Anki keeps of \(list) besides their content is not kept (such as \(examples)): \(format) has no place for it"
     )
   }
@@ -91,7 +91,7 @@ extension DeckCollection {
     guard !deletions.isEmpty else { return nil }
     let count = deletions.count
     return Diagnostic(
-      "deletions-dropped", at: location,
+      .deletionsDropped, at: location,
       "\(count) deletion record\(count == 1 ? " is" : "s are") not kept (notes, cards or decks deleted since the collection last synced, which Anki sends at its next sync): \(format) has no place for them"
     )
   }

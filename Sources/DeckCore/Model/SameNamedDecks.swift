@@ -165,7 +165,7 @@ package enum SameNamedDecks {
       ? ""
       : "; \(CountedNoun.phrase(subdecks, "subdeck")) \(subdecks == 1 ? "goes" : "go") under the name '\(kept.name)'"
     return Diagnostic(
-      "decks-merged", at: here,
+      .decksMerged, at: here,
       "deck \(kept.id) has the same name (Anki compares names ignoring case), and Anki's import makes one deck of the two, keeping whichever it meets first, so the deck's name differs from one import to the next; they are written as one deck, id \(kept.id), which holds this deck's \(CountedNoun.phrase(cards, "card"))\(notKept)\(moved)"
     )
   }

@@ -353,7 +353,7 @@ struct DeckJSONModelMapping {
     if note.guid?.isEmpty == true {
       warnings.append(
         Diagnostic(
-          "guid-empty", at: at("notes[\(index)].guid"),
+          .guidEmpty, at: at("notes[\(index)].guid"),
           "the GUID is empty: Anki imports the note so, but cannot tell it from other notes without one when the package is imported again; a package deckport writes gives it a GUID derived from its note type and fields (leave \"guid\" out for one derived from its note type, deck and first field)"
         ))
     }

@@ -35,8 +35,8 @@ extension DeckReport {
 }
 
 extension DeckSummary: DeckReport {
-  /// The reader's warnings.
-  func warnings(reading deck: LoadedDeck, at location: SourceLocation) -> [Diagnostic] { deck.warnings }
+  /// The reader's warnings, as the summary holds them.
+  func warnings(reading deck: LoadedDeck, at location: SourceLocation) -> [Diagnostic] { warnings }
 }
 
 extension CardPreview: DeckReport {
