@@ -16,14 +16,18 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
     public var id: Int64
     /// Its note's GUID.
     public var note: String
-    /// Its note type's name (two note types of a file may share one: ``noteTypeID`` tells them
-    /// apart).
+    /// Its note type's name, as Anki shows it (`{{Type}}`): of two note types of one name, Anki
+    /// renames one when it opens the file (see ``CardRenderer/init(_:)``); ``noteTypeID`` tells
+    /// them apart.
     public var noteType: String
     /// Its note type's id, which finds its ``Styling``; nil when its note or note type is missing.
     public var noteTypeID: Int64?
     /// Its template's name (for a cloze card, the note type's one template).
     public var template: String
-    /// Its deck (the home deck of a card a filtered deck borrows, as `{{Deck}}` names it).
+    /// Its deck (the home deck of a card a filtered deck borrows), named as Anki shows it and
+    /// `{{Deck}}` names it: as Anki stores the name (` A :: B ` is `A::B`), and, of two decks of
+    /// one name, one renamed as Anki renames it when it opens the file (see
+    /// ``CardRenderer/init(_:)``).
     public var deck: String
     /// The front, as HTML.
     public var question: String
@@ -44,7 +48,7 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
   public struct Styling: Sendable, Equatable, Codable {
     /// The note type's id, which the cards of the note type name (``Entry/noteTypeID``).
     public var noteTypeID: Int64
-    /// The note type's name, which another note type of the file may share.
+    /// The note type's name, as a card's ``Entry/noteType`` names it.
     public var noteType: String
     /// Its CSS.
     public var css: String
@@ -65,17 +69,25 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
   public var styling: [Styling]
   /// With `onlyDecks` or `onlyTags`: the decks and tags whose cards these are.
   public var selection: DeckSelection?
+  /// The decks and note types shown renamed because another has their name (not in the JSON:
+  /// its warnings name them).
+  private var renamed: [AnkiShownNames.Renamed] = []
+
+  /// The JSON keys: every property but the renamed names, which the warnings give.
+  private enum CodingKeys: String, CodingKey {
+    case format, cards, styling, selection
+  }
 
   /// Every card of `deck`, rendered.
   public init(_ deck: LoadedDeck) {
     let collection = deck.collection
-    let renderer = CardRenderer(collection)
+    let names = AnkiShownNames(collection)
+    let renderer = CardRenderer(collection, names: names)
     let notePositions = IDPositions(collection.notes.map(\.id))
     var noteTypes: [Int64: NoteType] = [:]
     for noteType in collection.noteTypes { noteTypes[noteType.id] = noteType }
-    var deckNames: [Int64: String] = [:]
-    for deck in collection.decks { deckNames[deck.id] = deck.name }
     var styled: [Int64: NoteType] = [:]
+    renamed = names.renamed
     format = deck.formatName
     cards = collection.cards.sorted { $0.id < $1.id }.map { card in
       let rendered = renderer.render(card)
@@ -86,26 +98,30 @@ public struct CardPreview: DeckPartReport, Sendable, Equatable, Codable {
       let templates = noteType?.templates ?? []
       let templateIndex = noteType?.kind == .cloze ? 0 : card.templateOrdinal
       return Entry(
-        id: card.id, note: note?.guid ?? "", noteType: noteType?.name ?? "", noteTypeID: noteType?.id,
+        id: card.id, note: note?.guid ?? "", noteType: noteType.flatMap { names.noteTypes[$0.id] } ?? "",
+        noteTypeID: noteType?.id,
         template: templates.indices.contains(templateIndex) ? templates[templateIndex].name : "",
-        deck: deckNames[homeDeck] ?? "(missing deck \(homeDeck))",
+        deck: names.decks[homeDeck]?.name ?? "(missing deck \(homeDeck))",
         question: rendered.question, answer: rendered.answer, problem: rendered.problem)
     }
-    styling = styled.values.map { Styling(noteTypeID: $0.id, noteType: $0.name, css: $0.css) }
+    styling = styled.values.map { Styling(noteTypeID: $0.id, noteType: names.noteTypes[$0.id] ?? $0.name, css: $0.css) }
       .sorted { ($0.noteType, $0.noteTypeID) < ($1.noteType, $1.noteTypeID) }
   }
 
-  /// A warning for each card that shows Anki's message instead of its template, naming the
-  /// card, its note type and template, and why.
+  /// A warning for each deck and note type shown renamed because another has its name (Anki
+  /// renames one of the two, but which one differs from one opening to the next), then for each
+  /// card that shows Anki's message instead of its template, naming the card, its note type and
+  /// template, and why.
   public func warnings(at location: SourceLocation) -> [Diagnostic] {
-    cards.compactMap { card in
-      card.problem.map { problem in
-        Diagnostic(
-          .cardRendering, at: location,
-          "card \(card.id) (note type \(card.noteType), template \(card.template)) shows Anki's message instead: \(problem)"
-        )
+    AnkiShownNames.warnings(for: renamed, at: location)
+      + cards.compactMap { card in
+        card.problem.map { problem in
+          Diagnostic(
+            .cardRendering, at: location,
+            "card \(card.id) (note type \(card.noteType), template \(card.template)) shows Anki's message instead: \(problem)"
+          )
+        }
       }
-    }
   }
 
   /// The preview as one JSON object (keys sorted); control and bidirectional characters in its

@@ -23,7 +23,17 @@ a field in another normalization form than its own (``{{Nai\u0308ve}}`` for ``Na
 ``Å``, a section opened in one form and closed in the other), and a ``tts`` filter whose options
 start with a mark; ``legacy_names``, a legacy package whose collection holds deck names Anki
 never stores (``  Spaced  ::  kid ``, ``A::::B``, a control character, NFD) and two note types of
-one name with their own CSS. Each card's styling is found by its ``noteTypeId``.
+one name with their own CSS. Each card's styling is found by its ``noteTypeId``; each card's
+``deck`` and ``noteType`` are the names the backend gives its home deck and note type.
+
+Names Anki takes for one (ignoring case, after NFC) in a legacy package: ``duplicate_fields``,
+a note type with two fields and three templates so named, which every opening of the collection
+renames alike (the later gets ``+``: ``Dup+``, ``card+``, ``CARD++``; a back naming ``{{Dup}}``
+then finds no field), judged as the others are, and through the package ``convert`` writes from
+it; ``duplicate_names``, the same with two decks (``alpha``, ``ALPHA``) and two note types
+(``Twin``) so named, of which Anki renames one (``_``), a different one from one opening to the
+next: deckport's render is compared with an opening that renamed the ones deckport shows renamed
+(``rendered_cards_of_opening``), and it warns of each.
 """
 
 from __future__ import annotations
@@ -50,7 +60,7 @@ if not os.path.isabs(DECKPORT):
 if not (os.path.isfile(DECKPORT) and os.access(DECKPORT, os.X_OK)):
     pytest.skip(f"the deckport binary does not exist yet ({DECKPORT})", allow_module_level=True)
 
-from anki_render import card_csv, rendered_cards  # noqa: E402
+from anki_render import card_csv, rendered_cards, rendered_cards_of_opening, restored_collection  # noqa: E402
 
 TEMPLATES = os.path.join(FIXTURES, "rendering", "templates.apkg")
 PACKAGES = fixture_packages() + [TEMPLATES]
@@ -69,12 +79,30 @@ def deckport(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([DECKPORT, *args], capture_output=True, text=True, check=False)
 
 
-def assert_cards_are_ankis(package):
-    """Every card of `package` is what the backend renders, with its note type's CSS."""
+def render_json(package: str) -> tuple[dict, str]:
+    """`deckport render PACKAGE --json`: the object and the warnings."""
     result = deckport("render", package, "--json", "--verbose")
     assert result.returncode == 0, result.stderr
-    ours = json.loads(result.stdout)
-    theirs = backend_renders(package)
+    return json.loads(result.stdout), result.stderr
+
+
+def names_of(renders: dict[int, dict]) -> dict[int, tuple]:
+    """Each card's deck and note type, by card id, as `renders` (the backend's) names them."""
+    return {card_id: (render["deck"], render["noteType"]) for card_id, render in renders.items()}
+
+
+def assert_cards_are_ankis(package, theirs=None):
+    """Every card of `package` is what the backend renders, with its note type's CSS, in the
+    deck and of the note type the backend names: as `theirs` gives the backend's renders, or as
+    an opening of the package gives them that names each card's deck and note type as deckport
+    does (every opening, unless two decks or two note types of the package have one name: Anki
+    then renames one, and which one differs from one opening to the next)."""
+    ours, stderr = render_json(package)
+    if theirs is None:
+        named = {card["id"]: (card["deck"], card["noteType"]) for card in ours["cards"]}
+        theirs = backend_renders(package)
+        if names_of(theirs) != named:
+            theirs = rendered_cards_of_opening(package, lambda renders: names_of(renders) == named) or theirs
     assert sorted(card["id"] for card in ours["cards"]) == sorted(theirs), "the same cards"
     # By id, not name: two note types may share a name.
     styling = {entry["noteTypeId"]: entry["css"] for entry in ours["styling"]}
@@ -82,6 +110,10 @@ def assert_cards_are_ankis(package):
     for card in ours["cards"]:
         expected = theirs[card["id"]]
         where = f"card {card['id']} ({card['noteType']}, {card['template']})"
+        if expected["deck"] is not None:
+            assert card["deck"] == expected["deck"], f"{where}: deck"
+        if expected["noteType"] is not None:
+            assert card["noteType"] == expected["noteType"], f"{where}: note type"
         assert card["question"] == expected["question"], f"{where}: question"
         assert card["answer"] == expected["answer"], f"{where}: answer"
         problem = card.get("problem")
@@ -98,7 +130,7 @@ def assert_cards_are_ankis(package):
     # Every card the backend cannot render is named in a warning.
     for card_id, expected in theirs.items():
         if expected["error"] or expected["empty"]:
-            assert f"card {card_id} " in result.stderr
+            assert f"card {card_id} " in stderr
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=IDS)
@@ -241,20 +273,15 @@ ODD_DECK_NAMES = ["  Spaced  ::  kid ", "A::::B", "::Lead", "Trail::", "", "x\x1
                   unicodedata.normalize("NFD", "D\u00e9cor")]
 
 
-def make_legacy_names(out):
-    """A legacy package whose collection's JSON is edited to hold odd deck names and two note
-    types of one name, as a package from another tool may."""
+def edited_legacy_package(out, fill, edit):
+    """A legacy package the backend exports from a new collection `fill(col)` fills, whose
+    collection's `decks` and `models` JSON objects `edit(decks, models)` then changes in place,
+    as a package from another tool may hold them."""
     folder = tempfile.mkdtemp()
     source = os.path.join(folder, "source.apkg")
     col = Collection(os.path.join(folder, "collection.anki2"))
     try:
-        decks = new_note_type(col, "Deck names", ["F"], 1)
-        for index in range(len(ODD_DECK_NAMES)):
-            add_note(col, decks, col.decks.id(f"D{index}"), {"F": f"n{index}"})
-        set_templates(col, "Deck names", [("{{F}}|{{Deck}}|{{Subdeck}}", "{{Deck}}::{{Subdeck}}")])
-        for name, color in [("Twin A", "red"), ("Twin B", "blue")]:
-            twin = new_note_type(col, name, ["F"], 1, css=".card { color: %s; }" % color)
-            add_note(col, twin, col.decks.id("Twins"), {"F": name})
+        fill(col)
         export(col, source, legacy=True)
     finally:
         col.close()
@@ -264,12 +291,7 @@ def make_legacy_names(out):
     with sqlite3.connect(os.path.join(folder, "collection.anki21")) as db:
         decks = json.loads(db.execute("select decks from col").fetchone()[0])
         models = json.loads(db.execute("select models from col").fetchone()[0])
-        for deck in decks.values():
-            if deck["name"][:1] == "D" and deck["name"][1:].isdigit():
-                deck["name"] = ODD_DECK_NAMES[int(deck["name"][1:])]
-        for model in models.values():
-            if model["name"].startswith("Twin "):
-                model["name"] = "Twin"
+        edit(decks, models)
         db.execute("update col set decks = ?, models = ?", (json.dumps(decks), json.dumps(models)))
     with zipfile.ZipFile(out, "w") as archive:
         for member in members:
@@ -277,15 +299,100 @@ def make_legacy_names(out):
     shutil.rmtree(folder)
 
 
-BUILT = {"exact_bytes": make_exact_bytes, "legacy_names": make_legacy_names}
+def add_twins(col, templates=None):
+    """Note types `Twin A` and `Twin B` (red and blue), a note of each in deck `Twins`; both are
+    named `Twin` by `name_twins`."""
+    for name, color in [("Twin A", "red"), ("Twin B", "blue")]:
+        twin = new_note_type(col, name, ["F"], 1, css=".card { color: %s; }" % color)
+        add_note(col, twin, col.decks.id("Twins"), {"F": name})
+        if templates:
+            set_templates(col, name, templates)
+
+
+def name_twins(models):
+    for model in models.values():
+        if model["name"].startswith("Twin "):
+            model["name"] = "Twin"
+
+
+def make_legacy_names(out):
+    """A legacy package whose collection's JSON is edited to hold odd deck names and two note
+    types of one name, as a package from another tool may."""
+    def fill(col):
+        decks = new_note_type(col, "Deck names", ["F"], 1)
+        for index in range(len(ODD_DECK_NAMES)):
+            add_note(col, decks, col.decks.id(f"D{index}"), {"F": f"n{index}"})
+        set_templates(col, "Deck names", [("{{F}}|{{Deck}}|{{Subdeck}}", "{{Deck}}::{{Subdeck}}")])
+        add_twins(col)
+
+    def edit(decks, models):
+        for deck in decks.values():
+            if deck["name"][:1] == "D" and deck["name"][1:].isdigit():
+                deck["name"] = ODD_DECK_NAMES[int(deck["name"][1:])]
+        name_twins(models)
+
+    edited_legacy_package(out, fill, edit)
+
+
+# Names Anki takes for one (ignoring case, after NFC) in a legacy collection: Anki renames the
+# later of two such fields or templates of a note type with `+`, always the same; of two decks
+# or two note types, one with `_`, and which one differs from one opening to the next.
+NFD_FIELD = unicodedata.normalize("NFD", "Na\u00efve")
+FIELDS_STORED = ["dup", "Dup", "Other", "Na\u00efve", NFD_FIELD]
+TEMPLATES_STORED = ["Card", "card", "CARD"]
+# What Anki names them once it has opened the collection.
+FIELDS_OPENED = ["dup", "Dup+", "Other", "Na\u00efve", "Na\u00efve+"]
+TEMPLATES_OPENED = ["Card", "card+", "CARD++"]
+# Each template's back: a field by the name the file holds (no field of that name once Anki has
+# renamed it), by the name Anki gives it, and another field.
+BACKS = ["{{Dup}}", "{{Dup+}}|{{Na\u00efve+}}", "{{Other}}"]
+
+
+def make_duplicate_names(out, decks_and_note_types=True):
+    """A legacy package whose collection's JSON is edited to hold two fields and two templates
+    of one note type whose names Anki takes for one, and (with `decks_and_note_types`) two decks
+    (`alpha`, `ALPHA`, the first with a subdeck) and two note types (`Twin`) so named."""
+    def fill(col):
+        kinds = new_note_type(col, "Kinds", ["f%d" % index for index in range(len(FIELDS_STORED))],
+                              len(TEMPLATES_STORED))
+        deck_names = ["alpha", "ALPHA2", "alpha::kid"] if decks_and_note_types else ["Fields"]
+        for name in deck_names:
+            add_note(col, kinds, col.decks.id(name), {"f0": "d " + name, "f1": "D", "f2": "o", "f3": "n1", "f4": "n2"})
+        if decks_and_note_types:
+            add_twins(col, [("{{F}}|{{Type}}|{{Deck}}", "{{Type}}")])
+        set_templates(col, "Kinds", [
+            ("%d|{{dup}}|{{Deck}}|{{Subdeck}}|{{Type}}|{{Card}}" % index, back) for index, back in enumerate(BACKS)])
+
+    def edit(decks, models):
+        for deck in decks.values():
+            if deck["name"] == "ALPHA2":
+                deck["name"] = "ALPHA"
+        name_twins(models)
+        for model in models.values():
+            if model["name"] == "Kinds":
+                for field, name in zip(model["flds"], FIELDS_STORED):
+                    field["name"] = name
+                for template, name in zip(model["tmpls"], TEMPLATES_STORED):
+                    template["name"] = name
+
+    edited_legacy_package(out, fill, edit)
+
+
+def make_duplicate_fields(out):
+    """`make_duplicate_names` with its fields and templates alone: what every opening renames
+    the same way."""
+    make_duplicate_names(out, decks_and_note_types=False)
+
+
+BUILT = {"exact_bytes": make_exact_bytes, "legacy_names": make_legacy_names, "duplicate_fields": make_duplicate_fields}
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """Each of `BUILT`'s packages, made once."""
+    """Each of `BUILT`'s packages, and `duplicate_names`, made once."""
     folder = tmp_path_factory.mktemp("rendering")
     paths = {}
-    for name, make in BUILT.items():
+    for name, make in {**BUILT, "duplicate_names": make_duplicate_names}.items():
         paths[name] = str(folder / f"{name}.apkg")
         make(paths[name])
     return paths
@@ -317,5 +424,62 @@ def test_built_packages_hold_the_cases(built):
     shown = {render["question"] for render in named.values()}
     assert {"n0|Spaced::kid|kid", "n1|A::blank::B|B", "n5|xy|xy", "n8|D\u00e9cor|D\u00e9cor"} <= shown
     ours = json.loads(deckport("render", built["legacy_names"], "--json").stdout)
-    twins = [entry for entry in ours["styling"] if entry["noteType"] == "Twin"]
+    twins = [entry for entry in ours["styling"] if entry["noteType"] in ("Twin", "Twin_")]
     assert sorted(entry["css"] for entry in twins) == [".card { color: blue; }", ".card { color: red; }"]
+
+
+def test_a_legacy_package_with_names_anki_takes_for_one_renders_as_anki_renders_it(built):
+    """Of two decks and two note types of one name, Anki renames one when it opens the collection,
+    a different one from one opening to the next: deckport's render is the backend's in an
+    opening that renamed the ones deckport names renamed (every opening renames one of each
+    pair; one in four is that one), and render warns of each it chose."""
+    package = built["duplicate_names"]
+    ours, stderr = render_json(package)
+    named = {card["id"]: (card["deck"], card["noteType"]) for card in ours["cards"]}
+    assert sorted(set(named.values())) == [
+        ("ALPHA_", "Kinds"), ("Twins", "Twin"), ("Twins", "Twin_"), ("alpha", "Kinds"), ("alpha::kid", "Kinds")]
+    theirs = rendered_cards_of_opening(package, lambda renders: names_of(renders) == named)
+    assert theirs is not None, "no opening of 60 renamed the deck and note type deckport renames"
+    assert_cards_are_ankis(package, theirs)
+    shown = sorted(render["question"] for render in theirs.values() if not render["error"])
+    assert "1|d ALPHA2|ALPHA_|ALPHA_|Kinds|card+" in shown and "Twin B|Twin_|Twins" in shown
+    assert "[deck-renamed]" in stderr and "this one is shown as 'ALPHA_'" in stderr
+    assert "[note-type-renamed]" in stderr and "this one is shown as 'Twin_'" in stderr
+
+
+def test_anki_renames_fields_and_templates_the_same_way_every_time(built):
+    """What the packages hold: every opening names the fields and templates as FIELDS_OPENED and
+    TEMPLATES_OPENED say (the later of two gets `+`), so a back naming `{{Dup}}` finds no field,
+    and deckport reads them so, naming each renamed one in a warning."""
+    for _ in range(3):
+        with restored_collection(built["duplicate_names"]) as col:
+            kinds = col.models.by_name("Kinds")
+            assert [field["name"] for field in kinds["flds"]] == FIELDS_OPENED
+            assert [template["name"] for template in kinds["tmpls"]] == TEMPLATES_OPENED
+    renders = backend_renders(built["duplicate_fields"])
+    assert sum(render["error"] for render in renders.values()) == 1, "one card, whose back names {{Dup}}"
+    result = deckport("inspect", built["duplicate_fields"], "--json")
+    assert result.returncode == 0, result.stderr
+    kinds = [note_type for note_type in json.loads(result.stdout)["noteTypes"] if note_type["name"] == "Kinds"]
+    assert kinds[0]["fields"] == FIELDS_OPENED and kinds[0]["templates"] == TEMPLATES_OPENED
+    for message in [
+        "[field-renamed] field 2, 'Dup', is renamed 'Dup+'",
+        f"[field-renamed] field 5, '{NFD_FIELD}', is renamed 'Na\u00efve+'",
+        "[template-renamed] card template 2, 'card', is renamed 'card+'",
+        "[template-renamed] card template 3, 'CARD', is renamed 'CARD++'",
+    ]:
+        assert message in result.stderr
+
+
+def test_a_package_deckport_writes_from_it_renders_as_the_original(built, tmp_path):
+    """`convert` to a deck package writes the names as Anki gives them, without refusing the
+    names the file holds; the backend renders every card of what deckport wrote as it renders
+    the original."""
+    out = str(tmp_path / "written.apkg")
+    result = deckport("convert", built["duplicate_fields"], out)
+    assert result.returncode == 0, result.stderr
+    original = backend_renders(built["duplicate_fields"])
+    written = rendered_cards(out)
+    assert sorted(written) == sorted(original)
+    for card_id, render in original.items():
+        assert (written[card_id]["question"], written[card_id]["answer"]) == (render["question"], render["answer"])

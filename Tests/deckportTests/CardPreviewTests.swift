@@ -35,11 +35,16 @@ struct CardPreviewTests {
     let preview = Self.twins()
     #expect(
       preview.styling.map { "\($0.noteTypeID) \($0.noteType) \($0.css)" } == [
-        "10 Twin .card { color: red; }", "20 Twin .card { color: blue; }",
+        "10 Twin .card { color: red; }", "20 Twin_ .card { color: blue; }",
       ])
     #expect(preview.cards.map(\.noteTypeID) == [20, 10, nil])
     let styling = Dictionary(uniqueKeysWithValues: preview.styling.map { ($0.noteTypeID, $0.css) })
     #expect(styling[preview.cards[0].noteTypeID ?? 0] == ".card { color: blue; }")
+    // Anki renames one of the two when it opens the file; the preview shows the second renamed,
+    // and says so.
+    #expect(preview.cards.map(\.noteType) == ["Twin_", "Twin", ""])
+    let warnings = preview.warnings(at: SourceLocation(file: "t.apkg"))
+    #expect(warnings.map(\.category) == ["note-type-renamed", "card-rendering"])
   }
 
   @Test("the JSON spells the id noteTypeId, and leaves it out for a card without a note type")
@@ -50,6 +55,6 @@ struct CardPreviewTests {
     #expect(cards[2].keys.contains("noteTypeId") == false)
     let styling = try #require(object?["styling"] as? [[String: Any]])
     #expect(styling.map { $0["noteTypeId"] as? Int64 } == [10, 20])
-    #expect(styling.map { $0["noteType"] as? String } == ["Twin", "Twin"])
+    #expect(styling.map { $0["noteType"] as? String } == ["Twin", "Twin_"])
   }
 }

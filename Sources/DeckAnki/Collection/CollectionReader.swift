@@ -46,13 +46,15 @@ struct CollectionReader {
   func read(readingSettings: Bool = false) throws -> (collection: DeckCollection, warnings: [Diagnostic]) {
     let header = try readHeader()
     var collection = DeckCollection(creationTime: header.creationTime)
+    var nameWarnings: [Diagnostic] = []
     if header.schema >= 15 && database.tableExists("notetypes") {
       collection.noteTypes = try readNoteTypeTables()
       collection.decks = try readDeckTable()
     } else {
-      collection.noteTypes = try Schema11Config.entries(header.models, column: "models", location: location)
+      let noteTypes = try Schema11Config.entries(header.models, column: "models", location: location)
         .map { try Schema11Config.noteType($0, location: location) }
         .sorted { $0.id < $1.id }
+      (collection.noteTypes, nameWarnings) = Schema11NoteTypeNames.upgraded(noteTypes, location: location)
       collection.decks = try Schema11Config.entries(header.decks, column: "decks", location: location)
         .map { try Schema11Config.deck($0, location: location) }
         .sorted { $0.id < $1.id }
@@ -125,7 +127,7 @@ struct CollectionReader {
     }
     return (
       collection,
-      textWarnings + summary + nulWarnings + schedulerWarnings + settingWarnings
+      nameWarnings + textWarnings + summary + nulWarnings + schedulerWarnings + settingWarnings
         + CollectionChecks.warnings(for: collection, location: location)
     )
   }

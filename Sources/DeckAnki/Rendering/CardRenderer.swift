@@ -25,7 +25,7 @@ public struct CardRenderer: Sendable {
   private let notes: [Note]
   private let notePositions: IDPositions
   private let noteTypes: [Int64: ParsedNoteType]
-  /// Each deck's name and its last component as Anki stores them (`{{Deck}}` and `{{Subdeck}}`).
+  /// Each deck's name and its last level as Anki shows them (`{{Deck}}` and `{{Subdeck}}`).
   private let deckNames: [Int64: (name: String, last: String)]
 
   /// A note type with its templates parsed once; a class, so that finding it for each card
@@ -43,11 +43,11 @@ public struct CardRenderer: Sendable {
     /// The position of each field name (the first field of a name, names compared exactly).
     let positions: FieldPositions
 
-    init(_ noteType: NoteType) {
+    init(_ noteType: NoteType, shownName: String) {
       func parse(_ text: String) -> Result<AnkiTemplate, AnkiTemplate.SyntaxError> {
         Result { () throws(AnkiTemplate.SyntaxError) in try AnkiTemplate(parsing: text) }
       }
-      name = noteType.name
+      name = shownName
       kind = noteType.kind
       css = noteType.css
       templateNames = noteType.templates.map(\.name)
@@ -60,22 +60,27 @@ public struct CardRenderer: Sendable {
   }
 
   /// A renderer for the cards of `collection`; its templates are parsed once, here.
+  ///
+  /// `{{Deck}}`, `{{Subdeck}}` and `{{Type}}` show the names Anki shows once it has opened the
+  /// collection: a deck's name as Anki stores it (` A :: B ` is `A::B`) and, of two decks or two
+  /// note types whose names Anki takes for one, one renamed with `_` as Anki renames it. Which of
+  /// the two Anki renames differs from one opening to the next; the deck kept is deck 1, else the
+  /// first in the collection's order, as is the note type (`CardPreview` warns of each).
   public init(_ collection: DeckCollection) {
+    self.init(collection, names: AnkiShownNames(collection))
+  }
+
+  /// A renderer for the cards of `collection`, whose decks and note types Anki shows as
+  /// `names` say.
+  package init(_ collection: DeckCollection, names: AnkiShownNames) {
     notes = collection.notes
     notePositions = IDPositions(collection.notes.map(\.id))
     var noteTypes: [Int64: ParsedNoteType] = [:]
     for noteType in collection.noteTypes {
-      noteTypes[noteType.id] = ParsedNoteType(noteType)
+      noteTypes[noteType.id] = ParsedNoteType(noteType, shownName: names.noteTypes[noteType.id] ?? noteType.name)
     }
     self.noteTypes = noteTypes
-    var deckNames: [Int64: (name: String, last: String)] = [:]
-    for deck in collection.decks {
-      // The name Anki stores, and shows, for a name a file holds (` A :: B ` is `A::B`, an empty
-      // level is `blank`); a name Anki would rename for being taken is left as it is.
-      let levels = Deck.storedLevels(of: deck.name)
-      deckNames[deck.id] = (levels.joined(separator: Deck.levelSeparator), levels.last ?? "")
-    }
-    self.deckNames = deckNames
+    deckNames = names.decks
   }
 
   /// `card`'s two sides.

@@ -275,6 +275,10 @@ extension Diagnostic.Category {
   /// `field-dropped`: a field has no place in the app's records and is left out.
   public static let fieldDropped: Self = "field-dropped"
 
+  /// `field-renamed`: two fields of a note type in a legacy package have names Anki takes for one;
+  /// Anki renames the later one (`+` added) as it opens the collection, and so does the reader.
+  public static let fieldRenamed: Self = "field-renamed"
+
   /// `format-from-content`: the input's content shows another format than its name; it is read as its content
   /// shows.
   public static let formatFromContent: Self = "format-from-content"
@@ -356,6 +360,10 @@ extension Diagnostic.Category {
 
   /// `note-type-unused`: no note uses a note type; an .apkg carries only the note types its notes use.
   public static let noteTypeUnused: Self = "note-type-unused"
+
+  /// `note-type-renamed`: a note type's name changes as Anki changes it (NFC), or Anki may tell it
+  /// apart from another of the same name (`_` added) as it opens a legacy package.
+  public static let noteTypeRenamed: Self = "note-type-renamed"
 
   /// `note-types-dropped`: note types' templates, styling or field settings have no place in app records.
   public static let noteTypesDropped: Self = "note-types-dropped"
@@ -455,6 +463,11 @@ extension Diagnostic.Category {
 
   /// `template-refused`: a card template is one Anki's note type API refuses.
   public static let templateRefused: Self = "template-refused"
+
+  /// `template-renamed`: two card templates of a note type in a legacy package have names Anki takes
+  /// for one; Anki renames the later one (`+` added) as it opens the collection, and so does the
+  /// reader.
+  public static let templateRenamed: Self = "template-renamed"
 
   /// `type-changed`: values change type to fit the app's records.
   public static let typeChanged: Self = "type-changed"

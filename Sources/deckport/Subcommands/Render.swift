@@ -22,6 +22,13 @@ extension Deckport {
         noteType, css; one entry for each note type the cards use) and, with --only-deck or \
         --only-tag, selection. A card's noteTypeId finds its styling: two note types of a file \
         may share a name.
+
+        Decks and note types are named as Anki shows them once it has opened the file (as \
+        {{Deck}} and {{Type}} show them): a deck's name as Anki stores it, and of two decks or \
+        two note types whose names Anki takes for one (ignoring case), one renamed with _ \
+        (alpha_, Twin_). Which of the two Anki renames differs from one opening to the next; \
+        render keeps the name for deck 1, else the first in the file, and a warning names each \
+        one it shows renamed.
         """)
 
     @OptionGroup var report: DeckReportArguments
