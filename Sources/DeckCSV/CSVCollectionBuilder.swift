@@ -1,3 +1,4 @@
+import DeckAnki
 import DeckCore
 import Foundation
 
@@ -41,7 +42,7 @@ struct CSVCollectionBuilder {
   let timeZone: TimeZone
 
   /// The collection made from `rows`, with warnings about note types made up or extended,
-  /// rows padded and GUIDs given twice.
+  /// rows padded, GUIDs given twice and tags Anki's import stores otherwise.
   ///
   /// `filling` has counted the rows' text and the empty values they were filled with so far.
   ///
@@ -120,6 +121,11 @@ struct CSVCollectionBuilder {
         return place
       })
     let creation = Self.schedule(&cards, of: notes, rows: rows, modificationTime: modificationTime, timeZone: timeZone)
+    // Tags as Anki's CSV import stores them, meeting the rows in order: `the The` is one tag,
+    // spelled as the first row that has it spells it (a `tag-changed` warning at the line).
+    let tagged = ImportedTags.readInRowOrder(notes, lines: rows.map(\.line), location: location)
+    notes = tagged.notes
+    warnings += tagged.warnings
 
     if padded.count > 0 {
       let paddedCount = padded.count

@@ -28,7 +28,7 @@ extension DeckCollection {
     }
     var nextPosition: Int64 = 1
     if let setting = settings.first(where: { $0.key == "nextPos" }),
-      let value = try? JSONParser.parse(setting.jsonText.utf8).writtenInteger
+      let value = try? JSONParser.parse(setting.jsonText.utf8, options: .anki).writtenInteger
     {
       nextPosition = value
     }
@@ -95,7 +95,7 @@ extension DeckCollection {
   /// data, Anki's JSON object; returns the position, if there was a whole number there. Data
   /// that is not a JSON object is left as it is.
   private static func removingPositionAndMemoryState(from data: inout String) -> Int64? {
-    guard data.contains("\""), let value = try? JSONParser.parse(Array(data.utf8)),
+    guard data.contains("\""), let value = try? JSONParser.parse(Array(data.utf8), options: .anki),
       case .object(let members) = value
     else { return nil }
     var position: Int64?

@@ -153,7 +153,8 @@ public struct DeckConverter: Sendable {
     var deck = whole
     var selection: DeckSelection?
     if !options.choices.keepsEverything {
-      (deck.collection, selection) = try options.choices.applied(to: whole.collection, at: warningsLocation)
+      (deck.collection, selection) = try options.choices.applied(
+        to: whole.collection, spelling: AnkiNameSpelling(formatName: whole.formatName), at: warningsLocation)
     }
     var warnings = deck.warnings
     warnings.forEach(onWarning)

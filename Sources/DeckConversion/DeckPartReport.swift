@@ -20,7 +20,7 @@ public protocol DeckPartReport {
 extension DeckPartReport {
   /// The report of the part of `deck` that its decks `onlyDecks` (each with its subdecks) and
   /// the notes tagged `onlyTags` (``TagSearch``) are, as
-  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:at:)`` keeps it, Anki's export of them.
+  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:spelling:at:)`` keeps it, Anki's export of them.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, or a tag
   ///   no note has.

@@ -4,10 +4,16 @@ import DeckCore
 /// `rslib/src/search/sqlwriter.rs`): a card matches when its deck, or the deck it was taken from
 /// into a filtered deck, is `TEXT` or a subdeck of it (`TEXT::…`), ignoring case. `*` stands for
 /// any run of characters (`::` too) and `_` for one (`\*` and `\_` for the characters
-/// themselves, `\:`, `\(`, `\)`, `\-` and `\"` for theirs, as Anki's parser reads them); each
-/// level of `TEXT` is taken as Anki takes a deck name's (in NFC, without control characters,
-/// trimmed of white space and `:`, `blank` when nothing is left). `*` alone finds every card and
-/// `filtered` the cards in filtered decks; a name without wildcards is that deck, exactly.
+/// themselves, `\:`, `\(`, `\)`, `\-` and `\"` for theirs, as Anki's parser reads them); its
+/// white space of every kind is a space, as Anki's parser makes it before reading a search (a
+/// tab or U+3000 in `TEXT` finds no deck named with one), and each level of `TEXT` is then taken
+/// as Anki takes a deck name's (in NFC, without control characters, trimmed of white space and
+/// `:`, `blank` when nothing is left). `*` alone finds every card and `filtered` the cards in
+/// filtered decks; a name without wildcards is that deck, exactly.
+///
+/// A deck's name is compared as Anki holds it (``AnkiNameSpelling``): as its import stores it,
+/// or, in a collection package it restores as it is, as the file spells it, so that
+/// `Spanish` does not find a deck restored as ` Spanish `, as Anki's search does not.
 ///
 /// `current` (Anki's search for the deck chosen in its window) is refused: a file has no deck
 /// its reader has chosen. A deck named so is found with another case (`Current`).
@@ -54,7 +60,9 @@ public struct DeckSearch: Sendable, Equatable {
       kind = .filteredCards
       isPattern = true
     default:
-      let levels = Deck.storedLevels(of: AnkiSearchPattern.unescaped(text))
+      let spaced = String(
+        String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
+      let levels = Deck.storedLevels(of: AnkiSearchPattern.unescaped(spaced))
       let pattern = AnkiSearchPattern(levels: levels, separator: Self.nativeSeparator, wildcard: .anyButLineFeed)
       isPattern = pattern.isGlob
       kind = .pattern(pattern)
@@ -62,18 +70,20 @@ public struct DeckSearch: Sendable, Equatable {
   }
 
   /// Whether the search finds the cards of this deck (every deck for `*`, the filtered decks
-  /// for `filtered`): the deck is the searched one or a subdeck of it.
-  public func matches(deck: Deck) -> Bool {
+  /// for `filtered`): the deck is the searched one or a subdeck of it, its name compared as Anki
+  /// holds it when it holds the names `spelling` says (by default, as its import stores them).
+  public func matches(deck: Deck, spelling: AnkiNameSpelling = .imported) -> Bool {
     switch kind {
     case .everyCard: return true
     case .filteredCards:
       if case .filtered = deck.kind { return true }
       return false
     case .pattern(let pattern):
-      // The deck's name as Anki stores it, as the search's is: a package may hold a name Anki
-      // would store otherwise (genanki writes `Spanish :: Verbs` as given; Anki shows
-      // `Spanish::Verbs`).
-      let native = Deck.storedLevels(of: deck.name).map(\.unicodeScalars).joined(separator: [Self.nativeSeparator])
+      // The deck's name as Anki holds it: a package may hold a name Anki's import stores
+      // otherwise (genanki writes `Spanish :: Verbs` as given; Anki shows `Spanish::Verbs`),
+      // while its restore of a collection package keeps the name as it is.
+      let levels = spelling.keepsDeckNames ? Deck.levels(of: deck.name) : Deck.storedLevels(of: deck.name)
+      let native = levels.map(\.unicodeScalars).joined(separator: [Self.nativeSeparator])
       return pattern.matchesNameOrChild(Array(native))
     }
   }

@@ -2,7 +2,7 @@ import DeckAnki
 import DeckCore
 
 /// What was kept of a collection when only some of its decks or tags were asked for
-/// (``DeckCollection/selectingNotes(inDecks:taggedWith:at:)``, `deckport convert --only-deck`
+/// (``DeckCollection/selectingNotes(inDecks:taggedWith:spelling:at:)``, `deckport convert --only-deck`
 /// and `--only-tag`): the decks as the collection names them, the tags searched for, and how much
 /// of the collection that is.
 public struct DeckSelection: Sendable, Equatable, Codable {
@@ -111,12 +111,17 @@ extension DeckCollection {
   /// refer to. The collection's settings stay; its list of tags keeps the tags of the kept notes
   /// and their parents; deletion records, which belong to the whole collection, go.
   ///
+  /// Deck names and tags are compared as Anki holds them when it holds them as `spelling` says:
+  /// by default as its import of a package stores them; a collection package's, which Anki
+  /// restores as they are, with ``AnkiNameSpelling/init(formatName:)`` of its format.
+  ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` (by default none: the error is
   ///   its message alone) for a name or search no deck matches, listing the collection's decks,
   ///   for an empty name or `current`, and for a tag no note has (nor a subtag of it), listing
   ///   the collection's tags.
   public func selectingNotes(
-    inDecks names: [String], taggedWith tags: [String], at location: SourceLocation = SourceLocation(file: "")
+    inDecks names: [String], taggedWith tags: [String], spelling: AnkiNameSpelling = .imported,
+    at location: SourceLocation = SourceLocation(file: "")
   ) throws
     -> (collection: DeckCollection, selection: DeckSelection)
   {
@@ -126,7 +131,7 @@ extension DeckCollection {
     var deckSearches: [(search: DeckSearch, deckIDs: Set<Int64>)] = []
     for name in names {
       let search = try DeckSearch(name, at: location)
-      let matching = decks.filter(search.matches(deck:))
+      let matching = decks.filter { search.matches(deck: $0, spelling: spelling) }
       guard !matching.isEmpty else {
         let known = Self.shown(decks.map(\.name))
         let problem =
@@ -154,7 +159,7 @@ extension DeckCollection {
       deckSearches.append((search, deckIDs))
     }
     let searches = try tags.map { try TagSearch($0, at: location) }
-    let tagged = try notesTagged(searches, at: location)
+    let tagged = try notesTagged(searches, spelling: spelling, at: location)
 
     var result = self
     var noteIDs = Set<Int64>()
@@ -203,24 +208,29 @@ extension DeckCollection {
     return (result, selection)
   }
 
-  /// The ids of the notes that have a tag one of `searches` finds; nil without searches.
+  /// The ids of the notes that have a tag one of `searches` finds, compared as `spelling` says;
+  /// nil without searches.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a search of a tag that no
   ///   note has (nor a subtag of it).
-  private func notesTagged(_ searches: [TagSearch], at location: SourceLocation) throws -> Set<Int64>? {
+  private func notesTagged(_ searches: [TagSearch], spelling: AnkiNameSpelling, at location: SourceLocation) throws
+    -> Set<Int64>?
+  {
     guard !searches.isEmpty else { return nil }
     // Notes share their tags: each distinct tag is looked at once per search.
     let distinctTags = Set(notes.lazy.flatMap(\.tags))
     var found = Set<Int64>()
     for search in searches {
-      let matchingTags = distinctTags.filter(search.matches(tag:))
+      let matchingTags = distinctTags.filter { search.matches(tag: $0, spelling: spelling) }
       if matchingTags.isEmpty && search.findsTags {
         throw DeckError(
           .invalidRequest, at: location,
           "no note has the tag '\(search.text)' or a subtag of it (its tags: \(Self.shown(distinctTags.sorted())))")
       }
       for note in notes
-      where search.findsTags ? note.tags.contains(where: matchingTags.contains) : search.matches(tags: note.tags) {
+      where search.findsTags
+        ? note.tags.contains(where: matchingTags.contains) : search.matches(tags: note.tags, spelling: spelling)
+      {
         found.insert(note.id)
       }
     }
@@ -251,7 +261,7 @@ extension DeckCollection {
 
 extension LoadedDeck {
   /// The deck with its collection reduced to the notes of the decks `names` and with the tags
-  /// `tags`, as ``DeckCollection/selectingNotes(inDecks:taggedWith:at:)`` keeps them, and what
+  /// `tags`, as ``DeckCollection/selectingNotes(inDecks:taggedWith:spelling:at:)`` keeps them, and what
   /// was kept.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name no deck has, or a tag
@@ -263,7 +273,8 @@ extension LoadedDeck {
   {
     var part = self
     let selection: DeckSelection
-    (part.collection, selection) = try collection.selectingNotes(inDecks: names, taggedWith: tags, at: location)
+    (part.collection, selection) = try collection.selectingNotes(
+      inDecks: names, taggedWith: tags, spelling: AnkiNameSpelling(formatName: formatName), at: location)
     return (part, selection)
   }
 }

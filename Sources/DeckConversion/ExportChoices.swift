@@ -12,7 +12,7 @@ import DeckCore
 public struct ExportChoices: Sendable, Equatable {
   /// Only these decks, each with its subdecks, as Anki's search `deck:NAME` takes each
   /// (``DeckSearch``: wildcards, `*`, `filtered`;
-  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:at:)``); empty for every deck.
+  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:spelling:at:)``); empty for every deck.
   public var onlyDecks: [String]
   /// Only the notes with one of these tags or a subtag of it (``TagSearch``), of the decks
   /// ``onlyDecks`` keeps; empty for every note.
@@ -42,17 +42,21 @@ public struct ExportChoices: Sendable, Equatable {
   /// `collection` as these choices keep it, and, with ``onlyDecks`` or ``onlyTags``, what the
   /// selection kept: its ``DeckSelection/kept`` counts what is left once the other choices are
   /// applied too (no reviews without ``scheduling``, no media files without ``media``), so that
-  /// its line says what a conversion writes.
+  /// its line says what a conversion writes. Deck names and tags are searched as Anki holds
+  /// them when it holds them as `spelling` says (``AnkiNameSpelling``).
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a deck name or search no
   ///   deck matches, or a tag no note has.
-  public func applied(to collection: DeckCollection, at location: SourceLocation) throws -> (
+  public func applied(
+    to collection: DeckCollection, spelling: AnkiNameSpelling = .imported, at location: SourceLocation
+  ) throws -> (
     collection: DeckCollection, selection: DeckSelection?
   ) {
     var result = collection
     var selection: DeckSelection?
     if !onlyDecks.isEmpty || !onlyTags.isEmpty {
-      (result, selection) = try collection.selectingNotes(inDecks: onlyDecks, taggedWith: onlyTags, at: location)
+      (result, selection) = try collection.selectingNotes(
+        inDecks: onlyDecks, taggedWith: onlyTags, spelling: spelling, at: location)
     }
     if !scheduling { result = result.withoutScheduling() }
     if !deckPresets { result = result.withoutDeckPresets() }

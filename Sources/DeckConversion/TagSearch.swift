@@ -58,22 +58,24 @@ public struct TagSearch: Sendable, Equatable {
     return false
   }
 
-  /// Whether a note with these tags matches.
-  public func matches(tags: [String]) -> Bool {
+  /// Whether a note with these tags matches, its tags compared as ``matches(tag:spelling:)``
+  /// compares them.
+  public func matches(tags: [String], spelling: AnkiNameSpelling = .imported) -> Bool {
     switch kind {
     case .untagged: return tags.isEmpty
     case .everything: return true
-    case .pattern: return tags.contains(where: matches(tag:))
+    case .pattern: return tags.contains { matches(tag: $0, spelling: spelling) }
     }
   }
 
   /// Whether this one tag is the searched tag or a subtag of it (never, for `none` and `*`,
-  /// which are about notes rather than tags), as the file spells it or as Anki's import stores
-  /// it (a package may hold `a::::b`, which Anki shows, and searches, as `a::blank::b`).
-  public func matches(tag: String) -> Bool {
+  /// which are about notes rather than tags), as Anki holds it when it holds tags as `spelling`
+  /// says: by default as Anki's import stores it (a package may hold `a::::b`, which Anki's
+  /// import stores, and its search finds, as `a::blank::b` only), or, restored from a
+  /// collection package, as the file spells it (`a::::b`, in the composition the file gives).
+  public func matches(tag: String, spelling: AnkiNameSpelling = .imported) -> Bool {
     guard case .pattern(let pattern) = kind else { return false }
-    if pattern.matchesNameOrChild(Array(tag.canonicallyComposed.unicodeScalars)) { return true }
-    let stored = ImportedTags.storedSpelling(tag)
-    return stored != tag && pattern.matchesNameOrChild(Array(stored.unicodeScalars))
+    let held = spelling.keepsTags ? tag : ImportedTags.storedSpelling(tag)
+    return pattern.matchesNameOrChild(Array(held.unicodeScalars))
   }
 }

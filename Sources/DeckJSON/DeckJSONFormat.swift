@@ -17,8 +17,9 @@ public struct DeckJSONFormat: ReaderWriterFormat {
   /// The format.
   public init() {}
 
-  /// A JSON document that begins as a deckport deck does.
-  public func recognizes(path: String) -> Bool { DeckportDocumentFormat.beginsAsDeck(path: path) }
+  /// A JSON object one of whose top-level members names the deckport deck format
+  /// (`"format": "deckport-deck"`), in its first 16 MiB, wherever it stands among them.
+  public func recognizes(path: String) -> Bool { DeckportDocumentFormat.namesDeck(path: path) }
 
   /// A reader reporting to the context's progress reporter, deferring media checks when the
   /// context allows it.

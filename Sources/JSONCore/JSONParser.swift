@@ -29,8 +29,23 @@ package struct JSONParser {
     /// text for people, a note's field).
     package var readsNonFiniteWords = false
 
+    /// Whether `-0` (an integer's text that is minus zero) is kept as its text, a
+    /// ``JSONValue/number(_:)`` that is no ``JSONValue/writtenInteger``, as serde reads it (a
+    /// float, which Anki refuses or reads as its default where it reads an integer), rather than
+    /// read as the integer 0.
+    package var readsNegativeZeroAsFloat = false
+
     /// JSON's grammar, a depth of 512, repeated keys and every number kept.
     package init() {}
+
+    /// The options Anki's JSON (its collection's settings, note types, decks, option groups and
+    /// card data) is read with, as Anki's Rust backend (serde_json) reads it: `-0` is a float
+    /// (``readsNegativeZeroAsFloat``).
+    package static var anki: Options {
+      var options = Options()
+      options.readsNegativeZeroAsFloat = true
+      return options
+    }
   }
 
   private let bytes: UnsafeRawBufferPointer
@@ -279,7 +294,12 @@ package struct JSONParser {
     let (end, isInteger) = try JSONBytes.scanNumber(bytes, from: index)
     index = end
     let digits = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-    if isInteger, let number = Self.int64(digits) { return .integer(number) }
+    if isInteger, let number = Self.int64(digits) {
+      // `-0` (and `-00`…, which the grammar refuses anyway) is 0 with a sign: serde's float.
+      let minusZero = number == 0 && digits.first == UInt8(ascii: "-")
+      if !(minusZero && options.readsNegativeZeroAsFloat) { return .integer(number) }
+      return .number(String(decoding: digits, as: UTF8.self))
+    }
     let text = String(decoding: digits, as: UTF8.self)
     if !isInteger, let number = Double(text), number.isFinite { return .double(number) }
     if options.requiresInt64OrFiniteDouble {

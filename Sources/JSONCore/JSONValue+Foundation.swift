@@ -12,7 +12,8 @@ extension JSONValue {
     case .integer(let number): return NSNumber(value: number)
     case .double(let number): return NSNumber(value: number)
     case .number(let text):
-      if let whole = UInt64(text) { return NSNumber(value: whole) }
+      // `-0` (kept as text by ``JSONParser/Options/anki``) stays a float, -0.0, as serde reads it.
+      if !text.hasPrefix("-"), let whole = UInt64(text) { return NSNumber(value: whole) }
       return NSNumber(value: Double(text) ?? 0)
     case .string(let text): return text
     case .unreadString(let unread): return unread.text

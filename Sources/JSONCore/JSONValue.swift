@@ -83,8 +83,9 @@ package indirect enum JSONValue: Sendable, Equatable {
   }
 
   /// The value when it is written as an integer that fits 64 bits (`5`, not `5.0` or `5e0`),
-  /// as a reader into an integer type (Anki's, serde's) takes it; nil otherwise. One difference:
-  /// `-0` is 0 here, where serde reads a float (and Anki its default).
+  /// as a reader into an integer type (Anki's, serde's) takes it; nil otherwise. `-0` is 0 here
+  /// unless parsed with ``JSONParser/Options/anki``, which keeps it as serde reads it, a float
+  /// (and Anki its default).
   package var writtenInteger: Int64? {
     if case .integer(let number) = self { return number }
     return nil

@@ -94,7 +94,7 @@ struct Schema11ValueKindTests {
     let kind = Self.kind(of: member.path, in: owner)
     let lenient = Self.isLenient(member.path, of: owner)
     for testCase in member.cases {
-      let value = try JSONParser.parse(Array(testCase.value.utf8))
+      let value = try JSONParser.parse(Array(testCase.value.utf8), options: .anki)
       let read = lenient ? Schema11ValueKinds.withinDoubles(value) : Schema11ValueKinds.reads(value, as: kind)
       #expect(
         read == testCase.read,
@@ -111,7 +111,7 @@ struct Schema11ValueKindTests {
     let listed = try #require(Schema11ValueKinds.member(key, of: .optionGroup), "\(key) is not in the table")
     let kind = Self.kind(of: member.path, in: .optionGroup)
     for testCase in member.cases where testCase.read {
-      let value = try JSONParser.parse(Array(testCase.value.utf8))
+      let value = try JSONParser.parse(Array(testCase.value.utf8), options: .anki)
       let reads = Schema11ValueKinds.reads(value, as: kind)
       let othersKept = try #require(testCase.othersKept as Bool?)
       switch listed.unread {
@@ -147,7 +147,7 @@ struct Schema11ValueKindTests {
       ? .integer(0) : Schema11ValueKinds.member(member.path, of: owner)?.fallback ?? .null
     let fitting = Schema11ValueKinds.Member(kind: kind, fallback: fallback)
     for testCase in member.cases {
-      let value = try JSONParser.parse(Array(testCase.value.utf8))
+      let value = try JSONParser.parse(Array(testCase.value.utf8), options: .anki)
       let fitted = Schema11ValueKinds.fitted(value, as: fitting)
       if Schema11ValueKinds.reads(value, as: kind) {
         #expect(fitted == value, "\(member.path) = \(testCase.value) was changed")
@@ -227,7 +227,8 @@ struct Schema11ValueKindTests {
   @Test func deckMembers() throws {
     func fitted(_ key: String, _ text: String, of owner: Schema11Properties.Owner = .normalDeck) throws -> String {
       let member = try #require(Schema11ValueKinds.member(key, of: owner), "\(key) is not in the table")
-      return JSONWriter.text(of: Schema11ValueKinds.fitted(try JSONParser.parse(Array(text.utf8)), as: member))
+      return JSONWriter.text(
+        of: Schema11ValueKinds.fitted(try JSONParser.parse(Array(text.utf8), options: .anki), as: member))
     }
     #expect(try fitted("newLimit", "-1") == "null", "no limit of the deck's own, not 0")
     #expect(try fitted("newLimit", "4294967295") == "4294967295")

@@ -294,15 +294,15 @@ struct RecognitionTests {
   @Test(
     "a deckport deck document is not app records, whether its format comes first or later",
     arguments: [
-      (#"{"format": "deckport-deck", "version": 1, "notes": []}"#, true),
-      ("\n {\r\n\t\"format\" :\n\"deckport-deck\", \"notes\": [{\"a\": 1}]}", true),
-      (#"{"notes": [{"a": 1}], "format": "deckport-deck"}"#, false),
+      #"{"format": "deckport-deck", "version": 1, "notes": []}"#,
+      "\n {\r\n\t\"format\" :\n\"deckport-deck\", \"notes\": [{\"a\": 1}]}",
+      #"{"notes": [{"a": 1}], "format": "deckport-deck"}"#,
     ])
-  func deckDocument(text: String, toldByItsHead: Bool) throws {
+  func deckDocument(text: String) throws {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "deck.json")
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    #expect(DeckportDocumentFormat.beginsAsDeck(path: path) == toldByItsHead)
+    #expect(DeckportDocumentFormat.namesDeck(path: path))
     #expect(AppStorageKind.recognize(path: path) == nil)
   }
 
@@ -317,7 +317,7 @@ struct RecognitionTests {
     let scratch = try TemporaryDirectory()
     let path = scratch.path(for: "cards.json")
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    #expect(!DeckportDocumentFormat.beginsAsDeck(path: path))
+    #expect(!DeckportDocumentFormat.namesDeck(path: path))
     #expect(AppStorageKind.recognize(path: path) == .jsonFile)
   }
 }

@@ -75,6 +75,33 @@ struct CSVReaderTests {
     #expect(sheet.warnings.isEmpty)
   }
 
+  @Test(
+    "tags that are one under case folding are one tag, spelled as the first row that has it spells it, each change said at its line (tag_case.tsv)"
+  )
+  func tagsFoldedAsAnkisImport() throws {
+    let path = Fixtures.path("csv/sheets/tag_case.tsv")
+    let (collection, warnings) = try CSVReader().read(path: path)
+    #expect(
+      collection.notes.map(\.tags) == [
+        ["the"], ["the", "x::Y"], ["x::Y::z", "Verb"], ["Straße", "a::blank::b"], ["Straße", "a::blank::b", "x"],
+      ])
+    let tagWarnings = warnings.map(\.description).filter { $0.contains("[tag-changed]") }
+    #expect(
+      tagWarnings == [
+        "\(path):4: warning: [tag-changed] tag 'The' is the tag 'the' for Anki, which the note has already (Anki compares tags ignoring case); it is left out",
+        "\(path):5: warning: [tag-changed] tag 'THE' is read as 'the', as Anki's import stores it (Anki spells it as the tag 'the' it meets first (line 4), as it compares tags ignoring case)",
+        "\(path):6: warning: [tag-changed] tag 'X::y::z' is read as 'x::Y::z', as Anki's import stores it (Anki spells it as the tag 'x::Y' it meets first (line 5), as it compares tags ignoring case)",
+        "\(path):6: warning: [tag-changed] tag 'verb' is the tag 'Verb' for Anki, which the note has already (Anki compares tags ignoring case); it is left out",
+        "\(path):7: warning: [tag-changed] tag 'a::::b' is read as 'a::blank::b', as Anki's import stores it (Anki names an empty level 'blank')",
+        "\(path):8: warning: [tag-changed] tag 'STRASSE' is read as 'Straße', as Anki's import stores it (Anki spells it as the tag 'Straße' it meets first (line 7), as it compares tags ignoring case)",
+        "\(path):8: warning: [tag-changed] tag 'A::BLANK::B' is read as 'a::blank::b', as Anki's import stores it (Anki spells it as the tag 'a::blank::b' it meets first (line 7), as it compares tags ignoring case)",
+      ])
+    // Tags Anki stores as they are give no warning.
+    let plain = try Self.read("#separator:tab\n#tags column:3\nq\ta\tx::y Z\nr\tb\tx::y::w z2\n")
+    #expect(plain.notes.map(\.tags) == [["Z", "x::y"], ["x::y::w", "z2"]])
+    #expect(!plain.warnings.contains { $0.contains("tag-changed") })
+  }
+
   @Test("notes_all: decks as the rows name them, a GUID with # kept, Vocab made from the file with a warning")
   func notesAllSample() throws {
     let (collection, warnings) = try CSVReader().read(path: Fixtures.path("csv/anki/notes_all.txt"))

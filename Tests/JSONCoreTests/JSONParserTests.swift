@@ -44,6 +44,18 @@ struct JSONParserTests {
     #expect(JSONWriter.text(of: try parse(text)) == text)
   }
 
+  @Test("-0 read as Anki's Rust backend (serde) reads it: a float, no written integer, kept as its text")
+  func negativeZeroAsAnkiReadsIt() throws {
+    let value = try parse(#"{"rollover":-0,"sortf":0,"size":-0.0,"list":[-0,-1]}"#, .anki)
+    #expect(value["rollover"] == .number("-0") && value["rollover"]?.writtenInteger == nil)
+    #expect(value["rollover"]?.int64 == 0 && value["rollover"]?.double?.sign == .minus)
+    #expect(value["sortf"]?.writtenInteger == 0 && value["size"] == .double(-0.0))
+    #expect(value["list"] == .array([.number("-0"), .integer(-1)]))
+    #expect(JSONWriter.text(of: value) == #"{"rollover":-0,"sortf":0,"size":-0.0,"list":[-0,-1]}"#)
+    // Read without Anki's options, -0 is the integer 0, as Foundation's JSONDecoder reads it.
+    #expect(try parse("-0").writtenInteger == 0)
+  }
+
   @Test("escapes: every one-character escape, \\u, surrogate pairs")
   func escapes() throws {
     let value = try parse(#""\"\\\/\b\f\n\r\t\u00e9\ud83c\udccf\u0000x""#)

@@ -385,6 +385,26 @@ struct TagSearchTests {
     #expect(throws: DeckError.self) { try TagSearch("two words") }
   }
 
+  @Test("a tag as Anki holds it: as its import stores it; restored from a collection package, as the file spells it")
+  func spellingAnkiHolds() throws {
+    let blankLevel = try TagSearch("a::blank::b")
+    let emptyLevel = try TagSearch("a::::b")
+    #expect(blankLevel.matches(tag: "a::::b") && !emptyLevel.matches(tag: "a::::b"))
+    #expect(blankLevel.matches(tags: ["a::::b"]) && !emptyLevel.matches(tags: ["a::::b"]))
+    for spelling in [AnkiNameSpelling.restoredLegacy, .restoredLatest] {
+      #expect(!blankLevel.matches(tag: "a::::b", spelling: spelling))
+      #expect(emptyLevel.matches(tag: "a::::b", spelling: spelling))
+      #expect(emptyLevel.matches(tags: ["x", "A::::B::c"], spelling: spelling))
+      // Anki's search brings its own text into NFC, not the tags a restore keeps as they are.
+      #expect(!(try TagSearch("e\u{301}te\u{301}")).matches(tag: "e\u{301}te\u{301}", spelling: spelling))
+      #expect(try TagSearch("été").matches(tag: "été", spelling: spelling))
+    }
+    #expect(AnkiNameSpelling(formatName: "colpkg-latest") == .restoredLatest)
+    #expect(AnkiNameSpelling(formatName: "colpkg-legacy") == .restoredLegacy)
+    #expect(
+      AnkiNameSpelling(formatName: "apkg-latest") == .imported && AnkiNameSpelling(formatName: "csv") == .imported)
+  }
+
   @Test("notes of some decks with some tags: both, as Anki's search deck:D tag:T")
   func decksAndTags() throws {
     let collection = try DeckLoader().load(path: Fixtures.path("anki/latest_sched.apkg")).collection
@@ -455,6 +475,32 @@ struct DeckSearchTests {
     #expect(try Self.finds(" Languages :: French ", "Languages::French"))
     #expect(try Self.finds("a:::b", "a::b") && Self.finds("a::", "a::blank"))
     #expect(try Self.finds("a\u{7}b", "ab"))
+  }
+
+  @Test("white space of any kind in the search is a space, as Anki's parser makes it before reading a search")
+  func whiteSpace() throws {
+    #expect(try !Self.finds("a\u{3000}b", "a\u{3000}b") && Self.finds("a\u{3000}b", "a b"))
+    #expect(try !Self.finds("a\u{A0}b", "a\u{A0}b") && Self.finds("a\u{A0}b", "a b"))
+    #expect(try !Self.finds("tab\tin", "tabin") && Self.finds("tab\tin", "tab in"))
+    #expect(try Self.finds("\t", "blank") && Self.finds("   ", "blank") && Self.finds("In  ner", "In  ner"))
+    #expect(try !Self.finds("In ner", "In  ner"))
+  }
+
+  @Test("a deck restored from a collection package of the latest layout is found only by the name it holds")
+  func restoredNames() throws {
+    func finds(_ text: String, _ name: String, _ spelling: AnkiNameSpelling = .restoredLatest) throws -> Bool {
+      try DeckSearch(text).matches(deck: Self.deck(name), spelling: spelling)
+    }
+    #expect(try !finds("Outer", " Outer ") && !finds(" Outer ", " Outer "))
+    #expect(try !finds("blank", "   ") && !finds("   ", "   "))
+    #expect(
+      try !finds("Sp::Verbs", "Sp :: Verbs") && !finds("Sp :: Verbs", "Sp :: Verbs") && finds("Sp*", "Sp :: Verbs"))
+    #expect(try finds("Z", "Z::  ::Y") && !finds("Z::blank::Y", "Z::  ::Y"))
+    #expect(try !finds("e\u{301}", "e\u{301}") && finds("In  ner", "In  ner") && finds("spanish", "Spanish::Verbs"))
+    // A legacy collection package's names are stored by the upgrade Anki opens it with, as its
+    // import stores them.
+    #expect(try finds("Outer", " Outer ", .restoredLegacy) && finds("blank", "   ", .restoredLegacy))
+    #expect(try finds("Sp::Verbs", "Sp :: Verbs", .restoredLegacy))
   }
 
   @Test("* every deck and card, filtered the cards in filtered decks; current and empty refused")

@@ -35,10 +35,10 @@ struct DiagnosticCategoryTests {
   }
 
   /// The first argument of every call that makes or reports a warning: `Diagnostic(…)` and the
-  /// helpers that pass a category on (`report`, `reportLimited`, `warn`, `otherwise:`).
+  /// helpers that pass a category on (`report`, `reportLimited`, `warn`, `otherwise:`, `category:`).
   /// (Word boundaries as in code, where `log.report` is two words, not as in prose.)
   static var emission: Regex<(Substring, Substring?, Substring?)> {
-    #/\b(?:Diagnostic|report|reportLimited|warn)\(\s*("[^"\n]*"|[^\s,)]+)|\botherwise:\s*("[^"\n]*"|[^\s,)]+)/#
+    #/\b(?:Diagnostic|report|reportLimited|warn)\(\s*("[^"\n]*"|[^\s,)]+)|\b(?:otherwise|category):\s*("[^"\n]*"|[^\s,)]+)/#
       .wordBoundaryKind(.simple)
   }
 

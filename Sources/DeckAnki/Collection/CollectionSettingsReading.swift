@@ -16,7 +16,7 @@ extension CollectionReader {
       while try rows.step() {
         let key = rows.text(0)
         let value = rows.blob(1)
-        guard let parsed = try? JSONParser.parse(value) else {
+        guard let parsed = try? JSONParser.parse(value, options: .anki) else {
           warnings.append(
             Diagnostic(
               .settingUnreadable, at: location.table("config").item("key '\(key)'"),
@@ -28,7 +28,7 @@ extension CollectionReader {
     } else {
       let statement = try database.prepare("SELECT conf FROM col", table: "col")
       if try statement.step() {
-        guard let members = (try? JSONParser.parse(Array(statement.text(0).utf8)))?.members else {
+        guard let members = (try? JSONParser.parse(Array(statement.text(0).utf8), options: .anki))?.members else {
           return (
             [],
             [

@@ -88,7 +88,7 @@ enum FoundationJSON {
   ///
   /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
   static func object(_ text: some Sequence<UInt8>) throws(JSONSyntaxError) -> Any {
-    try JSONParser.parse(text).foundationObject
+    try JSONParser.parse(text, options: .anki).foundationObject
   }
 
   /// `not valid JSON: line 1, column 2: expected a key in double quotes`.

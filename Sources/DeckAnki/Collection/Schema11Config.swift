@@ -18,7 +18,7 @@ package enum Schema11Config {
     let columnLocation = Self.columnLocation(column, in: location)
     let value: JSONValue
     do {
-      value = try JSONParser.parse(text.utf8)
+      value = try JSONParser.parse(text.utf8, options: .anki)
     } catch {
       throw DeckError(.corrupt, at: columnLocation, FoundationJSON.invalid(error))
     }

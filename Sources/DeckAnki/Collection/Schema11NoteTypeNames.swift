@@ -43,9 +43,11 @@ enum Schema11NoteTypeNames {
 
   /// `names` (of a note type's templates or fields, each a `what`) as Anki stores them once it
   /// has opened the collection, and a warning for each changed.
-  private static func opened(_ names: [String], _ what: String, category: Diagnostic.Category, at here: SourceLocation) -> (
-    names: [String], warnings: [Diagnostic]
-  ) {
+  private static func opened(_ names: [String], _ what: String, category: Diagnostic.Category, at here: SourceLocation)
+    -> (
+      names: [String], warnings: [Diagnostic]
+    )
+  {
     var taken = TakenNames()
     var result = names
     var warnings: [Diagnostic] = []

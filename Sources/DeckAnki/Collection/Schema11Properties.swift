@@ -136,7 +136,7 @@ enum Schema11Properties {
 
   /// The value of `property` (a setting or a property), or nil when its text is not JSON.
   static func value(of property: AnkiProperty) -> JSONValue? {
-    try? JSONParser.parse(Array(property.jsonText.utf8))
+    try? JSONParser.parse(Array(property.jsonText.utf8), options: .anki)
   }
 
   /// Whether the writer can lay `property` over `owner`'s members: its key is not one the model

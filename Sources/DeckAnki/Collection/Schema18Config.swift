@@ -53,7 +53,7 @@ enum Schema18Config {
   /// The members of the JSON object in an `other` field (field 255: the schema-11 keys Anki
   /// does not model), in their order; none when the bytes are not a JSON object.
   static func otherMembers(_ blob: Data) -> [(key: String, value: JSONValue)] {
-    (try? JSONParser.parse(blob))?.members ?? []
+    (try? JSONParser.parse(blob, options: .anki))?.members ?? []
   }
 
   /// What a deck's `Deck.Common` blob (the `decks.common` column) holds besides the name:

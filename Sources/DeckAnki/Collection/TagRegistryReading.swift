@@ -25,7 +25,7 @@ extension CollectionReader {
     let statement = try database.prepare("SELECT tags FROM col", table: "col")
     guard try statement.step() else { return ([], []) }
     let here = location.table("col", row: 1).item("column tags")
-    guard let members = (try? JSONParser.parse(Array(statement.text(0).utf8)))?.members else {
+    guard let members = (try? JSONParser.parse(Array(statement.text(0).utf8), options: .anki))?.members else {
       return (
         [],
         [Diagnostic(.tagRegistryUnreadable, at: here, "the list of tags is not a JSON object, so it is not kept")]

@@ -29,7 +29,7 @@ extension DeckOptions {
       }
       result.settings = .anki18Protobuf(kept)
     case .anki11JSON(let text):
-      guard let value = try? JSONParser.parse(Array(text.utf8)), case .object(let members) = value,
+      guard let value = try? JSONParser.parse(Array(text.utf8), options: .anki), case .object(let members) = value,
         members.contains(where: {
           DeckOptionsConversion.fsrsParameterKeys.contains($0.key) && $0.value != JSONValue.array([])
         })

@@ -159,7 +159,8 @@ enum DeckOptionsConversion {
   private static func legacyEntry(_ text: String, options: DeckOptions, location: SourceLocation)
     throws -> (json: JSONValue, warnings: [Diagnostic])
   {
-    guard let parsed = try? JSONParser.parse(Array(text.utf8)), var object = parsed.foundationObject as? [String: Any]
+    guard let parsed = try? JSONParser.parse(Array(text.utf8), options: .anki),
+      var object = parsed.foundationObject as? [String: Any]
     else {
       throw DeckError(
         .corrupt, at: location,

@@ -34,7 +34,7 @@ enum ImportedCardData {
 
   /// What Anki's import changes of `data`: empty when it keeps its meaning.
   static func losses(of data: String) -> [String] {
-    guard let parsed = try? JSONParser.parse(Array(data.utf8)), let members = parsed.members else {
+    guard let parsed = try? JSONParser.parse(Array(data.utf8), options: .anki), let members = parsed.members else {
       return ["'\(excerpt(data))' is no JSON object, so the card's data is left empty"]
     }
     let keys = members.map(\.key)

@@ -23,19 +23,54 @@ package enum ImportedTags {
     -> (notes: [Note], warnings: [Diagnostic])
   {
     var log = DiagnosticLog()
-    let result = stored(notes, order: Array(notes.indices), location: location, log: &log)
+    let result = stored(
+      notes, order: Array(notes.indices), naming: .writing(notes, at: location), location: location, log: &log)
+    return (result, log.finished())
+  }
+
+  /// The tags of `notes`, read from a CSV file in the order of its rows, as Anki's CSV import
+  /// stores them (by the rules of ``storedInRowOrder(_:location:)``: `the The` is `the`, the
+  /// spelling of the first row that has it), each change reported at the line its row starts on
+  /// (`lines[i]` for `notes[i]`): the notes, and the warnings.
+  package static func readInRowOrder(_ notes: [Note], lines: [Int], location: SourceLocation)
+    -> (notes: [Note], warnings: [Diagnostic])
+  {
+    var log = DiagnosticLog()
+    let naming = Naming(
+      verb: "read",
+      place: { index in
+        var place = location
+        place.line = lines.indices.contains(index) ? lines[index] : nil
+        return place
+      },
+      name: { index in lines.indices.contains(index) ? "line \(lines[index])" : "row \(index + 1)" })
+    let result = stored(notes, order: Array(notes.indices), naming: naming, location: location, log: &log)
     return (result, log.finished())
   }
 
   /// `notes` with their tags as Anki's package import stores them; each change reported in `log`.
   static func stored(_ notes: [Note], location: SourceLocation, log: inout DiagnosticLog) -> [Note] {
-    stored(notes, order: idOrder(notes), location: location, log: &log)
+    stored(notes, order: idOrder(notes), naming: .writing(notes, at: location), location: location, log: &log)
+  }
+
+  /// How the changes to a note's tags are told: the verb (`written as`, `read as`), where each
+  /// note is and what it is called (`note 17`, `line 4`), by its index.
+  private struct Naming {
+    var verb: String
+    var place: (Int) -> SourceLocation
+    var name: (Int) -> String
+
+    /// Notes being written, each named by its id.
+    static func writing(_ notes: [Note], at location: SourceLocation) -> Naming {
+      Naming(
+        verb: "written", place: { location.item("note \(notes[$0].id)") }, name: { "note \(notes[$0].id)" })
+    }
   }
 
   /// `notes` with their tags as Anki stores them when it meets the notes in `order` (indices).
-  private static func stored(_ notes: [Note], order: [Int], location: SourceLocation, log: inout DiagnosticLog)
-    -> [Note]
-  {
+  private static func stored(
+    _ notes: [Note], order: [Int], naming: Naming, location: SourceLocation, log: inout DiagnosticLog
+  ) -> [Note] {
     var result = notes
     var registry = Registry()
     // Real decks give thousands of notes the same few tags: each distinct tag is resolved once
@@ -51,7 +86,7 @@ package enum ImportedTags {
         if let known = resolvedTags[tag] {
           resolved = known
         } else {
-          resolved = resolve(tag, registry: &registry, noteID: note.id)
+          resolved = resolve(tag, registry: &registry, noteName: naming.name(index))
           resolvedTags[tag] = resolved
         }
         guard let spelled = resolved.spelled else {
@@ -73,14 +108,14 @@ package enum ImportedTags {
         tags.append(spelled)
         if !resolved.unchanged {
           changes.append(
-            "tag '\(MediaFileName.visible(tag))' is written as '\(spelled)', as Anki's import stores it (\(resolved.reasons.joined(separator: "; ")))"
+            "tag '\(MediaFileName.visible(tag))' is \(naming.verb) as '\(spelled)', as Anki's import stores it (\(resolved.reasons.joined(separator: "; ")))"
           )
         }
       }
       guard !changes.isEmpty else { continue }
       result[index].tags = tags
       for change in changes {
-        log.reportLimited(.tagChanged, at: location.item("note \(note.id)"), summaryAt: location, change)
+        log.reportLimited(.tagChanged, at: naming.place(index), summaryAt: location, change)
       }
     }
     return result
@@ -103,17 +138,17 @@ package enum ImportedTags {
     var unchanged: Bool
   }
 
-  /// `tag` made ready and spelled as Anki spells it, met first in note `noteID`.
-  private static func resolve(_ tag: String, registry: inout Registry, noteID: Int64) -> Resolved {
+  /// `tag` made ready and spelled as Anki spells it, met first in the note named `noteName`.
+  private static func resolve(_ tag: String, registry: inout Registry, noteName: String) -> Resolved {
     let prepared = prepare(tag)
     guard let levelled = prepared.levelled else {
       return Resolved(spelled: nil, reasons: [], key: "", unchanged: false)
     }
-    let (spelled, first) = registry.spelling(of: levelled, key: prepared.key, noteID: noteID)
+    let (spelled, first) = registry.spelling(of: levelled, key: prepared.key, noteName: noteName)
     var reasons = prepared.reasons
     if let first, differs(spelled, levelled) {
       reasons.append(
-        "Anki spells it as the tag '\(first.spelling)' it meets first (note \(first.noteID)), as it compares tags ignoring case"
+        "Anki spells it as the tag '\(first.spelling)' it meets first (\(first.noteName)), as it compares tags ignoring case"
       )
     }
     return Resolved(
@@ -134,19 +169,19 @@ package enum ImportedTags {
   }
 
   /// The tags Anki has met so far in an import, by ``FullCaseFolding`` key: the spelling it
-  /// stores and the note that brought it.
+  /// stores and the name of the note that brought it.
   private struct Registry {
     struct Entry {
       var spelling: String
-      var noteID: Int64
+      var noteName: String
     }
     private var entries: [String: Entry] = [:]
 
-    /// How Anki spells `tag` (NFC, no empty levels; `key` its ``FullCaseFolding`` key) of note
-    /// `noteID`, and the tag met before
+    /// How Anki spells `tag` (NFC, no empty levels; `key` its ``FullCaseFolding`` key) of the
+    /// note named `noteName`, and the tag met before
     /// whose spelling it takes (nil when none): a tag that is the same under case folding, else
     /// the longest run of leading levels that is one. The result is then met too.
-    mutating func spelling(of tag: String, key: String, noteID: Int64) -> (String, Entry?) {
+    mutating func spelling(of tag: String, key: String, noteName: String) -> (String, Entry?) {
       if let entry = entries[key] { return (entry.spelling, entry) }
       var spelled = tag
       var source: Entry?
@@ -158,7 +193,7 @@ package enum ImportedTags {
         source = entry
         break
       }
-      entries[key] = Entry(spelling: spelled, noteID: noteID)
+      entries[key] = Entry(spelling: spelled, noteName: noteName)
       return (spelled, source)
     }
   }

@@ -114,7 +114,7 @@ package struct Schema11ValueFitting: Sendable {
     fitProperties(&options.ankiProperties, of: .optionGroup, at: item, log: &log)
     // A schema-18 group's settings are typed by their protobuf fields; their conversion fits them.
     guard case .anki11JSON(let text) = options.settings,
-      let settings = try? JSONParser.parse(Array(text.utf8)), let members = settings.members
+      let settings = try? JSONParser.parse(Array(text.utf8), options: .anki), let members = settings.members
     else { return }
     var changed = false
     /// `members` with each value fitted to its member's kind, the member named as `prefix` + key.

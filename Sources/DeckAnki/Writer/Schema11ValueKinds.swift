@@ -36,7 +36,7 @@ enum Schema11ValueKinds {
     case float32
     /// `true` or `false`.
     case boolean
-    /// `true`, `false`, `0` or `1`.
+    /// `true`, `false`, `0` or `1` (or `-0`, `1.0`: a number that is 0 or 1).
     case booleanOrBit
     /// An array of at least `atLeast` values of the kind.
     indirect case list(Kind, atLeast: Int = 0)
@@ -344,7 +344,8 @@ enum Schema11ValueKinds {
       return value.string.flatMap { Int64($0) }.map(range.contains) ?? false
     case (.float32, _): return value.double.map { Float($0).isFinite } ?? false
     case (.boolean, .bool), (.booleanOrBit, .bool): return true
-    case (.booleanOrBit, .integer(let number)): return number == 0 || number == 1
+    // serde_aux's `deserialize_bool_from_anything`: a float too (`-0` is serde's float -0.0).
+    case (.booleanOrBit, _): return value.double.map { $0 == 0 || $0 == 1 } ?? false
     case (.list(let element, let count), .array(let elements)):
       return elements.count >= count && elements.allSatisfy { reads($0, as: element) }
     case (.anything, _): return true

@@ -23,7 +23,7 @@ extension AppStorageKind {
       }
       return kind
     case .jsonFile:
-      guard !DeckportDocumentFormat.beginsAsDeck(path: path) else { return nil }
+      guard !DeckportDocumentFormat.namesDeck(path: path) else { return nil }
       guard let document = try? JSONRecordFile(location: SourceLocation(file: path)).document() else {
         // JSON that does not parse (an integer over 64 bits, a key given twice) is still an
         // app's array of records when it begins as one: no deck file is an array, so its

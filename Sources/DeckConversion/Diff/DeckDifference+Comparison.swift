@@ -18,7 +18,7 @@ extension DeckDifference {
   /// import dialog).
   ///
   /// With `onlyDecks` or `onlyTags`, each side is compared as
-  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:at:)`` keeps it: the notes with a card in
+  /// ``DeckCollection/selectingNotes(inDecks:taggedWith:spelling:at:)`` keeps it: the notes with a card in
   /// one of those decks or their subdecks, or with one of those tags or a subtag, whole, and what
   /// they use (a note moved out of the decks, or that lost the tags, shows as removed).
   /// ``ankiImport`` is then what Anki's import of the `to` deck's part, exported alone, does to a
@@ -39,9 +39,11 @@ extension DeckDifference {
     let selects = !onlyDecks.isEmpty || !onlyTags.isEmpty
     if selects {
       let oldSelection = try old.collection.selectingNotes(
-        inDecks: onlyDecks, taggedWith: onlyTags, at: SourceLocation(file: fromName))
+        inDecks: onlyDecks, taggedWith: onlyTags, spelling: AnkiNameSpelling(formatName: old.formatName),
+        at: SourceLocation(file: fromName))
       let newSelection = try new.collection.selectingNotes(
-        inDecks: onlyDecks, taggedWith: onlyTags, at: SourceLocation(file: toName))
+        inDecks: onlyDecks, taggedWith: onlyTags, spelling: AnkiNameSpelling(formatName: new.formatName),
+        at: SourceLocation(file: toName))
       oldPart.collection = oldSelection.collection
       newPart.collection = newSelection.collection
       from.selection = oldSelection.selection

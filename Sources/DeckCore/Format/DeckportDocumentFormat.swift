@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 
 /// The `format` value that names deckport's own JSON documents, kept here so that every module
 /// telling one apart (the JSON deck reader, and app storage, which must not read a deck as
@@ -7,18 +8,141 @@ package enum DeckportDocumentFormat {
   /// A JSON deck document (`{"format": "deckport-deck", …}`).
   package static let deck = "deckport-deck"
 
-  /// Whether the file at `path` begins as deckport writes its deck documents,
-  /// `{"format": "deckport-deck"` (after a byte order mark, with any JSON white space between),
-  /// told from its first bytes instead of a parse of the whole file. A CSV row that merely quotes
-  /// those words (`"{""format"": ""deckport-deck""}"`) does not begin so; a document that names
-  /// its format later is told apart only by a parse.
-  package static func beginsAsDeck(path: String) -> Bool {
-    guard var rest = JSONFileHead.bytes(ofFileAt: path) else { return false }
-    for token in ["{", #""format""#, ":", "\"\(deck)\""] {
-      rest = rest.drop { JSONFileHead.whiteSpace.contains($0) }
-      guard rest.starts(with: token.utf8) else { return false }
-      rest = rest.dropFirst(token.utf8.count)
+  /// How many bytes of a file ``namesDeck(path:lookAhead:)`` looks through for the `format`
+  /// member: 16 MiB.
+  package static let lookAhead = 16 << 20
+
+  /// Whether the file at `path` is a JSON object whose first top-level `format` member, within
+  /// its first `lookAhead` bytes, is `"format": "deckport-deck"` (after a byte order mark, with any
+  /// JSON white space between, its key and value possibly written with escapes), told without
+  /// a parse of the whole file: the members are read as a stream, a chunk at a time, and the
+  /// values before `format` are skipped, not parsed (a document written with its keys sorted has
+  /// `cards` and `decks` first). A CSV row that merely quotes those words
+  /// (`"{""format"": ""deckport-deck""}"`), an array of records, or an object whose nested value
+  /// holds such a member does not name it; a document that names its format only past
+  /// `lookAhead` is told apart only by its extension or `--from`.
+  package static func namesDeck(path: String, lookAhead: Int = lookAhead) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    var stream = ByteStream(handle: handle, limit: lookAhead)
+    if stream.peek() == 0xEF {
+      for byte: UInt8 in [0xEF, 0xBB, 0xBF] where stream.next() != byte { return false }
     }
-    return true
+    stream.skipWhiteSpace()
+    guard stream.next() == UInt8(ascii: "{") else { return false }
+    while true {
+      stream.skipWhiteSpace()
+      guard stream.next() == UInt8(ascii: "\""), let key = stream.string(keepingAtMost: 64) else { return false }
+      stream.skipWhiteSpace()
+      guard stream.next() == UInt8(ascii: ":") else { return false }
+      stream.skipWhiteSpace()
+      if key == "format" {
+        guard stream.next() == UInt8(ascii: "\"") else { return false }
+        return stream.string(keepingAtMost: 64) == deck
+      }
+      guard stream.skipValue() else { return false }
+      stream.skipWhiteSpace()
+      guard stream.next() == UInt8(ascii: ",") else { return false }
+    }
+  }
+
+  /// A file's bytes read a chunk at a time, up to a limit.
+  private struct ByteStream {
+    let handle: FileHandle
+    /// How many bytes may be read in all.
+    let limit: Int
+    private var chunk = Data()
+    private var index = 0
+    private var consumed = 0
+
+    init(handle: FileHandle, limit: Int) {
+      self.handle = handle
+      self.limit = limit
+    }
+
+    /// The next byte, without taking it; nil at the end of the file or the limit.
+    mutating func peek() -> UInt8? {
+      if index == chunk.count {
+        let left = limit - consumed
+        guard left > 0, let read = try? handle.read(upToCount: min(1 << 16, left)), !read.isEmpty else { return nil }
+        chunk = read
+        index = 0
+      }
+      return chunk[chunk.startIndex + index]
+    }
+
+    /// The next byte, taken; nil at the end of the file or the limit.
+    mutating func next() -> UInt8? {
+      guard let byte = peek() else { return nil }
+      index += 1
+      consumed += 1
+      return byte
+    }
+
+    mutating func skipWhiteSpace() {
+      while let byte = peek(), JSONFileHead.whiteSpace.contains(byte) { _ = next() }
+    }
+
+    /// The rest of a string whose opening quote was taken, decoded, when its text is at most
+    /// `maximum` bytes; nil for a longer string (taken whole all the same) or one that does
+    /// not end, or does not decode, within the limit.
+    mutating func string(keepingAtMost maximum: Int) -> String? {
+      var text: [UInt8] = [UInt8(ascii: "\"")]
+      var escaped = false
+      var kept = true
+      while let byte = next() {
+        if byte == UInt8(ascii: "\""), !escaped {
+          guard kept else { return nil }
+          text.append(byte)
+          return (try? JSONParser.parse(text))?.string
+        }
+        escaped = byte == UInt8(ascii: "\\") && !escaped
+        if kept {
+          text.append(byte)
+          kept = text.count <= maximum + 1
+        }
+      }
+      return nil
+    }
+
+    /// Takes one JSON value without reading it (strings, arrays and objects to their end, other
+    /// values to the byte that ends them); false when it does not end within the limit.
+    mutating func skipValue() -> Bool {
+      var depth = 0
+      while let byte = peek() {
+        switch byte {
+        case UInt8(ascii: "\""):
+          _ = next()
+          guard skipString() else { return false }
+          if depth == 0 { return true }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          _ = next()
+          depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          if depth == 0 { return true }
+          _ = next()
+          depth -= 1
+          if depth == 0 { return true }
+        case UInt8(ascii: ","):
+          if depth == 0 { return true }
+          _ = next()
+        default:
+          if depth == 0 && JSONFileHead.whiteSpace.contains(byte) { return true }
+          _ = next()
+        }
+      }
+      return false
+    }
+
+    /// Takes the rest of a string whose opening quote was taken; false when it does not end
+    /// within the limit.
+    private mutating func skipString() -> Bool {
+      var escaped = false
+      while let byte = next() {
+        if byte == UInt8(ascii: "\""), !escaped { return true }
+        escaped = byte == UInt8(ascii: "\\") && !escaped
+      }
+      return false
+    }
   }
 }

@@ -18,8 +18,10 @@ package struct CardDueDates {
 
   package init(of collection: DeckCollection, in timeZone: TimeZone) {
     func setting(_ key: String) -> Int? {
-      collection.settings.first { $0.key == key }.flatMap { try? JSONParser.parse($0.jsonText.utf8).writtenInteger }
-        .flatMap { Int(exactly: $0) }
+      collection.settings.first { $0.key == key }.flatMap {
+        try? JSONParser.parse($0.jsonText.utf8, options: .anki).writtenInteger
+      }
+      .flatMap { Int(exactly: $0) }
     }
     rollover = setting("rollover").flatMap { (0...23).contains($0) ? $0 : nil } ?? Self.defaultRolloverHour
     creationTime = collection.creationTime

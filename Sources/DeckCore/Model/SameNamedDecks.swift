@@ -105,7 +105,9 @@ package enum SameNamedDecks {
     _ properties: [AnkiProperty], _ mergedInto: [Int64: Int64], keys: (String) -> Bool
   ) -> [AnkiProperty] {
     properties.map { property in
-      guard keys(property.key), let value = try? JSONParser.parse(property.jsonText.utf8) else { return property }
+      guard keys(property.key), let value = try? JSONParser.parse(property.jsonText.utf8, options: .anki) else {
+        return property
+      }
       let elements = value.elements ?? [value]
       let ids = elements.compactMap(\.writtenInteger)
       guard ids.count == elements.count, ids.contains(where: { mergedInto[$0] != nil }) else { return property }
