@@ -31,4 +31,28 @@ struct CreationOffsetTests {
       #expect((-12 * 60...12 * 60).contains(offset))
     }
   }
+
+  @Test("a collection package records today as the day buried cards were last released, only when cards are buried")
+  func lastUnburiedDay() {
+    let created: Int64 = 1_795_320_000
+    let now = Date(timeIntervalSince1970: TimeInterval(created + 5 * 86_400 + 3_600))
+    var buried = Card(id: 1, noteID: 1, templateOrdinal: 0, deckID: 1)
+    buried.scheduling.queue = .buriedByUser
+    var collection = DeckCollection(creationTime: created, cards: [buried])
+    #expect(CollectionWriter.lastUnburiedDay(of: collection, now: now) == 5)
+    // Cards buried with their sibling count too; none buried, or a setting of its own: none.
+    collection.cards[0].scheduling.queue = .buriedBySibling
+    #expect(CollectionWriter.lastUnburiedDay(of: collection, now: now) == 5)
+    collection.cards[0].scheduling.queue = .new
+    #expect(CollectionWriter.lastUnburiedDay(of: collection, now: now) == nil)
+    collection.cards[0].scheduling.queue = .buriedByUser
+    collection.settings = [AnkiProperty(key: "lastUnburied", jsonText: "3")]
+    #expect(CollectionWriter.lastUnburiedDay(of: collection, now: now) == nil)
+    // A creation time from a file far from today gives none, and does not trap.
+    collection.settings = []
+    for extreme in [Int64.max, Int64.min, created + 10 * 86_400] {
+      collection.creationTime = extreme
+      #expect(CollectionWriter.lastUnburiedDay(of: collection, now: now) == nil)
+    }
+  }
 }

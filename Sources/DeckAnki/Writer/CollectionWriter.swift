@@ -135,7 +135,8 @@ struct CollectionWriter {
         creationTime: collection.creationTime,
         currentNoteTypeID: collection.notes.first?.noteTypeID ?? collection.noteTypes.first?.id,
         currentDeckID: currentDeck, nextPosition: Self.nextPosition(of: collection)),
-      collection.settings, deckIDs: Set(collection.decks.map(\.id)))
+      collection.settings, deckIDs: Set(collection.decks.map(\.id)),
+      lastUnburiedDay: kind == .colpkg ? Self.lastUnburiedDay(of: collection, now: Date()) : nil)
     let statement = try database.prepare(
       "INSERT INTO col VALUES (1, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, ?)", table: "col")
     statement.bind(1, int64: collection.creationTime)
@@ -148,6 +149,21 @@ struct CollectionWriter {
     statement.bind(8, text: Schema11JSON.map(deckOptions).text)
     statement.bind(9, text: Schema11JSON.tagRegistry(collection, kind: kind).text)
     _ = try statement.step()
+  }
+
+  /// The day a collection package records as the last one Anki released its buried cards on
+  /// (`lastUnburied`, counted in days from the collection's creation), when cards are buried and
+  /// the collection's settings record none (a deck package has none): today, so that the restored
+  /// collection keeps them buried until Anki's next day, as its import of a deck package does.
+  /// Without it, Anki releases every buried card as it opens the collection. Nil otherwise, or when
+  /// the creation time is not a day count away from `now`.
+  static func lastUnburiedDay(of collection: DeckCollection, now: Date) -> Int64? {
+    guard !collection.settings.contains(where: { $0.key == "lastUnburied" }),
+      collection.cards.contains(where: { [.buriedBySibling, .buriedByUser].contains($0.scheduling.queue) })
+    else { return nil }
+    let days = ((now.timeIntervalSince1970 - Double(collection.creationTime)) / 86_400).rounded(.down)
+    guard days >= 0, days < 1_000_000 else { return nil }
+    return Int64(days)
   }
 
   /// The position Anki gives the next new card of `collection`: one past its highest new card's.

@@ -118,7 +118,7 @@ enum PackageSelection {
 
   /// A `setting-changed` warning when the collection's `nextPos` setting (the position Anki gives
   /// the next card added) is not past every new card's position: a collection package is written
-  /// with one that is (``Schema11JSON/withSettings(_:_:deckIDs:)``), so that the cards Anki adds
+  /// with one that is (``Schema11JSON/withSettings(_:_:deckIDs:lastUnburiedDay:)``), so that the cards Anki adds
   /// come after the new cards it holds.
   private static func reportRaisedNextPosition(
     of collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog

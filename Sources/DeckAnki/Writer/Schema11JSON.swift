@@ -157,11 +157,13 @@ enum Schema11JSON {
   /// position (one past the highest new card's), `curDeck` and `activeDecks` are taken only when
   /// they name decks the collection has, and `curModel` only when it is an id (a note type Anki
   /// deleted is often still named there, and Anki keeps it so). A setting that is not
-  /// JSON text is passed over (``PackageSelection`` reports it).
+  /// JSON text is passed over (``PackageSelection`` reports it). `lastUnburiedDay`, when given,
+  /// is written as `lastUnburied` (``CollectionWriter/lastUnburiedDay(of:now:)``).
   static func withSettings(
-    _ generated: JSONValue, _ settings: [AnkiProperty], deckIDs: Set<Int64>
+    _ generated: JSONValue, _ settings: [AnkiProperty], deckIDs: Set<Int64>, lastUnburiedDay: Int64? = nil
   ) -> JSONValue {
     var members = generated.members ?? []
+    if let lastUnburiedDay { members.append(("lastUnburied", .int(lastUnburiedDay))) }
     func generatedValue(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
     for setting in settings {
       guard let value = Schema11Properties.value(of: setting) else { continue }
