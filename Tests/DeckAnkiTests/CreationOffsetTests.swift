@@ -32,7 +32,9 @@ struct CreationOffsetTests {
     }
   }
 
-  @Test("a collection package records today as the day buried cards were last released, only when cards are buried")
+  @Test(
+    "a collection package from a deck package records today as the day buried cards were last released, when cards are buried"
+  )
   func lastUnburiedDay() {
     let created: Int64 = 1_795_320_000
     let now = Date(timeIntervalSince1970: TimeInterval(created + 5 * 86_400 + 3_600))
@@ -46,6 +48,9 @@ struct CreationOffsetTests {
     collection.cards[0].scheduling.queue = .new
     #expect(CollectionWriter.lastUnburiedDay(of: collection, now: now) == nil)
     collection.cards[0].scheduling.queue = .buriedByUser
+    // A collection's own settings, with or without the day, are written as they are.
+    collection.settings = [AnkiProperty(key: "rollover", jsonText: "4")]
+    #expect(CollectionWriter.lastUnburiedDay(of: collection, now: now) == nil)
     collection.settings = [AnkiProperty(key: "lastUnburied", jsonText: "3")]
     #expect(CollectionWriter.lastUnburiedDay(of: collection, now: now) == nil)
     // A creation time from a file far from today gives none, and does not trap.

@@ -153,12 +153,13 @@ struct CollectionWriter {
 
   /// The day a collection package records as the last one Anki released its buried cards on
   /// (`lastUnburied`, counted in days from the collection's creation), when cards are buried and
-  /// the collection's settings record none (a deck package has none): today, so that the restored
-  /// collection keeps them buried until Anki's next day, as its import of a deck package does.
-  /// Without it, Anki releases every buried card as it opens the collection. Nil otherwise, or when
-  /// the creation time is not a day count away from `now`.
+  /// the deck has no collection settings (it was read from a deck package, or from a format
+  /// without them): today, so that the restored collection keeps them buried until Anki's next
+  /// day, as its import of a deck package does. Without it, Anki releases every buried card as it
+  /// opens the collection. Nil otherwise (a collection's own settings are written as they are),
+  /// or when the creation time is not a day count away from `now`.
   static func lastUnburiedDay(of collection: DeckCollection, now: Date) -> Int64? {
-    guard !collection.settings.contains(where: { $0.key == "lastUnburied" }),
+    guard collection.settings.isEmpty,
       collection.cards.contains(where: { [.buriedBySibling, .buriedByUser].contains($0.scheduling.queue) })
     else { return nil }
     let days = ((now.timeIntervalSince1970 - Double(collection.creationTime)) / 86_400).rounded(.down)
