@@ -3,10 +3,12 @@ its name keeps it with the other test_csv_* files)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import tempfile
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -191,3 +193,22 @@ def package_of_basic_notes(folder, notes: list[tuple[str, str]], decks: list[str
     finally:
         col.close()
     return path
+
+
+def legacy_media_names(package: str) -> set[str]:
+    """The file names of a legacy package's media map (a JSON object of member → name)."""
+    with zipfile.ZipFile(package) as archive:
+        return set(json.loads(archive.read("media")).values())
+
+
+def with_legacy_media(exported: str, out: str, media_map: dict[str, str], members: dict[str, bytes]) -> str:
+    """`exported` (a legacy package) written to `out` with `media_map` as its media map and
+    `members` as its numbered members, in place of its own."""
+    with zipfile.ZipFile(exported) as source, zipfile.ZipFile(out, "w") as target:
+        for member in source.namelist():
+            if member != "media" and not member.isdigit():
+                target.writestr(member, source.read(member))
+        target.writestr("media", json.dumps(media_map))
+        for member, data in members.items():
+            target.writestr(member, data)
+    return out

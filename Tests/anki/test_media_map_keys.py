@@ -6,14 +6,12 @@ first two packages whole ("media map key "01" is not a member number"), which An
 
 from __future__ import annotations
 
-import json
-import zipfile
 
 import pytest
 from anki.collection import Collection, ExportAnkiPackageOptions
 from anki.errors import InvalidInput
 
-from test_csv_helpers import anki_reading, deckport, deckport_exists
+from test_csv_helpers import anki_reading, deckport, deckport_exists, with_legacy_media
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
@@ -41,13 +39,7 @@ def exported(tmp_path_factory):
 
 def with_key(exported: str, out: str, key: str) -> str:
     """`exported` whose media map names member `1` (holding x.png's bytes) by `key`."""
-    with zipfile.ZipFile(exported) as source, zipfile.ZipFile(out, "w") as target:
-        for member in source.namelist():
-            if member != "media" and not member.isdigit():
-                target.writestr(member, source.read(member))
-        target.writestr("media", json.dumps({key: "x.png"}))
-        target.writestr("1", b"png")
-    return out
+    return with_legacy_media(exported, out, {key: "x.png"}, {"1": b"png"})
 
 
 @pytest.mark.parametrize("key", ["1", "01", "+1", "0001"])

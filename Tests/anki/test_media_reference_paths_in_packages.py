@@ -24,14 +24,13 @@ on, against deckport's deck package of the backend's collection package and deck
 from __future__ import annotations
 
 import json
-import os
-import zipfile
 
 import pytest
 from anki.collection import Collection, ExportAnkiPackageOptions
 from anki_view import anki_view
 
-from test_csv_helpers import anki_reading, deckport, deckport_exists
+from test_csv_helpers import anki_reading, deckport, deckport_exists, with_legacy_media
+from test_csv_helpers import legacy_media_names as media_names
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
@@ -66,22 +65,11 @@ EXPORTED = {"pc%20c.png", "amp&b.png", " lead.png", "\u00e9.png", ".hidden"}
 RENAMED_TO = {"a", "b", "slash.png", "backslash.png", "soundz.mp3"}
 
 
-def media_names(package: str) -> set[str]:
-    """The file names of a legacy package's media map (a JSON object of member → name)."""
-    with zipfile.ZipFile(package) as archive:
-        return set(json.loads(archive.read("media")).values())
-
-
 def with_every_file(exported: str, out: str, names: list[str]) -> str:
     """`exported` (a legacy package) with a media map naming every one of `names`."""
-    with zipfile.ZipFile(exported) as source, zipfile.ZipFile(out, "w") as target:
-        for member in source.namelist():
-            if member != "media" and not member.isdigit():
-                target.writestr(member, source.read(member))
-        target.writestr("media", json.dumps({str(index): name for index, name in enumerate(names)}))
-        for index, name in enumerate(names):
-            target.writestr(str(index), name.encode("utf-8"))
-    return out
+    return with_legacy_media(
+        exported, out, {str(i): name for i, name in enumerate(names)}, {str(i): name.encode("utf-8") for i, name in enumerate(names)}
+    )
 
 
 @pytest.fixture(scope="module")

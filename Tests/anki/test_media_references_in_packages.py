@@ -13,14 +13,13 @@ name that normalising changes.)
 
 from __future__ import annotations
 
-import json
 import os
-import zipfile
 
 import pytest
 from anki.collection import Collection, ExportAnkiPackageOptions
 
 from test_csv_helpers import deckport, deckport_exists
+from test_csv_helpers import legacy_media_names as media_names
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
@@ -44,12 +43,6 @@ FIELDS = {
     '<img src="plain.png"> and [sound:plain.mp3]': [],
     "<img " + '"q"' * 30 + " src=many-quotes.png>": [],
 }
-
-
-def media_names(package: str) -> set[str]:
-    """The file names of a legacy package's media map (a JSON object of member → name)."""
-    with zipfile.ZipFile(package) as archive:
-        return set(json.loads(archive.read("media")).values())
 
 
 @pytest.fixture(scope="module")

@@ -15,12 +15,12 @@ ones it drops are those `inspect` must call unused.
 from __future__ import annotations
 
 import json
-import zipfile
 
 import pytest
 from anki.collection import Collection, ExportAnkiPackageOptions
 
-from test_csv_helpers import anki_reading, deckport, deckport_exists
+from test_csv_helpers import anki_reading, deckport, deckport_exists, with_legacy_media
+from test_csv_helpers import legacy_media_names as media_names
 
 if not deckport_exists():
     pytest.skip("the deckport binary does not exist yet; build it first", allow_module_level=True)
@@ -38,22 +38,11 @@ FILES = {
 }
 
 
-def media_names(package: str) -> set[str]:
-    """The file names of a legacy package's media map."""
-    with zipfile.ZipFile(package) as archive:
-        return set(json.loads(archive.read("media")).values())
-
-
 def with_files(exported: str, out: str, names: list[str]) -> str:
     """`exported` (a legacy package) with a media map naming `names`, each holding FILES' bytes."""
-    with zipfile.ZipFile(exported) as source, zipfile.ZipFile(out, "w") as target:
-        for member in source.namelist():
-            if member != "media" and not member.isdigit():
-                target.writestr(member, source.read(member))
-        target.writestr("media", json.dumps({str(index): name for index, name in enumerate(names)}))
-        for index, name in enumerate(names):
-            target.writestr(str(index), FILES[name])
-    return out
+    return with_legacy_media(
+        exported, out, {str(i): name for i, name in enumerate(names)}, {str(i): FILES[name] for i, name in enumerate(names)}
+    )
 
 
 @pytest.fixture(scope="module")
