@@ -75,37 +75,51 @@ enum CSVLossReport {
   /// What the sheet does not keep of the cards' scheduling, or nil when it keeps it all.
   ///
   /// With a `due` column, a note's first card under review keeps its schedule; with a
-  /// `suspended` column, a note's first card keeps its suspension. Anything else a card has (a
-  /// schedule without the columns, learning steps, flags, burying, a filtered deck, another card
-  /// of the note) is lost, and so is what Anki keeps beside the schedule in a card's data.
+  /// `suspended` column, a note's first card keeps its suspension; the sheet's reader gives a
+  /// row's schedule to every card of its note (``CSVScheduleCells/Writing/readBack(ofNoteWithFirstCard:keepsReview:keepsSuspension:)``).
+  /// The cards counted are those whose state that changes, as Anki sees it: type, queue (so
+  /// suspension and burying), due day (but a new card's position), interval, ease, reviews,
+  /// lapses, learning steps, flag or filtered deck; the reasons are what those cards have, and the
+  /// first of them is named. What Anki keeps beside the schedule in a card's data is lost too.
   private static func schedulingLoss(
     _ collection: DeckCollection, firstCards: NoteDecks, keptColumns: Set<ColumnMapping.SchedulingColumn>,
     scheduleWriting: CSVScheduleCells.Writing
   ) -> String? {
-    let scheduled = collection.cards.lazy.filter { card in
-      let s = card.scheduling
-      return s.type != .new || s.queue != .new || s.reviews > 0 || s.lapses > 0 || s.flags != 0 || s.interval != 0
-    }
     let keepsReview = keptColumns.contains(.due)
     let keepsSuspension = keptColumns.contains(.suspended)
+    var changed = 0
+    var firstChanged: Card?
+    var reasons: Set<SchedulingLossReason> = []
+    for card in collection.cards {
+      guard let firstIndex = firstCards.firstCardIndex(of: card.noteID) else { continue }
+      let first = collection.cards[firstIndex]
+      let readBack = scheduleWriting.readBack(
+        ofNoteWithFirstCard: first, keepsReview: keepsReview, keepsSuspension: keepsSuspension)
+      let lost = lostReasons(
+        of: card, readBack: readBack, isFirst: first.id == card.id, keepsReview: keepsReview,
+        keepsSuspension: keepsSuspension)
+      guard !lost.isEmpty else { continue }
+      changed += 1
+      if firstChanged == nil { firstChanged = card }
+      reasons.formUnion(lost)
+    }
+    // `{}` is Anki's empty data: nothing is lost with it.
+    let withData = collection.cards.count { !$0.scheduling.data.isEmpty && $0.scheduling.data != "{}" }
+    guard changed > 0 || withData > 0 else { return nil }
+    let beside =
+      "what Anki keeps beside the schedule of \(CountedNoun.phrase(withData, "card")) (an original position, the last review's time, FSRS memory state)"
+    guard changed > 0 else { return "\(beside) is not kept: a CSV holds none" }
+    let data = withData == 0 ? "" : "; nor is \(beside)"
+    let named = firstChanged.map { card in
+      let guid = collection.notes.first { $0.id == card.noteID }?.guid ?? ""
+      return "; the first is card \(card.id) (note GUID '\(guid)', card \(card.templateOrdinal + 1) of its note)"
+    }
+    let why = SchedulingLossReason.allCases.filter(reasons.contains).map(\.text)
+    let lostPart =
+      "the scheduling of \(changed) of \(collection.cards.count) cards is not kept (\(WordList.joined(why)))\(named ?? "")"
     guard keepsReview || keepsSuspension else {
-      guard !scheduled.isEmpty else { return nil }
-      return
-        "the scheduling of \(scheduled.count) of \(collection.cards.count) cards is not kept (due dates, intervals, ease, learning steps, flags, suspension): a CSV holds none, so Anki makes every card new"
+      return "\(lostPart): a CSV holds no scheduling, so Anki makes every card new\(data)"
     }
-    let notKept = scheduled.count { card in
-      let s = card.scheduling
-      let queueKept = s.queue == (s.type == .new ? .new : .review) || (keepsSuspension && s.queue == .suspended)
-      let isFirst = firstCards.firstCardIndex(of: card.noteID).map { collection.cards[$0].id } == card.id
-      guard isFirst && queueKept && s.flags == 0 && s.originalDeckID == 0 else { return true }
-      let stateKept =
-        s.type == .new
-        ? s.reviews == 0 && s.lapses == 0 && s.interval == 0
-        : keepsReview && scheduleWriting.writableDue(of: card) != nil
-      return !stateKept
-    }
-    let withData = collection.cards.count { !$0.scheduling.data.isEmpty }
-    guard notKept > 0 || withData > 0 else { return nil }
     let held: String
     switch (keepsReview, keepsSuspension) {
     case (true, true):
@@ -117,12 +131,65 @@ enum CSVLossReport {
     default:
       held = "a row's suspended column holds whether its note's first card is suspended"
     }
-    let data =
-      withData == 0
-      ? ""
-      : "; nor is what Anki keeps beside the schedule of \(CountedNoun.phrase(withData, "card")) (an original position, the last review's time, FSRS memory state)"
-    return
-      "the scheduling of \(notKept) of \(collection.cards.count) cards is not kept (\(keepsReview ? "" : "due dates, intervals, ease, ")learning steps, flags, \(keepsSuspension ? "" : "suspension, ")filtered decks, the schedules of a note's other cards): \(held), and the sheet's reader gives it to every card of the note\(data)"
+    return "\(lostPart): \(held), and the sheet's reader gives it to every card of the note\(data)"
+  }
+
+  /// Why a card's state as Anki sees it is not what the sheet's reader gives it, in the order
+  /// the warning lists them.
+  private enum SchedulingLossReason: CaseIterable {
+    case schedule, reviewCounts, learning, flags, suspension, burying, filtered, otherCards, unheld
+
+    var text: String {
+      switch self {
+      case .schedule: "due dates, intervals, ease"
+      case .reviewCounts: "the review counts of new cards"
+      case .learning: "learning steps"
+      case .flags: "flags"
+      case .suspension: "suspension"
+      case .burying: "burying"
+      case .filtered: "filtered decks"
+      case .otherCards: "the schedules of a note's other cards, which take its first card's"
+      case .unheld: "schedules Anki holds but the columns do not (an interval, ease or due date out of their range)"
+      }
+    }
+  }
+
+  /// Why `card` does not come back from the sheet as it is (empty when it does): the sheet's
+  /// reader gives it `readBack`; compared as Anki sees a card (a new card's position is its own
+  /// after any import, and not compared).
+  private static func lostReasons(
+    of card: Card, readBack: CardScheduling, isFirst: Bool, keepsReview: Bool, keepsSuspension: Bool
+  ) -> Set<SchedulingLossReason> {
+    let s = card.scheduling
+    let due = s.originalDeckID != 0 && s.originalDue != 0 ? s.originalDue : s.due
+    let same =
+      s.type == readBack.type && s.queue == readBack.queue && s.interval == readBack.interval
+      && s.easeFactor == readBack.easeFactor && s.reviews == readBack.reviews && s.lapses == readBack.lapses
+      && s.remainingSteps == readBack.remainingSteps && s.flags == 0 && s.originalDeckID == 0
+      && (s.type == .new || due == readBack.due)
+    guard !same else { return [] }
+    var reasons: Set<SchedulingLossReason> = []
+    if s.type == .learning || s.type == .relearning || [.learning, .dayLearning, .preview].contains(s.queue)
+      || (s.type == .new && s.remainingSteps != 0)
+    {
+      reasons.insert(.learning)
+    }
+    if s.flags != 0 { reasons.insert(.flags) }
+    if s.originalDeckID != 0 { reasons.insert(.filtered) }
+    if s.queue == .buriedBySibling || s.queue == .buriedByUser { reasons.insert(.burying) }
+    if s.queue == .suspended && !keepsSuspension { reasons.insert(.suspension) }
+    if !isFirst {
+      reasons.insert(.otherCards)
+    } else if s.type == .review && !keepsReview {
+      reasons.insert(.schedule)
+    } else if s.type == .review && readBack.type != .review {
+      reasons.insert(.unheld)
+    } else if s.type == .new && (s.reviews != 0 || s.lapses != 0 || s.interval != 0 || s.easeFactor != 0) {
+      reasons.insert(.reviewCounts)
+    }
+    // A change no reason above names (a card state Anki does not make) is still counted.
+    if reasons.isEmpty { reasons.insert(keepsReview ? .unheld : .schedule) }
+    return reasons
   }
 
   private static func deckLosses(

@@ -126,6 +126,27 @@ enum CSVScheduleCells {
       return schedule.problem == nil ? dueText : nil
     }
 
+    /// The scheduling the sheet's reader gives every card of the note whose first card is
+    /// `first` (its row states `first`'s schedule, ``cells(of:)``, when `keepsReview`, and
+    /// whether it is suspended, ``suspendedText(of:)``, when `keepsSuspension`): `first`'s
+    /// schedule when its row states one (due the same day), else a new card's. Anki's import
+    /// numbers a new card anew, so a new card's `due` here means nothing.
+    func readBack(ofNoteWithFirstCard first: Card, keepsReview: Bool, keepsSuspension: Bool) -> CardScheduling {
+      let suspended = keepsSuspension && CSVScheduleCells.suspendedText(of: first) == "yes"
+      guard keepsReview, writableDue(of: first) != nil else {
+        return CardScheduling(queue: suspended ? .suspended : .new)
+      }
+      let scheduling = first.scheduling
+      let schedule = ReviewSchedule(
+        due: Date(timeIntervalSince1970: 0), intervalDays: scheduling.interval,
+        ease: Double(scheduling.easeFactor) / 1_000, reviews: scheduling.reviews, lapses: scheduling.lapses)
+      var readBack = schedule.scheduling(creation: Date(timeIntervalSince1970: 0), suspended: suspended)
+      // The due cell names the day the card goes back to when a filtered deck borrows it.
+      readBack.due =
+        scheduling.originalDeckID != 0 && scheduling.originalDue != 0 ? scheduling.originalDue : scheduling.due
+      return readBack
+    }
+
     /// `YYYY-MM-DD` of the day `start` falls on, if it has one, named once per day.
     private func text(of start: Date) -> String? {
       if let known = dayTexts[start] { return known }

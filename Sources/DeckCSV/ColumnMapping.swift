@@ -43,7 +43,7 @@ public struct ColumnMapping: Sendable, Equatable, CustomStringConvertible {
     /// The day the card is next due, as `YYYY-MM-DD`, in the time zone of
     /// ``CSVOptions/timeZone``: the day Anki shows it (a day before today makes it overdue).
     case due
-    /// The interval the card was last given, in whole days (1 to 36,500); needed with a due date.
+    /// The interval the card was last given, in whole days (0 to 36,500); needed with a due date.
     case interval
     /// How much the interval grows on a good answer, as `2.5` or `250%` (1.3 to 10); 2.5 when
     /// the cell is empty.

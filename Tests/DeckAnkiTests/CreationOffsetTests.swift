@@ -18,16 +18,16 @@ struct CreationOffsetTests {
     let creation = ReviewSchedule.ankiDayStart(of: Date(timeIntervalSince1970: 1_790_000_000), timeZone: zone)
     let seconds = Int64(creation.timeIntervalSince1970)
     #expect(
-      Schema11JSON.creationOffset(creationTime: seconds, timeZone: zone) == -zone.secondsFromGMT(for: creation) / 60)
+      CardDueDates.creationOffset(creationTime: seconds, timeZone: zone) == -zone.secondsFromGMT(for: creation) / 60)
   }
 
   @Test("a time that is not 04:00 in the zone gets the zone within ±12 hours that has it; extreme times do not trap")
   func otherTimes() throws {
     let utc = try #require(TimeZone(identifier: "UTC"))
     // 04:00 in UTC+13 is 15:00 UTC, which is 04:00 in UTC-11 too: the guess takes UTC-11.
-    #expect(Schema11JSON.creationOffset(creationTime: 15 * 3_600, timeZone: utc) == 660)
+    #expect(CardDueDates.creationOffset(creationTime: 15 * 3_600, timeZone: utc) == 660)
     for time in [Int64.max, Int64.min, Int64.max - 1, Int64.min + 1] {
-      let offset = Schema11JSON.creationOffset(creationTime: time, timeZone: utc)
+      let offset = CardDueDates.creationOffset(creationTime: time, timeZone: utc)
       #expect((-12 * 60...12 * 60).contains(offset))
     }
   }

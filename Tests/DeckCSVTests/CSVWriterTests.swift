@@ -220,7 +220,7 @@ struct CSVWriterTests {
     let (_, warnings, path) = try write(original, "deck.txt")
     #expect(
       warnings == [
-        "\(path): warning: [csv-scheduling] the scheduling of 10 of 15 cards is not kept (due dates, intervals, ease, learning steps, flags, suspension): a CSV holds none, so Anki makes every card new",
+        "\(path): warning: [csv-scheduling] the scheduling of 10 of 15 cards is not kept (due dates, intervals, ease, learning steps, flags, suspension, burying and the schedules of a note's other cards, which take its first card's); the first is card 1795331276845 (note GUID 'An7DBu|ids', card 1 of its note): a CSV holds no scheduling, so Anki makes every card new; nor is what Anki keeps beside the schedule of 6 cards (an original position, the last review's time, FSRS memory state)",
         "\(path): warning: [csv-reviews] the review log is not kept: 8 reviews (a CSV holds no review history)",
         "\(path): warning: [anki-properties-dropped] what Anki keeps of 3 decks and 1 note type besides their content is not kept (such as whether a deck is collapsed, the day's study counts, a deck's own limits and the sync state): a CSV file has no place for it",
         "\(path): warning: [csv-media] 6 media files are not kept (a CSV holds no file bytes; the fields still name them): 'pixel.png', 'café.png', 'beep.wav', '日本.png', '_vocab.css' and 1 more",

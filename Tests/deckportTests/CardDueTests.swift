@@ -92,8 +92,10 @@ struct CardDueTests {
       guard case .day(let start) = collection.due(of: review, timeZone: zone) else { return nil }
       return start
     }
-    // Without a recorded zone (a deck package): whole days from the creation time.
-    #expect(start([], utc) == Date(timeIntervalSince1970: TimeInterval(created + 3 * 86_400)))
+    // Without a recorded zone: from the date in the zone a package written from it records,
+    // the one where its creation time is 04:00 (UTC+4:30, the 28th), as Anki dates that package.
+    let madeAtFour = ISO8601DateFormatter().date(from: "2026-12-01T04:00:00Z")
+    #expect(start([], utc) == madeAtFour)
     // Made in Tokyo on the 28th: day 3 is December 1st, from 4 a.m. (or the rollover hour) where
     // the user is.
     let madeInTokyo = [AnkiProperty(key: "creationOffset", jsonText: "-540")]
@@ -104,11 +106,9 @@ struct CardDueTests {
       start(madeInTokyo + [AnkiProperty(key: "rollover", jsonText: "2")], utc)
         == december1.date(from: "2026-12-01T02:00:00Z"))
     // A creationOffset out of any zone's range (the smallest integer, found by FuzzBuilder: its
-    // magnitude trapped) counts whole days, as a collection without one.
+    // magnitude trapped) counts as a collection without one.
     for offset in ["-9223372036854775808", "9223372036854775807", "1441", "-1441"] {
-      #expect(
-        start([AnkiProperty(key: "creationOffset", jsonText: offset)], utc)
-          == Date(timeIntervalSince1970: TimeInterval(created + 3 * 86_400)))
+      #expect(start([AnkiProperty(key: "creationOffset", jsonText: offset)], utc) == madeAtFour)
     }
     // A setting that is not an hour is Anki's default: text, or a number not written as an
     // integer (the backend's day starts at 4 for a rollover of 7.0 or "7", at 7 for 7). JSON's
@@ -128,16 +128,12 @@ struct CardDueTests {
     filtered.scheduling.originalDue = 3
     filtered.scheduling.originalDeckID = 7
     let collection = DeckCollection(creationTime: created, cards: [filtered])
-    #expect(
-      collection.due(of: filtered, timeZone: utc)
-        == .day(Date(timeIntervalSince1970: TimeInterval(created + 3 * 86_400))))
+    #expect(collection.due(of: filtered, timeZone: utc) == madeAtFour.map { .day($0) })
     var learning = review
     learning.scheduling = CardScheduling(type: .learning, queue: .suspended, due: 1_795_900_000)
     #expect(collection.due(of: learning, timeZone: utc) == .moment(Date(timeIntervalSince1970: 1_795_900_000)))
     learning.scheduling.due = 2
-    #expect(
-      collection.due(of: learning, timeZone: utc)
-        == .day(Date(timeIntervalSince1970: TimeInterval(created + 2 * 86_400))))
+    #expect(collection.due(of: learning, timeZone: utc) == madeAtFour.map { .day($0.addingTimeInterval(-86_400)) })
     var buried = review
     buried.scheduling = CardScheduling(type: .new, queue: .buriedByUser, due: 12)
     #expect(collection.due(of: buried, timeZone: utc) == .position(12))

@@ -127,7 +127,7 @@ struct DeckBuilderTests {
     #expect(suspended.scheduling == CardScheduling(type: .new, queue: .suspended, due: 2))
 
     let cases: [(DeckBuilder.ReviewState, String)] = [
-      (.init(due: built, intervalDays: 0), "an interval of 0 days"),
+      (.init(due: built, intervalDays: -1), "an interval of -1 days"),
       (.init(due: built, intervalDays: 40_000), "an interval of 40000 days"),
       (.init(due: built, intervalDays: 3, ease: 1.2), "an ease of 1.2"),
       (.init(due: built, intervalDays: 3, reviews: -1), "-1 reviews"),

@@ -90,6 +90,10 @@ struct CollectionReader {
       let (tags, tagWarnings) = try readTagRegistry()
       collection.tagRegistry = tags
       settingWarnings += tagWarnings
+    } else if let minutesWest = try packageCreationOffset() {
+      // A deck package's settings are not kept, but Anki's import counts its days from the date
+      // the collection was made in the zone it records.
+      collection.creationTime = CardDueDates.creationTime(header.creationTime, madeAt: minutesWest)
     }
     try Self.requireUniqueIDs(collection.notes.map(\.id), table: "notes", location: location)
     try Self.requireUniqueIDs(collection.cards.map(\.id), table: "cards", location: location)
@@ -191,6 +195,17 @@ struct CollectionReader {
         ))
     }
     return version <= 1 ? .v1 : .v2
+  }
+
+  /// The collection's `creationOffset` setting (minutes west of UTC of the zone it was made in),
+  /// when it holds a whole number: Anki's import of a deck package counts the package's days
+  /// from the date the collection was made there.
+  private func packageCreationOffset() throws -> Int? {
+    let (settings, _) = try readSettings()
+    return settings.first { $0.key == "creationOffset" }.flatMap {
+      try? JSONParser.parse($0.jsonText.utf8, options: .anki).writtenInteger
+    }
+    .flatMap { Int(exactly: $0) }
   }
 
   /// Refuses two rows of `table` with one id (possible only in a table without its primary key):

@@ -121,7 +121,8 @@ enum Schema11JSON {
   /// days in a restored collection: `schedVer` 2 (otherwise the importer "upgrades" v1
   /// scheduling and changes the cards), `rollover` 4, and `creationOffset` derived from
   /// `creationTime`, which Anki sets to 04:00 local time of the day the collection was made
-  /// (``creationOffset(creationTime:timeZone:)``).
+  /// (`CardDueDates.creationOffset(creationTime:timeZone:)`, by which the model's due dates are
+  /// counted too).
   static func collectionConfig(
     creationTime: Int64, currentNoteTypeID: Int64?, currentDeckID: Int64, nextPosition: Int64
   ) -> JSONValue {
@@ -129,7 +130,7 @@ enum Schema11JSON {
       ("activeDecks", .array([.int(currentDeckID)])),
       ("addToCur", .bool(true)),
       ("collapseTime", .int(1200)),
-      ("creationOffset", .int(creationOffset(creationTime: creationTime))),
+      ("creationOffset", .int(CardDueDates.creationOffset(creationTime: creationTime))),
       ("curDeck", .int(currentDeckID)),
     ]
     if let currentNoteTypeID { members.append(("curModel", .int(currentNoteTypeID))) }
@@ -198,29 +199,6 @@ enum Schema11JSON {
 
   /// The hour Anki starts a new day at, unless the user changed it.
   static let rolloverHour = 4
-
-  /// Minutes west of UTC of the time zone in which `creationTime` is 04:00, the start of Anki's
-  /// day, as Anki's `creationOffset` says it: `timeZone`'s offset at that moment when the time
-  /// is 04:00 there (deckport's builders count due days from 04:00 in the zone they were given,
-  /// by default this one, as Anki does from the start of the day it made a collection), else
-  /// the zone within ±12 hours that has it.
-  ///
-  /// Two zones a day apart have 04:00 at the same moment (UTC+13 and UTC−11): only the zone
-  /// says which date the collection was made on, and Anki counts due days from that date, so a
-  /// guess of UTC−11 for UTC+13 (New Zealand's summer, Tonga) made every review card due a day
-  /// early.
-  static func creationOffset(creationTime: Int64, timeZone: TimeZone = .current) -> Int {
-    let moment = Date(timeIntervalSince1970: TimeInterval(creationTime))
-    let eastSeconds = timeZone.secondsFromGMT(for: moment)
-    // Each term reduced first: a creation time from a file may be near Int64's limits.
-    let localSecondOfDay = ((creationTime % 86_400) + Int64(eastSeconds % 86_400) + 2 * 86_400) % 86_400
-    if localSecondOfDay == Int64(rolloverHour * 3_600) { return -eastSeconds / 60 }
-    let minuteOfDay = Int(((creationTime % 86_400) + 86_400) % 86_400 / 60)
-    var west = minuteOfDay - rolloverHour * 60
-    if west >= 12 * 60 { west -= 24 * 60 }
-    if west < -12 * 60 { west += 24 * 60 }
-    return west
-  }
 
   // MARK: - tags
 

@@ -8,7 +8,9 @@
 ///   at" (`rollover`), the learn-ahead limit (`collapseTime`), FSRS on or off (`fsrs`), the
 ///   browser's saved searches (`savedFilters`) and columns, the time zone the collection was
 ///   made in (`creationOffset`), …. Only a collection package carries them: Anki's deck import
-///   ignores a deck package's, and deckport reads none from one.
+///   ignores a deck package's, and deckport reads none from one (but for the date its due days
+///   count from, which Anki's import takes from the package's `creationOffset`: a deck package's
+///   ``DeckCollection/creationTime`` is read so that it dates them alike).
 /// * **The rest of a deck, note type, field or template** (``Deck/ankiProperties``,
 ///   ``NoteType/ankiProperties``, ``NoteType/Field/ankiProperties``,
 ///   ``NoteType/CardTemplate/ankiProperties``), under the keys of Anki's schema-11 JSON: a deck's

@@ -27,7 +27,10 @@ extension DeckCollection {
   /// Days are counted as Anki counts them: from the collection's creation, at the hour its days
   /// roll over (its `rollover` setting, 4 when the collection carries none), in `timeZone` (the
   /// user's); a collection package that records the time zone it was made in (its
-  /// `creationOffset` setting) has its first day on the date it was made there.
+  /// `creationOffset` setting) has its first day on the date it was made there, and any other
+  /// collection on the date of its creation time in the zone a package written from it records
+  /// (the zone in which that time is 04:00, `timeZone` when it is 04:00 there), as Anki dates
+  /// such a package's days.
   public func due(of card: Card, timeZone: TimeZone = .current) -> CardDue {
     CardDueDates(of: self, in: timeZone).due(of: card)
   }

@@ -9,9 +9,10 @@ package struct CardDueDates {
   private let rollover: Int
   /// The collection's creation time, in seconds since 1970.
   private let creationTime: Int64
-  /// The date the collection was made, in the zone it was made in, when it records that zone
-  /// (its `creationOffset` setting); nil when it does not, and its days are whole days from its
-  /// creation time.
+  /// The date the collection was made, in the zone it was made in: the zone its
+  /// `creationOffset` setting names, or, when it has none, the zone a package written from it
+  /// names (``creationOffset(creationTime:timeZone:)``); nil only when no calendar names the
+  /// date, and its days are whole days from its creation time.
   private let creationDate: DateComponents?
   /// The Gregorian calendar of the zone asked for.
   private let local: Calendar
@@ -25,9 +26,13 @@ package struct CardDueDates {
     }
     rollover = setting("rollover").flatMap { (0...23).contains($0) ? $0 : nil } ?? Self.defaultRolloverHour
     creationTime = collection.creationTime
-    if let minutesWest = setting("creationOffset").flatMap({ (-24 * 60...24 * 60).contains($0) ? $0 : nil }),
-      let createdZone = TimeZone(secondsFromGMT: -minutesWest * 60)
-    {
+    // A collection that does not record the zone it was made in is counted as a package
+    // written from it counts (the writer records this guess), so that a sheet's dates and the
+    // package's agree.
+    let minutesWest =
+      setting("creationOffset").flatMap({ (-24 * 60...24 * 60).contains($0) ? $0 : nil })
+      ?? Self.creationOffset(creationTime: collection.creationTime, timeZone: timeZone)
+    if let createdZone = TimeZone(secondsFromGMT: -minutesWest * 60) {
       var created = Calendar(identifier: .gregorian)
       created.timeZone = createdZone
       creationDate = created.dateComponents(
@@ -75,6 +80,60 @@ package struct CardDueDates {
       year: creationDate.year, month: creationDate.month, day: (creationDate.day ?? 1) + Int(clampedDay),
       hour: rollover)
     return local.date(from: components) ?? wholeDays
+  }
+
+  /// Minutes west of UTC of the time zone in which `creationTime` is 04:00, the start of Anki's
+  /// day, as Anki's `creationOffset` says it: `timeZone`'s offset at that moment when the time
+  /// is 04:00 there (deckport's builders count due days from 04:00 in the zone they were given,
+  /// by default this one, as Anki does from the start of the day it made a collection), else
+  /// the zone within ±12 hours that has it. The offset a collection package is written with
+  /// when the collection records none, and the one its due dates are counted in.
+  ///
+  /// Two zones a day apart have 04:00 at the same moment (UTC+13 and UTC−11): only the zone
+  /// says which date the collection was made on, and Anki counts due days from that date, so a
+  /// guess of UTC−11 for UTC+13 (New Zealand's summer, Tonga) made every review card due a day
+  /// early.
+  package static func creationOffset(creationTime: Int64, timeZone: TimeZone = .current) -> Int {
+    let moment = Date(timeIntervalSince1970: TimeInterval(creationTime))
+    let eastSeconds = timeZone.secondsFromGMT(for: moment)
+    // Each term reduced first: a creation time from a file may be near Int64's limits.
+    let localSecondOfDay = ((creationTime % 86_400) + Int64(eastSeconds % 86_400) + 2 * 86_400) % 86_400
+    if localSecondOfDay == Int64(defaultRolloverHour * 3_600) { return -eastSeconds / 60 }
+    let minuteOfDay = Int(((creationTime % 86_400) + 86_400) % 86_400 / 60)
+    var west = minuteOfDay - defaultRolloverHour * 60
+    if west >= 12 * 60 { west -= 24 * 60 }
+    if west < -12 * 60 { west += 24 * 60 }
+    return west
+  }
+
+  /// The creation time that counts a deck package's days as Anki's import of it counts them,
+  /// for a package whose collection was made at `creationTime` in the zone `minutesWest` names
+  /// (its `creationOffset` setting, which the model keeps only for a collection package).
+  ///
+  /// Anki counts such a package's days from the date the collection was made in that zone.
+  /// Without the setting, the days are counted in the zone
+  /// ``creationOffset(creationTime:timeZone:)`` guesses from the creation time alone, which names
+  /// the same date for a collection Anki made anywhere from UTC−9:30 to UTC+12: `creationTime` is
+  /// kept. For one made in UTC+13 or UTC+14 (the guess is UTC−11 or UTC−10, a day earlier), in
+  /// UTC−10 or UTC−11 (a user in UTC+14 or UTC+13 would be given that zone's date, a day later),
+  /// or at a time that is not 04:00 there, it is 04:00 UTC of that date, which every guess dates
+  /// alike; the due day numbers then mean the dates they meant.
+  package static func creationTime(_ creationTime: Int64, madeAt minutesWest: Int) -> Int64 {
+    // Beyond about 30,000 years from 1970 no date means anything: kept as it is.
+    guard abs(creationTime) < 1_000_000_000_000, (-24 * 60...24 * 60).contains(minutesWest) else {
+      return creationTime
+    }
+    /// The day since 1970 on which `creationTime` falls `west` minutes west of UTC.
+    func day(west: Int) -> Int64 {
+      let local = creationTime - Int64(west) * 60
+      return local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
+    }
+    let made = day(west: minutesWest)
+    // The zone every guess names when it is within ±12 hours and no zone a day away has 04:00
+    // at that moment.
+    let guessed = creationOffset(creationTime: creationTime, timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+    if guessed >= -12 * 60 && guessed < 10 * 60 && day(west: guessed) == made { return creationTime }
+    return made * 86_400 + Int64(defaultRolloverHour * 3_600)
   }
 
   /// The hour Anki's days start at unless the user changed it.

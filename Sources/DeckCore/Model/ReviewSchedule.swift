@@ -23,17 +23,18 @@ package struct ReviewSchedule: Sendable, Equatable {
     self.lapses = lapses
   }
 
-  /// The intervals Anki holds, in days.
-  package static let intervalRange = 1...36_500
+  /// The intervals Anki holds, in days: 0 too, which Anki's "Set due date" gives a new card
+  /// when FSRS is on (a card under review that was never reviewed).
+  package static let intervalRange = 0...36_500
   /// The eases Anki holds.
   package static let easeRange = 1.3...10.0
 
-  /// Why Anki could not hold this schedule (an interval of 1 to 36,500 days, an ease of 1.3 to
+  /// Why Anki could not hold this schedule (an interval of 0 to 36,500 days, an ease of 1.3 to
   /// 10, no more lapses than reviews, a due date within ±1e11 seconds of 1970), or nil. No
   /// review is needed: Anki's "Set due date" makes a new card a card under review without one.
   package var problem: String? {
     if !Self.intervalRange.contains(intervalDays) {
-      return "an interval of \(intervalDays) days (Anki's run from 1 to 36,500)"
+      return "an interval of \(intervalDays) days (Anki's run from 0 to 36,500)"
     }
     if !Self.easeRange.contains(ease) { return "an ease of \(ease) (Anki's run from 1.3 to 10)" }
     if reviews < 0 { return "\(reviews) reviews" }
