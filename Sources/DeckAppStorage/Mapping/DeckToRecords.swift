@@ -199,15 +199,7 @@ struct DeckToRecords {
           .tagsDropped, at: location,
           "\(CountedNoun.phrase(tagged, "note")) \(tagged == 1 ? "has" : "have") tags, which the records cannot hold"))
     }
-    let noteIDs = Set(notes.map(\.id))
-    let studied = collection.cards.filter { noteIDs.contains($0.noteID) && $0.scheduling.type != .new }.count
-    if studied > 0 || !collection.reviews.isEmpty {
-      warnings.append(
-        Diagnostic(
-          .schedulingDropped, at: location,
-          "\(studied) cards have been studied and there are \(collection.reviews.count) reviews; the records keep no scheduling"
-        ))
-    }
+    warnings += Self.schedulingLosses(of: collection, notes: notes, at: location)
     warnings += Self.structureLosses(
       of: collection, notes: notes, profile: profile, recordType: name, at: location)
     warnings += Self.noteTypeLosses(of: collection, notes: notes, at: location)
