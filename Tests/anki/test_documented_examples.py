@@ -139,7 +139,8 @@ def test_example_runs_as_shown(tmp_path, command, shown):
     if "| jq" in command and shutil.which("jq") is None:
         pytest.fail("jq is not installed (scripts/test.sh installs it)")
     sandbox(str(tmp_path), command)
-    environment = dict(os.environ, PATH=os.path.dirname(DECKPORT) + os.pathsep + os.environ["PATH"])
+    # The examples show dates (diff's due dates) as they are in UTC.
+    environment = dict(os.environ, PATH=os.path.dirname(DECKPORT) + os.pathsep + os.environ["PATH"], TZ="UTC")
     result = subprocess.run(
         ["bash", "-c", "set -o pipefail; " + command], cwd=tmp_path, env=environment,
         capture_output=True, text=True, timeout=600,

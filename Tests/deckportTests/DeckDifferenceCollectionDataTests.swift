@@ -2,6 +2,7 @@ import DeckConversion
 import DeckCore
 import DeckIO
 import DeckTestSupport
+import Foundation
 import Testing
 
 /// `DeckDifference` compares a collection's settings and list of tags, and Anki's other
@@ -127,7 +128,8 @@ struct DeckDifferenceCollectionDataTests {
 
 /// Every collection package in `fixtures/` against deckport's conversion of it: no difference
 /// but what a written collection package adds to the settings of a collection Anki's v1
-/// scheduler kept (the JSON deck keeps the settings as they were).
+/// scheduler kept (the JSON deck keeps the settings as they were), compared in the time zone
+/// the upgrade counts its days in.
 @Suite("DeckDifference: collection packages against their conversions")
 struct CollectionConversionDifferenceTests {
   /// The settings a written collection has that a v1 collection lacks: the v2 scheduler (as
@@ -149,9 +151,15 @@ struct CollectionConversionDifferenceTests {
     let run = try CommandRun.deckport(["convert", source, output, "--to", format, "--quiet"])
     #expect(run.status == 0, "stderr: \(run.standardError)")
     let original = try DeckLoader().load(path: source)
-    let difference = try DeckDifference(from: original, to: DeckLoader().load(path: output))
+    let converted = try DeckLoader().load(path: output)
     let upgradesV1 =
       format != "json" && !original.collection.settings.contains { $0.key == "schedVer" && $0.jsonText != "1" }
+    // A v1 collection counts whole days from its creation time; the upgrade counts them from
+    // 04:00 on the day it was made, in the zone where its creation time is 04:00
+    // (`creationOffset`, minutes west): in that zone each day starts at the same moment.
+    let createdIn = converted.collection.settings.first { upgradesV1 && $0.key == "creationOffset" }
+      .flatMap { Int($0.jsonText) }.flatMap { TimeZone(secondsFromGMT: -$0 * 60) }
+    let difference = try DeckDifference(from: original, to: converted, timeZone: createdIn ?? .current)
     var expected = difference
     expected.settings.added.removeAll { upgradesV1 && Self.addedToV1.contains($0.key) && $0.owner == nil }
     #expect(expected.isEmpty, "\(difference.lines.joined(separator: "\n"))")

@@ -185,7 +185,7 @@ struct DeckDifferenceTests {
     let lines = difference.lines
     let cardLine =
       "  ~ card \(card.guid) #\(card.ord + 1): left \(before.remainingSteps) → 1002, flags \(before.flags) → 6, odue 0 → 17, "
-      + #"original deck (none) → Languages, data \#(before.data) → {"s":1.5,"d":5.0}"#
+      + "original deck (none) → Languages, data: d 5.0 added; s 1.5 added"
     #expect(lines.contains(cardLine), "\(lines)")
     #expect(
       lines.contains(
@@ -202,7 +202,7 @@ struct DeckDifferenceTests {
     let difference = try DeckDifference(from: original, to: changed)
     #expect(difference.creationTime?.old == original.collection.creationTime)
     #expect(difference.creationTime?.new == original.collection.creationTime + 86_400)
-    #expect(!difference.isEmpty && difference.counts.isEmpty)
+    #expect(!difference.isEmpty)
     #expect(
       difference.lines.contains(
         "Collection creation time (day 0 of review due dates): \(original.collection.creationTime) → \(original.collection.creationTime + 86_400) (seconds since 1970)"
@@ -213,6 +213,140 @@ struct DeckDifferenceTests {
     #expect(try DeckDifference(from: original, to: Self.read(changed, as: "csv")).creationTime == nil)
     let same = try DeckDifference(from: original, to: original).jsonText()
     #expect((try JSONSerialization.jsonObject(with: Data(same.utf8)) as? [String: Any])?["creationTime"] == nil)
+  }
+
+  /// `YYYY-MM-DD` of the UTC day `seconds` since 1970 fall on (Foundation's ISO 8601 formatter,
+  /// not the calendar code the difference uses): the date Anki day N of a collection that does
+  /// not record its time zone starts on, at `creationTime + N × 86,400`.
+  private static func utcDate(_ seconds: Int64) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate]
+    formatter.timeZone = TimeZone(secondsFromGMT: 0)
+    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+  }
+
+  /// The positions of the cards of `collection` that are due on a day: under review or in
+  /// learning across days (by their queue), or suspended or buried under review (by their type).
+  private static func dayDueCards(_ collection: DeckCollection) -> [Int] {
+    collection.cards.indices.filter {
+      let scheduling = collection.cards[$0].scheduling
+      return [.review, .dayLearning].contains(scheduling.queue)
+        || ([.suspended, .buriedBySibling, .buriedByUser].contains(scheduling.queue) && scheduling.type == .review)
+    }
+  }
+
+  @Test("a creation time moved alone moves every card due on a day: changed, shown as dates, numbers kept in JSON")
+  func creationTimeMovesDueDates() throws {
+    let utc = try #require(TimeZone(secondsFromGMT: 0))
+    let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    let creation = original.collection.creationTime
+    var changed = original
+    changed.collection.creationTime -= 86_400
+    let difference = try DeckDifference(from: original, to: changed, timeZone: utc)
+    let dayDue = Self.dayDueCards(original.collection)
+    #expect(dayDue.count == 3)
+    let guids = Dictionary(uniqueKeysWithValues: original.collection.notes.map { ($0.id, $0.guid) })
+    let expected = dayDue.map { index -> [String] in
+      let card = original.collection.cards[index]
+      let due = card.scheduling.due
+      return [
+        guids[card.noteID] ?? "", "\(card.templateOrdinal)", "due", "\(due)", "\(due)",
+        Self.utcDate(creation + due * 86_400), Self.utcDate(creation - 86_400 + due * 86_400),
+      ]
+    }
+    let reported = difference.scheduling.changed.flatMap { card in
+      card.changes.map {
+        [card.guid, "\(card.ord)", $0.property, "\($0.old)", "\($0.new)", $0.oldDate ?? "-", $0.newDate ?? "-"]
+      }
+    }
+    #expect(
+      reported.sorted { $0.lexicographicallyPrecedes($1) } == expected.sorted { $0.lexicographicallyPrecedes($1) })
+    #expect(difference.counts.cards.changed == 3)
+    let lines = difference.lines
+    for row in expected {
+      let line = "  ~ card \(row[0]) #\((Int(row[1]) ?? 0) + 1): due \(row[5]) → \(row[6])"
+      #expect(lines.contains(line), "\(lines)")
+    }
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(difference.jsonText().utf8)) as? [String: Any])
+    let changes = ((json["scheduling"] as? [String: Any])?["changed"] as? [[String: Any]])?.first?["changes"]
+    let change = try #require((changes as? [[String: Any]])?.first)
+    #expect(change["property"] as? String == "due" && change["old"] as? Int64 == change["new"] as? Int64)
+    #expect((change["oldDate"] as? String)?.count == 10 && (change["newDate"] as? String)?.count == 10)
+  }
+
+  @Test("a creation time moved with the day numbers to match changes no card; a filtered deck's original due too")
+  func renumberedDaysAreTheSame() throws {
+    let utc = try #require(TimeZone(secondsFromGMT: 0))
+    var original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    let dayDue = Self.dayDueCards(original.collection)
+    // The first card due on a day sits in a filtered deck: its day is its original due.
+    let filtered = try #require(dayDue.first)
+    let filteredDeck = try #require(original.collection.decks.first { $0.name == "Languages" }).id
+    original.collection.cards[filtered].scheduling.originalDue = original.collection.cards[filtered].scheduling.due
+    original.collection.cards[filtered].scheduling.originalDeckID = original.collection.cards[filtered].deckID
+    original.collection.cards[filtered].scheduling.due = -100_000
+    original.collection.cards[filtered].deckID = filteredDeck
+    var renumbered = original
+    renumbered.collection.creationTime += 86_400
+    for index in dayDue {
+      if index == filtered {
+        renumbered.collection.cards[index].scheduling.originalDue -= 1
+      } else {
+        renumbered.collection.cards[index].scheduling.due -= 1
+      }
+    }
+    let difference = try DeckDifference(from: original, to: renumbered, timeZone: utc)
+    #expect(difference.scheduling.changed.isEmpty && difference.counts.cards.changed == 0)
+    #expect(difference.creationTime != nil)
+    #expect(!difference.lines.contains { $0.hasPrefix("Scheduling") })
+
+    // The filtered card's original due moved alone: shown as its date.
+    var moved = original
+    moved.collection.cards[filtered].scheduling.originalDue += 2
+    let creation = original.collection.creationTime
+    let day = original.collection.cards[filtered].scheduling.originalDue
+    let change = try #require(
+      try DeckDifference(from: original, to: moved, timeZone: utc).scheduling.changed.first?.changes.first)
+    #expect(
+      [change.property, "\(change.old)", "\(change.new)", change.oldDate, change.newDate] == [
+        "odue", "\(day)", "\(day + 2)", Self.utcDate(creation + day * 86_400),
+        Self.utcDate(creation + (day + 2) * 86_400),
+      ])
+  }
+
+  @Test("a card's data changed: each key added, removed or changed is named, however long the data")
+  func cardDataKeyByKey() throws {
+    let original = try Self.load(Fixtures.path("anki/latest_sched.apkg"))
+    var before = original
+    before.collection.cards[0].scheduling.data =
+      #"{"s":31.2345,"d":5.679,"dr":0.9,"decay":0.154,"lrt":1794223122,"cd":{"a":1,"b":"x"}}"#
+    var after = before
+    after.collection.cards[0].scheduling.data = #"{"s":31.2345,"d":5.679,"dr":0.9,"decay":0.154,"cd":{"a":2,"c":true}}"#
+    let difference = try DeckDifference(from: before, to: after)
+    let card = try #require(difference.scheduling.changed.first)
+    #expect(difference.scheduling.changed.count == 1 && card.changes.isEmpty)
+    #expect(card.data?.new == after.collection.cards[0].scheduling.data)
+    let keys = try #require(card.dataChanges)
+    #expect(keys.changed.map { [$0.key, $0.old, $0.new] } == [["cd.a", "1", "2"]])
+    #expect(keys.removed.map { [$0.key, $0.value] } == [["cd.b", #""x""#], ["lrt", "1794223122"]])
+    #expect(keys.added.map { [$0.key, $0.value] } == [["cd.c", "true"]])
+    #expect(
+      difference.lines.contains(
+        #"  ~ card \#(card.guid) #\#(card.ord + 1): data: cd.a 1 → 2; cd.b "x" removed; lrt 1794223122 removed; cd.c true added"#
+      ), "\(difference.lines)")
+    // Anki keeps custom data as the text of an object: its keys are named too.
+    var customText = before
+    customText.collection.cards[0].scheduling.data = #"{"s":40000.0,"cd":"{\"streak\": 3, \"tag\": \"x\"}"}"#
+    var customChanged = customText
+    customChanged.collection.cards[0].scheduling.data = #"{"s":40000.0,"cd":"{\"streak\": 3}"}"#
+    let custom = try #require(try DeckDifference(from: customText, to: customChanged).scheduling.changed.first)
+    #expect(custom.dataChanges?.removed.map { [$0.key, $0.value] } == [["cd.tag", #""x""#]])
+    #expect(custom.dataChanges?.added.isEmpty == true && custom.dataChanges?.changed.isEmpty == true)
+    // Data that is not a JSON object is shown as its text.
+    var notJSON = before
+    notJSON.collection.cards[0].scheduling.data = "not json"
+    let shown = try #require(try DeckDifference(from: before, to: notJSON).scheduling.changed.first)
+    #expect(shown.dataChanges == nil && shown.data?.new == "not json")
   }
 
   @Test("deck descriptions, filtered-deck searches and note type settings; not compared against a TSV")

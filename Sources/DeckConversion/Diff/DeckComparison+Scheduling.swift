@@ -1,4 +1,6 @@
 import DeckCore
+import Foundation
+import JSONCore
 
 extension DeckComparison {
   /// A card's place in its deck: its note's GUID and its template position.
@@ -19,6 +21,7 @@ extension DeckComparison {
     let after = Self.cardPositionsByKey(new)
     let oldDecks = Dictionary(old.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     let newDecks = Dictionary(new.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    let days = DueDays(old: old, new: new, timeZone: timeZone)
     var result = DeckDifference.SchedulingDifferences()
     for key in after.keys.sorted() where oldNotes[key.guid] != nil {
       guard let position = after[key] else { continue }
@@ -28,7 +31,7 @@ extension DeckComparison {
         continue
       }
       let earlier = old.cards[earlierPosition]
-      let changes = Self.valueChanges(earlier.scheduling, card.scheduling)
+      let changes = days.valueChanges(earlier, card)
       var deck: DeckDifference.Change<String>?
       if compared.contains(.decks) {
         let oldName = oldDecks[earlier.deckID] ?? "(missing deck \(earlier.deckID))"
@@ -46,14 +49,16 @@ extension DeckComparison {
         if compared.contains(.identities) || change.old != change.new { originalDeck = change }
       }
       var data: DeckDifference.Change<String>?
+      var dataChanges: DeckDifference.PropertyDifferences?
       if !Self.sameCardData(earlier.scheduling.data, card.scheduling.data) {
         data = DeckDifference.Change(old: earlier.scheduling.data, new: card.scheduling.data)
+        dataChanges = Self.cardDataChanges(earlier.scheduling.data, card.scheduling.data)
       }
       if !changes.isEmpty || deck != nil || originalDeck != nil || data != nil {
         result.changed.append(
           DeckDifference.CardChange(
             guid: Self.guid(ofKey: key.guid), ord: key.ord, changes: changes, deck: deck, originalDeck: originalDeck,
-            data: data))
+            data: data, dataChanges: dataChanges))
       }
     }
     for key in before.keys.sorted() where after[key] == nil && newNotes[key.guid] != nil {
@@ -111,16 +116,103 @@ extension DeckComparison {
     sameMeaning(a.isEmpty ? "{}" : a, b.isEmpty ? "{}" : b)
   }
 
-  /// The scheduling values that differ, in a fixed order.
-  private static func valueChanges(_ a: CardScheduling, _ b: CardScheduling) -> [DeckDifference.ValueChange] {
-    changed([
-      ("type", Int64(a.type.rawValue), Int64(b.type.rawValue)),
-      ("queue", Int64(a.queue.rawValue), Int64(b.queue.rawValue)), ("due", a.due, b.due),
-      ("interval", Int64(a.interval), Int64(b.interval)), ("ease", Int64(a.easeFactor), Int64(b.easeFactor)),
-      ("reps", Int64(a.reviews), Int64(b.reviews)), ("lapses", Int64(a.lapses), Int64(b.lapses)),
-      ("left", Int64(a.remainingSteps), Int64(b.remainingSteps)), ("flags", Int64(a.flags), Int64(b.flags)),
-      ("odue", a.originalDue, b.originalDue),
-    ])
+  /// What changed in two cards' data, key by key (``DeckDifference/CardChange/dataChanges``),
+  /// when both are JSON objects (no data is `{}`) and a key differs; nil otherwise.
+  private static func cardDataChanges(_ a: String, _ b: String) -> DeckDifference.PropertyDifferences? {
+    guard let before = dataMembers(a.isEmpty ? "{}" : a), let after = dataMembers(b.isEmpty ? "{}" : b) else {
+      return nil
+    }
+    var result = DeckDifference.PropertyDifferences()
+    addPropertyDifferences(from: before, to: after, owner: nil, into: &result)
+    // Texts that differ with no key that does (a key given twice) are shown as texts.
+    return result.added.isEmpty && result.removed.isEmpty && result.changed.isEmpty ? nil : result
+  }
+
+  /// The members of the JSON object `text` as properties, each value as compact JSON text; those
+  /// of an object inside, or of a string that is the text of one (Anki keeps a card's custom
+  /// data, `cd`, as such a string), by a dotted key (`cd.streak`). Nil when `text` is not a JSON
+  /// object.
+  private static func dataMembers(_ text: String) -> [AnkiProperty]? {
+    guard let members = objectMembers(text) else { return nil }
+    func flattened(_ members: [(key: String, value: JSONValue)], prefix: String) -> [AnkiProperty] {
+      members.flatMap { member -> [AnkiProperty] in
+        let key = prefix + member.key
+        if let inner = member.value.members ?? member.value.string.flatMap(objectMembers), !inner.isEmpty {
+          return flattened(inner, prefix: key + ".")
+        }
+        return [AnkiProperty(key: key, jsonText: JSONWriter.text(of: member.value))]
+      }
+    }
+    return flattened(members, prefix: "")
+  }
+
+  /// The members of the JSON object `text`; nil when it is not one.
+  private static func objectMembers(_ text: String) -> [(key: String, value: JSONValue)]? {
+    (try? JSONParser.parse(Array(text.utf8)))?.members
+  }
+
+  /// The due dates of both collections' cards, to compare cards due on a day by their dates
+  /// (``DeckDifference/ValueChange``).
+  struct DueDays {
+    private let old: CardDueDates
+    private let new: CardDueDates
+    private let days: CalendarDays
+    /// Whether both collections count their days alike, so that the same day number is the
+    /// same date on both sides.
+    private let countAlike: Bool
+
+    init(old: DeckCollection, new: DeckCollection, timeZone: TimeZone) {
+      self.old = CardDueDates(of: old, in: timeZone)
+      self.new = CardDueDates(of: new, in: timeZone)
+      days = CalendarDays(timeZone: timeZone)
+      countAlike = self.old == self.new
+    }
+
+    /// The scheduling values of two cards that differ, in a fixed order; `due` and `odue` by the
+    /// date they name where they name the day the card is due on.
+    func valueChanges(_ a: Card, _ b: Card) -> [DeckDifference.ValueChange] {
+      let (x, y) = (a.scheduling, b.scheduling)
+      var changes = DeckComparison.changed([
+        ("type", Int64(x.type.rawValue), Int64(y.type.rawValue)),
+        ("queue", Int64(x.queue.rawValue), Int64(y.queue.rawValue)),
+      ])
+      // The same numbers counted alike are the same dates: no date is worked out.
+      let sameDays = countAlike && x.due == y.due && x.originalDue == y.originalDue
+      let (oldDay, newDay) = sameDays ? (nil, nil) : (dueDay(of: a, old), dueDay(of: b, new))
+      if !sameDays, let change = dayChange("due", x.due, y.due, oldDay, newDay) { changes.append(change) }
+      changes += DeckComparison.changed([
+        ("interval", Int64(x.interval), Int64(y.interval)), ("ease", Int64(x.easeFactor), Int64(y.easeFactor)),
+        ("reps", Int64(x.reviews), Int64(y.reviews)), ("lapses", Int64(x.lapses), Int64(y.lapses)),
+        ("left", Int64(x.remainingSteps), Int64(y.remainingSteps)), ("flags", Int64(x.flags), Int64(y.flags)),
+      ])
+      if !sameDays, let change = dayChange("odue", x.originalDue, y.originalDue, oldDay, newDay) {
+        changes.append(change)
+      }
+      return changes
+    }
+
+    /// The change of `property` (`due` or `odue`): by date when both sides name the card's due
+    /// day with it, else by number (with the date of a side that names one).
+    private func dayChange(
+      _ property: String, _ old: Int64, _ new: Int64, _ oldDay: (property: String, date: String)?,
+      _ newDay: (property: String, date: String)?
+    ) -> DeckDifference.ValueChange? {
+      let oldDate = oldDay?.property == property ? oldDay?.date : nil
+      let newDate = newDay?.property == property ? newDay?.date : nil
+      if let oldDate, let newDate, oldDate == newDate { return nil }
+      if oldDate == nil || newDate == nil, old == new { return nil }
+      return DeckDifference.ValueChange(property: property, old: old, new: new, oldDate: oldDate, newDate: newDate)
+    }
+
+    /// The value that holds the day `card` is due on (`due`, or `odue` in a filtered deck) and
+    /// that day's date, when the card is due on a day that has one (`YYYY-MM-DD`).
+    private func dueDay(of card: Card, _ dates: CardDueDates) -> (property: String, date: String)? {
+      guard case .day(let start) = dates.due(of: card), let date = days.text(of: start) else { return nil }
+      // The value `CardDueDates.due(of:)` reads the day from.
+      let scheduling = card.scheduling
+      let inFilteredDeck = scheduling.originalDeckID != 0 && scheduling.originalDue != 0
+      return (inFilteredDeck ? "odue" : "due", date)
+    }
   }
 
   /// The values (name, before, after) that differ, in their order.

@@ -1,5 +1,6 @@
 import DeckAnki
 import DeckCore
+import Foundation
 
 extension DeckDifference {
   /// Compares two decks: what changed from `old` to `new`. Each part is compared only when both
@@ -12,7 +13,11 @@ extension DeckDifference {
   /// (their values by meaning: an object's members in any order), tags of the list by name,
   /// media files by name (in NFC), note types and decks by id, then by name (by name alone when
   /// a format holds no ids). Media files are compared by the SHA-1 of their bytes, read one
-  /// file at a time in chunks.
+  /// file at a time in chunks. A card due on a day (under review, or in learning across days) is
+  /// compared by the date it is due on, as ``DeckCollection/due(of:timeZone:)`` gives it in
+  /// `timeZone`, not by its day number: the number counts days from its collection's creation,
+  /// so a creation time moved with every day number moved to match changes no card, and a
+  /// creation time moved alone changes every such card.
   ///
   /// ``ankiImport`` follows the update choices `ankiImportOptions` (by default those of Anki's
   /// import dialog).
@@ -31,7 +36,8 @@ extension DeckDifference {
   ///   the task it runs in is cancelled (it stops between two media files).
   public init(
     from old: LoadedDeck, to new: LoadedDeck, fromName: String = "", toName: String = "",
-    ankiImportOptions: AnkiImportOptions = AnkiImportOptions(), onlyDecks: [String] = [], onlyTags: [String] = []
+    ankiImportOptions: AnkiImportOptions = AnkiImportOptions(), onlyDecks: [String] = [], onlyTags: [String] = [],
+    timeZone: TimeZone = .current
   ) throws {
     var (oldPart, newPart) = (old, new)
     from = Side(name: fromName, format: old.formatName)
@@ -49,7 +55,7 @@ extension DeckDifference {
       from.selection = oldSelection.selection
       to.selection = newSelection.selection
     }
-    let comparison = DeckComparison(old: oldPart, new: newPart)
+    let comparison = DeckComparison(old: oldPart, new: newPart, timeZone: timeZone)
     notCompared = DeckAspect.allCases.filter { !comparison.compared.contains($0) }.map { aspect in
       // The decks whose format lacks the aspect, each format named once.
       var lacking: [LoadedDeck] = []
@@ -86,7 +92,7 @@ extension DeckDifference {
         cardAdditions: scheduling.added, options: ankiImportOptions)
     } else {
       // The collection the part is imported into is the whole `from` deck.
-      let importing = DeckComparison(old: old, new: newPart)
+      let importing = DeckComparison(old: old, new: newPart, timeZone: timeZone)
       let scheduling = importing.schedulingDifferences()
       ankiImport = importing.ankiImportPreview(
         noteChanges: importing.noteDifferences().changed, noteTypeChanges: importing.noteTypeDifferences().changed,
@@ -111,6 +117,8 @@ struct DeckComparison {
   let pairedByText: [String: TextPairing]
   let oldNoteTypes: [Int64: NoteType]
   let newNoteTypes: [Int64: NoteType]
+  /// The time zone whose dates cards due on a day are compared by.
+  let timeZone: TimeZone
 
   /// The parts both decks' formats hold in the same part (two CrowdAnki folders: what Anki keeps
   /// of decks and note types that CrowdAnki's export writes), which are compared: each side holds
@@ -121,7 +129,8 @@ struct DeckComparison {
     return Set(oldParts.keys.filter { newParts[$0] == oldParts[$0] })
   }
 
-  init(old: LoadedDeck, new: LoadedDeck) {
+  init(old: LoadedDeck, new: LoadedDeck, timeZone: TimeZone) {
+    self.timeZone = timeZone
     self.old = old.collection
     self.new = new.collection
     compared = old.heldAspects.intersection(new.heldAspects).union(Self.heldInTheSamePart(by: old, new))

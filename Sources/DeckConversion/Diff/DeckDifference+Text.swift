@@ -319,10 +319,12 @@ extension DeckDifference {
       "card \($0.guid) #\(CountedPosition.text(ofIndex: $0.ord))"
     }
     for change in scheduling.changed {
-      var parts = change.changes.map { "\($0.property) \($0.old) → \($0.new)" }
+      var parts = change.changes.map(\.text)
       if let deck = change.deck { parts.append("deck \(deck.old) → \(deck.new)") }
       if let deck = change.originalDeck { parts.append("original deck \(deck.old) → \(deck.new)") }
-      if let data = change.data {
+      if let keys = change.dataChanges {
+        parts.append("data: \(Self.dataKeyText(keys))")
+      } else if let data = change.data {
         let (old, new) = DifferenceExcerpt.shortenedChange(data.old, data.new)
         parts.append("data \(old) → \(new)")
       }
@@ -332,10 +334,22 @@ extension DeckDifference {
     return lines
   }
 
+  /// `s 31.2 → 32.5; lrt 1794223122 removed; cd.streak 3 added`: a card data's keys changed,
+  /// removed and added, each with its values as shortened JSON text.
+  private static func dataKeyText(_ keys: PropertyDifferences) -> String {
+    let changed = keys.changed.map {
+      let (old, new) = DifferenceExcerpt.shortenedChange($0.old, $0.new)
+      return "\($0.key) \(old) → \(new)"
+    }
+    let removed = keys.removed.map { "\($0.key) \(DifferenceExcerpt.shortened($0.value)) removed" }
+    let added = keys.added.map { "\($0.key) \(DifferenceExcerpt.shortened($0.value)) added" }
+    return (changed + removed + added).joined(separator: "; ")
+  }
+
   private var reviewLines: [String] {
     Self.section("Reviews", counts.reviews, added: reviews.added, removed: reviews.removed, Self.describe)
       + reviews.changed.map { change in
-        var parts = change.changes.map { "\($0.property) \($0.old) → \($0.new)" }
+        var parts = change.changes.map(\.text)
         if let card = change.card { parts.append("\(card.old) → \(card.new)") }
         return "  ~ review \(change.id): \(parts.joined(separator: ", "))"
       }

@@ -445,15 +445,32 @@ extension DeckDifference {
   }
 
   /// A scheduling or review log value before and after, such as `interval`.
+  ///
+  /// A card's `due` (or, in a filtered deck, `odue`) that names a day is compared as the date
+  /// it names: the day number counts from the collection's creation, so the same number can
+  /// name two dates, and two numbers the same date. Such a change carries both dates.
   public struct ValueChange: Sendable, Equatable, Codable {
     /// The value's name: for a card `type`, `queue`, `due`, `interval`, `ease`, `reps`,
     /// `lapses`, `left` (learning steps left), `flags` or `odue` (the due date before a filtered
     /// deck); for a review `ease`, `interval`, `lastInterval`, `factor`, `time` or `type`.
     public var property: String
-    /// The value in the `from` deck.
+    /// The value in the `from` deck, as stored (for a card due on a day, the day number).
     public var old: Int64
-    /// The value in the `to` deck.
+    /// The value in the `to` deck, as stored.
     public var new: Int64
+    /// The date `old` names, `YYYY-MM-DD` in the time zone compared in, when it is the day a
+    /// card is due on (Anki's day number counted from the `from` collection's creation); nil
+    /// for any other value.
+    public var oldDate: String? = nil
+    /// The date `new` names, counted from the `to` collection's creation; nil for any other
+    /// value.
+    public var newDate: String? = nil
+
+    /// `due 2026-12-16 → 2026-12-17`, `interval 3 → 7`: the name and each side as its date
+    /// where it names one, else as its number.
+    var text: String {
+      "\(property) \(oldDate ?? String(old)) → \(newDate ?? String(new))"
+    }
   }
 
   /// A card whose scheduling changed.
@@ -473,6 +490,12 @@ extension DeckDifference {
     /// Anki's per-card data (FSRS memory state, custom data) before and after, when it changed
     /// in meaning (no data and `{}` are the same).
     public var data: Change<String>?
+    /// What changed in ``data``, key by key, when both sides are JSON objects (no data counts as
+    /// `{}`): the keys added, removed and changed, each with its value as compact JSON text and
+    /// no owner; the members of an object inside, or of a string that is the text of one (Anki
+    /// keeps the custom data `cd` so), by a dotted key (`cd.streak`). Nil when ``data`` is nil, a side is not a JSON object, or no key differs
+    /// (texts that differ only in a key given twice).
+    public var dataChanges: PropertyDifferences? = nil
   }
 
   /// Cards whose scheduling or deck changed, and cards added to or removed from notes both

@@ -3,8 +3,9 @@ import JSONCore
 
 /// The due dates of one collection's cards in one time zone (``DeckCollection/due(of:timeZone:)``),
 /// with what every card's date needs worked out once: the collection's rollover hour, the date
-/// it was made, and the calendar of the zone. A writer of many cards makes one.
-package struct CardDueDates {
+/// it was made, and the calendar of the zone. A writer of many cards makes one. Two that are
+/// equal count days alike: each day number starts at the same moment in both.
+package struct CardDueDates: Equatable {
   /// The hour Anki's days start at in the collection.
   private let rollover: Int
   /// The collection's creation time, in seconds since 1970.

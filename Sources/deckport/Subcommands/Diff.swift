@@ -28,7 +28,11 @@ extension Deckport {
         tags over all notes; cards (matched by note GUID and template) whose scheduling \
         changed (type, queue, due, interval, ease, reps, lapses, steps left, flags, the due \
         date and deck before a filtered deck, and Anki's per-card data such as the FSRS memory \
-        state), and the collection's creation time, from which review due dates count; review \
+        state, key by key), and the collection's creation time, from which review due dates \
+        count: a card due on a day (under review, or in learning across days) is compared by \
+        that date, as Anki counts it from its collection's creation, in the local time zone \
+        (TZ), and shown as dates, so a creation time moved alone changes every such card and \
+        one moved with the day numbers to match changes none; review \
         log entries added, removed (by id) and changed (ease, interval, last \
         interval, factor, time, type, or the card); media files added, removed and changed (by \
         the SHA-1 of their bytes; the same bytes under another name as renamed); deletion records (notes, cards and decks deleted since the \
@@ -83,7 +87,8 @@ extension Deckport {
         from and to (name, format, and with --only-deck or --only-tag the selection: decks, tags, kept, read), equal, counts, notCompared (aspect, formats, explanation) \
         and notes, noteTypes, decks, deckOptions, tags, scheduling, reviews, media, deletions, \
         settings, tagRegistry and ankiProperties (each with added, removed and changed lists; \
-        decks also renamed, deckOptions also decksMoved), and ankiImport (options, counts, \
+        decks also renamed, deckOptions also decksMoved; a card's due day changed also with \
+        oldDate and newDate, its data also with dataChanges), and ankiImport (options, counts, \
         notesNotTaken, noteTypesNotTaken, cardsNotTaken, cardsAdded, cardsAddedToKeptNotes, \
         noteTypesMerged) where both formats hold what it \
         takes; with --stat --json, only from, to, equal, counts, notCompared and the counts of \
