@@ -85,7 +85,7 @@ public struct DeckSelection: Sendable, Equatable, Codable {
 
 extension DeckCollection {
   /// The part of this collection that Anki's export of the decks `names` holds (its "Include:"
-  /// choice), each with its subdecks: ``selectingNotes(inDecks:taggedWith:at:)`` without tags.
+  /// choice), each with its subdecks: ``selectingNotes(inDecks:taggedWith:spelling:at:)`` without tags.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` at `location` for a name or search no deck
   ///   matches, listing the collection's decks.

@@ -21,7 +21,7 @@ import DeckCore
 /// ## Topics
 ///
 /// ### Comparing
-/// - ``init(from:to:fromName:toName:ankiImportOptions:onlyDecks:onlyTags:)``
+/// - ``init(from:to:fromName:toName:ankiImportOptions:onlyDecks:onlyTags:timeZone:)``
 /// - ``AnkiImportOptions``
 /// - ``AnkiUpdateCondition``
 ///
