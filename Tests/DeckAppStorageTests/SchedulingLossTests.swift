@@ -81,6 +81,30 @@ struct SchedulingLossTests {
     #expect(!plain.contains { $0.category == .schedulingDropped })
   }
 
+  @Test(
+    "new cards whose positions are in another order than their notes are counted; in their notes' order they are not")
+  func newCardOrder() throws {
+    var deck = try Self.deck()
+    deck.cards = Array(deck.cards.prefix(3))
+    deck.notes = Array(deck.notes.prefix(3))
+    for index in deck.cards.indices { deck.cards[index].scheduling = CardScheduling(due: Int64(index + 1)) }
+    let (_, inOrder) = try AppRecordMapping.records(from: deck)
+    #expect(!inOrder.contains { $0.category == .schedulingDropped }, "\(inOrder)")
+
+    // The last note's card first, as Anki's "Reposition" leaves it.
+    deck.cards[2].scheduling.due = 0
+    let (_, reordered) = try AppRecordMapping.records(from: deck)
+    let message = try #require(reordered.first { $0.category == .schedulingDropped }?.message)
+    #expect(message.contains("the order of 3 new cards is not kept"), "\(message)")
+    #expect(!message.contains("studied"), "\(message)")
+
+    // Only the notes written count: without the first note, the other two are in order.
+    let (_, part) = try AppRecordMapping.records(
+      from: DeckCollection(
+        decks: deck.decks, noteTypes: deck.noteTypes, notes: [deck.notes[2], deck.notes[1]], cards: deck.cards))
+    #expect(!part.contains { $0.category == .schedulingDropped }, "\(part)")
+  }
+
   /// The real Anki's package, converted by the CLI: the warning's count of new cards that are
   /// more than plain is the one the backend's own view of the package (its truth file) gives.
   @Test("a real package's suspended, buried and flagged new cards are named when written as app storage")

@@ -1,4 +1,5 @@
-"""Cards never studied that are suspended, buried or flagged, written as app storage.
+"""Cards never studied that are suspended, buried or flagged, or in an order of their own, written
+as app storage.
 
 App records hold a note's values and nothing of its cards: a deck made from them has only
 active, unflagged new cards. A black-box hunt found these three states lost without a word (the
@@ -6,7 +7,9 @@ active, unflagged new cards. A black-box hunt found these three states lost with
 study queue. Here the real Anki backend makes the package and says which card is which;
 Python's own readers (json, plistlib, sqlite3) show the records hold no place for the states;
 the backend's import of the package made back from the records shows they are indeed lost; and
-every card's loss must be named in a warning, so that --strict refuses the conversion.
+every card's loss must be named in a warning, so that --strict refuses the conversion. The same
+for new cards Anki shows in another order than their notes' (its "Reposition"): the backend's
+scheduler shows them, made back from the records, in the records' order.
 No deckport code takes part in any judgement.
 """
 
@@ -88,6 +91,23 @@ def scheduling_line(stderr: str) -> str:
     return lines[0]
 
 
+def imported_back(destination: str, folder) -> Collection:
+    """A new collection of the backend's into which it imported the package deckport made back from
+    the records in `destination` (with scheduling); the caller closes it."""
+    back = str(folder / "back.apkg")
+    made = deckport("convert", destination, back)
+    assert made.returncode == 0, made.stderr
+    col = Collection(str(folder / "judge.anki2"))
+    try:
+        col.import_anki_package(
+            ImportAnkiPackageRequest(package_path=back, options=ImportAnkiPackageOptions(with_scheduling=True))
+        )
+    except BaseException:
+        col.close()
+        raise
+    return col
+
+
 DESTINATIONS = [
     pytest.param("cards.json", "json", ["--to", "app-json"], id="app JSON, generic"),
     pytest.param("flashzilla.json", "json", ["--to", "app-json", "--profile", "flashzilla"], id="app JSON, Flashzilla"),
@@ -120,14 +140,8 @@ def test_suspended_flagged_and_buried_new_cards_are_named(tmp_path, package, nam
 
     # The backend, importing the package made back from the records, sees only plain new cards:
     # the states are indeed lost, as the warning says.
-    back = str(tmp_path / "back.apkg")
-    made = deckport("convert", destination, back)
-    assert made.returncode == 0, made.stderr
-    col = Collection(str(tmp_path / "judge.anki2"))
+    col = imported_back(destination, tmp_path)
     try:
-        col.import_anki_package(
-            ImportAnkiPackageRequest(package_path=back, options=ImportAnkiPackageOptions(with_scheduling=True))
-        )
         states = col.db.all("select type, queue, flags from cards")
     finally:
         col.close()
@@ -143,3 +157,74 @@ def test_strict_refuses_the_conversion_naming_the_cards(tmp_path, package, name,
     line = scheduling_line(run.stderr)
     assert f"card {cards['suspended'][0]} of note {cards['suspended'][1]}: suspended" in line, line
     assert os.listdir(tmp_path) == []
+
+
+@pytest.fixture(scope="module")
+def ordered_packages(tmp_path_factory):
+    """Two Basic decks made by the backend, four new cards each: one in the order its notes were
+    added, and one whose cards Anki's "Reposition" put last note first. Returns, by deck, the
+    package's path and the fronts in the order the backend's scheduler shows the new cards."""
+    folder = tmp_path_factory.mktemp("order")
+    made = {}
+    for deck, repositioned in (("in order", False), ("repositioned", True)):
+        col = Collection(str(folder / f"{deck}.anki2"))
+        try:
+            cards = []
+            for index in range(4):
+                note = col.new_note(col.models.by_name("Basic"))
+                note["Front"], note["Back"] = f"q{index}", f"a{index}"
+                col.add_note(note, col.decks.id("Default"))
+                cards.append(note.card_ids()[0])
+            if repositioned:
+                col.sched.reposition_new_cards(
+                    list(reversed(cards)), starting_from=0, step_size=1, randomize=False, shift_existing=False
+                )
+            path = str(folder / f"{deck}.apkg")
+            col.export_anki_package(
+                out_path=path,
+                options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=False, with_media=True, legacy=True),
+                limit=None,
+            )
+            made[deck] = (path, queued_fronts(col))
+        finally:
+            col.close()
+    assert made["in order"][1] == ["q0", "q1", "q2", "q3"]
+    assert made["repositioned"][1] == ["q3", "q2", "q1", "q0"]
+    return made
+
+
+def queued_fronts(col: Collection) -> list[str]:
+    """The first field of each new card, in the order the backend's scheduler would show them
+    (studying the one deck that holds the cards)."""
+    (deck,) = col.db.list("select distinct did from cards")
+    col.decks.select(deck)
+    return [col.get_note(queued.card.note_id).fields[0] for queued in col.sched.get_queued_cards(fetch_limit=100).cards]
+
+
+@pytest.mark.parametrize("name, kind, arguments", DESTINATIONS)
+def test_a_new_card_order_the_records_lose_is_named(tmp_path, ordered_packages, name, kind, arguments):
+    for deck, (source, shown) in ordered_packages.items():
+        folder = tmp_path / deck
+        folder.mkdir()
+        destination = str(folder / name)
+        run = deckport("convert", source, destination, *arguments)
+        assert run.returncode == 0, run.stderr
+        assert len(records(destination, kind)) == 4
+
+        # The backend's scheduler, on the package made back from the records, shows the new cards
+        # in the records' order: the notes' order, which is the deck's only where it kept them so.
+        col = imported_back(destination, folder)
+        try:
+            shown_back = queued_fronts(col)
+        finally:
+            col.close()
+        assert shown_back == ["q0", "q1", "q2", "q3"], (deck, shown_back)
+
+        # So the warning says the order is lost exactly where the backend shows another order.
+        if shown_back == shown:
+            assert "order of" not in run.stderr, (deck, run.stderr)
+        else:
+            assert "the order of 4 new cards is not kept" in scheduling_line(run.stderr), (deck, run.stderr)
+            strict = deckport("convert", source, str(folder / ("strict-" + name)), "--strict", *arguments)
+            assert strict.returncode == 1, strict.stderr
+            assert not os.path.exists(folder / ("strict-" + name))

@@ -7,7 +7,8 @@ extension DeckToRecords {
   /// unflagged, in their note's deck. So the warning counts the cards of `notes` that have been
   /// studied and the reviews of the log, and names the new cards that are more than plain new
   /// (the first few by card and note, each with what it loses): suspended, buried, flagged, in a
-  /// filtered deck, or with the review and lapse counts a reset kept. As the CSV and CrowdAnki
+  /// filtered deck, or with the review and lapse counts a reset kept; and the new cards' order,
+  /// when the records' order is not the one the deck shows them in. As the CSV and CrowdAnki
   /// writers name these losses.
   static func schedulingLosses(
     of collection: DeckCollection, notes: [Note], at location: SourceLocation
@@ -26,7 +27,8 @@ extension DeckToRecords {
       }
     }
     let reviews = collection.reviews.count
-    guard studied > 0 || reviews > 0 || !changedNew.isEmpty else { return [] }
+    let reordered = reorderedNewCards(of: collection, notes: notes)
+    guard studied > 0 || reviews > 0 || !changedNew.isEmpty || reordered != nil else { return [] }
     var parts: [String] = []
     if studied > 0 {
       parts.append("\(CountedNoun.phrase(studied, "card")) \(studied == 1 ? "has" : "have") been studied")
@@ -40,12 +42,27 @@ extension DeckToRecords {
         "\(CountedNoun.phrase(count, "new card")) \(count == 1 ? "is" : "are") suspended, buried, flagged or otherwise more than a plain new card (\(ShortList.text(changedNew, separator: "; ")))"
       )
     }
+    if let reordered {
+      parts.append(
+        "the order of \(CountedNoun.phrase(reordered, "new card")) is not kept (the deck shows them in another order than their notes', and a deck made from the records has them in the records' order)"
+      )
+    }
     return [
       Diagnostic(
         .schedulingDropped, at: location,
         "the records keep no scheduling, and a deck made from them has only active, unflagged new cards: \(WordList.joined(parts))"
       )
     ]
+  }
+
+  /// How many new cards the notes' records put in another order than the deck shows them in
+  /// (their positions; ``NewCardOrder``), or nil when the records keep it: the records are
+  /// written in the order of `notes`, and a deck made from them has the records' order.
+  private static func reorderedNewCards(of collection: DeckCollection, notes: [Note]) -> Int? {
+    var place: [Int64: Int] = [:]
+    place.reserveCapacity(notes.count)
+    for (index, note) in notes.enumerated() where place[note.id] == nil { place[note.id] = index }
+    return NewCardOrder.changedCount(of: collection.cards.lazy.filter { place[$0.noteID] != nil }, addedAt: place)
   }
 
   /// What a new card with `scheduling` has beyond a plain new card (active, unflagged, in its

@@ -8,8 +8,14 @@ package enum NewCardOrder {
   /// filtered deck by its original position); nil when it gives the same one. Cards of one
   /// position may come in any order; a note missing from `addedAt` counts as added last.
   package static func changedCount(in collection: DeckCollection, addedAt place: [Int64: Int]) -> Int? {
+    changedCount(of: collection.cards, addedAt: place)
+  }
+
+  /// ``changedCount(in:addedAt:)`` for some of a collection's cards (those of the notes a
+  /// writer keeps, say), the others left out of the count.
+  package static func changedCount(of cards: some Sequence<Card>, addedAt place: [Int64: Int]) -> Int? {
     // Only each new card's position and place are kept, not copies of the cards.
-    let newCards = collection.cards.lazy.filter { $0.scheduling.type == .new }.map { card in
+    let newCards = cards.lazy.filter { $0.scheduling.type == .new }.map { card in
       (
         position: card.scheduling.originalDeckID != 0 ? card.scheduling.originalDue : card.scheduling.due,
         added: place[card.noteID] ?? Int.max
