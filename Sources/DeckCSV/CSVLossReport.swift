@@ -112,7 +112,8 @@ enum CSVLossReport {
     let data = withData == 0 ? "" : "; nor is \(beside)"
     let named = firstChanged.map { card in
       let guid = collection.notes.first { $0.id == card.noteID }?.guid ?? ""
-      return "; the first is card \(card.id) (note GUID '\(guid)', card \(card.templateOrdinal + 1) of its note)"
+      return
+        "; the first is card \(card.id) (note GUID '\(guid)', card \(CountedPosition.text(ofIndex: card.templateOrdinal)) of its note)"
     }
     let why = SchedulingLossReason.allCases.filter(reasons.contains).map(\.text)
     let lostPart =

@@ -60,4 +60,15 @@ struct CreationOffsetTests {
       #expect(CollectionWriter.lastUnburiedDay(of: collection, now: now) == nil)
     }
   }
+
+  @Test("a deck package's creation time from any crt and creationOffset a file holds: extreme ones kept, none traps")
+  func packageCreationTimeFromExtremes() {
+    for extreme in [Int64.min, Int64.min + 1, -1_000_000_000_000, 1_000_000_000_000, Int64.max] {
+      for minutesWest in [Int.min, -24 * 60, 0, 24 * 60, Int.max] {
+        #expect(CardDueDates.creationTime(extreme, madeAt: minutesWest) == extreme)
+      }
+    }
+    // An ordinary time in a zone beyond a day is kept too.
+    #expect(CardDueDates.creationTime(1_795_320_000, madeAt: 24 * 60 + 1) == 1_795_320_000)
+  }
 }

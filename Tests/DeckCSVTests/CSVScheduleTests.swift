@@ -296,4 +296,19 @@ struct CSVScheduleTests {
     #expect(
       warnings.contains { $0.category == "csv-scheduling" && $0.message.hasPrefix("the scheduling of 1 of 1 card") })
   }
+
+  @Test("a card of the largest ordinal a file may hold is named in the scheduling warning without a trap")
+  func largestOrdinalNamed() throws {
+    var collection = try Self.read(
+      """
+      Front,Back,Due,Interval
+      le chat,the cat,2027-01-15,12
+      """)
+    collection.cards[0].templateOrdinal = Int.max
+    let scratch = try TemporaryDirectory()
+    let options = CSVOptions(columns: try ColumnMapping(parsing: "front,back"), timeZone: Self.tokyo)
+    let warnings = try CSVWriter(options: options).write(collection, to: scratch.path(for: "out.csv"))
+    let message = try #require(warnings.first { $0.category == "csv-scheduling" }?.message)
+    #expect(message.contains("card 9223372036854775808 of its note"), "\(message)")
+  }
 }

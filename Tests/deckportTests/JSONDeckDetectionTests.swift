@@ -46,7 +46,7 @@ struct JSONDeckDetectionTests {
   }
 
   @Test(
-    "the format member is found past values of every kind, escapes and a byte order mark; not in a nested object or another format",
+    "the format member is found past values and keys of every kind, escapes and a byte order mark; not in a nested object or another format",
     arguments: [
       (
         #"{"version": 1, "notes": [{"format": "x", "a": "}\"]"}, [1, -2.5e3, true, null]], "format": "deckport-deck"}"#,
@@ -55,6 +55,9 @@ struct JSONDeckDetectionTests {
       ("\u{FEFF} {\"\\u0066ormat\" : \"deckport\\u002ddeck\"}", true),
       (#"{"a": {"b": [[], {}]}, "c": "d", "format": "deckport-deck"}"#, true),
       (#"{"a": 1, "format": "deckport-deck-2"}"#, false),
+      // A key longer than any format key (a deck's unknown key, sorted first) is passed over.
+      ("{\"\(String(repeating: "k", count: 100))\": 1, \"format\": \"deckport-deck\"}", true),
+      ("{\"format\": \"\(String(repeating: "d", count: 100))\"}", false),
       (#"{"a": {"format": "deckport-deck"}}"#, false),
       (#"{"a": 1} {"format": "deckport-deck"}"#, false),
       (#"[{"format": "deckport-deck"}]"#, false),

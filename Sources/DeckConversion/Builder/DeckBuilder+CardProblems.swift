@@ -34,7 +34,7 @@ extension DeckBuilder {
     let others = count == 1 ? "" : "; so would \(CountedNoun.phrase(count - 1, "more card"))"
     return Diagnostic(
       .cardRendering, at: location.item("note '\(recordID)'"),
-      "its card \(card.templateOrdinal + 1) (note type '\(noteType?.name ?? "")', template '\(template)') would show Anki's message instead of what its template asks for: \(problem)\(others)"
+      "its card \(CountedPosition.text(ofIndex: card.templateOrdinal)) (note type '\(noteType?.name ?? "")', template '\(template)') would show Anki's message instead of what its template asks for: \(problem)\(others)"
     )
   }
 }

@@ -32,13 +32,18 @@ package enum DeckportDocumentFormat {
     guard stream.next() == UInt8(ascii: "{") else { return false }
     while true {
       stream.skipWhiteSpace()
-      guard stream.next() == UInt8(ascii: "\""), let key = stream.string(keepingAtMost: 64) else { return false }
+      // A key too long to be `format` (a deck's unknown key, say) is passed over like any other.
+      guard stream.next() == UInt8(ascii: "\""), case .ended(let key) = stream.string(keepingAtMost: 64) else {
+        return false
+      }
       stream.skipWhiteSpace()
       guard stream.next() == UInt8(ascii: ":") else { return false }
       stream.skipWhiteSpace()
       if key == "format" {
-        guard stream.next() == UInt8(ascii: "\"") else { return false }
-        return stream.string(keepingAtMost: 64) == deck
+        guard stream.next() == UInt8(ascii: "\""), case .ended(let value) = stream.string(keepingAtMost: 64) else {
+          return false
+        }
+        return value == deck
       }
       guard stream.skipValue() else { return false }
       stream.skipWhiteSpace()
@@ -83,18 +88,26 @@ package enum DeckportDocumentFormat {
       while let byte = peek(), JSONFileHead.whiteSpace.contains(byte) { _ = next() }
     }
 
-    /// The rest of a string whose opening quote was taken, decoded, when its text is at most
-    /// `maximum` bytes; nil for a longer string (taken whole all the same) or one that does
-    /// not end, or does not decode, within the limit.
-    mutating func string(keepingAtMost maximum: Int) -> String? {
+    /// A string taken by ``string(keepingAtMost:)``.
+    enum TakenString {
+      /// It ended within the limit: its text, decoded, when that is at most the bytes asked for
+      /// and decodes; nil for a longer string (taken whole all the same) or one that does not
+      /// decode.
+      case ended(String?)
+      /// It does not end within the limit.
+      case unended
+    }
+
+    /// The rest of a string whose opening quote was taken.
+    mutating func string(keepingAtMost maximum: Int) -> TakenString {
       var text: [UInt8] = [UInt8(ascii: "\"")]
       var escaped = false
       var kept = true
       while let byte = next() {
         if byte == UInt8(ascii: "\""), !escaped {
-          guard kept else { return nil }
+          guard kept else { return .ended(nil) }
           text.append(byte)
-          return (try? JSONParser.parse(text))?.string
+          return .ended((try? JSONParser.parse(text))?.string)
         }
         escaped = byte == UInt8(ascii: "\\") && !escaped
         if kept {
@@ -102,7 +115,7 @@ package enum DeckportDocumentFormat {
           kept = text.count <= maximum + 1
         }
       }
-      return nil
+      return .unended
     }
 
     /// Takes one JSON value without reading it (strings, arrays and objects to their end, other

@@ -120,8 +120,9 @@ package struct CardDueDates: Equatable {
   /// or at a time that is not 04:00 there, it is 04:00 UTC of that date, which every guess dates
   /// alike; the due day numbers then mean the dates they meant.
   package static func creationTime(_ creationTime: Int64, madeAt minutesWest: Int) -> Int64 {
-    // Beyond about 30,000 years from 1970 no date means anything: kept as it is.
-    guard abs(creationTime) < 1_000_000_000_000, (-24 * 60...24 * 60).contains(minutesWest) else {
+    // Beyond about 30,000 years from 1970 no date means anything: kept as it is (`magnitude`,
+    // as `abs` traps on Int64.min, which a file may hold).
+    guard creationTime.magnitude < 1_000_000_000_000, (-24 * 60...24 * 60).contains(minutesWest) else {
       return creationTime
     }
     /// The day since 1970 on which `creationTime` falls `west` minutes west of UTC.
