@@ -1,6 +1,9 @@
 import DeckCore
 
 extension DeckToRecords {
+  /// How many of the new cards that are more than plain are named; the rest are counted.
+  private static let listedCards = 5
+
   /// A `scheduling-dropped` warning when the records lose any of the cards' scheduling, or none.
   ///
   /// A record is a note's values, and a deck made from records has only plain new cards: active,
@@ -13,22 +16,30 @@ extension DeckToRecords {
   static func schedulingLosses(
     of collection: DeckCollection, notes: [Note], at location: SourceLocation
   ) -> [Diagnostic] {
-    var kept = IDSet(notes.map(\.id))
+    // Each written note's place among the records, which a deck made from them keeps.
+    var place: [Int64: Int] = [:]
+    place.reserveCapacity(notes.count)
+    for (index, note) in notes.enumerated() where place[note.id] == nil { place[note.id] = index }
     var studied = 0
     var changedNew: [String] = []
-    for card in collection.cards where kept.contains(card.noteID) {
+    var changedNewCount = 0
+    for card in collection.cards where place[card.noteID] != nil {
       guard card.scheduling.type == .new else {
         studied += 1
         continue
       }
       let states = newCardStates(card.scheduling)
-      if !states.isEmpty {
+      guard !states.isEmpty else { continue }
+      changedNewCount += 1
+      // Only the first few are named.
+      if changedNew.count < listedCards {
         changedNew.append("card \(card.id) of note \(card.noteID): \(WordList.joined(states))")
       }
     }
     let reviews = collection.reviews.count
-    let reordered = reorderedNewCards(of: collection, notes: notes)
-    guard studied > 0 || reviews > 0 || !changedNew.isEmpty || reordered != nil else { return [] }
+    let reordered = NewCardOrder.changedCount(
+      of: collection.cards.lazy.filter { place[$0.noteID] != nil }, addedAt: place)
+    guard studied > 0 || reviews > 0 || changedNewCount > 0 || reordered != nil else { return [] }
     var parts: [String] = []
     if studied > 0 {
       parts.append("\(CountedNoun.phrase(studied, "card")) \(studied == 1 ? "has" : "have") been studied")
@@ -36,10 +47,10 @@ extension DeckToRecords {
     if reviews > 0 {
       parts.append("the review log has \(CountedNoun.phrase(reviews, "review"))")
     }
-    if !changedNew.isEmpty {
-      let count = changedNew.count
+    if changedNewCount > 0 {
+      let count = changedNewCount
       parts.append(
-        "\(CountedNoun.phrase(count, "new card")) \(count == 1 ? "is" : "are") suspended, buried, flagged or otherwise more than a plain new card (\(ShortList.text(changedNew, separator: "; ")))"
+        "\(CountedNoun.phrase(count, "new card")) \(count == 1 ? "is" : "are") suspended, buried, flagged or otherwise more than a plain new card (\(ShortList.text(changedNew, limit: listedCards, separator: "; ", total: count)))"
       )
     }
     if let reordered {
@@ -53,16 +64,6 @@ extension DeckToRecords {
         "the records keep no scheduling, and a deck made from them has only active, unflagged new cards: \(WordList.joined(parts))"
       )
     ]
-  }
-
-  /// How many new cards the notes' records put in another order than the deck shows them in
-  /// (their positions; ``NewCardOrder``), or nil when the records keep it: the records are
-  /// written in the order of `notes`, and a deck made from them has the records' order.
-  private static func reorderedNewCards(of collection: DeckCollection, notes: [Note]) -> Int? {
-    var place: [Int64: Int] = [:]
-    place.reserveCapacity(notes.count)
-    for (index, note) in notes.enumerated() where place[note.id] == nil { place[note.id] = index }
-    return NewCardOrder.changedCount(of: collection.cards.lazy.filter { place[$0.noteID] != nil }, addedAt: place)
   }
 
   /// What a new card with `scheduling` has beyond a plain new card (active, unflagged, in its
