@@ -48,14 +48,16 @@ let package = Package(
     // MARK: Core
     /// The shared deck model: decks, note types, notes, cards, reviews, media. No I/O. Its
     /// SHA-1 and SHA-256 come from swift-crypto; settings' JSON text is read with JSONCore.
-    .target(name: "DeckCore", dependencies: ["JSONCore", .product(name: "Crypto", package: "swift-crypto")]),
+    .target(
+      name: "DeckCore", dependencies: ["JSONCore", "CVectorText", .product(name: "Crypto", package: "swift-crypto")]),
     /// The one ordered-JSON core: a value type, a parser with line/column and a depth limit, a
     /// writer, and the UTF-8 check the JSON and CSV readers share. Internal to the package (its
     /// API is `package`), not a product; the model reads settings' JSON text with it.
     .target(name: "JSONCore", dependencies: ["CVectorText"]),
     /// Text scanned and decoded with vector instructions (AVX2 or SSSE3/SSE2, chosen at run
     /// time; on other processors it does nothing and the Swift callers do all the work): the
-    /// runs of plain JSON string text, and whole blocks of base64.
+    /// runs of plain JSON string text, whole blocks of base64, and the kinds of byte a field
+    /// holds (vectorised by the compiler).
     .target(name: "CVectorText"),
     /// A file's mapped pages that read as zeros, instead of ending the process, when another
     /// program shortens the file (the SIGBUS handler `MappedFile` relies on).

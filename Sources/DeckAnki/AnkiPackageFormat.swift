@@ -97,8 +97,9 @@ public struct AnkiPackageFormat: DeckFormat {
   {
     let options = AnkiPackageWriter.Options(
       generation: generation, kind: kind, duplicateGUIDs: context.options[DuplicateGUIDPolicy.self])
-    let result = try AnkiPackageWriter(options: options, progress: context.progress)
-      .writePackage(collection, to: path, reportingAs: context.destination)
+    var writer = AnkiPackageWriter(options: options, progress: context.progress)
+    writer.announceWritten = context.announceWritten
+    let result = try writer.writePackage(collection, to: path, reportingAs: context.destination)
     return DeckWriteResult(written: result.written, warnings: result.warnings)
   }
 }

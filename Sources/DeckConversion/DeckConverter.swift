@@ -167,7 +167,9 @@ public struct DeckConverter: Sendable {
       return report
     }
     let outputExisted = FileManager.default.fileExists(atPath: output)
-    let context = FormatWriteContext(destination: output, options: options.formats, progress: options.progress)
+    var context = FormatWriteContext(destination: output, options: options.formats, progress: options.progress)
+    let summaryAhead = SummaryAhead(formatName: format.name.rawValue)
+    context.announceWritten = { summaryAhead.start($0) }
     func write(_ temporaryPath: String) throws -> LoadedDeck {
       let result = try Self.write(deck, as: format, to: temporaryPath, context: context)
       try deck.collection.checkPendingMedia()
@@ -195,7 +197,8 @@ public struct DeckConverter: Sendable {
       bytes = Self.fileSize(output)
     }
     var report = ConversionReport(
-      inputFormat: deck.formatName, outputFormat: format.name, warnings: warnings, summary: DeckSummary(written),
+      inputFormat: deck.formatName, outputFormat: format.name, warnings: warnings,
+      summary: summaryAhead.summary(of: written),
       dryRun: options.dryRun, bytes: bytes, outputExisted: outputExisted)
     report.selection = selection
     // The deck written is freed on another thread: the caller need not wait for it.

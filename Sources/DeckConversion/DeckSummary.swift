@@ -1,5 +1,6 @@
 import DeckAnki
 import DeckCore
+import DeckIO
 import Foundation
 
 /// What `deckport inspect` reports about a deck: counts, the decks that hold cards, the notes'
@@ -80,9 +81,14 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Encodable {
     let deckNames = Dictionary(
       collection.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     decks = Set(Set(collection.cards.map(\.deckID)).map { deckNames[$0] ?? "(missing deck \($0))" }).sorted()
+    // A large deck's media scans are the costly part, and the summary is the last thing a
+    // conversion does: the unused files are found on another thread while this one counts the
+    // tags and the missing names (``missingMedia(in:)`` splits the notes between the cores).
+    let keepsEveryNoteType = deck.formatName.hasPrefix("colpkg")
+    let unusedWork =
+      keepsEveryNoteType || collection.media.isEmpty ? nil : BackgroundWork { Self.unusedMedia(in: collection) }
     tags = Self.tagSummaries(of: collection.notes)
     let usedNoteTypeIDs = Set(collection.notes.map(\.noteTypeID))
-    let keepsEveryNoteType = deck.formatName.hasPrefix("colpkg")
     unusedNoteTypes = collection.noteTypes.filter { !usedNoteTypeIDs.contains($0.id) }.map(\.name).sorted()
     noteTypes = collection.noteTypes.filter {
       keepsEveryNoteType || usedNoteTypeIDs.contains($0.id)
@@ -93,7 +99,8 @@ public struct DeckSummary: DeckPartReport, Sendable, Equatable, Encodable {
       $0.name != $1.name ? $0.name < $1.name : $0.fields.lexicographicallyPrecedes($1.fields)
     }
     missingMedia = Self.missingMedia(in: collection)
-    unusedMedia = keepsEveryNoteType ? [] : Self.unusedMedia(in: collection)
+    // The work throws nothing, and it is run once (the only other way `wait` throws).
+    unusedMedia = (try? unusedWork?.wait()) ?? []
     warnings = deck.warnings
   }
 

@@ -33,4 +33,10 @@ ptrdiff_t deckport_json_structural_end(const uint8_t *bytes, size_t start, size_
 ptrdiff_t deckport_json_structural_end_bytewise(const uint8_t *bytes, size_t start, size_t count,
                                                 int accepting_escapes);
 
+/// What kinds of byte the `count` bytes at `bytes` hold, as bits: 1 for an ASCII control
+/// character other than tab and line feed, or DEL (0x7F); 2 for a byte of 0xCC or more (in
+/// UTF-8, the lead byte of a character from U+0300 on); 4 for `<` or `[`. One pass over every
+/// byte, which the compiler makes a vector loop on any processor.
+unsigned deckport_text_bytes(const uint8_t *bytes, size_t count);
+
 #endif

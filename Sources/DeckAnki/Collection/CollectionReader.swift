@@ -201,11 +201,7 @@ struct CollectionReader {
   /// when it holds a whole number: Anki's import of a deck package counts the package's days
   /// from the date the collection was made there.
   private func packageCreationOffset() throws -> Int? {
-    let (settings, _) = try readSettings()
-    return settings.first { $0.key == "creationOffset" }.flatMap {
-      try? JSONParser.parse($0.jsonText.utf8, options: .anki).writtenInteger
-    }
-    .flatMap { Int(exactly: $0) }
+    try readSetting("creationOffset")?.writtenInteger.flatMap { Int(exactly: $0) }
   }
 
   /// Refuses two rows of `table` with one id (possible only in a table without its primary key):

@@ -45,4 +45,19 @@ extension CollectionReader {
     let sorted = settings.sorted { $0.key < $1.key }.map { AnkiProperty(key: $0.key, jsonText: $0.value) }
     return (sorted, warnings)
   }
+
+  /// The value of the one setting `key`, read as ``readSettings()`` reads it (the last value of
+  /// a key given twice), without reading the others; nil when it is absent or unreadable.
+  func readSetting(_ key: String) throws -> JSONValue? {
+    if database.tableExists("config") {
+      let statement = try database.prepare("SELECT val FROM config WHERE key = ?", table: "config")
+      statement.bind(1, text: key)
+      guard try statement.step() else { return nil }
+      return try? JSONParser.parse(statement.blob(0), options: .anki)
+    }
+    let statement = try database.prepare("SELECT conf FROM col", table: "col")
+    guard try statement.step() else { return nil }
+    let members = (try? JSONParser.parse(Array(statement.text(0).utf8), options: .anki))?.members
+    return members?.last { $0.key == key }?.value
+  }
 }

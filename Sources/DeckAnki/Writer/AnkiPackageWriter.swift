@@ -51,6 +51,9 @@ package struct AnkiPackageWriter: Sendable {
   /// Where the writer reports what it is doing (writing notes and cards, compressing the
   /// collection, copying media, writing the archive), or nil.
   package var progress: ProgressReporter?
+  /// Told the collection ``writePackage(_:to:reportingAs:)`` returns as written, once it is
+  /// known and before the archive is finished (``FormatWriteContext``'s `announceWritten`).
+  package var announceWritten: (@Sendable (DeckCollection) -> Void)?
 
   /// Creates a writer.
   package init(options: Options, progress: ProgressReporter? = nil) {
@@ -94,12 +97,30 @@ package struct AnkiPackageWriter: Sendable {
     throws -> Result
   {
     let location = SourceLocation(file: destination)
-    let generation = options.generation
     var log = DiagnosticLog()
-
-    var content = try CollectionValidation.validated(
+    let checked = try CollectionValidation.validated(
       collection, kind: options.kind, duplicateGUIDs: options.duplicateGUIDs, location: location, log: &log)
-    content = PackageSelection.selected(content, kind: options.kind, location: location, log: &log)
+    let written: DeckCollection
+    do {
+      written = try writeChecked(
+        checked.collection, media: collection.media, to: path, location: location, log: &log)
+    } catch {
+      // The checks' own error, if they have one, comes first, as when the steps ran in turn.
+      _ = try checked.sideChecks.wait()
+      throw error
+    }
+    log.append(contentsOf: try checked.sideChecks.wait())
+    return Result(written: written, warnings: log.finished())
+  }
+
+  /// Writes `content`, which ``CollectionValidation`` has checked, with `media`, as a package at
+  /// `path`, and returns what was written.
+  private func writeChecked(
+    _ content: DeckCollection, media files: [MediaFile], to path: String, location: SourceLocation,
+    log: inout DiagnosticLog
+  ) throws -> DeckCollection {
+    let generation = options.generation
+    var content = PackageSelection.selected(content, kind: options.kind, location: location, log: &log)
     // After the selection, so that only what is written is named.
     FutureTimes.report(content, kind: options.kind, location: location, log: &log)
     let deckOptions = try PackageSelection.deckOptionEntries(&content, location: location, log: &log)
@@ -121,10 +142,12 @@ package struct AnkiPackageWriter: Sendable {
           progress: progress, sortFields: { try sortFields.wait() }),
         generation: generation, scratch: scratch, location: collectionLocation, progress: progress)
     }
-    let media: [MediaPackager.Entry]
+    var written = content
     do {
-      media = try MediaPackager.entries(
-        for: finalContent, media: collection.media, kind: options.kind, location: location, log: &log)
+      let media = try MediaPackager.entries(
+        for: finalContent, media: files, kind: options.kind, location: location, log: &log)
+      written.media = media.map { MediaFile(name: $0.name, mimeType: $0.file.mimeType, blob: $0.file.blob) }
+      announceWritten?(written)
       try writeArchive(
         media: media, collection: collectionWork, to: path, scratch: scratch, location: location)
     } catch {
@@ -132,9 +155,7 @@ package struct AnkiPackageWriter: Sendable {
       _ = try collectionWork.wait()
       throw error
     }
-    var written = content
-    written.media = media.map { MediaFile(name: $0.name, mimeType: $0.file.mimeType, blob: $0.file.blob) }
-    return Result(written: written, warnings: log.finished())
+    return written
   }
 
   /// Writes the archive at `path`: `meta`, the placeholder collection, the media files and

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckIO
 import Foundation
 
 /// The checks a collection must pass before it is written as an Anki package, and the few
@@ -38,10 +39,13 @@ package enum CollectionValidation {
   ///     restore of a collection package (``ImportRemovedCharacters``).
   ///   - duplicateGUIDs: what to do with notes that share a GUID (see
   ///     ``DuplicateGUIDPolicy``); a note left out takes its cards and their reviews with it.
+  /// - Returns: the collection to write, and the checks of it that change nothing (card data
+  ///   Anki's import rewrites, two cards of one template), started on another thread so that
+  ///   they run beside the write: wait for them before the package is kept.
   static func validated(
     _ collection: DeckCollection, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail,
     location: SourceLocation, log: inout DiagnosticLog
-  ) throws -> DeckCollection {
+  ) throws -> (collection: DeckCollection, sideChecks: BackgroundWork<[Diagnostic]>) {
     try checkNoteTypes(collection.noteTypes, location: location)
     try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
     try requireUniqueIDs(collection.cards.map(\.id), what: "card", location: location)
@@ -49,7 +53,12 @@ package enum CollectionValidation {
     log.append(contentsOf: repair.warnings)
     let collection = repair.collection
     var result = collection
-    result.notes = try checkedNotes(collection, kind: kind, location: location, log: &log)
+    // The field checks run on the notes they may change alone, found on both cores.
+    let fieldCounts = Dictionary(
+      collection.noteTypes.map { ($0.id, $0.fields.count) }, uniquingKeysWith: { first, _ in first })
+    let candidates = FieldCheckCandidates.indices(of: collection.notes, fieldCounts: fieldCounts, kind: kind)
+    let candidateIDs = candidates.map { collection.notes[$0].id }
+    result.notes = try checkedNotes(collection, candidates: candidates, kind: kind, location: location, log: &log)
     // GUIDs first: a note it leaves out (a later duplicate) takes its cards and reviews along, so
     // the warnings below name only what is written; a GUID it derives comes from the fields as
     // the deck holds them.
@@ -64,10 +73,21 @@ package enum CollectionValidation {
       reviews.removeAll { droppedCards.contains($0.cardID) }
       result.reviews = reviews
     }
+    // The cards' data is checked on another thread while the notes' text and tags are.
+    let readCards = cards
+    let cardData =
+      kind == .apkg
+      ? BackgroundWork {
+        var cardLog = DiagnosticLog()
+        ImportedCardData.report(readCards, location: location, log: &cardLog)
+        return cardLog.finished()
+      } : nil
     if kind == .apkg {
-      result.notes = ImportRemovedCharacters.removed(from: result.notes, location: location, log: &log)
-      result.notes = ImportComposedText.composed(result.notes, location: location, log: &log)
-      ImportedCardData.report(cards, location: location, log: &log)
+      // The candidates again, by id: the GUID step may have left notes out.
+      var candidateSet = IDSet(candidateIDs)
+      let written = result.notes.indices.filter { candidateSet.contains(result.notes[$0].id) }
+      result.notes = ImportRemovedCharacters.removed(from: result.notes, among: written, location: location, log: &log)
+      result.notes = ImportComposedText.composed(result.notes, among: written, location: location, log: &log)
       result.notes = ImportedTags.stored(result.notes, location: location, log: &log)
     }
     result.decks = try checkedDecks(collection.decks, location: location, log: &log)
@@ -80,8 +100,12 @@ package enum CollectionValidation {
     reportNotesWithoutCards(result.notes, cards: result.cards, location: location, log: &log)
     let givenCards = result.cards
     result = AnkiValueRanges.fitted(result, location: location, log: &log)
-    try CardOrdinals.requireOneCardPerTemplate(result.cards, given: givenCards, location: location)
-    return Schema11ValueFitting(reader: .ankiPackage).fitted(result, location: location, log: &log)
+    let fittedCards = result.cards
+    let sideChecks = BackgroundWork {
+      try CardOrdinals.requireOneCardPerTemplate(fittedCards, given: givenCards, location: location)
+      return try cardData?.wait() ?? []
+    }
+    return (Schema11ValueFitting(reader: .ankiPackage).fitted(result, location: location, log: &log), sideChecks)
   }
 
   // MARK: - Note types
@@ -176,9 +200,12 @@ package enum CollectionValidation {
 
   /// The notes of `collection`, each checked against its note type and with the characters
   /// Anki removes from every field taken out; in a collection package, with its tags cleaned
-  /// (a deck package's tags are left to ``ImportedTags``, which reports them once).
+  /// (a deck package's tags are left to ``ImportedTags``, which reports them once). Only the
+  /// notes at `candidates` are looked at: the others are left as they are
+  /// (``FieldCheckCandidates``).
   private static func checkedNotes(
-    _ collection: DeckCollection, kind: AnkiPackageKind, location: SourceLocation, log: inout DiagnosticLog
+    _ collection: DeckCollection, candidates: [Int], kind: AnkiPackageKind, location: SourceLocation,
+    log: inout DiagnosticLog
   ) throws -> [Note] {
     try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -186,7 +213,7 @@ package enum CollectionValidation {
     // Looked up for every note, so only the field count (a note type is a large value to copy).
     let fieldCounts = noteTypes.mapValues(\.fields.count)
     var notes = collection.notes
-    for index in notes.indices {
+    for index in candidates {
       let note = notes[index]
       guard let fieldCount = fieldCounts[note.noteTypeID] else {
         throw DeckError(

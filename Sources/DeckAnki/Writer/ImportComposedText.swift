@@ -8,12 +8,14 @@ import DeckCore
 /// The package holds what Anki will keep, so that it reads the same in Anki and in any other
 /// reader (a decomposed letter looks the same, but is other bytes to a search or a comparison).
 enum ImportComposedText {
-  /// `notes` with every field in NFC; one warning, at the first note changed, counts the notes
-  /// and names the first ones.
-  static func composed(_ notes: [Note], location: SourceLocation, log: inout DiagnosticLog) -> [Note] {
+  /// `notes` with every field of the notes at `indices` (in order; the others are in NFC) in
+  /// NFC; one warning, at the first note changed, counts the notes and names the first ones.
+  static func composed(
+    _ notes: [Note], among indices: [Int], location: SourceLocation, log: inout DiagnosticLog
+  ) -> [Note] {
     var result = notes
     var changed: [Int64] = []
-    for index in notes.indices {
+    for index in indices {
       var changes = false
       for fieldIndex in notes[index].fields.indices {
         let field = notes[index].fields[fieldIndex]

@@ -19,12 +19,14 @@ enum ImportRemovedCharacters {
     (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F
   }
 
-  /// `notes` with the characters Anki's package import removes taken out of every field; one
-  /// warning, at the first note changed, counts the notes and each character removed and names
-  /// the first notes.
-  static func removed(from notes: [Note], location: SourceLocation, log: inout DiagnosticLog) -> [Note] {
+  /// `notes` with the characters Anki's package import removes taken out of every field of the
+  /// notes at `indices` (in order; the others hold none); one warning, at the first note
+  /// changed, counts the notes and each character removed and names the first notes.
+  static func removed(
+    from notes: [Note], among indices: [Int], location: SourceLocation, log: inout DiagnosticLog
+  ) -> [Note] {
     var changedIndices: [Int] = []
-    for index in notes.indices where notes[index].fields.contains(where: holdsRemoved) {
+    for index in indices where notes[index].fields.contains(where: holdsRemoved) {
       changedIndices.append(index)
     }
     guard let firstIndex = changedIndices.first else { return notes }
@@ -49,11 +51,10 @@ enum ImportRemovedCharacters {
     return result
   }
 
-  /// Whether `field` holds a character Anki's package import removes; over the string's own
-  /// UTF-8 storage, as every field of every note is checked.
+  /// Whether `field` holds a character Anki's package import removes; one vector pass over
+  /// its bytes (``TextBytes``), as every field of every note is checked.
   private static func holdsRemoved(_ field: String) -> Bool {
-    var field = field
-    return field.withUTF8 { $0.contains(where: isRemoved) }
+    TextBytes(of: field).contains(.removedControl)
   }
 
   /// How the warning names a removed character: its code point, and a name for the usual ones.

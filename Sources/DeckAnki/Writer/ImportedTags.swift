@@ -76,12 +76,14 @@ package enum ImportedTags {
     // Real decks give thousands of notes the same few tags: each distinct tag is resolved once
     // (a spelling, once met, stays Anki's for the rest of the import).
     var resolvedTags: [String: Resolved] = [:]
+    var noteKeys: [String] = []
     for index in order {
       let note = notes[index]
-      var tags: [String] = []
-      var noteKeys: [String] = []
+      // The tags as written, made only once one changes: until then they are the note's own.
+      var tags: [String]?
+      noteKeys.removeAll(keepingCapacity: true)
       var changes: [String] = []
-      for tag in note.tags {
+      for (position, tag) in note.tags.enumerated() {
         let resolved: Resolved
         if let known = resolvedTags[tag] {
           resolved = known
@@ -90,6 +92,7 @@ package enum ImportedTags {
           resolvedTags[tag] = resolved
         }
         guard let spelled = resolved.spelled else {
+          if tags == nil { tags = Array(note.tags[..<position]) }
           changes.append(
             "tag '\(MediaFileName.visible(tag))' is empty once spaces and control characters are removed; it is left out"
           )
@@ -101,18 +104,20 @@ package enum ImportedTags {
             resolved.unchanged
             ? "a tag the note has already"
             : "the tag '\(spelled)' for Anki, which the note has already (Anki compares tags ignoring case)"
+          if tags == nil { tags = Array(note.tags[..<position]) }
           changes.append("tag '\(MediaFileName.visible(tag))' is \(why); it is left out")
           continue
         }
         noteKeys.append(resolved.key)
-        tags.append(spelled)
+        if !resolved.unchanged, tags == nil { tags = Array(note.tags[..<position]) }
+        tags?.append(spelled)
         if !resolved.unchanged {
           changes.append(
             "tag '\(MediaFileName.visible(tag))' is \(naming.verb) as '\(spelled)', as Anki's import stores it (\(resolved.reasons.joined(separator: "; ")))"
           )
         }
       }
-      guard !changes.isEmpty else { continue }
+      guard let tags, !changes.isEmpty else { continue }
       result[index].tags = tags
       for change in changes {
         log.reportLimited(.tagChanged, at: naming.place(index), summaryAt: location, change)

@@ -100,6 +100,11 @@ public struct FormatWriteContext: Sendable {
   public var existingOutput: ExistingFilePolicy
   /// For formats written in place: do everything in a scratch copy, verify it, change nothing.
   public var dryRun: Bool
+  /// Called at most once, with what the writer will return as ``DeckWriteResult/written``, as
+  /// soon as the writer knows it and while it still writes the file: the converter summarises
+  /// the written deck meanwhile. A writer need not call it; one that does passes exactly the
+  /// collection it returns.
+  package var announceWritten: (@Sendable (DeckCollection) -> Void)?
 
   /// A context for writing towards `destination`.
   public init(

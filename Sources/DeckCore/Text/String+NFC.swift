@@ -14,8 +14,8 @@ extension String {
 
   /// Whether the string holds a character from U+0300 on, the first that NFC can change (a
   /// combining accent); when it holds none, it is in NFC. Over the UTF-8 bytes: U+0300 is
-  /// 0xCC 0x80, and every lead byte below 0xCC starts a character below it.
+  /// 0xCC 0x80, and every lead byte below 0xCC starts a character below it (``TextBytes``).
   package var mayChangeInNFC: Bool {
-    containsUTF8Byte(where: { $0 >= 0xCC && $0 < 0xF8 && $0 & 0xC0 == 0xC0 })
+    TextBytes(of: self).contains(.mayChangeInNFC)
   }
 }
