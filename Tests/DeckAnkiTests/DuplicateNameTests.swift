@@ -32,7 +32,7 @@ struct DuplicateNameTests {
       warnings.map(\.exactDescription) == [
         "t.apkg: note type 'Kinds' (id 5): warning: [template-renamed] card template 2, 'card', is renamed 'card+', as Anki renames it when it opens the collection: card template 'Card' before it has the same name (Anki compares names ignoring case)",
         "t.apkg: note type 'Kinds' (id 5): warning: [field-renamed] field 2, 'Dup', is renamed 'Dup+', as Anki renames it when it opens the collection: field 'dup' before it has the same name (Anki compares names ignoring case); a template that names it '{{Dup}}' no longer finds it, in Anki as here",
-        "t.apkg: note type 'Kinds' (id 5): warning: [field-renamed] field 4, '\(decomposed)', is renamed 'Naïve+', as Anki renames it when it opens the collection: its name is not in Unicode NFC (Anki converts it) and field 'Naïve' before it has the same name (Anki compares names ignoring case); a template that names it '{{\(decomposed)}}' no longer finds it, in Anki as here",
+        "t.apkg: note type 'Kinds' (id 5): warning: [field-renamed] field 4, 'Nai\\u{308}ve', is renamed 'Naïve+', as Anki renames it when it opens the collection: its name is not in Unicode NFC (Anki converts it) and field 'Naïve' before it has the same name (Anki compares names ignoring case); a template that names it '{{Nai\\u{308}ve}}' no longer finds it, in Anki as here",
       ])
     let unchanged = NoteType(
       id: 6, name: "Plain", fields: [NoteType.Field(name: "A"), NoteType.Field(name: "B")],

@@ -62,13 +62,18 @@ enum Schema11NoteTypeNames {
       if !new.isExactly(composed),
         let earlier = result[..<position].first(where: { FullCaseFolding.key($0) == FullCaseFolding.key(composed) })
       {
-        reasons.append("\(what) '\(earlier)' before it has the same name (Anki compares names ignoring case)")
+        reasons.append(
+          "\(what) '\(MediaFileName.visible(earlier))' before it has the same name (Anki compares names ignoring case)")
       }
-      let lost = what == "field" ? "; a template that names it '{{\(old)}}' no longer finds it, in Anki as here" : ""
+      // Names are shown with their hidden characters visible: an NFD name renamed to its NFC
+      // form would otherwise read the same on both sides.
+      let (shownOld, shownNew) = (MediaFileName.visible(old), MediaFileName.visible(new))
+      let lost =
+        what == "field" ? "; a template that names it '{{\(shownOld)}}' no longer finds it, in Anki as here" : ""
       warnings.append(
         Diagnostic(
           category, at: here,
-          "\(what) \(CountedPosition.text(ofIndex: position)), '\(old)', is renamed '\(new)', as Anki renames it when it opens the collection: \(WordList.joined(reasons))\(lost)"
+          "\(what) \(CountedPosition.text(ofIndex: position)), '\(shownOld)', is renamed '\(shownNew)', as Anki renames it when it opens the collection: \(WordList.joined(reasons))\(lost)"
         ))
     }
     return (result, warnings)

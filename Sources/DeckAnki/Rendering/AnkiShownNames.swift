@@ -56,7 +56,7 @@ package struct AnkiShownNames: Sendable {
       Diagnostic(
         item.what == "deck" ? .deckRenamed : .noteTypeRenamed,
         at: location.item("\(item.what) '\(item.name)' (id \(item.id))"),
-        "\(item.what) \(item.keptID), '\(item.keptName)', has the same name (Anki compares names ignoring case), and Anki renames one of the two when it opens the collection, but which one differs from one opening to the next; this one is shown as '\(item.shown)', as Anki shows it when it renames this one, and Anki may rename the other instead"
+        "\(item.what) \(item.keptID), '\(MediaFileName.visible(item.keptName))', has the same name (Anki compares names ignoring case), and Anki renames one of the two when it opens the collection, but which one differs from one opening to the next; this one is shown as '\(MediaFileName.visible(item.shown))', as Anki shows it when it renames this one, and Anki may rename the other instead"
       )
     }
   }
