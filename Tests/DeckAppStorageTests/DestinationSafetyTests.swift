@@ -163,6 +163,118 @@ struct DestinationSafetyTests {
     #expect(written.records.map { $0["prompt"] } == [.string("p"), .string("new")])
   }
 
+  /// A read of the SQLite record type being replaced that fails as a read can at any time, and
+  /// the message after `<path>` that refuses the write.
+  struct FailedHeldRead: Sendable, CustomTestStringConvertible {
+    var id: String
+    /// What the read throws.
+    var error: any Error
+    /// The message after the destination's path; nil for an error thrown as it is.
+    var message: String?
+    var testDescription: String { id }
+  }
+
+  static let failedHeldReads = [
+    FailedHeldRead(
+      id: "a store changed while it was being copied",
+      error: DeckError(
+        .unreadableFile, at: SourceLocation(file: "s.sqlite"),
+        "the store changed while it was being copied (SQLITE_BUSY: its -wal is being written); quit the app that uses it and try again"
+      ),
+      message:
+        ": the store changed while it was being copied (SQLITE_BUSY: its -wal is being written); quit the app that uses it and try again"
+        + refusal),
+    FailedHeldRead(
+      id: "an I/O error in the table",
+      error: DeckError(
+        .unreadableFile, at: SourceLocation(file: "s.sqlite").table("cards", row: 2), "SQLite: disk I/O error"),
+      message: ": table cards, row 2: SQLite: disk I/O error" + refusal),
+    FailedHeldRead(
+      id: "a memory limit",
+      error: DeckError(
+        .memoryLimitExceeded, at: SourceLocation(file: "s.sqlite").table("cards"),
+        "the records would take more memory than the limit allows"),
+      message: ": table cards: the records would take more memory than the limit allows" + refusal),
+    FailedHeldRead(
+      id: "a request error, for records without a profile",
+      error: DeckError(
+        .invalidRequest, at: SourceLocation(file: "s.sqlite").table("cards"), "SQLite: authorization denied"),
+      message: ": table cards: SQLite: authorization denied" + refusal),
+    FailedHeldRead(
+      id: "an error that is no DeckError", error: CocoaError(.fileReadUnknown),
+      message: ": cannot read the records it holds (\(CocoaError(.fileReadUnknown).localizedDescription))" + refusal),
+    FailedHeldRead(id: "a cancellation", error: CancellationError(), message: nil),
+  ]
+
+  @Test(
+    "an SQLite record type that cannot be read for any reason but its absence keeps its records: the write is refused, the file as it was",
+    arguments: failedHeldReads)
+  func failedSQLiteHeldRead(_ testCase: FailedHeldRead) throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "s.sqlite")
+    let held = AppRecords(
+      name: "cards",
+      records: [5, 6, 7].map { AppRecord([("w", .string("w\($0)")), ("n", .integer(Int64($0)))]) })
+    _ = try AppStorageWriter().write(held, to: path)
+    let before = try AppFixtures.snapshot(path)
+    // The read of the record type replaced fails, with the error's place in the destination;
+    // the writer itself (which reads the other record types) would go on.
+    var writer = AppStorageWriter()
+    writer.readHeld = { readPath, _, _ in
+      guard let error = testCase.error as? DeckError else { throw testCase.error }
+      var location = error.location
+      location.file = readPath
+      throw DeckError(error.kind, at: location, error.wording)
+    }
+    for (policy, dryRun) in [(ExistingFilePolicy.replace, false), (.backup, false), (.replace, true)] {
+      let options = AppWriteOptions(existing: policy, dryRun: dryRun)
+      if let message = testCase.message {
+        let error = try #require(throws: DeckError.self) { try writer.write(Self.incoming, to: path, options: options) }
+        #expect(error.description == path + message)
+        #expect(error.location.file == path)
+      } else {
+        #expect(throws: CancellationError.self) { try writer.write(Self.incoming, to: path, options: options) }
+      }
+      #expect(try AppFixtures.snapshot(path) == before)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["s.sqlite"])
+    }
+    #expect(try AppStorageReader().read(path: path).records.records == held.records)
+  }
+
+  @Test(
+    "records of a profile into an SQLite record type that does not fit it: a failed read without the profile refuses the write too"
+  )
+  func failedSQLiteHeldReadAfterMisfit() throws {
+    let scratch = try TemporaryDirectory()
+    let path = scratch.path(for: "s.sqlite")
+    let held = AppRecords(name: "Card", records: [AppRecord([("w", .string("w1")), ("n", .integer(1))])])
+    _ = try AppStorageWriter().write(held, to: path)
+    let before = try AppFixtures.snapshot(path)
+    var incoming = AppRecords(
+      name: "Card",
+      records: [
+        AppRecord([
+          ("id", .uuid(UUID(uuidString: "0A1B2C3D-C36C-495A-93FC-0C247A3E6E5F") ?? UUID())),
+          ("prompt", .string("new")), ("answer", .string("b")),
+        ])
+      ])
+    incoming.profile = .flashzilla
+    // The records do not fit the profile (as the storage reader says); read again without it,
+    // the record type cannot be read.
+    var writer = AppStorageWriter()
+    writer.readHeld = { readPath, kind, options in
+      guard options.profile == .generic else {
+        return try AppStorageReader().read(path: readPath, kind: kind, options: options)
+      }
+      throw DeckError(.unreadableFile, at: SourceLocation(file: readPath).table("Card"), "SQLite: disk I/O error")
+    }
+    let error = try #require(throws: DeckError.self) {
+      try writer.write(incoming, to: path, options: AppWriteOptions(existing: .replace))
+    }
+    #expect(error.description == "\(path): table Card: SQLite: disk I/O error" + Self.refusal)
+    #expect(try AppFixtures.snapshot(path) == before)
+  }
+
   /// An XML plist holding `Cards` as an array of dictionaries and another key.
   static func xmlPlist(at path: String) throws {
     let root: [String: Any] = ["Cards": [["s": "plain"]], "other": "keep"]

@@ -21,6 +21,16 @@ import Foundation
 /// let report = try AppStorageWriter().write(cards, to: "cards.json", options: AppWriteOptions(existing: .backup))
 /// ```
 package struct AppStorageWriter: Sendable {
+  /// Reads the records a file holds at a place (`options`), as ``AppStorageReader`` does.
+  typealias HeldReader =
+    @Sendable (_ path: String, _ kind: AppStorageKind, _ options: AppStorageOptions) throws ->
+    AppStorageContent
+
+  /// Reads the records a destination holds where the new ones go, to merge them: the storage
+  /// reader. A test gives one that fails as a read can fail at any time (an I/O error, a store
+  /// an app changed while it was being copied), to check that nothing is written then.
+  var readHeld: HeldReader = { try AppStorageReader().read(path: $0, kind: $1, options: $2) }
+
   /// Creates a writer.
   package init() {}
 
@@ -47,7 +57,7 @@ package struct AppStorageWriter: Sendable {
     // Whether the destination already holds every record as it would be written.
     var changesNothing = false
     if exists, kind != .coreData,
-      let heldContent = try Self.heldRecords(at: path, kind: kind, like: records, options: options.storage)
+      let heldContent = try heldRecords(at: path, kind: kind, like: records, options: options.storage)
     {
       let held = heldContent.records
       // Whole-file kinds are written with every record they hold; a store is changed row by row.
@@ -230,15 +240,24 @@ package struct AppStorageWriter: Sendable {
   }
 
   /// The records the destination holds where these records would go, read as the records are
-  /// typed (their profile, or none); nil when it holds none there or cannot be read (the writer
-  /// then reports what is wrong with it).
+  /// typed (their profile, or none); nil when it holds none there, or, for a plist or a JSON
+  /// file, when it cannot be read (the writer, which reads it again, then reports what is wrong
+  /// with it).
+  ///
+  /// For an SQLite file, the record type being replaced is read whole only here (its writer reads
+  /// the other ones), and the records read replace its table: nil only when the file holds no
+  /// such record type, or no tables (``DeckError/Kind/missingPart``); every other failure to read
+  /// it refuses the write, since replacing the table would lose the records it holds.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` when records of a profile would go where the
   ///   destination holds records that do not fit it (another app's): the file cannot hold both
-  ///   kinds in one place for either app, and writing only the new ones would lose the held ones;
-  ///   for an SQLite file, the refusal (``UnreadableDestination``) of a record type with a cell
-  ///   deckport cannot read, naming its table, row and column.
-  private static func heldRecords(
+  ///   kinds in one place for either app, and writing only the new ones would lose the held ones.
+  ///   For an SQLite file, the refusal (``UnreadableDestination``) of a record type deckport
+  ///   cannot read, with the error's kind, place and wording (a cell it cannot read names its
+  ///   table, row and column; an I/O error or a store changed while it was copied, the file); an
+  ///   error that is not a ``DeckError`` as an ``DeckError/Kind/unreadableFile`` refusal naming
+  ///   the file; a `CancellationError` as it is.
+  private func heldRecords(
     at path: String, kind: AppStorageKind, like records: AppRecords, options: AppStorageOptions
   ) throws
     -> AppStorageContent?
@@ -249,25 +268,35 @@ package struct AppStorageWriter: Sendable {
     reading.keyOnlyWhereKeyed = true
     reading.profile = records.profile.map { .named($0) } ?? .generic
     if kind == .sqlite, reading.entity == nil { reading.entity = records.name }
-    // An SQLite record type is read whole only here (its writer reads the other ones): a cell
-    // it cannot read belongs to a record that replacing the table would lose, so nothing is
-    // written.
+    // An SQLite record type is read whole only here (its writer reads the other ones), and the
+    // records read replace its table: a failure to read it, whatever its kind, would lose its
+    // records, so nothing is written. Only a record type or tables the file lacks hold nothing.
     let misfit: DeckMessage
     do {
-      return try AppStorageReader().read(path: path, kind: kind, options: reading)
+      return try readHeld(path, kind, reading)
     } catch let error as DeckError {
-      if kind == .sqlite, error.kind == .corrupt { throw UnreadableDestination.refusal(error) }
+      if kind == .sqlite {
+        if error.kind == .missingPart { return nil }
+        // Held records that do not fit the records' profile (``AppStorageReader/applyProfile``)
+        // are read again without it, below, to say what they are.
+        guard error.kind == .invalidRequest, records.profile != nil else {
+          throw UnreadableDestination.refusal(error)
+        }
+      }
       misfit = error.wording
     } catch {
+      if kind == .sqlite { throw Self.sqliteRefusal(error, at: path) }
       return nil
     }
     guard let profile = records.profile else { return nil }
     reading.profile = .generic
     let held: AppStorageContent
     do {
-      held = try AppStorageReader().read(path: path, kind: kind, options: reading)
-    } catch let error as DeckError where kind == .sqlite && error.kind == .corrupt {
-      throw UnreadableDestination.refusal(error)
+      held = try readHeld(path, kind, reading)
+    } catch let error as DeckError where kind == .sqlite && error.kind == .missingPart {
+      return nil
+    } catch let error where kind == .sqlite {
+      throw Self.sqliteRefusal(error, at: path)
     } catch {
       return nil
     }
@@ -276,6 +305,27 @@ package struct AppStorageWriter: Sendable {
       .invalidRequest, at: SourceLocation(file: path).item(held.place),
       "holds \(CountedNoun.phrase(held.records.records.count, "record")) with the keys \(ShortList.text(held.records.shape.keys)), which do not fit the profile \(profile.title) (\(misfit)): written together, an app could decode neither kind, and writing only the new ones would lose these; nothing was written (name another place with \(setting: .recordKey) or \(setting: .recordEntity), or write the records without a profile, \(setting: .recordProfile) generic, to put them beside)"
     )
+  }
+
+  /// What refuses a write into an SQLite file whose record type being replaced could not be read
+  /// (`error`): a ``DeckError`` as ``UnreadableDestination`` words it, keeping its kind and place;
+  /// any other error as an ``DeckError/Kind/unreadableFile`` refusal naming the file at `path`; a
+  /// `CancellationError` as it is, so that the work stops as asked.
+  ///
+  /// ```swift
+  /// // s.sqlite: the store changed while it was being copied (…); deckport changes only a file it can read whole, so nothing was written
+  /// throw Self.sqliteRefusal(error, at: path)
+  /// ```
+  private static func sqliteRefusal(_ error: any Error, at path: String) -> any Error {
+    switch error {
+    case let error as DeckError: UnreadableDestination.refusal(error)
+    case is CancellationError: error
+    default:
+      UnreadableDestination.refusal(
+        DeckError(
+          .unreadableFile, at: SourceLocation(file: path),
+          "cannot read the records it holds (\(error.localizedDescription))"))
+    }
   }
 
   private static func writer(
