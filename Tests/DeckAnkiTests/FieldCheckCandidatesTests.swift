@@ -31,7 +31,9 @@ struct FieldCheckCandidatesTests {
     Note(id: Int64(1000 + index), guid: "g\(index)", noteTypeID: noteTypeID, fields: fields, tags: tags)
   }
 
-  @Test("each kind of change makes its note a candidate; plain notes are not", arguments: [AnkiPackageKind.apkg, .colpkg])
+  @Test(
+    "each kind of change makes its note a candidate; plain notes are not",
+    arguments: [AnkiPackageKind.apkg, .colpkg])
   func eachKind(kind: AnkiPackageKind) {
     let counts = [Self.noteTypeID: 2]
     for (what, field) in Self.changing {

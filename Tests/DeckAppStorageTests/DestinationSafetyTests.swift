@@ -12,6 +12,20 @@ import Testing
 /// records without keys are matched like any other.
 @Suite("Destinations written only when nothing is lost")
 struct DestinationSafetyTests {
+  /// One new card of the Flashzilla profile, to write into a file that holds others.
+  static var newFlashzillaCard: AppRecords {
+    var incoming = AppRecords(
+      name: "Card",
+      records: [
+        AppRecord([
+          ("id", .uuid(UUID(uuidString: "0A1B2C3D-C36C-495A-93FC-0C247A3E6E5F") ?? UUID())),
+          ("prompt", .string("new")), ("answer", .string("b")),
+        ])
+      ])
+    incoming.profile = .flashzilla
+    return incoming
+  }
+
   /// The record written into each destination.
   static let incoming = AppRecords(name: "cards", records: [AppRecord([("w", .string("new")), ("n", .integer(2))])])
 
@@ -121,15 +135,7 @@ struct DestinationSafetyTests {
     _ = try AppStorageWriter().write(
       AppRecords(name: "words", records: [AppRecord([("n", .integer(1))]), AppRecord([("n", .integer(2))])]), to: path,
       options: AppWriteOptions(existing: .replace))
-    var incoming = AppRecords(
-      name: "Card",
-      records: [
-        AppRecord([
-          ("id", .uuid(UUID(uuidString: "0A1B2C3D-C36C-495A-93FC-0C247A3E6E5F") ?? UUID())),
-          ("prompt", .string("new")), ("answer", .string("b")),
-        ])
-      ])
-    incoming.profile = .flashzilla
+    let incoming = Self.newFlashzillaCard
     // A cell of the record type replaced, for records of its profile.
     try AppFixtures.execute("UPDATE \"Card\" SET prompt = x'00ff' WHERE deckport_position = 0", on: path)
     var before = try AppFixtures.snapshot(path)
@@ -250,15 +256,7 @@ struct DestinationSafetyTests {
     let held = AppRecords(name: "Card", records: [AppRecord([("w", .string("w1")), ("n", .integer(1))])])
     _ = try AppStorageWriter().write(held, to: path)
     let before = try AppFixtures.snapshot(path)
-    var incoming = AppRecords(
-      name: "Card",
-      records: [
-        AppRecord([
-          ("id", .uuid(UUID(uuidString: "0A1B2C3D-C36C-495A-93FC-0C247A3E6E5F") ?? UUID())),
-          ("prompt", .string("new")), ("answer", .string("b")),
-        ])
-      ])
-    incoming.profile = .flashzilla
+    let incoming = Self.newFlashzillaCard
     // The records do not fit the profile (as the storage reader says); read again without it,
     // the record type cannot be read.
     var writer = AppStorageWriter()

@@ -17,7 +17,9 @@ struct WrittenSummaryTests {
     return collection
   }
 
-  @Test("the reported summary's counts, tags and media are those of the output read back", arguments: ["apkg", "colpkg", "json", "csv"])
+  @Test(
+    "the reported summary's counts, tags and media are those of the output read back",
+    arguments: ["apkg", "colpkg", "json", "csv"])
   func reportedSummaryReadsBack(extension: String) throws {
     let scratch = try TemporaryDirectory()
     defer { scratch.remove() }
