@@ -179,15 +179,7 @@ package struct AnkiPackageReader: Sendable {
             .corrupt, at: entryLocation,
             "media name '\(MediaFileName.visible(entry.name))' is not a single file name; Anki refuses such a package")
         }
-        // Only the Unicode form differs: the two names look the same, so say what changed.
-        let change =
-          name == entry.name.canonicallyComposed
-          ? "media file '\(name)' is named in decomposed Unicode (not NFC); it is renamed to the composed (NFC) form"
-          : "media file '\(entry.name)' is renamed '\(name)'"
-        warnings.append(
-          Diagnostic(
-            .mediaRenamed, at: entryLocation,
-            "\(change), with every reference to it in the notes, as Anki renames it on import"))
+        warnings.append(MediaFileName.renamedWarning(entry.name, as: name, at: entryLocation))
         renamed.append((entry.name, name))
       }
       guard seenNames.insert(name).inserted else {

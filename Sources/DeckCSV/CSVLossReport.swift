@@ -162,7 +162,7 @@ enum CSVLossReport {
     of card: Card, readBack: CardScheduling, isFirst: Bool, keepsReview: Bool, keepsSuspension: Bool
   ) -> Set<SchedulingLossReason> {
     let s = card.scheduling
-    let due = s.originalDeckID != 0 && s.originalDue != 0 ? s.originalDue : s.due
+    let due = s.homeDue
     let same =
       s.type == readBack.type && s.queue == readBack.queue && s.interval == readBack.interval
       && s.easeFactor == readBack.easeFactor && s.reviews == readBack.reviews && s.lapses == readBack.lapses

@@ -142,8 +142,7 @@ enum CSVScheduleCells {
         ease: Double(scheduling.easeFactor) / 1_000, reviews: scheduling.reviews, lapses: scheduling.lapses)
       var readBack = schedule.scheduling(creation: Date(timeIntervalSince1970: 0), suspended: suspended)
       // The due cell names the day the card goes back to when a filtered deck borrows it.
-      readBack.due =
-        scheduling.originalDeckID != 0 && scheduling.originalDue != 0 ? scheduling.originalDue : scheduling.due
+      readBack.due = scheduling.homeDue
       return readBack
     }
 

@@ -391,14 +391,7 @@ private struct ReadState {
         continue
       }
       if !MediaFileName.isUnchanged(name, by: stored) {
-        let change =
-          stored == name.canonicallyComposed
-          ? "the name is in decomposed Unicode (not NFC); the file is renamed to the composed (NFC) form '\(stored)'"
-          : "the file is renamed '\(MediaFileName.visible(stored))'"
-        warnings.append(
-          Diagnostic(
-            .mediaRenamed, at: SourceLocation(file: path),
-            "\(change), with every reference to it in the notes, as Anki renames it on import"))
+        warnings.append(MediaFileName.renamedWarning(name, as: stored, at: SourceLocation(file: path)))
         renamedMedia.append(stored)
         present.insert(stored)
       }

@@ -15,7 +15,12 @@ public struct CommandRun: Sendable {
   public static func deckport(
     _ arguments: [String], environment: [String: String] = [:], standardInput: Data? = nil
   ) throws -> CommandRun {
-    let process = deckportProcess(arguments, environment: environment)
+    try run(deckportProcess(arguments, environment: environment), standardInput: standardInput)
+  }
+
+  /// Runs `process` with pipes for its output and error (and its input, with `standardInput`)
+  /// until it exits.
+  static func run(_ process: Process, standardInput: Data? = nil) throws -> CommandRun {
     let output = Pipe()
     let error = Pipe()
     let input = standardInput.map { _ in Pipe() }
@@ -48,14 +53,7 @@ extension CommandRun {
     process.arguments =
       ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Fixtures.deckportExecutable] + arguments
     process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    return finished(process, output: outputData, error: errorData)
+    return try run(process)
   }
 
   /// The built `deckport`, not yet started, with `arguments` and `environment` added to this

@@ -44,7 +44,7 @@ enum MediaPackager {
       if kind == .apkg && !referenced.contains(Array(name.unicodeScalars)) && !MediaFileName.isStatic(name) {
         log.report(
           .mediaUnused, at: here,
-          "nothing refers to this file as Anki finds references (a media tag or [sound:…] in a note's field; for a '_' file, a note type's CSS or templates), and its name does not start with '_' or 'latex-' (files Anki's import keeps regardless); Anki's import of a deck package leaves such a file out, so it is left out (a reference a template builds around a field's text, as '[{{Audio}}]' around 'sound:x.mp3', is not one to Anki)"
+          "nothing refers to this file as Anki finds references (a media tag or [sound:…] in a note's field), and its name does not start with '_' or 'latex-' (files Anki's import keeps regardless); Anki's import of a deck package leaves such a file out, so it is left out (a reference a template builds around a field's text, as '[{{Audio}}]' around 'sound:x.mp3', is not one to Anki)"
         )
         continue
       }

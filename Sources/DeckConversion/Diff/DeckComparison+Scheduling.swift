@@ -209,9 +209,7 @@ extension DeckComparison {
     private func dueDay(of card: Card, _ dates: CardDueDates) -> (property: String, date: String)? {
       guard case .day(let start) = dates.due(of: card), let date = days.text(of: start) else { return nil }
       // The value `CardDueDates.due(of:)` reads the day from.
-      let scheduling = card.scheduling
-      let inFilteredDeck = scheduling.originalDeckID != 0 && scheduling.originalDue != 0
-      return (inFilteredDeck ? "odue" : "due", date)
+      return (card.scheduling.duesInHomeDeck ? "odue" : "due", date)
     }
   }
 

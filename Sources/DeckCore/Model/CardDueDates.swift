@@ -49,8 +49,7 @@ package struct CardDueDates: Equatable {
   /// When `card` comes up next: see ``DeckCollection/due(of:timeZone:)``.
   package func due(of card: Card) -> CardDue {
     let scheduling = card.scheduling
-    let due =
-      scheduling.originalDeckID != 0 && scheduling.originalDue != 0 ? scheduling.originalDue : scheduling.due
+    let due = scheduling.homeDue
     switch scheduling.queue {
     case .new: return .position(due)
     case .learning, .preview: return .moment(Date(timeIntervalSince1970: TimeInterval(due)))

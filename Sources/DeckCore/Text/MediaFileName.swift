@@ -63,6 +63,18 @@ package enum MediaFileName {
     name.unicodeScalars.elementsEqual(normalizedName.unicodeScalars)
   }
 
+  /// The `media-renamed` warning for a media file named `name` that Anki stores as `stored`
+  /// (``normalized(_:)``), in the words every reader uses: the Unicode form alone, or the new
+  /// name, both shown as ``visible(_:)`` shows them.
+  package static func renamedWarning(_ name: String, as stored: String, at location: SourceLocation) -> Diagnostic {
+    let change =
+      stored == name.canonicallyComposed
+      ? "media file '\(visible(stored))' is named in decomposed Unicode (not NFC); it is renamed to the composed (NFC) form"
+      : "media file '\(visible(name))' is renamed '\(visible(stored))'"
+    return Diagnostic(
+      .mediaRenamed, at: location, "\(change), with every reference to it in the notes, as Anki renames it on import")
+  }
+
   /// `name` as it can be shown in a message: what ``TerminalText/escaped(_:)`` escapes, and also
   /// combining marks, format characters and unassigned code points, written as `\u{…}`, so an
   /// NFD name or a hidden character is visible.
