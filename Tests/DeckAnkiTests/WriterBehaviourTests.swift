@@ -42,6 +42,32 @@ struct WriterBehaviourTests {
     return (path, warnings)
   }
 
+  // MARK: - Names
+
+  @Test(
+    "two note types of one name (ignoring case): the later is written as Anki names it when it renames it, and said",
+    arguments: [AnkiPackageKind.apkg, .colpkg])
+  func sameNamedNoteTypes(kind: AnkiPackageKind) throws {
+    var collection = Self.collection([["a", "b"], ["c", "d"]])
+    var copy = collection.noteTypes[0]
+    copy.id = Self.basicID + 1
+    copy.name = "BASIC"
+    collection.noteTypes.append(copy)
+    collection.notes[1].noteTypeID = copy.id
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let (path, warnings) = try Self.write(collection, .legacy2, kind, in: scratch)
+    let back = try AnkiPackageReader().read(path: path).collection
+    #expect(Set(back.noteTypes.map(\.name)) == ["Basic", "BASIC_"])
+    #expect(
+      back.notes.first { $0.id == 101 }.flatMap { note in back.noteTypes.first { $0.id == note.noteTypeID } }?.name
+        == "BASIC_")
+    let renamed = warnings.filter { $0.category == .noteTypeRenamed }
+    #expect(renamed.count == 1)
+    #expect(renamed.first?.location.description.hasSuffix("note type 'BASIC' (id \(Self.basicID + 1))") == true)
+    #expect(renamed.first?.message.contains("this one is written as 'BASIC_'") == true)
+  }
+
   // MARK: - Identity
 
   @Test("GUIDs are genanki's guid_for of note type id and fields")

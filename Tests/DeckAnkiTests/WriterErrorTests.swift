@@ -92,15 +92,6 @@ struct WriterErrorTests {
       item: "note type 'Basic \"x\"' (id 1700000000000)",
       message: "the note type name contains '\"', which Anki removes from such names"),
     Case(
-      id: "two note types with one name",
-      change: {
-        var copy = $0.noteTypes[0]
-        copy.id = 1_700_000_000_001
-        copy.name = "BASIC"
-        $0.noteTypes.append(copy)
-      }, item: "note type 'BASIC' (id 1700000000001)",
-      message: "another note type, id 1700000000000, has the same name; Anki would rename one of them"),
-    Case(
       id: "note of an unknown note type", change: { $0.notes[0].noteTypeID = 5 }, item: "note 10",
       message: "note uses note type 5, which the collection does not define; Anki would refuse the package"),
     Case(

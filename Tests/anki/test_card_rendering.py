@@ -299,6 +299,27 @@ def edited_legacy_package(out, fill, edit):
     shutil.rmtree(folder)
 
 
+
+@pytest.mark.parametrize("extension", ["apkg", "colpkg"])
+def test_a_package_deckport_writes_keeps_note_types_of_one_name_apart(built, tmp_path, extension):
+    """Two note types of one name (`Twin`), which Anki renames one of at each opening, a different
+    one from one opening to the next: `convert` writes the later as Anki names it when it renames
+    it (`Twin_`) and says so; every opening by the backend of what deckport wrote names each
+    card's note type as deckport's render of the original does, and renders it as then."""
+    out = str(tmp_path / f"written.{extension}")
+    result = deckport("convert", built["duplicate_names"], out)
+    assert result.returncode == 0, result.stderr
+    assert "[note-type-renamed]" in result.stderr and "this one is written as 'Twin_'" in result.stderr
+    ours, _ = render_json(built["duplicate_names"])
+    note_types = {card["id"]: card["noteType"] for card in ours["cards"]}
+    assert sorted(set(note_types.values())) == ["Kinds", "Twin", "Twin_"]
+    questions = {card["id"]: card["question"] for card in ours["cards"] if card["noteType"].startswith("Twin")}
+    for _ in range(6):
+        renders = rendered_cards(out)
+        assert {card_id: render["noteType"] for card_id, render in renders.items()} == note_types
+        # A twin's front shows its own note type's name ({{Type}}), as deckport showed it.
+        assert {card_id: renders[card_id]["question"] for card_id in questions} == questions
+
 def add_twins(col, templates=None):
     """Note types `Twin A` and `Twin B` (red and blue), a note of each in deck `Twins`; both are
     named `Twin` by `name_twins`."""

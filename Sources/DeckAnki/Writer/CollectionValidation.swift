@@ -46,10 +46,12 @@ package enum CollectionValidation {
     _ collection: DeckCollection, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail,
     location: SourceLocation, log: inout DiagnosticLog
   ) throws -> (collection: DeckCollection, sideChecks: BackgroundWork<[Diagnostic]>) {
-    try checkNoteTypes(collection.noteTypes, location: location)
-    try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
-    try requireUniqueIDs(collection.cards.map(\.id), what: "card", location: location)
-    let repair = try CollectionRepair.repaired(collection, location: location)
+    var named = collection
+    named.noteTypes = SameNamedNoteTypes.renamed(collection, location: location, log: &log)
+    try checkNoteTypes(named.noteTypes, location: location)
+    try requireUniqueIDs(named.notes.map(\.id), what: "note", location: location)
+    try requireUniqueIDs(named.cards.map(\.id), what: "card", location: location)
+    let repair = try CollectionRepair.repaired(named, location: location)
     log.append(contentsOf: repair.warnings)
     let collection = repair.collection
     var result = collection

@@ -362,7 +362,8 @@ extension Diagnostic.Category {
   public static let noteTypeUnused: Self = "note-type-unused"
 
   /// `note-type-renamed`: a note type's name changes as Anki changes it (NFC), or Anki may tell it
-  /// apart from another of the same name (`_` added) as it opens a legacy package.
+  /// apart from another of the same name (`_` added) as it opens a legacy package; a package
+  /// writer writes it so.
   public static let noteTypeRenamed: Self = "note-type-renamed"
 
   /// `note-types-dropped`: note types' templates, styling or field settings have no place in app records.
