@@ -17,7 +17,10 @@ extension DeckComparison {
     options: DeckDifference.AnkiImportOptions
   ) -> DeckDifference.AnkiImportPreview? {
     guard Self.ankiImportAspects.isSubset(of: compared) else { return nil }
-    let merge = options.mergeNoteTypes ? ankiNoteTypeMerge(options: options) : nil
+    // Which collection note each new note meets: made once, for the merge, the counts and the
+    // merge's effects.
+    let matches = ankiMatches()
+    let merge = options.mergeNoteTypes ? ankiNoteTypeMerge(options: options, matches: matches) : nil
     if let merge, !merge.kindConflicts.isEmpty {
       // Anki refuses the whole import.
       return DeckDifference.AnkiImportPreview(
@@ -44,7 +47,7 @@ extension DeckComparison {
     let copies = merge == nil ? reusedCopies(layoutKept: layoutKept) : [:]
     // The notes of the new deck Anki updates each collection note with, by the collection note's key.
     var updaters: [String: [AnkiMatch]] = [:]
-    for match in ankiMatches() {
+    for match in matches {
       let note = match.note
       guard let before = match.existing else {
         counts.new += 1
@@ -154,7 +157,7 @@ extension DeckComparison {
     var textMoved: [Int64: Int] = [:]
     if let merge, !merge.moves.isEmpty {
       let updatedKeys = Set(updaters.keys)
-      let effects = ankiMoveEffects(merge.moves, updatedKeys: updatedKeys)
+      let effects = ankiMoveEffects(merge.moves, matches: matches, updatedKeys: updatedKeys)
       textMoved = effects.textMoved
       if compared.contains(.scheduling) {
         added = effects.cardsAdded.compactMap { notesTaken[Self.guid(ofKey: $0)] }
@@ -189,19 +192,17 @@ extension DeckComparison {
   /// it rewrote that keep text under another field's name than before (those it does not update
   /// afterwards, `updatedKeys` being the keys of those it does).
   private func ankiMoveEffects(
-    _ moves: [AnkiNoteTypeMerge.Move], updatedKeys: Set<String>
+    _ moves: [AnkiNoteTypeMerge.Move], matches: [AnkiMatch], updatedKeys: Set<String>
   ) -> (cardsAdded: [String], textMoved: [Int64: Int]) {
-    func cardOrdinals(_ collection: DeckCollection) -> [String: Set<Int>] {
-      let keys = Self.noteKeys(collection.notes)
+    func cardOrdinals(_ collection: DeckCollection, _ keys: [Int64: String]) -> [String: Set<Int>] {
       var result: [String: Set<Int>] = [:]
       for card in collection.cards {
         if let key = keys[card.noteID] { result[key, default: []].insert(card.templateOrdinal) }
       }
       return result
     }
-    let oldCards = cardOrdinals(old)
-    let newCards = cardOrdinals(new)
-    let matches = ankiMatches()
+    let oldCards = cardOrdinals(old, oldNoteKeys)
+    let newCards = cardOrdinals(new, newNoteKeys)
     // Each rewritten note of the collection: its note type, the position of the field each of
     // its fields takes its text from, and the template positions of its cards.
     var states: [String: (type: Int64, sources: [Int?], cards: Set<Int>)] = [:]

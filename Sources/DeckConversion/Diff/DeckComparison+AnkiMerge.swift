@@ -88,7 +88,7 @@ extension DeckComparison {
   }
 
   /// Anki's merge of the note types of both decks (see ``AnkiNoteTypeMerge``) under `options`.
-  func ankiNoteTypeMerge(options: DeckDifference.AnkiImportOptions) -> AnkiNoteTypeMerge {
+  func ankiNoteTypeMerge(options: DeckDifference.AnkiImportOptions, matches: [AnkiMatch]) -> AnkiNoteTypeMerge {
     var result = AnkiNoteTypeMerge()
     var notesByType: [Int64: Int] = [:]
     for note in oldNotes.values { notesByType[note.noteTypeID, default: 0] += 1 }
@@ -130,7 +130,7 @@ extension DeckComparison {
     }
     // Then each pair of a moved note's old and new note type, in a fixed order.
     var moves: [Int64: [Int64: [String]]] = [:]
-    for match in ankiMatches() {
+    for match in matches {
       guard let before = match.existing, before.noteTypeID != match.note.noteTypeID else { continue }
       moves[before.noteTypeID, default: [:]][match.note.noteTypeID, default: []].append(match.note.guid)
     }

@@ -17,8 +17,8 @@ extension DeckComparison {
     guard compared.contains(.scheduling) else { return DeckDifference.SchedulingDifferences() }
     // Positions, not copies of the cards: on a deck of 200,000 cards each copy held a fifth of
     // the diff's memory.
-    let before = Self.cardPositionsByKey(old)
-    let after = Self.cardPositionsByKey(new)
+    let before = Self.cardPositionsByKey(old, oldNoteKeys)
+    let after = Self.cardPositionsByKey(new, newNoteKeys)
     let oldDecks = Dictionary(old.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     let newDecks = Dictionary(new.decks.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     let days = DueDays(old: old, new: new, timeZone: timeZone)
@@ -80,7 +80,7 @@ extension DeckComparison {
     guard compared.contains(.reviews) else { return DeckDifference.ReviewDifferences() }
     let before = Dictionary(old.reviews.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let after = Dictionary(new.reviews.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    let (oldCards, newCards) = (Self.cardKeysByID(old), Self.cardKeysByID(new))
+    let (oldCards, newCards) = (Self.cardKeysByID(old, oldNoteKeys), Self.cardKeysByID(new, newNoteKeys))
     var result = DeckDifference.ReviewDifferences(
       added: Self.entries(new.reviews.filter { before[$0.id] == nil }, cards: newCards),
       removed: Self.entries(old.reviews.filter { after[$0.id] == nil }, cards: oldCards))
@@ -218,10 +218,9 @@ extension DeckComparison {
     values.filter { $0.1 != $0.2 }.map { DeckDifference.ValueChange(property: $0.0, old: $0.1, new: $0.2) }
   }
 
-  /// The position in `collection.cards` of each card, by note key (``noteKeys(_:)``) and
-  /// template position (the first of any that share one).
-  private static func cardPositionsByKey(_ collection: DeckCollection) -> [CardKey: Int] {
-    let guids = noteKeys(collection.notes)
+  /// The position in `collection.cards` of each card, by note key (`guids`, ``noteKeys(_:)``)
+  /// and template position (the first of any that share one).
+  private static func cardPositionsByKey(_ collection: DeckCollection, _ guids: [Int64: String]) -> [CardKey: Int] {
     var result: [CardKey: Int] = [:]
     result.reserveCapacity(collection.cards.count)
     for (position, card) in collection.cards.enumerated() {
@@ -232,10 +231,9 @@ extension DeckComparison {
     return result
   }
 
-  /// Each card's note key (``noteKeys(_:)``) and template position, by card id (cards whose
-  /// note is missing are left out).
-  private static func cardKeysByID(_ collection: DeckCollection) -> [Int64: CardKey] {
-    let guids = noteKeys(collection.notes)
+  /// Each card's note key (`guids`, ``noteKeys(_:)``) and template position, by card id (cards
+  /// whose note is missing are left out).
+  private static func cardKeysByID(_ collection: DeckCollection, _ guids: [Int64: String]) -> [Int64: CardKey] {
     var keys: [Int64: CardKey] = [:]
     for card in collection.cards where keys[card.id] == nil {
       if let guid = guids[card.noteID] { keys[card.id] = CardKey(guid: guid, ord: card.templateOrdinal) }

@@ -115,6 +115,9 @@ struct DeckComparison {
   /// (``pairByText(_:_:)``), and how: the same text, which their note types may lay out
   /// otherwise, or the same plain text.
   let pairedByText: [String: TextPairing]
+  /// Each side's note keys (``noteKeys(_:)``) by note id, made once.
+  let oldNoteKeys: [Int64: String]
+  let newNoteKeys: [Int64: String]
   let oldNoteTypes: [Int64: NoteType]
   let newNoteTypes: [Int64: NoteType]
   /// The time zone whose dates cards due on a day are compared by.
@@ -134,8 +137,10 @@ struct DeckComparison {
     self.old = old.collection
     self.new = new.collection
     compared = old.heldAspects.intersection(new.heldAspects).union(Self.heldInTheSamePart(by: old, new))
-    var oldNotes = Self.byGUID(old.collection.notes)
-    let newNotes = Self.byGUID(new.collection.notes)
+    oldNoteKeys = Self.noteKeys(old.collection.notes)
+    newNoteKeys = Self.noteKeys(new.collection.notes)
+    var oldNotes = Self.byKey(old.collection.notes, oldNoteKeys)
+    let newNotes = Self.byKey(new.collection.notes, newNoteKeys)
     pairedByText =
       compared.contains(.noteGUIDs)
       ? [:] : Self.pairByText(&oldNotes, newNotes, oldMedia: old.collection.media, newMedia: new.collection.media)
@@ -145,10 +150,9 @@ struct DeckComparison {
     newNoteTypes = Dictionary(new.collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
-  /// Notes by the key ``noteKeys(_:)`` gives them.
-  private static func byGUID(_ notes: [Note]) -> [String: Note] {
-    let keys = noteKeys(notes)
-    return Dictionary(notes.map { (keys[$0.id] ?? $0.guid, $0) }, uniquingKeysWith: { first, _ in first })
+  /// Notes by the key ``noteKeys(_:)`` gives them (`keys`).
+  private static func byKey(_ notes: [Note], _ keys: [Int64: String]) -> [String: Note] {
+    Dictionary(notes.map { (keys[$0.id] ?? $0.guid, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// How two notes were paired by their text (``pairByText(_:_:)``).
@@ -292,20 +296,22 @@ struct DeckComparison {
 
   /// The GUID a note key (``noteKeys(_:)``) names.
   static func guid(ofKey key: String) -> String {
-    guard let separator = key.range(of: occurrenceSeparator) else { return key }
-    return String(key[..<separator.lowerBound])
+    guard let separator = key.utf8.firstIndex(of: 0) else { return key }
+    return String(key[..<separator])
   }
 
   /// The place of a note key's note among the notes of its GUID (1 for the first).
   static func occurrence(ofKey key: String) -> Int {
-    guard let separator = key.range(of: occurrenceSeparator) else { return 1 }
-    return Int(key[separator.upperBound...]) ?? 1
+    guard let separator = key.utf8.firstIndex(of: 0) else { return 1 }
+    return Int(key[key.utf8.index(after: separator)...]) ?? 1
   }
 
   /// Whether a note key names the first note of its GUID (as Anki's import, which matches by
-  /// GUID alone, sees the notes).
-  static func isFirstOfGUID(_ key: String) -> Bool { !key.contains(occurrenceSeparator) }
+  /// GUID alone, sees the notes). The separator is looked for as a byte: these run for every
+  /// note, and a `String` search goes through Foundation.
+  static func isFirstOfGUID(_ key: String) -> Bool { !key.containsUTF8Byte(0) }
 
+  /// What comes between a GUID and its note's place in a note key (U+0000, which no GUID holds).
   private static let occurrenceSeparator = "\u{0}"
 
   /// Pairs items that have an id and a name (note types, decks) as
