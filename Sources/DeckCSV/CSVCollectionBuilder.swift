@@ -113,9 +113,11 @@ struct CSVCollectionBuilder {
           guid: row.guid, noteTypeIndex: row.noteType, fields: row.values, tags: row.tags,
           deckID: try decks.id(for: row.deck, at: place)))
     }
+    // The line each row starts on, by row: where the card limit and the tags' changes are told.
+    let lines = rows.map(\.line)
     var (notes, cards) = try NewNotes.assemble(
       drafts, noteTypes: noteTypes, idSpace: "csv", modificationTime: modificationTime,
-      checkingCount: NewNotes.cardLimit { [location, lines = rows.map { $0.line }] position, _ in
+      checkingCount: NewNotes.cardLimit { [location] position, _ in
         var place = location
         place.line = lines[position]
         return place
@@ -123,7 +125,7 @@ struct CSVCollectionBuilder {
     let creation = Self.schedule(&cards, of: notes, rows: rows, modificationTime: modificationTime, timeZone: timeZone)
     // Tags as Anki's CSV import stores them, meeting the rows in order: `the The` is one tag,
     // spelled as the first row that has it spells it (a `tag-changed` warning at the line).
-    let tagged = ImportedTags.readInRowOrder(notes, lines: rows.map(\.line), location: location)
+    let tagged = ImportedTags.readInRowOrder(notes, lines: lines, location: location)
     notes = tagged.notes
     warnings += tagged.warnings
 

@@ -90,11 +90,19 @@ enum CSVLossReport {
     var changed = 0
     var firstChanged: Card?
     var reasons: Set<SchedulingLossReason> = []
+    // A note's cards follow one another: its row's read-back is made once for them.
+    var lastReadBack: (firstIndex: Int, scheduling: CardScheduling)?
     for card in collection.cards {
       guard let firstIndex = firstCards.firstCardIndex(of: card.noteID) else { continue }
       let first = collection.cards[firstIndex]
-      let readBack = scheduleWriting.readBack(
-        ofNoteWithFirstCard: first, keepsReview: keepsReview, keepsSuspension: keepsSuspension)
+      let readBack: CardScheduling
+      if let lastReadBack, lastReadBack.firstIndex == firstIndex {
+        readBack = lastReadBack.scheduling
+      } else {
+        readBack = scheduleWriting.readBack(
+          ofNoteWithFirstCard: first, keepsReview: keepsReview, keepsSuspension: keepsSuspension)
+        lastReadBack = (firstIndex, readBack)
+      }
       let lost = lostReasons(
         of: card, readBack: readBack, isFirst: first.id == card.id, keepsReview: keepsReview,
         keepsSuspension: keepsSuspension)

@@ -29,17 +29,6 @@ extension Diagnostic {
       self.init(rawValue: value)
     }
 
-    /// Reads the category from a single string.
-    public init(from decoder: any Decoder) throws {
-      self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Writes the category as a single string, its ``rawValue``.
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.singleValueContainer()
-      try container.encode(rawValue)
-    }
-
     /// The tag, ``rawValue``.
     public var description: String { rawValue }
 
