@@ -2,46 +2,35 @@ import DeckCore
 
 /// Collects the writer's warnings. Categories that could repeat once per note are listed one by
 /// one up to a limit and then summed up, so a deck of 50,000 notes cannot flood the output;
-/// every other category (media files, note types, decks) is listed in full.
+/// every other category (media files, note types, decks) is listed in full. The counting is
+/// ``CappedWarnings``'s, as everywhere else.
 struct DiagnosticLog {
   /// How many warnings of a limited category are listed one by one.
   static let listedPerCategory = 20
 
-  private(set) var warnings: [Diagnostic] = []
-  private var counts: [Diagnostic.Category: Int] = [:]
-  private var summaryLocation: [Diagnostic.Category: SourceLocation] = [:]
+  private var warnings = CappedWarnings(location: SourceLocation(file: ""), listedPerCategory: listedPerCategory)
 
   /// Records a warning that is always listed.
   mutating func report(_ category: Diagnostic.Category, at location: SourceLocation, _ message: String) {
-    warnings.append(Diagnostic(category, at: location, message))
+    warnings.append(contentsOf: [Diagnostic(category, at: location, message)])
   }
 
-  /// Records a warning of a category that may repeat for many rows.
+  /// Records a warning of a category that may repeat for many rows; the warning counting those
+  /// not listed points at `summary`.
   mutating func reportLimited(
     _ category: Diagnostic.Category, at location: SourceLocation, summaryAt summary: SourceLocation,
     _ message: String
   ) {
-    counts[category, default: 0] += 1
-    summaryLocation[category] = summary
-    if counts[category, default: 0] <= Self.listedPerCategory {
-      warnings.append(Diagnostic(category, at: location, message))
-    }
+    warnings.report(category, at: location, summaryAt: summary, message)
   }
 
   /// Appends warnings made elsewhere.
   mutating func append(contentsOf other: [Diagnostic]) {
-    warnings += other
+    warnings.append(contentsOf: other)
   }
 
   /// The warnings, with a summary line for each limited category that went over the limit.
   func finished() -> [Diagnostic] {
-    var result = warnings
-    for (category, count) in counts.sorted(by: { $0.key < $1.key }) where count > Self.listedPerCategory {
-      let location = summaryLocation[category] ?? SourceLocation(file: "")
-      result.append(
-        Diagnostic(
-          category, at: location, "\(count - Self.listedPerCategory) more warnings of this kind were not listed"))
-    }
-    return result
+    warnings.finished()
   }
 }

@@ -14,6 +14,7 @@ package struct CappedWarnings: Sendable {
   package let listedPerCategory: Int
   private var listed: [Diagnostic] = []
   private var counts: [Diagnostic.Category: Int] = [:]
+  private var summaryLocations: [Diagnostic.Category: SourceLocation] = [:]
 
   /// Creates an empty list.
   package init(location: SourceLocation, listedPerCategory: Int) {
@@ -22,12 +23,23 @@ package struct CappedWarnings: Sendable {
   }
 
   /// Records a warning; it is listed only while its category has had at most
-  /// `listedPerCategory`.
-  package mutating func report(_ category: Diagnostic.Category, at place: SourceLocation, _ message: String) {
+  /// `listedPerCategory`. The warning counting the rest points at `summary` when given (the
+  /// last one given for the category), else at ``location``.
+  package mutating func report(
+    _ category: Diagnostic.Category, at place: SourceLocation, summaryAt summary: SourceLocation? = nil,
+    _ message: String
+  ) {
     counts[category, default: 0] += 1
+    if let summary { summaryLocations[category] = summary }
     if counts[category, default: 0] <= listedPerCategory {
       listed.append(Diagnostic(category, at: place, message))
     }
+  }
+
+  /// Lists `warnings` in full, in their turn among the others: warnings of a kind that cannot
+  /// repeat for every row (a media file, a note type, a deck), or counted already.
+  package mutating func append(contentsOf warnings: [Diagnostic]) {
+    listed += warnings
   }
 
   /// The listed warnings, then one per category that had more, counting the rest (categories
@@ -35,7 +47,9 @@ package struct CappedWarnings: Sendable {
   package func finished() -> [Diagnostic] {
     listed
       + counts.sorted { $0.key < $1.key }.filter { $0.value > listedPerCategory }.map {
-        Diagnostic($0.key, at: location, "\($0.value - listedPerCategory) more warnings of this kind were not listed")
+        Diagnostic(
+          $0.key, at: summaryLocations[$0.key] ?? location,
+          "\($0.value - listedPerCategory) more warnings of this kind were not listed")
       }
   }
 }
