@@ -155,7 +155,7 @@ struct CSVCollectionBuilder {
       let message: DeckMessage =
         given.isEmpty
         ? "a row's deck cell is empty: Anki's import puts such rows in a deck named '\(renamed.stored)', and so does deckport"
-        : "\(Deck.storedNameRule): the deck '\(given)' is '\(renamed.stored)', with every row that names either, as Anki's import puts them"
+        : "\(Deck.storedNameRule): the deck '\(MediaFileName.visible(given))' is '\(MediaFileName.visible(renamed.stored))', with every row that names either, as Anki's import puts them"
       warnings.append(Diagnostic(.deckRenamed, at: place, message))
     }
 

@@ -34,8 +34,9 @@ enum CSVDeckCell {
       if !stored.unicodeScalars.elementsEqual(deck.name.unicodeScalars) {
         renamed.append(
           Diagnostic(
-            .deckRenamed, at: location.item("deck '\(deck.name)' (id \(deck.id))"),
-            "\(Deck.storedNameRule); its rows name it '\(stored)', as Anki's import would store it"))
+            .deckRenamed, at: location.item("deck '\(MediaFileName.visible(deck.name))' (id \(deck.id))"),
+            "\(Deck.storedNameRule); its rows name it '\(MediaFileName.visible(stored))', as Anki's import would store it"
+          ))
       }
     }
     return (names, renamed)

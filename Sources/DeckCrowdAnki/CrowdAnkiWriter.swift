@@ -176,8 +176,8 @@ package struct CrowdAnkiWriter: DeckFileWriter, Sendable {
       if !stored.unicodeScalars.elementsEqual(name.unicodeScalars) {
         warnings.append(
           Diagnostic(
-            .deckRenamed, at: location.item("deck '\(deck.name)' (id \(deck.id))"),
-            "\(Deck.storedNameRule), so CrowdAnki's import saves it as '\(stored)'"
+            .deckRenamed, at: location.item("deck '\(MediaFileName.visible(deck.name))' (id \(deck.id))"),
+            "\(Deck.storedNameRule), so CrowdAnki's import saves it as '\(MediaFileName.visible(stored))'"
           ))
       }
       for child in tree.children(of: deck) { visit(child, parent: name) }

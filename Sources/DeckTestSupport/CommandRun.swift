@@ -36,10 +36,30 @@ public struct CommandRun: Sendable {
         try? input.fileHandleForWriting.close()
       }
     }
-    // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
+    // Both pipes are read to their ends before waiting, at once (the error on its own thread), so
+    // that neither can fill up and block a child that writes much to one while the other is read.
+    let errorData = ErrorReading(error.fileHandleForReading)
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    return finished(process, output: outputData, error: errorData)
+    return finished(process, output: outputData, error: errorData.wait())
+  }
+}
+
+/// A pipe read to its end on a thread of its own.
+private final class ErrorReading: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private var data = Data()
+
+  init(_ handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      data = handle.readDataToEndOfFile()
+      done.signal()
+    }
+  }
+
+  /// The bytes read, once the pipe has ended.
+  func wait() -> Data {
+    done.wait()
+    return data
   }
 }
 

@@ -68,6 +68,35 @@ struct WriterBehaviourTests {
     #expect(renamed.first?.message.contains("this one is written as 'BASIC_'") == true)
   }
 
+  @Test("in an .apkg, a note type of another's name that no note uses renames nothing: it is not written")
+  func sameNamedUnusedNoteType() throws {
+    var collection = Self.collection([["a", "b"]])
+    var unused = collection.noteTypes[0]
+    unused.id = Self.basicID - 1
+    unused.name = "BASIC"
+    collection.noteTypes.insert(unused, at: 0)
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let (path, warnings) = try Self.write(collection, .legacy2, .apkg, in: scratch)
+    #expect(try AnkiPackageReader().read(path: path).collection.noteTypes.map(\.name) == ["Basic"])
+    #expect(!warnings.contains { $0.category == .noteTypeRenamed })
+    #expect(warnings.contains { $0.category == .noteTypeUnused })
+  }
+
+  @Test("the card data's warning, checked beside the write, keeps its turn among the others")
+  func cardDataWarningInTurn() throws {
+    var collection = Self.collection([["a", "b"], ["c", "d"]])
+    collection.cards[0].scheduling.data = #"{"unknown":1}"#
+    collection.cards.removeLast()  // the second note has no card
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let (_, warnings) = try Self.write(collection, .legacy2, .apkg, in: scratch)
+    let categories = warnings.map(\.category)
+    let cardData = try #require(categories.firstIndex(of: .cardDataChanged))
+    let withoutCards = try #require(categories.firstIndex(of: .noteWithoutCards))
+    #expect(cardData < withoutCards, "\(categories)")
+  }
+
   // MARK: - Identity
 
   @Test("GUIDs are genanki's guid_for of note type id and fields")

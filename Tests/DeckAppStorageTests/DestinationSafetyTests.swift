@@ -273,6 +273,21 @@ struct DestinationSafetyTests {
     #expect(try AppFixtures.snapshot(path) == before)
   }
 
+  @Test("a Core Data store written as deckport's SQLite records is refused with what to write it as, untouched")
+  func coreDataStoreAsSQLite() throws {
+    let scratch = try TemporaryDirectory()
+    defer { scratch.remove() }
+    let path = try AppFixtures.copy("../apple-stores/SampleModel_V1.sqlite", into: scratch, as: "store.sqlite")
+    let before = try AppFixtures.snapshot(path)
+    let error = try #require(throws: DeckError.self) {
+      try AppStorageWriter().write(
+        Self.incoming, to: path, kind: .sqlite, options: AppWriteOptions(existing: .replace))
+    }
+    #expect(error.kind == .invalidRequest)
+    #expect(error.wording.description.contains("write into it in the core-data format"))
+    #expect(try AppFixtures.snapshot(path) == before)
+  }
+
   /// An XML plist holding `Cards` as an array of dictionaries and another key.
   static func xmlPlist(at path: String) throws {
     let root: [String: Any] = ["Cards": [["s": "plain"]], "other": "keep"]

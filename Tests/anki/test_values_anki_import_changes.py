@@ -154,16 +154,17 @@ def test_two_cards_of_one_ordinal_are_refused(tmp_path, fmt, ordinals, clamped):
 THIRD, FOURTH = 1795331276847, 1795331276848
 TAGS = {
     FIRST: ["::", "lang::", "::verbs", "lang::::verbs", "Verb", "verb"],
-    SECOND: ["Straße", "x::Y"],
+    SECOND: ["Straße", "x::Y", "Tip"],
     THIRD: ["STRASSE", "X::y::z", "ﬁ"],
-    FOURTH: ["e\u0301", "Q::STRASSE", "FI"],
+    # The capital sharp s folds to ss, as ß does; the dotless ı folds to itself.
+    FOURTH: ["e\u0301", "Q::STRASSE", "FI", "STRA\u1e9eE::x", "T\u0131p"],
 }
 # As Anki's import of a package stores them (notes in id order; the first spelling met wins).
 STORED = {
     FIRST: ["blank::blank", "blank::verbs", "lang::blank", "lang::blank::verbs", "Verb"],
-    SECOND: ["Straße", "x::Y"],
+    SECOND: ["Straße", "x::Y", "Tip"],
     THIRD: ["Straße", "x::Y::z", "ﬁ"],
-    FOURTH: ["Q::STRASSE", "ﬁ", "\u00e9"],
+    FOURTH: ["Q::STRASSE", "ﬁ", "\u00e9", "Straße::x", "T\u0131p"],
 }
 
 
@@ -200,10 +201,12 @@ def test_deck_package_holds_the_tags_anki_stores_and_says_so(tagged, tmp_path, f
         (THIRD, "tag 'X::y::z' is written as 'x::Y::z'"),
         (FOURTH, "tag 'FI' is written as 'ﬁ'"),
         (FOURTH, "(Anki brings tags into Unicode NFC)"),
+        (FOURTH, "tag 'STRA\u1e9eE::x' is written as 'Straße::x'"),
     ]
     for nid, text in expected:
         assert any(f"note {nid}: warning: [tag-changed] " in line and text in line for line in warned), (text, stderr)
-    assert len(warned) == 9, stderr  # five of FIRST's tags; STRASSE, X::y::z; FI, e + U+0301
+    # Five of FIRST's tags; STRASSE, X::y::z; FI, e + U+0301, STRAẞE::x (Tıp is its own tag).
+    assert len(warned) == 10, stderr
     # The package holds the tags as Anki stores them, and Anki changes none of them.
     assert note_tags(tmp_path, out) == note_tags(tmp_path, tagged)
     strict_fails(tagged, tmp_path, fmt, "tag-changed")

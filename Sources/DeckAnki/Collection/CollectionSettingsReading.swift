@@ -50,10 +50,15 @@ extension CollectionReader {
   /// a key given twice), without reading the others; nil when it is absent or unreadable.
   func readSetting(_ key: String) throws -> JSONValue? {
     if database.tableExists("config") {
-      let statement = try database.prepare("SELECT val FROM config WHERE key = ?", table: "config")
-      statement.bind(1, text: key)
-      guard try statement.step() else { return nil }
-      return try? JSONParser.parse(statement.blob(0), options: .anki)
+      // Every row, as the settings are read: a table without its primary key may give a key
+      // twice (the last readable value counts), and a key may be stored as a blob.
+      let rows = try database.prepare("SELECT key, val FROM config", table: "config")
+      var value: JSONValue?
+      while try rows.step() {
+        guard rows.text(0) == key, let parsed = try? JSONParser.parse(rows.blob(1), options: .anki) else { continue }
+        value = parsed
+      }
+      return value
     }
     let statement = try database.prepare("SELECT conf FROM col", table: "col")
     guard try statement.step() else { return nil }

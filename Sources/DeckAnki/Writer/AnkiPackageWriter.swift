@@ -109,7 +109,7 @@ package struct AnkiPackageWriter: Sendable {
       _ = try checked.sideChecks.wait()
       throw error
     }
-    log.append(contentsOf: try checked.sideChecks.wait())
+    log.insert(contentsOf: try checked.sideChecks.wait(), at: checked.sideWarningsPosition)
     return Result(written: written, warnings: log.finished())
   }
 

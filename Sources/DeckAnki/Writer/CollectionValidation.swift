@@ -45,10 +45,12 @@ package enum CollectionValidation {
   static func validated(
     _ collection: DeckCollection, kind: AnkiPackageKind, duplicateGUIDs: DuplicateGUIDPolicy = .fail,
     location: SourceLocation, log: inout DiagnosticLog
-  ) throws -> (collection: DeckCollection, sideChecks: BackgroundWork<[Diagnostic]>) {
+  ) throws -> Checked {
     var named = collection
-    named.noteTypes = SameNamedNoteTypes.renamed(collection, location: location, log: &log)
-    try checkNoteTypes(named.noteTypes, location: location)
+    named.noteTypes = SameNamedNoteTypes.renamed(collection, kind: kind, location: location, log: &log)
+    // A deck package holds only the note types its notes use: an unused one's name takes none.
+    let written = kind == .apkg ? Set(named.notes.map(\.noteTypeID)) : nil
+    try checkNoteTypes(named.noteTypes, namesTakenBy: written, location: location)
     try requireUniqueIDs(named.notes.map(\.id), what: "note", location: location)
     try requireUniqueIDs(named.cards.map(\.id), what: "card", location: location)
     let repair = try CollectionRepair.repaired(named, location: location)
@@ -84,12 +86,15 @@ package enum CollectionValidation {
         ImportedCardData.report(readCards, location: location, log: &cardLog)
         return cardLog.finished()
       } : nil
+    var sideWarningsPosition = log.position
     if kind == .apkg {
       // The candidates again, by id: the GUID step may have left notes out.
       var candidateSet = IDSet(candidateIDs)
       let written = result.notes.indices.filter { candidateSet.contains(result.notes[$0].id) }
       result.notes = ImportRemovedCharacters.removed(from: result.notes, among: written, location: location, log: &log)
       result.notes = ImportComposedText.composed(result.notes, among: written, location: location, log: &log)
+      // The card data's warning comes here, as when it was checked in turn.
+      sideWarningsPosition = log.position
       result.notes = ImportedTags.stored(result.notes, location: location, log: &log)
     }
     result.decks = try checkedDecks(collection.decks, location: location, log: &log)
@@ -107,7 +112,21 @@ package enum CollectionValidation {
       try CardOrdinals.requireOneCardPerTemplate(fittedCards, given: givenCards, location: location)
       return try cardData?.wait() ?? []
     }
-    return (Schema11ValueFitting(reader: .ankiPackage).fitted(result, location: location, log: &log), sideChecks)
+    return Checked(
+      collection: Schema11ValueFitting(reader: .ankiPackage).fitted(result, location: location, log: &log),
+      sideChecks: sideChecks, sideWarningsPosition: sideWarningsPosition)
+  }
+
+  /// A collection checked for writing (``validated(_:kind:duplicateGUIDs:location:log:)``).
+  struct Checked {
+    /// The collection to write.
+    var collection: DeckCollection
+    /// The checks that change nothing, running beside the write: their warnings, or the error
+    /// refusing the package.
+    var sideChecks: BackgroundWork<[Diagnostic]>
+    /// Where their warnings go in the log (``DiagnosticLog/position``): their turn had they run
+    /// in order.
+    var sideWarningsPosition: Int
   }
 
   // MARK: - Note types
@@ -115,17 +134,25 @@ package enum CollectionValidation {
   /// How messages name a note type: its name and id.
   package static func label(_ noteType: NoteType) -> String { "note type '\(noteType.name)' (id \(noteType.id))" }
 
-  private static func checkNoteTypes(_ noteTypes: [NoteType], location: SourceLocation) throws {
+  /// Throws what Anki would refuse or rewrite in `noteTypes`; two of one name only among those
+  /// in `written` (by id), when given.
+  private static func checkNoteTypes(
+    _ noteTypes: [NoteType], namesTakenBy written: Set<Int64>?, location: SourceLocation
+  )
+    throws
+  {
     try requireUniqueIDs(noteTypes.map(\.id), what: "note type", location: location)
     var names: [String: NoteType] = [:]
     for noteType in noteTypes {
       let here = location.item(label(noteType))
-      if let other = names[uniqueKey(noteType.name)] {
-        throw DeckError(
-          .invalidRequest, at: here,
-          "another note type, id \(other.id), has the same name; Anki would rename one of them")
+      if written?.contains(noteType.id) ?? true {
+        if let other = names[uniqueKey(noteType.name)] {
+          throw DeckError(
+            .invalidRequest, at: here,
+            "another note type, id \(other.id), has the same name; Anki would rename one of them")
+        }
+        names[uniqueKey(noteType.name)] = noteType
       }
-      names[uniqueKey(noteType.name)] = noteType
       try checkNoteType(noteType, at: here)
     }
   }
@@ -193,9 +220,10 @@ package enum CollectionValidation {
     return nil
   }
 
-  /// The form in which Anki compares names for uniqueness (case-insensitively).
+  /// The form in which Anki compares names for uniqueness: ignoring case, as Unicode full case
+  /// folding does (``FullCaseFolding``: `Straße` and `STRASSE` are one name, `Tip` and `Tıp` two).
   static func uniqueKey(_ name: String) -> String {
-    name.canonicallyComposed.lowercased()
+    FullCaseFolding.key(name)
   }
 
   // MARK: - Notes
@@ -328,12 +356,12 @@ package enum CollectionValidation {
     var result = decks
     for index in result.indices {
       let deck = result[index]
-      let here = location.item("deck '\(deck.name)' (id \(deck.id))")
+      let here = location.item("deck '\(MediaFileName.visible(deck.name))' (id \(deck.id))")
       let normalized = Deck.storedName(deck.name)
       if !normalized.unicodeScalars.elementsEqual(deck.name.unicodeScalars) {
         log.report(
           .deckRenamed, at: here,
-          "\(Deck.storedNameRule); it is written as '\(normalized)'"
+          "\(Deck.storedNameRule); it is written as '\(MediaFileName.visible(normalized))'"
         )
         result[index].name = normalized
       }

@@ -24,6 +24,14 @@ struct DiagnosticLog {
     warnings.report(category, at: location, summaryAt: summary, message)
   }
 
+  /// Where warnings made later on another thread go to keep their turn (``insert(contentsOf:at:)``).
+  var position: Int { warnings.listedCount }
+
+  /// Puts `other`, made on another thread, where the log stood at `position`.
+  mutating func insert(contentsOf other: [Diagnostic], at position: Int) {
+    warnings.insert(contentsOf: other, at: position)
+  }
+
   /// Appends warnings made elsewhere.
   mutating func append(contentsOf other: [Diagnostic]) {
     warnings.append(contentsOf: other)

@@ -10,15 +10,21 @@ import DeckCore
 /// notes keep their note types; `deckport render` and the reader's warning name the same one.
 enum SameNamedNoteTypes {
   /// `collection`'s note types, each of a name another before it has renamed as Anki shows it
-  /// and reported in `log`.
-  static func renamed(_ collection: DeckCollection, location: SourceLocation, log: inout DiagnosticLog)
-    -> [NoteType]
-  {
+  /// and reported in `log`. In a deck package (`kind`), only the note types its notes use are
+  /// written, so only those are compared: a note type left out renames none.
+  static func renamed(
+    _ collection: DeckCollection, kind: AnkiPackageKind, location: SourceLocation, log: inout DiagnosticLog
+  ) -> [NoteType] {
     var noteTypes = collection.noteTypes
     let keys = Set(noteTypes.map { FullCaseFolding.key($0.name) })
     // Most collections: every name its own, nothing to rename.
     guard keys.count < noteTypes.count else { return noteTypes }
-    let names = AnkiShownNames(collection)
+    var written = collection
+    if kind == .apkg {
+      let used = Set(collection.notes.map(\.noteTypeID))
+      written.noteTypes = noteTypes.filter { used.contains($0.id) }
+    }
+    let names = AnkiShownNames(written)
     for renamed in names.renamed where renamed.what == "note type" {
       guard let index = noteTypes.firstIndex(where: { $0.id == renamed.id }) else { continue }
       noteTypes[index].name = renamed.shown

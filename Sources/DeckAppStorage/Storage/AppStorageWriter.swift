@@ -246,8 +246,10 @@ package struct AppStorageWriter: Sendable {
   ///
   /// For an SQLite file, the record type being replaced is read whole only here (its writer reads
   /// the other ones), and the records read replace its table: nil only when the file holds no
-  /// such record type, or no tables (``DeckError/Kind/missingPart``); every other failure to read
-  /// it refuses the write, since replacing the table would lose the records it holds.
+  /// such record type, or no tables, or its table (``DeckError/Kind/missingPart``), or is of
+  /// another layout (``DeckError/Kind/wrongFormat``: a Core Data store, which the SQLite writer
+  /// refuses itself, naming the format to write it in); every other failure to read it refuses
+  /// the write, since replacing the table would lose the records it holds.
   ///
   /// - Throws: ``DeckError/Kind/invalidRequest`` when records of a profile would go where the
   ///   destination holds records that do not fit it (another app's): the file cannot hold both
@@ -270,13 +272,15 @@ package struct AppStorageWriter: Sendable {
     if kind == .sqlite, reading.entity == nil { reading.entity = records.name }
     // An SQLite record type is read whole only here (its writer reads the other ones), and the
     // records read replace its table: a failure to read it, whatever its kind, would lose its
-    // records, so nothing is written. Only a record type or tables the file lacks hold nothing.
+    // records, so nothing is written. Only a record type or tables the file lacks hold nothing;
+    // a file of another layout (a Core Data store) is refused by the writer, which says what to
+    // write into it instead.
     let misfit: DeckMessage
     do {
       return try readHeld(path, kind, reading)
     } catch let error as DeckError {
       if kind == .sqlite {
-        if error.kind == .missingPart { return nil }
+        if error.kind == .missingPart || error.kind == .wrongFormat { return nil }
         // Held records that do not fit the records' profile (``AppStorageReader/applyProfile``)
         // are read again without it, below, to say what they are.
         guard error.kind == .invalidRequest, records.profile != nil else {

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The records given are the whole new table: into an existing record type, the records it held
 /// merged with the new ones by ``AppStorageWriter``, which read that table whole to do so (and
-/// refused a destination with a cell it cannot read). This writer reads only the other record
+/// refused a destination it could not read whole). This writer reads only the other record
 /// types, to check they survive.
 struct SQLiteFileWriter: StorageFileWriter {
   let place: String
@@ -48,7 +48,7 @@ struct SQLiteFileWriter: StorageFileWriter {
         // Every other record type is read whole: a cell deckport cannot read (text in an INTEGER
         // column) belongs to a record that writing would lose. The one being replaced is not read
         // here: the caller (AppStorageWriter) read it whole to merge into it, refusing the write
-        // at a cell it cannot read, and the merged records replace it.
+        // when it could not, and the merged records replace it.
         for type in types where !type.name.isExactly(records.name) {
           do {
             others.append(try reader.read(recordType: type.name))

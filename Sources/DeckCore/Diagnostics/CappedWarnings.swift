@@ -36,6 +36,16 @@ package struct CappedWarnings: Sendable {
     }
   }
 
+  /// How many warnings are listed so far: the place of warnings to be put in their turn later
+  /// (``insert(contentsOf:at:)``).
+  package var listedCount: Int { listed.count }
+
+  /// Lists `warnings` in full where the list stood at `listedCount` (``listedCount``): warnings
+  /// made on another thread, in the turn their check had when the steps ran one after another.
+  package mutating func insert(contentsOf warnings: [Diagnostic], at listedCount: Int) {
+    listed.insert(contentsOf: warnings, at: min(max(listedCount, 0), listed.count))
+  }
+
   /// Lists `warnings` in full, in their turn among the others: warnings of a kind that cannot
   /// repeat for every row (a media file, a note type, a deck), or counted already.
   package mutating func append(contentsOf warnings: [Diagnostic]) {

@@ -6,13 +6,19 @@
 /// regular expressions.
 ///
 /// The standard library has the full case mappings, not the folding; uppercasing and then
-/// lowercasing joins what full folding joins (`ß` becomes `SS`, then `ss`).
+/// lowercasing joins what full folding joins (`ß` becomes `SS`, then `ss`), but for two letters:
+/// the capital sharp s `ẞ`, which folds to `ss` as `ß` does but lowercases to `ß`, and the dotless
+/// `ı`, which folds to itself but uppercases to `I`. Checked with the backend: `Straße`, `STRAẞE`
+/// and `STRASSE` are one deck and one tag; `Tip` and `Tıp` are two.
 package enum FullCaseFolding {
   /// A key two names share exactly when Anki matches them as one: NFC, then folded. Only
   /// compare keys; do not show them.
   package static func key(_ text: String) -> String {
     let composed = text.canonicallyComposed
     if composed.utf8.allSatisfy({ $0 < 0x80 }) { return composed.lowercased() }
-    return composed.uppercased().lowercased()
+    // ı is kept out of the mappings; ẞ goes through ß.
+    return composed.split(separator: "ı", omittingEmptySubsequences: false).map {
+      $0.replacingOccurrences(of: "ẞ", with: "ß").uppercased().lowercased()
+    }.joined(separator: "ı")
   }
 }

@@ -76,13 +76,17 @@ package enum MediaFileName {
   }
 
   /// `name` as it can be shown in a message: what ``TerminalText/escaped(_:)`` escapes, and also
-  /// combining marks, format characters and unassigned code points, written as `\u{…}`, so an
-  /// NFD name or a hidden character is visible.
+  /// format characters and unassigned code points, written as `\u{…}`, so a hidden character is
+  /// visible; and, in a name not in NFC, its combining marks, so that it reads otherwise than
+  /// its NFC form (a name in NFC keeps its marks: Devanagari or Thai stays readable).
   package static func visible(_ name: String) -> String {
-    TerminalText.escaped(name) { scalar in
+    let escapesMarks =
+      name.mayChangeInNFC && !name.unicodeScalars.elementsEqual(name.canonicallyComposed.unicodeScalars)
+    return TerminalText.escaped(name) { scalar in
       switch scalar.properties.generalCategory {
-      case .control, .nonspacingMark, .spacingMark, .enclosingMark, .format, .unassigned,
-        .lineSeparator, .paragraphSeparator, .privateUse, .surrogate:
+      case .nonspacingMark, .spacingMark, .enclosingMark:
+        escapesMarks
+      case .control, .format, .unassigned, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate:
         true
       default:
         false
