@@ -1,8 +1,11 @@
 import CSQLite
+import DeckCore
 
-/// The `unicase` collation of Anki's schema-18 tables: Unicode case-insensitive order by code
-/// point. As in Anki, names differing only in case compare equal, so the unique indexes on
-/// deck and note type names refuse "French" beside "french".
+/// The `unicase` collation of Anki's schema-18 tables: order by code point of the names folded
+/// as Anki folds them (``FullCaseFolding``: `Straße` is `STRASSE`, and sorts before
+/// `Strasse X`), so that an index deckport builds is in the order Anki's own collation reads it.
+/// As in Anki, names differing only in case compare equal, so the unique indexes on deck and
+/// note type names refuse "French" beside "french".
 enum UnicaseCollation {
   /// The collation's name as the schema uses it.
   static let name = "unicase"
@@ -11,8 +14,8 @@ enum UnicaseCollation {
   /// after `b`.
   static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int32 {
     if let ascii = compareASCII(a, b) { return ascii }
-    let left = String(decoding: a, as: UTF8.self).lowercased().unicodeScalars
-    let right = String(decoding: b, as: UTF8.self).lowercased().unicodeScalars
+    let left = FullCaseFolding.key(String(decoding: a, as: UTF8.self)).unicodeScalars
+    let right = FullCaseFolding.key(String(decoding: b, as: UTF8.self)).unicodeScalars
     var leftScalars = left.makeIterator()
     var rightScalars = right.makeIterator()
     while true {

@@ -203,18 +203,18 @@ enum Schema11JSON {
   // MARK: - tags
 
   /// The tag registry of a `.colpkg`: the collection's own list (``DeckCollection/tagRegistry``)
-  /// as read, then every other tag the notes use, once (compared case-insensitively, the first
-  /// spelling kept), waiting to be synced, as a collection holds them; an `.apkg` leaves it
+  /// as read, then every other tag the notes use, once (compared as Anki compares tags,
+  /// ``FullCaseFolding``, the first spelling kept), waiting to be synced, as a collection holds them; an `.apkg` leaves it
   /// empty, as Anki does.
   static func tagRegistry(_ collection: DeckCollection, kind: AnkiPackageKind) -> JSONValue {
     guard kind == .colpkg else { return .object([]) }
     var seen = Set<String>()
     var members: [(String, JSONValue)] = []
-    for tag in collection.tagRegistry where seen.insert(tag.name.lowercased()).inserted {
+    for tag in collection.tagRegistry where seen.insert(FullCaseFolding.key(tag.name)).inserted {
       members.append((tag.name, .int(tag.updateSequenceNumber)))
     }
     for note in collection.notes {
-      for tag in note.tags where seen.insert(tag.lowercased()).inserted {
+      for tag in note.tags where seen.insert(FullCaseFolding.key(tag)).inserted {
         members.append((tag, .int(-1)))
       }
     }
