@@ -62,7 +62,8 @@ package enum CollectionValidation {
       collection.noteTypes.map { ($0.id, $0.fields.count) }, uniquingKeysWith: { first, _ in first })
     let candidates = FieldCheckCandidates.indices(of: collection.notes, fieldCounts: fieldCounts, kind: kind)
     let candidateIDs = candidates.map { collection.notes[$0].id }
-    result.notes = try checkedNotes(collection, candidates: candidates, kind: kind, location: location, log: &log)
+    result.notes = try checkedNotes(
+      collection, candidates: candidates, fieldCounts: fieldCounts, kind: kind, location: location, log: &log)
     // GUIDs first: a note it leaves out (a later duplicate) takes its cards and reviews along, so
     // the warnings below name only what is written; a GUID it derives comes from the fields as
     // the deck holds them.
@@ -234,14 +235,13 @@ package enum CollectionValidation {
   /// notes at `candidates` are looked at: the others are left as they are
   /// (``FieldCheckCandidates``).
   private static func checkedNotes(
-    _ collection: DeckCollection, candidates: [Int], kind: AnkiPackageKind, location: SourceLocation,
-    log: inout DiagnosticLog
+    _ collection: DeckCollection, candidates: [Int], fieldCounts: [Int64: Int], kind: AnkiPackageKind,
+    location: SourceLocation, log: inout DiagnosticLog
   ) throws -> [Note] {
-    try requireUniqueIDs(collection.notes.map(\.id), what: "note", location: location)
+    // The note ids are unique (``validated(_:kind:duplicateGUIDs:location:log:)`` checked them).
+    // The note types, for the messages; `fieldCounts`, looked up for every candidate.
     let noteTypes = Dictionary(collection.noteTypes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     // Notes are written back only when something changes, so the usual collection is not copied.
-    // Looked up for every note, so only the field count (a note type is a large value to copy).
-    let fieldCounts = noteTypes.mapValues(\.fields.count)
     var notes = collection.notes
     for index in candidates {
       let note = notes[index]
